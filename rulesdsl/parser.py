@@ -1,0 +1,195 @@
+"""Text to parse tree, with syntax errors in plain words.
+
+Lark's LALR parser gives the error position and the terminals it expected;
+this module turns that into a message a designer can act on: labelled
+examples (`UnexpectedInput.match_examples`) for the common mistakes, and
+human names for the expected terminals otherwise.
+"""
+from __future__ import annotations
+
+from lark import Lark, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .errors import Diagnostic, RulesError, Span
+from .source import Source
+
+_EMPTY_HINT = 'a rulebook starts with a header, like: game my-title "My Title" version "1.0" extends scs-1.8'
+
+_LARK = Lark.open("grammar.lark", rel_to=__file__, parser="lalr", propagate_positions=True)
+
+_TERMINAL_NAMES = {
+    "NAME": "a name (lower case, like woods or zoc.entry_cost)",
+    "RULE_ID": "a rule number (like 6.0c)",
+    "STRING": 'a quoted string ("...")',
+    "NUMBER": "a number (like 2, 1/2 or +1)",
+    "WORD": "a value (like yes or A1)",
+    "MULTIPLIER": "a combat multiplier (like Dx2 or Ax1/2)",
+    "DICE": "dice (1d6, 2d6 or d66)",
+    "ODDS": "an odds column (like 3:1)",
+    "ROLL": "a dice roll (like 7 or 2-3)",
+    "CELL": "a result cell (like D1r2 or -)",
+    "_NL": "end of line",
+    "$END": "end of file",
+}
+
+# Labelled bad inputs: a parser error in the same state gets the same message.
+_HEADER = 'series demo "Demo" version "1"\n'
+_EXAMPLES: dict[str, list[str]] = {
+    "a rulebook starts with its header, like: series scs-1.8 \"Standard Combat Series\" version \"1.8\"": [
+        'rule 1.0 "x" {\n}\n',
+        "sequence of play {\n}\n",
+        '"x"\n',
+    ],
+    "expected '=' between the parameter name and its value": [
+        _HEADER + 'rule 1.0 "x" {\n  a.b 2 MP\n}\n',
+        _HEADER + 'rule 1.0 "x" {\n  a.b yes\n}\n',
+        _HEADER + 'rule 1.0 "x" {\n  a.b\n}\n',
+    ],
+    "expected a value after '=' (like 2 MP, +1 MP, yes, A1)": [
+        _HEADER + 'rule 1.0 "x" {\n  a.b =\n}\n',
+    ],
+    "expected a rule number (like 6.0c) after 'rule'": [
+        _HEADER + 'rule "x" {\n}\n',
+        _HEADER + "rule {\n}\n",
+    ],
+    "expected '{' to open the block, at the end of this line": [
+        _HEADER + 'rule 1.0 "x"\n',
+        _HEADER + "sequence of play\n",
+        _HEADER + 'terrain effects chart "x"\n',
+    ],
+    "a terrain row is: name, movement cost (1, 1/2, +1, P, ot, road-like, negates X), combat effect (ne, P, ot, Dx2, Ax1/2)": [
+        _HEADER + "terrain effects chart {\n  hex:\n  open\n}\n",
+        _HEADER + "terrain effects chart {\n  hex:\n  open 1\n}\n",
+        _HEADER + "terrain effects chart {\n  hex:\n  open x2 ne\n}\n",
+        _HEADER + "terrain effects chart {\n  hex:\n  open 1 x2\n}\n",
+        _HEADER + "terrain effects chart {\n  hex:\n  open 1 ne ne\n}\n",
+    ],
+    "a combat results table starts with its odds row, like: odds 1:2 1:1 2:1": [
+        _HEADER + "combat results table dice 2d6 {\n  2 A1\n}\n",
+    ],
+    "expected the dice after the table's title, like: dice 2d6": [
+        _HEADER + "combat results table {\n",
+        _HEADER + 'combat results table "x" {\n',
+    ],
+    "a dice row needs at least one result cell after its roll": [
+        _HEADER + "combat results table dice 2d6 {\n  odds 1:1\n  2\n}\n",
+    ],
+}
+
+
+def _terminal_name(name: str) -> str:
+    if name in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[name]
+    try:
+        pattern = _LARK.get_terminal(name).pattern
+    except KeyError:
+        return name
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return name.lower()
+
+
+def _expected(names) -> str:
+    shown = sorted({_terminal_name(n) for n in names if n != "COMMENT"})
+    if not shown:
+        return "something else"
+    if len(shown) == 1:
+        return shown[0]
+    return "one of " + ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _found(token) -> str:
+    if token.type == "$END":
+        return "end of file"
+    if token.type == "_NL":
+        return "end of line"
+    return f"'{token}'"
+
+
+def _open_brace(text: str) -> tuple[int, int] | None:
+    """Line and column of the last '{' left unclosed, skipping strings and comments."""
+    stack: list[tuple[int, int]] = []
+    line, col, i = 1, 1, 0
+    in_string = False
+    while i < len(text):
+        ch = text[i]
+        if in_string:
+            if ch == "\\":
+                i += 1
+                col += 1
+            elif ch in '"\n':
+                in_string = False
+        elif ch == "#":
+            while i + 1 < len(text) and text[i + 1] != "\n":
+                i += 1
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            stack.append((line, col))
+        elif ch == "}" and stack:
+            stack.pop()
+        if ch == "\n":
+            line, col = line + 1, 1
+        else:
+            col += 1
+        i += 1
+    return stack[-1] if stack else None
+
+
+def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
+    text = source.text
+    line, column = getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0
+    if isinstance(exc, UnexpectedCharacters):
+        ch = text[exc.pos_in_stream]
+        span = Span(source.path, line, column, line, column + 1)
+        if ch == '"':
+            rest = text[exc.pos_in_stream:].split("\n", 1)[0]
+            return Diagnostic("unterminated string", Span(source.path, line, column, line, column + len(rest)),
+                              hint='close the string with " on the same line')
+        return Diagnostic(f"unexpected character '{ch}'; expected {_expected(exc.allowed or ())}", span)
+
+    token = exc.token if isinstance(exc, UnexpectedToken) else None
+    at_end = isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END")
+    if at_end:
+        brace = _open_brace(text)
+        if brace:
+            return Diagnostic("unterminated block: this '{' is never closed",
+                              Span(source.path, brace[0], brace[1], brace[0], brace[1] + 1),
+                              hint="add the closing '}' at the end of the block")
+        if not text.strip() or all(l.strip().startswith("#") or not l.strip() for l in text.splitlines()):
+            return Diagnostic("empty rulebook", Span(source.path, 1, 1, 1, 1),
+                              hint=_EMPTY_HINT)
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+        return Diagnostic(f"unexpected end of file; expected {_expected(exc.expected)}",
+                          Span(source.path, line, column, line, column))
+
+    assert token is not None
+    if token.type == "_NL":
+        # point at the end of the line the statement was cut short on
+        line = token.line
+        column = token.column
+        end = column + 1
+    else:
+        end = token.end_column or column + 1
+        if token.end_line != token.line:
+            end = column + 1
+    span = Span(source.path, line, column, line, end)
+    label = exc.match_examples(_LARK.parse, _EXAMPLES, use_accepts=True)
+    if label:
+        return Diagnostic(label, span, hint=f"found {_found(token)}")
+    if token.type == "_NL" and "RBRACE" in exc.expected:
+        return Diagnostic(f"unexpected end of line; expected {_expected(exc.expected)}", span)
+    return Diagnostic(f"unexpected {_found(token)}; expected {_expected(exc.expected)}", span)
+
+
+def parse_tree(source: Source) -> Tree:
+    """Parse a rulebook's text; raise RulesError with one positioned diagnostic."""
+    if not source.text.strip():
+        raise RulesError([Diagnostic("empty rulebook", Span(source.path, 1, 1, 1, 1),
+                                     hint=_EMPTY_HINT)],
+                         {source.path: source.text})
+    try:
+        return _LARK.parse(source.text)
+    except UnexpectedInput as exc:
+        raise RulesError([_diagnose(exc, source)], {source.path: source.text}) from None

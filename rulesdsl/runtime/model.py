@@ -1,0 +1,61 @@
+"""Rule and parameter records of a generated module."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+
+@dataclass(frozen=True, slots=True)
+class RuleEntry:
+    """A rule in effect: its printed id, title, summary, the rulebook whose
+    definition is in effect (`origin`) and where that is (`source`, path:line)."""
+
+    id: str
+    title: str
+    summary: str
+    origin: str
+    source: str
+    notes: tuple[str, ...] = ()
+    see: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A value with its unit: Quantity(2, 'MP'); `signed` for an addition like +2 MP."""
+
+    amount: Fraction
+    unit: str | None = None
+    signed: bool = False
+
+    def __str__(self) -> str:
+        amount = f"{self.amount:+}" if self.signed else str(self.amount)
+        return f"{amount} {self.unit}" if self.unit else amount
+
+    def __float__(self) -> float:
+        return float(self.amount)
+
+    def __eq__(self, other):
+        if isinstance(other, Quantity):
+            return (self.amount, self.unit) == (other.amount, other.unit)
+        if isinstance(other, (int, float, Fraction)) and not isinstance(other, bool):
+            return self.amount == other
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.amount)
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """A parameter in effect: its value, the rule that sets it, and where."""
+
+    name: str
+    value: object
+    rule: str
+    origin: str
+    source: str
+
+
+def frozen_mapping(items) -> MappingProxyType:
+    return MappingProxyType(dict(items))

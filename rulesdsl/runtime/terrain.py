@@ -1,0 +1,124 @@
+"""Terrain Effects Charts as generated modules use them."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """kind: cost (enter for `amount` MP), add (+`amount` MP), prohibited, other
+    (use the hex's other terrain), road-like (the road's cost), negates (`target`)."""
+
+    kind: str
+    amount: Fraction | None = None
+    target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Combat:
+    """kind: none, prohibited, other, multiply (`attacker` and/or `defender` factor)."""
+
+    kind: str
+    attacker: Fraction | None = None
+    defender: Fraction | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    """One row of the chart; kind is hex, hexside or road."""
+
+    name: str
+    kind: str
+    movement: Movement
+    combat: Combat
+
+
+class TerrainEffectsChart:
+    def __init__(self, rows: Iterable[Terrain]):
+        self.rows = tuple(rows)
+        self._by_name = {row.name.lower(): row for row in self.rows}
+
+    def __getitem__(self, name: str) -> Terrain:
+        try:
+            return self._by_name[name.lower()]
+        except (KeyError, AttributeError):
+            close = difflib.get_close_matches(str(name).lower(), self._by_name, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise KeyError(f"no terrain {name!r} on this chart{hint}") from None
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(row.name for row in self.rows)
+
+    def _hexsides(self, hexsides) -> tuple[list[Terrain], set[str]]:
+        if isinstance(hexsides, str):
+            hexsides = (hexsides,)
+        sides = [self[h] for h in hexsides]
+        negated = {s.movement.target for s in sides if s.movement.kind == "negates"}
+        return [s for s in sides if s.name.lower() not in negated], negated
+
+    def _hex(self, terrain) -> list[Terrain]:
+        names = (terrain,) if isinstance(terrain, str) else tuple(terrain)
+        rows = [self[n] for n in names]
+        return [r for r in rows if r.kind != "road"] or rows
+
+    def road(self, road) -> Terrain:
+        roads = [r for r in self.rows if r.kind == "road"]
+        if isinstance(road, str):
+            return self[road]
+        if not roads:
+            raise LookupError("this chart has no roads")
+        return roads[0]
+
+    def entry_cost(self, terrain, hexsides=(), road=False, ezoc_cost: Fraction = Fraction(0)) -> float | None:
+        """MPs to enter a hex of `terrain` across `hexsides`; None when prohibited.
+
+        Following a road pays the road's cost and ignores the hex and the
+        hexsides the road crosses.  Otherwise the hex's cost (the highest of
+        its terrains, `ot` rows taking the others') plus each hexside
+        crossed, unless another hexside present negates it.
+        """
+        sides, _ = self._hexsides(hexsides)
+        if road:
+            row = self.road(road)
+            cost = row.movement.amount
+            if row.movement.kind == "road-like":
+                cost = self.road(True).movement.amount
+            return float(cost + ezoc_cost)
+        costs = []
+        for row in self._hex(terrain):
+            move = row.movement
+            if move.kind == "prohibited":
+                return None
+            if move.kind in ("cost", "add"):
+                costs.append(move.amount)
+        if not costs:
+            raise ValueError(f"{terrain!r} takes the cost of the hex's other terrain: name that terrain too")
+        cost = max(costs)
+        for side in sides:
+            if side.movement.kind == "prohibited":
+                return None
+            if side.movement.kind in ("add", "cost"):
+                cost += side.movement.amount
+        return float(cost + ezoc_cost)
+
+    def attack_multiplier(self, terrain, hexsides=()) -> float | None:
+        """The factor on attackers: the hex's and each hexside's; None when attacking is prohibited."""
+        return self._multiplier("attacker", list(self._hex(terrain)) + self._hexsides(hexsides)[0])
+
+    def defense_multiplier(self, terrain, hexsides=()) -> float | None:
+        """The factor on the defender's strength; None when attacking into it is prohibited."""
+        return self._multiplier("defender", list(self._hex(terrain)) + self._hexsides(hexsides)[0])
+
+    @staticmethod
+    def _multiplier(side: str, rows: list[Terrain]) -> float | None:
+        factor = Fraction(1)
+        for row in rows:
+            if row.combat.kind == "prohibited":
+                return None
+            value = getattr(row.combat, side)
+            if row.combat.kind == "multiply" and value is not None:
+                factor *= value
+        return float(factor)

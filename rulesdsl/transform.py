@@ -1,0 +1,308 @@
+"""Parse tree to IR: Lark tokens become str, Fraction and positioned Text."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from lark import Token, Transformer, v_args
+from lark.exceptions import VisitError
+
+from . import ir
+from .errors import Diagnostic, RulesError, Span
+from .parser import parse_tree
+from .source import Source
+
+
+def number(text: str) -> Fraction:
+    """'2', '+1', '1/2', '.50', '-1.5' as an exact Fraction."""
+    sign = -1 if text.startswith("-") else 1
+    text = text.lstrip("+-")
+    if "/" in text:
+        num, den = text.split("/")
+        if int(den) == 0:
+            raise ValueError("division by zero")
+        return sign * Fraction(int(num), int(den))
+    return sign * Fraction(text)
+
+
+class _Builder(Transformer):
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    # -- helpers --------------------------------------------------------
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", False):
+            return Span(self.path)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _text(self, token: Token, value: str | None = None) -> ir.Text:
+        span = Span(self.path, token.line, token.column, token.end_line, token.end_column)
+        if value is None:
+            value = str(token)
+            if token.type == "STRING":
+                value = _unquote(value)
+        return ir.Text(span, value)
+
+    # -- header ---------------------------------------------------------
+    @v_args(meta=True)
+    def start(self, meta, items):
+        header, *statements = items
+        fields = dict(header)
+        grouped: dict[str, list] = {"rules": [], "rounding": [], "sequence": [], "terrain": [], "results": []}
+        kinds = {ir.Rule: "rules", ir.Rounding: "rounding", ir.SequenceOfPlay: "sequence",
+                 ir.TerrainChart: "terrain", ir.ResultsTable: "results"}
+        for statement in statements:
+            grouped[kinds[type(statement)]].append(statement)
+        return ir.Rulebook(fields.pop("span"), **fields, **{k: tuple(v) for k, v in grouped.items()})
+
+    @v_args(meta=True)
+    def header(self, meta, items):
+        kind, ident, title, *fields = items
+        out = {"span": self._span(meta), "kind": self._text(kind), "id": self._text(ident), "title": self._text(title)}
+        for key, token in fields:
+            out[key] = self._text(token)
+        return list(out.items())
+
+    def version(self, items):
+        return ("version", items[0])
+
+    def extends(self, items):
+        return ("extends", items[0])
+
+    # -- rules ----------------------------------------------------------
+    @v_args(meta=True)
+    def rule(self, meta, items):
+        override = bool(items) and isinstance(items[0], Token) and items[0].type == "OVERRIDE"
+        if override:
+            items = items[1:]
+        keyword, rule_id, *rest = items
+        title = None
+        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+            title = self._text(rest.pop(0))
+        body = {"summary": None, "parameters": [], "notes": [], "see": []}
+        for kind, value in rest:
+            if kind == "summary":
+                if body["summary"] is None:
+                    body["summary"] = value
+                else:
+                    body.setdefault("_extra_summaries", []).append(value)
+            else:
+                body[kind].extend(value if isinstance(value, list) else [value])
+        extra = body.pop("_extra_summaries", [])
+        rule = ir.Rule(self._span(meta), rule_id, keyword == "rule", override, title, body["summary"],
+                       tuple(body["parameters"]), tuple(body["notes"]), tuple(body["see"]))
+        if extra:
+            raise RulesError([Diagnostic(f"rule {rule_id.value} has more than one summary", s.span,
+                                         hint="a rule has one summary line; put the rest in a note")
+                              for s in extra])
+        return rule
+
+    def rule_id(self, items):
+        return self._text(items[0])
+
+    def summary(self, items):
+        return ("summary", self._text(items[0]))
+
+    def note(self, items):
+        return ("notes", self._text(items[0]))
+
+    def see(self, items):
+        return ("see", list(items))
+
+    def ref(self, items):
+        return self._text(items[0])
+
+    @v_args(meta=True)
+    def parameter(self, meta, items):
+        name, value = items
+        return ("parameters", ir.Parameter(self._span(meta), self._text(name), value))
+
+    @v_args(meta=True)
+    def quantity(self, meta, items):
+        amount, *unit = items
+        return ir.Quantity(self._span(meta), self._number(amount), self._text(unit[0]) if unit else None,
+                           str(amount)[0] in "+-")
+
+    @v_args(meta=True)
+    def words(self, meta, items):
+        return ir.Words(self._span(meta), tuple(self._text(t) for t in items))
+
+    @v_args(meta=True)
+    def text(self, meta, items):
+        return ir.Quoted(self._span(meta), _unquote(str(items[0])))
+
+    def _number(self, token: Token) -> Fraction:
+        try:
+            return number(str(token))
+        except (ValueError, ZeroDivisionError):
+            raise RulesError([Diagnostic(f"'{token}' is not a number", self._text(token).span)]) from None
+
+    # -- rounding -------------------------------------------------------
+    @v_args(meta=True)
+    def rounding(self, meta, items):
+        name, *rest = items
+        cites = rest.pop() if rest and isinstance(rest[-1], tuple) else ()
+        return ir.Rounding(self._span(meta), self._text(name), tuple(rest), cites)
+
+    @v_args(meta=True)
+    def rounding_spec(self, meta, items):
+        return ir.Text(self._span(meta), " ".join(str(t) for t in items))
+
+    def cites(self, items):
+        return tuple(items)
+
+    # -- sequence of play -----------------------------------------------
+    @v_args(meta=True)
+    def sequence(self, meta, items):
+        override = isinstance(items[0], Token) and items[0].type == "OVERRIDE"
+        if override:
+            items = items[1:]
+        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
+        return ir.SequenceOfPlay(self._span(meta), override, cites, tuple(items))
+
+    @v_args(meta=True)
+    def sequence_block(self, meta, items):
+        kind, *entries = items
+        return ir.TurnBlock(self._span(meta), self._text(kind), tuple(entries))
+
+    @v_args(meta=True)
+    def player_turn_slot(self, meta, items):
+        return ir.PlayerTurnSlot(self._span(meta), self._text(items[-1]))
+
+    @v_args(meta=True)
+    def phase(self, meta, items):
+        name, *rest = items
+        cites, activities, note = (), (), None
+        for item in rest:
+            if isinstance(item, tuple):
+                cites = item
+            elif isinstance(item, list):
+                activities = tuple(item)
+            else:
+                note = self._text(item)
+        return ir.Phase(self._span(meta), self._text(name), cites, activities, note)
+
+    def activities(self, items):
+        return [self._text(t) for t in items]
+
+    # -- terrain effects chart ------------------------------------------
+    @v_args(meta=True)
+    def terrain_chart(self, meta, items):
+        override = bool(items) and isinstance(items[0], Token) and items[0].type == "OVERRIDE"
+        if override:
+            items = items[1:]
+        title = self._text(items.pop(0)) if items and isinstance(items[0], Token) and items[0].type == "STRING" else None
+        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
+        rows, kind, problems = [], None, []
+        for item in items:
+            if isinstance(item, Token):  # a heading: hex:, hexside:, roads:
+                kind = {"hex": "hex", "hexside": "hexside", "roads": "road"}[str(item)]
+            elif kind is None:
+                problems.append(Diagnostic("terrain row before any heading", item.span,
+                                           hint="put the row under 'hex:', 'hexside:' or 'roads:'"))
+            else:
+                rows.append(ir.TerrainRow(item.span, kind, item.name, item.movement, item.combat))
+        if problems:
+            raise RulesError(problems)
+        return ir.TerrainChart(self._span(meta), override, title, cites, tuple(rows))
+
+    def terrain_heading(self, items):
+        return items[0]
+
+    @v_args(meta=True)
+    def terrain_row(self, meta, items):
+        name, movement, combat = items
+        return ir.TerrainRow(self._span(meta), "", self._text(name), movement, combat)
+
+    @v_args(meta=True)
+    def move_cost(self, meta, items):
+        text = str(items[0])
+        kind = "add" if text[0] in "+-" else "cost"
+        return ir.MovementCell(self._span(meta), kind, self._number(items[0]))
+
+    @v_args(meta=True)
+    def move_prohibited(self, meta, items):
+        return ir.MovementCell(self._span(meta), "prohibited")
+
+    @v_args(meta=True)
+    def move_other(self, meta, items):
+        return ir.MovementCell(self._span(meta), "other")
+
+    @v_args(meta=True)
+    def move_road_like(self, meta, items):
+        return ir.MovementCell(self._span(meta), "road-like")
+
+    @v_args(meta=True)
+    def move_negates(self, meta, items):
+        return ir.MovementCell(self._span(meta), "negates", None, self._text(items[0]))
+
+    @v_args(meta=True)
+    def combat_none(self, meta, items):
+        return ir.CombatCell(self._span(meta), "none")
+
+    @v_args(meta=True)
+    def combat_prohibited(self, meta, items):
+        return ir.CombatCell(self._span(meta), "prohibited")
+
+    @v_args(meta=True)
+    def combat_other(self, meta, items):
+        return ir.CombatCell(self._span(meta), "other")
+
+    @v_args(meta=True)
+    def combat_multiply(self, meta, items):
+        factors: dict[str, Fraction] = {}
+        for token in items:
+            side, amount = str(token).split("x", 1)
+            key = "attacker" if side == "A" else "defender"
+            if key in factors:
+                raise RulesError([Diagnostic(f"two {key} multipliers in one cell", self._text(token).span,
+                                             hint="multiply them into one (x2 and x1/2 make x1)")])
+            factors[key] = self._number(amount)
+        return ir.CombatCell(self._span(meta), "multiply", factors.get("attacker"), factors.get("defender"))
+
+    # -- combat results table -------------------------------------------
+    @v_args(meta=True)
+    def results_table(self, meta, items):
+        override = isinstance(items[0], Token) and items[0].type == "OVERRIDE"
+        if override:
+            items = items[1:]
+        title = self._text(items.pop(0)) if isinstance(items[0], Token) and items[0].type == "STRING" else None
+        cites = items.pop(0) if isinstance(items[0], tuple) else ()
+        dice, columns, *rows = items
+        return ir.ResultsTable(self._span(meta), override, title, cites, self._text(dice), columns, tuple(rows))
+
+    def odds_row(self, items):
+        return tuple(self._text(t) for t in items)
+
+    @v_args(meta=True)
+    def dice_row(self, meta, items):
+        label, *cells = items
+        return ir.DiceRow(self._span(meta), self._text(label), tuple(self._text(c) for c in cells))
+
+
+def _unquote(literal: str) -> str:
+    """The value of a "..." literal: \\" \\\\ \\n \\t escapes, nothing else evaluated."""
+    body = literal[1:-1]
+    out, i = [], 0
+    escapes = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append(escapes.get(nxt, "\\" + nxt))
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def parse(source: Source) -> ir.Rulebook:
+    """Source text to a Rulebook, or RulesError with positioned diagnostics."""
+    tree = parse_tree(source)
+    try:
+        return _Builder(source.path).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, RulesError):
+            raise RulesError(exc.orig_exc.diagnostics, {source.path: source.text}) from None
+        raise
