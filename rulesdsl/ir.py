@@ -195,3 +195,38 @@ class Rulebook:
     @property
     def path(self) -> str:
         return self.span.path
+
+
+# ---- the resolved rulebook: what is in effect after overrides ----------------
+@dataclass(frozen=True, slots=True)
+class Effective:
+    """A definition in effect, with the rulebook it comes from."""
+
+    node: object
+    origin: str                  # id of the rulebook whose definition is in effect
+
+
+@dataclass(frozen=True, slots=True)
+class EffectiveParameter:
+    name: str
+    value: object                # typed: Quantity, int, Fraction, bool, str, tuple
+    rule: str
+    origin: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    rulebook: Rulebook
+    ancestors: tuple[Rulebook, ...]             # nearest first
+    rules: tuple[Effective, ...]                # Effective(Rule), in rule order
+    parameters: tuple[EffectiveParameter, ...]  # by name
+    rounding: Effective | None = None
+    threshold: object = None                    # Fraction: where the rounding rounds up
+    sequence: Effective | None = None
+    terrain: Effective | None = None
+    results: Effective | None = None
+
+    @property
+    def id(self) -> str:
+        return self.rulebook.id.value

@@ -43,6 +43,20 @@ class _Builder(Transformer):
                 value = _unquote(value)
         return ir.Text(span, value)
 
+    @staticmethod
+    def _is(item, *types: str) -> bool:
+        return isinstance(item, Token) and item.type in types
+
+    def _leading(self, items: list) -> tuple[bool, ir.Text | None, tuple, list]:
+        """Split `override? STRING? cites? rest` off the front of a statement's children."""
+        items = list(items)
+        override = bool(items) and self._is(items[0], "OVERRIDE")
+        if override:
+            items.pop(0)
+        title = self._text(items.pop(0)) if items and self._is(items[0], "STRING") else None
+        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
+        return override, title, cites, items
+
     # -- header ---------------------------------------------------------
     @v_args(meta=True)
     def start(self, meta, items):
@@ -72,13 +86,9 @@ class _Builder(Transformer):
     # -- rules ----------------------------------------------------------
     @v_args(meta=True)
     def rule(self, meta, items):
-        override = bool(items) and isinstance(items[0], Token) and items[0].type == "OVERRIDE"
-        if override:
-            items = items[1:]
-        keyword, rule_id, *rest = items
-        title = None
-        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
-            title = self._text(rest.pop(0))
+        override = bool(items) and self._is(items[0], "OVERRIDE")
+        keyword, rule_id, *rest = items[1:] if override else items
+        title = self._text(rest.pop(0)) if rest and self._is(rest[0], "STRING") else None
         body = {"summary": None, "parameters": [], "notes": [], "see": []}
         for kind, value in rest:
             if kind == "summary":
@@ -154,10 +164,7 @@ class _Builder(Transformer):
     # -- sequence of play -----------------------------------------------
     @v_args(meta=True)
     def sequence(self, meta, items):
-        override = isinstance(items[0], Token) and items[0].type == "OVERRIDE"
-        if override:
-            items = items[1:]
-        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
+        override, _, cites, items = self._leading(items)
         return ir.SequenceOfPlay(self._span(meta), override, cites, tuple(items))
 
     @v_args(meta=True)
@@ -188,11 +195,7 @@ class _Builder(Transformer):
     # -- terrain effects chart ------------------------------------------
     @v_args(meta=True)
     def terrain_chart(self, meta, items):
-        override = bool(items) and isinstance(items[0], Token) and items[0].type == "OVERRIDE"
-        if override:
-            items = items[1:]
-        title = self._text(items.pop(0)) if items and isinstance(items[0], Token) and items[0].type == "STRING" else None
-        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
+        override, title, cites, items = self._leading(items)
         rows, kind, problems = [], None, []
         for item in items:
             if isinstance(item, Token):  # a heading: hex:, hexside:, roads:
@@ -263,11 +266,7 @@ class _Builder(Transformer):
     # -- combat results table -------------------------------------------
     @v_args(meta=True)
     def results_table(self, meta, items):
-        override = isinstance(items[0], Token) and items[0].type == "OVERRIDE"
-        if override:
-            items = items[1:]
-        title = self._text(items.pop(0)) if isinstance(items[0], Token) and items[0].type == "STRING" else None
-        cites = items.pop(0) if isinstance(items[0], tuple) else ()
+        override, title, cites, items = self._leading(items)
         dice, columns, *rows = items
         return ir.ResultsTable(self._span(meta), override, title, cites, self._text(dice), columns, tuple(rows))
 

@@ -29,7 +29,9 @@ class Quantity:
     signed: bool = False
 
     def __str__(self) -> str:
-        amount = f"{self.amount:+}" if self.signed else str(self.amount)
+        amount = str(self.amount)
+        if self.signed and self.amount >= 0:
+            amount = "+" + amount
         return f"{amount} {self.unit}" if self.unit else amount
 
     def __float__(self) -> float:
@@ -59,3 +61,20 @@ class Parameter:
 
 def frozen_mapping(items) -> MappingProxyType:
     return MappingProxyType(dict(items))
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A phase of the sequence of play: the rules it cites and what may happen in it."""
+
+    name: str
+    rules: tuple[str, ...] = ()
+    activities: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTurn:
+    """One run of the player turn inside the game turn (first, second, ...)."""
+
+    name: str

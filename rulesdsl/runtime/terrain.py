@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable
@@ -36,7 +37,9 @@ class Terrain:
     combat: Combat
 
 
-class TerrainEffectsChart:
+class TerrainEffectsChart(Mapping):
+    """The chart's rows by name; names match case-insensitively."""
+
     def __init__(self, rows: Iterable[Terrain]):
         self.rows = tuple(rows)
         self._by_name = {row.name.lower(): row for row in self.rows}
@@ -49,8 +52,14 @@ class TerrainEffectsChart:
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise KeyError(f"no terrain {name!r} on this chart{hint}") from None
 
-    def names(self) -> tuple[str, ...]:
-        return tuple(row.name for row in self.rows)
+    def __iter__(self):
+        return (row.name for row in self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __contains__(self, name) -> bool:
+        return isinstance(name, str) and name.lower() in self._by_name
 
     def _hexsides(self, hexsides) -> tuple[list[Terrain], set[str]]:
         if isinstance(hexsides, str):

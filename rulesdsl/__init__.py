@@ -1,0 +1,8 @@
+"""rulesdsl: a declarative language for hex-and-counter wargame rulebooks, and its compiler.
+
+Pipeline, one module per stage:
+  source.py (read) -> parser.py (text to tree) -> transform.py (tree to IR, ir.py)
+  -> schema.py + validate.py (checks) -> resolve.py (extends and overrides)
+  -> codegen.py (IR to Python) ; project.py drives it, cli.py is the front door.
+"""
+__version__ = "0.1.0"

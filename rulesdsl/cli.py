@@ -1,0 +1,113 @@
+"""The command line: rulesdsl check | build."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__
+from .errors import render_all
+from .project import compile_project, find_root, stale_outputs, write_outputs
+
+EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulesdsl",
+        description="Compile wargame rulebooks written in the rulesdsl language.",
+        epilog="Exit status: 0 clean, 1 the rulebooks have errors (or generated/ is stale with --check), "
+               "2 usage error.")
+    parser.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
+    parser.add_argument("-C", "--project", metavar="DIR", type=Path,
+                        help="the project folder (the one holding rulebooks/); default: the current "
+                             "folder or the nearest one above it that has rulebooks/")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    check = commands.add_parser("check", help="report every problem in the rulebooks; write nothing")
+    check.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                       help="rulebook files (default: every rulebook under rulebooks/)")
+    build = commands.add_parser("build", help="compile every rulebook into generated/")
+    build.add_argument("--check", action="store_true",
+                       help="write nothing; exit 1 if generated/ is not what a build would write")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # a compiler bug: say so plainly, without a traceback
+        print(f"rulesdsl: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("this is a bug in rulesdsl, not in your rulebook; please report it with the rulebook attached",
+              file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _main(argv: list[str] | None) -> int:
+    args = _parser().parse_args(argv)
+    start = args.project if args.project else Path.cwd()
+    if args.project and not (args.project / "rulebooks").is_dir():
+        return _usage(f"{args.project} has no rulebooks/ folder")
+    root = find_root(start.resolve())
+    paths = getattr(args, "paths", None) or None
+    if root is None and not paths:
+        return _usage("no rulebooks/ folder here or in any folder above; run inside a project, "
+                      "use --project DIR, or name rulebook files")
+    if not paths and not any((root / "rulebooks").rglob("*.rules")):
+        return _usage(f"no rulebook (*.rules) under {root / 'rulebooks'}")
+    if args.command == "check":
+        return _check(root, paths)
+    return _build(root, args.check)
+
+
+def _usage(message: str) -> int:
+    print(f"rulesdsl: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _report(compilation) -> None:
+    if compilation.diagnostics:
+        print(render_all(compilation.diagnostics, compilation.sources), file=sys.stderr)
+    errors = sum(d.severity == "error" for d in compilation.diagnostics)
+    noun = "rulebook" if compilation.checked == 1 else "rulebooks"
+    if errors:
+        print(f"{compilation.checked} {noun} checked: {errors} error{'s' if errors != 1 else ''}", file=sys.stderr)
+
+
+def _check(root, paths) -> int:
+    compilation = compile_project(root, paths)
+    _report(compilation)
+    if not compilation.ok:
+        return EXIT_RULES
+    print(f"{compilation.checked} {'rulebook' if compilation.checked == 1 else 'rulebooks'} checked: no problems")
+    return EXIT_OK
+
+
+def _build(root: Path, check_only: bool) -> int:
+    compilation = compile_project(root)
+    _report(compilation)
+    if not compilation.ok:
+        print("nothing was written to generated/", file=sys.stderr)
+        return EXIT_RULES
+    if check_only:
+        changed, removed = stale_outputs(root, compilation.outputs)
+        for rel in changed:
+            print(f"out of date: {rel}", file=sys.stderr)
+        for rel in removed:
+            print(f"no longer generated: {rel}", file=sys.stderr)
+        if changed or removed:
+            print("generated/ is not current: run 'rulesdsl build'", file=sys.stderr)
+            return EXIT_RULES
+        print(f"generated/ is current ({len(compilation.outputs)} files)")
+        return EXIT_OK
+    changed, removed = write_outputs(root, compilation.outputs)
+    for rel in changed:
+        print(f"wrote {rel}")
+    for rel in removed:
+        print(f"removed {rel}")
+    if not changed and not removed:
+        print(f"generated/ is up to date ({len(compilation.outputs)} files)")
+    return EXIT_OK

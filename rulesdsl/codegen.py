@@ -1,0 +1,186 @@
+"""Resolved rulebook to an importable Python module.
+
+Everything a rulebook says reaches the module through `py` (a Python
+literal made by repr, so quotes, backslashes, newlines and braces stay
+text), `doc` (docstring-escaped) or `ident` (a checked identifier).  The
+charts are laid out as aligned literals so the module reads like the
+rulebook.
+"""
+from __future__ import annotations
+
+import keyword
+import re
+from fractions import Fraction
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from . import __version__, ir
+from .catalogue import UNIT_SPELLINGS
+from .runtime.model import Quantity
+
+
+def module_name(rulebook_id: str) -> str:
+    """'scs-1.8' -> 'scs_1_8'."""
+    return ident(re.sub(r"[^a-z0-9]+", "_", rulebook_id.lower()).strip("_"))
+
+
+def ident(name: str) -> str:
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or keyword.iskeyword(name):
+        raise ValueError(f"not a safe identifier: {name!r}")
+    return name
+
+
+def py(value) -> str:
+    """A Python literal for a value from a rulebook."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    if isinstance(value, Fraction):
+        return f"Fraction({value.numerator})" if value.denominator == 1 else \
+            f"Fraction({value.numerator}, {value.denominator})"
+    if isinstance(value, Quantity):
+        signed = ", signed=True" if value.signed else ""
+        return f"Quantity({py(value.amount)}, {py(value.unit)}{signed})"
+    if isinstance(value, tuple):
+        return "(" + "".join(py(v) + ", " for v in value).rstrip(" ") + ")" if len(value) == 1 else \
+            "(" + ", ".join(py(v) for v in value) + ")"
+    raise TypeError(f"no literal for {type(value).__name__}")
+
+
+def doc(text: str) -> str:
+    """Text safe inside a triple-quoted docstring."""
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", " ")
+
+
+def _table(rows: list[list[str]], indent: str) -> list[str]:
+    """Align columns of pre-rendered literals."""
+    widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(max(len(r) for r in rows))]
+    out = []
+    for row in rows:
+        cells = [c.ljust(widths[i]) if i < len(row) - 1 else c for i, c in enumerate(row)]
+        out.append((indent + " ".join(cells)).rstrip())
+    return out
+
+
+def _movement(cell: ir.MovementCell) -> str:
+    args = [py(cell.kind)]
+    if cell.amount is not None:
+        args.append(py(cell.amount))
+    if cell.target is not None:
+        args.append(f"target={py(cell.target.value)}")
+    return f"Movement({', '.join(args)}),"
+
+
+def _combat(cell: ir.CombatCell) -> str:
+    args = [py(cell.kind)]
+    if cell.attacker is not None:
+        args.append(f"attacker={py(cell.attacker)}")
+    if cell.defender is not None:
+        args.append(f"defender={py(cell.defender)}")
+    return f"Combat({', '.join(args)})),"
+
+
+def _cites(node) -> tuple[str, ...]:
+    return tuple(c.value for c in getattr(node, "cites", ()))
+
+
+def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
+    book = resolved.rulebook
+    params = {p.name: p for p in resolved.parameters}
+    origins: dict[str, int] = {}
+    for effective in resolved.rules:
+        origins[effective.origin] = origins.get(effective.origin, 0) + 1
+
+    def cite(ids) -> str:
+        ids = [i for i in ids if i]
+        return ", ".join(f"{i} ({rule_titles[i]})" if i in rule_titles else i for i in ids)
+
+    ctx = {
+        "version": __version__,
+        "source": book.path,
+        "id": book.id.value,
+        "kind": book.kind.value,
+        "title": book.title.value,
+        "book_version": book.version.value if book.version else "",
+        "ancestors": tuple(a.id.value for a in resolved.ancestors),
+        "origins": sorted(origins.items(), key=lambda kv: -kv[1]),
+        "rule_count": len(resolved.rules),
+        "rules": [],
+        "parameters": [],
+        "cite": cite,
+    }
+    for effective in resolved.rules:
+        rule = effective.node
+        ctx["rules"].append({
+            "id": rule.id.value,
+            "title": rule.title.value if rule.title else "",
+            "summary": rule.summary.value if rule.summary else "",
+            "origin": effective.origin,
+            "source": f"{rule.span.path}:{rule.span.line}",
+            "notes": tuple(n.value for n in rule.notes),
+            "see": tuple(s.value for s in rule.see),
+        })
+    for p in resolved.parameters:
+        ctx["parameters"].append({
+            "name": p.name, "constant": ident(p.name.replace(".", "_").upper()), "value": p.value,
+            "rule": p.rule, "origin": p.origin, "source": f"{p.span.path}:{p.span.line}",
+        })
+
+    # rounding and odds
+    ctx["rounding"] = None
+    if resolved.rounding is not None:
+        node = resolved.rounding.node
+        ctx["rounding"] = {"function": ident("round_" + node.name.value.replace("-", "_")),
+                           "name": node.name.value, "threshold": resolved.threshold,
+                           "clauses": ", ".join(c.value for c in node.spec), "cites": _cites(node)}
+
+    # sequence of play
+    ctx["game_turn"], ctx["player_turn"], ctx["sequence_cites"] = [], [], ""
+    if resolved.sequence is not None:
+        node = resolved.sequence.node
+        ctx["sequence_cites"] = ", ".join(_cites(node))
+        for block in node.blocks:
+            for item in block.items:
+                if isinstance(item, ir.PlayerTurnSlot):
+                    line = f"PlayerTurn({py(item.name.value)}),"
+                else:
+                    args = [py(item.name.value), f"rules={py(tuple(c.value for c in item.cites))}",
+                            f"activities={py(tuple(a.value for a in item.activities))}"]
+                    if item.note is not None:
+                        args.append(f"note={py(item.note.value)}")
+                    line = f"Phase({', '.join(args)}),"
+                ctx["game_turn" if block.kind.value == "game" else "player_turn"].append(line)
+
+    # terrain effects chart
+    ctx["terrain"] = None
+    if resolved.terrain is not None:
+        node = resolved.terrain.node
+        rows = [["Terrain(" + py(r.name.value) + ",", py(r.kind) + ",", _movement(r.movement), _combat(r.combat)]
+                for r in node.rows]
+        ctx["terrain"] = {"title": node.title.value if node.title else "Terrain Effects Chart",
+                          "origin": resolved.terrain.origin, "cites": _cites(node),
+                          "lines": _table(rows, "    ") if rows else []}
+    ctx["ezoc"] = params.get("zoc.entry_cost")
+
+    # combat results table
+    ctx["results"] = None
+    if resolved.results is not None:
+        node = resolved.results.node
+        header = ["#"] + [c.value for c in node.columns]   # odds are validated: safe in a comment
+        rows = [[py(r.label.value) + ":"] + [("(" if i == 0 else "") + py(c.value) + ("),"  if i == len(r.cells) - 1 else ",")
+                                               for i, c in enumerate(r.cells)] for r in node.rows]
+        lines = _table([header] + rows, "        ")
+        ctx["results"] = {"title": node.title.value if node.title else "Combat Results Table",
+                          "origin": resolved.results.origin, "cites": _cites(node), "dice": node.dice.value,
+                          "columns": py(tuple(c.value for c in node.columns)), "rows": lines}
+    ctx["below"] = params.get("combat.below_table")
+    return ctx
+
+
+_ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=StrictUndefined,
+                   autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+_ENV.filters.update(py=py, doc=doc, ident=ident)
+
+
+def generate(resolved: ir.Resolved) -> str:
+    titles = {e.node.id.value: e.node.title.value for e in resolved.rules if e.node.title}
+    return _ENV.get_template("module.py.j2").render(_context(resolved, titles))

@@ -1,0 +1,178 @@
+"""A rulebook resolved against the rulebooks it extends.
+
+Precedence: the game over a series variant over the base series.  A
+definition replaces an inherited one only when it says `override`; every
+definition in effect keeps the rulebook it came from and its position.
+"""
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+from . import ir
+from .errors import Diagnostic, suggest
+from .validate import rounding_threshold, typed_value
+
+_CHARTS = {
+    "rounding": "rounding rule",
+    "sequence": "sequence of play",
+    "terrain": "terrain effects chart",
+    "results": "combat results table",
+}
+
+
+def rule_order(rule_id: str) -> tuple:
+    """Printed order: sections first, then 1.0 < 2.0 < 2.0a < 2.1 < 10.0 < G1.0."""
+    match = re.match(r"^([A-Z]*)([0-9.]+)([a-z]?)$", rule_id)
+    if not match:
+        return (0, rule_id)
+    prefix, number, letter = match.groups()
+    return (1, prefix, tuple(int(n) for n in number.split(".") if n), letter)
+
+
+def chain(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[list[ir.Rulebook], list[Diagnostic]]:
+    """The rulebook and its ancestors, nearest first, or the diagnostics that stop it."""
+    out = [rulebook]
+    current = rulebook
+    while current.extends is not None:
+        parent = index.get(current.extends.value)
+        if parent is None:
+            hint = suggest(current.extends.value, index) or (
+                "known rulebooks: " + ", ".join(sorted(index)) if index else None)
+            return out, [Diagnostic(f"extends unknown rulebook '{current.extends.value}'", current.extends.span, hint)]
+        if parent in out:
+            cycle = " -> ".join(r.id.value for r in out + [parent])
+            return out, [Diagnostic(f"extends cycle: {cycle}", current.extends.span,
+                                    "a series extends at most another series, never back")]
+        if parent.kind.value == "game":
+            return out, [Diagnostic(f"'{current.id.value}' extends '{parent.id.value}', which is a game",
+                                    current.extends.span, "a rulebook can only extend a series")]
+        out.append(parent)
+        current = parent
+    return out, []
+
+
+def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir.Resolved | None, list[Diagnostic]]:
+    books, problems = chain(rulebook, index)
+    if problems:
+        return None, problems
+    rules: dict[str, ir.Effective] = {}
+    charts: dict[str, ir.Effective] = {}
+    for book in reversed(books):  # base series first, the rulebook itself last
+        origin = book.id.value
+        for rule in book.rules:
+            key = rule.id.value
+            inherited = rules.get(key)
+            if rule.override:
+                if inherited is None:
+                    problems.append(_override_of_nothing(rule, rules))
+                    continue
+                problems += _dropped_parameters(rule, inherited)
+                if rule.title is None:
+                    rule = _with_title(rule, inherited.node.title)
+            elif inherited is not None:
+                if inherited.origin == origin:
+                    continue  # a duplicate in one file: reported by validate
+                problems.append(Diagnostic(
+                    f"rule {key} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
+                    rule.id.span, f"write 'override rule {key}' to replace it in {origin}"))
+                continue
+            rules[key] = ir.Effective(rule, origin)
+        for field, noun in _CHARTS.items():
+            items = getattr(book, field)
+            if not items:
+                continue
+            node = items[0]
+            inherited = charts.get(field)
+            override = getattr(node, "override", False)
+            if inherited is not None and not override:
+                problems.append(Diagnostic(
+                    f"the {noun} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
+                    node.span, f"write 'override {noun}' to replace it"))
+                continue
+            if inherited is None and override:
+                problems.append(Diagnostic(f"override of a {noun} that no rulebook this one extends defines",
+                                           node.span, "remove 'override'"))
+            charts[field] = ir.Effective(node, origin)
+
+    ordered = tuple(sorted(rules.values(), key=lambda e: rule_order(e.node.id.value)))
+    parameters, more = _parameters(ordered)
+    problems += more
+    threshold = None
+    if "rounding" in charts:
+        threshold, _ = rounding_threshold(charts["rounding"].node)
+    problems += _references(rulebook, rules, charts)
+    if problems:
+        return None, problems
+    return ir.Resolved(rulebook, tuple(books[1:]), ordered, parameters, charts.get("rounding"), threshold,
+                       charts.get("sequence"), charts.get("terrain"), charts.get("results")), []
+
+
+def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:
+    return ir.Rule(rule.span, rule.id, rule.numbered, rule.override, title, rule.summary,
+                   rule.parameters, rule.notes, rule.see)
+
+
+def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective]) -> Diagnostic:
+    import difflib
+    near = difflib.get_close_matches(rule.id.value, sorted(rules, key=rule_order), n=3, cutoff=0.5)
+    hint = ("the nearest rules are " + ", ".join(near)) if near else "remove 'override' to add a rule of this rulebook's own"
+    return Diagnostic(f"override of rule {rule.id.value}, which no rulebook this one extends defines",
+                      rule.id.span, hint)
+
+
+def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective) -> list[Diagnostic]:
+    kept = {p.name.value for p in rule.parameters}
+    out = []
+    for parameter in inherited.node.parameters:
+        if parameter.name.value not in kept:
+            out.append(Diagnostic(
+                f"override of rule {rule.id.value} drops {parameter.name.value}, "
+                f"which {inherited.origin} sets there",
+                rule.id.span, f"restate it in the override (the inherited line is "
+                              f"{parameter.span.path}:{parameter.span.line}), with its new value if it changes"))
+    return out
+
+
+def _parameters(rules: tuple[ir.Effective, ...]) -> tuple[tuple[ir.EffectiveParameter, ...], list[Diagnostic]]:
+    found: dict[str, ir.EffectiveParameter] = {}
+    problems = []
+    for effective in rules:
+        rule = effective.node
+        for parameter in rule.parameters:
+            value, errors = typed_value(parameter)
+            if errors:
+                continue  # reported by validate
+            name = parameter.name.value
+            first = found.get(name)
+            if first is not None:
+                same = " (with the same value: remove one)" if first.value == value else ""
+                problems.append(Diagnostic(
+                    f"{name} is set by both rule {first.rule} ({first.origin}) and rule {rule.id.value} "
+                    f"({effective.origin}){same}",
+                    parameter.name.span, f"a parameter is set in one rule; the other is at "
+                                         f"{first.span.path}:{first.span.line}"))
+                continue
+            found[name] = ir.EffectiveParameter(name, value, rule.id.value, effective.origin, span=parameter.span)
+    return tuple(found[k] for k in sorted(found)), problems
+
+
+def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective],
+                charts: Mapping[str, ir.Effective]) -> list[Diagnostic]:
+    """Every rule id the rulebook itself cites must be in effect."""
+    refs: list[ir.Text] = []
+    for rule in rulebook.rules:
+        refs += rule.see
+    for field in _CHARTS:
+        for node in getattr(rulebook, field):
+            refs += node.cites
+            for block in getattr(node, "blocks", ()):
+                for item in block.items:
+                    refs += getattr(item, "cites", ())
+    out = []
+    for ref in refs:
+        if ref.value not in rules:
+            near = suggest(ref.value, rules)
+            out.append(Diagnostic(f"reference to rule {ref.value}, which is not in effect", ref.span,
+                                  near or "cite a rule this rulebook or its series defines"))
+    return out

@@ -1,0 +1,157 @@
+"""The rulebook document schema (cerberus), with error paths mapped to spans.
+
+The grammar is deliberately permissive about what a rulebook contains; the
+schema says what a complete one must have (a version, a title and a summary
+per rule, a game's `extends`, at most one chart of each kind, known dice).
+Cerberus reports each gap with its document path, which the span index built
+beside the document maps back to the source position.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from cerberus import Validator
+
+from . import ir
+from .errors import Diagnostic, Span
+
+RULEBOOK_ID = r"^[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*$"
+_ONE_LINE = r"^[^\n\r]*$"
+_TEXT = {"type": "string", "empty": False, "regex": _ONE_LINE}
+
+
+def _rule_schema(title_required: bool) -> dict:
+    return {"type": "dict", "schema": {
+        "id": {"type": "string", "required": True},
+        "title": {**_TEXT, "required": title_required, "maxlength": 100},
+        "summary": {**_TEXT, "required": True, "maxlength": 240},
+        "notes": {"type": "list", "schema": {"type": "string", "empty": False}},
+    }}
+
+
+def schema_for(kind: str) -> dict:
+    return {
+        "kind": {"type": "string", "required": True, "allowed": ["series", "game"]},
+        "id": {"type": "string", "required": True, "regex": RULEBOOK_ID, "maxlength": 60},
+        "title": {**_TEXT, "required": True, "maxlength": 100},
+        "version": {**_TEXT, "required": True, "maxlength": 40},
+        "extends": {"type": "string", "required": kind == "game"},
+        "rules": {"type": "list", "schema": _rule_schema(True)},
+        # an override may keep the title of the rule it replaces
+        "overrides": {"type": "list", "schema": _rule_schema(False)},
+        "rounding": {"type": "list", "maxlength": 1},
+        "sequence": {"type": "list", "maxlength": 1},
+        "terrain": {"type": "list", "maxlength": 1},
+        "results": {"type": "list", "maxlength": 1, "schema": {"type": "dict", "schema": {
+            "dice": {"type": "string", "required": True, "allowed": ["1d6", "2d6", "d66"]},
+        }}},
+    }
+
+
+_WHAT = {
+    "kind": "rulebook kind", "id": "rulebook id", "title": "title", "version": "version",
+    "extends": "'extends'", "summary": "summary", "notes": "note", "dice": "dice",
+    "rounding": "rounding rule", "sequence": "sequence of play", "terrain": "terrain effects chart",
+    "results": "combat results table",
+}
+_BOOK_HINTS = {
+    "version": 'add it to the header: version "1.0"',
+    "extends": "a game extends the series it belongs to: add 'extends <series-id>' to the header",
+    "id": "ids are lower case letters and digits joined by '-' or '.', like scs-1.8",
+}
+_RULE_HINTS = {
+    "summary": 'add a one-line summary in your own words: summary "..."',
+    "title": 'give the rule its printed title: rule 6.0 "Overrun Combat" { ... }',
+}
+
+
+def document(rulebook: ir.Rulebook) -> tuple[dict, dict[tuple, Span]]:
+    """The rulebook as a plain document for cerberus, and the span of each path."""
+    spans: dict[tuple, Span] = {(): rulebook.span}
+    doc: dict = {}
+
+    def put(path: tuple, target: dict, key: str, text: ir.Text | None):
+        if text is not None:
+            target[key] = text.value
+            spans[path + (key,)] = text.span
+
+    for key in ("kind", "id", "title", "version", "extends"):
+        put((), doc, key, getattr(rulebook, key))
+    doc["rules"], doc["overrides"] = [], []
+    for rule in rulebook.rules:
+        group = "overrides" if rule.override else "rules"
+        path = (group, len(doc[group]))
+        spans[path] = rule.id.span
+        entry: dict = {}
+        put(path, entry, "id", rule.id)
+        put(path, entry, "title", rule.title)
+        put(path, entry, "summary", rule.summary)
+        entry["notes"] = [n.value for n in rule.notes]
+        for i, n in enumerate(rule.notes):
+            spans[path + ("notes", i)] = n.span
+        doc[group].append(entry)
+    for key in ("rounding", "sequence", "terrain", "results"):
+        items = getattr(rulebook, key)
+        doc[key] = []
+        spans[(key,)] = items[-1].span if items else rulebook.span
+        for i, item in enumerate(items):
+            spans[(key, i)] = item.span
+            entry = {}
+            if key == "results":
+                put((key, i), entry, "dice", item.dice)
+            doc[key].append(entry)
+    return doc, spans
+
+
+def _leaves(errors) -> Iterator:
+    for error in errors:
+        if error.is_group_error and error.child_errors:
+            yield from _leaves(error.child_errors)
+        else:
+            yield error
+
+
+def _message(error, path: tuple) -> tuple[str, str | None]:
+    field = next((str(p) for p in reversed(path) if isinstance(p, str)), "rulebook")
+    what = _WHAT.get(field, field)
+    in_rule = path[:1] in (("rules",), ("overrides",))
+    hints = _RULE_HINTS if in_rule else _BOOK_HINTS
+    rule = error.rule
+    if rule == "required":
+        owner = "rule" if in_rule else "rulebook"
+        if path[:1] == ("results",):
+            owner = "combat results table"
+        return f"{owner} has no {what}", hints.get(field)
+    if rule == "allowed":
+        options = ", ".join(str(o) for o in error.constraint)
+        return f"{what} must be one of {options}, not '{error.value}'", None
+    if rule == "regex":
+        if error.constraint == _ONE_LINE:
+            return f"{what} must fit on one line", "split long text into a summary and notes"
+        return f"'{error.value}' is not a valid {what}", hints.get(field)
+    if rule == "empty":
+        return f"{what} is empty", hints.get(field)
+    if rule == "maxlength":
+        if isinstance(error.value, list):
+            return f"a rulebook has at most {error.constraint} {what}; this is number {len(error.value)}", \
+                "merge them into one"
+        return f"{what} is too long ({len(error.value)} characters, at most {error.constraint})", \
+            "keep it short; put detail in a note"
+    return f"{what}: {error.rule} {error.constraint!r} not met", None
+
+
+def check_schema(rulebook: ir.Rulebook) -> list[Diagnostic]:
+    doc, spans = document(rulebook)
+    validator = Validator(schema_for(doc.get("kind", "")), allow_unknown=False)
+    validator.validate(doc)
+    out = []
+    for error in _leaves(validator._errors):
+        path = tuple(error.document_path)
+        message, hint = _message(error, path)
+        if error.rule == "maxlength" and isinstance(error.value, list):
+            path = path + (len(error.value) - 1,)
+        probe = path
+        while probe not in spans and probe:
+            probe = probe[:-1]
+        out.append(Diagnostic(message, spans.get(probe, rulebook.span), hint))
+    return out

@@ -1,0 +1,303 @@
+"""Checks on one rulebook by itself: the schema, then the meaning.
+
+Every check appends to one list, so a run reports every problem it finds.
+Checks that need the rulebooks a rulebook extends (overrides, references
+to series rules) live in resolve.py.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from . import ir
+from .catalogue import ACTIVITIES, PARAMETERS, UNIT_SPELLINGS, ParamType, unit_text
+from .errors import Diagnostic, suggest
+from .runtime.notation import parse_odds, parse_result
+from .runtime.tables import DICE_OUTCOMES, roll_range
+from .schema import check_schema
+
+
+def check(rulebook: ir.Rulebook) -> list[Diagnostic]:
+    problems = check_schema(rulebook)
+    problems += _rule_ids(rulebook)
+    for rule in rulebook.rules:
+        for parameter in rule.parameters:
+            problems += typed_value(parameter)[1]
+    for rounding in rulebook.rounding:
+        problems += rounding_threshold(rounding)[1]
+    for sequence in rulebook.sequence:
+        problems += _sequence(sequence)
+    for chart in rulebook.terrain:
+        problems += _terrain(chart)
+    for table in rulebook.results:
+        problems += _results(table)
+    return problems
+
+
+def _rule_ids(rulebook: ir.Rulebook) -> list[Diagnostic]:
+    seen: dict[str, ir.Rule] = {}
+    out = []
+    for rule in rulebook.rules:
+        first = seen.get(rule.id.value)
+        if first is None:
+            seen[rule.id.value] = rule
+            continue
+        what = "overridden" if rule.override and first.override else "defined"
+        out.append(Diagnostic(f"rule {rule.id.value} is {what} twice in this rulebook", rule.id.span,
+                              f"the first is at line {first.id.span.line}; merge the two"))
+    return out
+
+
+# ---- parameters --------------------------------------------------------------
+def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
+    """The Python value of a parameter, checked against the catalogue."""
+    name, value = parameter.name, parameter.value
+    if name.value not in PARAMETERS:
+        return None, [Diagnostic(f"unknown parameter '{name.value}'", name.span,
+                                 suggest(name.value, PARAMETERS) or "the known parameters are listed in rulesdsl/catalogue.py")]
+    ptype, _ = PARAMETERS[name.value]
+
+    def wrong(got: str, hint: str | None = None):
+        return None, [Diagnostic(f"{name.value} takes {ptype.describe()}, not {got}", value.span, hint)]
+
+    if ptype.kind in ("quantity", "modifier"):
+        if not isinstance(value, ir.Quantity):
+            return wrong(_shown(value))
+        if value.unit is None:
+            return wrong(f"a bare number", f"values carry units: write '{_number(value.amount, ptype.kind == 'modifier')} {ptype.unit}'")
+        unit = UNIT_SPELLINGS.get(value.unit.value)
+        if unit is None:
+            return None, [Diagnostic(f"unknown unit '{value.unit.value}'", value.unit.span,
+                                     suggest(value.unit.value, UNIT_SPELLINGS))]
+        if unit != ptype.unit:
+            return None, [Diagnostic(f"{name.value} is measured in {ptype.unit}, not {unit}", value.unit.span,
+                                     f"write '{_number(value.amount, value.signed)} {ptype.unit}'")]
+        if ptype.kind == "modifier" and not value.signed:
+            return wrong(f"'{_number(value.amount, False)} {unit}'",
+                         f"it adds to another cost: write '+{_number(value.amount, False)} {unit}'")
+        if ptype.kind == "quantity" and value.signed:
+            return wrong(f"a signed change", f"write '{_number(abs(value.amount), False)} {unit}'")
+        from .runtime.model import Quantity
+        return Quantity(value.amount, unit, value.signed), []
+    if ptype.kind in ("count", "number"):
+        if not isinstance(value, ir.Quantity) or value.unit is not None or value.signed:
+            return wrong(_shown(value))
+        if ptype.kind == "count":
+            if value.amount.denominator != 1 or value.amount < 0:
+                return wrong(_shown(value))
+            return int(value.amount), []
+        return value.amount, []
+    words = value.words if isinstance(value, ir.Words) else ()
+    if ptype.kind == "order":
+        if not words:
+            return wrong(_shown(value))
+        out = []
+        for word in words:
+            if word.value not in ptype.options:
+                out.append(Diagnostic(f"'{word.value}' is not one of {', '.join(ptype.options)}", word.span,
+                                      suggest(word.value, ptype.options)))
+        return tuple(w.value for w in words), out
+    if len(words) != 1:
+        return wrong(_shown(value))
+    word = words[0].value
+    if ptype.kind == "flag":
+        if word not in ("yes", "no"):
+            return wrong(f"'{word}'")
+        return word == "yes", []
+    if ptype.kind == "choice":
+        if word not in ptype.options:
+            return wrong(f"'{word}'", suggest(word, ptype.options))
+        return word, []
+    if ptype.kind == "result":
+        if parse_result(word) is None:
+            return wrong(f"'{word}'", _RESULT_HINT)
+        return word, []
+    raise AssertionError(ptype.kind)
+
+
+_RESULT_HINT = "results are A# (attacker steps), D# (defender steps), r# after a side (retreat hexes), A1D1, or - for no effect"
+
+
+def _number(amount: Fraction, signed: bool) -> str:
+    text = str(amount)
+    return ("+" + text if amount >= 0 else text) if signed else text
+
+
+def _shown(value: ir.Value) -> str:
+    if isinstance(value, ir.Quantity):
+        unit = f" {value.unit.value}" if value.unit else ""
+        return f"'{_number(value.amount, value.signed)}{unit}'"
+    if isinstance(value, ir.Words):
+        return "'" + ", ".join(w.value for w in value.words) + "'"
+    return "a quoted string"
+
+
+# ---- rounding ---------------------------------------------------------------
+def rounding_threshold(rounding: ir.Rounding) -> tuple[Fraction | None, list[Diagnostic]]:
+    """`.50 up` -> 1/2: fractions from .50 round up; `down` -> 1; `up` -> 0."""
+    threshold, out = None, []
+    for clause in rounding.spec:
+        words = clause.value.split()
+        if words == ["keep", "fractions"]:
+            continue
+        if words in (["down"], ["up"]):
+            found = Fraction(1 if words == ["down"] else 0)
+        elif len(words) == 2 and words[1] == "up":
+            try:
+                found = Fraction(words[0])
+            except ValueError:
+                found = None
+            if found is None or not 0 < found < 1:
+                out.append(Diagnostic(f"rounding threshold must be a fraction between 0 and 1, like .50", clause.span))
+                continue
+        else:
+            out.append(Diagnostic(f"unknown rounding clause '{clause.value}'", clause.span,
+                                  "write '.50 up' (fractions from one half up), 'down', 'up', or 'keep fractions'"))
+            continue
+        if threshold is not None:
+            out.append(Diagnostic("rounding says twice where to round", clause.span))
+        threshold = found
+    if threshold is None and not out:
+        out.append(Diagnostic(f"rounding '{rounding.name.value}' does not say where to round", rounding.span,
+                              "add a clause such as '.50 up'"))
+    return threshold, out
+
+
+# ---- sequence of play -------------------------------------------------------
+def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
+    out = []
+    kinds: dict[str, ir.TurnBlock] = {}
+    for block in sequence.blocks:
+        if block.kind.value in kinds:
+            out.append(Diagnostic(f"two '{block.kind.value} turn' blocks in one sequence of play", block.kind.span,
+                                  f"the first is at line {kinds[block.kind.value].span.line}"))
+            continue
+        kinds[block.kind.value] = block
+        names: dict[str, ir.Phase | ir.PlayerTurnSlot] = {}
+        for item in block.items:
+            if isinstance(item, ir.PlayerTurnSlot) and block.kind.value == "player":
+                out.append(Diagnostic("a player turn cannot contain a player turn", item.span))
+                continue
+            first = names.get(item.name.value)
+            if first is not None:
+                noun = "phase" if isinstance(item, ir.Phase) else "player turn"
+                out.append(Diagnostic(f"{noun} '{item.name.value}' appears twice in one {block.kind.value} turn",
+                                      item.name.span, f"the first is at line {first.span.line}"))
+            names.setdefault(item.name.value, item)
+            if isinstance(item, ir.Phase):
+                for activity in item.activities:
+                    if activity.value not in ACTIVITIES:
+                        out.append(Diagnostic(f"unknown activity '{activity.value}'", activity.span,
+                                              suggest(activity.value, ACTIVITIES)))
+    if "player" in kinds and "game" in kinds:
+        if not any(isinstance(i, ir.PlayerTurnSlot) for i in kinds["game"].items):
+            out.append(Diagnostic("the game turn never runs the player turn", kinds["game"].kind.span,
+                                  "add a line such as 'player turn first'"))
+    if "player" not in kinds:
+        out.append(Diagnostic("sequence of play has no 'player turn' block", sequence.span))
+    return out
+
+
+# ---- terrain effects chart ------------------------------------------------
+def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
+    out = []
+    rows: dict[str, ir.TerrainRow] = {}
+    for row in chart.rows:
+        key = row.name.value.lower()
+        if key in rows:
+            out.append(Diagnostic(f"terrain '{row.name.value}' appears twice on the chart", row.name.span,
+                                  f"the first is at line {rows[key].span.line}"))
+        rows.setdefault(key, row)
+    for row in chart.rows:
+        move, combat = row.movement, row.combat
+        if move.kind == "negates":
+            target = rows.get(move.target.value.lower())
+            if target is None:
+                out.append(Diagnostic(f"unknown terrain '{move.target.value}'", move.target.span,
+                                      suggest(move.target.value, rows) or "negate a terrain listed on this chart"))
+            elif target.kind != "hexside":
+                out.append(Diagnostic(f"'{row.name.value}' can only negate a hexside feature; "
+                                      f"'{target.name.value}' is {target.kind} terrain", move.target.span))
+            elif target is row:
+                out.append(Diagnostic(f"'{row.name.value}' negates itself", move.target.span))
+        if move.kind == "add" and row.kind != "hexside":
+            out.append(Diagnostic(f"an added cost (+N) belongs to a hexside feature, not {row.kind} terrain",
+                                  move.span, f"give {row.kind} terrain its full cost, like 2"))
+        if move.kind == "add" and move.amount <= 0:
+            out.append(Diagnostic("an added cost must be more than zero", move.span))
+        if move.kind == "cost" and move.amount <= 0 and row.kind != "hexside":
+            out.append(Diagnostic("a movement cost must be more than zero", move.span, "use P for prohibited terrain"))
+        if move.kind == "road-like" and row.kind != "road":
+            out.append(Diagnostic("'road-like' belongs under 'roads:'", move.span))
+        if row.kind == "road" and move.kind not in ("cost", "road-like"):
+            out.append(Diagnostic("a road's movement cell is its cost along the road (like 1/2) or road-like",
+                                  move.span))
+        if combat.kind == "multiply":
+            for factor in (combat.attacker, combat.defender):
+                if factor is not None and factor <= 0:
+                    out.append(Diagnostic("a combat multiplier must be more than zero", combat.span,
+                                          "use P where combat is prohibited"))
+    if chart.rows and not any(r.kind == "hex" for r in chart.rows):
+        out.append(Diagnostic("terrain effects chart has no hex terrain", chart.span, "add rows under 'hex:'"))
+    return out
+
+
+# ---- combat results table ---------------------------------------------------
+def _results(table: ir.ResultsTable) -> list[Diagnostic]:
+    out = []
+    ratios = []
+    for column in table.columns:
+        odds = parse_odds(column.value)
+        if odds is None:
+            out.append(Diagnostic(f"'{column.value}' is not an odds column", column.span,
+                                  "columns are ratios with both sides above zero, like 1:2 or 3:1"))
+            continue
+        ratio = odds[0] / odds[1]
+        if ratios and ratio <= ratios[-1][0]:
+            out.append(Diagnostic(f"odds columns must increase from left to right; {column.value} follows {ratios[-1][1]}",
+                                  column.span))
+        ratios.append((ratio, column.value))
+    outcomes = DICE_OUTCOMES.get(table.dice.value)
+    covered: dict[int, ir.DiceRow] = {}
+    for row in table.rows:
+        if len(row.cells) != len(table.columns):
+            more = len(row.cells) > len(table.columns)
+            span = row.cells[len(table.columns)].span if more else row.cells[-1].span
+            out.append(Diagnostic(f"dice row {row.label.value} has {len(row.cells)} cells for {len(table.columns)} odds columns",
+                                  span, "one result per column, in the order of the odds row"))
+        for cell in row.cells:
+            if parse_result(cell.value) is None:
+                out.append(Diagnostic(f"'{cell.value}' is not a combat result", cell.span, _RESULT_HINT))
+        if outcomes is None:
+            continue
+        low, high = roll_range(row.label.value)
+        rolls = [r for r in outcomes if low <= r <= high]
+        if low > high or not rolls or low not in outcomes or high not in outcomes:
+            span_hint = f"{table.dice.value} rolls run {outcomes[0]}-{outcomes[-1]}"
+            if table.dice.value == "d66":
+                span_hint = "d66 reads two dice as tens and units: 11-16, 21-26, ... 61-66"
+            out.append(Diagnostic(f"{row.label.value} is not a {table.dice.value} roll", row.label.span, span_hint))
+            continue
+        for roll in rolls:
+            if roll in covered:
+                out.append(Diagnostic(f"roll {roll} has two rows", row.label.span,
+                                      f"the first is at line {covered[roll].span.line}"))
+                break
+            covered[roll] = row
+    if outcomes is not None:
+        missing = [r for r in outcomes if r not in covered]
+        if missing:
+            out.append(Diagnostic(f"no row for roll{'s' if len(missing) > 1 else ''} {_ranges(missing)}",
+                                  table.dice.span, f"a {table.dice.value} table needs one row for each roll"))
+    return out
+
+
+def _ranges(rolls: list[int]) -> str:
+    parts, start, prev = [], rolls[0], rolls[0]
+    for r in rolls[1:] + [None]:
+        if r is not None and r == prev + 1:
+            prev = r
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if r is not None:
+            start = prev = r
+    return ", ".join(parts)
