@@ -72,6 +72,8 @@ def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
             width = 1
             if span.end_line == span.line and span.end_column > span.column:
                 width = span.end_column - span.column
+            elif span.end_line > span.line:  # a block: underline the rest of its first line
+                width = len(line.rstrip()) - span.column + 1
             width = max(1, min(width, len(line) - span.column + 1))
             gutter = f"{span.line:>5} | "
             out.append(gutter + line)

@@ -7,6 +7,8 @@ human names for the expected terminals otherwise.
 """
 from __future__ import annotations
 
+import re
+
 from lark import Lark, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -37,6 +39,8 @@ _HEADER = 'series demo "Demo" version "1"\n'
 _EXAMPLES: dict[str, list[str]] = {
     "a rulebook starts with its header, like: series scs-1.8 \"Standard Combat Series\" version \"1.8\"": [
         'rule 1.0 "x" {\n}\n',
+        'rule G1.0 "x" {\n}\n',
+        'section rounding "x" {\n}\n',
         "sequence of play {\n}\n",
         '"x"\n',
     ],
@@ -175,6 +179,18 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
         if token.end_line != token.line:
             end = column + 1
     span = Span(source.path, line, column, line, end)
+    expected = set(exc.expected)
+    header_line = next((i for i, l in enumerate(text.splitlines(), 1) if l.strip() and not l.strip().startswith("#")), 0)
+    first_word = text.splitlines()[header_line - 1].split()[0] if header_line else ""
+    if line == header_line and first_word not in ("series", "game"):
+        return Diagnostic(next(iter(_EXAMPLES)), Span(source.path, line, 1, line, 1 + len(first_word)),
+                          hint=f"found '{first_word}'")
+    if "NAME" in expected and token.type == "WORD" and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*", str(token)) \
+            and str(token) != str(token).lower():
+        return Diagnostic("names are written in lower case", span, hint=f"write '{str(token).lower()}'")
+    if expected == {"EQUAL"}:
+        return Diagnostic("expected '=' between the parameter name and its value", span,
+                          hint=f"found {_found(token)}")
     label = exc.match_examples(_LARK.parse, _EXAMPLES, use_accepts=True)
     if label:
         return Diagnostic(label, span, hint=f"found {_found(token)}")

@@ -99,8 +99,6 @@ def compile_project(root: Path | None, paths: list[Path] | None = None) -> Compi
 
     modules: dict[str, ir.Rulebook] = {}
     for key, rulebook in sorted(index.items()):
-        if any(local_errors.get(a.id.value) for a in _lineage(rulebook, index)):
-            continue  # its own errors, or its series', are already reported
         if failed_paths and rulebook.extends is not None and rulebook.extends.value not in index:
             continue  # the rulebook it extends may be one that failed to parse
         resolved, problems = resolve(rulebook, index)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import ir
-from .catalogue import ACTIVITIES, PARAMETERS, UNIT_SPELLINGS, ParamType, unit_text
+from .catalogue import ACTIVITIES, PARAMETERS, UNIT_SPELLINGS, UNITS, unit_text
 from .errors import Diagnostic, suggest
 from .runtime.notation import parse_odds, parse_result
 from .runtime.tables import DICE_OUTCOMES, roll_range
@@ -63,14 +63,15 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
         if not isinstance(value, ir.Quantity):
             return wrong(_shown(value))
         if value.unit is None:
-            return wrong(f"a bare number", f"values carry units: write '{_number(value.amount, ptype.kind == 'modifier')} {ptype.unit}'")
+            return wrong("a bare number", f"values carry units: write "
+                                          f"'{unit_text(_number(value.amount, ptype.kind == 'modifier'), ptype.unit)}'")
         unit = UNIT_SPELLINGS.get(value.unit.value)
         if unit is None:
             return None, [Diagnostic(f"unknown unit '{value.unit.value}'", value.unit.span,
                                      suggest(value.unit.value, UNIT_SPELLINGS))]
         if unit != ptype.unit:
-            return None, [Diagnostic(f"{name.value} is measured in {ptype.unit}, not {unit}", value.unit.span,
-                                     f"write '{_number(value.amount, value.signed)} {ptype.unit}'")]
+            return None, [Diagnostic(f"{name.value} is measured in {_plural(ptype.unit)}, not {_plural(unit)}",
+                                     value.unit.span, f"write '{unit_text(_number(value.amount, value.signed), ptype.unit)}'")]
         if ptype.kind == "modifier" and not value.signed:
             return wrong(f"'{_number(value.amount, False)} {unit}'",
                          f"it adds to another cost: write '+{_number(value.amount, False)} {unit}'")
@@ -115,6 +116,10 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
 
 
 _RESULT_HINT = "results are A# (attacker steps), D# (defender steps), r# after a side (retreat hexes), A1D1, or - for no effect"
+
+
+def _plural(unit: str) -> str:
+    return unit if unit in ("MP", "SP") else UNITS[unit][-1]
 
 
 def _number(amount: Fraction, signed: bool) -> str:
@@ -262,7 +267,8 @@ def _results(table: ir.ResultsTable) -> list[Diagnostic]:
         if len(row.cells) != len(table.columns):
             more = len(row.cells) > len(table.columns)
             span = row.cells[len(table.columns)].span if more else row.cells[-1].span
-            out.append(Diagnostic(f"dice row {row.label.value} has {len(row.cells)} cells for {len(table.columns)} odds columns",
+            cells = "1 cell" if len(row.cells) == 1 else f"{len(row.cells)} cells"
+            out.append(Diagnostic(f"dice row {row.label.value} has {cells} for {len(table.columns)} odds columns",
                                   span, "one result per column, in the order of the odds row"))
         for cell in row.cells:
             if parse_result(cell.value) is None:

@@ -1,0 +1,65 @@
+"""Shared fixtures: the repository root, throwaway projects, golden files."""
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+if str(ROOT) not in sys.path:  # `generated` is imported from the repository root
+    sys.path.insert(0, str(ROOT))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-goldens", action="store_true",
+                     help="rewrite the expected outputs of golden tests instead of comparing")
+
+
+@pytest.fixture
+def update_goldens(request) -> bool:
+    return request.config.getoption("--update-goldens")
+
+
+class Project:
+    """A project folder in tmp_path: write rulebooks, run the CLI on it."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        (root / "rulebooks").mkdir(parents=True, exist_ok=True)
+
+    def write(self, rel: str, text: str | bytes) -> Path:
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    def add_base(self) -> Path:
+        return self.write("rulebooks/base.rules", (FIXTURES / "base.rules").read_text(encoding="utf-8"))
+
+    def add_repo_rulebooks(self) -> None:
+        shutil.copytree(ROOT / "rulebooks", self.root / "rulebooks", dirs_exist_ok=True)
+
+    def run(self, *args: str, capsys) -> tuple[int, str, str]:
+        from rulesdsl.cli import main
+        code = main(["--project", str(self.root), *args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    def tree(self) -> dict[str, bytes]:
+        """Every file under generated/, for before/after comparisons."""
+        folder = self.root / "generated"
+        if not folder.exists():
+            return {}
+        return {p.relative_to(self.root).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def project(tmp_path) -> Project:
+    return Project(tmp_path / "project")
