@@ -6,3 +6,11 @@ Pipeline, one module per stage:
   -> codegen.py (IR to Python) ; project.py drives it, cli.py is the front door.
 """
 __version__ = "0.1.0"
+
+
+def compile_text(text: str, path: str = "<text>", *others: tuple[str, str]):
+    """Compile one rulebook given as text (with `others`, (path, text) pairs it may
+    extend) and return the Compilation: diagnostics, resolved rulebooks, outputs."""
+    from .project import compile_sources
+    from .source import Source
+    return compile_sources([Source(path, text), *(Source(p, t) for p, t in others)], [path])

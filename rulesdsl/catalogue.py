@@ -153,7 +153,7 @@ PARAMETERS: dict[str, tuple[ParamType, str]] = {
     "overrun.from_adjacent_hex": (FLAG, "whether overrunning units attack from the adjacent hex rather than from inside the target hex"),
     "overrun.max_stacks": (COUNT, "how many stacks may take part in one overrun"),
     "overrun.target_cost_ignores_zoc": (FLAG, "whether the target hex's cost for the overrun limit counts terrain only, not enemy ZOCs"),
-    "overrun.exploitation_requires_eligibility": (FLAG, "whether only units allowed to move in the Exploitation Phase may overrun in it"),
+    "overrun.exploitation_requires_eligibility": (FLAG, "whether overruns in the Exploitation Phase are limited to units that may move in that phase"),
     "overrun.may_also_attack_in_combat": (FLAG, "whether units that overran may attack again in the Combat Phase"),
     "overrun.out_of_supply_allowed": (FLAG, "whether out-of-supply units may overrun"),
     "overrun.game_modifiers_apply": (FLAG, "whether a game's combat modifiers apply to overruns as to other combats"),
@@ -177,8 +177,6 @@ PARAMETERS: dict[str, tuple[ParamType, str]] = {
     "combat.without_attack_strength_may_attack": (FLAG, "whether units with no printed Attack Strength (barrage, supply or defence-only values) may join an attack"),
     "combat.only_into_enterable_terrain": (FLAG, "whether units may attack only into terrain they could move into from where they stand"),
     "combat.terrain_per_unit": (FLAG, "whether terrain multipliers apply to each attacking unit according to its own position"),
-    "combat.odds_rounding": (ParamType("choice", options=("standard", "defender")),
-                             "how the odds ratio is rounded: by the rounding rule, or always in the defender's favour"),
     "combat.imaginary_columns": (FLAG, "whether column shifts may count from columns beyond the table's edges"),
     "combat.shift_off_left_is_below_table": (FLAG, "whether an attack shifted past the left-most column counts as below the table"),
     # step losses and retreats
@@ -221,6 +219,9 @@ PARAMETERS: dict[str, tuple[ParamType, str]] = {
     "supply.blocked_by_prohibited_terrain": (FLAG, "whether prohibited terrain blocks supply lines"),
     "supply.effects_from_marking": (FLAG, "whether out-of-supply effects apply from the moment a unit is marked until the marker goes"),
     "supply.line_length": (ParamType("choice", options=("unlimited",)), "how long a supply line may be"),
+    "supply.out_of_supply_attack_factor": (NUMBER, "what an out-of-supply unit's Attack Strength is multiplied by"),
+    "supply.out_of_supply_defense_factor": (NUMBER, "what an out-of-supply unit's Defense Strength is multiplied by"),
+    "supply.out_of_supply_movement_factor": (NUMBER, "what an out-of-supply unit's Movement Allowance is multiplied by"),
     "supply.lasts_until_next_check": (FLAG, "whether a supply status holds until the next Supply Phase"),
 }
 

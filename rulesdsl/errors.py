@@ -66,9 +66,9 @@ def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
     out = [f"{span}: {diagnostic.severity}: {diagnostic.message}"]
     text = sources.get(span.path)
     if text is not None and span.line:
-        lines = text.splitlines()
+        lines = text.split("\n")  # the parser counts lines by \n alone
         if 0 < span.line <= len(lines):
-            line = lines[span.line - 1].expandtabs(1)
+            line = lines[span.line - 1].rstrip("\r").expandtabs(1)
             width = 1
             if span.end_line == span.line and span.end_column > span.column:
                 width = span.end_column - span.column

@@ -76,6 +76,7 @@ class Rule:
     parameters: tuple[Parameter, ...] = ()
     notes: tuple[Text, ...] = ()
     see: tuple[Text, ...] = ()
+    requires: tuple[Text, ...] = ()   # parameters every game of the series must set
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from . import ir
 from .codegen import generate, module_name
 from .errors import Diagnostic, RulesError, Span
 from .resolve import resolve
-from .source import read_source
+from .source import Source, read_source
 from .transform import parse
 from .validate import check
 
@@ -60,46 +60,60 @@ class Compilation:
 
 
 def compile_project(root: Path | None, paths: list[Path] | None = None) -> Compilation:
-    """Parse, check, resolve and generate; `paths` limits what is reported to those files
-    (and the rulebooks they extend)."""
-    result = Compilation()
+    """Read every rulebook of the project (and `paths`), then compile them together;
+    `paths` limits what is reported to those files and the rulebooks they extend."""
     files = rulebook_files(root) if root is not None else []
     targets = None
     if paths:
-        targets = {shown_path(p, root) for p in paths}
-        files += [p for p in paths if shown_path(p, root) not in {shown_path(f, root) for f in files}]
-
-    parsed: dict[str, ir.Rulebook] = {}
-    failed_paths: set[str] = set()
+        targets = [shown_path(p, root) for p in paths]
+        known = {shown_path(f, root) for f in files}
+        files += [p for p in paths if shown_path(p, root) not in known]
+    sources, problems, texts = [], [], {}
     for file in files:
         shown = shown_path(file, root)
         try:
-            source = read_source(file, shown)
-            result.sources[shown] = source.text
-            parsed[shown] = parse(source)
+            sources.append(read_source(file, shown))
+        except RulesError as exc:
+            problems += exc.diagnostics
+            texts.update(exc.sources)
+    result = compile_sources(sources, targets)
+    result.diagnostics = _only(problems, targets, result) + result.diagnostics
+    result.sources.update(texts)
+    result.checked = len(targets) if targets is not None else len(files)
+    if not result.ok:
+        result.outputs = {}
+    return result
+
+
+def compile_sources(sources: list[Source], targets: list[str] | None = None) -> Compilation:
+    """Parse, check, resolve and generate rulebooks given as text; writes nothing."""
+    result = Compilation()
+    parsed: dict[str, ir.Rulebook] = {}
+    failed = False
+    for source in sources:
+        result.sources[source.path] = source.text
+        try:
+            parsed[source.path] = parse(source)
         except RulesError as exc:
             result.sources.update(exc.sources)
             result.diagnostics += exc.diagnostics
-            failed_paths.add(shown)
+            failed = True
 
     index: dict[str, ir.Rulebook] = {}
-    local_errors: dict[str, list[Diagnostic]] = {}
     for shown, rulebook in parsed.items():
         key = rulebook.id.value
         if key in index:
-            other = index[key]
             result.diagnostics.append(Diagnostic(
-                f"rulebook id '{key}' is also used by {other.path}", rulebook.id.span,
+                f"rulebook id '{key}' is also used by {index[key].path}", rulebook.id.span,
                 "each rulebook needs an id of its own"))
             continue
         index[key] = rulebook
-        local_errors[key] = check(rulebook)
-        result.diagnostics += local_errors[key]
+        result.diagnostics += check(rulebook)
     result.rulebooks = index
 
     modules: dict[str, ir.Rulebook] = {}
     for key, rulebook in sorted(index.items()):
-        if failed_paths and rulebook.extends is not None and rulebook.extends.value not in index:
+        if failed and rulebook.extends is not None and rulebook.extends.value not in index:
             continue  # the rulebook it extends may be one that failed to parse
         resolved, problems = resolve(rulebook, index)
         result.diagnostics += problems
@@ -114,22 +128,24 @@ def compile_project(root: Path | None, paths: list[Path] | None = None) -> Compi
         modules[name] = rulebook
         result.resolved[key] = resolved
 
-    if targets is not None:
-        wanted = set(targets)
-        for shown in targets:
-            rulebook = parsed.get(shown)
-            if rulebook is not None:
-                wanted |= {r.path for r in _lineage(rulebook, index)}
-        result.diagnostics = [d for d in result.diagnostics if d.span.path in wanted]
-        result.checked = len(targets)
-    else:
-        result.checked = len(files)
-
+    result.diagnostics = _only(result.diagnostics, targets, result, parsed)
+    result.checked = len(targets) if targets is not None else len(sources)
     if result.ok:
         result.outputs["generated/__init__.py"] = PACKAGE_INIT
         for key, resolved in sorted(result.resolved.items()):
             result.outputs[f"generated/{module_name(key)}.py"] = generate(resolved)
     return result
+
+
+def _only(diagnostics, targets, result, parsed=None) -> list[Diagnostic]:
+    """The diagnostics of `targets` and of the rulebooks they extend (all when no targets)."""
+    if targets is None:
+        return list(diagnostics)
+    wanted = set(targets)
+    for rulebook in result.rulebooks.values():
+        if rulebook.path in wanted:
+            wanted |= {r.path for r in _lineage(rulebook, result.rulebooks)}
+    return [d for d in diagnostics if d.span.path in wanted]
 
 
 def _lineage(rulebook: ir.Rulebook, index: dict[str, ir.Rulebook]) -> list[ir.Rulebook]:

@@ -98,6 +98,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     ordered = tuple(sorted(rules.values(), key=lambda e: rule_order(e.node.id.value)))
     parameters, more = _parameters(ordered)
     problems += more
+    problems += _required(rulebook, ordered, parameters)
     threshold = None
     if "rounding" in charts:
         threshold, _ = rounding_threshold(charts["rounding"].node)
@@ -110,7 +111,24 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
 
 def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:
     return ir.Rule(rule.span, rule.id, rule.numbered, rule.override, title, rule.summary,
-                   rule.parameters, rule.notes, rule.see)
+                   rule.parameters, rule.notes, rule.see, rule.requires)
+
+
+def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective, ...],
+              parameters: tuple[ir.EffectiveParameter, ...]) -> list[Diagnostic]:
+    """A game must set every parameter its series `requires`."""
+    if rulebook.kind.value != "game":
+        return []
+    have = {p.name for p in parameters}
+    out = []
+    for effective in rules:
+        for name in effective.node.requires:
+            if name.value not in have:
+                out.append(Diagnostic(
+                    f"game sets no {name.value}, which rule {effective.node.id.value} of {effective.origin} "
+                    f"requires of every game", rulebook.id.span,
+                    f"add a rule of the game's own that sets it, like: {name.value} = ..."))
+    return out
 
 
 def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective]) -> Diagnostic:

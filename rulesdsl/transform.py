@@ -89,7 +89,7 @@ class _Builder(Transformer):
         override = bool(items) and self._is(items[0], "OVERRIDE")
         keyword, rule_id, *rest = items[1:] if override else items
         title = self._text(rest.pop(0)) if rest and self._is(rest[0], "STRING") else None
-        body = {"summary": None, "parameters": [], "notes": [], "see": []}
+        body = {"summary": None, "parameters": [], "notes": [], "see": [], "requires": []}
         for kind, value in rest:
             if kind == "summary":
                 if body["summary"] is None:
@@ -100,7 +100,8 @@ class _Builder(Transformer):
                 body[kind].extend(value if isinstance(value, list) else [value])
         extra = body.pop("_extra_summaries", [])
         rule = ir.Rule(self._span(meta), rule_id, keyword == "rule", override, title, body["summary"],
-                       tuple(body["parameters"]), tuple(body["notes"]), tuple(body["see"]))
+                       tuple(body["parameters"]), tuple(body["notes"]), tuple(body["see"]),
+                       tuple(body["requires"]))
         if extra:
             raise RulesError([Diagnostic(f"rule {rule_id.value} has more than one summary", s.span,
                                          hint="a rule has one summary line; put the rest in a note")
@@ -118,6 +119,9 @@ class _Builder(Transformer):
 
     def see(self, items):
         return ("see", list(items))
+
+    def requires(self, items):
+        return ("requires", [self._text(t) for t in items])
 
     def ref(self, items):
         return self._text(items[0])

@@ -22,6 +22,10 @@ def check(rulebook: ir.Rulebook) -> list[Diagnostic]:
     for rule in rulebook.rules:
         for parameter in rule.parameters:
             problems += typed_value(parameter)[1]
+        for name in rule.requires:
+            if name.value not in PARAMETERS:
+                problems.append(Diagnostic(f"unknown parameter '{name.value}'", name.span,
+                                           suggest(name.value, PARAMETERS)))
     for rounding in rulebook.rounding:
         problems += rounding_threshold(rounding)[1]
     for sequence in rulebook.sequence:
