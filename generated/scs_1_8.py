@@ -36,26 +36,11 @@ RULEBOOK = MappingProxyType({
 # ---------------------------------------------------------------------------
 RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
-        'counters', 'Unit and Marker Information',
-        'Counters show Attack, Defense and Movement values; one number before the MA is a combined attack-defense value; a yellow box marks exploit capability.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:29',
+        'precedence', 'The Rules',
+        'Each game has a series rulebook and a game rulebook; where they disagree the game rulebook wins.',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:12',
         notes=(
-            'Markers (Out of Supply, Turn) only record status; they never count for stacking (4.0b).',
-        ),
-        see=('4.0b', '11.0a',),
-    ),
-    RuleEntry(
-        'cumulative-effects', 'Cumulative Effects',
-        'Every applicable modifier applies (two halvings make a quarter); fractions are kept until all are applied, then rounded.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:47',
-        see=('rounding',),
-    ),
-    RuleEntry(
-        'fog-of-war', 'Fog of War',
-        'Only the top unit of an enemy stack may be seen (markers may be lifted), except when working out odds for an attack already committed to.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:61',
-        notes=(
-            'The exception lets the attacker see the defending stack once he has committed to the attack; once announced, an attack cannot be called off.',
+            'Expressed in the language itself: a game rulebook extends this series and overrides rules by id.',
         ),
     ),
     RuleEntry(
@@ -68,26 +53,16 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
             'Item C: a game may allow off-map movement explicitly; the series default is none.',
             'Item D: the turn marker moves one box on the Turn Record Track once both player turns are done; see the end-of-turn step of the sequence of play.',
         ),
-        see=('3.3c', '1.0',),
+        see=('3.3c', '1.0'),
     ),
     RuleEntry(
-        'precedence', 'The Rules',
-        'Each game has a series rulebook and a game rulebook; where they disagree the game rulebook wins.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:12',
+        'counters', 'Unit and Marker Information',
+        'Counters show Attack, Defense and Movement values; one number before the MA is a combined attack-defense value; a yellow box marks exploit capability.',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:29',
         notes=(
-            'Expressed in the language itself: a game rulebook extends this series and overrides rules by id.',
+            'Markers (Out of Supply, Turn) only record status; they never count for stacking (4.0b).',
         ),
-    ),
-    RuleEntry(
-        'rounding', 'Standard Rounding Rule',
-        'Round fractions of one half or more up, smaller ones down; keep fractions until the final step.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:53',
-        notes=(
-            'The text gives two bands, .01-.49 down and .50-.99 up, leaving values between .49 and .50 (such as .495) unstated. Choice: a fraction of exactly one half or more rounds up, anything less rounds down.',
-            'The paragraph is split in the extraction: its closing advice (an opponent who pre-calculates for the half-point break must still respect Fog of War) reappears after the ZOC diagrams.',
-            'Worked case in the text: attack 9.875 against 2.125 is about 4.65 to 1, which rounds to 5:1.',
-        ),
-        see=('fog-of-war', '7.4',),
+        see=('4.0b', '11.0a'),
     ),
     RuleEntry(
         'setup', 'Set Up Notes',
@@ -99,6 +74,31 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         ),
     ),
     RuleEntry(
+        'cumulative-effects', 'Cumulative Effects',
+        'Every applicable modifier applies (two halvings make a quarter); fractions are kept until all are applied, then rounded.',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:47',
+        see=('rounding',),
+    ),
+    RuleEntry(
+        'rounding', 'Standard Rounding Rule',
+        'Round fractions of one half or more up, smaller ones down; keep fractions until the final step.',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:53',
+        notes=(
+            'The text gives two bands, .01-.49 down and .50-.99 up, leaving values between .49 and .50 (such as .495) unstated. Choice: a fraction of exactly one half or more rounds up, anything less rounds down.',
+            'The paragraph is split in the extraction: its closing advice (an opponent who pre-calculates for the half-point break must still respect Fog of War) reappears after the ZOC diagrams.',
+            'Worked case in the text: attack 9.875 against 2.125 is about 4.65 to 1, which rounds to 5:1.',
+        ),
+        see=('fog-of-war', '7.4'),
+    ),
+    RuleEntry(
+        'fog-of-war', 'Fog of War',
+        'Only the top unit of an enemy stack may be seen (markers may be lifted), except when working out odds for an attack already committed to.',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:61',
+        notes=(
+            'The exception lets the attacker see the defending stack once he has committed to the attack; once announced, an attack cannot be called off.',
+        ),
+    ),
+    RuleEntry(
         '1.0', 'Sequence of Play',
         'A game turn is two player turns, first then second player, each of movement, combat, exploitation and supply; then the turn marker advances.',
         origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:70',
@@ -107,7 +107,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
             'Reinforcements are placed at the start of the Movement Phase, before any unit moves (read from the order of the phase description and 5.0).',
             'Who is the first player comes from each game, and each game may vary this basic sequence (by override).',
         ),
-        see=('5.0', 'map',),
+        see=('5.0', 'map'),
     ),
     RuleEntry(
         '2.0', 'Zones of Control (ZOCs)',
@@ -121,7 +121,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         '2.0a', 'Who has a ZOC',
         "Only units printed with an Attack Strength of at least 1 project a ZOC; barrage, supply-range and defense-only values don't qualify.",
         origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:100',
-        see=('4.0c', '7.2e',),
+        see=('4.0c', '7.2e'),
     ),
     RuleEntry(
         '2.0b', 'Extent of a ZOC',
@@ -135,7 +135,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         '2.1', 'ZOC Effects',
         'Heading for the effects of enemy ZOCs on movement, overrun, combat, retreat, advance and supply.',
         origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:113',
-        see=('2.1a', '2.1h',),
+        see=('2.1a', '2.1h'),
     ),
     RuleEntry(
         '2.1a', 'Entering an enemy ZOC',
@@ -152,7 +152,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         notes=(
             'Restated by 6.0 and 11.0b and applied to the minimum move by 3.1e; set once here.',
         ),
-        see=('6.0', '11.0b', '3.1e',),
+        see=('6.0', '11.0b', '3.1e'),
     ),
     RuleEntry(
         '2.1c', 'Attacks only into the ZOC',
@@ -170,7 +170,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         notes=(
             '9.0d states the same loss; it is set once here. losses_per_stack also covers the blocked-retreat loss of 9.0b.',
         ),
-        see=('9.0d', '9.0b',),
+        see=('9.0d', '9.0b'),
     ),
     RuleEntry(
         '2.1e', 'ZOCs and advance after combat',
@@ -182,7 +182,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         '2.1f', 'ZOCs and supply',
         'Enemy ZOCs block supply line traces.',
         origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:154',
-        see=('12.1a', '2.1h',),
+        see=('12.1a', '2.1h'),
     ),
     RuleEntry(
         '2.1g', 'Several ZOCs in one hex',
@@ -196,7 +196,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         notes=(
             'The supply example shows units negating EZOCs in their hexes so that a unit behind them can trace. For retreats friendly units do not negate (9.0d).',
         ),
-        see=('9.0d', '12.1a',),
+        see=('9.0d', '12.1a'),
     ),
     RuleEntry(
         '3.0', 'Movement',
@@ -241,13 +241,13 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         notes=(
             'Reduced MAs (for example from supply) and EZOCs do not prevent the minimum move; a unit starting the Exploitation Phase inside an EZOC still may not move (2.1b), and units barred from exploitation may not use it there (11.0c).',
         ),
-        see=('2.1b', '11.0c', '3.2d',),
+        see=('2.1b', '11.0c', '3.2d'),
     ),
     RuleEntry(
         '3.2', 'Terrain Effects on Movement',
         'Heading for how terrain, roads and hexside features set movement costs.',
         origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:214',
-        see=('3.2a', '3.2d',),
+        see=('3.2a', '3.2d'),
     ),
     RuleEntry(
         '3.2a', 'Paying terrain costs',
@@ -319,7 +319,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
             "A stack over the limit because of a retreat (from an overrun or a regular combat) keeps its excess until the end of its owner's next Movement Phase: an exception to the phase-end check.",
             'Reinforcements placed over the limit must split up by the end of that phase (set in 5.0a).',
         ),
-        see=('5.0a', '6.1e', '10.0',),
+        see=('5.0a', '6.1e', '10.0'),
     ),
     RuleEntry(
         '4.0b', 'Markers',
@@ -333,7 +333,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         notes=(
             'As in 2.0a, barrage, supply-range and defense-only values do not count as an Attack Strength.',
         ),
-        see=('2.0a', 'fog-of-war',),
+        see=('2.0a', 'fog-of-war'),
     ),
     RuleEntry(
         '5.0', 'Reinforcements',
@@ -374,7 +374,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
             "Procedure: move adjacent to the target paying that hex's terrain and any EZOC cost, spend 2 MPs, resolve on the CRT. Units starting the phase inside an EZOC may not overrun (2.1b); overrunners must enter a vacated target (10.0d).",
             'Adverse results touch only the units that made the overrun, not others sharing their hex.',
         ),
-        see=('2.1b', '4.0a', '10.0d', '6.1e',),
+        see=('2.1b', '4.0a', '10.0d', '6.1e'),
     ),
     RuleEntry(
         '6.0a', 'Resolving overruns',
@@ -383,7 +383,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         notes=(
             "The text says overruns are resolved 'during the Movement Phase', yet 6.0 and 11.0 also allow them in the Exploitation Phase. Read as: during whichever phase the overrun is made in.",
         ),
-        see=('7.0', '11.0',),
+        see=('7.0', '11.0'),
     ),
     RuleEntry(
         '6.0b', 'One stack per overrun',
@@ -408,7 +408,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         '6.1a', 'Overruns in exploitation',
         'In the Exploitation Phase, overruns are open only to units permitted to move in that phase.',
         origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:372',
-        see=('11.0a', '11.0b',),
+        see=('11.0a', '11.0b'),
     ),
     RuleEntry(
         '6.1b', 'How often',
@@ -441,7 +441,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         notes=(
             "The overrun-moment check and its handling are set in 4.0a. The text says 'overrun attack hex'; read, with 6.0 and the example, as the hex the attack is made from, not the target.",
         ),
-        see=('4.0a', '6.0',),
+        see=('4.0a', '6.0'),
     ),
     RuleEntry(
         '6.1f', 'Game modifiers',
@@ -480,7 +480,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
             "The phasing side rolls 2 dice, read as 2-12 or 11-66 according to the game's Combat Results Table; the series defines no table of its own.",
             'Attacking is never compulsory (7.2a); defending is, and stacks defend as a whole (7.2c). On attacking units that lost their ZOC, see 2.1c.',
         ),
-        see=('2.1c', '7.2a', '7.2c',),
+        see=('2.1c', '7.2a', '7.2c'),
     ),
     RuleEntry(
         '7.1', 'Combat Results',
@@ -490,7 +490,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
             'Example: A1r1 costs the attacking side one step (from its strongest unit) and retreats all attacking units one hex.',
             'The extraction prints the A1r1 example and the apply-at-once, defender-first text under 6.2; they are general combat-result rules and are kept here.',
         ),
-        see=('8.0a', '9.0a',),
+        see=('8.0a', '9.0a'),
     ),
     RuleEntry(
         '7.2', 'Restrictions on Combat',
@@ -528,7 +528,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         notes=(
             "'No Attack Strength' covers barrage values, supply ranges and defense-only units, as in 2.0a.",
         ),
-        see=('2.0a', '10.0',),
+        see=('2.0a', '10.0'),
     ),
     RuleEntry(
         '7.3', 'Terrain Effects on Combat',
@@ -614,7 +614,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         notes=(
             'The loss itself (one step per stack per hex) is set in 2.1d; the owner choosing the unit is set in 9.0b.',
         ),
-        see=('2.1d', '9.0b', '2.1h',),
+        see=('2.1d', '9.0b', '2.1h'),
     ),
     RuleEntry(
         '9.0e', 'Splitting up',
@@ -628,7 +628,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         notes=(
             'Printed order is 9.1b (away), 9.1c (toward supply), 9.1d (avoid EZOCs), but 9.1d lets EZOC avoidance override 9.1c, so in precedence it comes before toward-supply.',
         ),
-        see=('9.1b', '9.1c', '9.1d',),
+        see=('9.1b', '9.1c', '9.1d'),
     ),
     RuleEntry(
         '9.1a', 'Owner retreats',
@@ -675,7 +675,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
             'Any unit that added an Attack Strength, even zero, counts as involved. The advance length is the retreat result as rolled, even if the defender took steps instead of some hexes.',
             'Stacking is checked at the end of the advance (4.0a). The 10.0 heading is displaced in the extraction after its own text.',
         ),
-        see=('2.1e', '4.0a', '7.2e',),
+        see=('2.1e', '4.0a', '7.2e'),
     ),
     RuleEntry(
         '10.0a', 'Defender destroyed',
@@ -697,7 +697,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
         '10.0d', 'Overrun advance',
         "If an overrun empties the defender's hex, the attackers must enter or pass through it.",
         origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:643',
-        see=('6.0', '6.2a',),
+        see=('6.0', '6.2a'),
     ),
     RuleEntry(
         '11.0', 'Exploitation',
@@ -750,7 +750,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
             'Length is unlimited only as the general case: a game may restrict it. Each game names the supply sources.',
             'Any path may be tried; a unit is out of supply only if none is clear. Each unit or stack traces on its own. EZOC blocking is set in 2.1f, negation in 2.1h.',
         ),
-        see=('2.1f', '2.1h',),
+        see=('2.1f', '2.1h'),
     ),
     RuleEntry(
         '12.1b', 'Duration of supply status',

@@ -47,8 +47,17 @@ def py(value) -> str:
 
 
 def doc(text: str) -> str:
-    """Text safe inside a triple-quoted docstring."""
-    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", " ")
+    """Text safe inside a triple-quoted docstring: quotes and backslashes escaped,
+    control and separator characters written as escapes; reads back as `text`."""
+    out = []
+    for ch in text:
+        if ch in '\\"':
+            out.append("\\" + ch)
+        elif ch == "\n" or ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
 
 
 def _table(rows: list[list[str]], indent: str) -> list[str]:

@@ -25,7 +25,7 @@ def rule_order(rule_id: str) -> tuple:
     """Printed order: sections first, then 1.0 < 2.0 < 2.0a < 2.1 < 10.0 < G1.0."""
     match = re.match(r"^([A-Z]*)([0-9.]+)([a-z]?)$", rule_id)
     if not match:
-        return (0, rule_id)
+        return (0,)  # sections keep the order they are written in (the sort is stable)
     prefix, number, letter = match.groups()
     return (1, prefix, tuple(int(n) for n in number.split(".") if n), letter)
 

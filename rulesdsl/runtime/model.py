@@ -47,6 +47,31 @@ class Quantity:
     def __hash__(self):
         return hash(self.amount)
 
+    def _other(self, other):
+        if isinstance(other, Quantity):
+            if other.unit != self.unit:
+                raise TypeError(f"cannot compare {self} with {other}")
+            return other.amount
+        if isinstance(other, (int, float, Fraction)) and not isinstance(other, bool):
+            return other
+        return None
+
+    def __lt__(self, other):
+        value = self._other(other)
+        return NotImplemented if value is None else self.amount < value
+
+    def __le__(self, other):
+        value = self._other(other)
+        return NotImplemented if value is None else self.amount <= value
+
+    def __gt__(self, other):
+        value = self._other(other)
+        return NotImplemented if value is None else self.amount > value
+
+    def __ge__(self, other):
+        value = self._other(other)
+        return NotImplemented if value is None else self.amount >= value
+
 
 @dataclass(frozen=True, slots=True)
 class Parameter:

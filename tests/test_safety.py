@@ -1,0 +1,100 @@
+"""No rulebook text can break or inject code into a generated module, and no
+input, however broken, makes the compiler raise instead of reporting."""
+from __future__ import annotations
+
+import string
+
+from conftest import FIXTURES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rulesdsl
+from rulesdsl.codegen import doc, py
+
+BASE = (FIXTURES / "base.rules").read_text(encoding="utf-8")
+
+
+def quoted(text: str) -> str:
+    """`text` as a rulebook string literal."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+def game(title: str, summary: str, note: str) -> str:
+    return (f'game demo {quoted(title)} version "1.0" extends base\n\n'
+            f'rule G1.0 {quoted(title)} {{\n  summary {quoted(summary)}\n  note {quoted(note)}\n}}\n')
+
+
+def build(text: str) -> dict:
+    compilation = rulesdsl.compile_text(text, "rulebooks/demo.rules", ("rulebooks/base.rules", BASE))
+    assert compilation.ok, [d.message for d in compilation.diagnostics]
+    source = compilation.outputs["generated/demo.py"]
+    namespace: dict = {}
+    exec(compile(source, "generated/demo.py", "exec"), namespace)
+    return namespace
+
+
+HOSTILE = [
+    'say "hello"', "it's", "'''", '"""', '""""', "\\", "\\n", "end with a backslash\\", "{{ 1 + 1 }}", "{% if x %}",
+    "\"\"\"; import os; os.system('echo pwned'); \"\"\"", "'); import os #", "# comment", "\x00", "ünïcødé ⚔",
+    "\u2028line separator", "${x}", "<script>alert(1)</script>",
+]
+
+
+def test_hostile_titles_summaries_and_notes_stay_text():
+    for text in HOSTILE:
+        note = text + "\nsecond line"
+        module = build(game(text, text, note))
+        rule = module["RULES"]["G1.0"]
+        assert (rule.title, rule.summary, rule.notes) == (text, text, (note,)), text
+        assert module["RULEBOOK"]["title"] == text
+        assert module["__doc__"].startswith(text), text
+        assert "pwned" not in str(module.get("os", ""))
+
+
+def test_a_line_break_in_a_title_is_an_error_not_code():
+    compilation = rulesdsl.compile_text(game("one\ntwo", "fine", "fine"), "rulebooks/demo.rules",
+                                        ("rulebooks/base.rules", BASE))
+    assert [d.message for d in compilation.diagnostics] == ["title must fit on one line"] * 2
+    assert compilation.outputs == {}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), min_size=1, max_size=30),
+       st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30))
+def test_any_text_round_trips_through_generated_code(line, note):
+    module = build(game(line, line, note))
+    rule = module["RULES"]["G1.0"]
+    assert (rule.title, rule.summary, rule.notes) == (line, line, (note,))
+
+
+@given(st.text(max_size=40))
+def test_literals_and_docstrings_are_safe(text):
+    assert eval(py(text)) == text
+    assert eval('"""' + doc(text) + ' """') == text + " "
+
+
+# ---- nothing makes the compiler raise -------------------------------------------
+FRAGMENTS = ['game', 'series', 'demo', 'extends', 'base', 'version', '"1.0"', '"x"', 'rule', 'override',
+             'section', 'G1.0', '6.0c', '{', '}', '\n', 'summary', 'note', 'see', 'requires', '=', '2', 'MP',
+             '+1', '1/2', 'yes', 'A1', ',', 'sequence', 'of', 'play', 'turn', 'player', '[', ']', 'terrain',
+             'effects', 'chart', 'hex', 'hexside', 'roads', ':', 'P', 'ot', 'ne', 'Dx2', 'negates', 'combat',
+             'results', 'table', 'dice', '2d6', 'odds', '1:1', '3-4', '#', '"', '\\', '1/0', 'stacking.limit',
+             'rounding', 'standard', '.50', 'up']
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=40).map(" ".join))
+def test_token_soup_is_reported_not_raised(text):
+    compilation = rulesdsl.compile_text(text, "rulebooks/demo.rules", ("rulebooks/base.rules", BASE))
+    for diagnostic in compilation.diagnostics:
+        assert diagnostic.span.path in ("rulebooks/demo.rules", "rulebooks/base.rules")
+        assert diagnostic.message
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(string.printable, max_size=200))
+def test_printable_noise_is_reported_not_raised(text):
+    compilation = rulesdsl.compile_text('game demo "D" version "1" extends base\n' + text,
+                                        "rulebooks/demo.rules", ("rulebooks/base.rules", BASE))
+    assert compilation.ok or compilation.diagnostics
