@@ -2,8 +2,8 @@
 
 Lark's LALR parser gives the error position and the terminals it expected;
 this module turns that into a message a designer can act on: labelled
-examples (`UnexpectedInput.match_examples`) for the common mistakes, and
-human names for the expected terminals otherwise.
+examples of the common mistakes (the idea of Lark's `match_examples`, keyed
+on the LALR state), and human names for the expected terminals otherwise.
 """
 from __future__ import annotations
 
@@ -79,6 +79,41 @@ _EXAMPLES: dict[str, list[str]] = {
         _HEADER + "combat results table dice 2d6 {\n  odds 1:1\n  2\n}\n",
     ],
 }
+
+
+def _state_key(exc: UnexpectedInput):
+    state = getattr(exc, "state", None)
+    position = getattr(state, "position", None)
+    token = getattr(exc, "token", None)
+    return position, getattr(token, "type", None)
+
+
+def _index_examples() -> dict:
+    """LALR state (and offending token type) -> label, from the labelled examples.
+
+    Lark's own `match_examples` also compares the parser's stack depth, so an
+    example written at top level would not label the same mistake inside a
+    deeper block; the state alone says what the parser was expecting."""
+    index: dict = {}
+    for label, examples in _EXAMPLES.items():
+        for example in examples:
+            try:
+                _LARK.parse(example)
+            except UnexpectedInput as exc:
+                position, token_type = _state_key(exc)
+                if position is not None:
+                    index.setdefault((position, token_type), label)
+                    index.setdefault((position, None), label)
+            else:
+                raise AssertionError(f"syntax example parses: {example!r}")
+    return index
+
+
+def _label(exc: UnexpectedInput) -> str | None:
+    position, token_type = _state_key(exc)
+    if position is None:
+        return None
+    return _LABELS.get((position, token_type)) or _LABELS.get((position, None))
 
 
 def _terminal_name(name: str) -> str:
@@ -191,12 +226,15 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
     if expected == {"EQUAL"}:
         return Diagnostic("expected '=' between the parameter name and its value", span,
                           hint=f"found {_found(token)}")
-    label = exc.match_examples(_LARK.parse, _EXAMPLES, use_accepts=True)
+    label = _label(exc)
     if label:
         return Diagnostic(label, span, hint=f"found {_found(token)}")
     if token.type == "_NL" and "RBRACE" in exc.expected:
         return Diagnostic(f"unexpected end of line; expected {_expected(exc.expected)}", span)
     return Diagnostic(f"unexpected {_found(token)}; expected {_expected(exc.expected)}", span)
+
+
+_LABELS = _index_examples()
 
 
 def parse_tree(source: Source) -> Tree:
