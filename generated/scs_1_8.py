@@ -773,138 +773,293 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
 ))
 
 # ---------------------------------------------------------------------------
-# Parameters the rules set, by name, and as constants.
+# Parameters the rules set: a constant each, under the rule that sets it.
 # ---------------------------------------------------------------------------
-ADVANCE_AFTER_DEFENDER_DESTROYED = True  # rule 10.0a
-ADVANCE_AFTER_OVERRUN = True  # rule 6.2a
-ADVANCE_ANY_PARTICIPANT = True  # rule 10.0
-ADVANCE_COUNTED_IN_HEXES = True  # rule 10.0b
-ADVANCE_DEFENDER_MAY_ADVANCE = False  # rule 10.0c
-ADVANCE_FIRST_HEX_IS_DEFENDER_HEX = True  # rule 10.0
-ADVANCE_LENGTH_FROM_ORIGINAL_RESULT = True  # rule 10.0
-ADVANCE_MAX_NOT_EXPLOIT_CAPABLE = Quantity(Fraction(1), 'hex')  # rule 10.0
-ADVANCE_OVERRUN_MUST_ENTER = True  # rule 10.0d
-COMBAT_ABOVE_TABLE = 'rightmost'  # rule 7.4
-COMBAT_ANNOUNCE_ALL_FIRST = False  # rule 7.0
-COMBAT_ARRIVALS_SHARE_RESULTS = True  # rule 7.2d
-COMBAT_ATTACKS_PER_PHASE = 1  # rule 7.2d
-COMBAT_ATTACKS_PER_TURN = 3  # rule 6.1b
-COMBAT_BELOW_TABLE = 'A1'  # rule 7.4
-COMBAT_DEFENDER_APPLIES_FIRST = True  # rule 7.1
-COMBAT_DEFENDER_HEXES_PER_ATTACK = 1  # rule 7.0
-COMBAT_IMAGINARY_COLUMNS = False  # rule 7.4
-COMBAT_MANDATORY = False  # rule 7.2a
-COMBAT_MAY_CANCEL_ANNOUNCED = False  # rule fog-of-war
-COMBAT_MAY_SPLIT_UNIT_STRENGTH = False  # rule 7.2b
-COMBAT_ONLY_INTO_ENTERABLE_TERRAIN = True  # rule 7.3
-COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE = True  # rule 7.4
-COMBAT_STACK_DEFENDS_TOGETHER = True  # rule 7.2c
-COMBAT_STACK_MAY_SPLIT_ATTACKS = True  # rule 7.2b
-COMBAT_TARGET_MUST_BE_IN_ZOC = True  # rule 2.1c
-COMBAT_TERRAIN_PER_UNIT = True  # rule 7.3
-COMBAT_WITHOUT_ATTACK_STRENGTH_MAY_ATTACK = False  # rule 7.2e
-COMBAT_ZERO_STRENGTH_MAY_ATTACK = True  # rule 7.2e
-CONTROL_BY_PASSING_THROUGH = True  # rule 13.0
-CONTROL_BY_ZOC = False  # rule 13.0
-EXPLOITATION_FULL_ALLOWANCE = True  # rule 11.0
-EXPLOITATION_MINIMUM_MOVE_IF_INELIGIBLE = False  # rule 11.0c
-EXPLOITATION_MOVE_FROM_EZOC = False  # rule 2.1b
-INTELLIGENCE_EXAMINE_ENEMY_STACKS = False  # rule fog-of-war
-MAP_HEX_NUMBER_INTERVAL = 5  # rule map
-MAP_LEAVING_MAP_DESTROYS = True  # rule 3.3c
-MAP_OFF_MAP_MOVEMENT = False  # rule map
-MAP_PLAYABLE_HEX_FRACTION = Fraction(1, 2)  # rule map
-MODIFIERS_CUMULATIVE = True  # rule cumulative-effects
-MOVEMENT_ENTER_ENEMY_HEX = False  # rule 3.3a
-MOVEMENT_HEXSIDE_COST_ADDED = True  # rule 3.2c
-MOVEMENT_MAY_SAVE_MP = False  # rule 3.1d
-MOVEMENT_MINIMUM_MOVE = Quantity(Fraction(1), 'hex')  # rule 3.1e
-MOVEMENT_MINIMUM_MOVE_MAY_OVERRUN = False  # rule 3.1e
-MOVEMENT_MUST_AFFORD_ENTRY = True  # rule 3.2a
-MOVEMENT_ONE_STACK_AT_A_TIME = True  # rule 3.0
-MOVEMENT_ONLY_PHASING_UNITS = True  # rule 3.3b
-MOVEMENT_OPTIONAL = True  # rule 3.1a
-OVERRUN_ALLOWED_FROM_EZOC = False  # rule 2.1b
-OVERRUN_ATTACKER_RETREATS_APPLY = True  # rule 6.2b
-OVERRUN_COST = Quantity(Fraction(2), 'MP')  # rule 6.0
-OVERRUN_ENDS_MOVEMENT = True  # rule 6.2a
-OVERRUN_EXPLOITATION_REQUIRES_ELIGIBILITY = True  # rule 6.1a
-OVERRUN_FROM_ADJACENT_HEX = True  # rule 6.0a
-OVERRUN_GAME_MODIFIERS_APPLY = True  # rule 6.1f
-OVERRUN_MAX_STACKS = 1  # rule 6.0b
-OVERRUN_MAX_TARGET_COST = Quantity(Fraction(2), 'MP')  # rule 6.0c
-OVERRUN_MAY_ALSO_ATTACK_IN_COMBAT = True  # rule 6.1b
-OVERRUN_MAY_USE_ROADS = False  # rule 6.1d
-OVERRUN_OUT_OF_SUPPLY_ALLOWED = True  # rule 6.1c
-OVERRUN_PER_PHASE = 1  # rule 6.1b
-OVERRUN_PER_TARGET_PER_PHASE = 1  # rule 6.1b
-OVERRUN_RESOLVED_IMMEDIATELY = True  # rule 6.0a
-OVERRUN_RESULTS_AFFECT_ONLY_PARTICIPANTS = True  # rule 6.0
-OVERRUN_STACK_MUST_START_TOGETHER = True  # rule 6.0
-OVERRUN_TARGET_COST_IGNORES_ZOC = True  # rule 6.0c
-REINFORCEMENT_ARRIVE_IN_SUPPLY = True  # rule 5.0
-REINFORCEMENT_BLOCKED_EDGE_RANGE = Quantity(Fraction(10), 'hex')  # rule 5.0c
-REINFORCEMENT_BLOCKED_INTERIOR_RANGE = Quantity(Fraction(5), 'hex')  # rule 5.0c
-REINFORCEMENT_FULL_ALLOWANCE_ON_ENTRY = True  # rule 5.0b
-REINFORCEMENT_MAY_DELAY = False  # rule 5.0
-REINFORCEMENT_MAY_OVERSTACK_ON_PLACEMENT = True  # rule 5.0a
-REINFORCEMENT_MAY_PLACE_ON_ENEMY = False  # rule 5.0c
-REINFORCEMENT_PLACEMENT_COST = Quantity(Fraction(0), 'MP')  # rule 5.0b
-REINFORCEMENT_PLACEMENT_IGNORES_EZOC = True  # rule 5.0c
-RETREAT_BLOCKED_STEP_LOSS = Quantity(Fraction(1), 'step')  # rule 9.0b
-RETREAT_COUNTED_IN_HEXES = True  # rule 9.0c
-RETREAT_EZOC_AVOIDANCE_OPTIONAL = True  # rule 9.1d
-RETREAT_EZOC_NEGATED_BY_FRIENDLY_UNITS = False  # rule 9.0d
-RETREAT_EZOC_STEP_LOSS = Quantity(Fraction(1), 'step')  # rule 2.1d
-RETREAT_LOSSES_PER_STACK = True  # rule 2.1d
-RETREAT_MAY_SPLIT = True  # rule 9.0e
-RETREAT_OWNER_CHOOSES_LOSSES = True  # rule 9.0b
-RETREAT_OWNER_RETREATS = True  # rule 9.1a
-RETREAT_PARTIAL_REFUSAL = True  # rule 9.2
-RETREAT_PATH = ('away-from-combat', 'avoid-ezoc', 'toward-supply')  # rule 9.1
-RETREAT_STEP_PER_HEX_REFUSED = Quantity(Fraction(1), 'step')  # rule 9.2
-RETREAT_TERRAIN_AFFECTS_LENGTH = False  # rule 9.0c
-RETREAT_WHOLE_SIDE = True  # rule 9.0a
-ROADS_CONTINUOUS_PATH_REQUIRED = True  # rule 3.2b
-ROADS_IGNORE_CROSSED_TERRAIN = True  # rule 3.2b
-ROADS_NEGATE_PROHIBITED = True  # rule 3.2d
-SETUP_BOUNDARIES_INCLUSIVE = True  # rule setup
-SETUP_FIRST_TO_SET_UP = 'second-player'  # rule setup
-SETUP_MAY_START_OVERSTACKED = False  # rule setup
-SETUP_STARTS_FULL_STRENGTH = True  # rule setup
-SETUP_STARTS_IN_SUPPLY = True  # rule setup
-SETUP_WITHIN_INCLUSIVE = True  # rule setup
-STACKING_CHECKED_AT = ('phase-end', 'overrun', 'advance-end')  # rule 4.0a
-STACKING_EXCESS_ELIMINATED = True  # rule 4.0a
-STACKING_MARKERS_COUNT = False  # rule 4.0b
-STACKING_OVERRUN_COUNTS_ALL_UNITS = True  # rule 4.0a
-STACKING_OVERRUN_VIOLATION_UNDOES_MOVE = True  # rule 4.0a
-STACKING_OWNER_CHOOSES_EXCESS = True  # rule 4.0a
-STACKING_RETREAT_OVERSTACK_GRACE = 'next-friendly-movement'  # rule 4.0a
-STACKING_TOP_UNIT_WITH_ATTACK_STRENGTH = True  # rule 4.0c
-STEPS_EXCESS_IGNORED = True  # rule 8.0c
-STEPS_FIRST_LOSS = 'strongest-unit'  # rule 8.0a
-STEPS_MARKERS_CHANGE_STRENGTH = False  # rule 8.0
-STEPS_OWNER_DISTRIBUTES = True  # rule 8.0c
-STEPS_SPREAD_BEFORE_SECOND = True  # rule 8.0b
-SUPPLY_BLOCKED_BY_ENEMY_UNITS = True  # rule 12.1a
-SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN = True  # rule 12.1a
-SUPPLY_EFFECTS_FROM_MARKING = True  # rule 12.2
-SUPPLY_LASTS_UNTIL_NEXT_CHECK = True  # rule 12.1b
-SUPPLY_LINE_LENGTH = 'unlimited'  # rule 12.1a
-SUPPLY_METHOD = 'trace'  # rule 12.0
-VICTORY_OFF_MAP_LOSSES_COUNT = True  # rule 3.3c
-ZOC_AFFECTS_FRIENDLY = False  # rule 2.0
-ZOC_BLOCKS_ADVANCE = False  # rule 2.1e
-ZOC_BLOCKS_SUPPLY = True  # rule 2.1f
-ZOC_ENTRY_COST = Quantity(Fraction(2), 'MP', signed=True)  # rule 2.1a
-ZOC_EZOC_TO_EZOC = True  # rule 2.1a
-ZOC_FRIENDLY_NEGATES_ENEMY = False  # rule 2.1g
-ZOC_LIMITED_BY_TERRAIN = True  # rule 2.0b
-ZOC_MIN_ATTACK_STRENGTH = Quantity(Fraction(1), 'SP')  # rule 2.0a
-ZOC_MULTIPLE_CUMULATIVE = False  # rule 2.1g
-ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS = True  # rule 2.1h
-ZOC_RANGE = Quantity(Fraction(1), 'hex')  # rule 2.0b
+# map The Map
+MAP_HEX_NUMBER_INTERVAL = 5
+MAP_PLAYABLE_HEX_FRACTION = Fraction(1, 2)
+MAP_OFF_MAP_MOVEMENT = False
+
+# setup Set Up Notes
+SETUP_WITHIN_INCLUSIVE = True
+SETUP_BOUNDARIES_INCLUSIVE = True
+SETUP_MAY_START_OVERSTACKED = False
+SETUP_STARTS_FULL_STRENGTH = True
+SETUP_STARTS_IN_SUPPLY = True
+SETUP_FIRST_TO_SET_UP = 'second-player'
+
+# cumulative-effects Cumulative Effects
+MODIFIERS_CUMULATIVE = True
+
+# fog-of-war Fog of War
+INTELLIGENCE_EXAMINE_ENEMY_STACKS = False
+COMBAT_MAY_CANCEL_ANNOUNCED = False
+
+# 2.0 Zones of Control (ZOCs)
+ZOC_AFFECTS_FRIENDLY = False
+
+# 2.0a Who has a ZOC
+ZOC_MIN_ATTACK_STRENGTH = Quantity(Fraction(1), 'SP')
+
+# 2.0b Extent of a ZOC
+ZOC_RANGE = Quantity(Fraction(1), 'hex')
+ZOC_LIMITED_BY_TERRAIN = True
+
+# 2.1a Entering an enemy ZOC
+ZOC_ENTRY_COST = Quantity(Fraction(2), 'MP', signed=True)
+ZOC_EZOC_TO_EZOC = True
+
+# 2.1b Starting a phase in an enemy ZOC
+OVERRUN_ALLOWED_FROM_EZOC = False
+EXPLOITATION_MOVE_FROM_EZOC = False
+
+# 2.1c Attacks only into the ZOC
+COMBAT_TARGET_MUST_BE_IN_ZOC = True
+
+# 2.1d Retreating into an enemy ZOC
+RETREAT_EZOC_STEP_LOSS = Quantity(Fraction(1), 'step')
+RETREAT_LOSSES_PER_STACK = True
+
+# 2.1e ZOCs and advance after combat
+ZOC_BLOCKS_ADVANCE = False
+
+# 2.1f ZOCs and supply
+ZOC_BLOCKS_SUPPLY = True
+
+# 2.1g Several ZOCs in one hex
+ZOC_MULTIPLE_CUMULATIVE = False
+ZOC_FRIENDLY_NEGATES_ENEMY = False
+
+# 2.1h Friendly units and enemy ZOCs
+ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS = True
+
+# 3.0 Movement
+MOVEMENT_ONE_STACK_AT_A_TIME = True
+
+# 3.1a Moving is optional
+MOVEMENT_OPTIONAL = True
+
+# 3.1d No saving or sharing MPs
+MOVEMENT_MAY_SAVE_MP = False
+
+# 3.1e Minimum move
+MOVEMENT_MINIMUM_MOVE = Quantity(Fraction(1), 'hex')
+MOVEMENT_MINIMUM_MOVE_MAY_OVERRUN = False
+
+# 3.2a Paying terrain costs
+MOVEMENT_MUST_AFFORD_ENTRY = True
+
+# 3.2b Roads
+ROADS_CONTINUOUS_PATH_REQUIRED = True
+ROADS_IGNORE_CROSSED_TERRAIN = True
+
+# 3.2c Hexside costs
+MOVEMENT_HEXSIDE_COST_ADDED = True
+
+# 3.2d Prohibited terrain
+ROADS_NEGATE_PROHIBITED = True
+
+# 3.3a Enemy-occupied hexes
+MOVEMENT_ENTER_ENEMY_HEX = False
+
+# 3.3b Only the phasing side moves
+MOVEMENT_ONLY_PHASING_UNITS = True
+
+# 3.3c Map edge
+MAP_LEAVING_MAP_DESTROYS = True
+VICTORY_OFF_MAP_LOSSES_COUNT = True
+
+# 4.0a Enforcing the limit
+STACKING_CHECKED_AT = ('phase-end', 'overrun', 'advance-end')
+STACKING_OVERRUN_COUNTS_ALL_UNITS = True
+STACKING_EXCESS_ELIMINATED = True
+STACKING_OWNER_CHOOSES_EXCESS = True
+STACKING_OVERRUN_VIOLATION_UNDOES_MOVE = True
+STACKING_RETREAT_OVERSTACK_GRACE = 'next-friendly-movement'
+
+# 4.0b Markers
+STACKING_MARKERS_COUNT = False
+
+# 4.0c Order of Stacking
+STACKING_TOP_UNIT_WITH_ATTACK_STRENGTH = True
+
+# 5.0 Reinforcements
+REINFORCEMENT_MAY_DELAY = False
+REINFORCEMENT_ARRIVE_IN_SUPPLY = True
+
+# 5.0a Overstacked arrival
+REINFORCEMENT_MAY_OVERSTACK_ON_PLACEMENT = True
+
+# 5.0b Placement is free
+REINFORCEMENT_PLACEMENT_COST = Quantity(Fraction(0), 'MP')
+REINFORCEMENT_FULL_ALLOWANCE_ON_ENTRY = True
+
+# 5.0c Blocked entry
+REINFORCEMENT_PLACEMENT_IGNORES_EZOC = True
+REINFORCEMENT_MAY_PLACE_ON_ENEMY = False
+REINFORCEMENT_BLOCKED_EDGE_RANGE = Quantity(Fraction(10), 'hex')
+REINFORCEMENT_BLOCKED_INTERIOR_RANGE = Quantity(Fraction(5), 'hex')
+
+# 6.0 Overrun Combat
+OVERRUN_COST = Quantity(Fraction(2), 'MP')
+OVERRUN_STACK_MUST_START_TOGETHER = True
+OVERRUN_RESULTS_AFFECT_ONLY_PARTICIPANTS = True
+
+# 6.0a Resolving overruns
+OVERRUN_RESOLVED_IMMEDIATELY = True
+OVERRUN_FROM_ADJACENT_HEX = True
+
+# 6.0b One stack per overrun
+OVERRUN_MAX_STACKS = 1
+
+# 6.0c Target hex cost limit
+OVERRUN_MAX_TARGET_COST = Quantity(Fraction(2), 'MP')
+OVERRUN_TARGET_COST_IGNORES_ZOC = True
+
+# 6.1a Overruns in exploitation
+OVERRUN_EXPLOITATION_REQUIRES_ELIGIBILITY = True
+
+# 6.1b How often
+OVERRUN_PER_PHASE = 1
+OVERRUN_PER_TARGET_PER_PHASE = 1
+OVERRUN_MAY_ALSO_ATTACK_IN_COMBAT = True
+COMBAT_ATTACKS_PER_TURN = 3
+
+# 6.1c Supply and overruns
+OVERRUN_OUT_OF_SUPPLY_ALLOWED = True
+
+# 6.1d No roads for overruns
+OVERRUN_MAY_USE_ROADS = False
+
+# 6.1f Game modifiers
+OVERRUN_GAME_MODIFIERS_APPLY = True
+
+# 6.2a After an overrun
+ADVANCE_AFTER_OVERRUN = True
+OVERRUN_ENDS_MOVEMENT = True
+
+# 6.2b Attacker retreats
+OVERRUN_ATTACKER_RETREATS_APPLY = True
+
+# 7.0 Combat
+COMBAT_DEFENDER_HEXES_PER_ATTACK = 1
+COMBAT_ANNOUNCE_ALL_FIRST = False
+
+# 7.1 Combat Results
+COMBAT_DEFENDER_APPLIES_FIRST = True
+
+# 7.2a Attacks are voluntary
+COMBAT_MANDATORY = False
+
+# 7.2b Undivided strength
+COMBAT_MAY_SPLIT_UNIT_STRENGTH = False
+COMBAT_STACK_MAY_SPLIT_ATTACKS = True
+
+# 7.2c Defending stacks
+COMBAT_STACK_DEFENDS_TOGETHER = True
+
+# 7.2d Once per Combat Phase
+COMBAT_ATTACKS_PER_PHASE = 1
+COMBAT_ARRIVALS_SHARE_RESULTS = True
+
+# 7.2e Zero and missing Attack Strength
+COMBAT_ZERO_STRENGTH_MAY_ATTACK = True
+COMBAT_WITHOUT_ATTACK_STRENGTH_MAY_ATTACK = False
+
+# 7.3 Terrain Effects on Combat
+COMBAT_ONLY_INTO_ENTERABLE_TERRAIN = True
+COMBAT_TERRAIN_PER_UNIT = True
+
+# 7.4 Odds Determination
+COMBAT_BELOW_TABLE = 'A1'
+COMBAT_ABOVE_TABLE = 'rightmost'
+COMBAT_IMAGINARY_COLUMNS = False
+COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE = True
+
+# 8.0 Step Losses
+STEPS_MARKERS_CHANGE_STRENGTH = False
+
+# 8.0a First loss from the strongest
+STEPS_FIRST_LOSS = 'strongest-unit'
+
+# 8.0b Spread the losses
+STEPS_SPREAD_BEFORE_SECOND = True
+
+# 8.0c Owner distributes losses
+STEPS_OWNER_DISTRIBUTES = True
+STEPS_EXCESS_IGNORED = True
+
+# 9.0a Retreat length
+RETREAT_WHOLE_SIDE = True
+
+# 9.0b Blocked retreats
+RETREAT_BLOCKED_STEP_LOSS = Quantity(Fraction(1), 'step')
+RETREAT_OWNER_CHOOSES_LOSSES = True
+
+# 9.0c Retreats in hexes
+RETREAT_COUNTED_IN_HEXES = True
+RETREAT_TERRAIN_AFFECTS_LENGTH = False
+
+# 9.0d Retreat into an enemy ZOC
+RETREAT_EZOC_NEGATED_BY_FRIENDLY_UNITS = False
+
+# 9.0e Splitting up
+RETREAT_MAY_SPLIT = True
+
+# 9.1 Retreat's Path
+RETREAT_PATH = ('away-from-combat', 'avoid-ezoc', 'toward-supply')
+
+# 9.1a Owner retreats
+RETREAT_OWNER_RETREATS = True
+
+# 9.1d Avoiding enemy ZOCs
+RETREAT_EZOC_AVOIDANCE_OPTIONAL = True
+
+# 9.2 No Retreat Option
+RETREAT_STEP_PER_HEX_REFUSED = Quantity(Fraction(1), 'step')
+RETREAT_PARTIAL_REFUSAL = True
+
+# 10.0 Advance After Combat
+ADVANCE_MAX_NOT_EXPLOIT_CAPABLE = Quantity(Fraction(1), 'hex')
+ADVANCE_ANY_PARTICIPANT = True
+ADVANCE_FIRST_HEX_IS_DEFENDER_HEX = True
+ADVANCE_LENGTH_FROM_ORIGINAL_RESULT = True
+
+# 10.0a Defender destroyed
+ADVANCE_AFTER_DEFENDER_DESTROYED = True
+
+# 10.0b Advances in hexes
+ADVANCE_COUNTED_IN_HEXES = True
+
+# 10.0c No defender advance
+ADVANCE_DEFENDER_MAY_ADVANCE = False
+
+# 10.0d Overrun advance
+ADVANCE_OVERRUN_MUST_ENTER = True
+
+# 11.0 Exploitation
+EXPLOITATION_FULL_ALLOWANCE = True
+
+# 11.0c No minimum move for others
+EXPLOITATION_MINIMUM_MOVE_IF_INELIGIBLE = False
+
+# 12.0 Supply
+SUPPLY_METHOD = 'trace'
+
+# 12.1a Supply line trace
+SUPPLY_LINE_LENGTH = 'unlimited'
+SUPPLY_BLOCKED_BY_ENEMY_UNITS = True
+SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN = True
+
+# 12.1b Duration of supply status
+SUPPLY_LASTS_UNTIL_NEXT_CHECK = True
+
+# 12.2 Out of Supply Effects
+SUPPLY_EFFECTS_FROM_MARKING = True
+
+# 13.0 Hex Control
+CONTROL_BY_PASSING_THROUGH = True
+CONTROL_BY_ZOC = False
 
 PARAMETERS = frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:629'),

@@ -60,6 +60,11 @@ def doc(text: str) -> str:
     return "".join(out)
 
 
+def comment(text: str) -> str:
+    """Text safe on one comment line: no line breaks, control characters escaped."""
+    return doc(text.replace("\n", " ").replace("\r", " "))
+
+
 def _table(rows: list[list[str]], indent: str) -> list[str]:
     """Align columns of pre-rendered literals."""
     widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(max(len(r) for r in rows))]
@@ -133,6 +138,14 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
             "name": p.name, "constant": ident(p.name.replace(".", "_").upper()), "value": p.value,
             "rule": p.rule, "origin": p.origin, "source": f"{p.span.path}:{p.span.line}",
         })
+    # the constants, grouped under the rule that sets them, in rule order
+    by_rule: dict[str, list] = {}
+    for entry in sorted(ctx["parameters"], key=lambda e: int(e["source"].rsplit(":", 1)[1])):
+        by_rule.setdefault(entry["rule"], []).append(entry)
+    ctx["parameter_groups"] = [
+        {"heading": comment(f"{e.node.id.value} {e.node.title.value if e.node.title else ''}"),
+         "parameters": by_rule[e.node.id.value]}
+        for e in resolved.rules if e.node.id.value in by_rule]
 
     # rounding and odds
     ctx["rounding"] = None
@@ -187,7 +200,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
 
 _ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=StrictUndefined,
                    autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
-_ENV.filters.update(py=py, doc=doc, ident=ident)
+_ENV.filters.update(py=py, doc=doc, ident=ident, comment=comment)
 
 
 def generate(resolved: ir.Resolved) -> str:

@@ -21,5 +21,5 @@ def test_build_is_deterministic():
 
 def test_generated_modules_cite_rule_ids():
     text = (ROOT / "generated" / "bocage.py").read_text(encoding="utf-8")
-    assert "rule 6.0c" in text                       # the parameter constant cites its rule
+    assert "# 6.0c Target hex cost limit\nOVERRUN_MAX_TARGET_COST = " in text   # constants sit under their rule
     assert "(3.2 (Terrain Effects on Movement)" in text   # entry_cost cites the TEC's rules
