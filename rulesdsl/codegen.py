@@ -90,7 +90,18 @@ def _combat(cell: ir.CombatCell) -> str:
         args.append(f"attacker={py(cell.attacker)}")
     if cell.defender is not None:
         args.append(f"defender={py(cell.defender)}")
-    return f"Combat({', '.join(args)})),"
+    if cell.shift:
+        args.append(f"shift={cell.shift}")
+    return f"Combat({', '.join(args)})"
+
+
+def _terrain_extras(row: ir.TerrainRow) -> str:
+    extras = ""
+    if row.level is not None:
+        extras += f", level={row.level}"
+    if row.line is not None:
+        extras += f", line={py(row.line.value)}"
+    return extras + "),"
 
 
 def _cites(node) -> tuple[str, ...]:
@@ -176,8 +187,8 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
     ctx["terrain"] = None
     if resolved.terrain is not None:
         node = resolved.terrain.node
-        rows = [["Terrain(" + py(r.name.value) + ",", py(r.kind) + ",", _movement(r.movement), _combat(r.combat)]
-                for r in node.rows]
+        rows = [["Terrain(" + py(r.name.value) + ",", py(r.kind) + ",", _movement(r.movement),
+                 _combat(r.combat) + _terrain_extras(r)] for r in node.rows]
         ctx["terrain"] = {"title": node.title.value if node.title else "Terrain Effects Chart",
                           "origin": resolved.terrain.origin, "cites": _cites(node),
                           "lines": _table(rows, "    ") if rows else []}

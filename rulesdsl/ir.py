@@ -62,6 +62,85 @@ class Parameter:
     value: Value = Words()
 
 
+# ---- expressions -------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Number:
+    span: Span = _span()
+    value: Fraction = Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
+class OddsLiteral:
+    """4:1 in an expression: the ratio attack/defense."""
+
+    span: Span = _span()
+    text: str = "1:1"
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A context name (attackers, defender_terrain.shift), a unit attribute,
+    capability or state inside where/of, or a definition's name."""
+
+    span: Span = _span()
+    path: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """count/any/all/sum/max/min(collection where condition of value), odds(a, b), floor(x)."""
+
+    span: Span = _span()
+    function: Text = Text()
+    args: tuple = ()
+    where: object = None
+    of: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    span: Span = _span()
+    op: str = "-"          # "-" or "not"
+    operand: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    span: Span = _span()
+    op: str = "+"          # + - * / < <= > >= == != and or
+    left: object = None
+    right: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Is:
+    """`armor-advantage is attacker`: a definition's case compared with one of its words."""
+
+    span: Span = _span()
+    operand: object = None
+    word: Text = Text()
+
+
+Expr = Number | OddsLiteral | Name | Call | Unary | Binary | Is
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    span: Span = _span()
+    result: Text = Text()
+    condition: object = None     # None: otherwise
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """`define name = expr`, or `define name { word when cond ... word otherwise }`."""
+
+    span: Span = _span()
+    name: Text = Text()
+    expr: object = None
+    cases: tuple[Case, ...] = ()
+
+
 # ---- rules ---------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Rule:
@@ -77,6 +156,7 @@ class Rule:
     notes: tuple[Text, ...] = ()
     see: tuple[Text, ...] = ()
     requires: tuple[Text, ...] = ()   # parameters every game of the series must set
+    definitions: tuple[Definition, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +165,69 @@ class Rounding:
     name: Text = Text()
     spec: tuple[Text, ...] = ()   # each clause, words joined by a space
     cites: tuple[Text, ...] = ()
+
+
+# ---- unit types, situations, modifiers, shifts --------------------------------
+@dataclass(frozen=True, slots=True)
+class UnitType:
+    span: Span = _span()
+    name: Text = Text()
+    capabilities: tuple[Text, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UnitTypes:
+    span: Span = _span()
+    cites: tuple[Text, ...] = ()
+    types: tuple[UnitType, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """`unit states: dg, ...`, `combat situations: ...`, `combat amounts: ...`."""
+
+    span: Span = _span()
+    kind: str = "states"      # states, situations, amounts
+    cites: tuple[Text, ...] = ()
+    names: tuple[Text, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    span: Span = _span()
+    name: Text = Text()
+    value: int = 0
+    side: str = "both"        # attacker, defender, both: the side of the CRT read
+    condition: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Modifiers:
+    span: Span = _span()
+    override: bool = False
+    title: Text | None = None
+    cites: tuple[Text, ...] = ()
+    cap: int | None = None
+    modifiers: tuple[Modifier, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Shift:
+    span: Span = _span()
+    source: Text = Text()
+    amount: object = None     # an expression: + right (attacker), - left (defender)
+    maximum: int | None = None
+    condition: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Shifts:
+    span: Span = _span()
+    override: bool = False
+    title: Text | None = None
+    cites: tuple[Text, ...] = ()
+    per_side: int | None = None
+    shifts: tuple[Shift, ...] = ()
 
 
 # ---- sequence of play ----------------------------------------------------
@@ -139,6 +282,7 @@ class CombatCell:
     kind: str = "none"
     attacker: Fraction | None = None
     defender: Fraction | None = None
+    shift: int = 0             # column shift: - left (1L), + right (1R)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +292,8 @@ class TerrainRow:
     name: Text = Text()
     movement: MovementCell = MovementCell()
     combat: CombatCell = CombatCell()
+    level: int | None = None   # terrain level (supply tables, elevation)
+    line: Text | None = None   # the odds line of a terrain-line CRT it reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,14 +314,48 @@ class DiceRow:
 
 
 @dataclass(frozen=True, slots=True)
+class OddsLine:
+    """A row of odds columns; `name` is the terrain line it serves, in a terrain-line table."""
+
+    span: Span = _span()
+    name: Text | None = None
+    columns: tuple[Text, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AttackerSide:
+    """The attacker-loss side of a dual-sided table: columns by total defense strength."""
+
+    span: Span = _span()
+    columns: tuple[Text, ...] = ()     # strength ranges: 1-4, 5-8, 21+
+    rows: tuple[DiceRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ResultsTable:
     span: Span = _span()
     override: bool = False
     title: Text | None = None
     cites: tuple[Text, ...] = ()
     dice: Text = Text()
-    columns: tuple[Text, ...] = ()
-    rows: tuple[DiceRow, ...] = ()
+    columns: tuple[Text, ...] = ()     # the odds columns (of the first line)
+    rows: tuple[DiceRow, ...] = ()     # the (defender-side) results
+    notation: Text | None = None       # steps-first (D2r1) or retreat-first (D2(1))
+    lines: tuple[OddsLine, ...] = ()   # every odds row; more than one in a terrain-line table
+    attacker: AttackerSide | None = None
+    sides: tuple[Text, ...] = ()       # side names as written, for a dual-sided table
+
+
+@dataclass(frozen=True, slots=True)
+class LookupTable:
+    """A chart looked up by a key (1-D) or by a row and a column key (2-D)."""
+
+    span: Span = _span()
+    name: Text = Text()
+    title: Text | None = None
+    cites: tuple[Text, ...] = ()
+    header: tuple[Text, ...] = ()      # key name (or row/column names), then column labels
+    rows: tuple[tuple[Text, ...], ...] = ()
 
 
 # ---- the rulebook ----------------------------------------------------------
@@ -188,10 +368,15 @@ class Rulebook:
     version: Text | None = None
     extends: Text | None = None
     rules: tuple[Rule, ...] = ()
+    unit_types: tuple[UnitTypes, ...] = ()
+    vocabulary: tuple[Vocabulary, ...] = ()
+    modifiers: tuple[Modifiers, ...] = ()
+    shifts: tuple[Shifts, ...] = ()
     rounding: tuple[Rounding, ...] = ()
     sequence: tuple[SequenceOfPlay, ...] = ()
     terrain: tuple[TerrainChart, ...] = ()
     results: tuple[ResultsTable, ...] = ()
+    tables: tuple[LookupTable, ...] = ()
 
     @property
     def path(self) -> str:

@@ -62,9 +62,13 @@ class _Builder(Transformer):
     def start(self, meta, items):
         header, *statements = items
         fields = dict(header)
-        grouped: dict[str, list] = {"rules": [], "rounding": [], "sequence": [], "terrain": [], "results": []}
-        kinds = {ir.Rule: "rules", ir.Rounding: "rounding", ir.SequenceOfPlay: "sequence",
-                 ir.TerrainChart: "terrain", ir.ResultsTable: "results"}
+        grouped: dict[str, list] = {"rules": [], "unit_types": [], "vocabulary": [], "modifiers": [],
+                                    "shifts": [], "rounding": [], "sequence": [], "terrain": [], "results": [],
+                                    "tables": []}
+        kinds = {ir.Rule: "rules", ir.UnitTypes: "unit_types", ir.Vocabulary: "vocabulary",
+                 ir.Modifiers: "modifiers", ir.Shifts: "shifts", ir.Rounding: "rounding",
+                 ir.SequenceOfPlay: "sequence", ir.TerrainChart: "terrain", ir.ResultsTable: "results",
+                 ir.LookupTable: "tables"}
         for statement in statements:
             grouped[kinds[type(statement)]].append(statement)
         return ir.Rulebook(fields.pop("span"), **fields, **{k: tuple(v) for k, v in grouped.items()})
@@ -89,7 +93,7 @@ class _Builder(Transformer):
         override = bool(items) and self._is(items[0], "OVERRIDE")
         keyword, rule_id, *rest = items[1:] if override else items
         title = self._text(rest.pop(0)) if rest and self._is(rest[0], "STRING") else None
-        body = {"summary": None, "parameters": [], "notes": [], "see": [], "requires": []}
+        body = {"summary": None, "parameters": [], "notes": [], "see": [], "requires": [], "definitions": []}
         for kind, value in rest:
             if kind == "summary":
                 if body["summary"] is None:
@@ -101,7 +105,7 @@ class _Builder(Transformer):
         extra = body.pop("_extra_summaries", [])
         rule = ir.Rule(self._span(meta), rule_id, keyword == "rule", override, title, body["summary"],
                        tuple(body["parameters"]), tuple(body["notes"]), tuple(body["see"]),
-                       tuple(body["requires"]))
+                       tuple(body["requires"]), tuple(body["definitions"]))
         if extra:
             raise RulesError([Diagnostic(f"rule {rule_id.value} has more than one summary", s.span,
                                          hint="a rule has one summary line; put the rest in a note")
@@ -122,6 +126,138 @@ class _Builder(Transformer):
 
     def requires(self, items):
         return ("requires", [self._text(t) for t in items])
+
+    @v_args(meta=True)
+    def define(self, meta, items):
+        name, expr = items
+        return ("definitions", ir.Definition(self._span(meta), self._text(name), expr))
+
+    @v_args(meta=True)
+    def define_cases(self, meta, items):
+        name, *cases = items
+        return ("definitions", ir.Definition(self._span(meta), self._text(name), None, tuple(cases)))
+
+    @v_args(meta=True)
+    def case(self, meta, items):
+        return ir.Case(self._span(meta), self._text(items[0]), items[1])
+
+    @v_args(meta=True)
+    def case_otherwise(self, meta, items):
+        return ir.Case(self._span(meta), self._text(items[0]), None)
+
+    # -- unit types, vocabularies, modifiers, shifts -----------------------
+    @v_args(meta=True)
+    def unit_types(self, meta, items):
+        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
+        return ir.UnitTypes(self._span(meta), cites, tuple(items))
+
+    @v_args(meta=True)
+    def unit_type(self, meta, items):
+        return ir.UnitType(self._span(meta), self._text(items[0]), tuple(self._text(t) for t in items[1:]))
+
+    @v_args(meta=True)
+    def unit_states(self, meta, items):
+        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
+        return ir.Vocabulary(self._span(meta), "states", cites, tuple(self._text(t) for t in items))
+
+    @v_args(meta=True)
+    def situations(self, meta, items):
+        kind, *items = items
+        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
+        return ir.Vocabulary(self._span(meta), str(kind), cites, tuple(self._text(t) for t in items))
+
+    @v_args(meta=True)
+    def modifiers(self, meta, items):
+        override, title, cites, items = self._leading(items)
+        cap = None
+        if items and self._is(items[0], "NUMBER"):
+            cap = self._whole(items.pop(0))
+        return ir.Modifiers(self._span(meta), override, title, cites, cap, tuple(items))
+
+    @v_args(meta=True)
+    def modifier(self, meta, items):
+        name, value, side, condition = items
+        return ir.Modifier(self._span(meta), self._text(name), self._whole(value), str(side), condition)
+
+    @v_args(meta=True)
+    def shifts(self, meta, items):
+        override, title, cites, items = self._leading(items)
+        per_side = None
+        if items and self._is(items[0], "NUMBER"):
+            per_side = self._whole(items.pop(0))
+        return ir.Shifts(self._span(meta), override, title, cites, per_side, tuple(items))
+
+    @v_args(meta=True)
+    def shift(self, meta, items):
+        source, amount, *rest = items
+        maximum = self._whole(rest.pop(0)) if rest and self._is(rest[0], "NUMBER") else None
+        condition = rest[0] if rest else None
+        return ir.Shift(self._span(meta), self._text(source), amount, maximum, condition)
+
+    def _whole(self, token: Token) -> int:
+        value = self._number(token)
+        if value.denominator != 1:
+            raise RulesError([Diagnostic(f"'{token}' must be a whole number", self._text(token).span)])
+        return int(value)
+
+    # -- expressions ----------------------------------------------------
+    @v_args(meta=True)
+    def literal_number(self, meta, items):
+        return ir.Number(self._span(meta), self._number(items[0]))
+
+    @v_args(meta=True)
+    def literal_odds(self, meta, items):
+        return ir.OddsLiteral(self._span(meta), str(items[0]))
+
+    @v_args(meta=True)
+    def name(self, meta, items):
+        return ir.Name(self._span(meta), str(items[0]))
+
+    @v_args(meta=True)
+    def call(self, meta, items):
+        function, argument, *rest = items
+        where = next((r[1] for r in rest if r[0] == "where"), None)
+        of = next((r[1] for r in rest if r[0] == "of"), None)
+        return ir.Call(self._span(meta), self._text(function), (argument,), where, of)
+
+    @v_args(meta=True)
+    def call2(self, meta, items):
+        function, first, second = items
+        return ir.Call(self._span(meta), self._text(function), (first, second))
+
+    def where(self, items):
+        return ("where", items[0])
+
+    def of(self, items):
+        return ("of", items[0])
+
+    @v_args(meta=True)
+    def negate(self, meta, items):
+        return ir.Unary(self._span(meta), "-", items[0])
+
+    @v_args(meta=True)
+    def not_(self, meta, items):
+        return ir.Unary(self._span(meta), "not", items[0])
+
+    @v_args(meta=True)
+    def or_(self, meta, items):
+        return ir.Binary(self._span(meta), "or", items[0], items[1])
+
+    @v_args(meta=True)
+    def and_(self, meta, items):
+        return ir.Binary(self._span(meta), "and", items[0], items[1])
+
+    @v_args(meta=True)
+    def compare(self, meta, items):
+        return ir.Binary(self._span(meta), str(items[1]), items[0], items[2])
+
+    @v_args(meta=True)
+    def arith(self, meta, items):
+        return ir.Binary(self._span(meta), str(items[1]), items[0], items[2])
+
+    @v_args(meta=True)
+    def is_(self, meta, items):
+        return ir.Is(self._span(meta), items[0], self._text(items[1]))
 
     def ref(self, items):
         return self._text(items[0])
@@ -208,7 +344,8 @@ class _Builder(Transformer):
                 problems.append(Diagnostic("terrain row before any heading", item.span,
                                            hint="put the row under 'hex:', 'hexside:' or 'roads:'"))
             else:
-                rows.append(ir.TerrainRow(item.span, kind, item.name, item.movement, item.combat))
+                rows.append(ir.TerrainRow(item.span, kind, item.name, item.movement, item.combat,
+                                          item.level, item.line))
         if problems:
             raise RulesError(problems)
         return ir.TerrainChart(self._span(meta), override, title, cites, tuple(rows))
@@ -218,8 +355,16 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def terrain_row(self, meta, items):
-        name, movement, combat = items
-        return ir.TerrainRow(self._span(meta), "", self._text(name), movement, combat)
+        name, movement, combat, *attributes = items
+        found = dict(attributes)
+        return ir.TerrainRow(self._span(meta), "", self._text(name), movement, combat,
+                             found.get("level"), found.get("line"))
+
+    def terrain_level(self, items):
+        return ("level", self._whole(items[0]))
+
+    def terrain_line(self, items):
+        return ("line", self._text(items[0]))
 
     @v_args(meta=True)
     def move_cost(self, meta, items):
@@ -258,29 +403,92 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def combat_multiply(self, meta, items):
         factors: dict[str, Fraction] = {}
+        shift = 0
         for token in items:
+            if token.type == "SHIFT":
+                if shift:
+                    raise RulesError([Diagnostic("two column shifts in one cell", self._text(token).span)])
+                shift = int(str(token)[:-1]) * (-1 if str(token).endswith("L") else 1)
+                continue
             side, amount = str(token).split("x", 1)
             key = "attacker" if side == "A" else "defender"
             if key in factors:
                 raise RulesError([Diagnostic(f"two {key} multipliers in one cell", self._text(token).span,
                                              hint="multiply them into one (x2 and x1/2 make x1)")])
             factors[key] = self._number(amount)
-        return ir.CombatCell(self._span(meta), "multiply", factors.get("attacker"), factors.get("defender"))
+        return ir.CombatCell(self._span(meta), "multiply", factors.get("attacker"), factors.get("defender"), shift)
 
     # -- combat results table -------------------------------------------
     @v_args(meta=True)
     def results_table(self, meta, items):
         override, title, cites, items = self._leading(items)
-        dice, columns, *rows = items
-        return ir.ResultsTable(self._span(meta), override, title, cites, self._text(dice), columns, tuple(rows))
+        dice, *rest = items
+        notation = self._text(rest.pop(0)) if rest and self._is(rest[0], "NAME") else None
+        body = rest[0]
+        if isinstance(body, tuple) and len(body) == 3:  # a single side block
+            body = [body]
+        attacker, sides = None, ()
+        if isinstance(body, list):  # table sides
+            by_side = {}
+            for side_name, header, rows in body:
+                if side_name.value in by_side:
+                    raise RulesError([Diagnostic(f"two '{side_name.value} side' blocks", side_name.span)])
+                by_side[side_name.value] = (side_name, header, rows)
+            sides = tuple(v[0] for v in body)
+            lines, rows = (by_side["defender"][1], by_side["defender"][2]) if "defender" in by_side else ((), ())
+            if "attacker" in by_side:
+                _, header, attacker_rows = by_side["attacker"]
+                attacker = ir.AttackerSide(by_side["attacker"][0].span, header, attacker_rows) \
+                    if isinstance(header, tuple) and header and isinstance(header[0], ir.Text) else None
+                if attacker is None:
+                    raise RulesError([Diagnostic("the attacker side is read by total defense strength: "
+                                                 "its header is a 'defense' row, like: defense 1-4 5-8 9+",
+                                                 by_side["attacker"][0].span)])
+            if lines and not isinstance(lines[0], ir.OddsLine):
+                raise RulesError([Diagnostic("the defender side is read by odds: its header is an 'odds' row",
+                                             by_side["defender"][0].span)])
+        else:
+            lines, rows = body
+        columns = lines[0].columns if lines else ()
+        return ir.ResultsTable(self._span(meta), override, title, cites, self._text(dice), columns, tuple(rows),
+                               notation, tuple(lines), attacker, sides)
 
-    def odds_row(self, items):
+    def results_body(self, items):
+        return list(items)
+
+    def grid(self, items):
+        lines = tuple(i for i in items if isinstance(i, ir.OddsLine))
+        rows = tuple(i for i in items if isinstance(i, ir.DiceRow))
+        return lines, rows
+
+    def table_side(self, items):
+        side, header, *rows = items
+        header = (header,) if isinstance(header, ir.OddsLine) else header
+        return self._text(side), header, tuple(rows)
+
+    def defense_row(self, items):
         return tuple(self._text(t) for t in items)
+
+    @v_args(meta=True)
+    def odds_row(self, meta, items):
+        name = self._text(items.pop(0)) if items and self._is(items[0], "NAME") else None
+        return ir.OddsLine(self._span(meta), name, tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
     def dice_row(self, meta, items):
         label, *cells = items
         return ir.DiceRow(self._span(meta), self._text(label), tuple(self._text(c) for c in cells))
+
+    @v_args(meta=True)
+    def lookup_table(self, meta, items):
+        name, *items = items
+        title = self._text(items.pop(0)) if items and self._is(items[0], "STRING") else None
+        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
+        header, *rows = items
+        return ir.LookupTable(self._span(meta), self._text(name), title, cites, header, tuple(rows))
+
+    def table_line(self, items):
+        return tuple(self._text(t) for t in items)
 
 
 def _unquote(literal: str) -> str:

@@ -25,6 +25,7 @@ class Combat:
     kind: str
     attacker: Fraction | None = None
     defender: Fraction | None = None
+    shift: int = 0              # column shift: - left, + right
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,8 @@ class Terrain:
     kind: str
     movement: Movement
     combat: Combat
+    level: int | None = None    # terrain level, where the rulebook gives one
+    line: str | None = None     # the CRT odds line this terrain reads, for terrain-line tables
 
 
 class TerrainEffectsChart(Mapping):

@@ -1,0 +1,318 @@
+"""Rulebook expressions: checked against the context (context.py), compiled to Python.
+
+`Compiler.compile(expr)` returns Python source and the expression's kind
+(number, bool, odds, units, hexes, terrain, or enum:<definition>), and
+records a positioned diagnostic for anything it cannot check.  Names from
+the rulebook reach the Python only as repr'd strings or as identifiers
+built from validated names; nothing is ever evaluated from text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import ir
+from .context import AGGREGATES, HEX_ATTRIBUTES, NUMERIC, ROOT, TERRAIN_ATTRIBUTES, UNIT_ATTRIBUTES
+from .errors import Diagnostic, suggest
+from .runtime.notation import parse_odds
+
+
+def function_name(definition: str) -> str:
+    """'armor-advantage' -> '_def_armor_advantage'."""
+    name = "_def_" + re.sub(r"[^a-z0-9]+", "_", definition.lower()).strip("_")
+    assert re.fullmatch(r"[a-z_][a-z0-9_]*", name)
+    return name
+
+
+@dataclass
+class Vocabulary:
+    """What a resolved rulebook declares that expressions may name."""
+
+    unit_types: dict[str, tuple[str, ...]] = field(default_factory=dict)   # type -> capabilities
+    states: set[str] = field(default_factory=set)
+    situations: set[str] = field(default_factory=set)
+    amounts: set[str] = field(default_factory=set)
+    terrain: dict[str, str] = field(default_factory=dict)                  # name -> hex/hexside/road
+    definitions: dict[str, ir.Definition] = field(default_factory=dict)
+
+    @property
+    def unit_words(self) -> set[str]:
+        words = set(self.unit_types)
+        for capabilities in self.unit_types.values():
+            words |= set(capabilities)
+        return words | self.states
+
+
+class Compiler:
+    def __init__(self, vocabulary: Vocabulary):
+        self.vocabulary = vocabulary
+        self.problems: list[Diagnostic] = []
+        self.kinds: dict[str, str] = {}          # definition -> kind, once compiled
+        self.sources: dict[str, str] = {}        # definition -> Python expression
+        self.uses: dict[str, set[str]] = {}      # definition -> definitions it uses
+        self._current: str | None = None
+        self._scopes: list[tuple[str, str]] = []  # (element kind, variable)
+
+    # -- definitions ------------------------------------------------------
+    def compile_definitions(self) -> list[str]:
+        """Compile every definition; return them in an order where each comes after those it uses."""
+        for name in self.vocabulary.definitions:
+            self._definition(name, [])
+        order, seen = [], set()
+
+        def visit(name):
+            if name in seen:
+                return
+            seen.add(name)
+            for used in sorted(self.uses.get(name, ())):
+                visit(used)
+            order.append(name)
+
+        for name in sorted(self.vocabulary.definitions):
+            visit(name)
+        return order
+
+    def _definition(self, name: str, stack: list[str]) -> str:
+        if name in self.kinds:
+            return self.kinds[name]
+        definition = self.vocabulary.definitions[name]
+        if name in stack:
+            cycle = " -> ".join(stack[stack.index(name):] + [name])
+            self.problems.append(Diagnostic(f"definitions use each other in a cycle: {cycle}", definition.name.span))
+            self.kinds[name] = "error"
+            return "error"
+        saved, self._current = self._current, name
+        stack.append(name)
+        self.uses.setdefault(name, set())
+        if definition.cases:
+            branches, words, default = [], [], None
+            for case in definition.cases:
+                words.append(case.result.value)
+                if case.condition is None:
+                    if default is not None:
+                        self.problems.append(Diagnostic("a definition has one 'otherwise'", case.span))
+                    default = case.result.value
+                    continue
+                if default is not None:
+                    self.problems.append(Diagnostic("'otherwise' must be the last case", case.span))
+                source = self.condition(case.condition, stack)
+                branches.append((source, case.result.value))
+            if default is None:
+                self.problems.append(Diagnostic(f"definition '{name}' has no 'otherwise' case", definition.name.span,
+                                                "end the cases with a line like: none otherwise"))
+            python = repr(default)
+            for source, word in reversed(branches):
+                python = f"({word!r} if {source} else {python})"
+            kind = "enum:" + name
+        else:
+            python, kind = self._compile(definition.expr, stack)
+        stack.pop()
+        self._current = saved
+        self.kinds[name] = kind
+        self.sources[name] = python
+        return kind
+
+    def case_words(self, name: str) -> list[str]:
+        return [c.result.value for c in self.vocabulary.definitions[name].cases]
+
+    # -- entry points -----------------------------------------------------
+    def condition(self, expr, stack=None) -> str:
+        source, kind = self._compile(expr, stack or [])
+        if kind not in ("bool", "error"):
+            self.problems.append(Diagnostic(f"a condition must be true or false, but this is {_noun(kind)}", expr.span))
+        return source
+
+    def number(self, expr, stack=None) -> str:
+        source, kind = self._compile(expr, stack or [])
+        if kind not in ("number", "error"):
+            self.problems.append(Diagnostic(f"expected a number, but this is {_noun(kind)}", expr.span))
+        return source
+
+    # -- the compiler proper ------------------------------------------------
+    def _error(self, message: str, span, hint: str | None = None) -> tuple[str, str]:
+        self.problems.append(Diagnostic(message, span, hint))
+        return "None", "error"
+
+    def _compile(self, expr, stack: list[str]) -> tuple[str, str]:
+        method = getattr(self, "_" + type(expr).__name__.lower())
+        return method(expr, stack)
+
+    def _number(self, expr: ir.Number, stack) -> tuple[str, str]:
+        value = expr.value
+        text = f"Fraction({value.numerator})" if value.denominator == 1 else \
+            f"Fraction({value.numerator}, {value.denominator})"
+        return text, "number"
+
+    def _oddsliteral(self, expr: ir.OddsLiteral, stack) -> tuple[str, str]:
+        pair = parse_odds(expr.text)
+        if pair is None:
+            return self._error(f"'{expr.text}' is not an odds ratio", expr.span)
+        ratio = pair[0] / pair[1]
+        return f"Fraction({ratio.numerator}, {ratio.denominator})", "odds"
+
+    def _name(self, expr: ir.Name, stack) -> tuple[str, str]:
+        path = expr.path
+        for kind, var in reversed(self._scopes):
+            found = self._attribute(kind, var, path)
+            if found:
+                return found
+        if path in self.vocabulary.definitions:
+            if self._current is not None:
+                self.uses[self._current].add(path)
+            kind = self._definition(path, stack)
+            return f"{function_name(path)}(ctx)", kind
+        if path in self.vocabulary.situations:
+            return f"ctx.situation({path!r})", "bool"
+        if path in self.vocabulary.amounts:
+            return f"ctx.amount({path!r})", "number"
+        if path in ROOT:
+            return "ctx." + path.replace(".", "_"), ROOT[path]
+        head, _, attribute = path.partition(".")
+        if head in ROOT and ROOT[head] == "terrain" and attribute:
+            found = self._attribute("terrain", "ctx." + head, attribute)
+            if found:
+                return found
+            return self._error(f"a terrain has no '{attribute}'", expr.span,
+                               suggest(attribute, TERRAIN_ATTRIBUTES) or "it has " + ", ".join(TERRAIN_ATTRIBUTES))
+        return self._error(f"unknown name '{path}'", expr.span, self._hint(path))
+
+    def _attribute(self, kind: str, var: str, name: str) -> tuple[str, str] | None:
+        if kind == "unit":
+            if name in UNIT_ATTRIBUTES:
+                return f"{var}.{name}", UNIT_ATTRIBUTES[name]
+            if name in self.vocabulary.unit_words:
+                return f"{var}.is_({name!r})", "bool"
+        elif kind == "hex":
+            if name in HEX_ATTRIBUTES:
+                return f"{var}.{name}", HEX_ATTRIBUTES[name]
+        elif kind == "terrain":
+            if name in TERRAIN_ATTRIBUTES:
+                return f"{var}.{name}", TERRAIN_ATTRIBUTES[name]
+        return None
+
+    def _hint(self, name: str) -> str | None:
+        pool = set(ROOT) | set(self.vocabulary.definitions) | self.vocabulary.situations | self.vocabulary.amounts
+        for kind, _ in self._scopes:
+            pool |= {"unit": set(UNIT_ATTRIBUTES) | self.vocabulary.unit_words,
+                     "hex": set(HEX_ATTRIBUTES), "terrain": set(TERRAIN_ATTRIBUTES)}[kind]
+        return suggest(name, pool) or ("expressions may read: " + ", ".join(sorted(ROOT))
+                                       + " (see rulesdsl/context.py)")
+
+    def _unary(self, expr: ir.Unary, stack) -> tuple[str, str]:
+        source, kind = self._compile(expr.operand, stack)
+        if expr.op == "not":
+            if kind not in ("bool", "error"):
+                return self._error(f"'not' needs a condition, not {_noun(kind)}", expr.operand.span)
+            return f"(not {source})", "bool"
+        if kind not in ("number", "error"):
+            return self._error(f"'-' needs a number, not {_noun(kind)}", expr.operand.span)
+        return f"(-{source})", "number"
+
+    def _binary(self, expr: ir.Binary, stack) -> tuple[str, str]:
+        left, lkind = self._compile(expr.left, stack)
+        right, rkind = self._compile(expr.right, stack)
+        if "error" in (lkind, rkind):
+            return "None", "error"
+        op = expr.op
+        if op in ("and", "or"):
+            for kind, side in ((lkind, expr.left), (rkind, expr.right)):
+                if kind != "bool":
+                    return self._error(f"'{op}' joins conditions, not {_noun(kind)}", side.span)
+            return f"({left} {op} {right})", "bool"
+        if op in ("+", "-", "*", "/"):
+            for kind, side in ((lkind, expr.left), (rkind, expr.right)):
+                if kind != "number":
+                    return self._error(f"'{op}' needs numbers, not {_noun(kind)}", side.span)
+            if op == "/":
+                return f"divide({left}, {right})", "number"
+            return f"({left} {op} {right})", "number"
+        comparable = {"number", "odds"}
+        if op in ("==", "!=") and lkind == rkind:
+            return f"({left} {op} {right})", "bool"
+        for kind, side in ((lkind, expr.left), (rkind, expr.right)):
+            if kind not in comparable:
+                return self._error(f"'{op}' compares numbers or odds, not {_noun(kind)}", side.span,
+                                   "compare a case of a definition with 'is', like: armor-advantage is attacker"
+                                   if kind.startswith("enum:") else None)
+        return f"({left} {op} {right})", "bool"
+
+    def _is(self, expr: ir.Is, stack) -> tuple[str, str]:
+        source, kind = self._compile(expr.operand, stack)
+        word = expr.word.value
+        if kind == "error":
+            return "None", "error"
+        if kind.startswith("enum:"):
+            words = self.case_words(kind[5:])
+            if word not in words:
+                return self._error(f"'{word}' is not a case of {kind[5:]}", expr.word.span,
+                                   suggest(word, words) or "its cases are " + ", ".join(dict.fromkeys(words)))
+            return f"({source} == {word!r})", "bool"
+        if kind == "terrain":
+            if word not in self.vocabulary.terrain:
+                return self._error(f"unknown terrain '{word}'", expr.word.span, suggest(word, self.vocabulary.terrain))
+            return f"({source}.name == {word!r})", "bool"
+        return self._error(f"'is' compares a definition's case or a terrain, not {_noun(kind)}", expr.operand.span)
+
+    def _call(self, expr: ir.Call, stack) -> tuple[str, str]:
+        function = expr.function.value
+        if function in AGGREGATES:
+            return self._aggregate(expr, stack)
+        if function == "odds":
+            if len(expr.args) != 2:
+                return self._error("odds takes two strengths: odds(attack, defense)", expr.span)
+            a, d = (self.number(arg, stack) for arg in expr.args)
+            return f"odds_ratio({a}, {d})", "odds"
+        if function in NUMERIC:
+            if len(expr.args) != 1 or expr.where or expr.of:
+                return self._error(f"{function} takes one number: {function}(x)", expr.span)
+            return f"{function}_({self.number(expr.args[0], stack)})", "number"
+        if function == "across":
+            if not self._scopes or self._scopes[-1][0] != "hex":
+                return self._error("across(...) applies to an attacking hex, inside where", expr.span,
+                                   "like: all(attacking_hexes where across(river))")
+            arg = expr.args[0]
+            if not isinstance(arg, ir.Name) or self.vocabulary.terrain.get(arg.path) != "hexside":
+                name = getattr(arg, "path", "?")
+                hexsides = [t for t, k in self.vocabulary.terrain.items() if k == "hexside"]
+                return self._error(f"'{name}' is not a hexside feature of the terrain effects chart", arg.span,
+                                   suggest(name, hexsides))
+            return f"{self._scopes[-1][1]}.crosses({arg.path!r})", "bool"
+        known = sorted(AGGREGATES | NUMERIC | {"odds", "across"})
+        return self._error(f"unknown function '{function}'", expr.function.span,
+                           suggest(function, known) or "the functions are " + ", ".join(known))
+
+    def _aggregate(self, expr: ir.Call, stack) -> tuple[str, str]:
+        function = expr.function.value
+        if len(expr.args) != 1:
+            return self._error(f"{function} takes one collection: {function}(attackers where ...)", expr.span)
+        collection, kind = self._compile(expr.args[0], stack)
+        if kind == "error":
+            return "None", "error"
+        if kind not in ("units", "hexes"):
+            return self._error(f"{function} needs units or hexes, not {_noun(kind)}", expr.args[0].span)
+        element = "unit" if kind == "units" else "hex"
+        var = f"{element[0]}{len(self._scopes) + 1}"
+        self._scopes.append((element, var))
+        try:
+            where = self.condition(expr.where, stack) if expr.where is not None else None
+            of = self.number(expr.of, stack) if expr.of is not None else None
+        finally:
+            self._scopes.pop()
+        test = f"lambda {var}: {where}" if where else "None"
+        if function in ("count", "any", "all"):
+            if expr.of is not None:
+                return self._error(f"{function} takes no 'of'", expr.of.span)
+            if function == "all" and where is None:
+                return self._error("all needs a condition: all(attackers where dg)", expr.span)
+            return f"{function}_where({collection}, {test})", "number" if function == "count" else "bool"
+        if of is None:
+            return self._error(f"{function} needs 'of' and the value to add up: {function}(defenders of defense)",
+                               expr.span)
+        return f"{function}_of({collection}, {test}, lambda {var}: {of})", "number"
+
+
+def _noun(kind: str) -> str:
+    if kind.startswith("enum:"):
+        return f"a case of {kind[5:]}"
+    return {"number": "a number", "bool": "a condition", "odds": "an odds ratio", "units": "a group of units",
+            "hexes": "a group of hexes", "terrain": "a terrain"}.get(kind, kind)
