@@ -7,8 +7,26 @@ the rules of the nearer rulebook take precedence.
 Rules in effect: 102 (97 from scs-1.8, 5 from bocage).
 """
 from rulesdsl.runtime import (
+    AttackerLosses,
+    AttackingHex,
     Combat,
+    CombatEffect,
+    CombatEngine,
     CombatResultsTable,
+    LookupTable,
+    ModifierSpec,
+    ShiftSpec,
+    Unit,
+    Vocabulary,
+    all_where,
+    any_where,
+    ceil_,
+    count_where,
+    divide,
+    floor_,
+    max_of,
+    min_of,
+    sum_of,
     Fraction,
     MappingProxyType,
     Movement,
@@ -1234,6 +1252,15 @@ def _odds_pair(attack, defense) -> tuple[int, int]:
     return odds_pair(attack, defense, round_standard)
 
 
+def odds_ratio(attack, defense) -> Fraction:
+    """The odds as a ratio, for comparisons with literals like 4:1."""
+    a, d = _odds_pair(attack, defense)
+    return Fraction(a, d)
+
+
+round_ = round_standard
+
+
 def odds(attack, defense) -> str:
     """The odds of `attack` to `defense`: both divided by the smaller, each rounded with round_standard."""
     a, d = _odds_pair(attack, defense)
@@ -1263,17 +1290,17 @@ PLAYER_TURN = tuple(phase.name for phase in PLAYER_TURN_PHASES)
 # Terrain Effects Chart
 # ---------------------------------------------------------------------------
 TERRAIN = TerrainEffectsChart((
-    Terrain('open',     'hex',     Movement('cost', Fraction(1)),       Combat('none')),
-    Terrain('woods',    'hex',     Movement('cost', Fraction(2)),       Combat('multiply', defender=Fraction(2))),
-    Terrain('bocage',   'hex',     Movement('cost', Fraction(3)),       Combat('multiply', defender=Fraction(2))),
-    Terrain('village',  'hex',     Movement('cost', Fraction(1)),       Combat('multiply', defender=Fraction(2))),
-    Terrain('marsh',    'hex',     Movement('cost', Fraction(3)),       Combat('multiply', attacker=Fraction(1, 2))),
-    Terrain('road',     'road',    Movement('cost', Fraction(1, 2)),    Combat('other')),
-    Terrain('trail',    'road',    Movement('cost', Fraction(1)),       Combat('other')),
-    Terrain('stream',   'hexside', Movement('add', Fraction(1)),        Combat('multiply', attacker=Fraction(1, 2))),
-    Terrain('hedgerow', 'hexside', Movement('add', Fraction(1)),        Combat('multiply', attacker=Fraction(1, 2))),
-    Terrain('river',    'hexside', Movement('prohibited'),              Combat('prohibited')),
-    Terrain('bridge',   'hexside', Movement('negates', target='river'), Combat('multiply', attacker=Fraction(1, 4))),
+    Terrain('open',     'hex',     Movement('cost', Fraction(1)),       CombatEffect('none')),
+    Terrain('woods',    'hex',     Movement('cost', Fraction(2)),       CombatEffect('multiply', defender=Fraction(2))),
+    Terrain('bocage',   'hex',     Movement('cost', Fraction(3)),       CombatEffect('multiply', defender=Fraction(2))),
+    Terrain('village',  'hex',     Movement('cost', Fraction(1)),       CombatEffect('multiply', defender=Fraction(2))),
+    Terrain('marsh',    'hex',     Movement('cost', Fraction(3)),       CombatEffect('multiply', attacker=Fraction(1, 2))),
+    Terrain('road',     'road',    Movement('cost', Fraction(1, 2)),    CombatEffect('other')),
+    Terrain('trail',    'road',    Movement('cost', Fraction(1)),       CombatEffect('other')),
+    Terrain('stream',   'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
+    Terrain('hedgerow', 'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
+    Terrain('river',    'hexside', Movement('prohibited'),              CombatEffect('prohibited')),
+    Terrain('bridge',   'hexside', Movement('negates', target='river'), CombatEffect('multiply', attacker=Fraction(1, 4))),
 ))
 
 
@@ -1340,3 +1367,42 @@ def resolve(attack, defense, roll: int, shift: int = 0):
     if column is None:
         return CRT.below_result()
     return CRT.result(column, roll)
+
+
+# ---------------------------------------------------------------------------
+# Unit types, states and what the players declare in a combat
+# ---------------------------------------------------------------------------
+VOCABULARY = Vocabulary(
+    unit_types={
+    },
+    states=frozenset(()),
+    situations=frozenset(()),
+    amounts=frozenset(()),
+)
+
+
+# ---------------------------------------------------------------------------
+# Combat, from units to result, with its derivation
+# ---------------------------------------------------------------------------
+ENGINE = CombatEngine(
+    vocabulary=VOCABULARY,
+    terrain=TERRAIN,
+    table=CRT,
+    odds=_odds_pair,
+)
+
+
+def drm(combat: Combat) -> tuple[tuple[int, int], tuple]:
+    """The net die roll modifiers (attacker side, defender side), capped, and each that applied."""
+    return ENGINE.drm(ENGINE.bind(combat))
+
+
+def column_shifts(combat: Combat) -> tuple[int, tuple]:
+    """The net column shift (+ right, - left) and each source's shift."""
+    return ENGINE.column_shifts(ENGINE.bind(combat))
+
+
+def resolve_combat(combat: Combat, roll):
+    """Resolve a combat described unit by unit; `roll` is the dice total or the dice
+    (white, red). Returns a Resolution with the result and its derivation."""
+    return ENGINE.resolve(combat, roll)

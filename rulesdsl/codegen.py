@@ -16,6 +16,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from . import __version__, ir
 from .catalogue import UNIT_SPELLINGS
+from .expressions import function_name
 from .runtime.model import Quantity
 
 
@@ -92,7 +93,7 @@ def _combat(cell: ir.CombatCell) -> str:
         args.append(f"defender={py(cell.defender)}")
     if cell.shift:
         args.append(f"shift={cell.shift}")
-    return f"Combat({', '.join(args)})"
+    return f"CombatEffect({', '.join(args)})"
 
 
 def _terrain_extras(row: ir.TerrainRow) -> str:
@@ -206,7 +207,75 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
                           "origin": resolved.results.origin, "cites": _cites(node), "dice": node.dice.value,
                           "columns": py(tuple(c.value for c in node.columns)), "rows": lines}
     ctx["below"] = params.get("combat.below_table")
+    if ctx["results"] is not None:
+        node = resolved.results.node
+        ctx["results"]["notation"] = node.notation.value if node.notation else "steps-first"
+        ctx["results"]["lines"] = [f"{py(l.name.value)}: {py(tuple(c.value for c in l.columns))},"
+                                   for l in node.lines if l.name is not None]
+        ctx["results"]["attacker"] = None
+        if node.attacker is not None:
+            header = ["#"] + [c.value for c in node.attacker.columns]
+            rows = [[py(r.label.value) + ":"] + [("(" if i == 0 else "") + py(c.value) +
+                                                 ("),"  if i == len(r.cells) - 1 else ",")
+                                                 for i, c in enumerate(r.cells)] for r in node.attacker.rows]
+            ctx["results"]["attacker"] = {"columns": py(tuple(c.value for c in node.attacker.columns)),
+                                          "rows": _table([header] + rows, "            ")}
+    _issue3_context(ctx, resolved)
     return ctx
+
+
+RESERVED = {"odds", "crt", "crt_column", "resolve", "entry_cost", "attack_multiplier", "defense_multiplier",
+            "parameter", "drm", "column_shifts", "resolve_combat", "table"}
+
+
+def public_name(definition: str) -> str:
+    name = re.sub(r"[^a-z0-9]+", "_", definition.lower()).strip("_")
+    return ident(name if name not in RESERVED and not name[0].isdigit() else "define_" + name)
+
+
+def _issue3_context(ctx: dict, resolved: ir.Resolved) -> None:
+    vocabulary = resolved.vocabulary
+    ctx["unit_types"] = [f"{py(name)}: {py(caps)}," for name, caps in vocabulary.unit_types.items()]
+    ctx["states"] = py(tuple(sorted(vocabulary.states)))
+    ctx["situations"] = py(tuple(sorted(vocabulary.situations)))
+    ctx["amounts"] = py(tuple(sorted(vocabulary.amounts)))
+    ctx["favour_defender"] = resolved.favour_defender
+    ctx["definitions"] = [{
+        "function": function_name(d.name.value), "public": public_name(d.name.value), "name": d.name.value,
+        "python": python, "kind": kind, "rule": rule, "origin": origin,
+        "text": [comment(line) for line in d.text.splitlines()],
+    } for d, python, kind, rule, origin in resolved.definitions]
+    ctx["modifiers"] = None
+    if resolved.modifiers is not None:
+        node = resolved.modifiers.node
+        ctx["modifiers"] = {"cap": node.cap, "cites": _cites(node), "origin": resolved.modifiers.origin, "items": [
+            {"name": m.name.value, "value": m.value, "side": m.side, "python": python, "text": comment(m.text)}
+            for m, python in resolved.modifier_code]}
+    ctx["shifts"] = None
+    if resolved.shifts is not None:
+        node = resolved.shifts.node
+        ctx["shifts"] = {"per_side": node.per_side, "cites": _cites(node), "origin": resolved.shifts.origin, "items": [
+            {"source": sh.source.value, "amount": amount, "maximum": sh.maximum, "condition": condition,
+             "text": comment(sh.text)} for sh, amount, condition in resolved.shift_code]}
+    ctx["tables"] = []
+    for effective in resolved.tables:
+        table = effective.node
+        head = table.header[0].value
+        row_key, _, key = head.partition("/") if "/" in head else (None, "", head)
+        rows = [f"{py(r[0].value)}: {py(tuple(_cell(c.value) for c in r[1:]))}," for r in table.rows]
+        ctx["tables"].append({"name": table.name.value, "key": key, "row_key": row_key,
+                              "title": table.title.value if table.title else table.name.value,
+                              "cites": _cites(table), "origin": effective.origin,
+                              "columns": py(tuple(c.value for c in table.header[1:])), "rows": rows})
+
+
+def _cell(text: str):
+    if re.fullmatch(r"-?[0-9]+", text):
+        return int(text)
+    if re.fullmatch(r"-?[0-9]+/[0-9]+", text):
+        num, den = text.split("/")
+        return Fraction(int(num), int(den))
+    return text
 
 
 _ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=StrictUndefined,

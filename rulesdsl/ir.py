@@ -139,6 +139,7 @@ class Definition:
     name: Text = Text()
     expr: object = None
     cases: tuple[Case, ...] = ()
+    text: str = field(default="", compare=False)     # as written, for comments in generated code
 
 
 # ---- rules ---------------------------------------------------------------
@@ -199,6 +200,7 @@ class Modifier:
     value: int = 0
     side: str = "both"        # attacker, defender, both: the side of the CRT read
     condition: object = None
+    text: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +220,7 @@ class Shift:
     amount: object = None     # an expression: + right (attacker), - left (defender)
     maximum: int | None = None
     condition: object = None
+    text: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +354,7 @@ class LookupTable:
     """A chart looked up by a key (1-D) or by a row and a column key (2-D)."""
 
     span: Span = _span()
+    override: bool = False
     name: Text = Text()
     title: Text | None = None
     cites: tuple[Text, ...] = ()
@@ -412,6 +416,14 @@ class Resolved:
     sequence: Effective | None = None
     terrain: Effective | None = None
     results: Effective | None = None
+    favour_defender: bool = False               # odds round for the defender
+    modifiers: Effective | None = None
+    shifts: Effective | None = None
+    tables: tuple[Effective, ...] = ()
+    vocabulary: object = None                   # expressions.Vocabulary
+    definitions: tuple = ()                     # (Definition, python, kind, rule id, origin), in dependency order
+    modifier_code: tuple = ()                   # (Modifier, python condition)
+    shift_code: tuple = ()                      # (Shift, python amount, python condition or None)
 
     @property
     def id(self) -> str:

@@ -11,13 +11,17 @@ from typing import Mapping
 
 from . import ir
 from .errors import Diagnostic, suggest
-from .validate import rounding_threshold, typed_value
+from .context import ROOT
+from .expressions import Compiler, Vocabulary
+from .validate import favours_defender, rounding_threshold, typed_value
 
 _CHARTS = {
     "rounding": "rounding rule",
     "sequence": "sequence of play",
     "terrain": "terrain effects chart",
     "results": "combat results table",
+    "modifiers": "die roll modifiers",
+    "shifts": "column shifts",
 }
 
 
@@ -95,18 +99,135 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
                                            node.span, "remove 'override'"))
             charts[field] = ir.Effective(node, origin)
 
+    tables = _tables(books, problems)
     ordered = tuple(sorted(rules.values(), key=lambda e: rule_order(e.node.id.value)))
     parameters, more = _parameters(ordered)
     problems += more
     problems += _required(rulebook, ordered, parameters)
-    threshold = None
+    threshold, favour_defender = None, False
     if "rounding" in charts:
         threshold, _ = rounding_threshold(charts["rounding"].node)
-    problems += _references(rulebook, rules, charts)
+        favour_defender = favours_defender(charts["rounding"].node)
+    problems += _references(rulebook, rules, charts, tables)
+    problems += _table_fit(charts)
+    vocabulary = _vocabulary(books, ordered, charts, problems)
+    compiled = _compile_expressions(rulebook, vocabulary, ordered, charts, problems)
     if problems:
         return None, problems
     return ir.Resolved(rulebook, tuple(books[1:]), ordered, parameters, charts.get("rounding"), threshold,
-                       charts.get("sequence"), charts.get("terrain"), charts.get("results")), []
+                       charts.get("sequence"), charts.get("terrain"), charts.get("results"), favour_defender,
+                       charts.get("modifiers"), charts.get("shifts"), tuple(tables.values()), vocabulary,
+                       *compiled), []
+
+
+def _tables(books, problems) -> dict[str, ir.Effective]:
+    tables: dict[str, ir.Effective] = {}
+    for book in reversed(books):
+        for table in book.tables:
+            inherited = tables.get(table.name.value)
+            if inherited is not None and inherited.origin != book.id.value and not table.override:
+                problems.append(Diagnostic(
+                    f"table '{table.name.value}' is already defined by {inherited.origin}", table.name.span,
+                    f"write 'override table {table.name.value}' to replace it"))
+                continue
+            if inherited is None and table.override:
+                problems.append(Diagnostic(f"override of table '{table.name.value}', which no rulebook this one "
+                                           "extends defines", table.name.span, "remove 'override'"))
+            tables[table.name.value] = ir.Effective(table, book.id.value)
+    return tables
+
+
+def _table_fit(charts) -> list[Diagnostic]:
+    """A terrain-line CRT has an odds line for every hex terrain of the chart in effect;
+    side-specific DRMs need a dual-sided table."""
+    out = []
+    results, terrain = charts.get("results"), charts.get("terrain")
+    if results is not None and terrain is not None and any(l.name for l in results.node.lines):
+        lines = {l.name.value for l in results.node.lines if l.name}
+        for row in terrain.node.rows:
+            if row.kind != "hex":
+                continue
+            line = row.line.value if row.line else row.name.value
+            if line not in lines:
+                span = row.line.span if row.line else row.name.span
+                out.append(Diagnostic(
+                    f"terrain '{row.name.value}' has no odds line in the terrain-line combat results table",
+                    span, f"add 'odds {line} ...' to the table, or give the row 'line <name>' of an existing "
+                          f"line ({', '.join(sorted(lines))})"))
+    modifiers = charts.get("modifiers")
+    if modifiers is not None and (results is None or results.node.attacker is None):
+        for modifier in modifiers.node.modifiers:
+            if modifier.side != "both":
+                out.append(Diagnostic(
+                    f"a DRM for the {modifier.side} side needs a dual-sided combat results table",
+                    modifier.span, "use 'both', or give the table an attacker side and a defender side"))
+    return out
+
+
+def _vocabulary(books, rules, charts, problems) -> Vocabulary:
+    vocabulary = Vocabulary()
+    declared: dict[str, tuple[str, ir.UnitType]] = {}
+    for book in reversed(books):
+        for block in book.unit_types:
+            for unit_type in block.types:
+                name = unit_type.name.value
+                if name in declared and declared[name][0] != book.id.value:
+                    problems.append(Diagnostic(f"unit type '{name}' is already declared by {declared[name][0]}",
+                                               unit_type.name.span))
+                    continue
+                declared[name] = (book.id.value, unit_type)
+                vocabulary.unit_types[name] = tuple(c.value for c in unit_type.capabilities)
+        for block in book.vocabulary:
+            target = {"states": vocabulary.states, "situations": vocabulary.situations,
+                      "amounts": vocabulary.amounts}[block.kind]
+            target.update(n.value for n in block.names)
+    if charts.get("terrain") is not None:
+        vocabulary.terrain = {row.name.value: row.kind for row in charts["terrain"].node.rows}
+    for effective in rules:
+        for definition in effective.node.definitions:
+            name = definition.name.value
+            if name in vocabulary.definitions:
+                first = vocabulary.definitions[name]
+                problems.append(Diagnostic(f"'{name}' is defined twice", definition.name.span,
+                                           f"the first is at {first.span.path}:{first.span.line}"))
+                continue
+            vocabulary.definitions[name] = definition
+    clash = (set(vocabulary.definitions) | vocabulary.situations | vocabulary.amounts) & (
+        vocabulary.unit_words | set(ROOT))
+    for name in sorted(clash):
+        problems.append(Diagnostic(f"'{name}' names two different things", _first_span(vocabulary, name, books),
+                                   "a definition, situation or amount may not reuse a unit type, capability, "
+                                   "state or context name"))
+    return vocabulary
+
+
+def _first_span(vocabulary, name, books):
+    if name in vocabulary.definitions:
+        return vocabulary.definitions[name].name.span
+    for book in books:
+        for block in book.vocabulary:
+            for n in block.names:
+                if n.value == name:
+                    return n.span
+    return books[0].span
+
+
+def _compile_expressions(rulebook, vocabulary: Vocabulary, rules, charts, problems) -> tuple:
+    compiler = Compiler(vocabulary)
+    order = compiler.compile_definitions()
+    owner = {d.name.value: (e.node.id.value, e.origin) for e in rules for d in e.node.definitions}
+    definitions = tuple((vocabulary.definitions[name], compiler.sources[name], compiler.kinds[name], *owner[name])
+                        for name in order)
+    modifier_code = ()
+    if charts.get("modifiers") is not None:
+        modifier_code = tuple((m, compiler.condition(m.condition)) for m in charts["modifiers"].node.modifiers)
+    shift_code = ()
+    if charts.get("shifts") is not None:
+        shift_code = tuple((s, compiler.number(s.amount),
+                            compiler.condition(s.condition) if s.condition is not None else None)
+                           for s in charts["shifts"].node.shifts)
+    problems += compiler.problems
+    return definitions, modifier_code, shift_code
 
 
 def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:
@@ -176,11 +297,13 @@ def _parameters(rules: tuple[ir.Effective, ...]) -> tuple[tuple[ir.EffectivePara
 
 
 def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective],
-                charts: Mapping[str, ir.Effective]) -> list[Diagnostic]:
+                charts: Mapping[str, ir.Effective], tables=None) -> list[Diagnostic]:
     """Every rule id the rulebook itself cites must be in effect."""
     refs: list[ir.Text] = []
     for rule in rulebook.rules:
         refs += rule.see
+    for block in (*rulebook.unit_types, *rulebook.vocabulary, *rulebook.tables):
+        refs += block.cites
     for field in _CHARTS:
         for node in getattr(rulebook, field):
             refs += node.cites

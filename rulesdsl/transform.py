@@ -25,9 +25,23 @@ def number(text: str) -> Fraction:
 
 
 class _Builder(Transformer):
-    def __init__(self, path: str):
+    def __init__(self, path: str, text: str = ""):
         super().__init__()
         self.path = path
+        self.lines = text.split("\n")
+
+    def _source(self, meta) -> str:
+        """The text a node was written as, lines joined."""
+        if getattr(meta, "empty", False) or not self.lines:
+            return ""
+        rows = self.lines[meta.line - 1: meta.end_line]
+        if not rows:
+            return ""
+        if len(rows) == 1:
+            return rows[0][meta.column - 1: meta.end_column - 1]
+        rows[0] = rows[0][meta.column - 1:]
+        rows[-1] = rows[-1][: meta.end_column - 1]
+        return "\n".join(r.rstrip() for r in rows)
 
     # -- helpers --------------------------------------------------------
     def _span(self, meta) -> Span:
@@ -130,12 +144,13 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def define(self, meta, items):
         name, expr = items
-        return ("definitions", ir.Definition(self._span(meta), self._text(name), expr))
+        return ("definitions", ir.Definition(self._span(meta), self._text(name), expr, (), self._source(meta)))
 
     @v_args(meta=True)
     def define_cases(self, meta, items):
         name, *cases = items
-        return ("definitions", ir.Definition(self._span(meta), self._text(name), None, tuple(cases)))
+        return ("definitions", ir.Definition(self._span(meta), self._text(name), None, tuple(cases),
+                                             self._source(meta)))
 
     @v_args(meta=True)
     def case(self, meta, items):
@@ -177,7 +192,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def modifier(self, meta, items):
         name, value, side, condition = items
-        return ir.Modifier(self._span(meta), self._text(name), self._whole(value), str(side), condition)
+        return ir.Modifier(self._span(meta), self._text(name), self._whole(value), str(side), condition,
+                           self._source(meta))
 
     @v_args(meta=True)
     def shifts(self, meta, items):
@@ -192,7 +208,7 @@ class _Builder(Transformer):
         source, amount, *rest = items
         maximum = self._whole(rest.pop(0)) if rest and self._is(rest[0], "NUMBER") else None
         condition = rest[0] if rest else None
-        return ir.Shift(self._span(meta), self._text(source), amount, maximum, condition)
+        return ir.Shift(self._span(meta), self._text(source), amount, maximum, condition, self._source(meta))
 
     def _whole(self, token: Token) -> int:
         value = self._number(token)
@@ -481,11 +497,12 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def lookup_table(self, meta, items):
-        name, *items = items
+        override = bool(items) and self._is(items[0], "OVERRIDE")
+        name, *items = items[1:] if override else items
         title = self._text(items.pop(0)) if items and self._is(items[0], "STRING") else None
         cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
         header, *rows = items
-        return ir.LookupTable(self._span(meta), self._text(name), title, cites, header, tuple(rows))
+        return ir.LookupTable(self._span(meta), override, self._text(name), title, cites, header, tuple(rows))
 
     def table_line(self, items):
         return tuple(self._text(t) for t in items)
@@ -512,7 +529,7 @@ def parse(source: Source) -> ir.Rulebook:
     """Source text to a Rulebook, or RulesError with positioned diagnostics."""
     tree = parse_tree(source)
     try:
-        return _Builder(source.path).transform(tree)
+        return _Builder(source.path, source.text).transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, RulesError):
             raise RulesError(exc.orig_exc.diagnostics, {source.path: source.text}) from None

@@ -11,7 +11,7 @@ from fractions import Fraction
 from . import ir
 from .catalogue import ACTIVITIES, PARAMETERS, UNIT_SPELLINGS, UNITS, unit_text
 from .errors import Diagnostic, suggest
-from .runtime.notation import parse_odds, parse_result
+from .runtime.notation import NOTATIONS, parse_odds, parse_result
 from .runtime.tables import DICE_OUTCOMES, roll_range
 from .schema import check_schema
 
@@ -32,8 +32,15 @@ def check(rulebook: ir.Rulebook) -> list[Diagnostic]:
         problems += _sequence(sequence)
     for chart in rulebook.terrain:
         problems += _terrain(chart)
+    problems += _declarations(rulebook)
     for table in rulebook.results:
         problems += _results(table)
+    seen_tables: dict[str, ir.LookupTable] = {}
+    for table in rulebook.tables:
+        if table.name.value in seen_tables:
+            problems.append(Diagnostic(f"table '{table.name.value}' is defined twice", table.name.span))
+        seen_tables.setdefault(table.name.value, table)
+        problems += _lookup(table)
     return problems
 
 
@@ -113,6 +120,8 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
             return wrong(f"'{word}'", suggest(word, ptype.options))
         return word, []
     if ptype.kind == "result":
+        if word == "leftmost":
+            return word, []
         if parse_result(word) is None:
             return wrong(f"'{word}'", _RESULT_HINT)
         return word, []
@@ -146,7 +155,7 @@ def rounding_threshold(rounding: ir.Rounding) -> tuple[Fraction | None, list[Dia
     threshold, out = None, []
     for clause in rounding.spec:
         words = clause.value.split()
-        if words == ["keep", "fractions"]:
+        if words in (["keep", "fractions"], ["odds", "favour", "defender"]):
             continue
         if words in (["down"], ["up"]):
             found = Fraction(1 if words == ["down"] else 0)
@@ -160,7 +169,8 @@ def rounding_threshold(rounding: ir.Rounding) -> tuple[Fraction | None, list[Dia
                 continue
         else:
             out.append(Diagnostic(f"unknown rounding clause '{clause.value}'", clause.span,
-                                  "write '.50 up' (fractions from one half up), 'down', 'up', or 'keep fractions'"))
+                                  "write '.50 up' (fractions from one half up), 'down', 'up', 'keep fractions', "
+                                  "or 'odds favour defender'"))
             continue
         if threshold is not None:
             out.append(Diagnostic("rounding says twice where to round", clause.span))
@@ -169,6 +179,52 @@ def rounding_threshold(rounding: ir.Rounding) -> tuple[Fraction | None, list[Dia
         out.append(Diagnostic(f"rounding '{rounding.name.value}' does not say where to round", rounding.span,
                               "add a clause such as '.50 up'"))
     return threshold, out
+
+
+def favours_defender(rounding: ir.Rounding) -> bool:
+    return any(c.value.split() == ["odds", "favour", "defender"] for c in rounding.spec)
+
+
+# ---- unit types, modifiers, shifts ---------------------------------------------
+def _declarations(rulebook: ir.Rulebook) -> list[Diagnostic]:
+    out = []
+    types: dict[str, ir.UnitType] = {}
+    for block in rulebook.unit_types:
+        for unit_type in block.types:
+            if unit_type.name.value in types:
+                out.append(Diagnostic(f"unit type '{unit_type.name.value}' is declared twice", unit_type.name.span,
+                                      f"the first is at line {types[unit_type.name.value].span.line}"))
+            types.setdefault(unit_type.name.value, unit_type)
+    for block in rulebook.modifiers:
+        if block.cap is not None and block.cap <= 0:
+            out.append(Diagnostic("a DRM cap must be more than zero", block.span))
+        seen: dict[str, ir.Modifier] = {}
+        for modifier in block.modifiers:
+            if modifier.name.value in seen:
+                out.append(Diagnostic(f"die roll modifier '{modifier.name.value}' appears twice", modifier.name.span))
+            seen.setdefault(modifier.name.value, modifier)
+            if modifier.value == 0:
+                out.append(Diagnostic("a die roll modifier of 0 changes nothing", modifier.span))
+    for block in rulebook.shifts:
+        seen_shift: dict[str, ir.Shift] = {}
+        for shift in block.shifts:
+            if shift.source.value in seen_shift:
+                out.append(Diagnostic(f"column shift source '{shift.source.value}' appears twice", shift.source.span,
+                                      "give each source one line, with its maximum"))
+            seen_shift.setdefault(shift.source.value, shift)
+            needs_max = not isinstance(shift.amount, ir.Number) and not (
+                isinstance(shift.amount, ir.Unary) and isinstance(shift.amount.operand, ir.Number))
+            if shift.maximum is None and needs_max and not _is_terrain_shift(shift.amount):
+                out.append(Diagnostic(f"column shift source '{shift.source.value}' has no maximum", shift.source.span,
+                                      "a source whose amount varies says how far it can shift: add 'max N'"))
+            if shift.maximum is not None and shift.maximum <= 0:
+                out.append(Diagnostic("a shift maximum must be more than zero", shift.span))
+    return out
+
+
+def _is_terrain_shift(expr) -> bool:
+    """The TEC's own shift cells are bounded by the chart itself."""
+    return isinstance(expr, ir.Name) and expr.path.endswith("terrain.shift")
 
 
 # ---- sequence of play -------------------------------------------------------
@@ -253,51 +309,160 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
 # ---- combat results table ---------------------------------------------------
 def _results(table: ir.ResultsTable) -> list[Diagnostic]:
     out = []
-    ratios = []
-    for column in table.columns:
-        odds = parse_odds(column.value)
-        if odds is None:
-            out.append(Diagnostic(f"'{column.value}' is not an odds column", column.span,
-                                  "columns are ratios with both sides above zero, like 1:2 or 3:1"))
-            continue
-        ratio = odds[0] / odds[1]
-        if ratios and ratio <= ratios[-1][0]:
-            out.append(Diagnostic(f"odds columns must increase from left to right; {column.value} follows {ratios[-1][1]}",
+    notation = table.notation.value if table.notation else "steps-first"
+    if notation not in NOTATIONS:
+        out.append(Diagnostic(f"unknown result notation '{notation}'", table.notation.span,
+                              suggest(notation, NOTATIONS) or "the notations are " + ", ".join(NOTATIONS)))
+        notation = "steps-first"
+    for side in table.sides:
+        if side.value not in ("attacker", "defender"):
+            out.append(Diagnostic(f"a table has an attacker side and a defender side, not a {side.value} side",
+                                  side.span))
+    if table.sides and {s.value for s in table.sides} != {"attacker", "defender"}:
+        have = table.sides[0]
+        missing = "attacker" if have.value == "defender" else "defender"
+        out.append(Diagnostic(f"dual-sided table has no {missing} side", table.dice.span,
+                              "a dual-sided table reads defender results by odds and attacker losses by "
+                              "total defense strength: give it both 'defender side' and 'attacker side'"))
+    out += _odds_lines(table)
+    out += _dice_rows(table.dice, table.rows, len(table.columns), notation, "odds")
+    if table.attacker is not None:
+        out += _strength_columns(table.attacker.columns)
+        out += _dice_rows(table.dice, table.attacker.rows, len(table.attacker.columns), notation, "strength")
+    return out
+
+
+def _odds_lines(table: ir.ResultsTable) -> list[Diagnostic]:
+    out = []
+    named = [line for line in table.lines if line.name is not None]
+    if len(table.lines) > 1 and len(named) != len(table.lines):
+        unnamed = next(line for line in table.lines if line.name is None)
+        out.append(Diagnostic("a table with several odds rows names the terrain line each serves", unnamed.span,
+                              "write 'odds open 1:2 1:1 ...', 'odds close 1:1 2:1 ...'"))
+    seen: dict[str, ir.OddsLine] = {}
+    for line in named:
+        if line.name.value in seen:
+            out.append(Diagnostic(f"odds line '{line.name.value}' appears twice", line.name.span,
+                                  f"the first is at line {seen[line.name.value].span.line}"))
+        seen.setdefault(line.name.value, line)
+    for line in table.lines:
+        if len(line.columns) != len(table.columns):
+            out.append(Diagnostic(f"this odds row has {len(line.columns)} columns, the first has {len(table.columns)}",
+                                  line.span, "every terrain line has one odds column per result column"))
+        ratios = []
+        for column in line.columns:
+            odds = parse_odds(column.value)
+            if odds is None:
+                out.append(Diagnostic(f"'{column.value}' is not an odds column", column.span,
+                                      "columns are ratios with both sides above zero, like 1:2 or 3:1"))
+                continue
+            ratio = odds[0] / odds[1]
+            if ratios and ratio <= ratios[-1][0]:
+                out.append(Diagnostic(f"odds columns must increase from left to right; "
+                                      f"{column.value} follows {ratios[-1][1]}", column.span))
+            ratios.append((ratio, column.value))
+    return out
+
+
+def _strength_columns(columns: tuple[ir.Text, ...]) -> list[Diagnostic]:
+    out, previous = [], None
+    for column in columns:
+        if column.value.endswith("-"):
+            out.append(Diagnostic(f"'{column.value}': strength columns start at a value, like 1-4 or 21+",
                                   column.span))
-        ratios.append((ratio, column.value))
-    outcomes = DICE_OUTCOMES.get(table.dice.value)
+            continue
+        low, high = roll_range(column.value)
+        if previous is not None and low != previous + 1:
+            out.append(Diagnostic(f"strength column {column.value} does not follow on from the one before",
+                                  column.span, "columns cover every strength once, in order: 1-4 5-8 9+"))
+        if low > high:
+            out.append(Diagnostic(f"'{column.value}' runs backwards", column.span))
+        previous = high
+    return out
+
+
+def _dice_rows(dice: ir.Text, rows, width: int, notation: str, what: str) -> list[Diagnostic]:
+    out = []
+    outcomes = DICE_OUTCOMES.get(dice.value)
     covered: dict[int, ir.DiceRow] = {}
-    for row in table.rows:
-        if len(row.cells) != len(table.columns):
-            more = len(row.cells) > len(table.columns)
-            span = row.cells[len(table.columns)].span if more else row.cells[-1].span
+    spans: list[tuple[int, int, ir.DiceRow]] = []
+    for index, row in enumerate(rows):
+        if len(row.cells) != width:
+            more = len(row.cells) > width
+            span = row.cells[width].span if more else row.cells[-1].span
             cells = "1 cell" if len(row.cells) == 1 else f"{len(row.cells)} cells"
-            out.append(Diagnostic(f"dice row {row.label.value} has {cells} for {len(table.columns)} odds columns",
-                                  span, "one result per column, in the order of the odds row"))
+            noun = "odds columns" if what == "odds" else "strength columns"
+            out.append(Diagnostic(f"dice row {row.label.value} has {cells} for {width} {noun}",
+                                  span, "one result per column, in the order of the header row"))
         for cell in row.cells:
-            if parse_result(cell.value) is None:
-                out.append(Diagnostic(f"'{cell.value}' is not a combat result", cell.span, _RESULT_HINT))
+            if parse_result(cell.value, notation) is None:
+                out.append(Diagnostic(f"'{cell.value}' is not a combat result", cell.span, _RESULT_HINTS[notation]))
         if outcomes is None:
             continue
-        low, high = roll_range(row.label.value)
-        rolls = [r for r in outcomes if low <= r <= high]
-        if low > high or not rolls or low not in outcomes or high not in outcomes:
-            span_hint = f"{table.dice.value} rolls run {outcomes[0]}-{outcomes[-1]}"
-            if table.dice.value == "d66":
-                span_hint = "d66 reads two dice as tens and units: 11-16, 21-26, ... 61-66"
-            out.append(Diagnostic(f"{row.label.value} is not a {table.dice.value} roll", row.label.span, span_hint))
+        label = row.label.value
+        low, high = roll_range(label)
+        if label.endswith("-") and index != 0 or label.endswith("+") and index != len(rows) - 1:
+            out.append(Diagnostic(f"an open-ended row ({label}) must be the {'first' if label.endswith('-') else 'last'} row",
+                                  row.label.span))
+        if low > high:
+            out.append(Diagnostic(f"{label} runs backwards", row.label.span))
             continue
-        for roll in rolls:
-            if roll in covered:
-                out.append(Diagnostic(f"roll {roll} has two rows", row.label.span,
-                                      f"the first is at line {covered[roll].span.line}"))
-                break
-            covered[roll] = row
+        if not label.endswith(("-", "+")) and (low not in outcomes or high not in outcomes):
+            hint = f"{dice.value} rolls run {outcomes[0]}-{outcomes[-1]}"
+            if dice.value == "d66":
+                hint = "d66 reads two dice as tens and units: 11-16, 21-26, ... 61-66"
+            out.append(Diagnostic(f"{label} is not a {dice.value} roll", row.label.span, hint))
+            continue
+        clash = next((other for lo, hi, other in spans if lo <= high and low <= hi), None)
+        if clash is not None:
+            overlap = max(low, roll_range(clash.label.value)[0])
+            out.append(Diagnostic(f"roll {overlap} has two rows", row.label.span,
+                                  f"the first is at line {clash.span.line}"))
+            continue
+        spans.append((low, high, row))
+        for roll in outcomes:
+            if low <= roll <= high:
+                covered[roll] = row
     if outcomes is not None:
         missing = [r for r in outcomes if r not in covered]
         if missing:
             out.append(Diagnostic(f"no row for roll{'s' if len(missing) > 1 else ''} {_ranges(missing)}",
-                                  table.dice.span, f"a {table.dice.value} table needs one row for each roll"))
+                                  dice.span, f"a {dice.value} table needs one row for each roll"))
+    return out
+
+
+_RESULT_HINTS = {
+    "steps-first": "results are A# (attacker steps), D# (defender steps), r# after a side (retreat hexes), "
+                   "A1D1, or - for no effect",
+    "retreat-first": "results are a side (A, D or B for both), its retreat in hexes, then its step losses in "
+                     "parentheses: D2, D2(1), B1(1); - for no effect; a trailing * marks a breakthrough",
+}
+_RESULT_HINT = _RESULT_HINTS["steps-first"]
+
+
+# ---- lookup tables ---------------------------------------------------------------
+def _lookup(table: ir.LookupTable) -> list[Diagnostic]:
+    out = []
+    width = len(table.header) - 1
+    if width < 1:
+        out.append(Diagnostic("a table's first row names its key, then its columns", table.header[0].span,
+                              "like: level  1  2-3  4-6"))
+        return out
+    two_way = "/" in table.header[0].value
+    if not two_way and len(table.rows) != 1:
+        out.append(Diagnostic(f"table '{table.name.value}' has {len(table.rows)} value rows under a one-key header",
+                              table.header[0].span,
+                              "a one-key table has one row of values; for rows and columns, name both keys "
+                              "in the first cell, like: red-die/soft-units"))
+    labels = {}
+    for cell in table.header[1:]:
+        if cell.value in labels:
+            out.append(Diagnostic(f"column '{cell.value}' appears twice", cell.span))
+        labels[cell.value] = cell
+    for row in table.rows:
+        if len(row) - 1 != width:
+            out.append(Diagnostic(f"row '{row[0].value}' has {len(row) - 1} values for {width} columns",
+                                  row[-1].span))
     return out
 
 

@@ -5,12 +5,17 @@ from types import MappingProxyType
 
 from .arithmetic import exact, odds_pair, round_from
 from .notation import Result, parse_odds, parse_result
-from .tables import DICE_OUTCOMES, CombatResultsTable, combat_column
-from .terrain import Combat, Movement, Terrain, TerrainEffectsChart
+from .tables import DICE_OUTCOMES, AttackerLosses, CombatResultsTable, LookupTable, combat_column
+from .combat import (AttackingHex, Combat, CombatEngine, ModifierSpec, ShiftSpec, Unit, Vocabulary, all_where,
+                     any_where, ceil_, count_where, divide, floor_, max_of, min_of, sum_of)
+from .terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart
 from .model import Parameter, Phase, PlayerTurn, Quantity, RuleEntry, frozen_mapping
 
 __all__ = [
-    "Combat", "CombatResultsTable", "DICE_OUTCOMES", "Fraction", "MappingProxyType", "Movement",
+    "AttackerLosses", "AttackingHex", "Combat", "CombatEngine", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
+    "Vocabulary", "all_where", "any_where", "ceil_", "count_where", "divide", "floor_", "max_of", "min_of",
+    "sum_of",
+    "CombatEffect", "CombatResultsTable", "DICE_OUTCOMES", "Fraction", "MappingProxyType", "Movement",
     "Parameter", "Phase", "PlayerTurn", "Quantity", "Result", "RuleEntry", "Terrain", "TerrainEffectsChart", "combat_column",
     "exact", "frozen_mapping", "odds_pair", "parse_odds", "parse_result", "round_from",
 ]

@@ -29,8 +29,10 @@ def round_from(x: Number, threshold: Fraction) -> int:
     return whole + (1 if value - whole >= threshold and value != whole else 0)
 
 
-def odds_pair(attack: Number, defense: Number, rounder) -> tuple[int, int]:
-    """Divide both strengths by the smaller and round each with `rounder`."""
+def odds_pair(attack: Number, defense: Number, rounder, favour_defender: bool = False) -> tuple[int, int]:
+    """Divide both strengths by the smaller and round each with `rounder`; with
+    `favour_defender`, the attacker's number rounds down and the defender's up
+    (21 to 6 is 3:1, 6 to 21 is 1:4)."""
     a, d = exact(attack), exact(defense)
     if a < 0 or d < 0:
         raise ValueError("strengths cannot be negative")
@@ -38,6 +40,8 @@ def odds_pair(attack: Number, defense: Number, rounder) -> tuple[int, int]:
         raise ValueError("the defense strength is zero: there are no odds to compute")
     if a == 0:
         return 0, 1
+    if favour_defender:
+        return (math.floor(a / d), 1) if a >= d else (1, math.ceil(d / a))
     if a >= d:
         return rounder(a / d), 1
     return 1, rounder(d / a)

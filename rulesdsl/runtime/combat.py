@@ -176,3 +176,177 @@ def floor_(x) -> Fraction:
 
 def ceil_(x) -> Fraction:
     return Fraction(math.ceil(x))
+
+
+# ---- resolving a combat, with its derivation ------------------------------------
+@dataclass(frozen=True)
+class Contribution:
+    """One step of a derivation: what applied, by how much, under which rules."""
+
+    name: str
+    value: object
+    rules: tuple[str, ...] = ()
+    side: str = ""
+
+    def __str__(self) -> str:
+        side = f" ({self.side})" if self.side else ""
+        cites = f" [{' '.join(self.rules)}]" if self.rules else ""
+        return f"{self.name}{side}: {self.value}{cites}"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A resolved combat and how it was reached."""
+
+    result: object                      # Result
+    odds: str
+    column: str | None
+    attack: Fraction
+    defense: Fraction
+    shift: int
+    shifts: tuple[Contribution, ...]
+    drm: tuple[int, int]                # (attacker side, defender side), after the cap
+    modifiers: tuple[Contribution, ...]
+    roll: int
+    line: str | None = None
+    derivation: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ModifierSpec:
+    name: str
+    value: int
+    side: str
+    condition: Callable
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShiftSpec:
+    source: str
+    amount: Callable
+    maximum: int | None
+    condition: Callable | None
+    rules: tuple[str, ...] = ()
+
+
+class CombatEngine:
+    """The combat procedure a generated module assembles from its rulebook."""
+
+    def __init__(self, *, vocabulary, terrain, table, odds, modifiers=(), cap=None, shifts=(), per_side=None,
+                 terrain_rules=(), odds_rules=()):
+        self.vocabulary, self.terrain, self.table, self.odds = vocabulary, terrain, table, odds
+        self.modifiers, self.cap = tuple(modifiers), cap
+        self.shift_specs, self.per_side = tuple(shifts), per_side
+        self.terrain_rules, self.odds_rules = tuple(terrain_rules), tuple(odds_rules)
+
+    def bind(self, combat: Combat) -> Context:
+        if not isinstance(combat, Combat):
+            raise TypeError("expected a rulesdsl.runtime.combat.Combat")
+        return Context(combat, self.vocabulary, self.terrain)
+
+    # -- strengths ----------------------------------------------------------
+    def strengths(self, ctx: Context) -> tuple[Fraction, Fraction, list[str]]:
+        steps, attack = [], Fraction(0)
+        for index, hex_ in enumerate(ctx.attacking_hexes, 1):
+            factor = Fraction(1)
+            if self.terrain is not None:
+                multiplier = self.terrain.attack_multiplier(ctx.defender_terrain.name, hex_.hexsides)
+                if multiplier is None:
+                    crossed = ", ".join(hex_.hexsides) or ctx.defender_terrain.name
+                    raise RulesInputError(f"attacking from hex {index} across {crossed} is prohibited")
+                factor = exact(multiplier)
+            total = sum((u.attack for u in hex_.units), Fraction(0))
+            attack += total * factor
+            if factor != 1:
+                steps.append(f"hex {index}: attack {total} x {factor} for terrain")
+        defense = sum((u.defense for u in ctx.defenders), Fraction(0))
+        if self.terrain is not None:
+            multiplier = self.terrain.defense_multiplier(ctx.defender_terrain.name)
+            if multiplier is None:
+                raise RulesInputError(f"attacking into {ctx.defender_terrain.name} is prohibited")
+            if multiplier != 1:
+                steps.append(f"defense {defense} x {exact(multiplier)} for {ctx.defender_terrain.name}")
+            defense *= exact(multiplier)
+        return attack, defense, steps
+
+    # -- column shifts ------------------------------------------------------------
+    def column_shifts(self, ctx: Context) -> tuple[int, tuple[Contribution, ...]]:
+        """Each source's shift (capped by its maximum), then the net after the per-side cap:
+        right shifts (+) and left shifts (-) add up, so identical opposing shifts cancel."""
+        found = []
+        for spec in self.shift_specs:
+            if spec.condition is not None and not spec.condition(ctx):
+                continue
+            amount = spec.amount(ctx)
+            amount = int(amount) if amount == int(amount) else int(Fraction(amount).__trunc__())
+            if spec.maximum is not None:
+                amount = max(-spec.maximum, min(spec.maximum, amount))
+            if amount:
+                found.append(Contribution(spec.source, amount, spec.rules))
+        right = sum(c.value for c in found if c.value > 0)
+        left = sum(c.value for c in found if c.value < 0)
+        if self.per_side is not None:
+            right, left = min(right, self.per_side), max(left, -self.per_side)
+        return right + left, tuple(found)
+
+    # -- die roll modifiers ---------------------------------------------------------
+    def drm(self, ctx: Context) -> tuple[tuple[int, int], tuple[Contribution, ...]]:
+        """(attacker side, defender side) net DRMs after the cap, and each that applied."""
+        found = tuple(Contribution(m.name, m.value, m.rules, m.side) for m in self.modifiers if m.condition(ctx))
+        attacker = sum(c.value for c in found if c.side in ("attacker", "both"))
+        defender = sum(c.value for c in found if c.side in ("defender", "both"))
+        if self.cap is not None:
+            attacker = max(-self.cap, min(self.cap, attacker))
+            defender = max(-self.cap, min(self.cap, defender))
+        return (attacker, defender), found
+
+    # -- the whole procedure ----------------------------------------------------------
+    def resolve(self, combat: Combat, roll) -> Resolution:
+        if self.table is None:
+            raise LookupError("this rulebook has no Combat Results Table")
+        dice = tuple(roll) if isinstance(roll, (tuple, list)) else ()
+        total = sum(dice) if dice else roll
+        if dice and not combat.dice:
+            combat = Combat(combat.attacking_hexes, combat.defenders, combat.defender_terrain, combat.overrun,
+                            combat.situations, combat.amounts, dice)
+        ctx = self.bind(combat)
+        attack, defense, steps = self.strengths(ctx)
+        derivation = list(steps)
+        derivation.append(f"attack {attack}, defense {defense}")
+        pair = None if defense == 0 else self.odds(attack, defense)
+        odds_text = "-" if pair is None else f"{pair[0]}:{pair[1]}"
+        derivation.append(f"odds {odds_text}" + (f" [{' '.join(self.odds_rules)}]" if self.odds_rules else ""))
+        shift, shifts = self.column_shifts(ctx)
+        derivation += [f"column shift {c}" for c in shifts]
+        table, line = self.table, None
+        if self.table.lines:
+            row = self.terrain[ctx.defender_terrain.name]
+            line = row.line or row.name
+            table = self.table.line(line)
+            derivation.append(f"odds line {line} for {row.name}")
+        column = table.column(pair, shift)
+        (drm_attacker, drm_defender), modifiers = self.drm(ctx)
+        derivation += [f"DRM {c}" for c in modifiers]
+        if column is None:
+            result = table.below_result()
+            derivation.append(f"below the table: {result.text}, no roll")
+            return Resolution(result, odds_text, None, attack, defense, shift, shifts, (0, 0), modifiers,
+                              total, line, tuple(derivation))
+        derivation.append(f"column {column}" + (f" (shifted {shift:+d})" if shift else ""))
+        if table.attacker is None:
+            net = drm_defender  # a one-sided table reads one roll: 'both' DRMs apply once
+            result = table.result(column, total, net)
+            derivation.append(f"roll {total}{f' {net:+d} = {total + net}' if net else ''}: {result.text}")
+        else:
+            defender = table.result(column, total, drm_defender)
+            attacker = table.attacker.result(defense, total, drm_attacker)
+            derivation.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}")
+            derivation.append(f"attacker side: roll {total} {drm_attacker:+d} on defense "
+                              f"{table.attacker.column(defense)}: {attacker.text}")
+            from .notation import Result
+            result = Result(attacker.attacker_steps, attacker.attacker_retreat, defender.defender_steps,
+                            defender.defender_retreat, f"{attacker.text} / {defender.text}",
+                            attacker.breakthrough or defender.breakthrough)
+        return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
+                          modifiers, total, line, tuple(derivation))

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 NO_EFFECT = ("-", "NE")
+NOTATIONS = ("steps-first", "retreat-first")
 _SIDE = r"(?:(?P<{0}>{0})(?P<{0}s>[0-9]+)?(?:r(?P<{0}r>[0-9]+))?)?"
-_RESULT = re.compile("^" + _SIDE.format("A") + _SIDE.format("D") + "$")
+_RESULT = re.compile("^" + _SIDE.format("A") + _SIDE.format("D") + r"(?P<bt>\*)?$")
+_RETREAT_FIRST = re.compile(r"^(?P<side>[ADB])(?P<retreat>[0-9]+)?(?:\((?P<steps>[0-9]+)\))?(?P<bt>\*)?$")
 _ODDS = re.compile(r"^([0-9]+(?:\.[0-9]+)?):([0-9]+(?:\.[0-9]+)?)$")
 
 
@@ -26,16 +28,24 @@ class Result:
     defender_steps: int = 0
     defender_retreat: int = 0
     text: str = "-"
+    breakthrough: bool = False
 
 
-def parse_result(text: str) -> Result | None:
+def parse_result(text: str, notation: str = "steps-first") -> Result | None:
     """The Result a CRT cell prints, or None when it is not valid notation.
 
-    A#: attacker loses # steps; D#: defender loses # steps; r# after a side:
-    that side retreats # hexes (A1r1, D2r2, Dr1, A1D1); '-' or 'NE': no effect.
+    steps-first (the default): A#: attacker loses # steps; D#: defender loses
+    # steps; r# after a side: that side retreats # hexes (A1r1, D2r2, Dr1, A1D1).
+    retreat-first: a side (A, D, or B for both), the hexes it retreats, then
+    in parentheses the steps it must lose (D2, D2(1), B1(1)).
+    Either way '-' or 'NE' is no effect and a trailing * marks a breakthrough.
     """
     if text in NO_EFFECT:
         return Result(text=text)
+    if notation == "retreat-first":
+        return _retreat_first(text)
+    if notation != "steps-first":
+        raise ValueError(f"unknown result notation {notation!r}")
     match = _RESULT.match(text)
     if not match or not text:
         return None
@@ -43,8 +53,21 @@ def parse_result(text: str) -> Result | None:
     for side in "AD":
         if groups[side] and groups[side + "s"] is None and groups[side + "r"] is None:
             return None  # a bare 'A' or 'D' says nothing
+    if not (groups["A"] or groups["D"]):
+        return None
     return Result(int(groups["As"] or 0), int(groups["Ar"] or 0),
-                  int(groups["Ds"] or 0), int(groups["Dr"] or 0), text)
+                  int(groups["Ds"] or 0), int(groups["Dr"] or 0), text, bool(groups["bt"]))
+
+
+def _retreat_first(text: str) -> Result | None:
+    match = _RETREAT_FIRST.match(text)
+    if not match or (match.group("retreat") is None and match.group("steps") is None):
+        return None
+    retreat, steps = int(match.group("retreat") or 0), int(match.group("steps") or 0)
+    side = match.group("side")
+    attacker = (steps, retreat) if side in "AB" else (0, 0)
+    defender = (steps, retreat) if side in "DB" else (0, 0)
+    return Result(attacker[0], attacker[1], defender[0], defender[1], text, bool(match.group("bt")))
 
 
 def parse_odds(text: str) -> tuple[Fraction, Fraction] | None:

@@ -15,10 +15,26 @@ DICE_OUTCOMES: dict[str, tuple[int, ...]] = {
 }
 
 
+OPEN = 10 ** 6   # how far an open-ended row ('2-', '13+') reaches
+
+
 def roll_range(label: str) -> tuple[int, int]:
-    """'7' -> (7, 7); '3-4' -> (3, 4)."""
+    """'7' -> (7, 7); '3-4' -> (3, 4); '2-' -> 2 or less; '13+' -> 13 or more."""
+    if label.endswith("+"):
+        return int(label[:-1]), OPEN
+    if label.endswith("-"):
+        return -OPEN, int(label[:-1])
     low, _, high = label.partition("-")
     return int(low), int(high or low)
+
+
+def _row_for(rows: dict[str, tuple[str, ...]], roll: int) -> tuple[str, ...]:
+    """The row covering `roll`; a modified roll beyond every row reads the nearest end row."""
+    ranges = sorted((roll_range(label), cells) for label, cells in rows.items())
+    for (low, high), cells in ranges:
+        if low <= roll <= high:
+            return cells
+    return ranges[0][1] if roll < ranges[0][0][0] else ranges[-1][1]
 
 
 @dataclass(frozen=True)
@@ -32,18 +48,20 @@ class CombatResultsTable:
     dice: str
     columns: tuple[str, ...]
     rows: dict[str, tuple[str, ...]]
-    below: str | None = None
+    below: str | None = None            # a result, 'leftmost', or None when the rulebook sets none
+    notation: str = "steps-first"
+    lines: dict[str, tuple[str, ...]] | None = None     # terrain line -> its odds columns
+    attacker: "AttackerLosses | None" = None            # the attacker side of a dual-sided table
 
     def __post_init__(self):
-        ratios = [odds_ratio(c) for c in self.columns]
-        object.__setattr__(self, "_ratios", ratios)
-        by_roll = {}
-        for label, cells in self.rows.items():
-            low, high = roll_range(label)
-            for roll in DICE_OUTCOMES[self.dice]:
-                if low <= roll <= high:
-                    by_roll[roll] = cells
-        object.__setattr__(self, "_by_roll", by_roll)
+        object.__setattr__(self, "_ratios", [odds_ratio(c) for c in self.columns])
+
+    def line(self, name: str) -> "CombatResultsTable":
+        """The table as read by one terrain line: its own odds over the same results."""
+        if not self.lines or name not in self.lines:
+            raise KeyError(f"no odds line {name!r}; the lines are {', '.join(self.lines or ())}")
+        return CombatResultsTable(self.dice, self.lines[name], self.rows, self.below, self.notation, None,
+                                  self.attacker)
 
     def column(self, odds: tuple[int, int] | None, shift: int = 0) -> str | None:
         """The column for odds `a:d` after `shift` columns (+ right, - left).
@@ -59,26 +77,54 @@ class CombatResultsTable:
             ratio = Fraction(attack, defense)
             fitting = [i for i, r in enumerate(self._ratios) if r <= ratio]
             if not fitting:
-                return None
+                if self.below != "leftmost":
+                    return None
+                fitting = [0]
             index = fitting[-1]
         index += int(shift)
         if index < 0:
-            return None
+            return self.columns[0] if self.below == "leftmost" else None
         return self.columns[min(index, len(self.columns) - 1)]
 
-    def result(self, column: str, roll: int) -> Result:
-        """The printed result in `column` for dice `roll`."""
+    def result(self, column: str, roll: int, modifier: int = 0) -> Result:
+        """The printed result in `column` for dice `roll` (plus `modifier`, a net DRM)."""
         if column not in self.columns:
             raise KeyError(f"no odds column {column!r}; the columns are {', '.join(self.columns)}")
-        if roll not in self._by_roll:
-            outcomes = DICE_OUTCOMES[self.dice]
-            raise ValueError(f"{roll!r} is not a {self.dice} roll ({outcomes[0]}-{outcomes[-1]})")
-        return parse_result(self._by_roll[roll][self.columns.index(column)])
+        check_roll(self.dice, roll)
+        cells = _row_for(self.rows, roll + modifier)
+        return parse_result(cells[self.columns.index(column)], self.notation)
 
     def below_result(self) -> Result:
-        if self.below is None:
+        if self.below is None or self.below == "leftmost":
             raise LookupError("this rulebook sets no result for attacks below the table (combat.below_table)")
         return parse_result(self.below)
+
+
+def check_roll(dice: str, roll) -> None:
+    outcomes = DICE_OUTCOMES[dice]
+    if isinstance(roll, bool) or roll not in outcomes:
+        raise ValueError(f"{roll!r} is not a {dice} roll ({outcomes[0]}-{outcomes[-1]})")
+
+
+@dataclass(frozen=True)
+class AttackerLosses:
+    """The attacker side of a dual-sided table: columns by the defender's total strength."""
+
+    dice: str
+    columns: tuple[str, ...]             # '1-4', '5-8', '21+'
+    rows: dict[str, tuple[str, ...]]
+    notation: str = "steps-first"
+
+    def column(self, defense) -> str:
+        """The right-most column whose range starts at or below the strength (the first, if none)."""
+        strength = exact(defense)
+        fitting = [label for label in self.columns if roll_range(label)[0] <= strength]
+        return fitting[-1] if fitting else self.columns[0]
+
+    def result(self, defense, roll: int, modifier: int = 0) -> Result:
+        check_roll(self.dice, roll)
+        cells = _row_for(self.rows, roll + modifier)
+        return parse_result(cells[self.columns.index(self.column(defense))], self.notation)
 
 
 def combat_column(table: CombatResultsTable | None, odds: Callable[[Number, Number], tuple[int, int]],
@@ -87,3 +133,45 @@ def combat_column(table: CombatResultsTable | None, odds: Callable[[Number, Numb
         raise LookupError("this rulebook has no Combat Results Table")
     pair = None if exact(defense) == 0 else odds(attack, defense)
     return table.column(pair, shift)
+
+
+@dataclass(frozen=True)
+class LookupTable:
+    """A chart read by one key (`columns` only) or by a row key and a column key.
+
+    Labels are values ('1', 'open'), ranges ('2-3') or open ranges ('3+', '2-');
+    a number finds the label whose range holds it.
+    """
+
+    name: str
+    key: str
+    columns: tuple[str, ...]
+    rows: dict[str, tuple]
+    row_key: str | None = None
+
+    def _find(self, labels, key, what: str) -> int:
+        for index, label in enumerate(labels):
+            if str(key) == label:
+                return index
+        if isinstance(key, (int, float, Fraction)) and not isinstance(key, bool):
+            value = exact(key)
+            for index, label in enumerate(labels):
+                try:
+                    low, high = roll_range(label)
+                except ValueError:
+                    continue
+                if low <= value <= high:
+                    return index
+        raise KeyError(f"table {self.name!r} has no {what} {key!r}; it has {', '.join(labels)}")
+
+    def __call__(self, *keys):
+        if self.row_key is None:
+            if len(keys) != 1:
+                raise TypeError(f"table {self.name!r} is read by one key ({self.key})")
+            (values,) = self.rows.values()
+            return values[self._find(self.columns, keys[0], self.key)]
+        if len(keys) != 2:
+            raise TypeError(f"table {self.name!r} is read by {self.row_key} and {self.key}")
+        labels = tuple(self.rows)
+        row = self.rows[labels[self._find(labels, keys[0], self.row_key)]]
+        return row[self._find(self.columns, keys[1], self.key)]

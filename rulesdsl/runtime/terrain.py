@@ -19,7 +19,7 @@ class Movement:
 
 
 @dataclass(frozen=True, slots=True)
-class Combat:
+class CombatEffect:
     """kind: none, prohibited, other, multiply (`attacker` and/or `defender` factor)."""
 
     kind: str
@@ -35,7 +35,7 @@ class Terrain:
     name: str
     kind: str
     movement: Movement
-    combat: Combat
+    combat: CombatEffect
     level: int | None = None    # terrain level, where the rulebook gives one
     line: str | None = None     # the CRT odds line this terrain reads, for terrain-line tables
 
