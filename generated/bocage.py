@@ -7,6 +7,7 @@ the rules of the nearer rulebook take precedence.
 Rules in effect: 102 (97 from scs-1.8, 5 from bocage).
 """
 from rulesdsl.runtime import (
+    AdjustmentSpec,
     AttackerLosses,
     AttackingHex,
     Combat,

@@ -5,6 +5,7 @@
 Rules in effect: 100 (100 from scs-1.8).
 """
 from rulesdsl.runtime import (
+    AdjustmentSpec,
     AttackerLosses,
     AttackingHex,
     Combat,

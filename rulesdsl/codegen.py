@@ -257,6 +257,12 @@ def _issue3_context(ctx: dict, resolved: ir.Resolved) -> None:
         ctx["shifts"] = {"per_side": node.per_side, "cites": _cites(node), "origin": resolved.shifts.origin, "items": [
             {"source": sh.source.value, "amount": amount, "maximum": sh.maximum, "condition": condition,
              "text": comment(sh.text)} for sh, amount, condition in resolved.shift_code]}
+    ctx["adjustments"] = None
+    if resolved.adjustments is not None:
+        node = resolved.adjustments.node
+        ctx["adjustments"] = {"cites": _cites(node), "items": [
+            {"name": a.name.value, "field": a.target, "amount": a.amount, "python": python, "text": comment(a.text)}
+            for a, python in resolved.adjustment_code]}
     ctx["tables"] = []
     for effective in resolved.tables:
         table = effective.node

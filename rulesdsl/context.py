@@ -33,8 +33,13 @@ A terrain value has
   `terrain is woods`            bool     names a terrain of the TEC
 
 Functions: count(C [where P]), any(C where P), all(C where P), sum(C [where P] of V),
-max(C [where P] of V), min(C [where P] of V) (0 over nothing), odds(A, D) (the rulebook's
-odds, comparable with 4:1), floor(X), ceil(X), round(X) (the rulebook's rounding).
+max(C [where P] of V), min(C [where P] of V) (0 over nothing), max(A, B, ...), min(A, B, ...),
+if(P, A, B), odds(A, D) (the rulebook's odds, comparable with 4:1), floor(X), ceil(X),
+round(X) (the rulebook's rounding).
+
+In `result adjustments` only:
+  result.attacker_steps, result.attacker_retreat,
+  result.defender_steps, result.defender_retreat   number   the result as read from the table
 """
 from __future__ import annotations
 
@@ -52,3 +57,5 @@ HEX_ATTRIBUTES = {"units": "units", "terrain": "terrain"}
 TERRAIN_ATTRIBUTES = {"shift": "number", "level": "number", "attack": "number", "defense": "number"}
 AGGREGATES = {"count", "any", "all", "sum", "max", "min"}
 NUMERIC = {"floor", "ceil", "round"}
+RESULT_FIELDS = {"result.attacker_steps", "result.attacker_retreat", "result.defender_steps",
+                 "result.defender_retreat"}

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import ir
-from .context import AGGREGATES, HEX_ATTRIBUTES, NUMERIC, ROOT, TERRAIN_ATTRIBUTES, UNIT_ATTRIBUTES
+from .context import AGGREGATES, HEX_ATTRIBUTES, NUMERIC, RESULT_FIELDS, ROOT, TERRAIN_ATTRIBUTES, UNIT_ATTRIBUTES
 from .errors import Diagnostic, suggest
 from .runtime.notation import parse_odds
 
@@ -51,6 +51,7 @@ class Compiler:
         self.sources: dict[str, str] = {}        # definition -> Python expression
         self.uses: dict[str, set[str]] = {}      # definition -> definitions it uses
         self._current: str | None = None
+        self.reading_result = False              # result.* is readable in result adjustments only
         self._scopes: list[tuple[str, str]] = []  # (element kind, variable)
 
     # -- definitions ------------------------------------------------------
@@ -167,6 +168,10 @@ class Compiler:
             return f"ctx.amount({path!r})", "number"
         if path in ROOT:
             return "ctx." + path.replace(".", "_"), ROOT[path]
+        if path in RESULT_FIELDS:
+            if not self.reading_result or self._current is not None:
+                return self._error(f"'{path}' can only be read in result adjustments", expr.span)
+            return f"ctx.result.{path.split('.')[1]}", "number"
         head, _, attribute = path.partition(".")
         if head in ROOT and ROOT[head] == "terrain" and attribute:
             found = self._attribute("terrain", "ctx." + head, attribute)
@@ -255,6 +260,20 @@ class Compiler:
 
     def _call(self, expr: ir.Call, stack) -> tuple[str, str]:
         function = expr.function.value
+        if function in ("min", "max") and len(expr.args) > 1:
+            numbers = ", ".join(self.number(arg, stack) for arg in expr.args)
+            return f"{function}({numbers})", "number"
+        if function == "if":
+            if len(expr.args) != 3:
+                return self._error("if takes a condition and two values: if(dg, 1, 0)", expr.span)
+            condition = self.condition(expr.args[0], stack)
+            (yes, ykind), (no, nkind) = (self._compile(a, stack) for a in expr.args[1:])
+            if "error" in (ykind, nkind):
+                return "None", "error"
+            if ykind != nkind:
+                return self._error(f"both values of if must be alike, not {_noun(ykind)} and {_noun(nkind)}",
+                                   expr.span)
+            return f"({yes} if {condition} else {no})", ykind
         if function in AGGREGATES:
             return self._aggregate(expr, stack)
         if function == "odds":
@@ -277,7 +296,7 @@ class Compiler:
                 return self._error(f"'{name}' is not a hexside feature of the terrain effects chart", arg.span,
                                    suggest(name, hexsides))
             return f"{self._scopes[-1][1]}.crosses({arg.path!r})", "bool"
-        known = sorted(AGGREGATES | NUMERIC | {"odds", "across"})
+        known = sorted(AGGREGATES | NUMERIC | {"odds", "across", "if"})
         return self._error(f"unknown function '{function}'", expr.function.span,
                            suggest(function, known) or "the functions are " + ", ".join(known))
 

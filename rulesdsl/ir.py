@@ -233,6 +233,27 @@ class Shifts:
     shifts: tuple[Shift, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A change to the result read from the table: `target` by `amount` when `condition`."""
+
+    span: Span = _span()
+    name: Text = Text()
+    target: str = "defender-retreat"
+    amount: int = 0
+    condition: object = None
+    text: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustments:
+    span: Span = _span()
+    override: bool = False
+    title: Text | None = None
+    cites: tuple[Text, ...] = ()
+    adjustments: tuple[Adjustment, ...] = ()
+
+
 # ---- sequence of play ----------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Phase:
@@ -376,6 +397,7 @@ class Rulebook:
     vocabulary: tuple[Vocabulary, ...] = ()
     modifiers: tuple[Modifiers, ...] = ()
     shifts: tuple[Shifts, ...] = ()
+    adjustments: tuple[Adjustments, ...] = ()
     rounding: tuple[Rounding, ...] = ()
     sequence: tuple[SequenceOfPlay, ...] = ()
     terrain: tuple[TerrainChart, ...] = ()
@@ -424,6 +446,8 @@ class Resolved:
     definitions: tuple = ()                     # (Definition, python, kind, rule id, origin), in dependency order
     modifier_code: tuple = ()                   # (Modifier, python condition)
     shift_code: tuple = ()                      # (Shift, python amount, python condition or None)
+    adjustments: Effective | None = None
+    adjustment_code: tuple = ()                 # (Adjustment, python condition)
 
     @property
     def id(self) -> str:

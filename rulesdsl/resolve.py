@@ -22,6 +22,7 @@ _CHARTS = {
     "results": "combat results table",
     "modifiers": "die roll modifiers",
     "shifts": "column shifts",
+    "adjustments": "result adjustments",
 }
 
 
@@ -117,7 +118,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     return ir.Resolved(rulebook, tuple(books[1:]), ordered, parameters, charts.get("rounding"), threshold,
                        charts.get("sequence"), charts.get("terrain"), charts.get("results"), favour_defender,
                        charts.get("modifiers"), charts.get("shifts"), tuple(tables.values()), vocabulary,
-                       *compiled), []
+                       *compiled[:3], charts.get("adjustments"), compiled[3]), []
 
 
 def _tables(books, problems) -> dict[str, ir.Effective]:
@@ -226,8 +227,13 @@ def _compile_expressions(rulebook, vocabulary: Vocabulary, rules, charts, proble
         shift_code = tuple((s, compiler.number(s.amount),
                             compiler.condition(s.condition) if s.condition is not None else None)
                            for s in charts["shifts"].node.shifts)
+    adjustment_code = ()
+    if charts.get("adjustments") is not None:
+        compiler.reading_result = True
+        adjustment_code = tuple((a, compiler.condition(a.condition)) for a in charts["adjustments"].node.adjustments)
+        compiler.reading_result = False
     problems += compiler.problems
-    return definitions, modifier_code, shift_code
+    return definitions, modifier_code, shift_code, adjustment_code
 
 
 def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:

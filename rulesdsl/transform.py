@@ -78,11 +78,11 @@ class _Builder(Transformer):
         fields = dict(header)
         grouped: dict[str, list] = {"rules": [], "unit_types": [], "vocabulary": [], "modifiers": [],
                                     "shifts": [], "rounding": [], "sequence": [], "terrain": [], "results": [],
-                                    "tables": []}
+                                    "tables": [], "adjustments": []}
         kinds = {ir.Rule: "rules", ir.UnitTypes: "unit_types", ir.Vocabulary: "vocabulary",
                  ir.Modifiers: "modifiers", ir.Shifts: "shifts", ir.Rounding: "rounding",
                  ir.SequenceOfPlay: "sequence", ir.TerrainChart: "terrain", ir.ResultsTable: "results",
-                 ir.LookupTable: "tables"}
+                 ir.LookupTable: "tables", ir.Adjustments: "adjustments"}
         for statement in statements:
             grouped[kinds[type(statement)]].append(statement)
         return ir.Rulebook(fields.pop("span"), **fields, **{k: tuple(v) for k, v in grouped.items()})
@@ -210,6 +210,17 @@ class _Builder(Transformer):
         condition = rest[0] if rest else None
         return ir.Shift(self._span(meta), self._text(source), amount, maximum, condition, self._source(meta))
 
+    @v_args(meta=True)
+    def adjustments(self, meta, items):
+        override, title, cites, items = self._leading(items)
+        return ir.Adjustments(self._span(meta), override, title, cites, tuple(items))
+
+    @v_args(meta=True)
+    def adjustment(self, meta, items):
+        name, field, amount, condition = items
+        return ir.Adjustment(self._span(meta), self._text(name), str(field), self._whole(amount), condition,
+                             self._source(meta))
+
     def _whole(self, token: Token) -> int:
         value = self._number(token)
         if value.denominator != 1:
@@ -238,8 +249,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def call2(self, meta, items):
-        function, first, second = items
-        return ir.Call(self._span(meta), self._text(function), (first, second))
+        function, *args = items
+        return ir.Call(self._span(meta), self._text(function), tuple(args))
 
     def where(self, items):
         return ("where", items[0])

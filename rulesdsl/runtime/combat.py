@@ -222,6 +222,15 @@ class ModifierSpec:
 
 
 @dataclass(frozen=True)
+class AdjustmentSpec:
+    name: str
+    field: str            # attacker-steps, attacker-retreat, defender-steps, defender-retreat
+    amount: int
+    condition: Callable
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ShiftSpec:
     source: str
     amount: Callable
@@ -234,11 +243,12 @@ class CombatEngine:
     """The combat procedure a generated module assembles from its rulebook."""
 
     def __init__(self, *, vocabulary, terrain, table, odds, modifiers=(), cap=None, shifts=(), per_side=None,
-                 terrain_rules=(), odds_rules=()):
+                 terrain_rules=(), odds_rules=(), adjustments=()):
         self.vocabulary, self.terrain, self.table, self.odds = vocabulary, terrain, table, odds
         self.modifiers, self.cap = tuple(modifiers), cap
         self.shift_specs, self.per_side = tuple(shifts), per_side
         self.terrain_rules, self.odds_rules = tuple(terrain_rules), tuple(odds_rules)
+        self.adjustments = tuple(adjustments)
 
     def bind(self, combat: Combat) -> Context:
         if not isinstance(combat, Combat):
@@ -348,5 +358,28 @@ class CombatEngine:
             result = Result(attacker.attacker_steps, attacker.attacker_retreat, defender.defender_steps,
                             defender.defender_retreat, f"{attacker.text} / {defender.text}",
                             attacker.breakthrough or defender.breakthrough)
+        result, adjusted = self.adjust(ctx, result)
+        derivation += [f"adjusted {c}" for c in adjusted]
+        if adjusted:
+            derivation.append(f"result {result.text}")
         return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
                           modifiers, total, line, tuple(derivation))
+
+    def adjust(self, ctx: Context, result):
+        """Apply the result adjustments, each judged against the result as read from the table."""
+        if not self.adjustments:
+            return result, ()
+        ctx.result = result
+        found = tuple(Contribution(a.name, f"{a.field} {a.amount:+d}", a.rules)
+                      for a in self.adjustments if a.condition(ctx))
+        if not found:
+            return result, ()
+        fields = {"attacker-steps": "attacker_steps", "attacker-retreat": "attacker_retreat",
+                  "defender-steps": "defender_steps", "defender-retreat": "defender_retreat"}
+        values = {v: getattr(result, v) for v in fields.values()}
+        for spec in self.adjustments:
+            if spec.condition(ctx):
+                key = fields[spec.field]
+                values[key] = max(0, values[key] + spec.amount)
+        from dataclasses import replace
+        return replace(result, **values, text=result.text + " (adjusted)"), found
