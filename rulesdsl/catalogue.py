@@ -180,7 +180,7 @@ PARAMETERS: dict[str, tuple[ParamType, str]] = {
     "combat.imaginary_columns": (FLAG, "whether column shifts may count from columns beyond the table's edges"),
     "combat.shift_off_left_is_below_table": (FLAG, "whether an attack shifted past the left-most column counts as below the table"),
     # step losses and retreats
-    "steps.first_loss": (ParamType("choice", options=("strongest-unit", "owner-choice")), "which unit takes a side's first step loss"),
+    "steps.first_loss": (ParamType("choice", options=("strongest-unit", "owner-choice", "enemy-choice")), "which unit takes a side's first step loss"),
     "steps.spread_before_second": (FLAG, "whether every unit must lose a step before any loses a second"),
     "steps.owner_distributes": (FLAG, "whether the owner spreads step losses among the units in the combat, within the other limits"),
     "steps.excess_ignored": (FLAG, "whether step losses beyond what a side can absorb are ignored"),
@@ -225,6 +225,39 @@ PARAMETERS: dict[str, tuple[ParamType, str]] = {
     "supply.lasts_until_next_check": (FLAG, "whether a supply status holds until the next Supply Phase"),
 }
 
+# Added for series that ready units, react, road-move and bombard (generic concepts).
+PARAMETERS.update({
+    "overrun.who": (ParamType("choice", options=("any-unit", "exploit-capable")), "which units may overrun"),
+    "reaction.movement_fraction": (NUMBER, "the share of its MA a reacting unit may use"),
+    "reaction.may_overrun": (FLAG, "whether reacting units may overrun"),
+    "reaction.may_enter_ezoc": (FLAG, "whether reacting units may enter enemy ZOCs"),
+    "road_movement.ma_multiple": (NUMBER, "how many times its printed MA a unit may spend in road movement"),
+    "road_movement.road_cost": (_q("MP"), "the MPs per road hex in road movement"),
+    "road_movement.trail_cost": (_q("MP"), "the MPs per trail hex in road movement"),
+    "road_movement.enemy_distance": (_q("hex"), "how close to enemy units road movement may not come"),
+    "exploitation.unready_above_fraction": (NUMBER, "the share of its MA beyond which an exploiting unit is marked unready"),
+    "supply.out_of_supply_may_exploit": (FLAG, "whether out-of-supply units may exploit"),
+    "supply.out_of_supply_may_react": (FLAG, "whether out-of-supply units may make reaction moves"),
+    "supply.out_of_supply_may_bombard": (FLAG, "whether out-of-supply artillery may bombard, defensively included"),
+    "combat.dg_factor": (NUMBER, "what a disrupted (DG) unit's combat strength is multiplied by"),
+    "combat.defensive_support_units": (COUNT, "how many artillery units may give defensive support to one combat"),
+    "retreat.close_terrain_ignores_one_hex": (FLAG, "whether defenders in the strongest shift terrain may ignore a one-hex retreat"),
+    "retreat.attacker_retreats_on_empty_result": (FLAG, "whether attackers who lost steps retreat a hex when the defender lost nothing"),
+    "retreat.blocked_loss_per_unit": (FLAG, "whether a blocked retreat costs a step per unit rather than per stack"),
+    "air.interdiction_cost": (_m("MP"), "the extra MPs to enter an interdicted hex or one next to it"),
+    "air.interdiction_road_minimum": (_q("MP"), "the least a road hex costs in an interdicted area"),
+    "bombardment.group_size": (COUNT, "how many same-rated units fire together as a group"),
+    "bombardment.group_bonus": (COUNT, "how much a group's rating rises"),
+    "bombardment.moved_penalty": (COUNT, "how much a rating falls for artillery that moved"),
+    "bombardment.min_rating": (COUNT, "the lowest a bombardment rating can fall"),
+    "bombardment.air_rating": (COUNT, "the rating of an air bombardment"),
+    "bombardment.flak_air_rating": (COUNT, "the rating of an air bombardment near enemy flak"),
+    "bombardment.light_cover_reduction": (COUNT, "how much villages and similar cover lower a rating"),
+    "bombardment.heavy_cover_reduction": (COUNT, "how much cities and fortifications lower a rating"),
+    "bombardment.armor_reduction": (COUNT, "how much armored targets lower a rating"),
+    "bombardment.spares_last_step": (FLAG, "whether the last step in a hex survives bombardment"),
+})
+
 # What may happen in a phase; a phase lists some of these.
 ACTIVITIES: dict[str, str] = {
     "reinforcement": "reinforcements are placed",
@@ -243,4 +276,5 @@ ACTIVITIES: dict[str, str] = {
     "recovery": "disrupted or disorganised units recover",
     "morale": "morale is tested",
     "turn-marker": "the turn marker advances",
+    "interdiction": "air points interdict hexes",
 }

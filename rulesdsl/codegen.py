@@ -248,19 +248,19 @@ def _issue3_context(ctx: dict, resolved: ir.Resolved) -> None:
     ctx["modifiers"] = None
     if resolved.modifiers is not None:
         node = resolved.modifiers.node
-        ctx["modifiers"] = {"cap": node.cap, "cites": _cites(node), "origin": resolved.modifiers.origin, "items": [
+        ctx["modifiers"] = {"cap": node.cap, "cites": _cites(node), "origin": resolved.modifiers.origin, "entries": [
             {"name": m.name.value, "value": m.value, "side": m.side, "python": python, "text": comment(m.text)}
             for m, python in resolved.modifier_code]}
     ctx["shifts"] = None
     if resolved.shifts is not None:
         node = resolved.shifts.node
-        ctx["shifts"] = {"per_side": node.per_side, "cites": _cites(node), "origin": resolved.shifts.origin, "items": [
+        ctx["shifts"] = {"per_side": node.per_side, "cites": _cites(node), "origin": resolved.shifts.origin, "entries": [
             {"source": sh.source.value, "amount": amount, "maximum": sh.maximum, "condition": condition,
              "text": comment(sh.text)} for sh, amount, condition in resolved.shift_code]}
     ctx["adjustments"] = None
     if resolved.adjustments is not None:
         node = resolved.adjustments.node
-        ctx["adjustments"] = {"cites": _cites(node), "items": [
+        ctx["adjustments"] = {"cites": _cites(node), "entries": [
             {"name": a.name.value, "field": a.target, "amount": a.amount, "python": python, "text": comment(a.text)}
             for a, python in resolved.adjustment_code]}
     ctx["tables"] = []

@@ -24,6 +24,7 @@ Inside `where` / `of` over units   (count(attackers where armored), sum(defender
 Inside `where` / `of` over hexes   (any(attacking_hexes where count(units) >= 3))
   units                         units    the units attacking from that hex
   terrain                       terrain  that hex's terrain
+  factor                        number   the TEC's multiplier on attacks from it (1/2 across a stream)
   across(<hexside>)             bool     its attack crosses that hexside feature
 
 A terrain value has
@@ -53,7 +54,7 @@ ROOT = {
     "dice.red": "number",
 }
 UNIT_ATTRIBUTES = {"attack": "number", "defense": "number", "quality": "number", "steps": "number"}
-HEX_ATTRIBUTES = {"units": "units", "terrain": "terrain"}
+HEX_ATTRIBUTES = {"units": "units", "terrain": "terrain", "factor": "number"}
 TERRAIN_ATTRIBUTES = {"shift": "number", "level": "number", "attack": "number", "defense": "number"}
 AGGREGATES = {"count", "any", "all", "sum", "max", "min"}
 NUMERIC = {"floor", "ceil", "round"}

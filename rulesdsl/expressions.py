@@ -153,10 +153,18 @@ class Compiler:
 
     def _name(self, expr: ir.Name, stack) -> tuple[str, str]:
         path = expr.path
+        head, _, rest = path.partition(".")
         for kind, var in reversed(self._scopes):
             found = self._attribute(kind, var, path)
             if found:
                 return found
+            inner = self._attribute(kind, var, head) if rest else None
+            if inner and inner[1] == "terrain":
+                found = self._attribute("terrain", inner[0], rest)
+                if found:
+                    return found
+                return self._error(f"a terrain has no '{rest}'", expr.span,
+                                   suggest(rest, TERRAIN_ATTRIBUTES) or "it has " + ", ".join(TERRAIN_ATTRIBUTES))
         if path in self.vocabulary.definitions:
             if self._current is not None:
                 self.uses[self._current].add(path)

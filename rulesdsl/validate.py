@@ -66,6 +66,9 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
         return None, [Diagnostic(f"unknown parameter '{name.value}'", name.span,
                                  suggest(name.value, PARAMETERS) or "the known parameters are listed in rulesdsl/catalogue.py")]
     ptype, _ = PARAMETERS[name.value]
+    if ptype.kind in ("quantity", "modifier", "count", "number") and isinstance(value, ir.Words) \
+            and [w.value for w in value.words] == ["none"]:
+        return None, []  # the rule sets no such value (a limit removed, say)
 
     def wrong(got: str, hint: str | None = None):
         return None, [Diagnostic(f"{name.value} takes {ptype.describe()}, not {got}", value.span, hint)]

@@ -98,6 +98,12 @@ class BoundHex:
             if chart is None or name not in chart:
                 raise _unknown("hexside", name, list(chart or ()))
         self._crossed = {chart[n].name for n in self.hexsides} if chart is not None else set()
+        self.factor = Fraction(1)
+
+    def set_factor(self, defender_terrain: str, chart) -> None:
+        if chart is not None:
+            multiplier = chart.attack_multiplier(defender_terrain, self.hexsides)
+            self.factor = Fraction(0) if multiplier is None else exact(multiplier)
 
     def crosses(self, name: str) -> bool:
         return name in self._crossed
@@ -117,6 +123,8 @@ class Context:
     def __init__(self, combat: Combat, vocabulary: Vocabulary, chart):
         self.combat = combat
         self.attacking_hexes = tuple(BoundHex(h, vocabulary, chart) for h in combat.attacking_hexes)
+        for hex_ in self.attacking_hexes:
+            hex_.set_factor(combat.defender_terrain, chart)
         self.attackers = tuple(u for h in self.attacking_hexes for u in h.units)
         self.defenders = tuple(BoundUnit(u, vocabulary) for u in combat.defenders)
         self.defender_terrain = BoundTerrain(chart, combat.defender_terrain)
@@ -129,8 +137,20 @@ class Context:
                 raise _unknown("combat amount", name, vocabulary.amounts)
         self._situations = set(combat.situations)
         self._amounts = {k: exact(v) for k, v in combat.amounts.items()}
-        dice = tuple(combat.dice) + (None, None)
-        self.dice_white, self.dice_red = dice[0], dice[1]
+        self._dice = tuple(combat.dice)
+
+    def _die(self, index: int) -> Fraction:
+        if len(self._dice) < 2:
+            raise RulesInputError("this rulebook reads the white and the red die: pass the roll as (white, red)")
+        return Fraction(self._dice[index])
+
+    @property
+    def dice_white(self) -> Fraction:
+        return self._die(0)
+
+    @property
+    def dice_red(self) -> Fraction:
+        return self._die(1)
 
     def situation(self, name: str) -> bool:
         return name in self._situations
