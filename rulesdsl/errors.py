@@ -49,10 +49,10 @@ class RulesError(Exception):
         super().__init__("\n".join(d.message for d in self.diagnostics))
 
 
-def suggest(name: str, candidates: Iterable[str], *, n: int = 1) -> str | None:
+def suggest(name: str, candidates: Iterable[str], *, n: int = 1, cutoff: float = 0.6) -> str | None:
     """A 'did you mean' hint for `name`, or None when nothing is close."""
     pool = sorted(set(candidates))
-    close = difflib.get_close_matches(name, pool, n=n, cutoff=0.6)
+    close = difflib.get_close_matches(name, pool, n=n, cutoff=cutoff)
     if not close:
         close = [c for c in pool if c.lower() == name.lower()][:n]
     if not close:

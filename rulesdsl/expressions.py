@@ -208,8 +208,15 @@ class Compiler:
         for kind, _ in self._scopes:
             pool |= {"unit": set(UNIT_ATTRIBUTES) | self.vocabulary.unit_words,
                      "hex": set(HEX_ATTRIBUTES), "terrain": set(TERRAIN_ATTRIBUTES)}[kind]
-        return suggest(name, pool) or ("expressions may read: " + ", ".join(sorted(ROOT))
-                                       + " (see rulesdsl/context.py)")
+        close = suggest(name, pool, cutoff=0.75)
+        if close:
+            return close
+        if self._scopes and self._scopes[-1][0] == "unit":
+            return ("a unit has " + ", ".join(UNIT_ATTRIBUTES) + ", and the types, capabilities and states "
+                    "the rulebook declares (unit types, unit states)")
+        if self._scopes and self._scopes[-1][0] == "hex":
+            return "an attacking hex has " + ", ".join(HEX_ATTRIBUTES) + " and across(<hexside>)"
+        return "expressions may read: " + ", ".join(sorted(ROOT)) + " (see rulesdsl/context.py)"
 
     def _unary(self, expr: ir.Unary, stack) -> tuple[str, str]:
         source, kind = self._compile(expr.operand, stack)

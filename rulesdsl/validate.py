@@ -328,7 +328,8 @@ def _results(table: ir.ResultsTable) -> list[Diagnostic]:
                               "a dual-sided table reads defender results by odds and attacker losses by "
                               "total defense strength: give it both 'defender side' and 'attacker side'"))
     out += _odds_lines(table)
-    out += _dice_rows(table.dice, table.rows, len(table.columns), notation, "odds")
+    if table.lines:  # a dual-sided table without its defender side has nothing here to check
+        out += _dice_rows(table.dice, table.rows, len(table.columns), notation, "odds")
     if table.attacker is not None:
         out += _strength_columns(table.attacker.columns)
         out += _dice_rows(table.dice, table.attacker.rows, len(table.attacker.columns), notation, "strength")
