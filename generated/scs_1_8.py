@@ -120,7 +120,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '1.0', 'Sequence of Play',
         'A game turn is two player turns, first then second player, each of movement, combat, exploitation and supply; then the turn marker advances.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:70',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:81',
         notes=(
             'The extraction prints 1.0 among the 2.x columns and splits its Supply phase around ZOC diagrams; the phase order used is that of the printed phase headings: Movement, Combat, Exploitation, Supply.',
             'Reinforcements are placed at the start of the Movement Phase, before any unit moves (read from the order of the phase description and 5.0).',
@@ -131,7 +131,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '2.0', 'Zones of Control (ZOCs)',
         "A ZOC is a unit's hold on the hexes around it; enemy ZOCs (EZOCs) hinder a side, its own ZOCs never do.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:94',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:105',
         notes=(
             'The 2.0 text is cut in the extraction: its opening paragraph is followed directly by 2.0a and then a diagram caption. Only the facts present are encoded; the reach of a ZOC is taken from 2.0b.',
         ),
@@ -139,13 +139,13 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '2.0a', 'Who has a ZOC',
         "Only units printed with an Attack Strength of at least 1 project a ZOC; barrage, supply-range and defense-only values don't qualify.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:100',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:111',
         see=('4.0c', '7.2e'),
     ),
     RuleEntry(
         '2.0b', 'Extent of a ZOC',
         'A ZOC covers the adjacent hexes the unit could enter in regular movement.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:106',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:117',
         notes=(
             'The ZOC diagram shows this: across a river hexside, where movement is prohibited, a ZOC reaches only over the bridge.',
         ),
@@ -153,13 +153,13 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '2.1', 'ZOC Effects',
         'Heading for the effects of enemy ZOCs on movement, overrun, combat, retreat, advance and supply.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:113',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:124',
         see=('2.1a', '2.1h'),
     ),
     RuleEntry(
         '2.1a', 'Entering an enemy ZOC',
         'Entering a hex in an enemy ZOC costs 2 extra MPs; with enough MPs, units may go EZOC to EZOC and in and out of any number of them.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:118',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:129',
         notes=(
             'Leaving an EZOC has no cost of its own.',
         ),
@@ -167,7 +167,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '2.1b', 'Starting a phase in an enemy ZOC',
         'A unit starting any phase inside an EZOC cannot overrun during it; one starting the Exploitation Phase inside an EZOC cannot move at all.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:125',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:136',
         notes=(
             'Restated by 6.0 and 11.0b and applied to the minimum move by 3.1e; set once here.',
         ),
@@ -176,7 +176,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '2.1c', 'Attacks only into the ZOC',
         'A unit may attack only enemy units in hexes its ZOC covers.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:133',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:144',
         notes=(
             "7.0 refines this: a unit that has temporarily lost its ZOC (a game's out-of-supply or disorganised state) may still attack the hexes its ZOC would normally cover. The condition is read as the normal ZOC.",
         ),
@@ -185,7 +185,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '2.1d', 'Retreating into an enemy ZOC',
         'A retreating stack loses one step for each EZOC hex it enters: one step for the whole stack, not one per unit.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:140',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:151',
         notes=(
             '9.0d states the same loss; it is set once here. losses_per_stack also covers the blocked-retreat loss of 9.0b.',
         ),
@@ -194,24 +194,24 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '2.1e', 'ZOCs and advance after combat',
         'Enemy ZOCs do not hinder an advance after combat.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:148',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:159',
         see=('10.0',),
     ),
     RuleEntry(
         '2.1f', 'ZOCs and supply',
         'Enemy ZOCs block supply line traces.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:154',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:165',
         see=('12.1a', '2.1h'),
     ),
     RuleEntry(
         '2.1g', 'Several ZOCs in one hex',
         'More than one EZOC on a hex adds nothing; friendly ZOCs do not cancel EZOCs; both sides may have a ZOC on one hex.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:160',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:171',
     ),
     RuleEntry(
         '2.1h', 'Friendly units and enemy ZOCs',
         'A friendly unit cancels EZOCs in its own hex, but only for tracing supply.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:166',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:177',
         notes=(
             'The supply example shows units negating EZOCs in their hexes so that a unit behind them can trace. For retreats friendly units do not negate (9.0d).',
         ),
@@ -220,7 +220,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '3.0', 'Movement',
         'During the Movement Phase the phasing player moves units alone or stacked, within their MAs, hex by adjacent hex, finishing one before starting the next.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:175',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:186',
         notes=(
             "Movement may go in any direction or change direction freely; how many units move is the player's choice (3.1a).",
         ),
@@ -229,34 +229,34 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '3.1', 'How to Move Units',
         'Heading for the basic movement procedure: choice of units, Movement Allowance, MP costs and the minimum move.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:182',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:193',
     ),
     RuleEntry(
         '3.1a', 'Moving is optional',
         'The player may move any number of his units, from none to all.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:186',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:197',
     ),
     RuleEntry(
         '3.1b', 'Movement Allowance',
         "A unit's MP spending in a phase is capped by its Movement Allowance, the minimum move excepted.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:191',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:202',
         see=('3.1e',),
     ),
     RuleEntry(
         '3.1c', 'Movement Points',
         'Each hex and hexside feature has an MP cost on the Terrain Effects Chart; keep a running total of what each moving unit spends.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:196',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:207',
         see=('3.2a',),
     ),
     RuleEntry(
         '3.1d', 'No saving or sharing MPs',
         "Each unit's MPs are its own: unused MPs are neither kept for later nor passed to another unit.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:201',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:212',
     ),
     RuleEntry(
         '3.1e', 'Minimum move',
         'A unit with an MA above zero may always move one hex whatever the cost, but not into or across prohibited terrain and not to overrun.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:206',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:217',
         notes=(
             'Reduced MAs (for example from supply) and EZOCs do not prevent the minimum move; a unit starting the Exploitation Phase inside an EZOC still may not move (2.1b), and units barred from exploitation may not use it there (11.0c).',
         ),
@@ -265,19 +265,19 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '3.2', 'Terrain Effects on Movement',
         'Heading for how terrain, roads and hexside features set movement costs.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:214',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:225',
         see=('3.2a', '3.2d'),
     ),
     RuleEntry(
         '3.2a', 'Paying terrain costs',
         'Hexes and hexside features cost MPs per the TEC; a unit must have the whole cost of a hex available before it enters, except by the minimum move.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:219',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:230',
         see=('3.1e',),
     ),
     RuleEntry(
         '3.2b', 'Roads',
         'The road rate applies only when following the road continuously into the hex; it replaces the cost of the hex and hexside crossed.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:225',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:236',
         notes=(
             'Road-like features (railroads, trails, tracks, bridges) work the same way; overruns may not use them (6.1d).',
         ),
@@ -286,12 +286,12 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '3.2c', 'Hexside costs',
         "A hexside feature crossed, unless a road cancels it, is added to the hex's entry cost.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:233',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:244',
     ),
     RuleEntry(
         '3.2d', 'Prohibited terrain',
         'Units may not enter or cross prohibited terrain unless a road negates it.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:238',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:249',
         notes=(
             'Example: on the example TEC a river is prohibited but a bridge negates it.',
         ),
@@ -299,23 +299,23 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '3.3', 'Restrictions on Movement',
         'Heading for the limits on where and when units may move.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:244',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:255',
     ),
     RuleEntry(
         '3.3a', 'Enemy-occupied hexes',
         'Units may never enter a hex holding enemy units.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:248',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:259',
         see=('5.0c',),
     ),
     RuleEntry(
         '3.3b', 'Only the phasing side moves',
         'Only friendly units move in a friendly phase; enemy units move then only when a combat result retreats them.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:254',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:265',
     ),
     RuleEntry(
         '3.3c', 'Map edge',
         'The map edge may not be crossed; units that cross it, or are forced off, are destroyed and count as losses for victory.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:259',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:270',
         notes=(
             'Map item B states the destruction too; the fact is set once, here.',
         ),
@@ -324,7 +324,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '4.0', 'Stacking',
         'A stack is more than one unit in a hex; the stacking limit is set by each game.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:269',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:280',
         notes=(
             'The series sets no value for stacking.limit: each game rulebook must. The 6 steps used in the overrun example apply to that example only.',
         ),
@@ -332,7 +332,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '4.0a', 'Enforcing the limit',
         'Stacking is enforced when every phase ends, at the moment of an overrun and when an advance finishes; the owner picks which excess units die.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:275',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:286',
         notes=(
             'At an overrun both the overrunning units and any already in the hex count; if that breaks the limit the move is taken back and redone, and nothing is destroyed.',
             "A stack over the limit because of a retreat (from an overrun or a regular combat) keeps its excess until the end of its owner's next Movement Phase: an exception to the phase-end check.",
@@ -343,12 +343,12 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '4.0b', 'Markers',
         'Game markers such as Out of Supply never count toward stacking.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:289',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:300',
     ),
     RuleEntry(
         '4.0c', 'Order of Stacking',
         'Stacks may be ordered freely, but if a stack holds a unit printed with an Attack Strength of 1+, such a unit goes on top.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:294',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:305',
         notes=(
             'As in 2.0a, barrage, supply-range and defense-only values do not count as an Attack Strength.',
         ),
@@ -357,7 +357,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '5.0', 'Reinforcements',
         "Later-arriving units go into their entry hexes as their turn's Movement Phase begins, in supply, and move on from there.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:303',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:314',
         notes=(
             'Where an entry area lists several hexes, the arriving units may be divided among them.',
             'The 5.0 heading and its text are displaced in the extraction (printed after 5.0a-c and among the overrun diagrams); they are read as the body of 5.0.',
@@ -366,18 +366,18 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '5.0a', 'Overstacked arrival',
         'Reinforcements may be placed over the stacking limit as long as they split up before the phase ends.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:311',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:322',
         see=('4.0a',),
     ),
     RuleEntry(
         '5.0b', 'Placement is free',
         'Placing reinforcements costs no MPs, so they have their whole MA in the phase they arrive.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:317',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:328',
     ),
     RuleEntry(
         '5.0c', 'Blocked entry',
         'EZOCs do not affect placement; never place on enemy units; if entry hexes are blocked, enter within 10 hexes along the edge, or 5 hexes of an inland hex.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:323',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:334',
         notes=(
             "Both ranges are 'at or within', so the hex at exactly 10 (or 5) hexes qualifies. The edge range is counted along the map edge.",
             'An entry hex counts as blocked also when enemy units ring the edge entry hexes so that the arrivals would suffer over-stacking losses.',
@@ -387,7 +387,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '6.0', 'Overrun Combat',
         'An overrun is an attack made while moving, in the Movement or Exploitation Phase, costing 2 MPs on top of entering the adjacent hex.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:336',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:347',
         notes=(
             "The 6.0 text is cut mid-sentence in the extraction (the stacking total of the hex overrun from must be within...); its end, found elsewhere in the text, reads 'the stacking limit'. Choice: units in the launching hex, overrunning or not, must together be within the stacking limit (set in 4.0a).",
             "Procedure: move adjacent to the target paying that hex's terrain and any EZOC cost, spend 2 MPs, resolve on the CRT. Units starting the phase inside an EZOC may not overrun (2.1b); overrunners must enter a vacated target (10.0d).",
@@ -398,7 +398,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '6.0a', 'Resolving overruns',
         'Overruns are resolved like any combat, at once when announced, with attacker and defender staying in adjacent hexes.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:347',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:358',
         notes=(
             "The text says overruns are resolved 'during the Movement Phase', yet 6.0 and 11.0 also allow them in the Exploitation Phase. Read as: during whichever phase the overrun is made in.",
         ),
@@ -407,12 +407,12 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '6.0b', 'One stack per overrun',
         'Only one stack may overrun a given target at a time.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:355',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:366',
     ),
     RuleEntry(
         '6.0c', 'Target hex cost limit',
         'A target hex may be overrun only if it would cost 2 MPs or less to enter in regular movement, counting its terrain only and no EZOC.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:360',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:371',
         notes=(
             'Example: woods (2) entered across a stream (+1) costs 3 MPs, so it cannot be overrun. Roads may not lower the cost (6.1d).',
         ),
@@ -421,18 +421,18 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '6.1', 'Restrictions on Overruns',
         'Heading for the limits on who may overrun, how often and how.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:368',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:379',
     ),
     RuleEntry(
         '6.1a', 'Overruns in exploitation',
         'In the Exploitation Phase, overruns are open only to units permitted to move in that phase.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:372',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:383',
         see=('11.0a', '11.0b'),
     ),
     RuleEntry(
         '6.1b', 'How often',
         'A stack overruns at most once a phase and a hex is overrun at most once a phase; overrunners may still attack in the Combat Phase.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:378',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:389',
         notes=(
             'The once-per-hex limit follows the hex, not the units: defenders that retreat into another hex not yet overrun may be overrun again there.',
             'The three attacks per turn are an overrun in the Movement Phase, a regular attack, and an overrun in the Exploitation Phase.',
@@ -442,13 +442,13 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '6.1c', 'Supply and overruns',
         'Being out of supply does not stop a unit overrunning, though it may cut its MA and Attack Strength.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:389',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:400',
         see=('12.2',),
     ),
     RuleEntry(
         '6.1d', 'No roads for overruns',
         "Roads and road-like features may bring units next to the target but may not lower the target hex's cost for an overrun.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:395',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:406',
         notes=(
             'Example: a bridge may not be used to negate a river for an overrun.',
         ),
@@ -456,7 +456,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '6.1e', 'Stacking when overrunning',
         'Overrunning and stationary units together may not exceed the stacking limit in the hex the overrun is made from.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:401',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:412',
         notes=(
             "The overrun-moment check and its handling are set in 4.0a. The text says 'overrun attack hex'; read, with 6.0 and the example, as the hex the attack is made from, not the target.",
         ),
@@ -465,12 +465,12 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '6.1f', 'Game modifiers',
         "All of a game's own combat modifiers (air, combined arms and so on) apply to overruns too.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:407',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:418',
     ),
     RuleEntry(
         '6.2', 'Overrun Results',
         'Heading for what follows an overrun result: advance, end of movement and attacker retreats.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:412',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:423',
         notes=(
             'The extraction places the A1r1 example and the order of applying results after this heading; they are read as part of 7.1 (they are about combat results in general).',
         ),
@@ -479,7 +479,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '6.2a', 'After an overrun',
         'Overrunning units may advance after combat, but the overrun ends their regular movement whatever the result.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:418',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:429',
         notes=(
             'The duty to enter or pass through a vacated target hex is also stated in 10.0d and the 6.0 procedure; set once in 10.0d.',
         ),
@@ -488,12 +488,12 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '6.2b', 'Attacker retreats',
         'Retreat results against the overrunning side are carried out.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:426',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:437',
     ),
     RuleEntry(
         '7.0', 'Combat',
         "An attack targets one enemy hex in the attackers' ZOC, from any number of hexes; apart from overruns, combat happens only in the Combat Phase.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:433',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:444',
         notes=(
             'Attacks are declared and settled one by one, in any order: the attacker shows his units, then the defender shows his. Where the defender may respond first (air points, say), the attacker shows only how many units attack from each hex.',
             "The phasing side rolls 2 dice, read as 2-12 or 11-66 according to the game's Combat Results Table; the series defines no table of its own.",
@@ -504,7 +504,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '7.1', 'Combat Results',
         'Results apply to attacker (A), defender (D) or both: a number is steps lost, r plus a number is retreat hexes. Carry out at once, defender first.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:443',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:454',
         notes=(
             'Example: A1r1 costs the attacking side one step (from its strongest unit) and retreats all attacking units one hex.',
             'The extraction prints the A1r1 example and the apply-at-once, defender-first text under 6.2; they are general combat-result rules and are kept here.',
@@ -514,27 +514,27 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '7.2', 'Restrictions on Combat',
         'Heading for the limits on who attacks, with what and how often.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:451',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:462',
     ),
     RuleEntry(
         '7.2a', 'Attacks are voluntary',
         'No unit is ever obliged to attack.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:455',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:466',
     ),
     RuleEntry(
         '7.2b', 'Undivided strength',
         "A unit's strength goes to one combat only; any number of units, from any directions, may join one attack; a stack's units may attack different hexes.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:460',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:471',
     ),
     RuleEntry(
         '7.2c', 'Defending stacks',
         'All units in the defending hex defend together with one Defense Strength; none may be held out.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:466',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:477',
     ),
     RuleEntry(
         '7.2d', 'Once per Combat Phase',
         'A unit attacks at most once, and is attacked at most once, per Combat Phase; units that retreat into a hex not yet attacked add nothing but share its losses.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:471',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:482',
         notes=(
             'The one-overrun-per-phase limit and the right of overrunners to attack again in the Combat Phase are restated here; they are set in 6.1b.',
         ),
@@ -543,7 +543,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '7.2e', 'Zero and missing Attack Strength',
         'Units printed with a zero Attack Strength may join attacks with others, to absorb losses and advance; units with no Attack Strength at all may not.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:479',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:490',
         notes=(
             "'No Attack Strength' covers barrage values, supply ranges and defense-only units, as in 2.0a.",
         ),
@@ -552,7 +552,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '7.3', 'Terrain Effects on Combat',
         'Terrain may prohibit attacks or multiply attack and defense strengths, per unit affected; units may only attack into terrain they could enter.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:487',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:498',
         notes=(
             'Normally only the terrain of the defending hex and of the hexsides between the two sides counts. Example: of four attackers, three across a stream are halved and the fourth is not.',
             'A game may instead express terrain as odds column shifts; the series does not fix which.',
@@ -562,7 +562,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '7.4', 'Odds Determination',
         'Divide both modified totals by the smaller, round each by the standard rule, read the ratio; odds off either end of the table are clamped or fail.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:496',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:507',
         notes=(
             'Above the right-most column the attack uses that column, and any shifts count from it. Below the left-most column (or shifted off the left) the attacker loses one step, the defender nothing, and no dice are rolled.',
             '7.4 does not say whether shifts apply to an attack whose odds are already below the left-most column. Choice: it is resolved as below the table and no shift brings it back onto the table.',
@@ -573,7 +573,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '8.0', 'Step Losses',
         'Units lose strength in steps: full strength flips to reduced, reduced is destroyed; extra steps shown by markers leave strength unchanged.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:510',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:521',
         notes=(
             'The two sides of a unit have different strengths, the full side stronger.',
         ),
@@ -581,7 +581,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '8.0a', 'First loss from the strongest',
         "A side's first step loss comes off its strongest unit, judged by printed Attack Strength when attacking and printed Defense Strength when defending.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:516',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:527',
         notes=(
             'Printed values decide, not modified ones: the combat example takes the first loss from a unit quartered by a bridge because its printed Attack Strength is highest.',
         ),
@@ -589,33 +589,33 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '8.0b', 'Spread the losses',
         'Every unit in a combat must lose one step before any of them loses a second.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:522',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:533',
     ),
     RuleEntry(
         '8.0c', 'Owner distributes losses',
         'Within 8.0a and 8.0b the owner assigns losses to units that took part; losses beyond what a side can absorb are ignored.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:527',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:538',
     ),
     RuleEntry(
         '8.0d', 'One-step units',
         'A unit printed on one side only has a single step and is destroyed by one step loss.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:533',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:544',
     ),
     RuleEntry(
         '9.0', 'Retreats',
         'Heading for retreat results: their length, where retreating units may go and what it costs them.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:539',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:550',
     ),
     RuleEntry(
         '9.0a', 'Retreat length',
         'A retreat result is a count of hexes; every unit the side had in the combat retreats that far unless the no-retreat option is used.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:543',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:554',
         see=('9.2',),
     ),
     RuleEntry(
         '9.0b', 'Blocked retreats',
         "Retreats may only use hexes the units could move through; each retreat hex that cannot be made costs the stack one step, owner's choice of unit.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:549',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:560',
         notes=(
             'The loss is one step per stack per hex, not per unit (set in 2.1d).',
         ),
@@ -624,12 +624,12 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '9.0c', 'Retreats in hexes',
         'Retreats are counted in hexes, not MPs; terrain never changes their length except by prohibiting a hex.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:557',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:568',
     ),
     RuleEntry(
         '9.0d', 'Retreat into an enemy ZOC',
         'Each EZOC hex entered in a retreat costs the stack one step on top of the result; friendly units there do not cancel this.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:563',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:574',
         notes=(
             'The loss itself (one step per stack per hex) is set in 2.1d; the owner choosing the unit is set in 9.0b.',
         ),
@@ -638,12 +638,12 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '9.0e', 'Splitting up',
         'Retreating units may stay stacked or retreat by different paths.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:570',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:581',
     ),
     RuleEntry(
         '9.1', "Retreat's Path",
         'Retreat paths: each hex farther from the start, then avoid EZOCs if the owner wishes, then toward supply where possible.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:575',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:586',
         notes=(
             'Printed order is 9.1b (away), 9.1c (toward supply), 9.1d (avoid EZOCs), but 9.1d lets EZOC avoidance override 9.1c, so in precedence it comes before toward-supply.',
         ),
@@ -652,24 +652,24 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '9.1a', 'Owner retreats',
         'Each player moves his own retreating units.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:582',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:593',
     ),
     RuleEntry(
         '9.1b', 'Away from the combat',
         "Each retreat hex must be farther from the unit's starting hex than the one before (the nth hex is n hexes away).",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:587',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:598',
         see=('9.1',),
     ),
     RuleEntry(
         '9.1c', 'Toward supply',
         'Where it can, a retreating unit must head toward a supply source.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:592',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:603',
         see=('9.1',),
     ),
     RuleEntry(
         '9.1d', 'Avoiding enemy ZOCs',
         'Where it can, a retreating unit may keep out of EZOC hexes, even at the expense of 9.1c.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:597',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:608',
         notes=(
             "The text pairs 'if possible' with 'may': avoidance is read as the owner's option, which when taken outranks 9.1c.",
         ),
@@ -678,7 +678,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '9.2', 'No Retreat Option',
         'The owner may turn any part of a retreat result into step losses, one step per hex not retreated.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:604',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:615',
         notes=(
             'The 9.2 text is split in the extraction; its continuation lists the choices for r3: retreat 3 and no loss, 2 and one step, 1 and two steps, or stay and lose three.',
             'Step losses fall on single units; retreat hexes apply to the whole force in the combat. The option is open to whichever side receives a retreat.',
@@ -688,7 +688,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '10.0', 'Advance After Combat',
         "When the defender's hex empties, any attacking units may enter it; only exploit-capable units may go beyond, up to the retreat result.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:615',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:626',
         notes=(
             "The first hex must be the defender's hex; afterwards advancing units may split or stay together and go anywhere except enemy-occupied or prohibited hexes. EZOCs are ignored (2.1e).",
             'Any unit that added an Attack Strength, even zero, counts as involved. The advance length is the retreat result as rolled, even if the defender took steps instead of some hexes.',
@@ -699,35 +699,35 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '10.0a', 'Defender destroyed',
         'If the defender is destroyed with retreat hexes unfulfilled, the attacker may still advance the number of hexes of the retreat result.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:627',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:638',
     ),
     RuleEntry(
         '10.0b', 'Advances in hexes',
         'Advances, like retreats, are counted in hexes, not MPs.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:632',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:643',
         see=('9.0c',),
     ),
     RuleEntry(
         '10.0c', 'No defender advance',
         'The defending side never advances after combat.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:638',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:649',
     ),
     RuleEntry(
         '10.0d', 'Overrun advance',
         "If an overrun empties the defender's hex, the attackers must enter or pass through it.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:643',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:654',
         see=('6.0', '6.2a'),
     ),
     RuleEntry(
         '11.0', 'Exploitation',
         'In the Exploitation Phase exploit-capable units may move with their full MA and may overrun.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:651',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:662',
         see=('6.1a',),
     ),
     RuleEntry(
         '11.0a', 'Exploit capability',
         'As a rule, units whose values are boxed in yellow are exploit capable; a game may open the phase to others under its own conditions.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:657',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:668',
         notes=(
             'The sentence is split in the extraction across columns; the two halves join without loss.',
         ),
@@ -736,7 +736,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '11.0b', 'Exploitation from an enemy ZOC',
         'A unit in an EZOC when the Exploitation Phase begins may neither move nor overrun in it.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:663',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:674',
         notes=(
             'Set once in 2.1b (no move; no overrun from an EZOC at the start of any phase).',
         ),
@@ -745,13 +745,13 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '11.0c', 'No minimum move for others',
         'Units not entitled to the Exploitation Phase may not use the one-hex minimum move in it.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:669',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:680',
         see=('3.1e',),
     ),
     RuleEntry(
         '12.0', 'Supply',
         'Supply is traced: in the Supply Phase each unit without a trace is marked Out of Supply; a marked unit with a trace in a later Supply Phase is cleared.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:677',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:688',
         notes=(
             'Games vary the details of supply. The procedure text is split in the extraction around the supply diagram.',
         ),
@@ -759,12 +759,12 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '12.1', 'Tracing Supply Lines',
         'Heading for what a supply line is and how long a traced status lasts.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:683',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:694',
     ),
     RuleEntry(
         '12.1a', 'Supply line trace',
         "A supply line is a path from a unit to its side's supply source free of enemy units, prohibited terrain and EZOCs not negated by friendly units.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:687',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:698',
         notes=(
             'Length is unlimited only as the general case: a game may restrict it. Each game names the supply sources.',
             'Any path may be tried; a unit is out of supply only if none is clear. Each unit or stack traces on its own. EZOC blocking is set in 2.1f, negation in 2.1h.',
@@ -774,17 +774,17 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '12.1b', 'Duration of supply status',
         'After a good trace a unit remains supplied until the following Supply Phase whatever happens; an Out of Supply unit stays so until at least then.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:697',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:708',
     ),
     RuleEntry(
         '12.2', 'Out of Supply Effects',
         'Each game defines the out-of-supply effects; they apply from the moment a unit is marked until the marker is removed or the unit dies.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:702',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:713',
     ),
     RuleEntry(
         '13.0', 'Hex Control',
         'A player controls a hex by occupying it or moving through it with a unit; a ZOC alone is not enough; control may change hands.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:709',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:720',
         notes=(
             'Games may say hold, capture or take for control.',
         ),
@@ -1081,136 +1081,136 @@ CONTROL_BY_PASSING_THROUGH = True
 CONTROL_BY_ZOC = False
 
 PARAMETERS = frozen_mapping((p.name, p) for p in (
-    Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:629'),
-    Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:420'),
-    Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:618'),
-    Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:634'),
-    Parameter('advance.defender_may_advance', ADVANCE_DEFENDER_MAY_ADVANCE, rule='10.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:640'),
-    Parameter('advance.first_hex_is_defender_hex', ADVANCE_FIRST_HEX_IS_DEFENDER_HEX, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:619'),
-    Parameter('advance.length_from_original_result', ADVANCE_LENGTH_FROM_ORIGINAL_RESULT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:620'),
-    Parameter('advance.max_not_exploit_capable', ADVANCE_MAX_NOT_EXPLOIT_CAPABLE, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:617'),
-    Parameter('advance.overrun_must_enter', ADVANCE_OVERRUN_MUST_ENTER, rule='10.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:645'),
-    Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:499'),
-    Parameter('combat.announce_all_first', COMBAT_ANNOUNCE_ALL_FIRST, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:436'),
-    Parameter('combat.arrivals_share_results', COMBAT_ARRIVALS_SHARE_RESULTS, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:474'),
-    Parameter('combat.attacks_per_phase', COMBAT_ATTACKS_PER_PHASE, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:473'),
-    Parameter('combat.attacks_per_turn', COMBAT_ATTACKS_PER_TURN, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:383'),
-    Parameter('combat.below_table', COMBAT_BELOW_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:498'),
-    Parameter('combat.defender_applies_first', COMBAT_DEFENDER_APPLIES_FIRST, rule='7.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:445'),
-    Parameter('combat.defender_hexes_per_attack', COMBAT_DEFENDER_HEXES_PER_ATTACK, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:435'),
-    Parameter('combat.imaginary_columns', COMBAT_IMAGINARY_COLUMNS, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:500'),
-    Parameter('combat.mandatory', COMBAT_MANDATORY, rule='7.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:457'),
+    Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:640'),
+    Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:431'),
+    Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:629'),
+    Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:645'),
+    Parameter('advance.defender_may_advance', ADVANCE_DEFENDER_MAY_ADVANCE, rule='10.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:651'),
+    Parameter('advance.first_hex_is_defender_hex', ADVANCE_FIRST_HEX_IS_DEFENDER_HEX, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:630'),
+    Parameter('advance.length_from_original_result', ADVANCE_LENGTH_FROM_ORIGINAL_RESULT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:631'),
+    Parameter('advance.max_not_exploit_capable', ADVANCE_MAX_NOT_EXPLOIT_CAPABLE, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:628'),
+    Parameter('advance.overrun_must_enter', ADVANCE_OVERRUN_MUST_ENTER, rule='10.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:656'),
+    Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:510'),
+    Parameter('combat.announce_all_first', COMBAT_ANNOUNCE_ALL_FIRST, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:447'),
+    Parameter('combat.arrivals_share_results', COMBAT_ARRIVALS_SHARE_RESULTS, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:485'),
+    Parameter('combat.attacks_per_phase', COMBAT_ATTACKS_PER_PHASE, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:484'),
+    Parameter('combat.attacks_per_turn', COMBAT_ATTACKS_PER_TURN, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:394'),
+    Parameter('combat.below_table', COMBAT_BELOW_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:509'),
+    Parameter('combat.defender_applies_first', COMBAT_DEFENDER_APPLIES_FIRST, rule='7.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:456'),
+    Parameter('combat.defender_hexes_per_attack', COMBAT_DEFENDER_HEXES_PER_ATTACK, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:446'),
+    Parameter('combat.imaginary_columns', COMBAT_IMAGINARY_COLUMNS, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:511'),
+    Parameter('combat.mandatory', COMBAT_MANDATORY, rule='7.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:468'),
     Parameter('combat.may_cancel_announced', COMBAT_MAY_CANCEL_ANNOUNCED, rule='fog-of-war', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:64'),
-    Parameter('combat.may_split_unit_strength', COMBAT_MAY_SPLIT_UNIT_STRENGTH, rule='7.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:462'),
-    Parameter('combat.only_into_enterable_terrain', COMBAT_ONLY_INTO_ENTERABLE_TERRAIN, rule='7.3', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:489'),
-    Parameter('combat.shift_off_left_is_below_table', COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:501'),
-    Parameter('combat.stack_defends_together', COMBAT_STACK_DEFENDS_TOGETHER, rule='7.2c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:468'),
-    Parameter('combat.stack_may_split_attacks', COMBAT_STACK_MAY_SPLIT_ATTACKS, rule='7.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:463'),
-    Parameter('combat.target_must_be_in_zoc', COMBAT_TARGET_MUST_BE_IN_ZOC, rule='2.1c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:135'),
-    Parameter('combat.terrain_per_unit', COMBAT_TERRAIN_PER_UNIT, rule='7.3', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:490'),
-    Parameter('combat.without_attack_strength_may_attack', COMBAT_WITHOUT_ATTACK_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:482'),
-    Parameter('combat.zero_strength_may_attack', COMBAT_ZERO_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:481'),
-    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:711'),
-    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:712'),
-    Parameter('exploitation.full_allowance', EXPLOITATION_FULL_ALLOWANCE, rule='11.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:653'),
-    Parameter('exploitation.minimum_move_if_ineligible', EXPLOITATION_MINIMUM_MOVE_IF_INELIGIBLE, rule='11.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:671'),
-    Parameter('exploitation.move_from_ezoc', EXPLOITATION_MOVE_FROM_EZOC, rule='2.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:128'),
+    Parameter('combat.may_split_unit_strength', COMBAT_MAY_SPLIT_UNIT_STRENGTH, rule='7.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:473'),
+    Parameter('combat.only_into_enterable_terrain', COMBAT_ONLY_INTO_ENTERABLE_TERRAIN, rule='7.3', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:500'),
+    Parameter('combat.shift_off_left_is_below_table', COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:512'),
+    Parameter('combat.stack_defends_together', COMBAT_STACK_DEFENDS_TOGETHER, rule='7.2c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:479'),
+    Parameter('combat.stack_may_split_attacks', COMBAT_STACK_MAY_SPLIT_ATTACKS, rule='7.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:474'),
+    Parameter('combat.target_must_be_in_zoc', COMBAT_TARGET_MUST_BE_IN_ZOC, rule='2.1c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:146'),
+    Parameter('combat.terrain_per_unit', COMBAT_TERRAIN_PER_UNIT, rule='7.3', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:501'),
+    Parameter('combat.without_attack_strength_may_attack', COMBAT_WITHOUT_ATTACK_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:493'),
+    Parameter('combat.zero_strength_may_attack', COMBAT_ZERO_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:492'),
+    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:722'),
+    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:723'),
+    Parameter('exploitation.full_allowance', EXPLOITATION_FULL_ALLOWANCE, rule='11.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:664'),
+    Parameter('exploitation.minimum_move_if_ineligible', EXPLOITATION_MINIMUM_MOVE_IF_INELIGIBLE, rule='11.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:682'),
+    Parameter('exploitation.move_from_ezoc', EXPLOITATION_MOVE_FROM_EZOC, rule='2.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:139'),
     Parameter('intelligence.examine_enemy_stacks', INTELLIGENCE_EXAMINE_ENEMY_STACKS, rule='fog-of-war', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:63'),
     Parameter('map.hex_number_interval', MAP_HEX_NUMBER_INTERVAL, rule='map', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:19'),
-    Parameter('map.leaving_map_destroys', MAP_LEAVING_MAP_DESTROYS, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:261'),
+    Parameter('map.leaving_map_destroys', MAP_LEAVING_MAP_DESTROYS, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:272'),
     Parameter('map.off_map_movement', MAP_OFF_MAP_MOVEMENT, rule='map', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:21'),
     Parameter('map.playable_hex_fraction', MAP_PLAYABLE_HEX_FRACTION, rule='map', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:20'),
     Parameter('modifiers.cumulative', MODIFIERS_CUMULATIVE, rule='cumulative-effects', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:49'),
-    Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='3.3a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:250'),
-    Parameter('movement.hexside_cost_added', MOVEMENT_HEXSIDE_COST_ADDED, rule='3.2c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:235'),
-    Parameter('movement.may_save_mp', MOVEMENT_MAY_SAVE_MP, rule='3.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:203'),
-    Parameter('movement.minimum_move', MOVEMENT_MINIMUM_MOVE, rule='3.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:208'),
-    Parameter('movement.minimum_move_may_overrun', MOVEMENT_MINIMUM_MOVE_MAY_OVERRUN, rule='3.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:209'),
-    Parameter('movement.must_afford_entry', MOVEMENT_MUST_AFFORD_ENTRY, rule='3.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:221'),
-    Parameter('movement.one_stack_at_a_time', MOVEMENT_ONE_STACK_AT_A_TIME, rule='3.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:177'),
-    Parameter('movement.only_phasing_units', MOVEMENT_ONLY_PHASING_UNITS, rule='3.3b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:256'),
-    Parameter('movement.optional', MOVEMENT_OPTIONAL, rule='3.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:188'),
-    Parameter('overrun.allowed_from_ezoc', OVERRUN_ALLOWED_FROM_EZOC, rule='2.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:127'),
-    Parameter('overrun.attacker_retreats_apply', OVERRUN_ATTACKER_RETREATS_APPLY, rule='6.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:428'),
-    Parameter('overrun.cost', OVERRUN_COST, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:338'),
-    Parameter('overrun.ends_movement', OVERRUN_ENDS_MOVEMENT, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:421'),
-    Parameter('overrun.exploitation_requires_eligibility', OVERRUN_EXPLOITATION_REQUIRES_ELIGIBILITY, rule='6.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:374'),
-    Parameter('overrun.from_adjacent_hex', OVERRUN_FROM_ADJACENT_HEX, rule='6.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:350'),
-    Parameter('overrun.game_modifiers_apply', OVERRUN_GAME_MODIFIERS_APPLY, rule='6.1f', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:409'),
-    Parameter('overrun.max_stacks', OVERRUN_MAX_STACKS, rule='6.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:357'),
-    Parameter('overrun.max_target_cost', OVERRUN_MAX_TARGET_COST, rule='6.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:362'),
-    Parameter('overrun.may_also_attack_in_combat', OVERRUN_MAY_ALSO_ATTACK_IN_COMBAT, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:382'),
-    Parameter('overrun.may_use_roads', OVERRUN_MAY_USE_ROADS, rule='6.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:397'),
-    Parameter('overrun.out_of_supply_allowed', OVERRUN_OUT_OF_SUPPLY_ALLOWED, rule='6.1c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:391'),
-    Parameter('overrun.per_phase', OVERRUN_PER_PHASE, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:380'),
-    Parameter('overrun.per_target_per_phase', OVERRUN_PER_TARGET_PER_PHASE, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:381'),
-    Parameter('overrun.resolved_immediately', OVERRUN_RESOLVED_IMMEDIATELY, rule='6.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:349'),
-    Parameter('overrun.results_affect_only_participants', OVERRUN_RESULTS_AFFECT_ONLY_PARTICIPANTS, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:340'),
-    Parameter('overrun.stack_must_start_together', OVERRUN_STACK_MUST_START_TOGETHER, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:339'),
-    Parameter('overrun.target_cost_ignores_zoc', OVERRUN_TARGET_COST_IGNORES_ZOC, rule='6.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:363'),
-    Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='5.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:306'),
-    Parameter('reinforcement.blocked_edge_range', REINFORCEMENT_BLOCKED_EDGE_RANGE, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:327'),
-    Parameter('reinforcement.blocked_interior_range', REINFORCEMENT_BLOCKED_INTERIOR_RANGE, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:328'),
-    Parameter('reinforcement.full_allowance_on_entry', REINFORCEMENT_FULL_ALLOWANCE_ON_ENTRY, rule='5.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:320'),
-    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='5.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:305'),
-    Parameter('reinforcement.may_overstack_on_placement', REINFORCEMENT_MAY_OVERSTACK_ON_PLACEMENT, rule='5.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:313'),
-    Parameter('reinforcement.may_place_on_enemy', REINFORCEMENT_MAY_PLACE_ON_ENEMY, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:326'),
-    Parameter('reinforcement.placement_cost', REINFORCEMENT_PLACEMENT_COST, rule='5.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:319'),
-    Parameter('reinforcement.placement_ignores_ezoc', REINFORCEMENT_PLACEMENT_IGNORES_EZOC, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:325'),
-    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:551'),
-    Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:559'),
-    Parameter('retreat.ezoc_avoidance_optional', RETREAT_EZOC_AVOIDANCE_OPTIONAL, rule='9.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:599'),
-    Parameter('retreat.ezoc_negated_by_friendly_units', RETREAT_EZOC_NEGATED_BY_FRIENDLY_UNITS, rule='9.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:565'),
-    Parameter('retreat.ezoc_step_loss', RETREAT_EZOC_STEP_LOSS, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:142'),
-    Parameter('retreat.losses_per_stack', RETREAT_LOSSES_PER_STACK, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:143'),
-    Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='9.0e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:572'),
-    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:552'),
-    Parameter('retreat.owner_retreats', RETREAT_OWNER_RETREATS, rule='9.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:584'),
-    Parameter('retreat.partial_refusal', RETREAT_PARTIAL_REFUSAL, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:607'),
-    Parameter('retreat.path', RETREAT_PATH, rule='9.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:577'),
-    Parameter('retreat.step_per_hex_refused', RETREAT_STEP_PER_HEX_REFUSED, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:606'),
-    Parameter('retreat.terrain_affects_length', RETREAT_TERRAIN_AFFECTS_LENGTH, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:560'),
-    Parameter('retreat.whole_side', RETREAT_WHOLE_SIDE, rule='9.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:545'),
-    Parameter('roads.continuous_path_required', ROADS_CONTINUOUS_PATH_REQUIRED, rule='3.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:227'),
-    Parameter('roads.ignore_crossed_terrain', ROADS_IGNORE_CROSSED_TERRAIN, rule='3.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:228'),
-    Parameter('roads.negate_prohibited', ROADS_NEGATE_PROHIBITED, rule='3.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:240'),
+    Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='3.3a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:261'),
+    Parameter('movement.hexside_cost_added', MOVEMENT_HEXSIDE_COST_ADDED, rule='3.2c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:246'),
+    Parameter('movement.may_save_mp', MOVEMENT_MAY_SAVE_MP, rule='3.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:214'),
+    Parameter('movement.minimum_move', MOVEMENT_MINIMUM_MOVE, rule='3.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:219'),
+    Parameter('movement.minimum_move_may_overrun', MOVEMENT_MINIMUM_MOVE_MAY_OVERRUN, rule='3.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:220'),
+    Parameter('movement.must_afford_entry', MOVEMENT_MUST_AFFORD_ENTRY, rule='3.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:232'),
+    Parameter('movement.one_stack_at_a_time', MOVEMENT_ONE_STACK_AT_A_TIME, rule='3.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:188'),
+    Parameter('movement.only_phasing_units', MOVEMENT_ONLY_PHASING_UNITS, rule='3.3b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:267'),
+    Parameter('movement.optional', MOVEMENT_OPTIONAL, rule='3.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:199'),
+    Parameter('overrun.allowed_from_ezoc', OVERRUN_ALLOWED_FROM_EZOC, rule='2.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:138'),
+    Parameter('overrun.attacker_retreats_apply', OVERRUN_ATTACKER_RETREATS_APPLY, rule='6.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:439'),
+    Parameter('overrun.cost', OVERRUN_COST, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:349'),
+    Parameter('overrun.ends_movement', OVERRUN_ENDS_MOVEMENT, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:432'),
+    Parameter('overrun.exploitation_requires_eligibility', OVERRUN_EXPLOITATION_REQUIRES_ELIGIBILITY, rule='6.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:385'),
+    Parameter('overrun.from_adjacent_hex', OVERRUN_FROM_ADJACENT_HEX, rule='6.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:361'),
+    Parameter('overrun.game_modifiers_apply', OVERRUN_GAME_MODIFIERS_APPLY, rule='6.1f', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:420'),
+    Parameter('overrun.max_stacks', OVERRUN_MAX_STACKS, rule='6.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:368'),
+    Parameter('overrun.max_target_cost', OVERRUN_MAX_TARGET_COST, rule='6.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:373'),
+    Parameter('overrun.may_also_attack_in_combat', OVERRUN_MAY_ALSO_ATTACK_IN_COMBAT, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:393'),
+    Parameter('overrun.may_use_roads', OVERRUN_MAY_USE_ROADS, rule='6.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:408'),
+    Parameter('overrun.out_of_supply_allowed', OVERRUN_OUT_OF_SUPPLY_ALLOWED, rule='6.1c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:402'),
+    Parameter('overrun.per_phase', OVERRUN_PER_PHASE, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:391'),
+    Parameter('overrun.per_target_per_phase', OVERRUN_PER_TARGET_PER_PHASE, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:392'),
+    Parameter('overrun.resolved_immediately', OVERRUN_RESOLVED_IMMEDIATELY, rule='6.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:360'),
+    Parameter('overrun.results_affect_only_participants', OVERRUN_RESULTS_AFFECT_ONLY_PARTICIPANTS, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:351'),
+    Parameter('overrun.stack_must_start_together', OVERRUN_STACK_MUST_START_TOGETHER, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:350'),
+    Parameter('overrun.target_cost_ignores_zoc', OVERRUN_TARGET_COST_IGNORES_ZOC, rule='6.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:374'),
+    Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='5.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:317'),
+    Parameter('reinforcement.blocked_edge_range', REINFORCEMENT_BLOCKED_EDGE_RANGE, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:338'),
+    Parameter('reinforcement.blocked_interior_range', REINFORCEMENT_BLOCKED_INTERIOR_RANGE, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:339'),
+    Parameter('reinforcement.full_allowance_on_entry', REINFORCEMENT_FULL_ALLOWANCE_ON_ENTRY, rule='5.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:331'),
+    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='5.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:316'),
+    Parameter('reinforcement.may_overstack_on_placement', REINFORCEMENT_MAY_OVERSTACK_ON_PLACEMENT, rule='5.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:324'),
+    Parameter('reinforcement.may_place_on_enemy', REINFORCEMENT_MAY_PLACE_ON_ENEMY, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:337'),
+    Parameter('reinforcement.placement_cost', REINFORCEMENT_PLACEMENT_COST, rule='5.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:330'),
+    Parameter('reinforcement.placement_ignores_ezoc', REINFORCEMENT_PLACEMENT_IGNORES_EZOC, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:336'),
+    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:562'),
+    Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:570'),
+    Parameter('retreat.ezoc_avoidance_optional', RETREAT_EZOC_AVOIDANCE_OPTIONAL, rule='9.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:610'),
+    Parameter('retreat.ezoc_negated_by_friendly_units', RETREAT_EZOC_NEGATED_BY_FRIENDLY_UNITS, rule='9.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:576'),
+    Parameter('retreat.ezoc_step_loss', RETREAT_EZOC_STEP_LOSS, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:153'),
+    Parameter('retreat.losses_per_stack', RETREAT_LOSSES_PER_STACK, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:154'),
+    Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='9.0e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:583'),
+    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:563'),
+    Parameter('retreat.owner_retreats', RETREAT_OWNER_RETREATS, rule='9.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:595'),
+    Parameter('retreat.partial_refusal', RETREAT_PARTIAL_REFUSAL, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:618'),
+    Parameter('retreat.path', RETREAT_PATH, rule='9.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:588'),
+    Parameter('retreat.step_per_hex_refused', RETREAT_STEP_PER_HEX_REFUSED, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:617'),
+    Parameter('retreat.terrain_affects_length', RETREAT_TERRAIN_AFFECTS_LENGTH, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:571'),
+    Parameter('retreat.whole_side', RETREAT_WHOLE_SIDE, rule='9.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:556'),
+    Parameter('roads.continuous_path_required', ROADS_CONTINUOUS_PATH_REQUIRED, rule='3.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:238'),
+    Parameter('roads.ignore_crossed_terrain', ROADS_IGNORE_CROSSED_TERRAIN, rule='3.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:239'),
+    Parameter('roads.negate_prohibited', ROADS_NEGATE_PROHIBITED, rule='3.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:251'),
     Parameter('setup.boundaries_inclusive', SETUP_BOUNDARIES_INCLUSIVE, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:38'),
     Parameter('setup.first_to_set_up', SETUP_FIRST_TO_SET_UP, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:42'),
     Parameter('setup.may_start_overstacked', SETUP_MAY_START_OVERSTACKED, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:39'),
     Parameter('setup.starts_full_strength', SETUP_STARTS_FULL_STRENGTH, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:40'),
     Parameter('setup.starts_in_supply', SETUP_STARTS_IN_SUPPLY, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:41'),
     Parameter('setup.within_inclusive', SETUP_WITHIN_INCLUSIVE, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:37'),
-    Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:277'),
-    Parameter('stacking.excess_eliminated', STACKING_EXCESS_ELIMINATED, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:279'),
-    Parameter('stacking.markers_count', STACKING_MARKERS_COUNT, rule='4.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:291'),
-    Parameter('stacking.overrun_counts_all_units', STACKING_OVERRUN_COUNTS_ALL_UNITS, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:278'),
-    Parameter('stacking.overrun_violation_undoes_move', STACKING_OVERRUN_VIOLATION_UNDOES_MOVE, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:281'),
-    Parameter('stacking.owner_chooses_excess', STACKING_OWNER_CHOOSES_EXCESS, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:280'),
-    Parameter('stacking.retreat_overstack_grace', STACKING_RETREAT_OVERSTACK_GRACE, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:282'),
-    Parameter('stacking.top_unit_with_attack_strength', STACKING_TOP_UNIT_WITH_ATTACK_STRENGTH, rule='4.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:296'),
-    Parameter('steps.excess_ignored', STEPS_EXCESS_IGNORED, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:530'),
-    Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:518'),
-    Parameter('steps.markers_change_strength', STEPS_MARKERS_CHANGE_STRENGTH, rule='8.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:512'),
-    Parameter('steps.owner_distributes', STEPS_OWNER_DISTRIBUTES, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:529'),
-    Parameter('steps.spread_before_second', STEPS_SPREAD_BEFORE_SECOND, rule='8.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:524'),
-    Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:690'),
-    Parameter('supply.blocked_by_prohibited_terrain', SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:691'),
-    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:704'),
-    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:699'),
-    Parameter('supply.line_length', SUPPLY_LINE_LENGTH, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:689'),
-    Parameter('supply.method', SUPPLY_METHOD, rule='12.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:679'),
-    Parameter('victory.off_map_losses_count', VICTORY_OFF_MAP_LOSSES_COUNT, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:262'),
-    Parameter('zoc.affects_friendly', ZOC_AFFECTS_FRIENDLY, rule='2.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:96'),
-    Parameter('zoc.blocks_advance', ZOC_BLOCKS_ADVANCE, rule='2.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:150'),
-    Parameter('zoc.blocks_supply', ZOC_BLOCKS_SUPPLY, rule='2.1f', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:156'),
-    Parameter('zoc.entry_cost', ZOC_ENTRY_COST, rule='2.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:120'),
-    Parameter('zoc.ezoc_to_ezoc', ZOC_EZOC_TO_EZOC, rule='2.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:121'),
-    Parameter('zoc.friendly_negates_enemy', ZOC_FRIENDLY_NEGATES_ENEMY, rule='2.1g', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:163'),
-    Parameter('zoc.limited_by_terrain', ZOC_LIMITED_BY_TERRAIN, rule='2.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:109'),
-    Parameter('zoc.min_attack_strength', ZOC_MIN_ATTACK_STRENGTH, rule='2.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:102'),
-    Parameter('zoc.multiple_cumulative', ZOC_MULTIPLE_CUMULATIVE, rule='2.1g', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:162'),
-    Parameter('zoc.negated_for_supply_by_friendly_units', ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS, rule='2.1h', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:168'),
-    Parameter('zoc.range', ZOC_RANGE, rule='2.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:108'),
+    Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:288'),
+    Parameter('stacking.excess_eliminated', STACKING_EXCESS_ELIMINATED, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:290'),
+    Parameter('stacking.markers_count', STACKING_MARKERS_COUNT, rule='4.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:302'),
+    Parameter('stacking.overrun_counts_all_units', STACKING_OVERRUN_COUNTS_ALL_UNITS, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:289'),
+    Parameter('stacking.overrun_violation_undoes_move', STACKING_OVERRUN_VIOLATION_UNDOES_MOVE, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:292'),
+    Parameter('stacking.owner_chooses_excess', STACKING_OWNER_CHOOSES_EXCESS, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:291'),
+    Parameter('stacking.retreat_overstack_grace', STACKING_RETREAT_OVERSTACK_GRACE, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:293'),
+    Parameter('stacking.top_unit_with_attack_strength', STACKING_TOP_UNIT_WITH_ATTACK_STRENGTH, rule='4.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:307'),
+    Parameter('steps.excess_ignored', STEPS_EXCESS_IGNORED, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:541'),
+    Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:529'),
+    Parameter('steps.markers_change_strength', STEPS_MARKERS_CHANGE_STRENGTH, rule='8.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:523'),
+    Parameter('steps.owner_distributes', STEPS_OWNER_DISTRIBUTES, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:540'),
+    Parameter('steps.spread_before_second', STEPS_SPREAD_BEFORE_SECOND, rule='8.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:535'),
+    Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:701'),
+    Parameter('supply.blocked_by_prohibited_terrain', SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:702'),
+    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:715'),
+    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:710'),
+    Parameter('supply.line_length', SUPPLY_LINE_LENGTH, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:700'),
+    Parameter('supply.method', SUPPLY_METHOD, rule='12.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:690'),
+    Parameter('victory.off_map_losses_count', VICTORY_OFF_MAP_LOSSES_COUNT, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:273'),
+    Parameter('zoc.affects_friendly', ZOC_AFFECTS_FRIENDLY, rule='2.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:107'),
+    Parameter('zoc.blocks_advance', ZOC_BLOCKS_ADVANCE, rule='2.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:161'),
+    Parameter('zoc.blocks_supply', ZOC_BLOCKS_SUPPLY, rule='2.1f', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:167'),
+    Parameter('zoc.entry_cost', ZOC_ENTRY_COST, rule='2.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:131'),
+    Parameter('zoc.ezoc_to_ezoc', ZOC_EZOC_TO_EZOC, rule='2.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:132'),
+    Parameter('zoc.friendly_negates_enemy', ZOC_FRIENDLY_NEGATES_ENEMY, rule='2.1g', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:174'),
+    Parameter('zoc.limited_by_terrain', ZOC_LIMITED_BY_TERRAIN, rule='2.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:120'),
+    Parameter('zoc.min_attack_strength', ZOC_MIN_ATTACK_STRENGTH, rule='2.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:113'),
+    Parameter('zoc.multiple_cumulative', ZOC_MULTIPLE_CUMULATIVE, rule='2.1g', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:173'),
+    Parameter('zoc.negated_for_supply_by_friendly_units', ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS, rule='2.1h', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:179'),
+    Parameter('zoc.range', ZOC_RANGE, rule='2.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:119'),
 ))
 
 
@@ -1324,8 +1324,13 @@ def resolve(attack, defense, roll: int, shift: int = 0):
 # ---------------------------------------------------------------------------
 VOCABULARY = Vocabulary(
     unit_types={
+        'infantry': ('foot',),
+        'armor': ('armored', 'exploit'),
+        'mech-infantry': ('exploit',),
+        'recon': ('exploit',),
+        'artillery': ('artillery',),
     },
-    states=frozenset(()),
+    states=frozenset(('out-of-supply',)),
     situations=frozenset(()),
     amounts=frozenset(()),
 )
@@ -1339,6 +1344,8 @@ ENGINE = CombatEngine(
     terrain=TERRAIN,
     table=None,
     odds=_odds_pair,
+    terrain_rules=('3.2', '7.3'),
+    odds_rules=('rounding', 'cumulative-effects', '7.4'),
 )
 
 

@@ -179,6 +179,7 @@ class UnitType:
 @dataclass(frozen=True, slots=True)
 class UnitTypes:
     span: Span = _span()
+    override: bool = False
     cites: tuple[Text, ...] = ()
     types: tuple[UnitType, ...] = ()
 

@@ -128,7 +128,8 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None) -> 
         modules[name] = rulebook
         result.resolved[key] = resolved
 
-    result.diagnostics = _only(result.diagnostics, targets, result, parsed)
+    # a problem in a series is found again when each of its games is resolved: report it once
+    result.diagnostics = list(dict.fromkeys(_only(result.diagnostics, targets, result, parsed)))
     result.checked = len(targets) if targets is not None else len(sources)
     if result.ok:
         result.outputs["generated/__init__.py"] = PACKAGE_INIT

@@ -16,6 +16,7 @@ from .expressions import Compiler, Vocabulary
 from .validate import favours_defender, rounding_threshold, typed_value
 
 _CHARTS = {
+    "unit_types": "unit types",
     "rounding": "rounding rule",
     "sequence": "sequence of play",
     "terrain": "terrain effects chart",
@@ -167,17 +168,10 @@ def _table_fit(charts) -> list[Diagnostic]:
 
 def _vocabulary(books, rules, charts, problems) -> Vocabulary:
     vocabulary = Vocabulary()
-    declared: dict[str, tuple[str, ir.UnitType]] = {}
+    if charts.get("unit_types") is not None:
+        for unit_type in charts["unit_types"].node.types:
+            vocabulary.unit_types[unit_type.name.value] = tuple(c.value for c in unit_type.capabilities)
     for book in reversed(books):
-        for block in book.unit_types:
-            for unit_type in block.types:
-                name = unit_type.name.value
-                if name in declared and declared[name][0] != book.id.value:
-                    problems.append(Diagnostic(f"unit type '{name}' is already declared by {declared[name][0]}",
-                                               unit_type.name.span))
-                    continue
-                declared[name] = (book.id.value, unit_type)
-                vocabulary.unit_types[name] = tuple(c.value for c in unit_type.capabilities)
         for block in book.vocabulary:
             target = {"states": vocabulary.states, "situations": vocabulary.situations,
                       "amounts": vocabulary.amounts}[block.kind]
@@ -308,7 +302,7 @@ def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective],
     refs: list[ir.Text] = []
     for rule in rulebook.rules:
         refs += rule.see
-    for block in (*rulebook.unit_types, *rulebook.vocabulary, *rulebook.tables):
+    for block in (*rulebook.vocabulary, *rulebook.tables):
         refs += block.cites
     for field in _CHARTS:
         for node in getattr(rulebook, field):

@@ -163,8 +163,8 @@ class _Builder(Transformer):
     # -- unit types, vocabularies, modifiers, shifts -----------------------
     @v_args(meta=True)
     def unit_types(self, meta, items):
-        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
-        return ir.UnitTypes(self._span(meta), cites, tuple(items))
+        override, _, cites, items = self._leading(items)
+        return ir.UnitTypes(self._span(meta), override, cites, tuple(items))
 
     @v_args(meta=True)
     def unit_type(self, meta, items):

@@ -126,3 +126,28 @@ def test_every_printed_rule_of_the_seed_is_in_the_series():
     assert sorted(printed) == sorted(r for r in scs_1_8.RULES if r[0].isdigit())
     for rule in scs_1_8.RULES.values():
         assert rule.title and rule.summary, rule.id
+
+
+def test_combat_example_with_the_bridge_unit_by_unit():
+    """The same example through resolve_combat: the derivation shows each step."""
+    from rulesdsl.runtime import AttackingHex, Combat, Unit
+    combat = Combat(
+        attacking_hexes=(
+            AttackingHex((Unit("infantry", attack=4), Unit("infantry", attack=6)), "open", ("river", "bridge")),
+            AttackingHex((Unit("infantry", attack=3),), "open"),
+        ),
+        defenders=(Unit("infantry", defense=3),),
+        defender_terrain="woods",
+    )
+    resolution = bocage.resolve_combat(combat, 2)
+    assert (resolution.attack, resolution.defense, resolution.odds) == (5.5, 6, "1:1")
+    assert resolution.result.text == "A2r1"
+    assert resolution.derivation[0] == "hex 1: attack 10 x 1/4 for terrain [3.2 7.3 G1.1]"
+    assert "defense 3 x 2 for woods [3.2 7.3 G1.1]" in resolution.derivation
+    across_river = Combat((AttackingHex((Unit("armor", attack=9),), "open", ("river",)),),
+                          (Unit("infantry", defense=3),), "open")
+    with pytest.raises(ValueError, match="prohibited"):
+        bocage.resolve_combat(across_river, 7)
+    with pytest.raises(ValueError, match="unknown unit type 'tank'; did you mean 'tank'|unknown unit type 'tank'"):
+        bocage.resolve_combat(Combat((AttackingHex((Unit("tank", attack=9),), "open"),),
+                                     (Unit("infantry", defense=3),), "open"), 7)

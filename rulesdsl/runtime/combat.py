@@ -275,6 +275,10 @@ class CombatEngine:
             raise TypeError("expected a rulesdsl.runtime.combat.Combat")
         return Context(combat, self.vocabulary, self.terrain)
 
+    @staticmethod
+    def _cite(rules) -> str:
+        return f" [{' '.join(rules)}]" if rules else ""
+
     # -- strengths ----------------------------------------------------------
     def strengths(self, ctx: Context) -> tuple[Fraction, Fraction, list[str]]:
         steps, attack = [], Fraction(0)
@@ -289,14 +293,15 @@ class CombatEngine:
             total = sum((u.attack for u in hex_.units), Fraction(0))
             attack += total * factor
             if factor != 1:
-                steps.append(f"hex {index}: attack {total} x {factor} for terrain")
+                steps.append(f"hex {index}: attack {total} x {factor} for terrain{self._cite(self.terrain_rules)}")
         defense = sum((u.defense for u in ctx.defenders), Fraction(0))
         if self.terrain is not None:
             multiplier = self.terrain.defense_multiplier(ctx.defender_terrain.name)
             if multiplier is None:
                 raise RulesInputError(f"attacking into {ctx.defender_terrain.name} is prohibited")
             if multiplier != 1:
-                steps.append(f"defense {defense} x {exact(multiplier)} for {ctx.defender_terrain.name}")
+                steps.append(f"defense {defense} x {exact(multiplier)} for {ctx.defender_terrain.name}"
+                             f"{self._cite(self.terrain_rules)}")
             defense *= exact(multiplier)
         return attack, defense, steps
 
@@ -346,7 +351,7 @@ class CombatEngine:
         derivation.append(f"attack {attack}, defense {defense}")
         pair = None if defense == 0 else self.odds(attack, defense)
         odds_text = "-" if pair is None else f"{pair[0]}:{pair[1]}"
-        derivation.append(f"odds {odds_text}" + (f" [{' '.join(self.odds_rules)}]" if self.odds_rules else ""))
+        derivation.append(f"odds {odds_text}{self._cite(self.odds_rules)}")
         shift, shifts = self.column_shifts(ctx)
         derivation += [f"column shift {c}" for c in shifts]
         table, line = self.table, None
