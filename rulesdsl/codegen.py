@@ -254,7 +254,7 @@ def _issue3_context(ctx: dict, resolved: ir.Resolved) -> None:
     ctx["shifts"] = None
     if resolved.shifts is not None:
         node = resolved.shifts.node
-        ctx["shifts"] = {"per_side": node.per_side, "cites": _cites(node), "origin": resolved.shifts.origin, "entries": [
+        ctx["shifts"] = {"per_side": node.per_side, "before_limits": node.before_limits, "cites": _cites(node), "origin": resolved.shifts.origin, "entries": [
             {"source": sh.source.value, "amount": amount, "maximum": sh.maximum, "condition": condition,
              "text": comment(sh.text)} for sh, amount, condition in resolved.shift_code]}
     ctx["adjustments"] = None

@@ -232,6 +232,7 @@ class Shifts:
     cites: tuple[Text, ...] = ()
     per_side: int | None = None
     shifts: tuple[Shift, ...] = ()
+    before_limits: bool = False   # shift the odds themselves, then clamp to the table
 
 
 @dataclass(frozen=True, slots=True)

@@ -201,7 +201,10 @@ class _Builder(Transformer):
         per_side = None
         if items and self._is(items[0], "NUMBER"):
             per_side = self._whole(items.pop(0))
-        return ir.Shifts(self._span(meta), override, title, cites, per_side, tuple(items))
+        before = bool(items) and self._is(items[0], "BEFORE_LIMITS")
+        if before:
+            items.pop(0)
+        return ir.Shifts(self._span(meta), override, title, cites, per_side, tuple(items), before)
 
     @v_args(meta=True)
     def shift(self, meta, items):

@@ -90,3 +90,11 @@ def test_result_lookup_reads_row_ranges_and_rejects_bad_rolls():
     with pytest.raises(KeyError, match="no odds column"):
         TABLE.result("4:1", 3)
     assert TABLE.below_result() == parse_result("A1")
+
+
+def test_shifts_before_the_table_limits_move_the_odds_themselves():
+    table = CombatResultsTable("1d6", ("1:1", "2:1", "3:1", "4:1"), {"1-6": ("A1", "-", "D1", "D2")})
+    assert table.column((7, 1), -2) == "2:1"                        # from the right-most column
+    assert table.column((7, 1), -2, before_limits=True) == "4:1"    # 7:1 two left is 5:1, held to 4:1
+    assert table.column((5, 1), -2, before_limits=True) == "3:1"
+    assert table.column((2, 1), -1, before_limits=True) == "1:1"    # within the table, the same

@@ -263,12 +263,13 @@ class CombatEngine:
     """The combat procedure a generated module assembles from its rulebook."""
 
     def __init__(self, *, vocabulary, terrain, table, odds, modifiers=(), cap=None, shifts=(), per_side=None,
-                 terrain_rules=(), odds_rules=(), adjustments=()):
+                 terrain_rules=(), odds_rules=(), adjustments=(), shifts_before_limits=False):
         self.vocabulary, self.terrain, self.table, self.odds = vocabulary, terrain, table, odds
         self.modifiers, self.cap = tuple(modifiers), cap
         self.shift_specs, self.per_side = tuple(shifts), per_side
         self.terrain_rules, self.odds_rules = tuple(terrain_rules), tuple(odds_rules)
         self.adjustments = tuple(adjustments)
+        self.shifts_before_limits = shifts_before_limits
 
     def bind(self, combat: Combat) -> Context:
         if not isinstance(combat, Combat):
@@ -360,7 +361,7 @@ class CombatEngine:
             line = row.line or row.name
             table = self.table.line(line)
             derivation.append(f"odds line {line} for {row.name}")
-        column = table.column(pair, shift)
+        column = table.column(pair, shift, self.shifts_before_limits)
         (drm_attacker, drm_defender), modifiers = self.drm(ctx)
         derivation += [f"DRM {c}" for c in modifiers]
         if column is None:

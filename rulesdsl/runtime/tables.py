@@ -63,15 +63,21 @@ class CombatResultsTable:
         return CombatResultsTable(self.dice, self.lines[name], self.rows, self.below, self.notation, None,
                                   self.attacker)
 
-    def column(self, odds: tuple[int, int] | None, shift: int = 0) -> str | None:
+    def column(self, odds: tuple[int, int] | None, shift: int = 0, before_limits: bool = False) -> str | None:
         """The column for odds `a:d` after `shift` columns (+ right, - left).
 
         Odds above the right-most column use it, and shifts start from it;
         shifts past it stop there.  Odds below the left-most column, or
         shifted off its left side, give None: the below-table result.
+        With `before_limits`, shifts move the odds themselves one whole step
+        a column (8:1 shifted two left is 6:1), and only then is the result
+        held to the table.
         """
         if odds is None:  # defense strength zero: beyond every column
             index = len(self.columns) - 1
+        elif before_limits and odds[1] == 1 and self._ratios[-1] >= 1 \
+                and Fraction(*odds) > self._ratios[-1] and self._ratios[-1].denominator == 1:
+            index = len(self.columns) - 1 + (odds[0] - int(self._ratios[-1]))
         else:
             attack, defense = odds
             ratio = Fraction(attack, defense)
