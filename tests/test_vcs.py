@@ -1,0 +1,112 @@
+"""VCS statements, checked against generated/vcs.py and the Ridgeline game."""
+from __future__ import annotations
+
+import pytest
+
+from generated import ridgeline, vcs
+from rulesdsl.runtime import AttackingHex, Combat, Unit, parse_result
+
+
+def test_odds_round_in_favour_of_the_defender():
+    assert vcs.odds(21, 6) == "3:1"       # the seed's example: 3.5 to 1 is 3:1
+    assert vcs.odds(6, 21) == "1:4"       # and the other way round, up for the defender
+    assert vcs.odds(20, 6) == "3:1"
+    assert vcs.odds(11, 6) == "1:1"
+    assert ridgeline.odds(21, 6) == "3:1"
+
+
+def combat(attackers, defenders, terrain="clear", attack_terrain="clear", **kw):
+    return Combat((AttackingHex(tuple(attackers), attack_terrain),), tuple(defenders), terrain, **kw)
+
+
+def test_identical_opposing_shifts_negate():
+    both = combat([Unit("infantry", attack=6)], [Unit("infantry", defense=2)],
+                  amounts={"artillery-attack": 1, "artillery-defense": 1})
+    shift, sources = ridgeline.column_shifts(both)
+    assert {s.name: s.value for s in sources} == {"artillery-attack-shift": 1, "artillery-defense-shift": -1}
+    assert shift == 0
+
+
+def test_each_shift_source_is_capped_at_its_maximum():
+    heavy = combat([Unit("infantry", attack=6)], [Unit("infantry", defense=2)],
+                   amounts={"artillery-attack": 5, "artillery-defense": 4, "air-attack": 3})
+    shift, sources = ridgeline.column_shifts(heavy)
+    values = {s.name: s.value for s in sources}
+    assert values == {"artillery-attack-shift": 2, "artillery-defense-shift": -1, "air-attack-shift": 1}
+    assert shift == 2
+
+
+def test_elevation_shifts_by_level_difference():
+    uphill = combat([Unit("infantry", attack=6)], [Unit("infantry", defense=2)], terrain="hills",
+                    attack_terrain="clear")
+    downhill = combat([Unit("infantry", attack=6)], [Unit("infantry", defense=2)], terrain="clear",
+                      attack_terrain="mountain")
+    assert ridgeline.elevation_difference(uphill) == -2       # level 1 against level 3
+    assert ridgeline.elevation_difference(downhill) == 3      # level 4 against level 1
+    assert dict((s.name, s.value) for s in ridgeline.column_shifts(downhill)[1])["elevation"] == 3
+
+
+def test_supply_distance_by_terrain_level():
+    distance = vcs.table("supply-distance")
+    assert [distance(level) for level in (1, 2, 3, 4, 5, 6)] == [4, 3, 3, 1, 1, 1]
+    assert ridgeline.table("supply-distance")(1) == 5          # the game's own override
+    assert ridgeline.TABLES["supply-distance"] is not vcs.TABLES["supply-distance"]
+
+
+def test_out_of_supply_and_isolation_effects():
+    assert vcs.SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR == 0.5
+    assert vcs.SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR == 1
+    assert vcs.SUPPLY_OUT_OF_SUPPLY_MECHANIZED_MOVEMENT_FACTOR == 0.5
+    assert vcs.SUPPLY_MINIMUM_STRENGTH == 1
+    assert vcs.ISOLATION_MAX_ATTACK_STRENGTH == 1
+    assert vcs.ISOLATION_DEFENSE_FACTOR == 0.5
+    assert vcs.ISOLATION_MECHANIZED_MOVEMENT_ALLOWANCE == 6
+    assert vcs.ISOLATION_MOVEMENT_FACTOR == 0.5
+
+
+def test_isolation_surrender_table():
+    surrender = vcs.table("surrender")
+    assert [surrender(roll) for roll in range(1, 7)] == [0, 0, 1, 1, 2, 2]
+
+
+def test_zoc_stop_and_disengagement():
+    assert vcs.ZOC_ENTRY_STOPS_MOVEMENT is True and vcs.ZOC_EZOC_TO_EZOC is False
+    assert vcs.ZOC_EXIT_COST_FRACTION == 0.5 and vcs.ZOC_EXIT_COST_ROUNDS_DOWN is True
+    assert ridgeline.ZOC_EXIT_COST_ROUNDS_DOWN is False                   # the game's override of 7.1
+    assert vcs.STACKING_LIMIT_UNITS == 3 and ridgeline.STACKING_LIMIT_UNITS == 2
+
+
+def test_terrain_line_table_and_both_ends():
+    assert ridgeline.CRT.line("close").columns[0] == "1:1"
+    city = combat([Unit("infantry", attack=12)], [Unit("infantry", defense=4)], terrain="city")
+    resolution = ridgeline.resolve_combat(city, 7)
+    assert resolution.line == "very-close"
+    # 12 to 4 is 3:1 on the very-close line; the city's two left shifts run off the left side,
+    # and VCS resolves that on the left-most column
+    assert resolution.column == "2:1" and resolution.shift == -2
+    low = combat([Unit("infantry", attack=1)], [Unit("infantry", defense=9)])
+    assert ridgeline.resolve_combat(low, 7).column == "1:2"      # below the table: the left-most column
+    high = combat([Unit("tank", attack=90)], [Unit("infantry", defense=1)])
+    assert ridgeline.resolve_combat(high, 7).column == "6:1"     # above it: the right-most
+
+
+def test_retreat_first_results_and_breakthroughs():
+    d2 = parse_result("D2(1)", "retreat-first")
+    assert (d2.attacker_steps, d2.attacker_retreat, d2.defender_steps, d2.defender_retreat) == (0, 0, 1, 2)
+    both = parse_result("B1(1)", "retreat-first")
+    assert (both.attacker_steps, both.attacker_retreat, both.defender_steps, both.defender_retreat) == (1, 1, 1, 1)
+    assert parse_result("D3(2)*", "retreat-first").breakthrough
+    assert not parse_result("D2(1)", "retreat-first").breakthrough
+    assert ridgeline.crt("6:1", 12).breakthrough
+
+
+def test_vcs_sequence_of_play():
+    assert [getattr(item, "name") for item in vcs.GAME_TURN][:3] == ["preparation", "first", "second"]
+    assert vcs.PLAYER_TURN == ("supply", "replacement", "movement", "combat", "reserve", "engineering")
+
+
+def test_series_has_no_charts_of_its_own():
+    with pytest.raises(LookupError):
+        vcs.crt_column(3, 1)
+    with pytest.raises(LookupError):
+        vcs.entry_cost("clear")
