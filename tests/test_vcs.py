@@ -81,9 +81,10 @@ def test_terrain_line_table_and_both_ends():
     city = combat([Unit("infantry", attack=12)], [Unit("infantry", defense=4)], terrain="city")
     resolution = ridgeline.resolve_combat(city, 7)
     assert resolution.line == "very-close"
-    # 12 to 4 is 3:1 on the very-close line; the city's two left shifts run off the left side,
-    # and VCS resolves that on the left-most column
-    assert resolution.column == "2:1" and resolution.shift == -2
+    # 12 to 4 is 3:1 on the very-close line; the city's two left shifts and one more for attacking
+    # a level higher run off the left side, and VCS resolves that on the left-most column
+    assert resolution.column == "2:1" and resolution.shift == -3
+    assert {s.name: s.value for s in resolution.shifts} == {"terrain": -2, "elevation": -1}
     low = combat([Unit("infantry", attack=1)], [Unit("infantry", defense=9)])
     assert ridgeline.resolve_combat(low, 7).column == "1:2"      # below the table: the left-most column
     high = combat([Unit("tank", attack=90)], [Unit("infantry", defense=1)])
