@@ -1765,10 +1765,18 @@ ADJUSTMENTS = (
 # ---------------------------------------------------------------------------
 # Other charts
 # ---------------------------------------------------------------------------
+# Unit size symbols (counters)
 # Bombardment step losses, rating 2 or less (demonstration values) (bombardment)
 # Bombardment step losses, rating 3 (demonstration values) (bombardment)
 # Bombardment step losses, rating 4 or more (demonstration values) (bombardment)
 TABLES = frozen_mapping((table.name, table) for table in (
+    LookupTable(
+        'unit-sizes', key='symbol',
+        columns=('I', 'II', 'III', 'X', 'XX', 'XXX', 'XXXX', 'XXXXX', 'KG', 'Grp'),
+        rows={
+            'size': ('company', 'battalion', 'regiment', 'brigade', 'division', 'corps', 'army', 'army-group', 'kampfgruppe', 'group'),
+        },
+    ),
     LookupTable(
         'bombardment-low', key='soft-units', row_key='red-die',
         columns=('0', '1-2', '3+'),

@@ -1337,6 +1337,26 @@ VOCABULARY = Vocabulary(
 
 
 # ---------------------------------------------------------------------------
+# Other charts
+# ---------------------------------------------------------------------------
+# Unit size symbols (counters)
+TABLES = frozen_mapping((table.name, table) for table in (
+    LookupTable(
+        'unit-sizes', key='symbol',
+        columns=('I', 'II', 'III', 'X', 'XX', 'XXX', 'XXXX', 'XXXXX', 'KG', 'Grp'),
+        rows={
+            'size': ('company', 'battalion', 'regiment', 'brigade', 'division', 'corps', 'army', 'army-group', 'kampfgruppe', 'group'),
+        },
+    ),
+))
+
+
+def table(name: str):
+    """The chart `name`, to call with its key(s): table('supply-distance')(3)."""
+    return TABLES[name]
+
+
+# ---------------------------------------------------------------------------
 # Combat, from units to result, with its derivation
 # ---------------------------------------------------------------------------
 ENGINE = CombatEngine(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import render_all
-from .project import compile_project, find_root, stale_outputs, write_outputs
+from .project import add_charts, compile_project, find_root, shown_path, stale_outputs, write_outputs
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -26,7 +26,14 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="report every problem in the rulebooks; write nothing")
     check.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                        help="rulebook files (default: every rulebook under rulebooks/)")
-    build = commands.add_parser("build", help="compile every rulebook into generated/")
+    chart = commands.add_parser("chart", help="print a rulebook's player-aid card as HTML or PDF")
+    chart.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
+    chart.add_argument("--format", choices=("html", "pdf"), default="html")
+    chart.add_argument("--lang", choices=("en", "fr"), default="en")
+    chart.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    chart.add_argument("--out", metavar="PATH", type=Path,
+                       help="where to write it (default: <module>.<lang>.<format> here; '-' for standard output)")
+    build = commands.add_parser("build", help="compile every rulebook into generated/ (modules and charts)")
     build.add_argument("--check", action="store_true",
                        help="write nothing; exit 1 if generated/ is not what a build would write")
     return parser
@@ -60,6 +67,8 @@ def _main(argv: list[str] | None) -> int:
         return _usage(f"no rulebook (*.rules) under {root / 'rulebooks'}")
     if args.command == "check":
         return _check(root, paths)
+    if args.command == "chart":
+        return _chart(root, args)
     return _build(root, args.check)
 
 
@@ -73,7 +82,7 @@ def _report(compilation) -> None:
         print(render_all(compilation.diagnostics, compilation.sources), file=sys.stderr)
     errors = sum(d.severity == "error" for d in compilation.diagnostics)
     noun = "rulebook" if compilation.checked == 1 else "rulebooks"
-    if errors:
+    if errors and compilation.checked:
         print(f"{compilation.checked} {noun} checked: {errors} error{'s' if errors != 1 else ''}", file=sys.stderr)
 
 
@@ -86,8 +95,53 @@ def _check(root, paths) -> int:
     return EXIT_OK
 
 
+def _chart(root: Path | None, args) -> int:
+    from .charts import card, render_html
+    from .codegen import module_name
+    from .pdf import render_pdf
+    as_path = Path(args.rulebook)
+    is_file = as_path.suffix == ".rules" or as_path.exists()
+    compilation = compile_project(root, [as_path] if is_file else None)
+    if is_file:
+        key = next((k for k, r in compilation.rulebooks.items()
+                    if r.path == shown_path(as_path, root)), None)
+    else:
+        key = args.rulebook
+    if compilation.ok and key not in compilation.resolved:
+        known = ", ".join(sorted(compilation.resolved))
+        return _usage(f"no rulebook '{args.rulebook}' in this project (rulebooks: {known})")
+    if not compilation.ok:
+        _report(compilation)
+        return EXIT_RULES
+    resolved = compilation.resolved[key]
+    data, warnings = card(resolved, args.lang, compilation.labels, args.paper)
+    html = render_html(data)
+    content: str | bytes = html
+    if args.format == "pdf":
+        content, problems = render_pdf(html, data, resolved.rulebook.id.span)
+        warnings += problems
+    if warnings:
+        print(render_all(warnings, compilation.sources), file=sys.stderr)
+    if content is None:
+        print("nothing was written", file=sys.stderr)
+        return EXIT_RULES
+    out = args.out or Path(f"{module_name(key)}.{args.lang}.{args.format}")
+    if str(out) == "-":
+        if isinstance(content, bytes):
+            return _usage("a PDF is not written to standard output: give --out FILE")
+        sys.stdout.write(content)
+        return EXIT_OK
+    temp = out.with_name(f".{out.name}.tmp")
+    temp.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    temp.replace(out)
+    print(f"wrote {out}")
+    return EXIT_OK
+
+
 def _build(root: Path, check_only: bool) -> int:
     compilation = compile_project(root)
+    if compilation.ok:
+        add_charts(compilation)
     _report(compilation)
     if not compilation.ok:
         print("nothing was written to generated/", file=sys.stderr)

@@ -256,6 +256,16 @@ class Adjustments:
     adjustments: tuple[Adjustment, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """What a chart prints for each key, in one language."""
+
+    span: Span = _span()
+    lang: Text = Text()
+    language: Text | None = None
+    labels: tuple[tuple[Text, Text], ...] = ()
+
+
 # ---- sequence of play ----------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Phase:
@@ -405,6 +415,7 @@ class Rulebook:
     terrain: tuple[TerrainChart, ...] = ()
     results: tuple[ResultsTable, ...] = ()
     tables: tuple[LookupTable, ...] = ()
+    labels: tuple[Labels, ...] = ()
 
     @property
     def path(self) -> str:

@@ -51,7 +51,8 @@ class Compilation:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     rulebooks: dict[str, ir.Rulebook] = field(default_factory=dict)
     resolved: dict[str, ir.Resolved] = field(default_factory=dict)
-    outputs: dict[str, str] = field(default_factory=dict)   # path under the project -> text
+    outputs: dict[str, str | bytes] = field(default_factory=dict)   # path under the project -> content
+    labels: dict[str, dict[str, str]] = field(default_factory=dict)  # the project's labels: lang -> key -> text
     checked: int = 0
 
     @property
@@ -111,8 +112,15 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None) -> 
         result.diagnostics += check(rulebook)
     result.rulebooks = index
 
+    result.labels = default_labels()
+    for rulebook in index.values():
+        if rulebook.kind.value == "labels":
+            for block in rulebook.labels:
+                result.labels.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
     modules: dict[str, ir.Rulebook] = {}
     for key, rulebook in sorted(index.items()):
+        if rulebook.kind.value == "labels":
+            continue
         if failed and rulebook.extends is not None and rulebook.extends.value not in index:
             continue  # the rulebook it extends may be one that failed to parse
         resolved, problems = resolve(rulebook, index)
@@ -138,6 +146,27 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None) -> 
     return result
 
 
+def add_charts(result: Compilation, formats=("html", "pdf"), paper: str = "a4") -> None:
+    """Add every rulebook's cards, in each of its languages, to the outputs (and warnings, errors)."""
+    from .charts import card, languages, render_html
+    from .pdf import render_pdf
+    for key, resolved in sorted(result.resolved.items()):
+        for lang in languages(resolved):
+            data, warnings = card(resolved, lang, result.labels, paper)
+            result.diagnostics += warnings
+            html = render_html(data)
+            stem = f"generated/charts/{module_name(key)}.{lang}"
+            if "html" in formats:
+                result.outputs[stem + ".html"] = html
+            if "pdf" in formats:
+                pdf, problems = render_pdf(html, data, resolved.rulebook.id.span)
+                result.diagnostics += problems
+                if pdf is not None:
+                    result.outputs[stem + ".pdf"] = pdf
+    if not result.ok:
+        result.outputs = {}
+
+
 def _only(diagnostics, targets, result, parsed=None) -> list[Diagnostic]:
     """The diagnostics of `targets` and of the rulebooks they extend (all when no targets)."""
     if targets is None:
@@ -147,6 +176,16 @@ def _only(diagnostics, targets, result, parsed=None) -> list[Diagnostic]:
         if rulebook.path in wanted:
             wanted |= {r.path for r in _lineage(rulebook, result.rulebooks)}
     return [d for d in diagnostics if d.span.path in wanted]
+
+
+def default_labels() -> dict[str, dict[str, str]]:
+    """The chart labels the compiler ships (rulesdsl/labels/charts.rules)."""
+    file = Path(__file__).parent / "labels" / "charts.rules"
+    rulebook = parse(read_source(file, "rulesdsl/labels/charts.rules"))
+    labels: dict[str, dict[str, str]] = {}
+    for block in rulebook.labels:
+        labels.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
+    return labels
 
 
 def _lineage(rulebook: ir.Rulebook, index: dict[str, ir.Rulebook]) -> list[ir.Rulebook]:
@@ -159,12 +198,16 @@ def _lineage(rulebook: ir.Rulebook, index: dict[str, ir.Rulebook]) -> list[ir.Ru
     return out
 
 
-def stale_outputs(root: Path, outputs: dict[str, str]) -> tuple[list[str], list[str]]:
+def _bytes(content: str | bytes) -> bytes:
+    return content if isinstance(content, bytes) else content.encode("utf-8")
+
+
+def stale_outputs(root: Path, outputs: dict[str, str | bytes]) -> tuple[list[str], list[str]]:
     """Files that differ from `outputs` (changed or new), and generated files no longer produced."""
     changed = []
-    for rel, text in sorted(outputs.items()):
+    for rel, content in sorted(outputs.items()):
         file = root / rel
-        if not file.is_file() or file.read_text(encoding="utf-8") != text:
+        if not file.is_file() or file.read_bytes() != _bytes(content):
             changed.append(rel)
     removed = []
     folder = root / "generated"
@@ -173,6 +216,12 @@ def stale_outputs(root: Path, outputs: dict[str, str]) -> tuple[list[str], list[
             rel = file.relative_to(root).as_posix()
             if rel not in outputs and _is_generated(file):
                 removed.append(rel)
+        charts = folder / "charts"
+        if charts.is_dir():  # the compiler owns generated/charts/ whole
+            for file in sorted(charts.glob("*.*")):
+                rel = file.relative_to(root).as_posix()
+                if rel not in outputs and file.suffix in (".html", ".pdf"):
+                    removed.append(rel)
     return changed, removed
 
 
@@ -193,7 +242,7 @@ def write_outputs(root: Path, outputs: dict[str, str]) -> tuple[list[str], list[
             file = root / rel
             file.parent.mkdir(parents=True, exist_ok=True)
             temp = file.with_name(f".{file.name}.tmp")
-            temp.write_text(outputs[rel], encoding="utf-8", newline="\n")
+            temp.write_bytes(_bytes(outputs[rel]))
             staged.append((temp, file))
     except OSError:
         for temp, _ in staged:

@@ -50,6 +50,9 @@ def chain(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[list
             cycle = " -> ".join(r.id.value for r in out + [parent])
             return out, [Diagnostic(f"extends cycle: {cycle}", current.extends.span,
                                     "a series extends at most another series, never back")]
+        if parent.kind.value == "labels":
+            return out, [Diagnostic(f"'{current.id.value}' extends '{parent.id.value}', which is a labels file",
+                                    current.extends.span, "labels serve every rulebook without being extended")]
         if parent.kind.value == "game":
             return out, [Diagnostic(f"'{current.id.value}' extends '{parent.id.value}', which is a game",
                                     current.extends.span, "a rulebook can only extend a series")]

@@ -31,7 +31,7 @@ def _rule_schema(title_required: bool) -> dict:
 
 def schema_for(kind: str) -> dict:
     return {
-        "kind": {"type": "string", "required": True, "allowed": ["series", "game"]},
+        "kind": {"type": "string", "required": True, "allowed": ["series", "game", "labels"]},
         "id": {"type": "string", "required": True, "regex": RULEBOOK_ID, "maxlength": 60},
         "title": {**_TEXT, "required": True, "maxlength": 100},
         "version": {**_TEXT, "required": True, "maxlength": 40},

@@ -78,11 +78,11 @@ class _Builder(Transformer):
         fields = dict(header)
         grouped: dict[str, list] = {"rules": [], "unit_types": [], "vocabulary": [], "modifiers": [],
                                     "shifts": [], "rounding": [], "sequence": [], "terrain": [], "results": [],
-                                    "tables": [], "adjustments": []}
+                                    "tables": [], "adjustments": [], "labels": []}
         kinds = {ir.Rule: "rules", ir.UnitTypes: "unit_types", ir.Vocabulary: "vocabulary",
                  ir.Modifiers: "modifiers", ir.Shifts: "shifts", ir.Rounding: "rounding",
                  ir.SequenceOfPlay: "sequence", ir.TerrainChart: "terrain", ir.ResultsTable: "results",
-                 ir.LookupTable: "tables", ir.Adjustments: "adjustments"}
+                 ir.LookupTable: "tables", ir.Adjustments: "adjustments", ir.Labels: "labels"}
         for statement in statements:
             grouped[kinds[type(statement)]].append(statement)
         return ir.Rulebook(fields.pop("span"), **fields, **{k: tuple(v) for k, v in grouped.items()})
@@ -212,6 +212,15 @@ class _Builder(Transformer):
         maximum = self._whole(rest.pop(0)) if rest and self._is(rest[0], "NUMBER") else None
         condition = rest[0] if rest else None
         return ir.Shift(self._span(meta), self._text(source), amount, maximum, condition, self._source(meta))
+
+    @v_args(meta=True)
+    def labels(self, meta, items):
+        lang, *items = items
+        language = self._text(items.pop(0)) if items and self._is(items[0], "STRING") else None
+        return ir.Labels(self._span(meta), self._text(lang), language, tuple(items))
+
+    def label(self, items):
+        return self._text(items[0]), self._text(items[1])
 
     @v_args(meta=True)
     def adjustments(self, meta, items):

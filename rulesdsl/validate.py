@@ -33,6 +33,7 @@ def check(rulebook: ir.Rulebook) -> list[Diagnostic]:
     for chart in rulebook.terrain:
         problems += _terrain(chart)
     problems += _declarations(rulebook)
+    problems += _labels(rulebook)
     for table in rulebook.results:
         problems += _results(table)
     seen_tables: dict[str, ir.LookupTable] = {}
@@ -186,6 +187,41 @@ def rounding_threshold(rounding: ir.Rounding) -> tuple[Fraction | None, list[Dia
 
 def favours_defender(rounding: ir.Rounding) -> bool:
     return any(c.value.split() == ["odds", "favour", "defender"] for c in rounding.spec)
+
+
+# ---- labels --------------------------------------------------------------------
+LANGUAGES = {"en": "English", "fr": "Français"}
+
+
+def _labels(rulebook: ir.Rulebook) -> list[Diagnostic]:
+    out = []
+    if rulebook.kind.value == "labels":
+        if rulebook.extends is not None:
+            out.append(Diagnostic("a labels file extends nothing: its labels serve every rulebook",
+                                  rulebook.extends.span))
+        others = [rulebook.rules, rulebook.sequence, rulebook.terrain, rulebook.results, rulebook.tables,
+                  rulebook.unit_types, rulebook.modifiers, rulebook.shifts, rulebook.rounding]
+        for group in others:
+            for node in group:
+                out.append(Diagnostic("a labels file holds only 'labels' blocks", node.span))
+    seen_langs: dict[str, ir.Labels] = {}
+    for block in rulebook.labels:
+        if block.lang.value not in LANGUAGES:
+            out.append(Diagnostic(f"unknown language '{block.lang.value}'", block.lang.span,
+                                  "the chart languages are " + ", ".join(sorted(LANGUAGES))))
+        if block.lang.value in seen_langs:
+            out.append(Diagnostic(f"two 'labels {block.lang.value}' blocks in one rulebook", block.lang.span,
+                                  f"the first is at line {seen_langs[block.lang.value].span.line}"))
+        seen_langs.setdefault(block.lang.value, block)
+        keys: dict[str, ir.Text] = {}
+        for key, value in block.labels:
+            if key.value in keys:
+                out.append(Diagnostic(f"label '{key.value}' is given twice", key.span,
+                                      f"the first is at line {keys[key.value].span.line}"))
+            keys.setdefault(key.value, key)
+            if not value.value.strip():
+                out.append(Diagnostic(f"label '{key.value}' is empty", value.span))
+    return out
 
 
 # ---- unit types, modifiers, shifts ---------------------------------------------

@@ -33,7 +33,10 @@ def test_build_writes_importable_modules_and_is_idempotent(project, capsys):
     project.write("rulebooks/demo.rules", GAME)
     code, out, err = project.run("build", capsys=capsys)
     assert (code, err) == (0, "")
-    assert out.splitlines() == ["wrote generated/__init__.py", "wrote generated/base.py", "wrote generated/demo.py"]
+    written = out.splitlines()
+    assert [line for line in written if line.endswith(".py")] == [
+        "wrote generated/__init__.py", "wrote generated/base.py", "wrote generated/demo.py"]
+    assert "wrote generated/charts/demo.en.html" in written and "wrote generated/charts/demo.en.pdf" in written
     first = project.tree()
     code, out, _ = project.run("build", capsys=capsys)
     assert code == 0 and "up to date" in out

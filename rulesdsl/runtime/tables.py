@@ -28,7 +28,7 @@ def roll_range(label: str) -> tuple[int, int]:
     return int(low), int(high or low)
 
 
-def _row_for(rows: dict[str, tuple[str, ...]], roll: int) -> tuple[str, ...]:
+def row_for(rows: dict[str, tuple[str, ...]], roll: int) -> tuple[str, ...]:
     """The row covering `roll`; a modified roll beyond every row reads the nearest end row."""
     ranges = sorted((roll_range(label), cells) for label, cells in rows.items())
     for (low, high), cells in ranges:
@@ -97,7 +97,7 @@ class CombatResultsTable:
         if column not in self.columns:
             raise KeyError(f"no odds column {column!r}; the columns are {', '.join(self.columns)}")
         check_roll(self.dice, roll)
-        cells = _row_for(self.rows, roll + modifier)
+        cells = row_for(self.rows, roll + modifier)
         return parse_result(cells[self.columns.index(column)], self.notation)
 
     def below_result(self) -> Result:
@@ -129,7 +129,7 @@ class AttackerLosses:
 
     def result(self, defense, roll: int, modifier: int = 0) -> Result:
         check_roll(self.dice, roll)
-        cells = _row_for(self.rows, roll + modifier)
+        cells = row_for(self.rows, roll + modifier)
         return parse_result(cells[self.columns.index(self.column(defense))], self.notation)
 
 

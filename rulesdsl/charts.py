@@ -1,0 +1,333 @@
+"""Player-aid cards: the resolved rulebook laid out as printed charts.
+
+`card(resolved, lang, ...)` builds plain data (what each chart shows, every
+printed word already looked up in the labels); `render_html` fills the
+autoescaping template; pdf.py prints the same HTML with WeasyPrint.
+
+Labels come from the rulebooks: a rulebook's own `labels <lang>` blocks
+(nearest rulebook first), then the project's labels file.  A label missing
+in the chosen language falls back to English, marked on the card and
+reported as a warning naming the key.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from . import __version__, ir
+from .errors import Diagnostic
+from .outcomes import column_odds, number, percent
+from .runtime.notation import parse_odds
+
+PAPERS = {"a4": ("210mm", "297mm"), "letter": ("8.5in", "11in")}
+LANGS = ("en", "fr")
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    fallback: bool = False     # shown in English because the chosen language lacks it
+
+
+@dataclass
+class Labeler:
+    """Looks up printed words: the rulebook chain's labels, then the project's; English as the fallback."""
+
+    lang: str
+    layers: list[dict[str, dict[str, str]]]        # nearest first: {lang: {key: text}}
+    missing: dict[str, None] = field(default_factory=dict)
+
+    def _find(self, lang: str, key: str) -> str | None:
+        for layer in self.layers:
+            if key in layer.get(lang, {}):
+                return layer[lang][key]
+        return None
+
+    def __call__(self, key: str, english: str | None = None) -> Label:
+        text = self._find(self.lang, key)
+        if text is not None:
+            return Label(text)
+        fallback = self._find("en", key) or english
+        if fallback is None:
+            self.missing[key] = None
+            return Label(key, True)
+        if self.lang != "en":
+            self.missing[key] = None
+            return Label(fallback, True)
+        return Label(fallback)
+
+    def name(self, kind: str, name: str) -> Label:
+        """A rulebook name (terrain, phase, activity...): English is the name itself, written out."""
+        return self(f"{kind}.{name}", name.replace("-", " ").replace("_", " ").capitalize())
+
+
+def label_layers(resolved: ir.Resolved, project: dict[str, dict[str, str]]) -> list[dict[str, dict[str, str]]]:
+    layers = []
+    for book in (resolved.rulebook, *resolved.ancestors):
+        layer: dict[str, dict[str, str]] = {}
+        for block in book.labels:
+            layer.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
+        layers.append(layer)
+    layers.append(project)
+    return layers
+
+
+def languages(resolved: ir.Resolved) -> tuple[str, ...]:
+    """English, and every language the rulebook or the series it extends has labels for."""
+    found = {"en"}
+    for book in (resolved.rulebook, *resolved.ancestors):
+        found |= {block.lang.value for block in book.labels}
+    return tuple(lang for lang in LANGS if lang in found)
+
+
+# ---- how cells print -------------------------------------------------------------
+_GLYPHS = {Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾", Fraction(1, 3): "⅓",
+           Fraction(2, 3): "⅔", Fraction(3, 2): "1½"}
+
+
+def fraction(value: Fraction) -> str:
+    if value in _GLYPHS:
+        return _GLYPHS[value]
+    if value.denominator == 1:
+        return str(value.numerator)
+    whole, rest = divmod(value.numerator, value.denominator)
+    return (f"{whole}" if whole else "") + _GLYPHS.get(Fraction(rest, value.denominator), f"{rest}/{value.denominator}")
+
+
+def movement_text(cell: ir.MovementCell, t: Labeler) -> list:
+    if cell.kind == "cost":
+        return [fraction(cell.amount)]
+    if cell.kind == "add":
+        return ["+" + fraction(cell.amount)]
+    if cell.kind == "prohibited":
+        return ["P"]
+    if cell.kind == "other":
+        return ["ot"]
+    if cell.kind == "road-like":
+        return [t("tec.road-like", "road-like")]
+    return [t("tec.negates", "negates"), " ", t.name("terrain", cell.target.value)]
+
+
+def combat_text(cell: ir.CombatCell) -> str:
+    if cell.kind == "none":
+        return "ne"
+    if cell.kind == "prohibited":
+        return "P"
+    if cell.kind == "other":
+        return "ot"
+    parts = []
+    if cell.attacker is not None:
+        parts.append("Ax" + fraction(cell.attacker))
+    if cell.defender is not None:
+        parts.append("Dx" + fraction(cell.defender))
+    if cell.shift:
+        parts.append(f"{abs(cell.shift)}{'L' if cell.shift < 0 else 'R'}")
+    return " ".join(parts)
+
+
+# ---- the card ------------------------------------------------------------------------
+def card(resolved: ir.Resolved, lang: str, project_labels: dict, paper: str = "a4") -> tuple[dict, list[Diagnostic]]:
+    t = Labeler(lang, label_layers(resolved, project_labels))
+    book = resolved.rulebook
+    params = {p.name: p for p in resolved.parameters}
+    data: dict = {
+        "lang": lang, "paper": paper, "size": PAPERS[paper], "version": __version__,
+        "title": book.title.value, "id": book.id.value,
+        "book_version": book.version.value if book.version else "",
+        "ancestors": [a.title.value for a in resolved.ancestors],
+        "t": {key: t(key) for key in _CHROME},
+    }
+    data["sequence"] = _sequence(resolved, t)
+    data["terrain"] = _terrain(resolved, t)
+    data["results"] = _results(resolved, t, params)
+    data["modifiers"] = _modifiers(resolved, t)
+    data["shifts"] = _shifts(resolved, t)
+    data["tables"] = _tables(resolved, t)
+    stacking = params.get("stacking.limit") or params.get("stacking.limit_units")
+    data["stacking"] = None
+    if stacking is not None and stacking.value is not None:
+        data["stacking"] = {"amount": fraction(stacking.value.amount), "unit": t.name("unit", stacking.value.unit),
+                            "rule": stacking.rule}
+    warnings = []
+    if t.missing:
+        keys = ", ".join(t.missing)
+        warnings.append(Diagnostic(
+            f"{len(t.missing)} label{'s' if len(t.missing) != 1 else ''} missing in '{lang}', shown in English on "
+            f"the {book.id.value} card: {keys}", book.id.span,
+            f"add them to a 'labels {lang}' block", severity="warning"))
+    data["missing"] = list(t.missing)
+    return data, warnings
+
+
+_CHROME = [
+    "card.series", "card.game", "card.version", "card.extends", "card.fallback",
+    "heading.sequence-of-play", "heading.game-turn", "heading.player-turn", "heading.terrain-effects",
+    "heading.combat-results", "heading.modifiers", "heading.shifts", "heading.stacking", "heading.tables",
+    "heading.outcomes", "heading.defender-side", "heading.attacker-side",
+    "column.phase", "column.rules", "column.activities", "column.terrain", "column.movement", "column.combat",
+    "column.level", "column.line", "column.roll", "column.odds", "column.defense", "column.modifier",
+    "column.side", "column.when", "column.source", "column.shift", "column.maximum",
+    "section.hex", "section.hexside", "section.road",
+    "legend.title", "legend.prohibited", "legend.other-terrain", "legend.attacker", "legend.defender",
+    "legend.no-effect", "legend.left", "legend.right",
+    "crt.legend", "crt.steps-first", "crt.retreat-first", "crt.breakthrough", "crt.no-effect",
+    "crt.above", "crt.below-result", "crt.below-leftmost", "crt.dice",
+    "outcome.defender-step", "outcome.defender-retreat", "outcome.defender-steps", "outcome.attacker-steps",
+    "outcome.attacker-step", "outcome.note", "outcome.by-drm",
+    "side.attacker", "side.defender", "side.both", "stacking.text", "modifiers.cap", "shifts.per-side",
+    "player-turn",
+]
+
+
+def _sequence(resolved: ir.Resolved, t: Labeler) -> dict | None:
+    if resolved.sequence is None:
+        return None
+    node = resolved.sequence.node
+    out = {"cites": [c.value for c in node.cites], "game_turn": [], "player_turn": []}
+    for block in node.blocks:
+        for item in block.items:
+            if isinstance(item, ir.PlayerTurnSlot):
+                entry = {"slot": True, "name": t.name("player-turn", item.name.value)}
+            else:
+                entry = {"slot": False, "name": t.name("phase", item.name.value),
+                         "cites": [c.value for c in item.cites],
+                         "activities": [t.name("activity", a.value) for a in item.activities],
+                         "note": t(f"note.{item.name.value}", item.note.value) if item.note else None}
+            out["game_turn" if block.kind.value == "game" else "player_turn"].append(entry)
+    return out
+
+
+def _terrain(resolved: ir.Resolved, t: Labeler) -> dict | None:
+    if resolved.terrain is None:
+        return None
+    node = resolved.terrain.node
+    sections = []
+    for kind in ("hex", "road", "hexside"):
+        rows = [{"name": t.name("terrain", r.name.value), "movement": movement_text(r.movement, t),
+                 "combat": combat_text(r.combat), "level": r.level,
+                 "line": t.name("line", r.line.value) if r.line else None}
+                for r in node.rows if r.kind == kind]
+        if rows:
+            sections.append({"heading": t(f"section.{kind}"), "rows": rows})
+    has_level = any(r.level is not None for r in node.rows)
+    has_line = any(r.line is not None for r in node.rows)
+    return {"title": t("title.terrain", node.title.value) if node.title else None,
+            "cites": [c.value for c in node.cites],
+            "sections": sections, "has_level": has_level, "has_line": has_line}
+
+
+def _results(resolved: ir.Resolved, t: Labeler, params) -> dict | None:
+    if resolved.results is None:
+        return None
+    node = resolved.results.node
+    notation = node.notation.value if node.notation else "steps-first"
+    rows = {r.label.value: tuple(c.value for c in r.cells) for r in node.rows}
+    columns = [c.value for c in node.columns]
+    cap = resolved.modifiers.node.cap if resolved.modifiers is not None else None
+    outcome = []
+    for index, column in enumerate(columns):
+        odds = column_odds(node.dice.value, rows, index, notation)
+        outcome.append({"column": column, "defender_step": percent(odds.defender_loses_step),
+                        "defender_retreat": percent(odds.defender_retreats),
+                        "defender_steps": number(odds.defender_steps),
+                        "attacker_steps": number(odds.attacker_steps)})
+    by_drm = []
+    if cap is not None and node.dice.value != "d66":
+        for drm in range(-cap, cap + 1):
+            by_drm.append({"drm": f"{drm:+d}" if drm else "0",
+                           "cells": [percent(column_odds(node.dice.value, rows, i, notation, drm).defender_loses_step)
+                                     for i in range(len(columns))]})
+    attacker = None
+    if node.attacker is not None:
+        attacker_rows = {r.label.value: tuple(c.value for c in r.cells) for r in node.attacker.rows}
+        attacker = {
+            "columns": [c.value for c in node.attacker.columns],
+            "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells]} for r in node.attacker.rows],
+            "outcome": [{"column": c.value, "attacker_steps": number(column_odds(
+                node.dice.value, attacker_rows, i, notation).attacker_steps),
+                "attacker_step": percent(column_odds(node.dice.value, attacker_rows, i, notation).attacker_loses_step)}
+                for i, c in enumerate(node.attacker.columns)],
+        }
+    below = params.get("combat.below_table")
+    above = params.get("combat.above_table")
+    return {
+        "title": t("title.results", node.title.value) if node.title else None,
+        "cites": [c.value for c in node.cites], "dice": node.dice.value, "notation": notation,
+        "lines": [{"name": t.name("line", l.name.value) if l.name else None, "columns": [c.value for c in l.columns]}
+                  for l in node.lines],
+        "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells]} for r in node.rows],
+        "outcome": outcome, "by_drm": by_drm, "attacker": attacker,
+        "breakthrough": any("*" in c.value for r in node.rows for c in r.cells),
+        "below": None if below is None else (below.value, below.rule),
+        "above": None if above is None else above.rule,
+    }
+
+
+def _modifiers(resolved: ir.Resolved, t: Labeler) -> dict | None:
+    if resolved.modifiers is None:
+        return None
+    node = resolved.modifiers.node
+    return {"cap": node.cap, "cites": [c.value for c in node.cites], "entries": [
+        {"name": t.name("modifier", m.name.value), "value": f"{m.value:+d}", "side": t(f"side.{m.side}"),
+         "when": _condition_text(m.text)} for m in node.modifiers]}
+
+
+def _shifts(resolved: ir.Resolved, t: Labeler) -> dict | None:
+    if resolved.shifts is None:
+        return None
+    node = resolved.shifts.node
+    return {"per_side": node.per_side, "cites": [c.value for c in node.cites], "entries": [
+        {"name": t.name("shift", s.source.value), "maximum": s.maximum, "text": _shift_text(s)}
+        for s in node.shifts]}
+
+
+def _condition_text(text: str) -> str:
+    """The 'when ...' part of a modifier line as written in the rulebook."""
+    match = re.search(r"\bwhen\b(.*)$", text, re.S)
+    return " ".join(match.group(1).split()) if match else ""
+
+
+def _shift_text(shift: ir.Shift) -> str:
+    text = " ".join(shift.text.split())
+    return text[len(shift.source.value):].strip()
+
+
+def _tables(resolved: ir.Resolved, t: Labeler) -> list[dict]:
+    out = []
+    for effective in resolved.tables:
+        node = effective.node
+        head = node.header[0].value
+        out.append({"name": node.name.value,
+                    "title": t(f"table.{node.name.value}", node.title.value if node.title else node.name.value),
+                    "cites": [c.value for c in node.cites], "key": _value(t, head),
+                    "columns": [c.value for c in node.header[1:]],
+                    "rows": [{"label": _value(t, r[0].value), "cells": [_value(t, c.value) for c in r[1:]]}
+                             for r in node.rows]})
+    return out
+
+
+def _value(t: Labeler, cell: str):
+    """A word in a chart (company, trace) is looked up as `value.<word>`; numbers print as they are."""
+    if re.fullmatch(r"[a-z][a-z-]*(?:/[a-z][a-z-]*)+", cell):  # a two-key header: row key / column key
+        parts = [t.name("value", part) for part in cell.split("/")]
+        return Label(" / ".join(p.text for p in parts), any(p.fallback for p in parts))
+    if re.fullmatch(r"[a-z][a-z-]*", cell):
+        return t.name("value", cell)
+    return Label(cell)
+
+
+_ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=StrictUndefined,
+                   autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True)
+
+
+def render_html(data: dict) -> str:
+    css = _ENV.loader.get_source(_ENV, "card.css")[0]
+    return _ENV.get_template("card.html.j2").render(data, css=css)
+
+
+def odds_ratio(text: str) -> Fraction:
+    pair = parse_odds(text)
+    return pair[0] / pair[1]

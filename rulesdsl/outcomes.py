@@ -1,0 +1,61 @@
+"""Exact outcome odds of a Combat Results Table, from the dice distribution.
+
+For each column: the chance the defender loses at least one step, the
+chance it retreats, and the expected steps lost by each side, as exact
+Fractions (no simulation), for any net DRM.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .runtime.notation import parse_result
+from .runtime.tables import DICE_OUTCOMES, row_for
+
+
+def distribution(dice: str) -> dict[int, Fraction]:
+    """Each reading of the dice and its exact chance: 2d6 sums, 1d6 faces, d66 tens and units."""
+    if dice == "2d6":
+        counts = Counter(a + b for a in range(1, 7) for b in range(1, 7))
+    else:
+        counts = Counter(DICE_OUTCOMES[dice])
+    total = sum(counts.values())
+    return {roll: Fraction(n, total) for roll, n in sorted(counts.items())}
+
+
+@dataclass(frozen=True)
+class Odds:
+    defender_loses_step: Fraction
+    defender_retreats: Fraction
+    defender_steps: Fraction      # expected
+    attacker_steps: Fraction      # expected
+    attacker_loses_step: Fraction
+
+
+def column_odds(dice: str, rows: dict[str, tuple[str, ...]], index: int, notation: str = "steps-first",
+                drm: int = 0) -> Odds:
+    """The outcome odds of column `index` of a table whose rows are `rows`, with a net `drm`."""
+    d_step = d_retreat = d_steps = a_steps = a_step = Fraction(0)
+    for roll, chance in distribution(dice).items():
+        result = parse_result(row_for(rows, roll + drm)[index], notation)
+        d_step += chance * (result.defender_steps > 0)
+        d_retreat += chance * (result.defender_retreat > 0)
+        d_steps += chance * result.defender_steps
+        a_steps += chance * result.attacker_steps
+        a_step += chance * (result.attacker_steps > 0)
+    return Odds(d_step, d_retreat, d_steps, a_steps, a_step)
+
+
+def percent(value: Fraction) -> str:
+    """'58.3%' from an exact Fraction, rounded half up at the last place shown."""
+    tenths = value * 1000
+    whole = int(tenths) + (1 if tenths - int(tenths) >= Fraction(1, 2) else 0)
+    return f"{whole // 10}.{whole % 10}%"
+
+
+def number(value: Fraction) -> str:
+    """An expectation shown to two places: '1.25'."""
+    hundredths = value * 100
+    whole = int(hundredths) + (1 if hundredths - int(hundredths) >= Fraction(1, 2) else 0)
+    return f"{whole // 100}.{whole % 100:02d}"
