@@ -1,0 +1,100 @@
+"""The cards in a real browser: Debian's Chromium, driven by Playwright (no browser download).
+
+In CI (CI set) a missing Chromium is a failure, not a skip: .ci/run installs it.
+"""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+
+import pytest
+from PIL import Image
+
+from conftest import ROOT
+from rulesdsl.project import compile_project
+
+CHARTS = sorted((ROOT / "generated" / "charts").glob("*.html"))
+PROJECT = compile_project(ROOT)
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is not installed; .ci/run installs Debian's chromium package")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page(viewport={"width": 1000, "height": 1200})
+    yield page
+    page.close()
+
+
+def test_every_rulebook_has_charts():
+    assert CHARTS, "generated/charts holds no card"
+    assert {p.name.split(".")[0] for p in CHARTS} >= {"scs_1_8", "bocage", "new_scs", "vcs", "corridor", "ridgeline"}
+
+
+@pytest.mark.parametrize("path", CHARTS, ids=lambda p: p.name)
+def test_every_chart_is_visible_and_nothing_overflows_its_page(page, path):
+    page.goto(path.as_uri())
+    charts = page.locator("section.chart")
+    assert charts.count() >= 2
+    for index in range(charts.count()):
+        assert charts.nth(index).is_visible()
+    overflowing = page.evaluate("""() => {
+        const out = [];
+        for (const sheet of document.querySelectorAll('.sheet')) {
+            const box = sheet.getBoundingClientRect();
+            for (const el of sheet.querySelectorAll('*')) {
+                const r = el.getBoundingClientRect();
+                if (r.width === 0 && r.height === 0) continue;
+                if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+                    out.push(sheet.id + ' > ' + el.tagName + '.' + el.className + ': ' + (el.textContent || '').slice(0, 40));
+            }
+        }
+        return out;
+    }""")
+    assert overflowing == []
+
+
+@pytest.mark.parametrize("key", sorted(k for k, r in PROJECT.resolved.items() if r.results is not None))
+def test_crt_has_one_cell_per_column_and_dice_outcome(page, key):
+    from rulesdsl.codegen import module_name
+    node = PROJECT.resolved[key].results.node
+    page.goto((ROOT / "generated" / "charts" / f"{module_name(key)}.en.html").as_uri())
+    rows = page.locator("#crt tr.dice")
+    assert rows.count() == len(node.rows)
+    for index, row in enumerate(node.rows):
+        cells = rows.nth(index).locator("td.cell")
+        assert cells.count() == len(node.columns)
+        assert cells.all_inner_texts() == [c.value for c in row.cells]
+    header = page.locator("#crt tr.odds").first.locator("th.col").all_inner_texts()
+    assert header == [c.value for c in node.columns]
+
+
+def _ink(png: bytes) -> float:
+    """The share of pixels that are not (near) white."""
+    image = Image.open(io.BytesIO(png)).convert("L")
+    pixels = image.tobytes()
+    return sum(1 for p in pixels if p < 200) / len(pixels)
+
+
+def test_screenshot_of_the_crt_is_not_empty(page):
+    page.goto((ROOT / "generated" / "charts" / "bocage.en.html").as_uri())
+    shot = page.locator("#crt").screenshot()
+    assert _ink(shot) > 0.05
+    page.set_content("<html><body style='background:#fff'><table id='crt'><tr><td>&nbsp;</td></tr></table></body></html>")
+    assert _ink(page.locator("#crt").screenshot()) < 0.05     # what an empty chart would give
