@@ -1726,21 +1726,21 @@ def surprise(combat: Combat):
 # Die roll modifiers (drm): at most 3 either way on each side
 # ---------------------------------------------------------------------------
 MODIFIERS = (
-    # attacker-armor-advantage   +1  both      when armor-advantage is attacker
+    # attacker-armor-advantage  +1  both      when armor-advantage is attacker
     ModifierSpec('attacker-armor-advantage', 1, 'both', lambda ctx: (_def_armor_advantage(ctx) == 'attacker'), rules=('drm',)),
-    # defender-armor-advantage   -1  both      when armor-advantage is defender
+    # defender-armor-advantage  -1  both      when armor-advantage is defender
     ModifierSpec('defender-armor-advantage', -1, 'both', lambda ctx: (_def_armor_advantage(ctx) == 'defender'), rules=('drm',)),
-    # defensive-artillery        -1  both      when defensive-artillery and not overrun
+    # defensive-artillery       -1  both      when defensive-artillery and not overrun
     ModifierSpec('defensive-artillery', -1, 'both', lambda ctx: (ctx.situation('defensive-artillery') and (not ctx.overrun)), rules=('drm',)),
-    # defender-density           +1  defender  when count(defenders) >= 3
+    # defender-density          +1  defender  when count(defenders) >= 3
     ModifierSpec('defender-density', 1, 'defender', lambda ctx: (count_where(ctx.defenders, None) >= Fraction(3)), rules=('drm',)),
-    # attack-density             -1  attacker  when any(attacking_hexes where count(units) >= 3)
+    # attack-density            -1  attacker  when any(attacking_hexes where count(units) >= 3)
     ModifierSpec('attack-density', -1, 'attacker', lambda ctx: any_where(ctx.attacking_hexes, lambda h1: (count_where(h1.units, None) >= Fraction(3))), rules=('drm',)),
-    # soft-attack-density        -1  attacker  when any(attacking_hexes where count(units where soft) >= 3)
+    # soft-attack-density       -1  attacker  when any(attacking_hexes where count(units where soft) >= 3)
     ModifierSpec('soft-attack-density', -1, 'attacker', lambda ctx: any_where(ctx.attacking_hexes, lambda h1: (count_where(h1.units, lambda u2: u2.is_('soft')) >= Fraction(3))), rules=('drm',)),
-    # attacker-quality           +1  defender  when min(attackers of quality) > max(defenders of quality)
+    # attacker-quality          +1  defender  when min(attackers of quality) > max(defenders of quality)
     ModifierSpec('attacker-quality', 1, 'defender', lambda ctx: (min_of(ctx.attackers, None, lambda u1: u1.quality) > max_of(ctx.defenders, None, lambda u1: u1.quality)), rules=('drm',)),
-    # defender-quality           -1  attacker  when max(defenders of quality) > max(attackers of quality)
+    # defender-quality          -1  attacker  when max(defenders of quality) > max(attackers of quality)
     ModifierSpec('defender-quality', -1, 'attacker', lambda ctx: (max_of(ctx.defenders, None, lambda u1: u1.quality) > max_of(ctx.attackers, None, lambda u1: u1.quality)), rules=('drm',)),
 )
 
@@ -1748,9 +1748,9 @@ MODIFIERS = (
 # Column shifts (terrain-shifts): + right, - left
 # ---------------------------------------------------------------------------
 SHIFTS = (
-    # terrain     defender_terrain.shift
+    # terrain    defender_terrain.shift
     ShiftSpec('terrain', lambda ctx: ctx.defender_terrain.shift, None, None, rules=('terrain-shifts',)),
-    # engineers   1  max 1  when defender_terrain.shift < 0 and any(attackers where engineer and not dg)
+    # engineers  1 max 1 when defender_terrain.shift < 0 and any(attackers where engineer and not dg)
     ShiftSpec('engineers', lambda ctx: Fraction(1), 1, lambda ctx: ((ctx.defender_terrain.shift < Fraction(0)) and any_where(ctx.attackers, lambda u1: (u1.is_('engineer') and (not u1.is_('dg'))))), rules=('terrain-shifts',)),
 )
 
@@ -1759,17 +1759,17 @@ SHIFTS = (
 
 # ---------------------------------------------------------------------------
 ADJUSTMENTS = (
-    # ambush-retreat      defender-retreat  -1  when ambush
+    # ambush-retreat     defender-retreat  -1  when ambush
     AdjustmentSpec('ambush-retreat', 'defender-retreat', -1, lambda ctx: _def_ambush(ctx), rules=('ambush-and-surprise',)),
-    # ambush-losses       defender-steps    -1  when ambush and result.defender_steps > 0
+    # ambush-losses      defender-steps    -1  when ambush and result.defender_steps > 0
     AdjustmentSpec('ambush-losses', 'defender-steps', -1, lambda ctx: (_def_ambush(ctx) and (ctx.result.defender_steps > Fraction(0))), rules=('ambush-and-surprise',)),
-    # ambush-punishes     attacker-steps    +1  when ambush and result.defender_steps == 0
+    # ambush-punishes    attacker-steps    +1  when ambush and result.defender_steps == 0
     AdjustmentSpec('ambush-punishes', 'attacker-steps', 1, lambda ctx: (_def_ambush(ctx) and (ctx.result.defender_steps == Fraction(0))), rules=('ambush-and-surprise',)),
-    # surprise-retreat    defender-retreat  +1  when surprise
+    # surprise-retreat   defender-retreat  +1  when surprise
     AdjustmentSpec('surprise-retreat', 'defender-retreat', 1, lambda ctx: _def_surprise(ctx), rules=('ambush-and-surprise',)),
-    # surprise-losses     attacker-steps    -1  when surprise and result.attacker_steps > 0
+    # surprise-losses    attacker-steps    -1  when surprise and result.attacker_steps > 0
     AdjustmentSpec('surprise-losses', 'attacker-steps', -1, lambda ctx: (_def_surprise(ctx) and (ctx.result.attacker_steps > Fraction(0))), rules=('ambush-and-surprise',)),
-    # surprise-punishes   defender-steps    +1  when surprise and result.attacker_steps == 0
+    # surprise-punishes  defender-steps    +1  when surprise and result.attacker_steps == 0
     AdjustmentSpec('surprise-punishes', 'defender-steps', 1, lambda ctx: (_def_surprise(ctx) and (ctx.result.attacker_steps == Fraction(0))), rules=('ambush-and-surprise',)),
 )
 

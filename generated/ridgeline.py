@@ -1289,33 +1289,33 @@ def elevation_difference(combat: Combat):
 # Column shifts (10.8, 10.1, 10.3, 10.41, 10.42, 10.5, 10.6, 10.7, 13.5, 13.6): + right, - left
 # ---------------------------------------------------------------------------
 SHIFTS = (
-    # terrain                   defender_terrain.shift
+    # terrain                      defender_terrain.shift
     ShiftSpec('terrain', lambda ctx: ctx.defender_terrain.shift, None, None, rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # elevation                 elevation-difference  max 5
+    # elevation                    elevation-difference max 5
     ShiftSpec('elevation', lambda ctx: _def_elevation_difference(ctx), 5, None, rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # integrity-attack          integrity-formations  max 2  when not attacker-support-negative
+    # integrity-attack             integrity-formations max 2 when not attacker-support-negative
     ShiftSpec('integrity-attack', lambda ctx: ctx.amount('integrity-formations'), 2, lambda ctx: (not ctx.situation('attacker-support-negative')), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # integrity-defense-shift   -1  max 1  when integrity-defense and not defender-support-negative
+    # integrity-defense-shift      -1 max 1 when integrity-defense and not defender-support-negative
     ShiftSpec('integrity-defense-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: (ctx.situation('integrity-defense') and (not ctx.situation('defender-support-negative'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # combined-arms-attack      if(river-assault, min(combined-arms-stacks, 1), combined-arms-stacks)  max 6  when not combined-arms-defense and not entrenched
+    # combined-arms-attack         if(river-assault, min(combined-arms-stacks, 1), combined-arms-stacks) max 6 when not combined-arms-defense and not entrenched
     ShiftSpec('combined-arms-attack', lambda ctx: (min(_def_combined_arms_stacks(ctx), Fraction(1)) if ctx.situation('river-assault') else _def_combined_arms_stacks(ctx)), 6, lambda ctx: ((not ctx.situation('combined-arms-defense')) and (not ctx.situation('entrenched'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # combined-arms-defense-shift  -1  max 1  when combined-arms-defense and any(defenders where armor) and not any(attackers where armor or anti-tank)
+    # combined-arms-defense-shift  -1 max 1 when combined-arms-defense and any(defenders where armor) and not any(attackers where armor or anti-tank)
     ShiftSpec('combined-arms-defense-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: ((ctx.situation('combined-arms-defense') and any_where(ctx.defenders, lambda u1: u1.is_('armor'))) and (not any_where(ctx.attackers, lambda u1: (u1.is_('armor') or u1.is_('anti-tank'))))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # artillery-attack-shift    artillery-attack  max 2  when not attacker-support-negative
+    # artillery-attack-shift       artillery-attack max 2 when not attacker-support-negative
     ShiftSpec('artillery-attack-shift', lambda ctx: ctx.amount('artillery-attack'), 2, lambda ctx: (not ctx.situation('attacker-support-negative')), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # artillery-defense-shift   -artillery-defense  max 1  when not defender-support-negative
+    # artillery-defense-shift      -artillery-defense max 1 when not defender-support-negative
     ShiftSpec('artillery-defense-shift', lambda ctx: (-ctx.amount('artillery-defense')), 1, lambda ctx: (not ctx.situation('defender-support-negative')), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # air-attack-shift          air-attack  max 1
+    # air-attack-shift             air-attack max 1
     ShiftSpec('air-attack-shift', lambda ctx: ctx.amount('air-attack'), 1, None, rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # air-defense-shift         -air-defense  max 1
+    # air-defense-shift            -air-defense max 1
     ShiftSpec('air-defense-shift', lambda ctx: (-ctx.amount('air-defense')), 1, None, rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # naval-attack-shift        naval-gunfire-attack  max 2
+    # naval-attack-shift           naval-gunfire-attack max 2
     ShiftSpec('naval-attack-shift', lambda ctx: ctx.amount('naval-gunfire-attack'), 2, None, rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # naval-defense-shift       -naval-gunfire-defense  max 1
+    # naval-defense-shift          -naval-gunfire-defense max 1
     ShiftSpec('naval-defense-shift', lambda ctx: (-ctx.amount('naval-gunfire-defense')), 1, None, rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # rubble-shift              -1  max 1  when rubble
+    # rubble-shift                 -1 max 1 when rubble
     ShiftSpec('rubble-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: ctx.situation('rubble'), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
-    # entrenchment-assault      1  max 1  when entrenched and any(attackers where engineer)
+    # entrenchment-assault         1 max 1 when entrenched and any(attackers where engineer)
     ShiftSpec('entrenchment-assault', lambda ctx: Fraction(1), 1, lambda ctx: (ctx.situation('entrenched') and any_where(ctx.attackers, lambda u1: u1.is_('engineer'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
 )
 

@@ -33,6 +33,10 @@ def _parser() -> argparse.ArgumentParser:
     chart.add_argument("--paper", choices=("a4", "letter"), default="a4")
     chart.add_argument("--out", metavar="PATH", type=Path,
                        help="where to write it (default: <module>.<lang>.<format> here; '-' for standard output)")
+    fmt = commands.add_parser("fmt", help="rewrite rulebooks in the canonical layout (whitespace only)")
+    fmt.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is not canonical")
+    fmt.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                     help="rulebook files (default: every rulebook under rulebooks/)")
     build = commands.add_parser("build", help="compile every rulebook into generated/ (modules and charts)")
     build.add_argument("--check", action="store_true",
                        help="write nothing; exit 1 if generated/ is not what a build would write")
@@ -69,6 +73,8 @@ def _main(argv: list[str] | None) -> int:
         return _check(root, paths)
     if args.command == "chart":
         return _chart(root, args)
+    if args.command == "fmt":
+        return _fmt(root, paths, args.check)
     return _build(root, args.check)
 
 
@@ -92,6 +98,41 @@ def _check(root, paths) -> int:
     if not compilation.ok:
         return EXIT_RULES
     print(f"{compilation.checked} {'rulebook' if compilation.checked == 1 else 'rulebooks'} checked: no problems")
+    return EXIT_OK
+
+
+def _fmt(root: Path | None, paths, check_only: bool) -> int:
+    from .errors import RulesError
+    from .fmt import format_source
+    from .project import rulebook_files
+    from .source import read_source
+    files = paths or rulebook_files(root)
+    problems, sources, changed = [], {}, []
+    for file in files:
+        shown = shown_path(file, root)
+        try:
+            source = read_source(file, shown)
+            formatted = format_source(source)
+        except RulesError as exc:
+            problems += exc.diagnostics
+            sources.update(exc.sources)
+            continue
+        if formatted != source.text:
+            changed.append((file, shown, formatted))
+    if problems:
+        print(render_all(problems, sources), file=sys.stderr)
+    for file, shown, formatted in changed:
+        if check_only:
+            print(f"not canonical: {shown}", file=sys.stderr)
+        else:
+            temp = file.with_name(f".{file.name}.tmp")
+            temp.write_text(formatted, encoding="utf-8", newline="\n")
+            temp.replace(file)
+            print(f"formatted {shown}")
+    if problems or (check_only and changed):
+        return EXIT_RULES
+    if not changed:
+        print(f"{len(files)} {'rulebook' if len(files) == 1 else 'rulebooks'} already canonical")
     return EXIT_OK
 
 

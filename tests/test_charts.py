@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 from fractions import Fraction
 
 import pytest
@@ -84,7 +85,7 @@ def test_french_card_uses_the_french_terms():
 
 
 def test_a_missing_translation_is_a_warning_and_shows_visibly():
-    game = (ROOT / "rulebooks/games/bocage.rules").read_text().replace('  terrain.marsh      "Marais"\n', "")
+    game = re.sub(r"\n *terrain\.marsh +\"Marais\"", "", (ROOT / "rulebooks/games/bocage.rules").read_text())
     compilation = rulesdsl.compile_text(game, "rulebooks/games/bocage.rules",
                                         ("rulebooks/series/scs-1.8.rules",
                                          (ROOT / "rulebooks/series/scs-1.8.rules").read_text()))
@@ -100,7 +101,7 @@ def test_rulebook_text_prints_as_text():
     hostile = '<script>alert("x")</script> & \'quotes\''
     game = (ROOT / "rulebooks/games/bocage.rules").read_text()
     game = game.replace('"Bocage (a demonstration title)"', '"' + hostile.replace('"', '\\"') + '"')
-    game = game.replace('terrain.marsh      "Marais"', 'terrain.marsh      "<b>Marais</b> & \\"co\\""')
+    game = re.sub(r'terrain\.marsh +"Marais"', lambda m: 'terrain.marsh "<b>Marais</b> & \\"co\\""', game)
     compilation = rulesdsl.compile_text(game, "rulebooks/games/bocage.rules",
                                         ("rulebooks/series/scs-1.8.rules",
                                          (ROOT / "rulebooks/series/scs-1.8.rules").read_text()))

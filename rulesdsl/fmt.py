@@ -1,0 +1,201 @@
+"""The canonical layout of a rulebook.
+
+The language is line-oriented, so formatting only ever changes whitespace:
+two spaces of indentation per block, one space between tokens, columns
+aligned in chart-like blocks (CRT grids, terrain rows, modifiers, labels
+...), at most one blank line in a row, no trailing spaces, one final
+newline.  Tokens, strings and comments are kept exactly as written, so a
+formatted rulebook parses to the same rulebook, and formatting twice
+changes nothing.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .source import Source
+from .transform import parse
+
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#.*|[^\s"#]+(?:"(?:[^"\\\n]|\\.)*")?')
+_COMBAT = re.compile(r"^(?:[AD]x[0-9]+(?:/[0-9]+)?|[0-9]+[LR])$")
+
+
+@dataclass
+class _Line:
+    depth: int
+    tokens: list[str]          # code tokens (strings whole)
+    comment: str | None        # a trailing or whole-line comment, as written
+    block: str = ""            # the kind of block the line sits in
+
+
+def _tokens(line: str) -> tuple[list[str], str | None]:
+    tokens, comment = [], None
+    for match in _TOKEN.finditer(line):
+        text = match.group(0)
+        if text.startswith("#"):
+            comment = text.rstrip()
+            break
+        tokens.append(text)
+    return tokens, comment
+
+
+def _block_kind(tokens: list[str]) -> str:
+    words = [t for t in tokens if t != "override"]
+    head = " ".join(words[:3])
+    if head.startswith(("combat results table", "defender side", "attacker side")):
+        return "grid"
+    if head.startswith("terrain effects chart"):
+        return "terrain"
+    if words[:1] == ["table"]:
+        return "grid"
+    if words[:1] == ["labels"]:
+        return "labels"
+    if head.startswith("die roll modifiers"):
+        return "modifiers"
+    if head.startswith("column shifts"):
+        return "shifts"
+    if head.startswith("result adjustments"):
+        return "adjustments"
+    if head.startswith("unit types"):
+        return "unit-types"
+    if words[:2] in (["game", "turn"], ["player", "turn"]):
+        return "phases"
+    if words[:1] in (["rule"], ["section"]):
+        return "rule"
+    if words[:1] == ["define"]:
+        return "cases"
+    return "other"
+
+
+def _cells(line: _Line) -> list[str] | None:
+    """The cells to align, or None for a line that is not a row."""
+    tokens, kind = line.tokens, line.block
+    if not tokens or tokens[-1] == "{" or tokens == ["}"]:
+        return None
+    if kind == "grid":
+        if tokens[0] == "odds" and len(tokens) > 1 and not re.match(r"^[0-9.]+:", tokens[1]):
+            return [" ".join(tokens[:2])] + tokens[2:]
+        return tokens
+    if kind == "terrain":
+        if len(tokens) == 1 and tokens[0].endswith(":"):
+            return None
+        cells, rest = [tokens[0]], tokens[1:]
+        if rest[:1] == ["negates"]:
+            cells.append(" ".join(rest[:2]))
+            rest = rest[2:]
+        elif rest:
+            cells.append(rest.pop(0))
+        combat = []
+        while rest and (_COMBAT.match(rest[0]) or not combat):
+            combat.append(rest.pop(0))
+            if combat[-1] in ("ne", "-", "P", "ot"):
+                break
+        cells.append(" ".join(combat))
+        while rest:
+            cells.append(" ".join(rest[:2]))
+            rest = rest[2:]
+        return cells
+    if kind == "labels":
+        return [tokens[0], " ".join(tokens[1:])]
+    if kind == "modifiers":
+        return tokens[:3] + [" ".join(tokens[3:])] if len(tokens) > 3 else tokens
+    if kind == "adjustments":
+        return tokens[:3] + [" ".join(tokens[3:])] if len(tokens) > 3 else tokens
+    if kind in ("shifts", "unit-types", "cases"):
+        return [tokens[0], " ".join(tokens[1:])] if len(tokens) > 1 else tokens
+    if kind == "phases":
+        if tokens[:2] == ["player", "turn"]:
+            return None
+        cells, rest = [tokens[0]], tokens[1:]
+        if rest and rest[0].startswith("["):
+            end = next(i for i, t in enumerate(rest) if t.endswith("]"))
+            cells.append(" ".join(rest[: end + 1]))
+            rest = rest[end + 1:]
+        else:
+            cells.append("")
+        if rest:
+            cells.append(" ".join(rest))
+        return cells
+    if kind == "rule" and len(tokens) > 2 and tokens[1] == "=":
+        return [tokens[0], "=", " ".join(tokens[2:])]
+    return None
+
+
+def _render_group(group: list[_Line]) -> list[str]:
+    if not group:
+        return []
+    rows = [_cells(line) for line in group]
+    widths: dict[int, int] = {}
+    for cells in rows:
+        for i, cell in enumerate(cells[:-1]):
+            widths[i] = max(widths.get(i, 0), len(cell))
+    gap = " " if group[0].block == "rule" else "  "
+    out = []
+    for line, cells in zip(group, rows):
+        text = gap.join(c.ljust(widths[i]) if i < len(cells) - 1 else c for i, c in enumerate(cells))
+        out.append(_finish(line, re.sub(r" +$", "", text)))
+    return out
+
+
+def _finish(line: _Line, code: str) -> str:
+    indent = "  " * line.depth
+    if line.comment and code:
+        return f"{indent}{code}  {line.comment}"
+    return f"{indent}{code or (line.comment or '')}".rstrip()
+
+
+def format_text(text: str) -> str:
+    """The canonical layout of a rulebook's text (which must parse)."""
+    lines: list[_Line | None] = []
+    depth, blocks = 0, ["top"]
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        tokens, comment = _tokens(raw)
+        if not tokens and comment is None:
+            lines.append(None)
+            continue
+        closing = tokens[:1] == ["}"]
+        if closing:
+            depth = max(0, depth - 1)
+            blocks.pop()
+        extra = 0
+        if blocks[-1] == "terrain" and tokens and not (len(tokens) == 1 and tokens[0].endswith(":")) \
+                and not closing:
+            extra = 1  # terrain rows sit under their hex:, roads:, hexside: heading
+        lines.append(_Line(depth + extra, tokens, comment, blocks[-1]))
+        opens = tokens.count("{") - tokens.count("}") + (1 if closing else 0)
+        if opens > 0:
+            blocks.append(_block_kind(tokens))
+            depth += opens
+        elif opens < 0 and not closing:
+            depth = max(0, depth + opens)
+    out: list[str] = []
+    group: list[_Line] = []
+
+    def flush():
+        out.extend(_render_group(group))
+        group.clear()
+
+    for line in lines:
+        if line is not None and line.tokens and _cells(line) is not None:
+            if group and group[-1].block != line.block:
+                flush()
+            group.append(line)
+            continue
+        flush()
+        if line is None:
+            if out and out[-1] != "":
+                out.append("")
+            continue
+        out.append(_finish(line, " ".join(line.tokens)))
+    flush()
+    while out and out[-1] == "":
+        out.pop()
+    while out and out[0] == "":
+        out.pop(0)
+    return "\n".join(out) + "\n"
+
+
+def format_source(source: Source) -> str:
+    """Format a rulebook, after checking it parses (a syntax error raises RulesError)."""
+    parse(source)
+    return format_text(source.text)
