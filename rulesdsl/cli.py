@@ -37,6 +37,13 @@ def _parser() -> argparse.ArgumentParser:
     fmt.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is not canonical")
     fmt.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                      help="rulebook files (default: every rulebook under rulebooks/)")
+    diff = commands.add_parser("diff", help="what changed between two versions of a rulebook (an errata sheet)")
+    diff.add_argument("old", metavar="OLD", help="a rulebook file, REV:path from git, or a rulebook id")
+    diff.add_argument("new", metavar="NEW", help="a rulebook file, REV:path from git, or a rulebook id")
+    diff.add_argument("--format", choices=("text", "md", "json", "html"), default="text")
+    diff.add_argument("--resolved", action="store_true",
+                      help="compare the rules in effect after overrides (what a player sees)")
+    diff.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are changes")
     build = commands.add_parser("build", help="compile every rulebook into generated/ (modules and charts)")
     build.add_argument("--check", action="store_true",
                        help="write nothing; exit 1 if generated/ is not what a build would write")
@@ -75,6 +82,8 @@ def _main(argv: list[str] | None) -> int:
         return _chart(root, args)
     if args.command == "fmt":
         return _fmt(root, paths, args.check)
+    if args.command == "diff":
+        return _diff(root, args)
     return _build(root, args.check)
 
 
@@ -99,6 +108,91 @@ def _check(root, paths) -> int:
         return EXIT_RULES
     print(f"{compilation.checked} {'rulebook' if compilation.checked == 1 else 'rulebooks'} checked: no problems")
     return EXIT_OK
+
+
+def _side(root: Path | None, spec: str):
+    """A diff side: (Source, None) or (None, message)."""
+    import subprocess
+    from .project import rulebook_files
+    from .source import Source, read_source
+    path = Path(spec)
+    if path.exists():
+        return read_source(path, shown_path(path, root)), None
+    if ":" in spec:
+        rev, _, inner = spec.partition(":")
+        try:
+            run = subprocess.run(["git", "show", f"{rev}:{inner}"], cwd=root or Path.cwd(), capture_output=True,
+                                 stdin=subprocess.DEVNULL)
+        except FileNotFoundError:
+            return None, "git is not installed"
+        if run.returncode != 0:
+            return None, f"cannot read {spec} from git: {run.stderr.decode(errors='replace').strip()}"
+        try:
+            return Source(spec, run.stdout.decode("utf-8")), None
+        except UnicodeDecodeError:
+            return None, f"{spec} is not UTF-8 text"
+    if root is not None:
+        from .transform import parse
+        for file in rulebook_files(root):
+            source = read_source(file, shown_path(file, root))
+            try:
+                if parse(source).id.value == spec:
+                    return source, None
+            except Exception:  # a broken file is not the one asked for; check reports it
+                continue
+    return None, f"no such rulebook file, git revision or rulebook id: {spec}"
+
+
+def _diff(root: Path | None, args) -> int:
+    from .diff import compare, snapshot
+    from .errata import RENDERERS
+    from .errors import RulesError
+    from .project import compile_sources, rulebook_files
+    from .source import read_source
+    from .transform import parse
+    from .validate import check
+    sides, problems, sources = [], [], {}
+    for spec in (args.old, args.new):
+        try:
+            source, message = _side(root, spec)
+        except RulesError as exc:
+            problems += exc.diagnostics
+            sources.update(exc.sources)
+            continue
+        if message:
+            print(f"rulesdsl: error: {message}", file=sys.stderr)
+            return EXIT_USAGE
+        sources[source.path] = source.text
+        try:
+            rulebook = parse(source)
+        except RulesError as exc:
+            problems += exc.diagnostics
+            sources.update(exc.sources)
+            continue
+        if args.resolved:
+            others = []
+            for file in rulebook_files(root) if root else []:
+                other = read_source(file, shown_path(file, root))
+                try:
+                    if other.path != source.path and parse(other).id.value != rulebook.id.value:
+                        others.append(other)
+                except RulesError:
+                    others.append(other)  # its errors are reported if this side needs it
+            compilation = compile_sources([source] + others, [source.path])
+            problems += [d for d in compilation.diagnostics if d.severity == "error"]
+            sources.update(compilation.sources)
+            resolved = compilation.resolved.get(rulebook.id.value)
+            sides.append(snapshot(resolved.rulebook, resolved) if resolved else None)
+        else:
+            problems += [d for d in check(rulebook) if d.severity == "error"]
+            sides.append(snapshot(rulebook))
+    if problems:
+        print(render_all(problems, sources), file=sys.stderr)
+        return EXIT_USAGE
+    old, new = sides
+    changes = compare(old, new)
+    sys.stdout.write(RENDERERS[args.format](changes, old, new))
+    return EXIT_OK if args.exit_zero or not changes else EXIT_RULES
 
 
 def _fmt(root: Path | None, paths, check_only: bool) -> int:

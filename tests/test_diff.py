@@ -1,0 +1,166 @@
+"""`rulesdsl diff`: semantic differences, severities, formats, git revisions."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rulesdsl
+from conftest import FIXTURES, ROOT
+from rulesdsl.diff import compare, snapshot
+from rulesdsl.fmt import format_text
+from rulesdsl.source import Source
+from rulesdsl.transform import parse
+
+SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules"))
+from rulesdsl.project import compile_project
+
+PROJECT = compile_project(ROOT)
+DIFF = FIXTURES / "diff"
+
+
+def raw(text: str, path="x.rules"):
+    return snapshot(parse(Source(path, text)))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_a_rulebook_against_itself_and_its_formatting_is_no_change(path):
+    text = path.read_text(encoding="utf-8")
+    assert compare(raw(text), raw(text)) == []
+    assert compare(raw(text), raw(format_text(text))) == []
+    resolved = PROJECT.resolved[parse(Source(str(path), text)).id.value]
+    assert compare(snapshot(resolved.rulebook, resolved), snapshot(resolved.rulebook, resolved)) == []
+
+
+def _blocks(text: str) -> tuple[str, list[str]]:
+    """The header, and each top-level statement with the comments and blank lines before it."""
+    lines = text.split("\n")
+    start = next(i for i, l in enumerate(lines) if re.match(r"^(series|game|labels) ", l))
+    header, blocks, current, depth = "\n".join(lines[: start + 1]), [], [], 0
+    for line in lines[start + 1:]:
+        current.append(line)
+        code = re.sub(r'"(?:[^"\\\n]|\\.)*"|#.*', "", line)
+        depth += code.count("{") - code.count("}")
+        if depth == 0 and code.strip():
+            blocks.append("\n".join(current))
+            current = []
+    blocks.append("\n".join(current))
+    return header, blocks
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(SHIPPED), st.integers(0, 2 ** 32))
+def test_reordering_rules_and_adding_comments_is_no_change(path, seed):
+    rng = random.Random(seed)
+    text = path.read_text(encoding="utf-8")
+    header, blocks = _blocks(text)
+    rng.shuffle(blocks)
+    varied = header + "\n" + "\n".join(f"# note {rng.random()}\n{b}" for b in blocks)
+    varied = re.sub(r"\n  ", lambda m: "\n" + " " * rng.randint(2, 5), varied)
+    assert compare(raw(text), raw(varied)) == []
+
+
+def _demo_changes(*, resolved=False):
+    old = (DIFF / "demo-1.0.rules").read_text()
+    new = (DIFF / "demo-1.1.rules").read_text()
+    series = ("rulebooks/series/scs-1.8.rules", (ROOT / "rulebooks/series/scs-1.8.rules").read_text())
+    if not resolved:
+        return compare(raw(old), raw(new))
+    sides = []
+    for text in (old, new):
+        compilation = rulesdsl.compile_text(text, "rulebooks/games/demo.rules", series)
+        assert compilation.ok, [d.message for d in compilation.diagnostics]
+        resolved_book = compilation.resolved["demo"]
+        sides.append(snapshot(resolved_book.rulebook, resolved_book))
+    return compare(*sides)
+
+
+def test_known_changes_between_two_versions_and_nothing_else():
+    found = {(c.area, c.kind, c.what, c.old, c.new, c.severity) for c in _demo_changes()}
+    assert found == {
+        ("rulebook", "changed", "version", "1.0", "1.1", "correction"),
+        ("rule", "changed", "summary", "Overrun targets may cost at most 1 MP.",
+         "Overrun targets may cost at most 2 MP.", "correction"),
+        ("rule", "changed", "overrun.max_target_cost", "1 MP", "2 MP", "correction"),
+        ("rule", "renumbered", "rule Night turns", "G2.0", "G4.0", "breaking"),
+        ("rule", "removed", "rule G3.0 Bridges", None, None, "breaking"),
+        ("rule", "added", "rule G5.0 Weather", None, "Rain halves movement allowances.", "addition"),
+        ("sequence", "added", "player turn phase supply", None, "4 of 4", "addition"),
+        ("terrain", "changed", "woods combat", "Dx2", "Dx1½", "correction"),
+        ("terrain", "added", "terrain marsh", None, "hex 3 Ax½", "addition"),
+        ("results", "added", "column 4:1", None, None, "addition"),
+        ("results", "changed", "3:1 x 4", "D1r1", "D1r2", "correction"),
+    }
+
+
+def test_resolved_diff_sees_inherited_rules_too():
+    found = _demo_changes(resolved=True)
+    assert ("rule", "changed", "overrun.max_target_cost") in {(c.area, c.kind, c.what) for c in found}
+    assert not any(c.area == "rule" and c.kind == "removed" and c.what.startswith("rule 6.") for c in found)
+
+
+def run(*args, cwd=ROOT):
+    exe = shutil.which("rulesdsl")
+    return subprocess.run([exe, *args], cwd=cwd, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_resolved_scs_to_new_scs_lists_sequence_and_overrun_changes():
+    result = run("diff", "--resolved", "scs-1.8", "new-scs", "--format", "json")
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)
+    changes = {(c["area"], c["kind"], c["what"], c["old"], c["new"]) for c in report["changes"]}
+    for phase in ("ready", "air", "road-movement", "bombardment", "reaction", "dg-removal"):
+        assert any(area == "sequence" and kind == "added" and what == f"player turn phase {phase}"
+                   for area, kind, what, _, _ in changes)
+    assert ("rule", "changed", "overrun.cost", "2 MP", "3 MP") in changes
+    assert ("rule", "changed", "overrun.max_target_cost", "2 MP", "none") in changes
+    assert ("rule", "added", "overrun.who", None, "exploit-capable") in changes
+    assert report["summary"]["breaking"] >= 1
+
+
+def test_formats_and_exit_codes():
+    old, new = str(DIFF / "demo-1.0.rules"), str(DIFF / "demo-1.1.rules")
+    same = run("diff", old, old)
+    assert (same.returncode, same.stdout) == (0, "no semantic changes\n")
+    text = run("diff", old, new)
+    assert text.returncode == 1 and "6.0c Target hex cost limit" in text.stdout
+    assert "[correction] overrun.max_target_cost: 1 MP -> 2 MP" in text.stdout
+    assert run("diff", "--exit-zero", old, new).returncode == 0
+    md = run("diff", "--format", "md", old, new).stdout
+    assert md.startswith("# Errata: Demo Game: 1.0 to 1.1") and "| changed overrun.max_target_cost | 1 MP | 2 MP |" in md
+    assert md.index("## 6.0c") < md.index("## G4.0") < md.index("## G5.0")     # grouped in rule order
+    html = run("diff", "--format", "html", old, new).stdout
+    assert '<td class="old">1 MP</td><td class="new">2 MP</td>' in html
+    missing = run("diff", old, "no-such-thing")
+    assert missing.returncode == 2 and "no such rulebook file, git revision or rulebook id" in missing.stderr
+    series = DIFF.parent / "base.rules"                      # two different rulebooks: every difference
+    assert run("diff", str(series), str(DIFF / "demo-1.0.rules")).returncode == 1
+
+
+def test_git_revision_paths(tmp_path):
+    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", "-c", "init.defaultBranch=main"]
+    (tmp_path / "rulebooks").mkdir()
+    target = tmp_path / "rulebooks" / "demo.rules"
+    shutil.copy(ROOT / "rulebooks/series/scs-1.8.rules", tmp_path / "rulebooks" / "scs-1.8.rules")
+    target.write_text((DIFF / "demo-1.0.rules").read_text())
+    subprocess.run(git + ["init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(git + ["add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run(git + ["commit", "-qm", "v1.0"], cwd=tmp_path, check=True)
+    subprocess.run(git + ["tag", "v1.0"], cwd=tmp_path, check=True)
+    target.write_text((DIFF / "demo-1.1.rules").read_text())
+    result = run("diff", "v1.0:rulebooks/demo.rules", "rulebooks/demo.rules", "--format", "json", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["old"]["version"] == "1.0" and report["new"]["version"] == "1.1"
+    resolved = run("diff", "--resolved", "v1.0:rulebooks/demo.rules", "rulebooks/demo.rules", cwd=tmp_path)
+    assert resolved.returncode == 1 and "overrun.max_target_cost: 1 MP -> 2 MP" in resolved.stdout
+    bad = run("diff", "v9.9:rulebooks/demo.rules", "rulebooks/demo.rules", cwd=tmp_path)
+    assert bad.returncode == 2 and "cannot read v9.9:rulebooks/demo.rules from git" in bad.stderr
