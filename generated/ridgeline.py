@@ -1326,6 +1326,7 @@ SHIFTS = (
 # Supply distance from a road or source, by terrain level (Ridgeline) (11.0, G3.0)
 # Isolation surrender roll (one die) (11.2.6)
 # Air and sea supply roll (one die) (11.4)
+# Unit size symbols (2.32)
 # Weather roll (one die, demonstration values) (G2.0)
 TABLES = frozen_mapping((table.name, table) for table in (
     LookupTable(
@@ -1347,6 +1348,13 @@ TABLES = frozen_mapping((table.name, table) for table in (
         columns=('in-ezoc', 'enemy-adjacent', 'no-enemy-adjacent'),
         rows={
             'succeeds-on': ('1-3', '1-3', '1-5'),
+        },
+    ),
+    LookupTable(
+        'unit-sizes', key='symbol',
+        columns=('I', 'II', 'III', 'X', 'XX', 'XXX'),
+        rows={
+            'size': ('company', 'battalion', 'regiment', 'brigade', 'division', 'corps'),
         },
     ),
     LookupTable(

@@ -1229,6 +1229,7 @@ SHIFTS = (
 # Supply distance from a road or source, by terrain level (11.0)
 # Isolation surrender roll (one die) (11.2.6)
 # Air and sea supply roll (one die) (11.4)
+# Unit size symbols (2.32)
 TABLES = frozen_mapping((table.name, table) for table in (
     LookupTable(
         'supply-distance', key='level',
@@ -1249,6 +1250,13 @@ TABLES = frozen_mapping((table.name, table) for table in (
         columns=('in-ezoc', 'enemy-adjacent', 'no-enemy-adjacent'),
         rows={
             'succeeds-on': ('1-3', '1-3', '1-5'),
+        },
+    ),
+    LookupTable(
+        'unit-sizes', key='symbol',
+        columns=('I', 'II', 'III', 'X', 'XX', 'XXX'),
+        rows={
+            'size': ('company', 'battalion', 'regiment', 'brigade', 'division', 'corps'),
         },
     ),
 ))
