@@ -20,7 +20,6 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from . import __version__, ir
 from .errors import Diagnostic
 from .outcomes import column_odds, number, percent
-from .runtime.notation import parse_odds
 
 PAPERS = {"a4": ("210mm", "297mm"), "letter": ("8.5in", "11in")}
 LANGS = ("en", "fr")
@@ -327,7 +326,3 @@ def render_html(data: dict) -> str:
     css = _ENV.loader.get_source(_ENV, "card.css")[0]
     return _ENV.get_template("card.html.j2").render(data, css=css)
 
-
-def odds_ratio(text: str) -> Fraction:
-    pair = parse_odds(text)
-    return pair[0] / pair[1]

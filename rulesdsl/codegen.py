@@ -15,7 +15,6 @@ from fractions import Fraction
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from . import __version__, ir
-from .catalogue import UNIT_SPELLINGS
 from .expressions import function_name
 from .runtime.model import Quantity
 

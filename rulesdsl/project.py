@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import ir
 from .codegen import generate, module_name
-from .errors import Diagnostic, RulesError, Span
+from .errors import Diagnostic, RulesError
 from .resolve import resolve
 from .source import Source, read_source
 from .transform import parse

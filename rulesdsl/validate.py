@@ -91,7 +91,7 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
             return wrong(f"'{_number(value.amount, False)} {unit}'",
                          f"it adds to another cost: write '+{_number(value.amount, False)} {unit}'")
         if ptype.kind == "quantity" and value.signed:
-            return wrong(f"a signed change", f"write '{_number(abs(value.amount), False)} {unit}'")
+            return wrong("a signed change", f"write '{_number(abs(value.amount), False)} {unit}'")
         from .runtime.model import Quantity
         return Quantity(value.amount, unit, value.signed), []
     if ptype.kind in ("count", "number"):
@@ -169,7 +169,7 @@ def rounding_threshold(rounding: ir.Rounding) -> tuple[Fraction | None, list[Dia
             except ValueError:
                 found = None
             if found is None or not 0 < found < 1:
-                out.append(Diagnostic(f"rounding threshold must be a fraction between 0 and 1, like .50", clause.span))
+                out.append(Diagnostic("rounding threshold must be a fraction between 0 and 1, like .50", clause.span))
                 continue
         else:
             out.append(Diagnostic(f"unknown rounding clause '{clause.value}'", clause.span,
