@@ -80,7 +80,12 @@ FRAGMENTS = ['game', 'series', 'demo', 'extends', 'base', 'version', '"1.0"', '"
              '+1', '1/2', 'yes', 'A1', ',', 'sequence', 'of', 'play', 'turn', 'player', '[', ']', 'terrain',
              'effects', 'chart', 'hex', 'hexside', 'roads', ':', 'P', 'ot', 'ne', 'Dx2', 'negates', 'combat',
              'results', 'table', 'dice', '2d6', 'odds', '1:1', '3-4', '#', '"', '\\', '1/0', 'stacking.limit',
-             'rounding', 'standard', '.50', 'up']
+             'rounding', 'standard', '.50', 'up', 'when', 'count', '(', ')', 'attackers', 'defenders', 'where',
+             'of', 'die', 'roll', 'modifiers', 'cap', 'column', 'shifts', 'max', 'per', 'side', 'both', 'define',
+             'is', 'and', 'or', 'not', 'unit', 'types', 'states', 'labels', 'fr', 'result', 'adjustments',
+             'defender-retreat', 'otherwise', 'sum', 'any', 'all', 'if', 'odds', 'defender_terrain.shift', '4:1',
+             '-', '*', '/', '>=', '==', 'notation', 'retreat-first', 'D2(1)*', 'defense', '1-4', 'level', 'line',
+             '1L', 'Ax1/2', 'situations', 'amounts', 'before limits', 'across', 'river', 'tank', 'armored']
 
 
 @settings(max_examples=300, deadline=None)
