@@ -11,6 +11,7 @@ from rulesdsl.runtime import (
     AttackerLosses,
     AttackingHex,
     Combat,
+    FactorSpec,
     CombatEffect,
     CombatEngine,
     CombatResultsTable,
@@ -1386,6 +1387,15 @@ VOCABULARY = Vocabulary(
     amounts=frozenset(()),
 )
 
+# ---------------------------------------------------------------------------
+# Strength factors (12.2, cumulative-effects): each unit, before the odds
+
+# ---------------------------------------------------------------------------
+FACTORS = (
+    # supply-attack attack supply.out_of_supply_attack_factor when out-of-supply
+    FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: u1.is_('out-of-supply'), rules=('12.2', 'cumulative-effects')),
+)
+
 
 # ---------------------------------------------------------------------------
 # Other charts
@@ -1417,6 +1427,7 @@ ENGINE = CombatEngine(
     odds=_odds_pair,
     terrain_rules=('3.2', '7.3', 'G1.1'),
     odds_rules=('rounding', 'cumulative-effects', '7.4'),
+    factors=FACTORS,
 )
 
 

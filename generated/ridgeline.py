@@ -11,6 +11,7 @@ from rulesdsl.runtime import (
     AttackerLosses,
     AttackingHex,
     Combat,
+    FactorSpec,
     CombatEffect,
     CombatEngine,
     CombatResultsTable,
@@ -529,7 +530,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '11.2.6', 'Isolation and Surrender',
         'Optional: a unit still isolated in a supply phase gets a second marker; with two it rolls a die each supply phase to surrender steps; attacked isolated units get the second marker at once.',
-        origin='vcs', source='rulebooks/series/vcs.rules:541',
+        origin='vcs', source='rulebooks/series/vcs.rules:546',
         notes=(
             'The table below gives the surrender roll: 1-2 no effect, 3-4 one step lost, 5-6 two steps lost.',
         ),
@@ -537,7 +538,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '11.3', 'Supply Depots/Supply Sources',
         'Depots supply their own nationality fully and allies in emergency only; alone they defend with one point, never retreat (destroyed instead) and return two turns after loss.',
-        origin='vcs', source='rulebooks/series/vcs.rules:552',
+        origin='vcs', source='rulebooks/series/vcs.rules:557',
         notes=(
             "Depots are placed by set-up or reinforcement schedule and move only by sea transfer to a port. The text cites '4.22b'; the ship transfer step is 4.23b, which is read instead.",
             'Other sources (map edges, towns, cities, depots) are named by each game.',
@@ -547,7 +548,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '11.4', 'Air and Sea Supply',
         'In the supply phase, one air or sea point per turn without rain or storm may try to supply one unit (sea: coastal hexes only); success raises its supply one level and costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:563',
+        origin='vcs', source='rulebooks/series/vcs.rules:568',
         notes=(
             'The roll is 1-3 on one die for a unit in an EZOC and 1-5 with no enemy adjacent. The text skips a unit next to an enemy but outside any EZOC (an enemy without a ZOC). Choice: the harder 1-3.',
             'The cost is read as charged per attempt (air or sea), whether it succeeds or not.',
@@ -556,7 +557,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '12.0', 'Support Points',
         'Attacks cost the attacker one support point each, except breakthroughs and first airborne assaults; points belong to one nationality and come from active depots each turn.',
-        origin='vcs', source='rulebooks/series/vcs.rules:579',
+        origin='vcs', source='rulebooks/series/vcs.rules:584',
         notes=(
             'Costs of other functions are on a Support Point Summary not included in the text. Each depot yields points by the rating of its source; games without depots give fixed amounts per turn.',
         ),
@@ -573,7 +574,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '12.2', 'Negative Support',
         'While a support track is at zero or below, every unit of that nationality drops one supply level and no artillery or integrity shift is awarded to it.',
-        origin='vcs', source='rulebooks/series/vcs.rules:595',
+        origin='vcs', source='rulebooks/series/vcs.rules:600',
         notes=(
             'The drop: supplied becomes out of supply, out of supply becomes isolated. The combat effect is declared with attacker-support-negative and defender-support-negative.',
         ),
@@ -582,13 +583,13 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '13.0', 'Engineers',
         'In the engineering phase players destroy and build bridges, demolish roads, dig entrenchments and help units across rivers.',
-        origin='vcs', source='rulebooks/series/vcs.rules:604',
+        origin='vcs', source='rulebooks/series/vcs.rules:609',
         see=('4.3',),
     ),
     RuleEntry(
         '13.1', 'Bridge Destruction',
         'Any supplied combat unit with a supply path of at most four hexes to a bridge within three hexes of the enemy may try to blow it, twice a turn at most, on the Demolition Table.',
-        origin='vcs', source='rulebooks/series/vcs.rules:609',
+        origin='vcs', source='rulebooks/series/vcs.rules:614',
         notes=(
             'The Demolition Table is not printed in the standard rules; each game supplies it.',
         ),
@@ -596,7 +597,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '13.2', 'Bridge Building',
         'An engineer that starts next to a blown bridge, with no enemy unit adjacent to it or to the bridge, repairs it by staying two engineering phases and doing nothing else; it costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:617',
+        origin='vcs', source='rulebooks/series/vcs.rules:622',
         notes=(
             'Two building markers track the work: the first engineering phase removes one, the second turns the other to its finished face.',
             "'Remains in the hex' is read as the engineer's own hex next to the bridge.",
@@ -605,7 +606,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '13.3', 'Road Demolitions',
         'Roads in level 5-6 terrain may be demolished like bridges (two tries per player turn, one per target per phase); any foot unit repairs one in a single engineering phase.',
-        origin='vcs', source='rulebooks/series/vcs.rules:625',
+        origin='vcs', source='rulebooks/series/vcs.rules:630',
         notes=(
             'The same four-hex supply path applies (set in 13.1). No demolition of a road hex held by friendly mechanized units; units on transit tracks do not count for proximity.',
         ),
@@ -614,7 +615,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '13.4', 'Entrenchments',
         'An engineer and a parent infantry or mech-infantry unit that stay two consecutive turns in a hex, no enemy within three hexes, build an entrenchment; it costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:635',
+        origin='vcs', source='rulebooks/series/vcs.rules:640',
         notes=(
             'The text asks for two full consecutive turns and also completes the work by markers over two engineering phases. Choice: the two engineering phases of two consecutive game turns, with the units in place throughout.',
             'Not in cities, towns or transit tracks. The marker goes if the hex is empty at the end of a movement phase or its units die or retreat. Effects: 10.1.',
@@ -624,7 +625,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '13.5', 'Rubble',
         'Air or NGS shifts against enemy units in a city or town hex leave rubble (one marker per hex): +1 MP to enter, one left shift for later defenders, and it ends advances; retreats ignore it.',
-        origin='vcs', source='rulebooks/series/vcs.rules:645',
+        origin='vcs', source='rulebooks/series/vcs.rules:650',
         notes=(
             "Rubble does not change the combat that created it, though it does limit that combat's advance. It may be removed in the preparation stage by the side that holds or last passed the hex. It does not count for stacking.",
             'The extra MP applies to tactical movement; the shift comes on top of any town shift and is given once per combat (max 1).',
@@ -634,19 +635,19 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '13.6', 'Entrenchment assault',
         'An engineer in an attacking stack against an entrenchment gives one right shift, once per combat.',
-        origin='vcs', source='rulebooks/series/vcs.rules:656',
+        origin='vcs', source='rulebooks/series/vcs.rules:661',
         see=('13.4',),
     ),
     RuleEntry(
         '13.7', 'Assisted river crossing',
         'Armor and artillery may cross an unbridged river with an engineer if all start stacked next to it and spend their whole MA; not into prohibited terrain, nor in rain or storm.',
-        origin='vcs', source='rulebooks/series/vcs.rules:661',
+        origin='vcs', source='rulebooks/series/vcs.rules:666',
         see=('5.1',),
     ),
     RuleEntry(
         '14.0', 'Reinforcements',
         "New units arrive in their own side's movement phase or reserve phase, by any movement mode, in column from a road; if every entry is blocked they wait one turn; they may be held back.",
-        origin='vcs', source='rulebooks/series/vcs.rules:669',
+        origin='vcs', source='rulebooks/series/vcs.rules:674',
         notes=(
             'Delayed units may enter at any hex of the same map edge or at the nearest allied depot. Seaborne reinforcements land at the supply depot.',
             "'VAR' units come only when their conditions are met and their support and victory point costs paid (4.22d).",
@@ -656,7 +657,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '15.0', 'Replacements',
         'Replacement points come by nationality from the turn track and may be saved; they cannot rebuild units in EZOCs, unsupplied or isolated units, artillery, or wiped-out formations.',
-        origin='vcs', source='rulebooks/series/vcs.rules:680',
+        origin='vcs', source='rulebooks/series/vcs.rules:685',
         notes=(
             'Also barred: destroyed parent units none of whose members survive above cadre, and units supplied by air or sea this phase.',
         ),
@@ -665,7 +666,7 @@ RULES = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         '16.0', 'Designers Notes',
         "The designer's background to the system and its hidden-strength aim; no rules.",
-        origin='vcs', source='rulebooks/series/vcs.rules:690',
+        origin='vcs', source='rulebooks/series/vcs.rules:695',
     ),
     RuleEntry(
         'G1.0', 'Scale and formations',
@@ -946,9 +947,9 @@ PARAMETERS = frozen_mapping((p.name, p) for p in (
     Parameter('advance.mechanized_may_deviate', ADVANCE_MECHANIZED_MAY_DEVIATE, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:465'),
     Parameter('air.points_may_be_saved', AIR_POINTS_MAY_BE_SAVED, rule='10.6', origin='vcs', source='rulebooks/series/vcs.rules:394'),
     Parameter('air.support_per_combat', AIR_SUPPORT_PER_COMBAT, rule='10.6', origin='vcs', source='rulebooks/series/vcs.rules:393'),
-    Parameter('air_supply.level_gain', AIR_SUPPLY_LEVEL_GAIN, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:566'),
-    Parameter('air_supply.support_cost', AIR_SUPPLY_SUPPORT_COST, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:567'),
-    Parameter('air_supply.units_per_point', AIR_SUPPLY_UNITS_PER_POINT, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:565'),
+    Parameter('air_supply.level_gain', AIR_SUPPLY_LEVEL_GAIN, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:571'),
+    Parameter('air_supply.support_cost', AIR_SUPPLY_SUPPORT_COST, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:572'),
+    Parameter('air_supply.units_per_point', AIR_SUPPLY_UNITS_PER_POINT, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:570'),
     Parameter('artillery.adjacent_uses_strength', ARTILLERY_ADJACENT_USES_STRENGTH, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:385'),
     Parameter('artillery.support_range', ARTILLERY_SUPPORT_RANGE, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:383'),
     Parameter('artillery.supports_per_turn', ARTILLERY_SUPPORTS_PER_TURN, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:384'),
@@ -976,31 +977,31 @@ PARAMETERS = frozen_mapping((p.name, p) for p in (
     Parameter('combat.shift_off_left_is_below_table', COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:413'),
     Parameter('combat.stack_defends_together', COMBAT_STACK_DEFENDS_TOGETHER, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:346'),
     Parameter('combat.stack_may_split_attacks', COMBAT_STACK_MAY_SPLIT_ATTACKS, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:347'),
-    Parameter('demolition.attempts_per_target', DEMOLITION_ATTEMPTS_PER_TARGET, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:629'),
-    Parameter('demolition.bridge_attempts_per_unit', DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:613'),
-    Parameter('demolition.enemy_range', DEMOLITION_ENEMY_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:612'),
-    Parameter('demolition.road_attempts_per_player_turn', DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:628'),
-    Parameter('demolition.road_min_level', DEMOLITION_ROAD_MIN_LEVEL, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:627'),
-    Parameter('demolition.trace_range', DEMOLITION_TRACE_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:611'),
-    Parameter('depot.allied_supply_level_penalty', DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:557'),
-    Parameter('depot.defense_strength', DEPOT_DEFENSE_STRENGTH, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:554'),
-    Parameter('depot.eliminated_by_retreat', DEPOT_ELIMINATED_BY_RETREAT, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:555'),
-    Parameter('depot.return_delay', DEPOT_RETURN_DELAY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:556'),
-    Parameter('engineering.bridge_repair_cost', ENGINEERING_BRIDGE_REPAIR_COST, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:620'),
-    Parameter('engineering.bridge_repair_phases', ENGINEERING_BRIDGE_REPAIR_PHASES, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:619'),
-    Parameter('engineering.entrenchment_cost', ENGINEERING_ENTRENCHMENT_COST, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:639'),
-    Parameter('engineering.entrenchment_enemy_distance', ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:638'),
-    Parameter('engineering.entrenchment_turns', ENGINEERING_ENTRENCHMENT_TURNS, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:637'),
-    Parameter('engineering.road_repair_phases', ENGINEERING_ROAD_REPAIR_PHASES, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:630'),
+    Parameter('demolition.attempts_per_target', DEMOLITION_ATTEMPTS_PER_TARGET, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:634'),
+    Parameter('demolition.bridge_attempts_per_unit', DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:618'),
+    Parameter('demolition.enemy_range', DEMOLITION_ENEMY_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:617'),
+    Parameter('demolition.road_attempts_per_player_turn', DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:633'),
+    Parameter('demolition.road_min_level', DEMOLITION_ROAD_MIN_LEVEL, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:632'),
+    Parameter('demolition.trace_range', DEMOLITION_TRACE_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:616'),
+    Parameter('depot.allied_supply_level_penalty', DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:562'),
+    Parameter('depot.defense_strength', DEPOT_DEFENSE_STRENGTH, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:559'),
+    Parameter('depot.eliminated_by_retreat', DEPOT_ELIMINATED_BY_RETREAT, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:560'),
+    Parameter('depot.return_delay', DEPOT_RETURN_DELAY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:561'),
+    Parameter('engineering.bridge_repair_cost', ENGINEERING_BRIDGE_REPAIR_COST, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:625'),
+    Parameter('engineering.bridge_repair_phases', ENGINEERING_BRIDGE_REPAIR_PHASES, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:624'),
+    Parameter('engineering.entrenchment_cost', ENGINEERING_ENTRENCHMENT_COST, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:644'),
+    Parameter('engineering.entrenchment_enemy_distance', ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:643'),
+    Parameter('engineering.entrenchment_turns', ENGINEERING_ENTRENCHMENT_TURNS, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:642'),
+    Parameter('engineering.road_repair_phases', ENGINEERING_ROAD_REPAIR_PHASES, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:635'),
     Parameter('intelligence.examine_enemy_stacks', INTELLIGENCE_EXAMINE_ENEMY_STACKS, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:21'),
     Parameter('intelligence.note_taking', INTELLIGENCE_NOTE_TAKING, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:22'),
     Parameter('isolation.defense_factor', ISOLATION_DEFENSE_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:533'),
     Parameter('isolation.friendly_unit_range', ISOLATION_FRIENDLY_UNIT_RANGE, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:524'),
-    Parameter('isolation.markers_before_surrender', ISOLATION_MARKERS_BEFORE_SURRENDER, rule='11.2.6', origin='vcs', source='rulebooks/series/vcs.rules:543'),
+    Parameter('isolation.markers_before_surrender', ISOLATION_MARKERS_BEFORE_SURRENDER, rule='11.2.6', origin='vcs', source='rulebooks/series/vcs.rules:548'),
     Parameter('isolation.max_attack_strength', ISOLATION_MAX_ATTACK_STRENGTH, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:532'),
     Parameter('isolation.mechanized_movement_allowance', ISOLATION_MECHANIZED_MOVEMENT_ALLOWANCE, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:534'),
     Parameter('isolation.movement_factor', ISOLATION_MOVEMENT_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:535'),
-    Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:663'),
+    Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:668'),
     Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:55'),
     Parameter('movement.fractions_kept', MOVEMENT_FRACTIONS_KEPT, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:214'),
     Parameter('movement.mechanized_prohibited_level', MOVEMENT_MECHANIZED_PROHIBITED_LEVEL, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:213'),
@@ -1008,16 +1009,16 @@ PARAMETERS = frozen_mapping((p.name, p) for p in (
     Parameter('movement.must_afford_entry', MOVEMENT_MUST_AFFORD_ENTRY, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:215'),
     Parameter('movement.river_crossing_fraction', MOVEMENT_RIVER_CROSSING_FRACTION, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:191'),
     Parameter('naval.gunfire_automatic_in_range', NAVAL_GUNFIRE_AUTOMATIC_IN_RANGE, rule='10.7', origin='vcs', source='rulebooks/series/vcs.rules:402'),
-    Parameter('reinforcement.any_movement_mode', REINFORCEMENT_ANY_MOVEMENT_MODE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:672'),
+    Parameter('reinforcement.any_movement_mode', REINFORCEMENT_ANY_MOVEMENT_MODE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:677'),
     Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:525'),
-    Parameter('reinforcement.blocked_delay', REINFORCEMENT_BLOCKED_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:674'),
-    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:673'),
-    Parameter('reinforcement.may_enter_in_reserve_phase', REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:671'),
-    Parameter('replacement.artillery_eligible', REPLACEMENT_ARTILLERY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:685'),
+    Parameter('reinforcement.blocked_delay', REINFORCEMENT_BLOCKED_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:679'),
+    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:678'),
+    Parameter('reinforcement.may_enter_in_reserve_phase', REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:676'),
+    Parameter('replacement.artillery_eligible', REPLACEMENT_ARTILLERY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:690'),
     Parameter('replacement.battalions_eligible', REPLACEMENT_BATTALIONS_ELIGIBLE, rule='battalions', origin='vcs', source='rulebooks/series/vcs.rules:96'),
-    Parameter('replacement.out_of_supply_eligible', REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:684'),
-    Parameter('replacement.points_may_be_saved', REPLACEMENT_POINTS_MAY_BE_SAVED, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:682'),
-    Parameter('replacement.units_in_ezoc_eligible', REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:683'),
+    Parameter('replacement.out_of_supply_eligible', REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:689'),
+    Parameter('replacement.points_may_be_saved', REPLACEMENT_POINTS_MAY_BE_SAVED, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:687'),
+    Parameter('replacement.units_in_ezoc_eligible', REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:688'),
     Parameter('reserve.may_attack', RESERVE_MAY_ATTACK, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:229'),
     Parameter('reserve.may_be_adjacent_to_enemy', RESERVE_MAY_BE_ADJACENT_TO_ENEMY, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:228'),
     Parameter('reserve.must_be_in_supply', RESERVE_MUST_BE_IN_SUPPLY, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:227'),
@@ -1034,10 +1035,10 @@ PARAMETERS = frozen_mapping((p.name, p) for p in (
     Parameter('retreat.step_per_hex_refused', RETREAT_STEP_PER_HEX_REFUSED, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:445'),
     Parameter('roads.friendly_units_extra_cost', ROADS_FRIENDLY_UNITS_EXTRA_COST, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:193'),
     Parameter('roads.ignore_crossed_terrain', ROADS_IGNORE_CROSSED_TERRAIN, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:192'),
-    Parameter('rubble.affects_retreat', RUBBLE_AFFECTS_RETREAT, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:650'),
-    Parameter('rubble.ends_advance', RUBBLE_ENDS_ADVANCE, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:649'),
-    Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:647'),
-    Parameter('rubble.movement_cost', RUBBLE_MOVEMENT_COST, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:648'),
+    Parameter('rubble.affects_retreat', RUBBLE_AFFECTS_RETREAT, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:655'),
+    Parameter('rubble.ends_advance', RUBBLE_ENDS_ADVANCE, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:654'),
+    Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:652'),
+    Parameter('rubble.movement_cost', RUBBLE_MOVEMENT_COST, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:653'),
     Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:51'),
     Parameter('stacking.excess_eliminated', STACKING_EXCESS_ELIMINATED, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:52'),
     Parameter('stacking.limit_units', STACKING_LIMIT_UNITS, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:50'),
@@ -1060,12 +1061,12 @@ PARAMETERS = frozen_mapping((p.name, p) for p in (
     Parameter('supply.out_of_supply_mechanized_movement_factor', SUPPLY_OUT_OF_SUPPLY_MECHANIZED_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:514'),
     Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:513'),
     Parameter('supply.penalties_round_down', SUPPLY_PENALTIES_ROUND_DOWN, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:516'),
-    Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:581'),
+    Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:586'),
     Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:75'),
     Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:76'),
-    Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:583'),
-    Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:597'),
-    Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:582'),
+    Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:588'),
+    Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:602'),
+    Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:587'),
     Parameter('units.cadre_strength', UNITS_CADRE_STRENGTH, rule='cadres', origin='vcs', source='rulebooks/series/vcs.rules:89'),
     Parameter('units.formation_steps', UNITS_FORMATION_STEPS, rule='9.2', origin='vcs', source='rulebooks/series/vcs.rules:309'),
     Parameter('zoc.blocks_advance', ZOC_BLOCKS_ADVANCE, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:469'),
@@ -1319,6 +1320,17 @@ SHIFTS = (
     ShiftSpec('entrenchment-assault', lambda ctx: Fraction(1), 1, lambda ctx: (ctx.situation('entrenched') and any_where(ctx.attackers, lambda u1: u1.is_('engineer'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
 )
 
+# ---------------------------------------------------------------------------
+# Strength factors (11.1.5, 11.2.5): each unit, before the odds
+
+# ---------------------------------------------------------------------------
+FACTORS = (
+    # supply-attack attack supply.out_of_supply_attack_factor when out-of-supply and not isolated
+    FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: (u1.is_('out-of-supply') and (not u1.is_('isolated'))), rules=('11.1.5', '11.2.5')),
+    # isolated-defense defense isolation.defense_factor when isolated
+    FactorSpec('isolated-defense', 'defense', lambda ctx: PARAMETERS['isolation.defense_factor'].number, lambda ctx, u1: u1.is_('isolated'), rules=('11.1.5', '11.2.5')),
+)
+
 
 # ---------------------------------------------------------------------------
 # Other charts
@@ -1384,6 +1396,7 @@ ENGINE = CombatEngine(
     odds_rules=('10.8', '11.1.5', '11.2.5'),
     shifts=SHIFTS,
     per_side=None,
+    factors=FACTORS,
 )
 
 

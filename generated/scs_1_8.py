@@ -9,6 +9,7 @@ from rulesdsl.runtime import (
     AttackerLosses,
     AttackingHex,
     Combat,
+    FactorSpec,
     CombatEffect,
     CombatEngine,
     CombatResultsTable,

@@ -262,6 +262,12 @@ def _issue3_context(ctx: dict, resolved: ir.Resolved) -> None:
         ctx["adjustments"] = {"cites": _cites(node), "entries": [
             {"name": a.name.value, "field": a.target, "amount": a.amount, "python": python, "text": comment(a.text)}
             for a, python in resolved.adjustment_code]}
+    ctx["factors"] = None
+    if resolved.unit_factors is not None:
+        node = resolved.unit_factors.node
+        ctx["factors"] = {"cites": _cites(node), "entries": [
+            {"name": f.name.value, "role": f.role, "factor": factor, "condition": condition, "text": comment(f.text)}
+            for f, factor, condition in resolved.unit_factor_code]}
     ctx["tables"] = []
     for effective in resolved.tables:
         table = effective.node

@@ -30,6 +30,7 @@ class Vocabulary:
 
     unit_types: dict[str, tuple[str, ...]] = field(default_factory=dict)   # type -> capabilities
     states: set[str] = field(default_factory=set)
+    parameters: dict[str, str] = field(default_factory=dict)                # parameter in effect -> kind
     situations: set[str] = field(default_factory=set)
     amounts: set[str] = field(default_factory=set)
     terrain: dict[str, str] = field(default_factory=dict)                  # name -> hex/hexside/road
@@ -123,6 +124,14 @@ class Compiler:
             self.problems.append(Diagnostic(f"a condition must be true or false, but this is {_noun(kind)}", expr.span))
         return source
 
+    def in_unit(self, expr, number: bool) -> str:
+        """Compile `expr` with one unit in scope, as `u1`."""
+        self._scopes.append(("unit", "u1"))
+        try:
+            return self.number(expr) if number else self.condition(expr)
+        finally:
+            self._scopes.pop()
+
     def number(self, expr, stack=None) -> str:
         source, kind = self._compile(expr, stack or [])
         if kind not in ("number", "error"):
@@ -170,6 +179,8 @@ class Compiler:
                 self.uses[self._current].add(path)
             kind = self._definition(path, stack)
             return f"{function_name(path)}(ctx)", kind
+        if path in self.vocabulary.parameters:
+            return f"PARAMETERS[{path!r}].number", self.vocabulary.parameters[path]
         if path in self.vocabulary.situations:
             return f"ctx.situation({path!r})", "bool"
         if path in self.vocabulary.amounts:

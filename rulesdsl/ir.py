@@ -236,6 +236,27 @@ class Shifts:
 
 
 @dataclass(frozen=True, slots=True)
+class UnitFactor:
+    """Multiply each attacking (or defending) unit's strength by `factor` when `condition` holds for it."""
+
+    span: Span = _span()
+    name: Text = Text()
+    role: str = "attack"       # attack: attacking units' attack; defense: defending units' defense
+    factor: object = None      # an expression (a number; may read the rulebook's parameters)
+    condition: object = None   # an expression over the unit
+    text: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitFactors:
+    span: Span = _span()
+    override: bool = False
+    title: Text | None = None
+    cites: tuple[Text, ...] = ()
+    factors: tuple[UnitFactor, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Adjustment:
     """A change to the result read from the table: `target` by `amount` when `condition`."""
 
@@ -410,6 +431,7 @@ class Rulebook:
     modifiers: tuple[Modifiers, ...] = ()
     shifts: tuple[Shifts, ...] = ()
     adjustments: tuple[Adjustments, ...] = ()
+    unit_factors: tuple[UnitFactors, ...] = ()
     rounding: tuple[Rounding, ...] = ()
     sequence: tuple[SequenceOfPlay, ...] = ()
     terrain: tuple[TerrainChart, ...] = ()
@@ -461,6 +483,8 @@ class Resolved:
     shift_code: tuple = ()                      # (Shift, python amount, python condition or None)
     adjustments: Effective | None = None
     adjustment_code: tuple = ()                 # (Adjustment, python condition)
+    unit_factors: Effective | None = None
+    unit_factor_code: tuple = ()                # (UnitFactor, python factor, python condition over u1)
 
     @property
     def id(self) -> str:

@@ -7,12 +7,14 @@ definition in effect keeps the rulebook it came from and its position.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Mapping
 
 from . import ir
 from .errors import Diagnostic, suggest
 from .context import ROOT
 from .expressions import Compiler, Vocabulary
+from .runtime.model import Quantity
 from .validate import favours_defender, rounding_threshold, typed_value
 
 _CHARTS = {
@@ -24,6 +26,7 @@ _CHARTS = {
     "modifiers": "die roll modifiers",
     "shifts": "column shifts",
     "adjustments": "result adjustments",
+    "unit_factors": "strength factors",
 }
 
 
@@ -116,13 +119,16 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     problems += _references(rulebook, rules, charts, tables)
     problems += _table_fit(charts)
     vocabulary = _vocabulary(books, ordered, charts, problems)
+    vocabulary.parameters = {p.name: "number" for p in parameters
+                             if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}
     compiled = _compile_expressions(rulebook, vocabulary, ordered, charts, problems)
     if problems:
         return None, problems
     return ir.Resolved(rulebook, tuple(books[1:]), ordered, parameters, charts.get("rounding"), threshold,
                        charts.get("sequence"), charts.get("terrain"), charts.get("results"), favour_defender,
                        charts.get("modifiers"), charts.get("shifts"), tuple(tables.values()), vocabulary,
-                       *compiled[:3], charts.get("adjustments"), compiled[3]), []
+                       *compiled[:3], charts.get("adjustments"), compiled[3], charts.get("unit_factors"),
+                       compiled[4]), []
 
 
 def _tables(books, problems) -> dict[str, ir.Effective]:
@@ -229,8 +235,12 @@ def _compile_expressions(rulebook, vocabulary: Vocabulary, rules, charts, proble
         compiler.reading_result = True
         adjustment_code = tuple((a, compiler.condition(a.condition)) for a in charts["adjustments"].node.adjustments)
         compiler.reading_result = False
+    factor_code = ()
+    if charts.get("unit_factors") is not None:
+        factor_code = tuple((f, compiler.number(f.factor), compiler.in_unit(f.condition, number=False))
+                            for f in charts["unit_factors"].node.factors)
     problems += compiler.problems
-    return definitions, modifier_code, shift_code, adjustment_code
+    return definitions, modifier_code, shift_code, adjustment_code, factor_code
 
 
 def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:

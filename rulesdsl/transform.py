@@ -78,11 +78,12 @@ class _Builder(Transformer):
         fields = dict(header)
         grouped: dict[str, list] = {"rules": [], "unit_types": [], "vocabulary": [], "modifiers": [],
                                     "shifts": [], "rounding": [], "sequence": [], "terrain": [], "results": [],
-                                    "tables": [], "adjustments": [], "labels": []}
+                                    "tables": [], "adjustments": [], "labels": [], "unit_factors": []}
         kinds = {ir.Rule: "rules", ir.UnitTypes: "unit_types", ir.Vocabulary: "vocabulary",
                  ir.Modifiers: "modifiers", ir.Shifts: "shifts", ir.Rounding: "rounding",
                  ir.SequenceOfPlay: "sequence", ir.TerrainChart: "terrain", ir.ResultsTable: "results",
-                 ir.LookupTable: "tables", ir.Adjustments: "adjustments", ir.Labels: "labels"}
+                 ir.LookupTable: "tables", ir.Adjustments: "adjustments", ir.Labels: "labels",
+                 ir.UnitFactors: "unit_factors"}
         for statement in statements:
             grouped[kinds[type(statement)]].append(statement)
         return ir.Rulebook(fields.pop("span"), **fields, **{k: tuple(v) for k, v in grouped.items()})
@@ -221,6 +222,16 @@ class _Builder(Transformer):
 
     def label(self, items):
         return self._text(items[0]), self._text(items[1])
+
+    @v_args(meta=True)
+    def unit_factors(self, meta, items):
+        override, title, cites, items = self._leading(items)
+        return ir.UnitFactors(self._span(meta), override, title, cites, tuple(items))
+
+    @v_args(meta=True)
+    def unit_factor(self, meta, items):
+        name, role, factor, condition = items
+        return ir.UnitFactor(self._span(meta), self._text(name), str(role), factor, condition, self._source(meta))
 
     @v_args(meta=True)
     def adjustments(self, meta, items):

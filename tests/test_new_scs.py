@@ -171,3 +171,14 @@ def test_corridor_game_resolves_against_its_own_charts():
     assert corridor.resolve_combat(town, (3, 4)).column == "3:1"
     assert corridor.RULES["armor-advantage"].origin == "new-scs"
     assert corridor.entry_cost("polder") == 2
+
+
+def test_strength_factors_halve_dg_and_out_of_supply_units_by_the_rulebooks_own_parameters():
+    combat = attack(([Unit("tank", attack=8, states={"dg"}), Unit("infantry", attack=4)], ()),
+                    defenders=[Unit("infantry", defense=4, states={"out-of-supply"})])
+    resolution = new_scs.resolve_combat(combat, (3, 4))
+    assert (resolution.attack, resolution.defense, resolution.odds) == (8, 2, "4:1")
+    assert resolution.derivation[0].startswith("tank attack 8 x 1/2 for dg-attack")
+    # Corridor's 12.2 keeps out-of-supply defense whole; its combat follows without restating the factor
+    assert corridor.resolve_combat(combat, (3, 4)).defense == 4
+    assert corridor.SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR == 1

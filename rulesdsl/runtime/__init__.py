@@ -6,13 +6,13 @@ from types import MappingProxyType
 from .arithmetic import exact, odds_pair, round_from
 from .notation import Result, parse_odds, parse_result
 from .tables import DICE_OUTCOMES, AttackerLosses, CombatResultsTable, LookupTable, combat_column
-from .combat import (AdjustmentSpec, AttackingHex, Combat, CombatEngine, ModifierSpec, ShiftSpec, Unit, Vocabulary, all_where,
+from .combat import (AdjustmentSpec, AttackingHex, FactorSpec, Combat, CombatEngine, ModifierSpec, ShiftSpec, Unit, Vocabulary, all_where,
                      any_where, ceil_, count_where, divide, floor_, max_of, min_of, sum_of)
 from .terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart
 from .model import Parameter, Phase, PlayerTurn, Quantity, RuleEntry, frozen_mapping
 
 __all__ = [
-    "AdjustmentSpec", "AttackerLosses", "AttackingHex", "Combat", "CombatEngine", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
+    "AdjustmentSpec", "AttackerLosses", "AttackingHex", "FactorSpec", "Combat", "CombatEngine", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
     "Vocabulary", "all_where", "any_where", "ceil_", "count_where", "divide", "floor_", "max_of", "min_of",
     "sum_of",
     "CombatEffect", "CombatResultsTable", "DICE_OUTCOMES", "Fraction", "MappingProxyType", "Movement",

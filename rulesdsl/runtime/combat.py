@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Callable, Mapping
 
 from .arithmetic import Number, exact
+from .notation import Result
 
 
 @dataclass(frozen=True)
@@ -242,6 +243,15 @@ class ModifierSpec:
 
 
 @dataclass(frozen=True)
+class FactorSpec:
+    name: str
+    role: str             # attack or defense
+    factor: Callable      # ctx -> number
+    condition: Callable   # (ctx, unit) -> bool
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class AdjustmentSpec:
     name: str
     field: str            # attacker-steps, attacker-retreat, defender-steps, defender-retreat
@@ -263,13 +273,14 @@ class CombatEngine:
     """The combat procedure a generated module assembles from its rulebook."""
 
     def __init__(self, *, vocabulary, terrain, table, odds, modifiers=(), cap=None, shifts=(), per_side=None,
-                 terrain_rules=(), odds_rules=(), adjustments=(), shifts_before_limits=False):
+                 terrain_rules=(), odds_rules=(), adjustments=(), shifts_before_limits=False, factors=()):
         self.vocabulary, self.terrain, self.table, self.odds = vocabulary, terrain, table, odds
         self.modifiers, self.cap = tuple(modifiers), cap
         self.shift_specs, self.per_side = tuple(shifts), per_side
         self.terrain_rules, self.odds_rules = tuple(terrain_rules), tuple(odds_rules)
         self.adjustments = tuple(adjustments)
         self.shifts_before_limits = shifts_before_limits
+        self.factors = tuple(factors)
 
     def bind(self, combat: Combat) -> Context:
         if not isinstance(combat, Combat):
@@ -281,6 +292,16 @@ class CombatEngine:
         return f" [{' '.join(rules)}]" if rules else ""
 
     # -- strengths ----------------------------------------------------------
+    def _unit_strength(self, ctx: Context, unit: "BoundUnit", role: str, steps: list[str]) -> Fraction:
+        """A unit's attack or defense after the rulebook's strength factors (DG, supply ...)."""
+        value = unit.attack if role == "attack" else unit.defense
+        for spec in self.factors:
+            if spec.role == role and spec.condition(ctx, unit):
+                factor = Fraction(spec.factor(ctx))
+                steps.append(f"{unit.type} {role} {value} x {factor} for {spec.name}{self._cite(spec.rules)}")
+                value *= factor
+        return value
+
     def strengths(self, ctx: Context) -> tuple[Fraction, Fraction, list[str]]:
         steps, attack = [], Fraction(0)
         for index, hex_ in enumerate(ctx.attacking_hexes, 1):
@@ -291,11 +312,11 @@ class CombatEngine:
                     crossed = ", ".join(hex_.hexsides) or ctx.defender_terrain.name
                     raise RulesInputError(f"attacking from hex {index} across {crossed} is prohibited")
                 factor = exact(multiplier)
-            total = sum((u.attack for u in hex_.units), Fraction(0))
+            total = sum((self._unit_strength(ctx, u, "attack", steps) for u in hex_.units), Fraction(0))
             attack += total * factor
             if factor != 1:
                 steps.append(f"hex {index}: attack {total} x {factor} for terrain{self._cite(self.terrain_rules)}")
-        defense = sum((u.defense for u in ctx.defenders), Fraction(0))
+        defense = sum((self._unit_strength(ctx, u, "defense", steps) for u in ctx.defenders), Fraction(0))
         if self.terrain is not None:
             multiplier = self.terrain.defense_multiplier(ctx.defender_terrain.name)
             if multiplier is None:
@@ -314,8 +335,7 @@ class CombatEngine:
         for spec in self.shift_specs:
             if spec.condition is not None and not spec.condition(ctx):
                 continue
-            amount = spec.amount(ctx)
-            amount = int(amount) if amount == int(amount) else int(Fraction(amount).__trunc__())
+            amount = int(spec.amount(ctx))  # a fractional shift counts whole columns only
             if spec.maximum is not None:
                 amount = max(-spec.maximum, min(spec.maximum, amount))
             if amount:
@@ -380,7 +400,6 @@ class CombatEngine:
             derivation.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}")
             derivation.append(f"attacker side: roll {total} {drm_attacker:+d} on defense "
                               f"{table.attacker.column(defense)}: {attacker.text}")
-            from .notation import Result
             result = Result(attacker.attacker_steps, attacker.attacker_retreat, defender.defender_steps,
                             defender.defender_retreat, f"{attacker.text} / {defender.text}",
                             attacker.breakthrough or defender.breakthrough)

@@ -83,6 +83,16 @@ class Parameter:
     origin: str
     source: str
 
+    @property
+    def number(self):
+        """The value as a number, for rulebook expressions: a quantity's amount, a flag as 1 or 0."""
+        value = self.value
+        if isinstance(value, Quantity):
+            return value.amount
+        if isinstance(value, bool):
+            return Fraction(int(value))
+        return Fraction(value)
+
 
 def frozen_mapping(items) -> MappingProxyType:
     return MappingProxyType(dict(items))
