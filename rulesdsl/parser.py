@@ -237,13 +237,48 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
 _LABELS = _index_examples()
 
 
+MAX_SYNTAX_ERRORS = 20
+# mistakes in the shape of a block: what follows them cannot be read correctly
+_STRUCTURAL = {label for label in _EXAMPLES if "header" in label or "'{'" in label or "odds row" in label
+               or "the dice" in label}
+
+
 def parse_tree(source: Source) -> Tree:
-    """Parse a rulebook's text; raise RulesError with one positioned diagnostic."""
+    """Parse a rulebook's text; raise RulesError with its syntax errors, each positioned.
+
+    After an error inside a line, the line is set aside (blanked, so positions
+    hold) and the parse tried again, to report the next one too; an error on
+    a line that opens or closes a block ends the search, since what follows
+    would only be the same mistake seen again.
+    """
     if not source.text.strip():
         raise RulesError([Diagnostic("empty rulebook", Span(source.path, 1, 1, 1, 1),
                                      hint=_EMPTY_HINT)],
                          {source.path: source.text})
-    try:
-        return _LARK.parse(source.text)
-    except UnexpectedInput as exc:
-        raise RulesError([_diagnose(exc, source)], {source.path: source.text}) from None
+    problems: list[Diagnostic] = []
+    lines = source.text.split("\n")
+    while True:
+        attempt = Source(source.path, "\n".join(lines))
+        try:
+            tree = _LARK.parse(attempt.text)
+        except UnexpectedInput as exc:
+            diagnostic = _diagnose(exc, attempt)
+            line = diagnostic.span.line
+            code = lines[line - 1] if 0 < line <= len(lines) else ""
+            if problems and (code.strip() == "}" or diagnostic.span.line == 0):
+                break  # only the echo of the mistake before it
+            problems.append(diagnostic)
+            structural = "{" in code or "}" in code or line <= _header_line(lines) \
+                or diagnostic.message in _STRUCTURAL or diagnostic.message.startswith(("unterminated", "empty"))
+            if structural or len(problems) >= MAX_SYNTAX_ERRORS:
+                break
+            lines[line - 1] = ""
+            continue
+        if not problems:
+            return tree
+        break
+    raise RulesError(problems, {source.path: source.text})
+
+
+def _header_line(lines: list[str]) -> int:
+    return next((i for i, l in enumerate(lines, 1) if l.strip() and not l.strip().startswith("#")), 0)
