@@ -110,84 +110,18 @@ def _check(root, paths) -> int:
     return EXIT_OK
 
 
-def _side(root: Path | None, spec: str):
-    """A diff side: (Source, None) or (None, message)."""
-    import subprocess
-    from .project import rulebook_files
-    from .source import Source, read_source
-    path = Path(spec)
-    if path.exists():
-        return read_source(path, shown_path(path, root)), None
-    if ":" in spec:
-        rev, _, inner = spec.partition(":")
-        try:
-            run = subprocess.run(["git", "show", f"{rev}:{inner}"], cwd=root or Path.cwd(), capture_output=True,
-                                 stdin=subprocess.DEVNULL)
-        except FileNotFoundError:
-            return None, "git is not installed"
-        if run.returncode != 0:
-            return None, f"cannot read {spec} from git: {run.stderr.decode(errors='replace').strip()}"
-        try:
-            return Source(spec, run.stdout.decode("utf-8")), None
-        except UnicodeDecodeError:
-            return None, f"{spec} is not UTF-8 text"
-    if root is not None:
-        from .transform import parse
-        for file in rulebook_files(root):
-            source = read_source(file, shown_path(file, root))
-            try:
-                if parse(source).id.value == spec:
-                    return source, None
-            except Exception:  # a broken file is not the one asked for; check reports it
-                continue
-    return None, f"no such rulebook file, git revision or rulebook id: {spec}"
-
-
 def _diff(root: Path | None, args) -> int:
-    from .diff import compare, snapshot
+    from .diff import SideError, compare, load_snapshot
     from .errata import RENDERERS
     from .errors import RulesError
-    from .project import compile_sources, rulebook_files
-    from .source import read_source
-    from .transform import parse
-    from .validate import check
-    sides, problems, sources = [], [], {}
-    for spec in (args.old, args.new):
-        try:
-            source, message = _side(root, spec)
-        except RulesError as exc:
-            problems += exc.diagnostics
-            sources.update(exc.sources)
-            continue
-        if message:
-            print(f"rulesdsl: error: {message}", file=sys.stderr)
-            return EXIT_USAGE
-        sources[source.path] = source.text
-        try:
-            rulebook = parse(source)
-        except RulesError as exc:
-            problems += exc.diagnostics
-            sources.update(exc.sources)
-            continue
-        if args.resolved:
-            others = []
-            for file in rulebook_files(root) if root else []:
-                other = read_source(file, shown_path(file, root))
-                try:
-                    if other.path != source.path and parse(other).id.value != rulebook.id.value:
-                        others.append(other)
-                except RulesError:
-                    others.append(other)  # its errors are reported if this side needs it
-            compilation = compile_sources([source] + others, [source.path])
-            problems += [d for d in compilation.diagnostics if d.severity == "error"]
-            sources.update(compilation.sources)
-            resolved = compilation.resolved.get(rulebook.id.value)
-            sides.append(snapshot(resolved.rulebook, resolved) if resolved else None)
-        else:
-            problems += [d for d in check(rulebook) if d.severity == "error"]
-            sides.append(snapshot(rulebook))
-    if problems:
-        print(render_all(problems, sources), file=sys.stderr)
+    sides = []
+    try:
+        for spec in (args.old, args.new):
+            sides.append(load_snapshot(root, spec, args.resolved))
+    except SideError as exc:
+        return _usage(str(exc))
+    except RulesError as exc:
+        print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
         return EXIT_USAGE
     old, new = sides
     changes = compare(old, new)

@@ -265,7 +265,7 @@ def parse_tree(source: Source) -> Tree:
             diagnostic = _diagnose(exc, attempt)
             line = diagnostic.span.line
             code = lines[line - 1] if 0 < line <= len(lines) else ""
-            if problems and (code.strip() == "}" or diagnostic.span.line == 0):
+            if problems and (code.strip() in ("}", "") or diagnostic in problems):
                 break  # only the echo of the mistake before it
             problems.append(diagnostic)
             structural = "{" in code or "}" in code or line <= _header_line(lines) \
