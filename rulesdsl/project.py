@@ -137,7 +137,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None) -> 
         result.resolved[key] = resolved
 
     # a problem in a series is found again when each of its games is resolved: report it once
-    result.diagnostics = list(dict.fromkeys(_only(result.diagnostics, targets, result, parsed)))
+    result.diagnostics = list(dict.fromkeys(_only(result.diagnostics, targets, result)))
     result.checked = len(targets) if targets is not None else len(sources)
     if result.ok:
         result.outputs["generated/__init__.py"] = PACKAGE_INIT
@@ -167,7 +167,7 @@ def add_charts(result: Compilation, formats=("html", "pdf"), paper: str = "a4") 
         result.outputs = {}
 
 
-def _only(diagnostics, targets, result, parsed=None) -> list[Diagnostic]:
+def _only(diagnostics, targets, result) -> list[Diagnostic]:
     """The diagnostics of `targets` and of the rulebooks they extend (all when no targets)."""
     if targets is None:
         return list(diagnostics)

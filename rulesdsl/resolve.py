@@ -116,7 +116,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     if "rounding" in charts:
         threshold, _ = rounding_threshold(charts["rounding"].node)
         favour_defender = favours_defender(charts["rounding"].node)
-    problems += _references(rulebook, rules, charts, tables)
+    problems += _references(rulebook, rules, charts)
     problems += _table_fit(charts)
     vocabulary = _vocabulary(books, ordered, charts, problems)
     vocabulary.parameters = {p.name: "number" for p in parameters
@@ -310,7 +310,7 @@ def _parameters(rules: tuple[ir.Effective, ...]) -> tuple[tuple[ir.EffectivePara
 
 
 def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective],
-                charts: Mapping[str, ir.Effective], tables=None) -> list[Diagnostic]:
+                charts: Mapping[str, ir.Effective]) -> list[Diagnostic]:
     """Every rule id the rulebook itself cites must be in effect."""
     refs: list[ir.Text] = []
     for rule in rulebook.rules:
