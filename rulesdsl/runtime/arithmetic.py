@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Callable
 
 Number = int | float | Fraction
 
@@ -29,7 +30,8 @@ def round_from(x: Number, threshold: Fraction) -> int:
     return whole + (1 if value - whole >= threshold and value != whole else 0)
 
 
-def odds_pair(attack: Number, defense: Number, rounder, favour_defender: bool = False) -> tuple[int, int]:
+def odds_pair(attack: Number, defense: Number, rounder: Callable[[Fraction], int],
+              favour_defender: bool = False) -> tuple[int, int]:
     """Divide both strengths by the smaller and round each with `rounder`; with
     `favour_defender`, the attacker's number rounds down and the defender's up
     (21 to 6 is 3:1, 6 to 21 is 1:4)."""

@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import difflib
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Callable, Mapping
+from typing import TypeVar
 
 from .arithmetic import Number, exact
 from .notation import Result
+from .tables import CombatResultsTable
+from .terrain import TerrainEffectsChart
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -49,18 +54,22 @@ class Combat:
     dice: tuple[int, ...] = ()                                    # (white, red) when the rulebook reads them
 
 
+# A roll: the dice total, or the dice themselves (white, red) when the rulebook reads them.
+Roll = int | tuple[int, ...] | list[int]
+
+
 class RulesInputError(ValueError):
     """A combat that names something the rulebook does not know."""
 
 
-def _unknown(what: str, name: str, known) -> RulesInputError:
+def _unknown(what: str, name: str, known: Iterable[str]) -> RulesInputError:
     close = difflib.get_close_matches(str(name), sorted(known), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return RulesInputError(f"unknown {what} {name!r}{hint}")
 
 
 class BoundTerrain:
-    def __init__(self, chart, name: str):
+    def __init__(self, chart: TerrainEffectsChart | None, name: str):
         if chart is None or name not in chart:
             raise _unknown("terrain", name, list(chart or ()))
         row = chart[name]
@@ -72,7 +81,7 @@ class BoundTerrain:
 
 
 class BoundUnit:
-    def __init__(self, unit: Unit, vocabulary):
+    def __init__(self, unit: Unit, vocabulary: Vocabulary):
         if unit.type not in vocabulary.unit_types:
             raise _unknown("unit type", unit.type, vocabulary.unit_types)
         for state in unit.states:
@@ -91,9 +100,9 @@ class BoundUnit:
 
 
 class BoundHex:
-    def __init__(self, hex_: AttackingHex, vocabulary, chart):
+    def __init__(self, hex_: AttackingHex, vocabulary: Vocabulary, chart: TerrainEffectsChart | None):
         self.units = tuple(BoundUnit(u, vocabulary) for u in hex_.units)
-        self.terrain = BoundTerrain(chart, hex_.terrain) if hex_.terrain else None
+        self._terrain = BoundTerrain(chart, hex_.terrain) if hex_.terrain else None
         self.hexsides = tuple(hex_.hexsides)
         for name in self.hexsides:
             if chart is None or name not in chart:
@@ -101,7 +110,15 @@ class BoundHex:
         self._crossed = {chart[n].name for n in self.hexsides} if chart is not None else set()
         self.factor = Fraction(1)
 
-    def set_factor(self, defender_terrain: str, chart) -> None:
+    @property
+    def terrain(self) -> BoundTerrain:
+        """The hex's terrain, for expressions that read it; an error when the caller gave none."""
+        if self._terrain is None:
+            raise RulesInputError("the rulebook reads the terrain of an attacking hex: "
+                                  "give each AttackingHex its terrain")
+        return self._terrain
+
+    def set_factor(self, defender_terrain: str, chart: TerrainEffectsChart | None) -> None:
         if chart is not None:
             multiplier = chart.attack_multiplier(defender_terrain, self.hexsides)
             self.factor = Fraction(0) if multiplier is None else exact(multiplier)
@@ -121,7 +138,7 @@ class Vocabulary:
 class Context:
     """A combat bound to a rulebook: what expressions read (see rulesdsl/context.py)."""
 
-    def __init__(self, combat: Combat, vocabulary: Vocabulary, chart):
+    def __init__(self, combat: Combat, vocabulary: Vocabulary, chart: TerrainEffectsChart | None):
         self.combat = combat
         self.attacking_hexes = tuple(BoundHex(h, vocabulary, chart) for h in combat.attacking_hexes)
         for hex_ in self.attacking_hexes:
@@ -139,6 +156,18 @@ class Context:
         self._situations = set(combat.situations)
         self._amounts = {k: exact(v) for k, v in combat.amounts.items()}
         self._dice = tuple(combat.dice)
+        self._result: Result | None = None
+
+    @property
+    def result(self) -> Result:
+        """The result as read from the table, for result adjustments."""
+        if self._result is None:
+            raise LookupError("a combat result is read only by result adjustments")
+        return self._result
+
+    @result.setter
+    def result(self, result: Result) -> None:
+        self._result = result
 
     def _die(self, index: int) -> Fraction:
         if len(self._dice) < 2:
@@ -161,27 +190,27 @@ class Context:
 
 
 # ---- what compiled expressions call ---------------------------------------------
-def count_where(items, test: Callable | None) -> Fraction:
+def count_where(items: Iterable[T], test: Callable[[T], bool] | None) -> Fraction:
     return Fraction(sum(1 for item in items if test is None or test(item)))
 
 
-def any_where(items, test: Callable | None) -> bool:
+def any_where(items: Iterable[T], test: Callable[[T], bool] | None) -> bool:
     return any(test is None or test(item) for item in items)
 
 
-def all_where(items, test: Callable) -> bool:
+def all_where(items: Iterable[T], test: Callable[[T], bool]) -> bool:
     return all(test(item) for item in items)
 
 
-def sum_of(items, test: Callable | None, value: Callable) -> Fraction:
+def sum_of(items: Iterable[T], test: Callable[[T], bool] | None, value: Callable[[T], Fraction]) -> Fraction:
     return sum((value(item) for item in items if test is None or test(item)), Fraction(0))
 
 
-def max_of(items, test: Callable | None, value: Callable) -> Fraction:
+def max_of(items: Iterable[T], test: Callable[[T], bool] | None, value: Callable[[T], Fraction]) -> Fraction:
     return max((value(item) for item in items if test is None or test(item)), default=Fraction(0))
 
 
-def min_of(items, test: Callable | None, value: Callable) -> Fraction:
+def min_of(items: Iterable[T], test: Callable[[T], bool] | None, value: Callable[[T], Fraction]) -> Fraction:
     return min((value(item) for item in items if test is None or test(item)), default=Fraction(0))
 
 
@@ -191,11 +220,11 @@ def divide(a: Fraction, b: Fraction) -> Fraction:
     return Fraction(a) / Fraction(b)
 
 
-def floor_(x) -> Fraction:
+def floor_(x: Fraction) -> Fraction:
     return Fraction(math.floor(x))
 
 
-def ceil_(x) -> Fraction:
+def ceil_(x: Fraction) -> Fraction:
     return Fraction(math.ceil(x))
 
 
@@ -205,7 +234,7 @@ class Contribution:
     """One step of a derivation: what applied, by how much, under which rules."""
 
     name: str
-    value: object
+    value: int | str                    # a DRM or column shift; for an adjustment, what it changes
     rules: tuple[str, ...] = ()
     side: str = ""
 
@@ -219,7 +248,7 @@ class Contribution:
 class Resolution:
     """A resolved combat and how it was reached."""
 
-    result: object                      # Result
+    result: Result
     odds: str
     column: str | None
     attack: Fraction
@@ -238,7 +267,7 @@ class ModifierSpec:
     name: str
     value: int
     side: str
-    condition: Callable
+    condition: Callable[[Context], bool]
     rules: tuple[str, ...] = ()
 
 
@@ -246,8 +275,8 @@ class ModifierSpec:
 class FactorSpec:
     name: str
     role: str             # attack or defense
-    factor: Callable      # ctx -> number
-    condition: Callable   # (ctx, unit) -> bool
+    factor: Callable[[Context], Fraction]
+    condition: Callable[[Context, BoundUnit], bool]
     rules: tuple[str, ...] = ()
 
 
@@ -256,24 +285,28 @@ class AdjustmentSpec:
     name: str
     field: str            # attacker-steps, attacker-retreat, defender-steps, defender-retreat
     amount: int
-    condition: Callable
+    condition: Callable[[Context], bool]
     rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class ShiftSpec:
     source: str
-    amount: Callable
+    amount: Callable[[Context], Fraction]
     maximum: int | None
-    condition: Callable | None
+    condition: Callable[[Context], bool] | None
     rules: tuple[str, ...] = ()
 
 
 class CombatEngine:
     """The combat procedure a generated module assembles from its rulebook."""
 
-    def __init__(self, *, vocabulary, terrain, table, odds, modifiers=(), cap=None, shifts=(), per_side=None,
-                 terrain_rules=(), odds_rules=(), adjustments=(), shifts_before_limits=False, factors=()):
+    def __init__(self, *, vocabulary: Vocabulary, terrain: TerrainEffectsChart | None,
+                 table: CombatResultsTable | None, odds: Callable[[Number, Number], tuple[int, int]] | None,
+                 modifiers: Iterable[ModifierSpec] = (), cap: int | None = None, shifts: Iterable[ShiftSpec] = (),
+                 per_side: int | None = None, terrain_rules: Iterable[str] = (), odds_rules: Iterable[str] = (),
+                 adjustments: Iterable[AdjustmentSpec] = (), shifts_before_limits: bool = False,
+                 factors: Iterable[FactorSpec] = ()):
         self.vocabulary, self.terrain, self.table, self.odds = vocabulary, terrain, table, odds
         self.modifiers, self.cap = tuple(modifiers), cap
         self.shift_specs, self.per_side = tuple(shifts), per_side
@@ -288,11 +321,11 @@ class CombatEngine:
         return Context(combat, self.vocabulary, self.terrain)
 
     @staticmethod
-    def _cite(rules) -> str:
+    def _cite(rules: tuple[str, ...]) -> str:
         return f" [{' '.join(rules)}]" if rules else ""
 
     # -- strengths ----------------------------------------------------------
-    def _unit_strength(self, ctx: Context, unit: "BoundUnit", role: str, steps: list[str]) -> Fraction:
+    def _unit_strength(self, ctx: Context, unit: BoundUnit, role: str, steps: list[str]) -> Fraction:
         """A unit's attack or defense after the rulebook's strength factors (DG, supply ...)."""
         value = unit.attack if role == "attack" else unit.defense
         for spec in self.factors:
@@ -303,7 +336,8 @@ class CombatEngine:
         return value
 
     def strengths(self, ctx: Context) -> tuple[Fraction, Fraction, list[str]]:
-        steps, attack = [], Fraction(0)
+        steps: list[str] = []
+        attack = Fraction(0)
         for index, hex_ in enumerate(ctx.attacking_hexes, 1):
             factor = Fraction(1)
             if self.terrain is not None:
@@ -331,7 +365,8 @@ class CombatEngine:
     def column_shifts(self, ctx: Context) -> tuple[int, tuple[Contribution, ...]]:
         """Each source's shift (capped by its maximum), then the net after the per-side cap:
         right shifts (+) and left shifts (-) add up, so identical opposing shifts cancel."""
-        found = []
+        found: list[Contribution] = []
+        amounts: list[int] = []
         for spec in self.shift_specs:
             if spec.condition is not None and not spec.condition(ctx):
                 continue
@@ -340,8 +375,9 @@ class CombatEngine:
                 amount = max(-spec.maximum, min(spec.maximum, amount))
             if amount:
                 found.append(Contribution(spec.source, amount, spec.rules))
-        right = sum(c.value for c in found if c.value > 0)
-        left = sum(c.value for c in found if c.value < 0)
+                amounts.append(amount)
+        right = sum(a for a in amounts if a > 0)
+        left = sum(a for a in amounts if a < 0)
         if self.per_side is not None:
             right, left = min(right, self.per_side), max(left, -self.per_side)
         return right + left, tuple(found)
@@ -349,20 +385,23 @@ class CombatEngine:
     # -- die roll modifiers ---------------------------------------------------------
     def drm(self, ctx: Context) -> tuple[tuple[int, int], tuple[Contribution, ...]]:
         """(attacker side, defender side) net DRMs after the cap, and each that applied."""
-        found = tuple(Contribution(m.name, m.value, m.rules, m.side) for m in self.modifiers if m.condition(ctx))
-        attacker = sum(c.value for c in found if c.side in ("attacker", "both"))
-        defender = sum(c.value for c in found if c.side in ("defender", "both"))
+        applied = tuple(m for m in self.modifiers if m.condition(ctx))
+        found = tuple(Contribution(m.name, m.value, m.rules, m.side) for m in applied)
+        attacker = sum(m.value for m in applied if m.side in ("attacker", "both"))
+        defender = sum(m.value for m in applied if m.side in ("defender", "both"))
         if self.cap is not None:
             attacker = max(-self.cap, min(self.cap, attacker))
             defender = max(-self.cap, min(self.cap, defender))
         return (attacker, defender), found
 
     # -- the whole procedure ----------------------------------------------------------
-    def resolve(self, combat: Combat, roll) -> Resolution:
+    def resolve(self, combat: Combat, roll: Roll) -> Resolution:
         if self.table is None:
             raise LookupError("this rulebook has no Combat Results Table")
-        dice = tuple(roll) if isinstance(roll, (tuple, list)) else ()
-        total = sum(dice) if dice else roll
+        if self.odds is None:
+            raise LookupError("this rulebook has no rounding rule, so no odds")
+        dice: tuple[int, ...] = () if isinstance(roll, int) else tuple(roll)
+        total = roll if isinstance(roll, int) else sum(dice)
         if dice and not combat.dice:
             combat = Combat(combat.attacking_hexes, combat.defenders, combat.defender_terrain, combat.overrun,
                             combat.situations, combat.amounts, dice)
@@ -377,6 +416,8 @@ class CombatEngine:
         derivation += [f"column shift {c}" for c in shifts]
         table, line = self.table, None
         if self.table.lines:
+            if self.terrain is None:
+                raise LookupError("a terrain-line Combat Results Table needs a Terrain Effects Chart")
             row = self.terrain[ctx.defender_terrain.name]
             line = row.line or row.name
             table = self.table.line(line)
@@ -410,7 +451,7 @@ class CombatEngine:
         return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
                           modifiers, total, line, tuple(derivation))
 
-    def adjust(self, ctx: Context, result):
+    def adjust(self, ctx: Context, result: Result) -> tuple[Result, tuple[Contribution, ...]]:
         """Apply the result adjustments, each judged against the result as read from the table."""
         if not self.adjustments:
             return result, ()
@@ -419,12 +460,11 @@ class CombatEngine:
                       for a in self.adjustments if a.condition(ctx))
         if not found:
             return result, ()
-        fields = {"attacker-steps": "attacker_steps", "attacker-retreat": "attacker_retreat",
-                  "defender-steps": "defender_steps", "defender-retreat": "defender_retreat"}
-        values = {v: getattr(result, v) for v in fields.values()}
+        values = {"attacker-steps": result.attacker_steps, "attacker-retreat": result.attacker_retreat,
+                  "defender-steps": result.defender_steps, "defender-retreat": result.defender_retreat}
         for spec in self.adjustments:
             if spec.condition(ctx):
-                key = fields[spec.field]
-                values[key] = max(0, values[key] + spec.amount)
-        from dataclasses import replace
-        return replace(result, **values, text=result.text + " (adjusted)"), found
+                values[spec.field] = max(0, values[spec.field] + spec.amount)
+        return replace(result, attacker_steps=values["attacker-steps"], attacker_retreat=values["attacker-retreat"],
+                       defender_steps=values["defender-steps"], defender_retreat=values["defender-retreat"],
+                       text=result.text + " (adjusted)"), found

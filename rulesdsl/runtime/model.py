@@ -1,9 +1,14 @@
 """Rule and parameter records of a generated module."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
+from typing import TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,17 +42,17 @@ class Quantity:
     def __float__(self) -> float:
         return float(self.amount)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Quantity):
             return (self.amount, self.unit) == (other.amount, other.unit)
         if isinstance(other, (int, float, Fraction)) and not isinstance(other, bool):
             return self.amount == other
         return NotImplemented
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.amount)
 
-    def _other(self, other):
+    def _other(self, other: object) -> Fraction | int | float | None:
         if isinstance(other, Quantity):
             if other.unit != self.unit:
                 raise TypeError(f"cannot compare {self} with {other}")
@@ -56,21 +61,26 @@ class Quantity:
             return other
         return None
 
-    def __lt__(self, other):
+    def __lt__(self, other: object) -> bool:
         value = self._other(other)
         return NotImplemented if value is None else self.amount < value
 
-    def __le__(self, other):
+    def __le__(self, other: object) -> bool:
         value = self._other(other)
         return NotImplemented if value is None else self.amount <= value
 
-    def __gt__(self, other):
+    def __gt__(self, other: object) -> bool:
         value = self._other(other)
         return NotImplemented if value is None else self.amount > value
 
-    def __ge__(self, other):
+    def __ge__(self, other: object) -> bool:
         value = self._other(other)
         return NotImplemented if value is None else self.amount >= value
+
+
+# What a parameter can be set to: a quantity (2 MP), a number or count, a flag,
+# a word (a choice or a result), an order of words, or None (`none`: no limit).
+ParameterValue = Quantity | Fraction | int | bool | str | tuple[str, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,23 +88,26 @@ class Parameter:
     """A parameter in effect: its value, the rule that sets it, and where."""
 
     name: str
-    value: object
+    value: ParameterValue
     rule: str
     origin: str
     source: str
 
     @property
-    def number(self):
+    def number(self) -> Fraction:
         """The value as a number, for rulebook expressions: a quantity's amount, a flag as 1 or 0."""
         value = self.value
         if isinstance(value, Quantity):
             return value.amount
         if isinstance(value, bool):
             return Fraction(int(value))
-        return Fraction(value)
+        if isinstance(value, (int, Fraction)):
+            return Fraction(value)
+        raise TypeError(f"parameter {self.name} is {value!r}, not a number")
 
 
-def frozen_mapping(items) -> MappingProxyType:
+def frozen_mapping(items: Iterable[tuple[K, V]]) -> MappingProxyType[K, V]:
+    """A read-only mapping of `items`, in their order."""
     return MappingProxyType(dict(items))
 
 

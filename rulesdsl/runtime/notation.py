@@ -82,5 +82,8 @@ def parse_odds(text: str) -> tuple[Fraction, Fraction] | None:
 
 
 def odds_ratio(text: str) -> Fraction:
-    attack, defense = parse_odds(text)
+    pair = parse_odds(text)
+    if pair is None:
+        raise ValueError(f"not an odds ratio: {text!r}")
+    attack, defense = pair
     return attack / defense

@@ -1,7 +1,8 @@
 """Combat Results Tables as generated modules use them."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Callable
 
@@ -28,7 +29,7 @@ def roll_range(label: str) -> tuple[int, int]:
     return int(low), int(high or low)
 
 
-def row_for(rows: dict[str, tuple[str, ...]], roll: int) -> tuple[str, ...]:
+def row_for(rows: Mapping[str, tuple[str, ...]], roll: int) -> tuple[str, ...]:
     """The row covering `roll`; a modified roll beyond every row reads the nearest end row."""
     ranges = sorted((roll_range(label), cells) for label, cells in rows.items())
     for (low, high), cells in ranges:
@@ -47,21 +48,21 @@ class CombatResultsTable:
 
     dice: str
     columns: tuple[str, ...]
-    rows: dict[str, tuple[str, ...]]
+    rows: Mapping[str, tuple[str, ...]]
     below: str | None = None            # a result, 'leftmost', or None when the rulebook sets none
     notation: str = "steps-first"
-    lines: dict[str, tuple[str, ...]] | None = None     # terrain line -> its odds columns
-    attacker: "AttackerLosses | None" = None            # the attacker side of a dual-sided table
+    lines: Mapping[str, tuple[str, ...]] | None = None  # terrain line -> its odds columns
+    attacker: AttackerLosses | None = None              # the attacker side of a dual-sided table
+    _ratios: tuple[Fraction, ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
-        object.__setattr__(self, "_ratios", [odds_ratio(c) for c in self.columns])
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_ratios", tuple(odds_ratio(c) for c in self.columns))
 
-    def line(self, name: str) -> "CombatResultsTable":
+    def line(self, name: str) -> CombatResultsTable:
         """The table as read by one terrain line: its own odds over the same results."""
         if not self.lines or name not in self.lines:
             raise KeyError(f"no odds line {name!r}; the lines are {', '.join(self.lines or ())}")
-        return CombatResultsTable(self.dice, self.lines[name], self.rows, self.below, self.notation, None,
-                                  self.attacker)
+        return replace(self, columns=self.lines[name], lines=None)
 
     def column(self, odds: tuple[int, int] | None, shift: int = 0, before_limits: bool = False) -> str | None:
         """The column for odds `a:d` after `shift` columns (+ right, - left).
@@ -98,15 +99,22 @@ class CombatResultsTable:
             raise KeyError(f"no odds column {column!r}; the columns are {', '.join(self.columns)}")
         check_roll(self.dice, roll)
         cells = row_for(self.rows, roll + modifier)
-        return parse_result(cells[self.columns.index(column)], self.notation)
+        return _result(cells[self.columns.index(column)], self.notation)
 
     def below_result(self) -> Result:
         if self.below is None or self.below == "leftmost":
             raise LookupError("this rulebook sets no result for attacks below the table (combat.below_table)")
-        return parse_result(self.below)
+        return _result(self.below, "steps-first")
 
 
-def check_roll(dice: str, roll) -> None:
+def _result(text: str, notation: str) -> Result:
+    result = parse_result(text, notation)
+    if result is None:
+        raise ValueError(f"{text!r} is not a combat result in {notation} notation")
+    return result
+
+
+def check_roll(dice: str, roll: object) -> None:
     outcomes = DICE_OUTCOMES[dice]
     if isinstance(roll, bool) or roll not in outcomes:
         raise ValueError(f"{roll!r} is not a {dice} roll ({outcomes[0]}-{outcomes[-1]})")
@@ -118,19 +126,19 @@ class AttackerLosses:
 
     dice: str
     columns: tuple[str, ...]             # '1-4', '5-8', '21+'
-    rows: dict[str, tuple[str, ...]]
+    rows: Mapping[str, tuple[str, ...]]
     notation: str = "steps-first"
 
-    def column(self, defense) -> str:
+    def column(self, defense: Number) -> str:
         """The right-most column whose range starts at or below the strength (the first, if none)."""
         strength = exact(defense)
         fitting = [label for label in self.columns if roll_range(label)[0] <= strength]
         return fitting[-1] if fitting else self.columns[0]
 
-    def result(self, defense, roll: int, modifier: int = 0) -> Result:
+    def result(self, defense: Number, roll: int, modifier: int = 0) -> Result:
         check_roll(self.dice, roll)
         cells = row_for(self.rows, roll + modifier)
-        return parse_result(cells[self.columns.index(self.column(defense))], self.notation)
+        return _result(cells[self.columns.index(self.column(defense))], self.notation)
 
 
 def combat_column(table: CombatResultsTable | None, odds: Callable[[Number, Number], tuple[int, int]],
@@ -139,6 +147,10 @@ def combat_column(table: CombatResultsTable | None, odds: Callable[[Number, Numb
         raise LookupError("this rulebook has no Combat Results Table")
     pair = None if exact(defense) == 0 else odds(attack, defense)
     return table.column(pair, shift)
+
+
+TableCell = int | Fraction | str      # what a chart's cell holds: 2, 1/2, 'open'
+TableKey = int | float | Fraction | str
 
 
 @dataclass(frozen=True)
@@ -152,10 +164,10 @@ class LookupTable:
     name: str
     key: str
     columns: tuple[str, ...]
-    rows: dict[str, tuple]
+    rows: Mapping[str, tuple[TableCell, ...]]
     row_key: str | None = None
 
-    def _find(self, labels, key, what: str) -> int:
+    def _find(self, labels: Sequence[str], key: TableKey, what: str) -> int:
         for index, label in enumerate(labels):
             if str(key) == label:
                 return index
@@ -170,7 +182,7 @@ class LookupTable:
                     return index
         raise KeyError(f"table {self.name!r} has no {what} {key!r}; it has {', '.join(labels)}")
 
-    def __call__(self, *keys):
+    def __call__(self, *keys: TableKey) -> TableCell:
         if self.row_key is None:
             if len(keys) != 1:
                 raise TypeError(f"table {self.name!r} is read by one key ({self.key})")

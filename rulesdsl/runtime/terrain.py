@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable
+
+# A terrain or hexside by name, or several (a hex of woods and a road; two hexsides).
+TerrainNames = str | Iterable[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +42,7 @@ class Terrain:
     line: str | None = None     # the CRT odds line this terrain reads, for terrain-line tables
 
 
-class TerrainEffectsChart(Mapping):
+class TerrainEffectsChart(Mapping[str, Terrain]):
     """The chart's rows by name; names match case-insensitively."""
 
     def __init__(self, rows: Iterable[Terrain]):
@@ -55,28 +57,28 @@ class TerrainEffectsChart(Mapping):
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise KeyError(f"no terrain {name!r} on this chart{hint}") from None
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return (row.name for row in self.rows)
 
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __contains__(self, name) -> bool:
+    def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name.lower() in self._by_name
 
-    def _hexsides(self, hexsides) -> tuple[list[Terrain], set[str]]:
+    def _hexsides(self, hexsides: TerrainNames) -> tuple[list[Terrain], set[str]]:
         if isinstance(hexsides, str):
             hexsides = (hexsides,)
         sides = [self[h] for h in hexsides]
-        negated = {s.movement.target for s in sides if s.movement.kind == "negates"}
+        negated = {s.movement.target for s in sides if s.movement.kind == "negates" and s.movement.target is not None}
         return [s for s in sides if s.name.lower() not in negated], negated
 
-    def _hex(self, terrain) -> list[Terrain]:
+    def _hex(self, terrain: TerrainNames) -> list[Terrain]:
         names = (terrain,) if isinstance(terrain, str) else tuple(terrain)
         rows = [self[n] for n in names]
         return [r for r in rows if r.kind != "road"] or rows
 
-    def road(self, road) -> Terrain:
+    def road(self, road: bool | str) -> Terrain:
         roads = [r for r in self.rows if r.kind == "road"]
         if isinstance(road, str):
             return self[road]
@@ -84,7 +86,8 @@ class TerrainEffectsChart(Mapping):
             raise LookupError("this chart has no roads")
         return roads[0]
 
-    def entry_cost(self, terrain, hexsides=(), road=False, ezoc_cost: Fraction = Fraction(0)) -> float | None:
+    def entry_cost(self, terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,
+                   ezoc_cost: Fraction | int = Fraction(0)) -> float | None:
         """MPs to enter a hex of `terrain` across `hexsides`; None when prohibited.
 
         Following a road pays the road's cost and ignores the hex and the
@@ -95,17 +98,16 @@ class TerrainEffectsChart(Mapping):
         sides, _ = self._hexsides(hexsides)
         if road:
             row = self.road(road)
-            cost = row.movement.amount
             if row.movement.kind == "road-like":
-                cost = self.road(True).movement.amount
-            return float(cost + ezoc_cost)
+                row = self.road(True)
+            return float(_amount(row) + ezoc_cost)
         costs = []
         for row in self._hex(terrain):
             move = row.movement
             if move.kind == "prohibited":
                 return None
             if move.kind in ("cost", "add"):
-                costs.append(move.amount)
+                costs.append(_amount(row))
         if not costs:
             raise ValueError(f"{terrain!r} takes the cost of the hex's other terrain: name that terrain too")
         cost = max(costs)
@@ -113,14 +115,14 @@ class TerrainEffectsChart(Mapping):
             if side.movement.kind == "prohibited":
                 return None
             if side.movement.kind in ("add", "cost"):
-                cost += side.movement.amount
+                cost += _amount(side)
         return float(cost + ezoc_cost)
 
-    def attack_multiplier(self, terrain, hexsides=()) -> float | None:
+    def attack_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
         """The factor on attackers: the hex's and each hexside's; None when attacking is prohibited."""
         return self._multiplier("attacker", list(self._hex(terrain)) + self._hexsides(hexsides)[0])
 
-    def defense_multiplier(self, terrain, hexsides=()) -> float | None:
+    def defense_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
         """The factor on the defender's strength; None when attacking into it is prohibited."""
         return self._multiplier("defender", list(self._hex(terrain)) + self._hexsides(hexsides)[0])
 
@@ -130,7 +132,14 @@ class TerrainEffectsChart(Mapping):
         for row in rows:
             if row.combat.kind == "prohibited":
                 return None
-            value = getattr(row.combat, side)
+            value = row.combat.attacker if side == "attacker" else row.combat.defender
             if row.combat.kind == "multiply" and value is not None:
                 factor *= value
         return float(factor)
+
+
+def _amount(row: Terrain) -> Fraction:
+    """The MPs of a row that costs or adds movement points."""
+    if row.movement.amount is None:
+        raise ValueError(f"terrain {row.name!r} gives no movement cost")
+    return row.movement.amount
