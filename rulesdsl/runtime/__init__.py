@@ -3,13 +3,14 @@ that turn a rulebook's charts into answers.  Standard library only."""
 from fractions import Fraction
 from types import MappingProxyType
 
-from .arithmetic import exact, odds_pair, round_from
+from .arithmetic import Number, exact, odds_pair, round_from
 from .notation import Result, parse_odds, parse_result
-from .tables import DICE_OUTCOMES, AttackerLosses, CombatResultsTable, LookupTable, combat_column
+from .tables import DICE_OUTCOMES, AttackerLosses, CombatResultsTable, LookupTable, TableCell, combat_column
 from .combat import (AdjustmentSpec, AttackingHex, FactorSpec, Combat, CombatEngine, ModifierSpec, ShiftSpec, Unit, Vocabulary, all_where,
                      any_where, ceil_, count_where, divide, floor_, max_of, min_of, sum_of)
-from .terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart
-from .model import Parameter, Phase, PlayerTurn, Quantity, RuleEntry, frozen_mapping
+from .combat import BoundHex, BoundTerrain, BoundUnit, Context, Contribution, Resolution, Roll, RulesInputError
+from .terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart, TerrainNames
+from .model import Parameter, ParameterValue, Phase, PlayerTurn, Quantity, RuleEntry, frozen_mapping
 
 __all__ = [
     "AdjustmentSpec", "AttackerLosses", "AttackingHex", "FactorSpec", "Combat", "CombatEngine", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
@@ -18,4 +19,7 @@ __all__ = [
     "CombatEffect", "CombatResultsTable", "DICE_OUTCOMES", "Fraction", "MappingProxyType", "Movement",
     "Parameter", "Phase", "PlayerTurn", "Quantity", "Result", "RuleEntry", "Terrain", "TerrainEffectsChart", "combat_column",
     "exact", "frozen_mapping", "odds_pair", "parse_odds", "parse_result", "round_from",
+    # the types a generated module's annotations name
+    "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Number", "ParameterValue", "Resolution",
+    "Roll", "RulesInputError", "TableCell", "TerrainNames",
 ]
