@@ -1,0 +1,188 @@
+"""mypy --strict is clean over the generated modules, over rulesdsl, and over the
+modules the template writes for small rulebooks written here, so that a change to
+the template or the runtime that breaks the types of some rulebook's module cannot
+pass unseen.
+
+mypy runs in-process (mypy.api.run) with one cache directory per test session
+under a temporary folder: nothing is written into the repository.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import mypy.api
+import pytest
+
+import rulesdsl
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("mypy_cache")
+
+
+def mypy_strict(cache: Path, *paths: Path, silent_imports: bool = False) -> tuple[int, str]:
+    """Run `mypy --strict` over `paths`; return its exit status and its report.
+
+    With `silent_imports`, what the files import is still analysed (its types are
+    used) but only the files named are reported on.
+    """
+    args = ["--strict", "--cache-dir", str(cache), "--no-color-output", "--no-error-summary",
+            "--show-error-codes", "--hide-error-context"]
+    if silent_imports:
+        args.append("--follow-imports=silent")
+    stdout, stderr, status = mypy.api.run(args + [str(p) for p in paths])
+    return status, stdout + stderr
+
+
+def test_generated_modules_and_the_runtime_are_strictly_typed(mypy_cache: Path) -> None:
+    """Every module of generated/ and the runtime they import.  The rest of rulesdsl is
+    checked by the next test; here it is read for its types but not reported on."""
+    modules = sorted((ROOT / "generated").glob("*.py"))
+    assert len(modules) > 1, "generated/ holds no modules"
+    status, report = mypy_strict(mypy_cache, *modules, ROOT / "rulesdsl" / "runtime", silent_imports=True)
+    assert status == 0, report
+
+
+def test_rulesdsl_is_strictly_typed(mypy_cache: Path) -> None:
+    status, report = mypy_strict(mypy_cache, ROOT / "rulesdsl")
+    assert status == 0, report
+
+
+# ---- modules of rulebooks written here: every branch of the template -------------
+# `full` has every block a module can hold and a definition of every kind the
+# expression compiler gives (number, odds, bool, a case, units, hexes, terrain);
+# `bare` has a parameter and nothing else; `empty` has not even a rule.
+FULL = '''\
+series full "Every block" version "1.0"
+
+section rounding "Rounding" {
+  summary "Halves round up."
+}
+section combat "Combat" {
+  summary "How a combat is resolved."
+}
+
+rule 1.0 "Zones and definitions" {
+  summary "Entering an enemy zone costs two more movement points."
+  zoc.entry_cost = +2 MP
+  combat.below_table = A1
+  define strong = count(attackers where armored) >= 2
+  define total-attack = sum(attackers of attack)
+  define rounded = round(total-attack / 3) + floor(total-attack / 4) + ceil(total-attack / 5)
+  define armor-odds = odds(sum(attackers where armored of attack), sum(defenders of defense))
+  define advantage {
+    attacker  when armor-odds >= 3:1 and strong
+    defender  when defender_terrain is woods
+    none      otherwise
+  }
+  define rough = any(attacking_hexes where across(stream) or terrain.level > 1) and not overrun
+  define everyone = if(strong, attackers, defenders)
+  define ground = defender_terrain
+  define fronts = attacking_hexes
+  define big = count(everyone) + count(fronts) > 2 and ground is woods
+  define best = max(rounded, zoc.entry_cost, support, 1) - min(dice.white, dice.red)
+}
+
+rounding standard: .50 up, keep fractions [rounding]
+
+sequence of play [combat] {
+  game turn {
+    player turn first
+    player turn second
+  }
+  player turn {
+    movement  [1.0]  movement
+    combat    [combat]  combat
+  }
+}
+
+terrain effects chart "TEC" [combat] {
+  hex:
+    open      1       ne      level 1
+    woods     2       Dx2 1L  level 2
+  roads:
+    road      1/2     ot
+  hexside:
+    stream    +1      Ax1/2
+}
+
+combat results table "CRT" [combat] dice 2d6 {
+  odds   1:2    1:1    2:1
+  2-     A1     A1     -
+  3-11   -      D1     D1r1
+  12+    D1     D1r1   D2r2
+}
+
+unit types [combat] {
+  tank       armored
+  infantry   soft
+}
+unit states: dg
+combat situations: surprise
+combat amounts: support
+
+die roll modifiers [combat] cap 2 {
+  surprised  +1  both  when surprise and advantage is attacker
+}
+column shifts [combat] max 2 per side {
+  terrain    defender_terrain.shift
+  support    support  max 1  when rough
+}
+result adjustments [combat] {
+  cover   defender-retreat  -1  when defender_terrain is woods and result.defender_retreat > 0
+}
+strength factors "Factors" [combat] {
+  dg-attack   attack   1/2   when dg
+}
+table weather "Weather" [combat] {
+  roll   1-2   3-6
+  sky    rain  1/2
+}
+table losses "Losses" [combat] {
+  die/size   1    2-3
+  1-3        0    1
+  4-6        1    2
+}
+'''
+
+BARE = '''\
+series bare "A parameter and nothing else" version "1.0"
+
+rule 1.0 "Stacking" {
+  summary "Three steps a hex."
+  stacking.limit = 3 steps
+  define half = round(1/2) + 1
+}
+'''
+
+EMPTY = 'series empty "No rules at all" version "1.0"\n'
+
+
+def write_module(project: Path, text: str, name: str) -> Path:
+    compilation = rulesdsl.compile_text(text, f"rulebooks/{name}.rules")
+    assert compilation.ok, [f"{d.span.line}: {d.message}" for d in compilation.diagnostics]
+    for path, content in compilation.outputs.items():
+        if path.endswith(".py"):
+            assert isinstance(content, str)
+            target = project / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content, encoding="utf-8")
+    return project / "generated" / f"{name}.py"
+
+
+def test_modules_of_small_rulebooks_are_strictly_typed(mypy_cache: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    modules = [write_module(tmp_path, text, name) for text, name in ((FULL, "full"), (BARE, "bare"), (EMPTY, "empty"))]
+    full = modules[0].read_text(encoding="utf-8")
+    for returns in ("-> Fraction:", "-> bool:", "-> str:", "-> tuple[BoundUnit, ...]:", "-> tuple[BoundHex, ...]:",
+                    "-> BoundTerrain:"):   # a definition of every kind, so every annotation is checked
+        assert returns in full, returns
+    for block in ("CRT = CombatResultsTable(", "TERRAIN = TerrainEffectsChart((", "MODIFIERS = (", "SHIFTS = (",
+                  "FACTORS = (", "ADJUSTMENTS = (", "TABLES:"):
+        assert block in full, block
+    monkeypatch.setenv("MYPYPATH", str(ROOT))   # the temporary project imports this rulesdsl
+    status, report = mypy_strict(mypy_cache, *modules, silent_imports=True)
+    assert status == 0, report
