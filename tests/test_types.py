@@ -8,12 +8,14 @@ under a temporary folder: nothing is written into the repository.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import mypy.api
 import pytest
 
 import rulesdsl
+from rulesdsl.runtime import AttackingHex, Combat, CombatEngine, CombatResultsTable, RulesInputError, Unit
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -186,3 +188,61 @@ def test_modules_of_small_rulebooks_are_strictly_typed(mypy_cache: Path, tmp_pat
     monkeypatch.setenv("MYPYPATH", str(ROOT))   # the temporary project imports this rulesdsl
     status, report = mypy_strict(mypy_cache, *modules, silent_imports=True)
     assert status == 0, report
+
+
+# ---- what typing the runtime changed at run time -------------------------------------
+@pytest.fixture(scope="module")
+def full() -> dict[str, object]:
+    compilation = rulesdsl.compile_text(FULL, "rulebooks/full.rules")
+    assert compilation.ok
+    namespace: dict[str, object] = {}
+    exec(compile(compilation.outputs["generated/full.py"], "generated/full.py", "exec"), namespace)
+    return namespace
+
+
+def combat(terrain: str = "open", hexsides: tuple[str, ...] = ()) -> Combat:
+    return Combat(attacking_hexes=(AttackingHex((Unit("tank", attack=7), Unit("tank", attack=3)), terrain, hexsides),),
+                  defenders=(Unit("infantry", defense=2),), defender_terrain="woods", amounts={"support": 1})
+
+
+def test_round_in_an_expression_gives_a_fraction_like_floor_and_ceil(full: dict[str, object]) -> None:
+    rounded = full["rounded"]
+    assert callable(rounded)
+    value = rounded(combat())           # round(10/3) + floor(10/4) + ceil(10/5) = 3 + 2 + 2
+    assert value == 7 and type(value) is Fraction
+
+
+def test_a_module_without_rounding_says_so_when_an_expression_rounds() -> None:
+    compilation = rulesdsl.compile_text(BARE, "rulebooks/bare.rules")
+    namespace: dict[str, object] = {}
+    exec(compile(compilation.outputs["generated/bare.py"], "generated/bare.py", "exec"), namespace)
+    for name, args in (("round_", (Fraction(1, 2),)), ("odds_ratio", (2, 1)), ("odds", (2, 1))):
+        function = namespace[name]
+        assert callable(function)
+        with pytest.raises(LookupError, match="bare has no rounding rule"):
+            function(*args)
+
+
+def test_reading_the_terrain_of_a_hex_given_none_is_an_input_error(full: dict[str, object]) -> None:
+    rough = full["rough"]
+    assert callable(rough)
+    assert rough(combat("woods")) is True
+    assert rough(combat("", ("stream",))) is True          # across(stream) decides: the terrain is not read
+    with pytest.raises(RulesInputError, match="terrain of an attacking hex"):
+        rough(combat(""))
+
+
+def test_the_result_is_read_only_while_adjusting(full: dict[str, object]) -> None:
+    engine = full["ENGINE"]
+    assert isinstance(engine, CombatEngine)
+    with pytest.raises(LookupError, match="result adjustments"):
+        engine.bind(combat()).result
+    resolve_combat = full["resolve_combat"]
+    assert callable(resolve_combat)
+    assert resolve_combat(combat(), (3, 4)).result.text == "D1"     # adjustments read it during the resolution
+
+
+def test_a_table_cell_that_is_no_result_is_an_error_not_none() -> None:
+    table = CombatResultsTable("2d6", ("1:1",), {"2-12": ("X9",)})
+    with pytest.raises(ValueError, match="'X9' is not a combat result"):
+        table.result("1:1", 7)
