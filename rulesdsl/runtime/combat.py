@@ -93,7 +93,7 @@ class BoundUnit:
         self.defense = exact(unit.defense)
         self.quality = exact(unit.quality)
         self.steps = exact(unit.steps)
-        self._words = {unit.type, *vocabulary.unit_types[unit.type], *unit.states}
+        self._words: set[str] = {unit.type, *vocabulary.unit_types[unit.type], *unit.states}
 
     def is_(self, word: str) -> bool:
         return word in self._words

@@ -56,7 +56,8 @@ class CombatResultsTable:
     _ratios: tuple[Fraction, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_ratios", tuple(odds_ratio(c) for c in self.columns))
+        ratios: tuple[Fraction, ...] = tuple(odds_ratio(c) for c in self.columns)
+        object.__setattr__(self, "_ratios", ratios)
 
     def line(self, name: str) -> CombatResultsTable:
         """The table as read by one terrain line: its own odds over the same results."""
