@@ -43,9 +43,21 @@ from rulesdsl.runtime import (
     frozen_mapping,
     odds_pair,
     round_from,
+    # types, for the annotations
+    BoundHex,
+    BoundTerrain,
+    BoundUnit,
+    Context,
+    Contribution,
+    Number,
+    ParameterValue,
+    Resolution,
+    Result,
+    Roll,
+    TerrainNames,
 )
 
-RULEBOOK = MappingProxyType({
+RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
     "id": 'new-scs',
     "kind": 'series',
     "title": 'New SCS (a unified variant of the Standard Combat Series)',
@@ -56,7 +68,7 @@ RULEBOOK = MappingProxyType({
 # ---------------------------------------------------------------------------
 # Rules in effect, by printed id: where each definition comes from, and where.
 # ---------------------------------------------------------------------------
-RULES = frozen_mapping((rule.id, rule) for rule in (
+RULES: MappingProxyType[str, RuleEntry] = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         'precedence', 'The Rules',
         'Each game has a series rulebook and a game rulebook; where they disagree the game rulebook wins.',
@@ -1249,7 +1261,7 @@ SUPPLY_OUT_OF_SUPPLY_MAY_BOMBARD = False
 CONTROL_BY_PASSING_THROUGH = True
 CONTROL_BY_ZOC = False
 
-PARAMETERS = frozen_mapping((p.name, p) for p in (
+PARAMETERS: MappingProxyType[str, Parameter] = frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:640'),
     Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='new-scs', source='rulebooks/series/new-scs.rules:123'),
     Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:629'),
@@ -1415,7 +1427,7 @@ PARAMETERS = frozen_mapping((p.name, p) for p in (
 ))
 
 
-def parameter(name: str):
+def parameter(name: str) -> ParameterValue:
     """The value of parameter `name` (like 'overrun.cost'); KeyError if no rule sets it."""
     return PARAMETERS[name].value
 
@@ -1423,7 +1435,7 @@ def parameter(name: str):
 # ---------------------------------------------------------------------------
 # Rounding and odds
 # ---------------------------------------------------------------------------
-def round_standard(x) -> int:
+def round_standard(x: Number) -> int:
     """Round `x` the standard way (rounding (Standard Rounding Rule), cumulative-effects (Cumulative Effects), 7.4 (Odds Determination)): .50 up, keep fractions.
 
     Fractions from 1/2 round up, smaller ones down.
@@ -1431,20 +1443,22 @@ def round_standard(x) -> int:
     return round_from(x, Fraction(1, 2))
 
 
-def _odds_pair(attack, defense) -> tuple[int, int]:
+def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
     return odds_pair(attack, defense, round_standard)
 
 
-def odds_ratio(attack, defense) -> Fraction:
+def odds_ratio(attack: Number, defense: Number) -> Fraction:
     """The odds as a ratio, for comparisons with literals like 4:1."""
     a, d = _odds_pair(attack, defense)
     return Fraction(a, d)
 
 
-round_ = round_standard
+def round_(x: Number) -> Fraction:
+    """round(x) in the rulebook's expressions: round_standard, as a number like every other."""
+    return Fraction(round_standard(x))
 
 
-def odds(attack, defense) -> str:
+def odds(attack: Number, defense: Number) -> str:
     """The odds of `attack` to `defense`: both divided by the smaller, each rounded with round_standard."""
     a, d = _odds_pair(attack, defense)
     return f"{a}:{d}"
@@ -1453,13 +1467,13 @@ def odds(attack, defense) -> str:
 # ---------------------------------------------------------------------------
 # Sequence of play (1.0)
 # ---------------------------------------------------------------------------
-GAME_TURN = (
+GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
     PlayerTurn('first'),
     PlayerTurn('second'),
     Phase('end-of-turn', rules=('1.0', 'map'), activities=('turn-marker',)),
 )
 
-PLAYER_TURN_PHASES = (
+PLAYER_TURN_PHASES: tuple[Phase, ...] = (
     Phase('ready', rules=('readiness',), activities=('ready',)),
     Phase('air', rules=('air-phase',), activities=('air', 'interdiction', 'bombardment')),
     Phase('reinforcement', rules=('5.0',), activities=('reinforcement', 'replacement')),
@@ -1495,7 +1509,8 @@ TERRAIN = TerrainEffectsChart((
 ))
 
 
-def entry_cost(terrain, hexsides=(), road=False, ezoc=False) -> float | None:
+def entry_cost(terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,
+               ezoc: bool = False) -> float | None:
     """MPs to enter a hex of `terrain` across `hexsides` (3.2 (Terrain Effects on Movement), 7.3 (Terrain Effects on Combat), terrain-shifts (Factor effects and column shifts)).
 
     road: the move follows a road (True, or the road's name) and pays its cost.
@@ -1505,12 +1520,12 @@ def entry_cost(terrain, hexsides=(), road=False, ezoc=False) -> float | None:
     return TERRAIN.entry_cost(terrain, hexsides, road, ZOC_ENTRY_COST.amount if ezoc else 0)
 
 
-def attack_multiplier(terrain, hexsides=()) -> float | None:
+def attack_multiplier(terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
     """The factor on attackers into `terrain` across `hexsides`; None when prohibited."""
     return TERRAIN.attack_multiplier(terrain, hexsides)
 
 
-def defense_multiplier(terrain, hexsides=()) -> float | None:
+def defense_multiplier(terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
     """The factor on the defender's strength in `terrain`; None when attacking it is prohibited."""
     return TERRAIN.defense_multiplier(terrain, hexsides)
 
@@ -1561,7 +1576,7 @@ CRT = CombatResultsTable(
 )
 
 
-def crt_column(attack, defense, shift: int = 0) -> str | None:
+def crt_column(attack: Number, defense: Number, shift: int = 0) -> str | None:
     """The odds column after shifts (+ right, - left), clamped to the table (rule 7.4).
 
     Odds above the right-most column use it; None below the left-most.
@@ -1569,12 +1584,12 @@ def crt_column(attack, defense, shift: int = 0) -> str | None:
     return combat_column(CRT, _odds_pair, attack, defense, shift)
 
 
-def crt(column: str, roll: int):
+def crt(column: str, roll: int) -> Result:
     """The result printed in `column` for dice `roll` (2d6)."""
     return CRT.result(column, roll)
 
 
-def resolve(attack, defense, roll: int, shift: int = 0):
+def resolve(attack: Number, defense: Number, roll: int, shift: int = 0) -> Result:
     """The combat result, including attacks below the table (no roll)."""
     column = crt_column(attack, defense, shift)
     if column is None:
@@ -1608,66 +1623,66 @@ VOCABULARY = Vocabulary(
 # ---------------------------------------------------------------------------
 # rule ambush-and-surprise:
 #   define hazardous-attack = all(attacking_hexes where factor < 1 and terrain.shift == 0)
-def _def_hazardous_attack(ctx):
+def _def_hazardous_attack(ctx: Context) -> bool:
     return all_where(ctx.attacking_hexes, lambda h1: ((h1.factor < Fraction(1)) and (h1.terrain.shift == Fraction(0))))
 
 
-def hazardous_attack(combat: Combat):
+def hazardous_attack(combat: Combat) -> bool:
     """hazardous-attack (rule ambush-and-surprise) for a combat."""
     return _def_hazardous_attack(ENGINE.bind(combat))
 
 
 # rule ambush-and-surprise:
 #   define ambush-chance = min(3, 1 + if(max(defenders of quality) > max(attackers of quality), 1, 0) + if(hazardous-attack, 1, 0) + if(intelligence-favours-defender, 1, 0))
-def _def_ambush_chance(ctx):
+def _def_ambush_chance(ctx: Context) -> Fraction:
     return min(Fraction(3), (((Fraction(1) + (Fraction(1) if (max_of(ctx.defenders, None, lambda u1: u1.quality) > max_of(ctx.attackers, None, lambda u1: u1.quality)) else Fraction(0))) + (Fraction(1) if _def_hazardous_attack(ctx) else Fraction(0))) + (Fraction(1) if ctx.situation('intelligence-favours-defender') else Fraction(0))))
 
 
-def ambush_chance(combat: Combat):
+def ambush_chance(combat: Combat) -> Fraction:
     """ambush-chance (rule ambush-and-surprise) for a combat."""
     return _def_ambush_chance(ENGINE.bind(combat))
 
 
 # rule ambush-and-surprise:
 #   define ambush = dice.white <= ambush-chance and not all(defenders where dg)
-def _def_ambush(ctx):
+def _def_ambush(ctx: Context) -> bool:
     return ((ctx.dice_white <= _def_ambush_chance(ctx)) and (not all_where(ctx.defenders, lambda u1: u1.is_('dg'))))
 
 
-def ambush(combat: Combat):
+def ambush(combat: Combat) -> bool:
     """ambush (rule ambush-and-surprise) for a combat."""
     return _def_ambush(ENGINE.bind(combat))
 
 
 # rule armor-advantage:
 #   define armor-attack = sum(attackers where tank of attack)
-def _def_armor_attack(ctx):
+def _def_armor_attack(ctx: Context) -> Fraction:
     return sum_of(ctx.attackers, lambda u1: u1.is_('tank'), lambda u1: u1.attack)
 
 
-def armor_attack(combat: Combat):
+def armor_attack(combat: Combat) -> Fraction:
     """armor-attack (rule armor-advantage) for a combat."""
     return _def_armor_attack(ENGINE.bind(combat))
 
 
 # rule armor-advantage:
 #   define armor-defense = sum(defenders where tank or anti-tank of defense)
-def _def_armor_defense(ctx):
+def _def_armor_defense(ctx: Context) -> Fraction:
     return sum_of(ctx.defenders, lambda u1: (u1.is_('tank') or u1.is_('anti-tank')), lambda u1: u1.defense)
 
 
-def armor_defense(combat: Combat):
+def armor_defense(combat: Combat) -> Fraction:
     """armor-defense (rule armor-advantage) for a combat."""
     return _def_armor_defense(ENGINE.bind(combat))
 
 
 # rule armor-advantage:
 #   define armor-odds = odds(armor-attack, armor-defense)
-def _def_armor_odds(ctx):
+def _def_armor_odds(ctx: Context) -> Fraction:
     return odds_ratio(_def_armor_attack(ctx), _def_armor_defense(ctx))
 
 
-def armor_odds(combat: Combat):
+def armor_odds(combat: Combat) -> Fraction:
     """armor-odds (rule armor-advantage) for a combat."""
     return _def_armor_odds(ENGINE.bind(combat))
 
@@ -1679,33 +1694,33 @@ def armor_odds(combat: Combat):
 #       defender  when armor-defense > 0 and armor-odds <= 1:1 and (any(defenders where tank) or any(attackers where armored))
 #       neither   otherwise
 #     }
-def _def_armor_advantage(ctx):
+def _def_armor_advantage(ctx: Context) -> str:
     return ('neither' if (ctx.defender_terrain.shift < Fraction(0)) else ('attacker' if ((_def_armor_attack(ctx) > Fraction(0)) and ((_def_armor_defense(ctx) == Fraction(0)) or (_def_armor_odds(ctx) >= Fraction(4, 1)))) else ('defender' if (((_def_armor_defense(ctx) > Fraction(0)) and (_def_armor_odds(ctx) <= Fraction(1, 1))) and (any_where(ctx.defenders, lambda u1: u1.is_('tank')) or any_where(ctx.attackers, lambda u1: u1.is_('armored')))) else 'neither')))
 
 
-def armor_advantage(combat: Combat):
+def armor_advantage(combat: Combat) -> str:
     """armor-advantage (rule armor-advantage) for a combat."""
     return _def_armor_advantage(ENGINE.bind(combat))
 
 
 # rule ambush-and-surprise:
 #   define surprise-chance = min(3, 1 + if(min(attackers of quality) > max(defenders of quality), 1, 0) + if(intelligence-favours-attacker, 1, 0))
-def _def_surprise_chance(ctx):
+def _def_surprise_chance(ctx: Context) -> Fraction:
     return min(Fraction(3), ((Fraction(1) + (Fraction(1) if (min_of(ctx.attackers, None, lambda u1: u1.quality) > max_of(ctx.defenders, None, lambda u1: u1.quality)) else Fraction(0))) + (Fraction(1) if ctx.situation('intelligence-favours-attacker') else Fraction(0))))
 
 
-def surprise_chance(combat: Combat):
+def surprise_chance(combat: Combat) -> Fraction:
     """surprise-chance (rule ambush-and-surprise) for a combat."""
     return _def_surprise_chance(ENGINE.bind(combat))
 
 
 # rule ambush-and-surprise:
 #   define surprise = not ambush and dice.red >= 7 - surprise-chance and not all(attackers where dg)
-def _def_surprise(ctx):
+def _def_surprise(ctx: Context) -> bool:
     return (((not _def_ambush(ctx)) and (ctx.dice_red >= (Fraction(7) - _def_surprise_chance(ctx)))) and (not all_where(ctx.attackers, lambda u1: u1.is_('dg'))))
 
 
-def surprise(combat: Combat):
+def surprise(combat: Combat) -> bool:
     """surprise (rule ambush-and-surprise) for a combat."""
     return _def_surprise(ENGINE.bind(combat))
 
@@ -1785,7 +1800,7 @@ ADJUSTMENTS = (
 # Bombardment step losses, rating 2 or less (demonstration values) (bombardment)
 # Bombardment step losses, rating 3 (demonstration values) (bombardment)
 # Bombardment step losses, rating 4 or more (demonstration values) (bombardment)
-TABLES = frozen_mapping((table.name, table) for table in (
+TABLES: MappingProxyType[str, LookupTable] = frozen_mapping((table.name, table) for table in (
     LookupTable(
         'unit-sizes', key='symbol',
         columns=('I', 'II', 'III', 'X', 'XX', 'XXX', 'XXXX', 'XXXXX', 'KG', 'Grp'),
@@ -1825,7 +1840,7 @@ TABLES = frozen_mapping((table.name, table) for table in (
 ))
 
 
-def table(name: str):
+def table(name: str) -> LookupTable:
     """The chart `name`, to call with its key(s): table('supply-distance')(3)."""
     return TABLES[name]
 
@@ -1849,17 +1864,17 @@ ENGINE = CombatEngine(
 )
 
 
-def drm(combat: Combat) -> tuple[tuple[int, int], tuple]:
+def drm(combat: Combat) -> tuple[tuple[int, int], tuple[Contribution, ...]]:
     """The net die roll modifiers (attacker side, defender side), capped, and each that applied."""
     return ENGINE.drm(ENGINE.bind(combat))
 
 
-def column_shifts(combat: Combat) -> tuple[int, tuple]:
+def column_shifts(combat: Combat) -> tuple[int, tuple[Contribution, ...]]:
     """The net column shift (+ right, - left) and each source's shift."""
     return ENGINE.column_shifts(ENGINE.bind(combat))
 
 
-def resolve_combat(combat: Combat, roll):
+def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
     """Resolve a combat described unit by unit; `roll` is the dice total or the dice
     (white, red). Returns a Resolution with the result and its derivation."""
     return ENGINE.resolve(combat, roll)

@@ -43,9 +43,21 @@ from rulesdsl.runtime import (
     frozen_mapping,
     odds_pair,
     round_from,
+    # types, for the annotations
+    BoundHex,
+    BoundTerrain,
+    BoundUnit,
+    Context,
+    Contribution,
+    Number,
+    ParameterValue,
+    Resolution,
+    Result,
+    Roll,
+    TerrainNames,
 )
 
-RULEBOOK = MappingProxyType({
+RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
     "id": 'ridgeline',
     "kind": 'game',
     "title": 'Ridgeline (a demonstration title, not a published game)',
@@ -56,7 +68,7 @@ RULEBOOK = MappingProxyType({
 # ---------------------------------------------------------------------------
 # Rules in effect, by printed id: where each definition comes from, and where.
 # ---------------------------------------------------------------------------
-RULES = frozen_mapping((rule.id, rule) for rule in (
+RULES: MappingProxyType[str, RuleEntry] = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         'sample-unit', 'Sample Mech-Infantry Unit',
         'A parent unit shows its designation band, size, type and a class box with a letter rating that says which chit to draw and which rating to read.',
@@ -936,7 +948,7 @@ REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE = False
 REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE = False
 REPLACEMENT_ARTILLERY_ELIGIBLE = False
 
-PARAMETERS = frozen_mapping((p.name, p) for p in (
+PARAMETERS: MappingProxyType[str, Parameter] = frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:454'),
     Parameter('advance.armor_across_unbridged_rivers', ADVANCE_ARMOR_ACROSS_UNBRIDGED_RIVERS, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:468'),
     Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:467'),
@@ -1082,7 +1094,7 @@ PARAMETERS = frozen_mapping((p.name, p) for p in (
 ))
 
 
-def parameter(name: str):
+def parameter(name: str) -> ParameterValue:
     """The value of parameter `name` (like 'overrun.cost'); KeyError if no rule sets it."""
     return PARAMETERS[name].value
 
@@ -1090,7 +1102,7 @@ def parameter(name: str):
 # ---------------------------------------------------------------------------
 # Rounding and odds
 # ---------------------------------------------------------------------------
-def round_vcs_defender(x) -> int:
+def round_vcs_defender(x: Number) -> int:
     """Round `x` the vcs-defender way (10.8 (Combat Resolution), 11.1.5 (Out of supply reductions), 11.2.5 (Isolation reductions)): down, odds favour defender.
 
     Fractions from 1 round up, smaller ones down.
@@ -1098,20 +1110,22 @@ def round_vcs_defender(x) -> int:
     return round_from(x, Fraction(1))
 
 
-def _odds_pair(attack, defense) -> tuple[int, int]:
+def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
     return odds_pair(attack, defense, round_vcs_defender, favour_defender=True)
 
 
-def odds_ratio(attack, defense) -> Fraction:
+def odds_ratio(attack: Number, defense: Number) -> Fraction:
     """The odds as a ratio, for comparisons with literals like 4:1."""
     a, d = _odds_pair(attack, defense)
     return Fraction(a, d)
 
 
-round_ = round_vcs_defender
+def round_(x: Number) -> Fraction:
+    """round(x) in the rulebook's expressions: round_vcs_defender, as a number like every other."""
+    return Fraction(round_vcs_defender(x))
 
 
-def odds(attack, defense) -> str:
+def odds(attack: Number, defense: Number) -> str:
     """The odds of `attack` to `defense`: both divided by the smaller, rounded in the defender's favour."""
     a, d = _odds_pair(attack, defense)
     return f"{a}:{d}"
@@ -1120,14 +1134,14 @@ def odds(attack, defense) -> str:
 # ---------------------------------------------------------------------------
 # Sequence of play (4.0, 4.1)
 # ---------------------------------------------------------------------------
-GAME_TURN = (
+GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
     Phase('preparation', rules=('4.2', '4.21', '4.22', '4.23', '13.5'), activities=('weather', 'accounting', 'airborne', 'sea-transport', 'air', 'reinforcement'), note='variable reinforcements and rubble removal happen here'),
     PlayerTurn('first'),
     PlayerTurn('second'),
     Phase('end-of-turn', rules=('4.1', '4.4'), activities=('turn-marker',)),
 )
 
-PLAYER_TURN_PHASES = (
+PLAYER_TURN_PHASES: tuple[Phase, ...] = (
     Phase('supply', rules=('4.3', '11.0', '11.4', '11.2.6'), activities=('supply-check', 'air-sea-supply', 'surrender'), note='both sides check supply'),
     Phase('replacement', rules=('4.3', '15.0'), activities=('replacement',)),
     Phase('movement', rules=('4.3', '5.0', '6.0', '14.0'), activities=('movement', 'strategic-movement', 'reinforcement', 'reserve-marking')),
@@ -1160,7 +1174,8 @@ TERRAIN = TerrainEffectsChart((
 ))
 
 
-def entry_cost(terrain, hexsides=(), road=False, ezoc=False) -> float | None:
+def entry_cost(terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,
+               ezoc: bool = False) -> float | None:
     """MPs to enter a hex of `terrain` across `hexsides` (5.1 (Tactical Movement), 5.4 (Terrain Effects on Movement), 10.1 (Terrain Effects on Combat), 13.5 (Rubble), G3.0 (Terrain levels), G3.1 (Rivers)).
 
     road: the move follows a road (True, or the road's name) and pays its cost.
@@ -1172,12 +1187,12 @@ def entry_cost(terrain, hexsides=(), road=False, ezoc=False) -> float | None:
     return TERRAIN.entry_cost(terrain, hexsides, road)
 
 
-def attack_multiplier(terrain, hexsides=()) -> float | None:
+def attack_multiplier(terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
     """The factor on attackers into `terrain` across `hexsides`; None when prohibited."""
     return TERRAIN.attack_multiplier(terrain, hexsides)
 
 
-def defense_multiplier(terrain, hexsides=()) -> float | None:
+def defense_multiplier(terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
     """The factor on the defender's strength in `terrain`; None when attacking it is prohibited."""
     return TERRAIN.defense_multiplier(terrain, hexsides)
 
@@ -1212,7 +1227,7 @@ CRT = CombatResultsTable(
 )
 
 
-def crt_column(attack, defense, shift: int = 0) -> str | None:
+def crt_column(attack: Number, defense: Number, shift: int = 0) -> str | None:
     """The odds column after shifts (+ right, - left), clamped to the table (rule 10.8).
 
     Odds above the right-most column use it; None below the left-most.
@@ -1220,12 +1235,12 @@ def crt_column(attack, defense, shift: int = 0) -> str | None:
     return combat_column(CRT, _odds_pair, attack, defense, shift)
 
 
-def crt(column: str, roll: int):
+def crt(column: str, roll: int) -> Result:
     """The result printed in `column` for dice `roll` (2d6)."""
     return CRT.result(column, roll)
 
 
-def resolve(attack, defense, roll: int, shift: int = 0):
+def resolve(attack: Number, defense: Number, roll: int, shift: int = 0) -> Result:
     """The combat result, including attacks below the table (no roll)."""
     column = crt_column(attack, defense, shift)
     if column is None:
@@ -1265,22 +1280,22 @@ VOCABULARY = Vocabulary(
 # ---------------------------------------------------------------------------
 # rule 10.41:
 #   define combined-arms-stacks = count(attacking_hexes where (any(units where armor) and any(units where infantry or engineer)) or any(units where intrinsic-combined-arms))
-def _def_combined_arms_stacks(ctx):
+def _def_combined_arms_stacks(ctx: Context) -> Fraction:
     return count_where(ctx.attacking_hexes, lambda h1: ((any_where(h1.units, lambda u2: u2.is_('armor')) and any_where(h1.units, lambda u2: (u2.is_('infantry') or u2.is_('engineer')))) or any_where(h1.units, lambda u2: u2.is_('intrinsic-combined-arms'))))
 
 
-def combined_arms_stacks(combat: Combat):
+def combined_arms_stacks(combat: Combat) -> Fraction:
     """combined-arms-stacks (rule 10.41, vcs) for a combat."""
     return _def_combined_arms_stacks(ENGINE.bind(combat))
 
 
 # rule 10.1:
 #   define elevation-difference = max(attacking_hexes of terrain.level) - defender_terrain.level
-def _def_elevation_difference(ctx):
+def _def_elevation_difference(ctx: Context) -> Fraction:
     return (max_of(ctx.attacking_hexes, None, lambda h1: h1.terrain.level) - ctx.defender_terrain.level)
 
 
-def elevation_difference(combat: Combat):
+def elevation_difference(combat: Combat) -> Fraction:
     """elevation-difference (rule 10.1, vcs) for a combat."""
     return _def_elevation_difference(ENGINE.bind(combat))
 
@@ -1340,7 +1355,7 @@ FACTORS = (
 # Air and sea supply roll (one die) (11.4)
 # Unit size symbols (2.32)
 # Weather roll (one die, demonstration values) (G2.0)
-TABLES = frozen_mapping((table.name, table) for table in (
+TABLES: MappingProxyType[str, LookupTable] = frozen_mapping((table.name, table) for table in (
     LookupTable(
         'supply-distance', key='level',
         columns=('1', '2-3', '4-6'),
@@ -1379,7 +1394,7 @@ TABLES = frozen_mapping((table.name, table) for table in (
 ))
 
 
-def table(name: str):
+def table(name: str) -> LookupTable:
     """The chart `name`, to call with its key(s): table('supply-distance')(3)."""
     return TABLES[name]
 
@@ -1400,17 +1415,17 @@ ENGINE = CombatEngine(
 )
 
 
-def drm(combat: Combat) -> tuple[tuple[int, int], tuple]:
+def drm(combat: Combat) -> tuple[tuple[int, int], tuple[Contribution, ...]]:
     """The net die roll modifiers (attacker side, defender side), capped, and each that applied."""
     return ENGINE.drm(ENGINE.bind(combat))
 
 
-def column_shifts(combat: Combat) -> tuple[int, tuple]:
+def column_shifts(combat: Combat) -> tuple[int, tuple[Contribution, ...]]:
     """The net column shift (+ right, - left) and each source's shift."""
     return ENGINE.column_shifts(ENGINE.bind(combat))
 
 
-def resolve_combat(combat: Combat, roll):
+def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
     """Resolve a combat described unit by unit; `roll` is the dice total or the dice
     (white, red). Returns a Resolution with the result and its derivation."""
     return ENGINE.resolve(combat, roll)

@@ -41,9 +41,21 @@ from rulesdsl.runtime import (
     frozen_mapping,
     odds_pair,
     round_from,
+    # types, for the annotations
+    BoundHex,
+    BoundTerrain,
+    BoundUnit,
+    Context,
+    Contribution,
+    Number,
+    ParameterValue,
+    Resolution,
+    Result,
+    Roll,
+    TerrainNames,
 )
 
-RULEBOOK = MappingProxyType({
+RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
     "id": 'scs-1.8',
     "kind": 'series',
     "title": 'Standard Combat Series',
@@ -54,7 +66,7 @@ RULEBOOK = MappingProxyType({
 # ---------------------------------------------------------------------------
 # Rules in effect, by printed id: where each definition comes from, and where.
 # ---------------------------------------------------------------------------
-RULES = frozen_mapping((rule.id, rule) for rule in (
+RULES: MappingProxyType[str, RuleEntry] = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         'precedence', 'The Rules',
         'Each game has a series rulebook and a game rulebook; where they disagree the game rulebook wins.',
@@ -1081,7 +1093,7 @@ SUPPLY_EFFECTS_FROM_MARKING = True
 CONTROL_BY_PASSING_THROUGH = True
 CONTROL_BY_ZOC = False
 
-PARAMETERS = frozen_mapping((p.name, p) for p in (
+PARAMETERS: MappingProxyType[str, Parameter] = frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:640'),
     Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:431'),
     Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:629'),
@@ -1215,7 +1227,7 @@ PARAMETERS = frozen_mapping((p.name, p) for p in (
 ))
 
 
-def parameter(name: str):
+def parameter(name: str) -> ParameterValue:
     """The value of parameter `name` (like 'overrun.cost'); KeyError if no rule sets it."""
     return PARAMETERS[name].value
 
@@ -1223,7 +1235,7 @@ def parameter(name: str):
 # ---------------------------------------------------------------------------
 # Rounding and odds
 # ---------------------------------------------------------------------------
-def round_standard(x) -> int:
+def round_standard(x: Number) -> int:
     """Round `x` the standard way (rounding (Standard Rounding Rule), cumulative-effects (Cumulative Effects), 7.4 (Odds Determination)): .50 up, keep fractions.
 
     Fractions from 1/2 round up, smaller ones down.
@@ -1231,20 +1243,22 @@ def round_standard(x) -> int:
     return round_from(x, Fraction(1, 2))
 
 
-def _odds_pair(attack, defense) -> tuple[int, int]:
+def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
     return odds_pair(attack, defense, round_standard)
 
 
-def odds_ratio(attack, defense) -> Fraction:
+def odds_ratio(attack: Number, defense: Number) -> Fraction:
     """The odds as a ratio, for comparisons with literals like 4:1."""
     a, d = _odds_pair(attack, defense)
     return Fraction(a, d)
 
 
-round_ = round_standard
+def round_(x: Number) -> Fraction:
+    """round(x) in the rulebook's expressions: round_standard, as a number like every other."""
+    return Fraction(round_standard(x))
 
 
-def odds(attack, defense) -> str:
+def odds(attack: Number, defense: Number) -> str:
     """The odds of `attack` to `defense`: both divided by the smaller, each rounded with round_standard."""
     a, d = _odds_pair(attack, defense)
     return f"{a}:{d}"
@@ -1253,13 +1267,13 @@ def odds(attack, defense) -> str:
 # ---------------------------------------------------------------------------
 # Sequence of play (1.0)
 # ---------------------------------------------------------------------------
-GAME_TURN = (
+GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
     PlayerTurn('first'),
     PlayerTurn('second'),
     Phase('end-of-turn', rules=('1.0', 'map'), activities=('turn-marker',)),
 )
 
-PLAYER_TURN_PHASES = (
+PLAYER_TURN_PHASES: tuple[Phase, ...] = (
     Phase('movement', rules=('3.0', '5.0', '6.0'), activities=('reinforcement', 'movement', 'overrun')),
     Phase('combat', rules=('7.0', '10.0'), activities=('combat', 'advance')),
     Phase('exploitation', rules=('11.0', '6.1a'), activities=('exploitation', 'overrun'), note='exploit-capable units only'),
@@ -1282,7 +1296,8 @@ TERRAIN = TerrainEffectsChart((
 ))
 
 
-def entry_cost(terrain, hexsides=(), road=False, ezoc=False) -> float | None:
+def entry_cost(terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,
+               ezoc: bool = False) -> float | None:
     """MPs to enter a hex of `terrain` across `hexsides` (3.2 (Terrain Effects on Movement), 7.3 (Terrain Effects on Combat)).
 
     road: the move follows a road (True, or the road's name) and pays its cost.
@@ -1292,12 +1307,12 @@ def entry_cost(terrain, hexsides=(), road=False, ezoc=False) -> float | None:
     return TERRAIN.entry_cost(terrain, hexsides, road, ZOC_ENTRY_COST.amount if ezoc else 0)
 
 
-def attack_multiplier(terrain, hexsides=()) -> float | None:
+def attack_multiplier(terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
     """The factor on attackers into `terrain` across `hexsides`; None when prohibited."""
     return TERRAIN.attack_multiplier(terrain, hexsides)
 
 
-def defense_multiplier(terrain, hexsides=()) -> float | None:
+def defense_multiplier(terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
     """The factor on the defender's strength in `terrain`; None when attacking it is prohibited."""
     return TERRAIN.defense_multiplier(terrain, hexsides)
 
@@ -1308,15 +1323,15 @@ def defense_multiplier(terrain, hexsides=()) -> float | None:
 CRT = None  # this rulebook prints no Combat Results Table
 
 
-def crt_column(attack, defense, shift: int = 0) -> str | None:
+def crt_column(attack: Number, defense: Number, shift: int = 0) -> str | None:
     raise LookupError('scs-1.8 has no Combat Results Table')
 
 
-def crt(column: str, roll: int):
+def crt(column: str, roll: int) -> Result:
     raise LookupError('scs-1.8 has no Combat Results Table')
 
 
-def resolve(attack, defense, roll: int, shift: int = 0):
+def resolve(attack: Number, defense: Number, roll: int, shift: int = 0) -> Result:
     raise LookupError('scs-1.8 has no Combat Results Table')
 
 
@@ -1341,7 +1356,7 @@ VOCABULARY = Vocabulary(
 # Other charts
 # ---------------------------------------------------------------------------
 # Unit size symbols (counters)
-TABLES = frozen_mapping((table.name, table) for table in (
+TABLES: MappingProxyType[str, LookupTable] = frozen_mapping((table.name, table) for table in (
     LookupTable(
         'unit-sizes', key='symbol',
         columns=('I', 'II', 'III', 'X', 'XX', 'XXX', 'XXXX', 'XXXXX', 'KG', 'Grp'),
@@ -1352,7 +1367,7 @@ TABLES = frozen_mapping((table.name, table) for table in (
 ))
 
 
-def table(name: str):
+def table(name: str) -> LookupTable:
     """The chart `name`, to call with its key(s): table('supply-distance')(3)."""
     return TABLES[name]
 
@@ -1370,17 +1385,17 @@ ENGINE = CombatEngine(
 )
 
 
-def drm(combat: Combat) -> tuple[tuple[int, int], tuple]:
+def drm(combat: Combat) -> tuple[tuple[int, int], tuple[Contribution, ...]]:
     """The net die roll modifiers (attacker side, defender side), capped, and each that applied."""
     return ENGINE.drm(ENGINE.bind(combat))
 
 
-def column_shifts(combat: Combat) -> tuple[int, tuple]:
+def column_shifts(combat: Combat) -> tuple[int, tuple[Contribution, ...]]:
     """The net column shift (+ right, - left) and each source's shift."""
     return ENGINE.column_shifts(ENGINE.bind(combat))
 
 
-def resolve_combat(combat: Combat, roll):
+def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
     """Resolve a combat described unit by unit; `roll` is the dice total or the dice
     (white, red). Returns a Resolution with the result and its derivation."""
     return ENGINE.resolve(combat, roll)

@@ -41,9 +41,21 @@ from rulesdsl.runtime import (
     frozen_mapping,
     odds_pair,
     round_from,
+    # types, for the annotations
+    BoundHex,
+    BoundTerrain,
+    BoundUnit,
+    Context,
+    Contribution,
+    Number,
+    ParameterValue,
+    Resolution,
+    Result,
+    Roll,
+    TerrainNames,
 )
 
-RULEBOOK = MappingProxyType({
+RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
     "id": 'vcs',
     "kind": 'series',
     "title": 'Variable Combat System',
@@ -54,7 +66,7 @@ RULEBOOK = MappingProxyType({
 # ---------------------------------------------------------------------------
 # Rules in effect, by printed id: where each definition comes from, and where.
 # ---------------------------------------------------------------------------
-RULES = frozen_mapping((rule.id, rule) for rule in (
+RULES: MappingProxyType[str, RuleEntry] = frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         'sample-unit', 'Sample Mech-Infantry Unit',
         'A parent unit shows its designation band, size, type and a class box with a letter rating that says which chit to draw and which rating to read.',
@@ -897,7 +909,7 @@ REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE = False
 REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE = False
 REPLACEMENT_ARTILLERY_ELIGIBLE = False
 
-PARAMETERS = frozen_mapping((p.name, p) for p in (
+PARAMETERS: MappingProxyType[str, Parameter] = frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:454'),
     Parameter('advance.armor_across_unbridged_rivers', ADVANCE_ARMOR_ACROSS_UNBRIDGED_RIVERS, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:468'),
     Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:467'),
@@ -1043,7 +1055,7 @@ PARAMETERS = frozen_mapping((p.name, p) for p in (
 ))
 
 
-def parameter(name: str):
+def parameter(name: str) -> ParameterValue:
     """The value of parameter `name` (like 'overrun.cost'); KeyError if no rule sets it."""
     return PARAMETERS[name].value
 
@@ -1051,7 +1063,7 @@ def parameter(name: str):
 # ---------------------------------------------------------------------------
 # Rounding and odds
 # ---------------------------------------------------------------------------
-def round_vcs_defender(x) -> int:
+def round_vcs_defender(x: Number) -> int:
     """Round `x` the vcs-defender way (10.8 (Combat Resolution), 11.1.5 (Out of supply reductions), 11.2.5 (Isolation reductions)): down, odds favour defender.
 
     Fractions from 1 round up, smaller ones down.
@@ -1059,20 +1071,22 @@ def round_vcs_defender(x) -> int:
     return round_from(x, Fraction(1))
 
 
-def _odds_pair(attack, defense) -> tuple[int, int]:
+def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
     return odds_pair(attack, defense, round_vcs_defender, favour_defender=True)
 
 
-def odds_ratio(attack, defense) -> Fraction:
+def odds_ratio(attack: Number, defense: Number) -> Fraction:
     """The odds as a ratio, for comparisons with literals like 4:1."""
     a, d = _odds_pair(attack, defense)
     return Fraction(a, d)
 
 
-round_ = round_vcs_defender
+def round_(x: Number) -> Fraction:
+    """round(x) in the rulebook's expressions: round_vcs_defender, as a number like every other."""
+    return Fraction(round_vcs_defender(x))
 
 
-def odds(attack, defense) -> str:
+def odds(attack: Number, defense: Number) -> str:
     """The odds of `attack` to `defense`: both divided by the smaller, rounded in the defender's favour."""
     a, d = _odds_pair(attack, defense)
     return f"{a}:{d}"
@@ -1081,14 +1095,14 @@ def odds(attack, defense) -> str:
 # ---------------------------------------------------------------------------
 # Sequence of play (4.0, 4.1)
 # ---------------------------------------------------------------------------
-GAME_TURN = (
+GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
     Phase('preparation', rules=('4.2', '4.21', '4.22', '4.23', '13.5'), activities=('weather', 'accounting', 'airborne', 'sea-transport', 'air', 'reinforcement'), note='variable reinforcements and rubble removal happen here'),
     PlayerTurn('first'),
     PlayerTurn('second'),
     Phase('end-of-turn', rules=('4.1', '4.4'), activities=('turn-marker',)),
 )
 
-PLAYER_TURN_PHASES = (
+PLAYER_TURN_PHASES: tuple[Phase, ...] = (
     Phase('supply', rules=('4.3', '11.0', '11.4', '11.2.6'), activities=('supply-check', 'air-sea-supply', 'surrender'), note='both sides check supply'),
     Phase('replacement', rules=('4.3', '15.0'), activities=('replacement',)),
     Phase('movement', rules=('4.3', '5.0', '6.0', '14.0'), activities=('movement', 'strategic-movement', 'reinforcement', 'reserve-marking')),
@@ -1106,15 +1120,16 @@ PLAYER_TURN = tuple(phase.name for phase in PLAYER_TURN_PHASES)
 TERRAIN = TerrainEffectsChart(())
 
 
-def entry_cost(terrain, hexsides=(), road=False, ezoc=False) -> float | None:
+def entry_cost(terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,
+               ezoc: bool = False) -> float | None:
     raise LookupError('vcs has no Terrain Effects Chart')
 
 
-def attack_multiplier(terrain, hexsides=()) -> float | None:
+def attack_multiplier(terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
     raise LookupError('vcs has no Terrain Effects Chart')
 
 
-def defense_multiplier(terrain, hexsides=()) -> float | None:
+def defense_multiplier(terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
     raise LookupError('vcs has no Terrain Effects Chart')
 
 
@@ -1124,15 +1139,15 @@ def defense_multiplier(terrain, hexsides=()) -> float | None:
 CRT = None  # this rulebook prints no Combat Results Table
 
 
-def crt_column(attack, defense, shift: int = 0) -> str | None:
+def crt_column(attack: Number, defense: Number, shift: int = 0) -> str | None:
     raise LookupError('vcs has no Combat Results Table')
 
 
-def crt(column: str, roll: int):
+def crt(column: str, roll: int) -> Result:
     raise LookupError('vcs has no Combat Results Table')
 
 
-def resolve(attack, defense, roll: int, shift: int = 0):
+def resolve(attack: Number, defense: Number, roll: int, shift: int = 0) -> Result:
     raise LookupError('vcs has no Combat Results Table')
 
 
@@ -1168,22 +1183,22 @@ VOCABULARY = Vocabulary(
 # ---------------------------------------------------------------------------
 # rule 10.41:
 #   define combined-arms-stacks = count(attacking_hexes where (any(units where armor) and any(units where infantry or engineer)) or any(units where intrinsic-combined-arms))
-def _def_combined_arms_stacks(ctx):
+def _def_combined_arms_stacks(ctx: Context) -> Fraction:
     return count_where(ctx.attacking_hexes, lambda h1: ((any_where(h1.units, lambda u2: u2.is_('armor')) and any_where(h1.units, lambda u2: (u2.is_('infantry') or u2.is_('engineer')))) or any_where(h1.units, lambda u2: u2.is_('intrinsic-combined-arms'))))
 
 
-def combined_arms_stacks(combat: Combat):
+def combined_arms_stacks(combat: Combat) -> Fraction:
     """combined-arms-stacks (rule 10.41) for a combat."""
     return _def_combined_arms_stacks(ENGINE.bind(combat))
 
 
 # rule 10.1:
 #   define elevation-difference = max(attacking_hexes of terrain.level) - defender_terrain.level
-def _def_elevation_difference(ctx):
+def _def_elevation_difference(ctx: Context) -> Fraction:
     return (max_of(ctx.attacking_hexes, None, lambda h1: h1.terrain.level) - ctx.defender_terrain.level)
 
 
-def elevation_difference(combat: Combat):
+def elevation_difference(combat: Combat) -> Fraction:
     """elevation-difference (rule 10.1) for a combat."""
     return _def_elevation_difference(ENGINE.bind(combat))
 
@@ -1242,7 +1257,7 @@ FACTORS = (
 # Isolation surrender roll (one die) (11.2.6)
 # Air and sea supply roll (one die) (11.4)
 # Unit size symbols (2.32)
-TABLES = frozen_mapping((table.name, table) for table in (
+TABLES: MappingProxyType[str, LookupTable] = frozen_mapping((table.name, table) for table in (
     LookupTable(
         'supply-distance', key='level',
         columns=('1', '2-3', '4-6'),
@@ -1274,7 +1289,7 @@ TABLES = frozen_mapping((table.name, table) for table in (
 ))
 
 
-def table(name: str):
+def table(name: str) -> LookupTable:
     """The chart `name`, to call with its key(s): table('supply-distance')(3)."""
     return TABLES[name]
 
@@ -1294,17 +1309,17 @@ ENGINE = CombatEngine(
 )
 
 
-def drm(combat: Combat) -> tuple[tuple[int, int], tuple]:
+def drm(combat: Combat) -> tuple[tuple[int, int], tuple[Contribution, ...]]:
     """The net die roll modifiers (attacker side, defender side), capped, and each that applied."""
     return ENGINE.drm(ENGINE.bind(combat))
 
 
-def column_shifts(combat: Combat) -> tuple[int, tuple]:
+def column_shifts(combat: Combat) -> tuple[int, tuple[Contribution, ...]]:
     """The net column shift (+ right, - left) and each source's shift."""
     return ENGINE.column_shifts(ENGINE.bind(combat))
 
 
-def resolve_combat(combat: Combat, roll):
+def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
     """Resolve a combat described unit by unit; `roll` is the dice total or the dice
     (white, red). Returns a Resolution with the result and its derivation."""
     return ENGINE.resolve(combat, roll)
