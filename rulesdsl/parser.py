@@ -185,7 +185,8 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
             rest = text[exc.pos_in_stream:].split("\n", 1)[0]
             return Diagnostic("unterminated string", Span(source.path, line, column, line, column + len(rest)),
                               hint='close the string with " on the same line')
-        return Diagnostic(f"unexpected character '{ch}'; expected {_expected(exc.allowed or ())}", span)
+        shown = f"'{ch}'" if ch.isprintable() else f"U+{ord(ch):04X}"
+        return Diagnostic(f"unexpected character {shown}; expected {_expected(exc.allowed or ())}", span)
 
     token = exc.token if isinstance(exc, UnexpectedToken) else None
     at_end = isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END")
@@ -195,10 +196,12 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
             return Diagnostic("unterminated block: this '{' is never closed",
                               Span(source.path, brace[0], brace[1], brace[0], brace[1] + 1),
                               hint="add the closing '}' at the end of the block")
-        if not text.strip() or all(l.strip().startswith("#") or not l.strip() for l in text.splitlines()):
+        if not text.strip() or all(l.strip().startswith("#") or not l.strip() for l in text.split("\n")):
             return Diagnostic("empty rulebook", Span(source.path, 1, 1, 1, 1),
                               hint=_EMPTY_HINT)
-        lines = text.splitlines() or [""]
+        lines = text.split("\n")
+        if len(lines) > 1 and not lines[-1]:
+            lines.pop()  # the line the final newline ends
         line, column = len(lines), len(lines[-1]) + 1
         return Diagnostic(f"unexpected end of file; expected {_expected(exc.expected)}",
                           Span(source.path, line, column, line, column))
@@ -215,8 +218,8 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
             end = column + 1
     span = Span(source.path, line, column, line, end)
     expected = set(exc.expected)
-    header_line = next((i for i, l in enumerate(text.splitlines(), 1) if l.strip() and not l.strip().startswith("#")), 0)
-    first_word = text.splitlines()[header_line - 1].split()[0] if header_line else ""
+    header_line = _header_line(text.split("\n"))
+    first_word = text.split("\n")[header_line - 1].split()[0] if header_line else ""
     if line == header_line and first_word not in ("series", "game"):
         return Diagnostic(next(iter(_EXAMPLES)), Span(source.path, line, 1, line, 1 + len(first_word)),
                           hint=f"found '{first_word}'")
