@@ -90,7 +90,7 @@ def _cells(line: _Line) -> list[str] | None:
             rest = rest[2:]
         elif rest:
             cells.append(rest.pop(0))
-        combat = []
+        combat: list[str] = []
         while rest and (_COMBAT.match(rest[0]) or not combat):
             combat.append(rest.pop(0))
             if combat[-1] in ("ne", "-", "P", "ot"):
@@ -183,7 +183,7 @@ def format_text(text: str) -> str:
     out: list[str] = []
     group: list[_Line] = []
 
-    def flush():
+    def flush() -> None:
         out.extend(_render_group(group))
         group.clear()
 
