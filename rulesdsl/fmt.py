@@ -234,6 +234,12 @@ def _indent_comment_lines(lines: list[_Line | None]) -> None:
             line.depth = before.depth
 
 
+def _content(text: str) -> list[tuple[list[str], str | None]]:
+    """The tokens and comment of each non-blank line: what formatting must keep."""
+    lines = (_tokens(raw) for raw in normalise_newlines(text).split("\n"))
+    return [line for line in lines if line[0] or line[1] is not None]
+
+
 class FormatRefused(RulesError):
     """fmt's own output would not parse, or would parse to another rulebook."""
 
@@ -252,9 +258,12 @@ def format_source(source: Source) -> str:
         first = min(exc.diagnostics, key=Diagnostic.sort_key)
         problem = f"its formatted text does not parse (line {first.span.line}: {first.message})"
     else:
-        if again == model:
+        if again != model:
+            problem = "its formatted text parses to a different rulebook"
+        elif _content(formatted) != _content(source.text):
+            problem = "its formatted text loses or changes a comment or token"
+        else:
             return formatted
-        problem = "its formatted text parses to a different rulebook"
     raise FormatRefused([Diagnostic(
         f"not formatted, file left as it is: {problem}", Span(source.path),
         hint="this is a bug in rulesdsl fmt; please report it with the rulebook attached")],

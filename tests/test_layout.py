@@ -316,9 +316,10 @@ def test_a_source_is_made_with_lf_line_ends():
 @pytest.mark.parametrize("breakage", [
     pytest.param(lambda text: text.replace("{", "", 1), id="does not parse"),
     pytest.param(lambda text: text.replace("+2 MP", "+3 MP"), id="changes the model"),
+    pytest.param(lambda text: text.replace("# the notes", "#"), id="loses a comment"),
 ])
 def test_fmt_refuses_to_write_a_file_it_would_break(breakage, project, capsys, monkeypatch):
-    path = project.write("rulebooks/sample.rules", EVERY_BLOCK.replace("\n  ", "\n      "))
+    path = project.write("rulebooks/sample.rules", EVERY_BLOCK.replace("\n  ", "\n      ") + "# the notes\n")
     before = path.read_bytes()
     original = fmt_module.format_text
     monkeypatch.setattr(fmt_module, "format_text", lambda text: breakage(original(text)))
