@@ -141,11 +141,15 @@ def _fmt(root: Path | None, paths, check_only: bool) -> int:
         try:
             source = read_source(file, shown)
             formatted = format_source(source)
-        except RulesError as exc:
+        except RulesError as exc:  # a syntax error, or fmt refusing its own output: the file is left alone
             problems += exc.diagnostics
             sources.update(exc.sources)
             continue
-        if formatted != source.text:
+        try:  # the bytes, not the Source: CRLF or CR line ends and a BOM are not canonical
+            canonical = file.read_bytes() == formatted.encode("utf-8")
+        except OSError:
+            canonical = False
+        if not canonical:
             changed.append((file, shown, formatted))
     if problems:
         print(render_all(problems, sources), file=sys.stderr)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .source import Source
+from .errors import Diagnostic, RulesError, Span
+from .source import Source, normalise_newlines
 from .transform import parse
 
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#.*|[^\s"#]+(?:"(?:[^"\\\n]|\\.)*")?')
@@ -56,6 +57,10 @@ def _block_kind(tokens: list[str]) -> str:
         return "shifts"
     if head.startswith("result adjustments"):
         return "adjustments"
+    if head.startswith("strength factors"):
+        return "factors"
+    if head.startswith("sequence of play"):
+        return "sequence"
     if head.startswith("unit types"):
         return "unit-types"
     if words[:2] in (["game", "turn"], ["player", "turn"]):
@@ -85,7 +90,7 @@ def _cells(line: _Line) -> list[str] | None:
             rest = rest[2:]
         elif rest:
             cells.append(rest.pop(0))
-        combat = []
+        combat: list[str] = []
         while rest and (_COMBAT.match(rest[0]) or not combat):
             combat.append(rest.pop(0))
             if combat[-1] in ("ne", "-", "P", "ot"):
@@ -101,6 +106,8 @@ def _cells(line: _Line) -> list[str] | None:
         return tokens[:3] + [" ".join(tokens[3:])] if len(tokens) > 3 else tokens
     if kind == "adjustments":
         return tokens[:3] + [" ".join(tokens[3:])] if len(tokens) > 3 else tokens
+    if kind == "factors":
+        return tokens[:2] + [" ".join(tokens[2:])] if len(tokens) > 2 else tokens
     if kind in ("shifts", "unit-types", "cases"):
         return [tokens[0], " ".join(tokens[1:])] if len(tokens) > 1 else tokens
     if kind == "phases":
@@ -122,16 +129,20 @@ def _cells(line: _Line) -> list[str] | None:
 
 
 def _render_group(group: list[_Line]) -> list[str]:
+    """Rows aligned in columns; comment lines among them are kept in place."""
     if not group:
         return []
-    rows = [_cells(line) for line in group]
+    rows = [_cells(line) if line.tokens else None for line in group]
     widths: dict[int, int] = {}
     for cells in rows:
-        for i, cell in enumerate(cells[:-1]):
+        for i, cell in enumerate((cells or [])[:-1]):
             widths[i] = max(widths.get(i, 0), len(cell))
     gap = " " if group[0].block == "rule" else "  "
     out = []
     for line, cells in zip(group, rows):
+        if cells is None:
+            out.append(_finish(line, ""))
+            continue
         text = gap.join(c.ljust(widths[i]) if i < len(cells) - 1 else c for i, c in enumerate(cells))
         out.append(_finish(line, re.sub(r" +$", "", text)))
     return out
@@ -148,7 +159,7 @@ def format_text(text: str) -> str:
     """The canonical layout of a rulebook's text (which must parse)."""
     lines: list[_Line | None] = []
     depth, blocks = 0, ["top"]
-    for raw in text.replace("\r\n", "\n").split("\n"):
+    for raw in normalise_newlines(text).split("\n"):
         tokens, comment = _tokens(raw)
         if not tokens and comment is None:
             lines.append(None)
@@ -168,10 +179,11 @@ def format_text(text: str) -> str:
             depth += opens
         elif opens < 0 and not closing:
             depth = max(0, depth + opens)
+    _indent_comment_lines(lines)
     out: list[str] = []
     group: list[_Line] = []
 
-    def flush():
+    def flush() -> None:
         out.extend(_render_group(group))
         group.clear()
 
@@ -180,6 +192,9 @@ def format_text(text: str) -> str:
             if group and group[-1].block != line.block:
                 flush()
             group.append(line)
+            continue
+        if line is not None and not line.tokens and group:
+            group.append(line)  # a comment line between rows does not split their columns
             continue
         flush()
         if line is None:
@@ -195,7 +210,61 @@ def format_text(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def _indent_comment_lines(lines: list[_Line | None]) -> None:
+    """A line holding only a comment is indented like the code line after it;
+    before a closing '}' (or at the end), like the code line before it, or one
+    level in when that line opened the block."""
+    following: _Line | None = None
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
+        if line is None:
+            continue
+        if line.tokens:
+            following = line
+            continue
+        if following is not None and following.tokens[:1] != ["}"]:
+            line.depth = following.depth
+            continue
+        before = next((l for l in reversed(lines[:i]) if l is not None and l.tokens), None)
+        if before is None:
+            line.depth = 0
+        elif before.tokens[-1] == "{":
+            line.depth = before.depth + 1
+        else:
+            line.depth = before.depth
+
+
+def _content(text: str) -> list[tuple[list[str], str | None]]:
+    """The tokens and comment of each non-blank line: what formatting must keep."""
+    lines = (_tokens(raw) for raw in normalise_newlines(text).split("\n"))
+    return [line for line in lines if line[0] or line[1] is not None]
+
+
+class FormatRefused(RulesError):
+    """fmt's own output would not parse, or would parse to another rulebook."""
+
+
 def format_source(source: Source) -> str:
-    """Format a rulebook, after checking it parses (a syntax error raises RulesError)."""
-    parse(source)
-    return format_text(source.text)
+    """Format a rulebook, after checking it parses (a syntax error raises RulesError).
+
+    The result is parsed again and compared with the rulebook as written
+    (spans aside); if it does not parse, or means something else, nothing is
+    returned: FormatRefused says so, for the file to be left as it is."""
+    model = parse(source)
+    formatted = format_text(source.text)
+    try:
+        again = parse(Source(source.path, formatted))
+    except RulesError as exc:
+        first = min(exc.diagnostics, key=Diagnostic.sort_key)
+        problem = f"its formatted text does not parse (line {first.span.line}: {first.message})"
+    else:
+        if again != model:
+            problem = "its formatted text parses to a different rulebook"
+        elif _content(formatted) != _content(source.text):
+            problem = "its formatted text loses or changes a comment or token"
+        else:
+            return formatted
+    raise FormatRefused([Diagnostic(
+        f"not formatted, file left as it is: {problem}", Span(source.path),
+        hint="this is a bug in rulesdsl fmt; please report it with the rulebook attached")],
+        {source.path: source.text})

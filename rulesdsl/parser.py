@@ -8,8 +8,9 @@ on the LALR state), and human names for the expected terminals otherwise.
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
-from lark import Lark, Tree
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import Diagnostic, RulesError, Span
@@ -81,20 +82,23 @@ _EXAMPLES: dict[str, list[str]] = {
 }
 
 
-def _state_key(exc: UnexpectedInput):
+_StateKey = tuple[object, "str | None"]
+
+
+def _state_key(exc: UnexpectedInput) -> _StateKey:
     state = getattr(exc, "state", None)
     position = getattr(state, "position", None)
     token = getattr(exc, "token", None)
     return position, getattr(token, "type", None)
 
 
-def _index_examples() -> dict:
+def _index_examples() -> dict[_StateKey, str]:
     """LALR state (and offending token type) -> label, from the labelled examples.
 
     Lark's own `match_examples` also compares the parser's stack depth, so an
     example written at top level would not label the same mistake inside a
     deeper block; the state alone says what the parser was expecting."""
-    index: dict = {}
+    index: dict[_StateKey, str] = {}
     for label, examples in _EXAMPLES.items():
         for example in examples:
             try:
@@ -128,7 +132,7 @@ def _terminal_name(name: str) -> str:
     return name.lower()
 
 
-def _expected(names) -> str:
+def _expected(names: Iterable[str]) -> str:
     shown = sorted({_terminal_name(n) for n in names if n != "COMMENT"})
     if not shown:
         return "something else"
@@ -137,7 +141,7 @@ def _expected(names) -> str:
     return "one of " + ", ".join(shown[:-1]) + " or " + shown[-1]
 
 
-def _found(token) -> str:
+def _found(token: Token) -> str:
     if token.type == "$END":
         return "end of file"
     if token.type == "_NL":
@@ -179,15 +183,17 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
     text = source.text
     line, column = getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream]
+        ch = text[exc.pos_in_stream or 0]
         span = Span(source.path, line, column, line, column + 1)
         if ch == '"':
             rest = text[exc.pos_in_stream:].split("\n", 1)[0]
             return Diagnostic("unterminated string", Span(source.path, line, column, line, column + len(rest)),
                               hint='close the string with " on the same line')
-        return Diagnostic(f"unexpected character '{ch}'; expected {_expected(exc.allowed or ())}", span)
+        shown = f"'{ch}'" if ch.isprintable() else f"U+{ord(ch):04X}"
+        return Diagnostic(f"unexpected character {shown}; expected {_expected(exc.allowed or ())}", span)
 
     token = exc.token if isinstance(exc, UnexpectedToken) else None
+    expected_names: set[str] = set(getattr(exc, "expected", ()))
     at_end = isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END")
     if at_end:
         brace = _open_brace(text)
@@ -195,12 +201,14 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
             return Diagnostic("unterminated block: this '{' is never closed",
                               Span(source.path, brace[0], brace[1], brace[0], brace[1] + 1),
                               hint="add the closing '}' at the end of the block")
-        if not text.strip() or all(l.strip().startswith("#") or not l.strip() for l in text.splitlines()):
+        if not text.strip() or all(l.strip().startswith("#") or not l.strip() for l in text.split("\n")):
             return Diagnostic("empty rulebook", Span(source.path, 1, 1, 1, 1),
                               hint=_EMPTY_HINT)
-        lines = text.splitlines() or [""]
+        lines = text.split("\n")
+        if len(lines) > 1 and not lines[-1]:
+            lines.pop()  # the line the final newline ends
         line, column = len(lines), len(lines[-1]) + 1
-        return Diagnostic(f"unexpected end of file; expected {_expected(exc.expected)}",
+        return Diagnostic(f"unexpected end of file; expected {_expected(expected_names)}",
                           Span(source.path, line, column, line, column))
 
     assert token is not None
@@ -214,9 +222,9 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
         if token.end_line != token.line:
             end = column + 1
     span = Span(source.path, line, column, line, end)
-    expected = set(exc.expected)
-    header_line = next((i for i, l in enumerate(text.splitlines(), 1) if l.strip() and not l.strip().startswith("#")), 0)
-    first_word = text.splitlines()[header_line - 1].split()[0] if header_line else ""
+    expected = expected_names
+    header_line = _header_line(text.split("\n"))
+    first_word = text.split("\n")[header_line - 1].split()[0] if header_line else ""
     if line == header_line and first_word not in ("series", "game"):
         return Diagnostic(next(iter(_EXAMPLES)), Span(source.path, line, 1, line, 1 + len(first_word)),
                           hint=f"found '{first_word}'")
@@ -229,9 +237,9 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
     label = _label(exc)
     if label:
         return Diagnostic(label, span, hint=f"found {_found(token)}")
-    if token.type == "_NL" and "RBRACE" in exc.expected:
-        return Diagnostic(f"unexpected end of line; expected {_expected(exc.expected)}", span)
-    return Diagnostic(f"unexpected {_found(token)}; expected {_expected(exc.expected)}", span)
+    if token.type == "_NL" and "RBRACE" in expected:
+        return Diagnostic(f"unexpected end of line; expected {_expected(expected)}", span)
+    return Diagnostic(f"unexpected {_found(token)}; expected {_expected(expected)}", span)
 
 
 _LABELS = _index_examples()
@@ -243,7 +251,7 @@ _STRUCTURAL = {label for label in _EXAMPLES if "header" in label or "'{'" in lab
                or "the dice" in label}
 
 
-def parse_tree(source: Source) -> Tree:
+def parse_tree(source: Source) -> Tree[Token]:
     """Parse a rulebook's text; raise RulesError with its syntax errors, each positioned.
 
     After an error inside a line, the line is set aside (blanked, so positions
