@@ -1,16 +1,41 @@
 """HTML card to PDF with WeasyPrint: vector text, embedded fonts, reproducible bytes.
 
+Cards are set in the fonts rulesdsl ships (rulesdsl/fonts/, declared by
+fonts.css there), never in whatever fonts the machine offers: a machine without
+fonts-dejavu-extra used to synthesise the italic from the regular face and
+write other PDF bytes.  `fingerprint` hashes everything a PDF is made from but
+the renderer itself, which is what `generated/charts/pdfs.sha256` commits.
+
 Each sheet of the card must fit one page: a sheet that runs onto a second
 page, or a table wider than the page's content box, is an error, never a
 clipped chart.
 """
 from __future__ import annotations
 
+import hashlib
 import os
+from pathlib import Path
 
 from .errors import Diagnostic, Span
 
 _MM_PER_PX = 25.4 / 96
+FONTS = Path(__file__).parent / "fonts"
+FONTS_CSS = FONTS / "fonts.css"
+
+
+def font_files() -> list[Path]:
+    return sorted(FONTS.glob("*.ttf"))
+
+
+def fingerprint(html: str, paper: str) -> str:
+    """SHA-256 of a PDF card's inputs: its HTML, the font stylesheet, the font files and the paper."""
+    digest = hashlib.sha256(b"rulesdsl pdf inputs 1\0")
+    parts = [("paper", paper.encode()), ("html", html.encode("utf-8")), ("fonts.css", FONTS_CSS.read_bytes())]
+    parts += [(f"fonts/{file.name}", file.read_bytes()) for file in font_files()]
+    for name, data in parts:
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
 
 
 def _boxes(box):
@@ -23,8 +48,11 @@ def render_pdf(html: str, data: dict, span: Span) -> tuple[bytes | None, list[Di
     # font subsets carry a timestamp: pin it so a rebuild writes the same bytes
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     import weasyprint
+    from weasyprint.text.fonts import FontConfiguration
 
-    document = weasyprint.HTML(string=html).render()
+    font_config = FontConfiguration()
+    fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
+    document = weasyprint.HTML(string=html).render(stylesheets=[fonts], font_config=font_config)
     problems = []
     sheets = html.count('<div class="sheet"')
     paper = data["paper"].upper() if data["paper"] == "a4" else "US Letter"
