@@ -12,8 +12,10 @@ clipped chart.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+from html.parser import HTMLParser
 from pathlib import Path
 
 from .errors import Diagnostic, Span
@@ -42,6 +44,41 @@ def _boxes(box):
     yield box
     for child in getattr(box, "children", ()):
         yield from _boxes(child)
+
+
+class _Text(HTMLParser):
+    """The characters a card prints: its text, not its markup, stylesheet or title."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chars: set[str] = set()
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs) -> None:
+        self._skip += tag in ("style", "script", "title", "head")
+
+    def handle_endtag(self, tag) -> None:
+        self._skip -= tag in ("style", "script", "title", "head")
+
+    def handle_data(self, data) -> None:
+        if not self._skip:
+            self.chars.update(data)
+
+
+@functools.cache
+def _covered() -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+    faces = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf")
+    return frozenset.intersection(*(frozenset(TTFont(FONTS / face, lazy=True).getBestCmap()) for face in faces))
+
+
+def uncovered(html: str) -> list[str]:
+    """The characters of a card that the shipped fonts lack (the PDF would take them from the
+    machine's fonts, and so differ between machines)."""
+    parser = _Text()
+    parser.feed(html)
+    parser.close()
+    return sorted(c for c in parser.chars if not c.isspace() and ord(c) not in _covered())
 
 
 def render_pdf(html: str, data: dict, span: Span) -> tuple[bytes | None, list[Diagnostic]]:
@@ -74,4 +111,11 @@ def render_pdf(html: str, data: dict, span: Span) -> tuple[bytes | None, list[Di
                     break
     if problems:
         return None, problems
-    return document.write_pdf(), []
+    lacking = uncovered(html)
+    if lacking:
+        shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in lacking[:5]) + (", ..." if len(lacking) > 5 else "")
+        problems.append(Diagnostic(
+            f"the {data['id']} card ({data['lang']}) prints characters the fonts rulesdsl ships lack: {shown}",
+            span, "the PDF takes them from this machine's fonts, so its bytes may differ on another machine",
+            severity="warning"))
+    return document.write_pdf(), problems

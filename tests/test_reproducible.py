@@ -123,3 +123,15 @@ def test_git_holds_the_pdf_fingerprints_and_ignores_pdfs_and_staging_folders():
     html = (ROOT / "generated" / "charts" / "bocage.en.html").read_text(encoding="utf-8")
     assert f"bocage.en.pdf {pdf_module.fingerprint(html, 'a4')}\n" in manifest
     assert hashlib.sha256(b"").hexdigest() not in manifest
+
+
+def test_characters_the_shipped_fonts_lack_are_a_warning_naming_them(project, capsys):
+    project.add_base()
+    project.write("rulebooks/demo.rules", 'game demo "Demo 漢字 game → ok" version "1.0" extends base\n')
+    out = project.root / "demo.pdf"
+    code, _, err = project.run("chart", "demo", "--format", "pdf", "--out", str(out), capsys=capsys)
+    assert code == 0 and out.read_bytes().startswith(b"%PDF")
+    assert "rulebooks/demo.rules:1:6: warning: the demo card (en) prints characters the fonts rulesdsl " \
+           "ships lack: '字' (U+5B57), '漢' (U+6F22)" in err
+    assert "→" not in err.split("warning:")[1].splitlines()[0]   # DejaVu has the arrow
+    assert pdf_module.uncovered("<html><head><title>漢</title></head><body>Dégagé → x</body></html>") == []
