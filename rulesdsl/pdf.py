@@ -54,20 +54,20 @@ class _Text(HTMLParser):
         self.chars: set[str] = set()
         self._skip = 0
 
-    def handle_starttag(self, tag, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._skip += tag in ("style", "script", "title", "head")
 
-    def handle_endtag(self, tag) -> None:
+    def handle_endtag(self, tag: str) -> None:
         self._skip -= tag in ("style", "script", "title", "head")
 
-    def handle_data(self, data) -> None:
+    def handle_data(self, data: str) -> None:
         if not self._skip:
             self.chars.update(data)
 
 
 @functools.cache
 def _covered() -> frozenset[int]:
-    from fontTools.ttLib import TTFont
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
     faces = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf")
     return frozenset.intersection(*(frozenset(TTFont(FONTS / face, lazy=True).getBestCmap()) for face in faces))
 
@@ -85,7 +85,7 @@ def render_pdf(html: str, data: dict, span: Span) -> tuple[bytes | None, list[Di
     # font subsets carry a timestamp: pin it so a rebuild writes the same bytes
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     import weasyprint
-    from weasyprint.text.fonts import FontConfiguration
+    from weasyprint.text.fonts import FontConfiguration  # type: ignore[import-untyped]
 
     font_config = FontConfiguration()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
