@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import render_all
-from .project import add_charts, compile_project, find_root, shown_path, stale_outputs, write_outputs
+from .project import add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_outputs
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -220,7 +220,7 @@ def _build(root: Path, check_only: bool) -> int:
         print("nothing was written to generated/", file=sys.stderr)
         return EXIT_RULES
     if check_only:
-        changed, removed = stale_outputs(root, compilation.outputs)
+        changed, removed = stale_outputs(root, compilation.outputs, committed_only=True)
         for rel in changed:
             print(f"out of date: {rel}", file=sys.stderr)
         for rel in removed:
@@ -228,7 +228,8 @@ def _build(root: Path, check_only: bool) -> int:
         if changed or removed:
             print("generated/ is not current: run 'rulesdsl build'", file=sys.stderr)
             return EXIT_RULES
-        print(f"generated/ is current ({len(compilation.outputs)} files)")
+        current = sum(map(committed, compilation.outputs))
+        print(f"generated/ is current ({current} files; the PDFs are checked by their inputs' fingerprints)")
         return EXIT_OK
     changed, removed = write_outputs(root, compilation.outputs)
     for rel in changed:
