@@ -77,22 +77,24 @@ def read_bytes(file: Path, shown_as: str, root: Path | None = None) -> bytes:
         raise _refuse("is a directory, not a rulebook file", shown_as) from None
     except OSError as exc:
         raise _refuse(f"cannot read file: {exc.strerror}", shown_as) from None
-    with os.fdopen(fd, "rb") as handle:
-        try:
-            info = os.fstat(fd)
-            mode, size = info.st_mode, info.st_size
-            if stat.S_ISDIR(mode):
-                raise _refuse("is a directory, not a rulebook file", shown_as)
-            if not stat.S_ISREG(mode):
-                kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device"
-                        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
-                        else "not a regular file")
-                raise _refuse(f"is {kind}, not a rulebook file (only regular files are read)", shown_as)
-            if size > MAX_SOURCE_BYTES:
-                raise _refuse(too_large(size), shown_as)
+    try:
+        info = os.fstat(fd)
+        mode, size = info.st_mode, info.st_size
+        if stat.S_ISDIR(mode):
+            raise _refuse("is a directory, not a rulebook file", shown_as)
+        if not stat.S_ISREG(mode):
+            kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device"
+                    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+                    else "not a regular file")
+            raise _refuse(f"is {kind}, not a rulebook file (only regular files are read)", shown_as)
+        if size > MAX_SOURCE_BYTES:
+            raise _refuse(too_large(size), shown_as)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(MAX_SOURCE_BYTES + 1)
-        except OSError as exc:
-            raise _refuse(f"cannot read file: {exc.strerror}", shown_as) from None
+    except OSError as exc:
+        raise _refuse(f"cannot read file: {exc.strerror}", shown_as) from None
+    finally:
+        os.close(fd)
     if len(data) > MAX_SOURCE_BYTES:  # it grew since fstat
         raise _refuse(too_large(None), shown_as)
     return data
