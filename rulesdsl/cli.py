@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a compiler bug: say so plainly, without a traceback
-        print(f"rulesdsl: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"rulesdsl: internal error: {type(exc).__name__}: {visible(str(exc))}", file=sys.stderr)
         print("this is a bug in rulesdsl, not in your rulebook; please report it with the rulebook attached",
               file=sys.stderr)
         return EXIT_INTERNAL
@@ -110,7 +110,7 @@ def _check(root, paths) -> int:
     return EXIT_OK
 
 
-def _diff(root: Path | None, args) -> int:
+def _diff(root: Path | None, args: argparse.Namespace) -> int:
     from .diff import compare, snapshot
     from .errata import RENDERERS
     from .errors import RulesError
@@ -166,7 +166,7 @@ def _fmt(root: Path | None, paths, check_only: bool) -> int:
     return EXIT_OK
 
 
-def _chart(root: Path | None, args) -> int:
+def _chart(root: Path | None, args: argparse.Namespace) -> int:
     from .charts import card, render_html
     from .codegen import module_name
     from .pdf import render_pdf

@@ -275,7 +275,9 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool) -> tuple[ir
         if problems:
             raise RulesError(problems, {source.path: source.text})
         return rulebook, None
-    others, unread, texts = [], [], {}
+    others: list[Source] = []
+    unread: list[Diagnostic] = []
+    texts: dict[str, str] = {}
     for file in rulebook_files(root) if root is not None else []:
         try:
             other = read_source(file, shown_path(file, root), root=root)
