@@ -50,6 +50,19 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+def _in_project(where: str, root: str, real_root: str) -> bool:
+    """Whether the path `where` is in the project: under it as written, or through a folder that is
+    the project's own folder under another name (a symlink to it)."""
+    if _inside(where, root) or _inside(where, real_root):
+        return True
+    folder = os.path.dirname(where)
+    while folder != os.path.dirname(folder):
+        if os.path.realpath(folder) == real_root:
+            return True
+        folder = os.path.dirname(folder)
+    return False
+
+
 def too_large(size: int | None) -> str:
     what = f"{size:,} bytes" if size is not None else f"more than {MAX_SOURCE_BYTES:,} bytes"
     return f"file is too large for a rulebook ({what}; the limit is {MAX_SOURCE_BYTES // 2**20} MiB)"
@@ -60,8 +73,7 @@ def read_bytes(file: Path, shown_as: str, root: Path | None = None) -> bytes:
     target = str(file)
     if root is not None:
         real_root = os.path.realpath(root)
-        where = os.path.abspath(file)
-        if _inside(where, os.path.abspath(root)) or _inside(where, real_root):
+        if _in_project(os.path.abspath(file), os.path.abspath(root), real_root):
             target = os.path.realpath(file)
             if not _inside(target, real_root):
                 raise _refuse("symlink to a file outside the project (not followed)", shown_as)

@@ -259,6 +259,14 @@ def test_a_symlinked_folder_out_of_the_project_is_refused(demo, capsys, outside)
     assert code == 2 and REFUSED in err and "SECRET" not in err
 
 
+def test_a_symlink_out_is_refused_when_named_through_another_name_of_the_project(demo, capsys, outside, tmp_path):
+    (demo.root / "rulebooks" / "evil.rules").symlink_to(outside / "secret.rules")
+    alias = tmp_path / "alias"
+    alias.symlink_to(demo.root, target_is_directory=True)
+    code, out, err = demo.run("check", str(alias / "rulebooks" / "evil.rules"), capsys=capsys)
+    assert code == 1 and REFUSED in err and "SECRET" not in err
+
+
 def test_diff_never_reads_an_outside_symlink_even_to_look_up_an_id(demo, capsys, outside):
     (demo.root / "rulebooks" / "evil.rules").symlink_to(outside / "secret.rules")
     code, out, err = demo.run("diff", "demo", "demo", capsys=capsys)      # ids: the symlink is skipped
