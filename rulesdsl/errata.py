@@ -38,11 +38,11 @@ def text(changes: list[Change], old: dict, new: dict) -> str:
     return "\n".join(visible(line) for line in out) + "\n"
 
 
-# Markdown: every character that can start markup is backslash-escaped (CommonMark lets any ASCII
-# punctuation be), so a rulebook's text is always shown as text: no HTML, link, image, code span,
-# emphasis, strikethrough, math, table cell or closing heading.  '_' between two letters or digits
-# cannot emphasise anything, so `max_target_cost` stays as written.
-_MD_SPECIAL = re.compile(r"[\\`*\[\]<>&|~#$!{}()^]|(?<![^\W_])_|_(?![^\W_])")
+# Markdown: every character that can start markup inside a heading or a table cell is backslash-escaped
+# (CommonMark lets any ASCII punctuation be), so a rulebook's text is always shown as text: no HTML,
+# entity, link or image (their '[' is escaped), code span, emphasis, strikethrough, math, cell break or
+# closing '#'.  '_' between two letters or digits cannot emphasise, so `max_target_cost` stays as written.
+_MD_SPECIAL = re.compile(r"[\\`*\[\]<>&|~#$]|(?<![^\W_])_|_(?![^\W_])")
 
 
 def _md(value: str | None) -> str:
