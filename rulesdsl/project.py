@@ -360,6 +360,8 @@ def write_atomically(file: Path, content: str | bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(_bytes(content))
+            handle.flush()
+            os.fsync(handle.fileno())  # the rename must not reach the disk before the content
         os.replace(temp, file)
     except BaseException:
         temp.unlink(missing_ok=True)
