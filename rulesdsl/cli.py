@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .errors import render_all
+from .errors import render_all, visible, visible_lines
 from .project import add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_outputs
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a compiler bug: say so plainly, without a traceback
-        print(f"rulesdsl: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"rulesdsl: internal error: {type(exc).__name__}: {visible(str(exc))}", file=sys.stderr)
         print("this is a bug in rulesdsl, not in your rulebook; please report it with the rulebook attached",
               file=sys.stderr)
         return EXIT_INTERNAL
@@ -88,7 +88,7 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _usage(message: str) -> int:
-    print(f"rulesdsl: error: {message}", file=sys.stderr)
+    print(f"rulesdsl: error: {visible(message)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -110,14 +110,16 @@ def _check(root, paths) -> int:
     return EXIT_OK
 
 
-def _diff(root: Path | None, args) -> int:
-    from .diff import SideError, compare, load_snapshot
+def _diff(root: Path | None, args: argparse.Namespace) -> int:
+    from .diff import compare, snapshot
     from .errata import RENDERERS
     from .errors import RulesError
+    from .project import SideError, load_rulebook_side
     sides = []
     try:
         for spec in (args.old, args.new):
-            sides.append(load_snapshot(root, spec, args.resolved))
+            rulebook, effective = load_rulebook_side(root, spec, args.resolved)
+            sides.append(snapshot(rulebook, effective))
     except SideError as exc:
         return _usage(str(exc))
     except RulesError as exc:
@@ -139,7 +141,7 @@ def _fmt(root: Path | None, paths, check_only: bool) -> int:
     for file in files:
         shown = shown_path(file, root)
         try:
-            source = read_source(file, shown)
+            source = read_source(file, shown, root=root)
             formatted = format_source(source)
         except RulesError as exc:  # a syntax error, or fmt refusing its own output: the file is left alone
             problems += exc.diagnostics
@@ -155,12 +157,12 @@ def _fmt(root: Path | None, paths, check_only: bool) -> int:
         print(render_all(problems, sources), file=sys.stderr)
     for file, shown, formatted in changed:
         if check_only:
-            print(f"not canonical: {shown}", file=sys.stderr)
+            print(f"not canonical: {visible(shown)}", file=sys.stderr)
         else:
             temp = file.with_name(f".{file.name}.tmp")
             temp.write_text(formatted, encoding="utf-8", newline="\n")
             temp.replace(file)
-            print(f"formatted {shown}")
+            print(f"formatted {visible(shown)}")
     if problems or (check_only and changed):
         return EXIT_RULES
     if not changed:
@@ -168,10 +170,13 @@ def _fmt(root: Path | None, paths, check_only: bool) -> int:
     return EXIT_OK
 
 
-def _chart(root: Path | None, args) -> int:
+def _chart(root: Path | None, args: argparse.Namespace) -> int:
     from .charts import card, render_html
     from .codegen import module_name
     from .pdf import render_pdf
+    from .project import write_atomically
+    if args.out is not None and str(args.out) != "-" and not args.out.parent.is_dir():
+        return _usage(f"cannot write {args.out}: the folder {args.out.parent} does not exist (nothing was written)")
     as_path = Path(args.rulebook)
     is_file = as_path.suffix == ".rules" or as_path.exists()
     compilation = compile_project(root, [as_path] if is_file else None)
@@ -202,12 +207,13 @@ def _chart(root: Path | None, args) -> int:
     if str(out) == "-":
         if isinstance(content, bytes):
             return _usage("a PDF is not written to standard output: give --out FILE")
-        sys.stdout.write(content)
+        sys.stdout.write(visible_lines(content))
         return EXIT_OK
-    temp = out.with_name(f".{out.name}.tmp")
-    temp.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    temp.replace(out)
-    print(f"wrote {out}")
+    try:
+        write_atomically(out, content)
+    except OSError as exc:
+        return _usage(f"cannot write {out}: {exc.strerror or exc} (nothing was written)")
+    print(f"wrote {visible(str(out))}")
     return EXIT_OK
 
 

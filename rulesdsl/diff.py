@@ -12,14 +12,10 @@ renumbered or reordered).
 """
 from __future__ import annotations
 
-import subprocess
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 from . import ir
-from .errors import RulesError
 from .resolve import rule_order
-from .source import Source, read_source
 from .runtime.tables import DICE_OUTCOMES, roll_range
 from .validate import typed_value
 
@@ -363,69 +359,3 @@ def grouped(changes: list[Change], old: dict, new: dict) -> list[tuple[str, list
             heading = change.group if change.area != "rulebook" else "Rulebook"
         groups.setdefault(heading, []).append(change)
     return list(groups.items())
-
-
-
-
-# ---- reading the two sides ------------------------------------------------------------
-class SideError(Exception):
-    """A diff side that names nothing readable (not a rulebook's own error)."""
-
-
-def load_source(root: Path | None, spec: str) -> Source:
-    """A side: a rulebook file, `REV:path` read from git, or a rulebook id of the project."""
-    from .project import rulebook_files, shown_path
-    from .transform import parse
-    path = Path(spec)
-    if path.exists():
-        return read_source(path, shown_path(path, root))
-    if ":" in spec:
-        rev, _, inner = spec.partition(":")
-        try:
-            run = subprocess.run(["git", "show", f"{rev}:{inner}"], cwd=root or Path.cwd(), capture_output=True,
-                                 stdin=subprocess.DEVNULL)
-        except FileNotFoundError:
-            raise SideError("git is not installed") from None
-        if run.returncode != 0:
-            raise SideError(f"cannot read {spec} from git: {run.stderr.decode(errors='replace').strip()}")
-        try:
-            return Source(spec, run.stdout.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise SideError(f"{spec} is not UTF-8 text") from None
-    for file in rulebook_files(root) if root is not None else []:
-        source = read_source(file, shown_path(file, root))
-        try:
-            if parse(source).id.value == spec:
-                return source
-        except RulesError:
-            continue  # a broken file is not the one asked for; check reports it
-    raise SideError(f"no such rulebook file, git revision or rulebook id: {spec}")
-
-
-def load_snapshot(root: Path | None, spec: str, resolved: bool) -> dict:
-    """The snapshot of one side; RulesError when that rulebook (or, resolved, its series) has errors.
-    A resolved side finds the rulebooks it extends in the project's current tree."""
-    from .project import compile_sources, rulebook_files, shown_path
-    from .transform import parse
-    from .validate import check
-    source = load_source(root, spec)
-    rulebook = parse(source)
-    if not resolved:
-        problems = [d for d in check(rulebook) if d.severity == "error"]
-        if problems:
-            raise RulesError(problems, {source.path: source.text})
-        return snapshot(rulebook)
-    others = []
-    for file in rulebook_files(root) if root is not None else []:
-        other = read_source(file, shown_path(file, root))
-        try:
-            if other.path != source.path and parse(other).id.value != rulebook.id.value:
-                others.append(other)
-        except RulesError:
-            others.append(other)  # reported only if this side extends it
-    compilation = compile_sources([source] + others, [source.path])
-    problems = [d for d in compilation.diagnostics if d.severity == "error"]
-    effective = compilation.resolved.get(rulebook.id.value)
-    if problems or effective is None:
-        raise RulesError(problems, compilation.sources)
-    return snapshot(effective.rulebook, effective)

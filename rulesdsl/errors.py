@@ -60,10 +60,31 @@ def suggest(name: str, candidates: Iterable[str], *, n: int = 1, cutoff: float =
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
 
 
+# Characters a terminal acts on instead of showing: C0 and C1 controls but the tab (ESC starts a colour
+# or cursor sequence, 0x9b is CSI on its own), DEL, the bidirectional overrides and isolates (they
+# reorder what is shown), and the line and paragraph separators.  `visible` writes them as escapes.
+_INVISIBLE = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7f, 0xa0)) if c != 0x09}
+_INVISIBLE.update({c: f"\\u{c:04x}" for c in (0x061c, 0x200e, 0x200f, *range(0x202a, 0x202f),
+                                               *range(0x2066, 0x206a), 0x2028, 0x2029)})
+_INVISIBLE.update({0x0a: "\\n", 0x0d: "\\r"})
+
+
+def visible(text: str) -> str:
+    """`text` safe to print on a terminal: control characters shown as `\\x1b`-style escapes, so that
+    no rulebook text or file name can move the cursor, recolour, hide or reorder what is printed."""
+    return text.translate(_INVISIBLE)
+
+
+def visible_lines(text: str) -> str:
+    """`visible`, line by line: a document (an errata sheet, a card) keeps its line breaks."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
 def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
-    """`path:line:col: error: message`, the source line, a caret, a hint."""
+    """`path:line:col: error: message`, the source line, a caret, a hint; control characters from the
+    rulebook (or its file name) are shown as escapes, and the caret stays under the right character."""
     span = diagnostic.span
-    out = [f"{span}: {diagnostic.severity}: {diagnostic.message}"]
+    out = [visible(f"{span}: {diagnostic.severity}: {diagnostic.message}")]
     text = sources.get(span.path)
     if text is not None and span.line:
         lines = text.split("\n")  # the parser counts lines by \n alone
@@ -75,11 +96,14 @@ def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
             elif span.end_line > span.line:  # a block: underline the rest of its first line
                 width = len(line.rstrip()) - span.column + 1
             width = max(1, min(width, len(line) - span.column + 1))
+            start = span.column - 1  # an escape is several characters wide: measure what is printed
+            indent = len(visible(line[:start])) + max(0, start - len(line))
+            width = max(1, len(visible(line[start:start + width])))
             gutter = f"{span.line:>5} | "
-            out.append(gutter + line)
-            out.append(" " * (len(gutter) - 2) + "| " + " " * (span.column - 1) + "^" + "~" * (width - 1))
+            out.append(gutter + visible(line))
+            out.append(" " * (len(gutter) - 2) + "| " + " " * indent + "^" + "~" * (width - 1))
     if diagnostic.hint:
-        out.append(f"hint: {diagnostic.hint}")
+        out.append(visible(f"hint: {diagnostic.hint}"))
     return "\n".join(out)
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import re
 import secrets
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,7 +87,7 @@ def compile_project(root: Path | None, paths: list[Path] | None = None) -> Compi
     for file in files:
         shown = shown_path(file, root)
         try:
-            sources.append(read_source(file, shown))
+            sources.append(read_source(file, shown, root=root))
         except RulesError as exc:
             problems += exc.diagnostics
             texts.update(exc.sources)
@@ -391,3 +393,113 @@ def _exchange(first: Path, second: Path) -> bool:
     if error in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
         return False       # a file system or kernel without the exchange
     raise OSError(error, os.strerror(error), str(second))
+
+
+# ---- one side of a diff: a rulebook file, `REV:path` from git, or a rulebook id ------------------
+class SideError(Exception):
+    """A diff side that names nothing readable (not a rulebook's own error)."""
+
+
+def load_rulebook_side(root: Path | None, spec: str, resolved: bool) -> tuple[ir.Rulebook, ir.Resolved | None]:
+    """One side of a diff, checked: its rulebook and, with `resolved`, the rules in effect once it is
+    resolved against the rulebooks it extends (found in the project's current tree).
+    RulesError when that rulebook (or, resolved, its series) has errors; SideError when `spec` names
+    nothing readable."""
+    source = _side_source(root, spec)
+    rulebook = parse(source)
+    if not resolved:
+        problems = [d for d in check(rulebook) if d.severity == "error"]
+        if problems:
+            raise RulesError(problems, {source.path: source.text})
+        return rulebook, None
+    others: list[Source] = []
+    unread: list[Diagnostic] = []
+    texts: dict[str, str] = {}
+    for file in rulebook_files(root) if root is not None else []:
+        try:
+            other = read_source(file, shown_path(file, root), root=root)
+        except RulesError as exc:
+            unread += exc.diagnostics  # reported only if this side cannot be resolved
+            texts.update(exc.sources)
+            continue
+        try:
+            if other.path != source.path and parse(other).id.value != rulebook.id.value:
+                others.append(other)
+        except RulesError:
+            others.append(other)  # reported only if this side extends it
+    compilation = compile_sources([source] + others, [source.path])
+    problems = [d for d in compilation.diagnostics if d.severity == "error"]
+    effective = compilation.resolved.get(rulebook.id.value)
+    if problems or effective is None:
+        raise RulesError(problems + (unread if effective is None else []), {**texts, **compilation.sources})
+    return effective.rulebook, effective
+
+
+def _side_source(root: Path | None, spec: str) -> Source:
+    path = Path(spec)
+    if path.exists() or path.is_symlink():
+        return read_source(path, shown_path(path, root), root=root)
+    if ":" in spec:
+        rev, _, inner = spec.partition(":")
+        return git_source(root or Path.cwd(), rev, inner, spec)
+    for file in rulebook_files(root) if root is not None else []:
+        try:
+            source = read_source(file, shown_path(file, root), root=root)
+            if parse(source).id.value == spec:
+                return source
+        except RulesError:
+            continue  # an unreadable or broken file is not the one asked for; check reports it
+    raise SideError(f"no such rulebook file, git revision or rulebook id: {spec}")
+
+
+def _git(folder: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(["git", *args], cwd=folder, input=stdin, capture_output=True,
+                              stdin=None if stdin is not None else subprocess.DEVNULL)
+    except FileNotFoundError:
+        raise SideError("git is not installed") from None
+
+
+def git_source(folder: Path, rev: str, inner: str, spec: str) -> Source:
+    """The file `inner` at commit `rev` of the git repository holding `folder`.  Nothing from the
+    command line ever reaches git as an option: the revision may not start with '-', it is resolved
+    to a commit after `--end-of-options`, and the object name (`<sha>:<path>`) goes on standard input."""
+    from .source import MAX_SOURCE_BYTES, too_large
+    if rev.startswith("-"):
+        raise SideError(f"cannot read {spec} from git: '{rev}' is not a git revision (a revision does not "
+                        f"start with '-'; nothing on the command line is passed to git as an option)")
+    if not rev or not inner or "\n" in spec:
+        raise SideError(f"cannot read {spec} from git: give REV:PATH, a git revision (branch, tag or commit) "
+                        f"and a path in it")
+    run = _git(folder, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+    commit = run.stdout.decode("ascii", errors="replace").strip()
+    if run.returncode != 0 or not re.fullmatch(r"[0-9a-f]{40,64}", commit):
+        raise SideError(f"cannot read {spec} from git: '{rev}' is not a commit of the repository "
+                        f"at {folder}")
+    check_blob = _git(folder, "cat-file", "--batch-check", stdin=f"{commit}:{inner}\n".encode())
+    fields = check_blob.stdout.decode("utf-8", errors="replace").split()
+    if check_blob.returncode != 0 or len(fields) != 3 or fields[1] != "blob" or not fields[2].isdigit():
+        what = f"is a {fields[1]}, not a file" if len(fields) == 3 else "does not exist"
+        raise SideError(f"cannot read {spec} from git: {inner} {what} in {rev}")
+    if int(fields[2]) > MAX_SOURCE_BYTES:
+        raise SideError(f"cannot read {spec} from git: {too_large(int(fields[2]))}")
+    blob = _git(folder, "cat-file", "blob", fields[0])
+    if blob.returncode != 0:
+        raise SideError(f"cannot read {spec} from git: {blob.stderr.decode(errors='replace').strip()}")
+    return read_source(Path(spec), spec, data=blob.stdout)
+
+
+def write_atomically(file: Path, content: str | bytes) -> None:
+    """Write `file` through a temporary file in its folder and a rename: it holds the old content or
+    the new, never a part; the temporary file is removed when anything fails (OSError is raised)."""
+    temp = file.with_name(f".{file.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(_bytes(content))
+            handle.flush()
+            os.fsync(handle.fileno())  # the rename must not reach the disk before the content
+        os.replace(temp, file)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
