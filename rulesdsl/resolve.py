@@ -6,6 +6,7 @@ definition in effect keeps the rulebook it came from and its position.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from fractions import Fraction
 from typing import Mapping
@@ -244,8 +245,8 @@ def _compile_expressions(rulebook, vocabulary: Vocabulary, rules, charts, proble
 
 
 def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:
-    return ir.Rule(rule.span, rule.id, rule.numbered, rule.override, title, rule.summary,
-                   rule.parameters, rule.notes, rule.see, rule.requires)
+    """The override, keeping the inherited title; every other field its own (by name, so none is lost)."""
+    return dataclasses.replace(rule, title=title)
 
 
 def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective, ...],
