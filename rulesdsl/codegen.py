@@ -10,18 +10,74 @@ from __future__ import annotations
 
 import keyword
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from . import __version__, ir
+from .errors import Diagnostic, Span
 from .expressions import function_name
 from .runtime.model import Quantity
 
 
+# A rulebook name that is a Python keyword or soft keyword gets a trailing
+# underscore (PEP 8): `define class` is class_() in the module.  Listed in full,
+# so that the same rulebook makes the same module under every Python version.
+KEYWORDS = frozenset(keyword.kwlist) | {"_", "case", "match", "type"}
+
+# What a generated module itself binds or reads from its globals, whatever the
+# rulebook: no name a rulebook introduces may become one of these.  The
+# runtime's helpers are imported as `_rt`, which no rulebook name can be.
+# (tests/test_codegen_safety.py checks this list against rendered modules.)
+MODULE_NAMES: dict[str, str] = {
+    **{name: "the module's " + what for name, what in {
+        "RULEBOOK": "rulebook header", "RULES": "rules in effect", "PARAMETERS": "parameters in effect",
+        "parameter": "function parameter(name)", "odds": "function odds(attack, defense)",
+        "odds_ratio": "function odds_ratio(attack, defense)", "round_": "rounding function round_(x)",
+        "GAME_TURN": "game turn", "PLAYER_TURN_PHASES": "player turn phases", "PLAYER_TURN": "player turn",
+        "TERRAIN": "terrain effects chart", "entry_cost": "function entry_cost(terrain)",
+        "attack_multiplier": "function attack_multiplier(terrain)",
+        "defense_multiplier": "function defense_multiplier(terrain)", "CRT": "combat results table",
+        "crt_column": "function crt_column(attack, defense)", "crt": "function crt(column, roll)",
+        "resolve": "function resolve(attack, defense, roll)", "VOCABULARY": "vocabulary",
+        "MODIFIERS": "die roll modifiers", "SHIFTS": "column shifts", "FACTORS": "strength factors",
+        "ADJUSTMENTS": "result adjustments", "TABLES": "charts", "table": "function table(name)",
+        "ENGINE": "combat engine", "_odds_pair": "function _odds_pair(attack, defense)", "drm": "function drm(combat)", "column_shifts": "function column_shifts(combat)",
+        "resolve_combat": "function resolve_combat(combat, roll)",
+    }.items()},
+    **{name: f"Python's built-in {name}, which the module uses"
+       for name in ("min", "max", "int", "float", "str", "tuple", "frozenset", "LookupError")},
+    **{name: f"the runtime's {name}, which the module imports"
+       for name in ("AdjustmentSpec", "AttackerLosses", "AttackingHex", "Combat", "FactorSpec", "CombatEffect",
+                    "CombatEngine", "CombatResultsTable", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
+                    "Vocabulary", "Fraction", "MappingProxyType", "Movement", "Parameter", "Phase", "PlayerTurn",
+                    "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "_rt")},
+}
+
+
+def mangled(name: str) -> str:
+    """'Armor-Advantage' -> 'armor_advantage': lower case, each run of other characters one '_'."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def _unkeyword(name: str) -> str:
+    return name + "_" if name in KEYWORDS else name
+
+
 def module_name(rulebook_id: str) -> str:
-    """'scs-1.8' -> 'scs_1_8'."""
-    return ident(re.sub(r"[^a-z0-9]+", "_", rulebook_id.lower()).strip("_"))
+    """'scs-1.8' -> 'scs_1_8'; ValueError when the id makes no module name (see module_problem)."""
+    return ident(_unkeyword(mangled(rulebook_id)))
+
+
+def module_problem(rulebook_id: str) -> str | None:
+    """Why a rulebook id makes no Python module name, or None."""
+    name = mangled(rulebook_id)
+    if not name:
+        return f"rulebook id '{rulebook_id}' makes no Python module name: it has no letter or digit"
+    if name[0].isdigit():
+        return f"rulebook id '{rulebook_id}' makes the module name '{name}', which starts with a digit"
+    return None
 
 
 def ident(name: str) -> str:
@@ -108,7 +164,7 @@ def _cites(node) -> tuple[str, ...]:
     return tuple(c.value for c in getattr(node, "cites", ()))
 
 
-def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
+def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNames) -> dict:
     book = resolved.rulebook
     params = {p.name: p for p in resolved.parameters}
     origins: dict[str, int] = {}
@@ -146,7 +202,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
         })
     for p in resolved.parameters:
         ctx["parameters"].append({
-            "name": p.name, "constant": ident(p.name.replace(".", "_").upper()), "value": p.value,
+            "name": p.name, "constant": names.constants[p.name], "value": p.value,
             "rule": p.rule, "origin": p.origin, "source": f"{p.span.path}:{p.span.line}",
         })
     # the constants, grouped under the rule that sets them, in rule order
@@ -162,7 +218,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
     ctx["rounding"] = None
     if resolved.rounding is not None:
         node = resolved.rounding.node
-        ctx["rounding"] = {"function": ident("round_" + node.name.value.replace("-", "_")),
+        ctx["rounding"] = {"function": names.rounding,
                            "name": node.name.value, "threshold": resolved.threshold,
                            "clauses": ", ".join(c.value for c in node.spec), "cites": _cites(node)}
 
@@ -219,20 +275,75 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
                                                  for i, c in enumerate(r.cells)] for r in node.attacker.rows]
             ctx["results"]["attacker"] = {"columns": py(tuple(c.value for c in node.attacker.columns)),
                                           "rows": _table([header] + rows, "            ")}
-    _issue3_context(ctx, resolved)
+    _issue3_context(ctx, resolved, names)
     return ctx
 
 
-RESERVED = {"odds", "crt", "crt_column", "resolve", "entry_cost", "attack_multiplier", "defense_multiplier",
-            "parameter", "drm", "column_shifts", "resolve_combat", "table"}
-
-
 def public_name(definition: str) -> str:
-    name = re.sub(r"[^a-z0-9]+", "_", definition.lower()).strip("_")
-    return ident(name if name not in RESERVED and not name[0].isdigit() else "define_" + name)
+    """'armor-advantage' -> 'armor_advantage', the module's function for a definition;
+    ValueError when the name makes none (see python_names)."""
+    name = mangled(definition)
+    return ident(_unkeyword(name if not name[:1].isdigit() else "define_" + name))
 
 
-def _issue3_context(ctx: dict, resolved: ir.Resolved) -> None:
+def constant_name(parameter: str) -> str:
+    """'zoc.entry_cost' -> 'ZOC_ENTRY_COST'."""
+    return ident(re.sub(r"[^A-Za-z0-9_]", "_", parameter).upper())
+
+
+def rounding_name(rounding: str) -> str:
+    """'half-up' -> 'round_half_up'."""
+    return ident("round_" + mangled(rounding))
+
+
+@dataclass(frozen=True)
+class PythonNames:
+    """The Python names of what a rulebook names, checked against each other and the module's own."""
+
+    definitions: dict[str, str]        # definition -> public function
+    constants: dict[str, str]          # parameter -> constant
+    rounding: str | None
+
+
+def python_names(resolved: ir.Resolved) -> tuple[PythonNames, list[Diagnostic]]:
+    """Every name the rulebook brings into its module, after mangling, with a positioned
+    error at the second of two names that become one, or at a name the module already uses."""
+    problems: list[Diagnostic] = []
+    taken: dict[str, tuple[str, Span | None]] = {name: (what, None) for name, what in MODULE_NAMES.items()}
+    order = {book.path: i for i, book in enumerate(reversed((resolved.rulebook, *resolved.ancestors)))}
+
+    def claim(kind: str, name: str, span: Span, make) -> str | None:
+        try:
+            python = make(name)
+        except ValueError:
+            problems.append(Diagnostic(f"{kind} '{name}' makes no Python name", span,
+                                       "give it a name with a letter, like: armor-odds"))
+            return None
+        if python in taken:
+            what, first = taken[python]
+            where = f" ({first.path}:{first.line})" if first is not None else ""
+            problems.append(Diagnostic(f"{kind} '{name}' becomes the Python name {python}, which is already "
+                                       f"{what}{where}", span, f"rename the {kind}"))
+            return None
+        taken[python] = (f"{kind} '{name}'", span)
+        return python
+
+    constants = {}
+    for p in resolved.parameters:
+        constants[p.name] = claim("parameter", p.name, p.span, constant_name) or ""
+    rounding = None
+    if resolved.rounding is not None:
+        node = resolved.rounding.node
+        rounding = claim("rounding", node.name.value, node.name.span, rounding_name)
+    definitions = {}
+    written = sorted((d for d, *_ in resolved.definitions),
+                     key=lambda d: (order.get(d.span.path, -1), d.span.line, d.span.column))
+    for d in written:
+        definitions[d.name.value] = claim("definition", d.name.value, d.name.span, public_name) or ""
+    return PythonNames(definitions, constants, rounding), problems
+
+
+def _issue3_context(ctx: dict, resolved: ir.Resolved, names: PythonNames) -> None:
     vocabulary = resolved.vocabulary
     ctx["unit_types"] = [f"{py(name)}: {py(caps)}," for name, caps in vocabulary.unit_types.items()]
     ctx["states"] = py(tuple(sorted(vocabulary.states)))
@@ -240,7 +351,7 @@ def _issue3_context(ctx: dict, resolved: ir.Resolved) -> None:
     ctx["amounts"] = py(tuple(sorted(vocabulary.amounts)))
     ctx["favour_defender"] = resolved.favour_defender
     ctx["definitions"] = [{
-        "function": function_name(d.name.value), "public": public_name(d.name.value), "name": d.name.value,
+        "function": function_name(d.name.value), "public": names.definitions[d.name.value], "name": d.name.value,
         "python": python, "kind": kind, "rule": rule, "origin": origin,
         "text": [comment(line) for line in d.text.splitlines()],
     } for d, python, kind, rule, origin in resolved.definitions]
@@ -295,5 +406,9 @@ _ENV.filters.update(py=py, doc=doc, ident=ident, comment=comment)
 
 
 def generate(resolved: ir.Resolved) -> str:
+    """The module's source; ValueError when python_names reports a problem (check it first)."""
+    names, problems = python_names(resolved)
+    if problems:
+        raise ValueError(f"{problems[0].span}: {problems[0].message}")
     titles = {e.node.id.value: e.node.title.value for e in resolved.rules if e.node.title}
-    return _ENV.get_template("module.py.j2").render(_context(resolved, titles))
+    return _ENV.get_template("module.py.j2").render(_context(resolved, titles, names))

@@ -102,9 +102,8 @@ class Compiler:
             if default is None:
                 self.problems.append(Diagnostic(f"definition '{name}' has no 'otherwise' case", definition.name.span,
                                                 "end the cases with a line like: none otherwise"))
-            python = repr(default)
-            for source, word in reversed(branches):
-                python = f"({word!r} if {source} else {python})"
+            # flat, not nested: a conditional expression chains to the right without parentheses
+            python = "(" + "".join(f"{word!r} if {source} else " for source, word in branches) + f"{default!r})"
             kind = "enum:" + name
         else:
             python, kind = self._compile(definition.expr, stack)
@@ -255,7 +254,7 @@ class Compiler:
                 if kind != "number":
                     return self._error(f"'{op}' needs numbers, not {_noun(kind)}", side.span)
             if op == "/":
-                return f"divide({left}, {right})", "number"
+                return f"_rt.divide({left}, {right})", "number"
             return f"({left} {op} {right})", "number"
         comparable = {"number", "odds"}
         if op in ("==", "!=") and lkind == rkind:
@@ -310,7 +309,8 @@ class Compiler:
         if function in NUMERIC:
             if len(expr.args) != 1 or expr.where or expr.of:
                 return self._error(f"{function} takes one number: {function}(x)", expr.span)
-            return f"{function}_({self.number(expr.args[0], stack)})", "number"
+            helper = "round_" if function == "round" else f"_rt.{function}_"   # round_: the rulebook's rounding
+            return f"{helper}({self.number(expr.args[0], stack)})", "number"
         if function == "across":
             if not self._scopes or self._scopes[-1][0] != "hex":
                 return self._error("across(...) applies to an attacking hex, inside where", expr.span,
@@ -349,11 +349,11 @@ class Compiler:
                 return self._error(f"{function} takes no 'of'", expr.of.span)
             if function == "all" and where is None:
                 return self._error("all needs a condition: all(attackers where dg)", expr.span)
-            return f"{function}_where({collection}, {test})", "number" if function == "count" else "bool"
+            return f"_rt.{function}_where({collection}, {test})", "number" if function == "count" else "bool"
         if of is None:
             return self._error(f"{function} needs 'of' and the value to add up: {function}(defenders of defense)",
                                expr.span)
-        return f"{function}_of({collection}, {test}, lambda {var}: {of})", "number"
+        return f"_rt.{function}_of({collection}, {test}, lambda {var}: {of})", "number"
 
 
 def _noun(kind: str) -> str:
