@@ -17,7 +17,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from . import __version__, ir
 from .errors import Diagnostic, Span
-from .expressions import function_name
+from .expressions import Checker, Emitter, function_name
 from .runtime.model import Quantity
 
 
@@ -343,8 +343,121 @@ def python_names(resolved: ir.Resolved) -> tuple[PythonNames, list[Diagnostic]]:
     return PythonNames(definitions, constants, rounding), problems
 
 
+class PythonEmitter(Emitter):
+    """Checked expressions as Python over a bound combat `ctx` (runtime.combat.Context):
+    runtime helpers as `_rt.<name>`, definitions as their private `_def_` functions."""
+
+    def number(self, value: Fraction) -> str:
+        return py(Fraction(value))
+
+    def odds(self, ratio: Fraction) -> str:
+        return f"Fraction({ratio.numerator}, {ratio.denominator})"
+
+    def definition(self, name: str) -> str:
+        return f"{function_name(name)}(ctx)"
+
+    def parameter(self, name: str) -> str:
+        return f"PARAMETERS[{name!r}].number"
+
+    def situation(self, name: str) -> str:
+        return f"ctx.situation({name!r})"
+
+    def amount(self, name: str) -> str:
+        return f"ctx.amount({name!r})"
+
+    def root(self, path: str) -> str:
+        return "ctx." + ident(path.replace(".", "_"))
+
+    def result(self, field: str) -> str:
+        return f"ctx.result.{ident(field)}"
+
+    def attribute(self, var: str, name: str) -> str:
+        return f"{var}.{ident(name)}"
+
+    def unit_word(self, var: str, word: str) -> str:
+        return f"{var}.is_({word!r})"
+
+    def unary(self, op: str, operand: str) -> str:
+        return f"(not {operand})" if op == "not" else f"(-{operand})"
+
+    def binary(self, op: str, left: str, right: str) -> str:
+        if op == "/":
+            return f"_rt.divide({left}, {right})"
+        assert op in ("and", "or", "+", "-", "*", "<", "<=", ">", ">=", "==", "!="), op
+        return f"({left} {op} {right})"
+
+    def is_case(self, operand: str, word: str) -> str:
+        return f"({operand} == {word!r})"
+
+    def is_terrain(self, operand: str, word: str) -> str:
+        return f"({operand}.name == {word!r})"
+
+    def extreme(self, function: str, args: list[str]) -> str:
+        assert function in ("min", "max"), function
+        return f"{function}({', '.join(args)})"
+
+    def choose(self, condition: str, yes: str, no: str) -> str:
+        return f"({yes} if {condition} else {no})"
+
+    def odds_of(self, attack: str, defense: str) -> str:
+        return f"odds_ratio({attack}, {defense})"
+
+    def numeric(self, function: str, operand: str) -> str:
+        helper = "round_" if function == "round" else f"_rt.{ident(function)}_"   # round_: the rulebook's rounding
+        return f"{helper}({operand})"
+
+    def across(self, var: str, hexside: str) -> str:
+        return f"{var}.crosses({hexside!r})"
+
+    def aggregate(self, function: str, collection: str, var: str, where: str | None, of: str | None) -> str:
+        test = f"lambda {var}: {where}" if where is not None else "None"
+        if of is None:
+            return f"_rt.{ident(function)}_where({collection}, {test})"
+        return f"_rt.{ident(function)}_of({collection}, {test}, lambda {var}: {of})"
+
+    def cases(self, branches: list[tuple[str, str]], default: str | None) -> str:
+        # flat, not nested: a conditional expression chains to the right without parentheses
+        return "(" + "".join(f"{word!r} if {condition} else " for condition, word in branches) + f"{default!r})"
+
+    def error(self) -> str:
+        raise ValueError("an expression that does not check reached codegen")
+
+
+@dataclass(frozen=True)
+class Translation:
+    """A resolved rulebook's expressions as Python."""
+
+    definitions: dict[str, str]                       # definition -> Python expression
+    modifiers: list[str]                              # each DRM's condition
+    shifts: list[tuple[str, str | None]]              # each shift's amount and condition
+    adjustments: list[str]                            # each adjustment's condition
+    factors: list[tuple[str, str]]                    # each strength factor and its condition over u1
+
+
+def translate(resolved: ir.Resolved) -> Translation:
+    """Every expression in effect, in Python; resolve has checked them all."""
+    writer = Checker(resolved.vocabulary, PythonEmitter())
+    writer.compile_definitions()
+    charts = {"modifiers": resolved.modifiers, "shifts": resolved.shifts,
+              "adjustments": resolved.adjustments, "factors": resolved.unit_factors}
+    modifiers = [writer.condition(m.condition) for m in charts["modifiers"].node.modifiers] \
+        if charts["modifiers"] is not None else []
+    shifts = [(writer.number(s.amount), writer.condition(s.condition) if s.condition is not None else None)
+              for s in charts["shifts"].node.shifts] if charts["shifts"] is not None else []
+    writer.reading_result = True
+    adjustments = [writer.condition(a.condition) for a in charts["adjustments"].node.adjustments] \
+        if charts["adjustments"] is not None else []
+    writer.reading_result = False
+    factors = [(writer.number(f.factor), writer.in_unit(f.condition, number=False))
+               for f in charts["factors"].node.factors] if charts["factors"] is not None else []
+    if writer.problems:
+        raise ValueError(f"{writer.problems[0].span}: {writer.problems[0].message}")
+    return Translation(dict(writer.sources), modifiers, shifts, adjustments, factors)
+
+
 def _issue3_context(ctx: dict, resolved: ir.Resolved, names: PythonNames) -> None:
     vocabulary = resolved.vocabulary
+    python = translate(resolved)
     ctx["unit_types"] = [f"{py(name)}: {py(caps)}," for name, caps in vocabulary.unit_types.items()]
     ctx["states"] = py(tuple(sorted(vocabulary.states)))
     ctx["situations"] = py(tuple(sorted(vocabulary.situations)))
@@ -352,33 +465,33 @@ def _issue3_context(ctx: dict, resolved: ir.Resolved, names: PythonNames) -> Non
     ctx["favour_defender"] = resolved.favour_defender
     ctx["definitions"] = [{
         "function": function_name(d.name.value), "public": names.definitions[d.name.value], "name": d.name.value,
-        "python": python, "kind": kind, "rule": rule, "origin": origin,
+        "python": python.definitions[d.name.value], "kind": kind, "rule": rule, "origin": origin,
         "text": [comment(line) for line in d.text.splitlines()],
-    } for d, python, kind, rule, origin in resolved.definitions]
+    } for d, kind, rule, origin in resolved.definitions]
     ctx["modifiers"] = None
     if resolved.modifiers is not None:
         node = resolved.modifiers.node
         ctx["modifiers"] = {"cap": node.cap, "cites": _cites(node), "origin": resolved.modifiers.origin, "entries": [
-            {"name": m.name.value, "value": m.value, "side": m.side, "python": python, "text": comment(m.text)}
-            for m, python in resolved.modifier_code]}
+            {"name": m.name.value, "value": m.value, "side": m.side, "python": condition, "text": comment(m.text)}
+            for m, condition in zip(node.modifiers, python.modifiers)]}
     ctx["shifts"] = None
     if resolved.shifts is not None:
         node = resolved.shifts.node
         ctx["shifts"] = {"per_side": node.per_side, "before_limits": node.before_limits, "cites": _cites(node), "origin": resolved.shifts.origin, "entries": [
             {"source": sh.source.value, "amount": amount, "maximum": sh.maximum, "condition": condition,
-             "text": comment(sh.text)} for sh, amount, condition in resolved.shift_code]}
+             "text": comment(sh.text)} for sh, (amount, condition) in zip(node.shifts, python.shifts)]}
     ctx["adjustments"] = None
     if resolved.adjustments is not None:
         node = resolved.adjustments.node
         ctx["adjustments"] = {"cites": _cites(node), "entries": [
-            {"name": a.name.value, "field": a.target, "amount": a.amount, "python": python, "text": comment(a.text)}
-            for a, python in resolved.adjustment_code]}
+            {"name": a.name.value, "field": a.target, "amount": a.amount, "python": condition, "text": comment(a.text)}
+            for a, condition in zip(node.adjustments, python.adjustments)]}
     ctx["factors"] = None
     if resolved.unit_factors is not None:
         node = resolved.unit_factors.node
         ctx["factors"] = {"cites": _cites(node), "entries": [
             {"name": f.name.value, "role": f.role, "factor": factor, "condition": condition, "text": comment(f.text)}
-            for f, factor, condition in resolved.unit_factor_code]}
+            for f, (factor, condition) in zip(node.factors, python.factors)]}
     ctx["tables"] = []
     for effective in resolved.tables:
         table = effective.node

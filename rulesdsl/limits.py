@@ -32,7 +32,7 @@ _DIGITS = re.compile(r"[0-9]{%d,}" % (MAX_NUMBER_DIGITS + 1))
 _NOT_NUMBERS = frozenset({"NAME", "STRING", "COMMENT"})   # text that is never read as a number
 
 
-def _span(path: str, item) -> Span:
+def _span(path: str, item: Tree[Token] | Token) -> Span:
     if isinstance(item, Token):
         return Span(path, item.line or 0, item.column or 0, item.end_line or 0, item.end_column or 0)
     meta = item.meta
@@ -41,12 +41,12 @@ def _span(path: str, item) -> Span:
     return Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
 
 
-def check_limits(tree: Tree, source: Source) -> None:
+def check_limits(tree: Tree[Token], source: Source) -> None:
     """Raise RulesError, each problem positioned, if the tree passes a limit."""
     problems: list[Diagnostic] = []
     reported: set[int] = set()
     # (node, expression depth, the outermost expression node it is in)
-    stack: list[tuple[Tree | Token, int, Tree | None]] = [(tree, 0, None)]
+    stack: list[tuple[Tree[Token] | Token, int, Tree[Token] | None]] = [(tree, 0, None)]
     while stack:
         node, depth, root = stack.pop()
         if isinstance(node, Token):

@@ -46,11 +46,11 @@ def build_module(resolved: ir.Resolved) -> tuple[str | None, list[Diagnostic]]:
     if problems:
         return None, problems
     name = module_name(resolved.rulebook.id.value)
+    source: str | None = None
     try:
         source = generate(resolved)
     except Exception as exc:  # a bug in codegen: report it at the rulebook, never write a half module
-        why = f"{type(exc).__name__}: {exc}"
-        source = None
+        why: str | None = f"{type(exc).__name__}: {exc}"
     else:
         why = import_problem(name, source)
     if why is None:
