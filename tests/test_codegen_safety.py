@@ -340,3 +340,47 @@ def test_generated_code_is_valid_python_for_every_shipped_rulebook():
     for rel, source in compilation.outputs.items():
         if rel.endswith(".py"):
             ast.parse(source)
+
+
+# -- resolve gives a model; codegen writes the Python ----------------------------------
+def _strings(value, depth=0):
+    """Every str inside a resolved model's fields, through tuples and Effective wrappers (not into nodes)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (tuple, list)) and depth < 3:
+        for item in value:
+            yield from _strings(item, depth + 1)
+
+
+def test_resolve_produces_a_model_without_python_source():
+    import dataclasses
+
+    from rulesdsl import ir
+    assert not [f.name for f in dataclasses.fields(ir.Resolved) if f.name.endswith("_code")]
+    compilation = rulesdsl.project.compile_project(ROOT)
+    assert compilation.resolved
+    for resolved in compilation.resolved.values():
+        for f in dataclasses.fields(resolved):
+            for text in _strings(getattr(resolved, f.name)):
+                assert not any(code in text for code in ("ctx", "lambda", "Fraction(", "_rt.")), (f.name, text)
+        for definition, kind, rule, origin in resolved.definitions:
+            assert kind in ("number", "bool", "odds") or kind.startswith("enum:"), kind
+
+
+def test_the_checker_alone_writes_nothing_and_codegen_writes_python():
+    from rulesdsl.expressions import Checker
+    compilation = compile_game(game("define x = max(n, 2) + count(attackers)", "define y = x * 2"))
+    resolved = compilation.resolved["demo"]
+    checker = Checker(resolved.vocabulary)
+    checker.compile_definitions()
+    assert checker.problems == [] and set(checker.sources.values()) == {None}
+    assert checker.kinds == {"x": "number", "y": "number"}
+    python = codegen.translate(resolved).definitions
+    assert python["x"] == "(max(ctx.amount('n'), Fraction(2)) + _rt.count_where(ctx.attackers, None))"
+    assert python["y"] == "(_def_x(ctx) * Fraction(2))"
+
+
+def test_checking_errors_are_still_reported_by_resolve_with_positions():
+    problems = errors(game("define x = nn + 1", "define y = y + 1"))
+    assert [(p.message, p.span.line, p.span.column) for p in problems] == [
+        ("unknown name 'nn'", 7, 14), ("definitions use each other in a cycle: y -> y", 8, 10)]
