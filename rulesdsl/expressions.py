@@ -18,6 +18,7 @@ from typing import Any
 from . import ir
 from .context import AGGREGATES, HEX_ATTRIBUTES, NUMERIC, RESULT_FIELDS, ROOT, TERRAIN_ATTRIBUTES, UNIT_ATTRIBUTES
 from .errors import Diagnostic, suggest
+from .limits import MAX_CALL_DEPTH
 from .runtime.notation import parse_odds
 
 
@@ -76,6 +77,14 @@ class Emitter:
     def error(self) -> Any: return None
 
 
+class _Later(Exception):
+    """A definition uses one that is not checked yet."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
 class Checker:
     def __init__(self, vocabulary: Vocabulary, emitter: Emitter | None = None):
         self.vocabulary = vocabulary
@@ -87,63 +96,105 @@ class Checker:
         self._current: str | None = None
         self.reading_result = False              # result.* is readable in result adjustments only
         self._scopes: list[tuple[Any, str]] = []  # (element kind, variable)
+        self.frames: dict[str, int] = {}         # definition -> nested calls computing it takes, at most
+        self._nesting = 0                        # calls open where the walk is (a definition, count's test ...)
+        self._peak = 0
 
     # -- definitions ------------------------------------------------------
     def compile_definitions(self) -> list[str]:
-        """Compile every definition; return them in an order where each comes after those it uses."""
+        """Check every definition; return them in an order where each comes after those it uses.
+
+        No definition is checked from inside another: one that uses a definition not yet
+        checked is set aside until that one is (a work stack, not recursion), so a long
+        chain of definitions cannot exhaust Python's stack."""
         for name in self.vocabulary.definitions:
-            self._definition(name, [])
+            self._settle(name)
         order, seen = [], set()
-
-        def visit(name):
-            if name in seen:
-                return
-            seen.add(name)
-            for used in sorted(self.uses.get(name, ())):
-                visit(used)
-            order.append(name)
-
-        for name in sorted(self.vocabulary.definitions):
-            visit(name)
+        for root in sorted(self.vocabulary.definitions):   # post-order, iteratively
+            work: list[tuple[str, bool]] = [(root, False)]
+            while work:
+                name, done = work.pop()
+                if done:
+                    order.append(name)
+                    continue
+                if name in seen:
+                    continue
+                seen.add(name)
+                work.append((name, True))
+                work.extend((used, False) for used in sorted(self.uses.get(name, ()), reverse=True))
         return order
 
-    def _definition(self, name: str, stack: list[str]) -> str:
+    def _settle(self, name: str) -> None:
+        work = [name]
+        while work:
+            current = work[-1]
+            if current in self.kinds:
+                work.pop()
+                continue
+            mark = len(self.problems)
+            try:
+                self._definition(current, work)
+            except _Later as later:   # it uses `later.name`, not checked yet: that one first
+                del self.problems[mark:]
+                work.append(later.name)
+                continue
+            work.pop()
+
+    def _use(self, name: str, stack: list[str]) -> str:
+        """The kind of definition `name`, used by the one being checked."""
         if name in self.kinds:
+            if self._current is not None:
+                self._peak = max(self._peak, self._nesting + self.frames.get(name, 0))
             return self.kinds[name]
-        definition = self.vocabulary.definitions[name]
         if name in stack:
             cycle = " -> ".join(stack[stack.index(name):] + [name])
-            self.problems.append(Diagnostic(f"definitions use each other in a cycle: {cycle}", definition.name.span))
+            self.problems.append(Diagnostic(f"definitions use each other in a cycle: {cycle}",
+                                            self.vocabulary.definitions[name].name.span))
             self.kinds[name] = "error"
             return "error"
-        saved, self._current = self._current, name
-        stack.append(name)
-        self.uses.setdefault(name, set())
-        if definition.cases:
-            branches, words, default = [], [], None
-            for case in definition.cases:
-                words.append(case.result.value)
-                if case.condition is None:
+        if self._current is None:
+            self._settle(name)
+            return self.kinds[name]
+        raise _Later(name)
+
+    def _definition(self, name: str, stack: list[str]) -> None:
+        definition = self.vocabulary.definitions[name]
+        saved = self._current, self._nesting, self._peak, self._scopes
+        self._current, self._nesting, self._peak, self._scopes = name, 1, 1, []   # the definition's own call
+        self.uses[name] = set()
+        try:
+            if definition.cases:
+                branches, words, default = [], [], None
+                for case in definition.cases:
+                    words.append(case.result.value)
+                    if case.condition is None:
+                        if default is not None:
+                            self.problems.append(Diagnostic("a definition has one 'otherwise'", case.span))
+                        default = case.result.value
+                        continue
                     if default is not None:
-                        self.problems.append(Diagnostic("a definition has one 'otherwise'", case.span))
-                    default = case.result.value
-                    continue
-                if default is not None:
-                    self.problems.append(Diagnostic("'otherwise' must be the last case", case.span))
-                source = self.condition(case.condition, stack)
-                branches.append((source, case.result.value))
-            if default is None:
-                self.problems.append(Diagnostic(f"definition '{name}' has no 'otherwise' case", definition.name.span,
-                                                "end the cases with a line like: none otherwise"))
-            python = self.out.cases(branches, default)
-            kind = "enum:" + name
-        else:
-            python, kind = self._compile(definition.expr, stack)
-        stack.pop()
-        self._current = saved
-        self.kinds[name] = kind
+                        self.problems.append(Diagnostic("'otherwise' must be the last case", case.span))
+                    source = self.condition(case.condition, stack)
+                    branches.append((source, case.result.value))
+                if default is None:
+                    self.problems.append(Diagnostic(f"definition '{name}' has no 'otherwise' case",
+                                                    definition.name.span,
+                                                    "end the cases with a line like: none otherwise"))
+                python = self.out.cases(branches, default)
+                kind = "enum:" + name
+            else:
+                python, kind = self._compile(definition.expr, stack)
+            frames = self._peak
+        finally:
+            self._current, self._nesting, self._peak, self._scopes = saved
+        self.frames[name] = frames
+        if frames > MAX_CALL_DEPTH and not any(self.frames.get(u, 0) > MAX_CALL_DEPTH for u in self.uses[name]):
+            self.problems.append(Diagnostic(
+                f"definition '{name}' nests too deeply: computing it takes {frames} nested calls "
+                f"(limit {MAX_CALL_DEPTH})", definition.name.span,
+                "use fewer definitions inside definitions, or fewer count/sum/any/all inside one another"))
+        self.kinds.setdefault(name, kind)   # a cycle found inside it has marked it an error already
         self.sources[name] = python
-        return kind
 
     def case_words(self, name: str) -> list[str]:
         return [c.result.value for c in self.vocabulary.definitions[name].cases]
@@ -204,7 +255,7 @@ class Checker:
         if path in self.vocabulary.definitions:
             if self._current is not None:
                 self.uses[self._current].add(path)
-            kind = self._definition(path, stack)
+            kind = self._use(path, stack)
             return self.out.definition(path), kind
         if path in self.vocabulary.parameters:
             return self.out.parameter(path), self.vocabulary.parameters[path]
@@ -362,11 +413,14 @@ class Checker:
         element = "unit" if kind == "units" else "hex"
         var = f"{element[0]}{len(self._scopes) + 1}"
         self._scopes.append((element, var))
+        self._nesting += 2          # where/of run inside the helper's call to a lambda
+        self._peak = max(self._peak, self._nesting)
         try:
             where = self.condition(expr.where, stack) if expr.where is not None else None
             of = self.number(expr.of, stack) if expr.of is not None else None
         finally:
             self._scopes.pop()
+            self._nesting -= 2
         if function in ("count", "any", "all"):
             if expr.of is not None:
                 return self._error(f"{function} takes no 'of'", expr.of.span)

@@ -21,6 +21,10 @@ from .source import Source
 MAX_EXPRESSION_DEPTH = 100
 # Cases of one `define name { ... }`.
 MAX_CASES = 200
+# Calls nested in computing one definition: each definition it uses, and each
+# count/sum/any/all whose test runs inside it, is a call within a call.  Keeps a
+# generated module well inside Python's recursion limit (1,000) when it computes.
+MAX_CALL_DEPTH = 200
 # Digits in one number (a value, an expression literal, a table cell, a terrain
 # level, a rule number): far below Python's 4,300-digit conversion limit.
 MAX_NUMBER_DIGITS = 100

@@ -16,7 +16,7 @@ from rulesdsl import codegen, modcheck
 from rulesdsl.catalogue import PARAMETERS
 from rulesdsl.codegen import MODULE_NAMES, KEYWORDS, constant_name, module_name
 from rulesdsl.errors import render
-from rulesdsl.limits import MAX_CASES, MAX_EXPRESSION_DEPTH, MAX_NUMBER_DIGITS
+from rulesdsl.limits import MAX_CALL_DEPTH, MAX_CASES, MAX_EXPRESSION_DEPTH, MAX_NUMBER_DIGITS
 from rulesdsl.runtime import Combat
 
 BASE = (FIXTURES / "base.rules").read_text(encoding="utf-8")
@@ -251,6 +251,41 @@ def test_too_many_cases_is_an_error_and_the_limit_builds():
     assert problem.span.line == 7
 
 
+def chain(length: int, reverse: bool = False) -> list[str]:
+    lines = ["define d0 = n"] + [f"define d{i} = d{i - 1} + 1" for i in range(1, length)]
+    return lines[::-1] if reverse else lines
+
+
+def test_a_chain_of_definitions_at_the_call_limit_builds_and_computes():
+    module = load(game(*chain(MAX_CALL_DEPTH, reverse=True)))
+    assert module[f"d{MAX_CALL_DEPTH - 1}"](combat(1)) == MAX_CALL_DEPTH
+
+
+@pytest.mark.parametrize("length, reverse", [(MAX_CALL_DEPTH + 1, False), (2000, False), (2000, True)])
+def test_a_longer_chain_of_definitions_is_one_positioned_error_not_a_crash(length, reverse):
+    [problem] = errors(game(*chain(length, reverse)))
+    assert problem.message == (f"definition 'd{MAX_CALL_DEPTH}' nests too deeply: computing it takes "
+                               f"{MAX_CALL_DEPTH + 1} nested calls (limit {MAX_CALL_DEPTH})")
+    line = 7 + (length - 1 - MAX_CALL_DEPTH if reverse else MAX_CALL_DEPTH)
+    assert (problem.span.line, problem.span.column) == (line, 10)
+
+
+def test_a_long_cycle_of_definitions_is_reported_not_a_crash():
+    lines = [f"define d{i} = d{(i + 1) % 2000} + 1" for i in range(2000)]
+    problems = errors(game(*lines))
+    assert problems[0].message.startswith("definitions use each other in a cycle: d0 -> d1 -> d2 -> ")
+    assert problems[0].message.endswith(" -> d1999 -> d0")
+
+
+def test_calls_are_counted_through_definitions_and_collections():
+    from rulesdsl.expressions import Checker
+    compilation = compile_game(game("define x = count(attackers where n > 0)", "define y = x + 1",
+                                    "define z = count(attackers where any(defenders where y > 0))"))
+    checker = Checker(compilation.resolved["demo"].vocabulary)
+    checker.compile_definitions()
+    assert checker.frames == {"x": 3, "y": 4, "z": 1 + 2 + 2 + 4}
+
+
 LONG = "1" * (MAX_NUMBER_DIGITS + 1)
 
 
@@ -279,6 +314,7 @@ def test_a_number_at_the_digit_limit_builds_and_computes():
 def test_the_limits_are_documented():
     language = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     for name, value in (("MAX_EXPRESSION_DEPTH", MAX_EXPRESSION_DEPTH), ("MAX_CASES", MAX_CASES),
+                        ("MAX_CALL_DEPTH", MAX_CALL_DEPTH),
                         ("MAX_NUMBER_DIGITS", MAX_NUMBER_DIGITS)):
         assert f"`{name}`" in language and str(value) in language, name
 
