@@ -413,14 +413,14 @@ class Checker:
         element = "unit" if kind == "units" else "hex"
         var = f"{element[0]}{len(self._scopes) + 1}"
         self._scopes.append((element, var))
-        self._nesting += 2          # where/of run inside the helper's call to a lambda
+        self._nesting += 3          # where/of run in a lambda, called from a generator in the helper
         self._peak = max(self._peak, self._nesting)
         try:
             where = self.condition(expr.where, stack) if expr.where is not None else None
             of = self.number(expr.of, stack) if expr.of is not None else None
         finally:
             self._scopes.pop()
-            self._nesting -= 2
+            self._nesting -= 3
         if function in ("count", "any", "all"):
             if expr.of is not None:
                 return self._error(f"{function} takes no 'of'", expr.of.span)

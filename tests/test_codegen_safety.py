@@ -283,7 +283,7 @@ def test_calls_are_counted_through_definitions_and_collections():
                                     "define z = count(attackers where any(defenders where y > 0))"))
     checker = Checker(compilation.resolved["demo"].vocabulary)
     checker.compile_definitions()
-    assert checker.frames == {"x": 3, "y": 4, "z": 1 + 2 + 2 + 4}
+    assert checker.frames == {"x": 4, "y": 5, "z": 1 + 3 + 3 + 5}
 
 
 LONG = "1" * (MAX_NUMBER_DIGITS + 1)
