@@ -513,6 +513,13 @@ def _cell(text: str):
     return text
 
 
+def cell_problems(resolved: ir.Resolved) -> list[Diagnostic]:
+    """Chart cells that would be numbers but cannot be: a fraction over zero."""
+    return [Diagnostic(f"'{cell.value}' divides by zero", cell.span, "write the fraction with a denominator above 0")
+            for effective in resolved.tables for row in effective.node.rows for cell in row[1:]
+            if re.fullmatch(r"-?[0-9]+/0+", cell.value)]
+
+
 _ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=StrictUndefined,
                    autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
 _ENV.filters.update(py=py, doc=doc, ident=ident, comment=comment)

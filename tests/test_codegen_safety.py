@@ -420,3 +420,22 @@ def test_checking_errors_are_still_reported_by_resolve_with_positions():
     problems = errors(game("define x = nn + 1", "define y = y + 1"))
     assert [(p.message, p.span.line, p.span.column) for p in problems] == [
         ("unknown name 'nn'", 7, 14), ("definitions use each other in a cycle: y -> y", 8, 10)]
+
+
+def test_a_table_cell_over_zero_is_a_positioned_error_not_an_internal_one():
+    text = game() + '\ntable t "T" [G1.0] {\n  k 1 2\n  v 3/0 3\n}\n'
+    [problem] = errors(text)
+    assert problem.message == "'3/0' divides by zero"
+    assert (problem.span.line, problem.span.column) == (11, 5)
+
+
+def test_a_rounding_named_with_a_dot_or_hyphen_builds():
+    for name, function in (("half.up", "round_half_up"), ("half-up", "round_half_up")):
+        series = BASE.replace("rounding standard:", f"rounding {name}:")
+        compilation = rulesdsl.compile_text(game("define x = round(n / 2)"), "rulebooks/demo.rules",
+                                            ("rulebooks/base.rules", series))
+        assert compilation.ok, [d.message for d in compilation.diagnostics]
+        namespace: dict = {}
+        exec(compile(compilation.outputs["generated/demo.py"], "demo", "exec"), namespace)
+        assert namespace[function](Fraction_(5, 2)) == 3
+        assert namespace["x"](combat(3)) == 2
