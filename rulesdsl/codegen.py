@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -43,7 +44,8 @@ MODULE_NAMES: dict[str, str] = {
         "resolve": "function resolve(attack, defense, roll)", "VOCABULARY": "vocabulary",
         "MODIFIERS": "die roll modifiers", "SHIFTS": "column shifts", "FACTORS": "strength factors",
         "ADJUSTMENTS": "result adjustments", "TABLES": "charts", "table": "function table(name)",
-        "ENGINE": "combat engine", "_odds_pair": "function _odds_pair(attack, defense)", "drm": "function drm(combat)", "column_shifts": "function column_shifts(combat)",
+        "ENGINE": "combat engine", "_odds_pair": "function _odds_pair(attack, defense)",
+        "drm": "function drm(combat)", "column_shifts": "function column_shifts(combat)",
         "resolve_combat": "function resolve_combat(combat, roll)",
     }.items()},
     **{name: f"Python's built-in {name}, which the module uses"
@@ -312,9 +314,9 @@ def python_names(resolved: ir.Resolved) -> tuple[PythonNames, list[Diagnostic]]:
     taken: dict[str, tuple[str, Span | None]] = {name: (what, None) for name, what in MODULE_NAMES.items()}
     order = {book.path: i for i, book in enumerate(reversed((resolved.rulebook, *resolved.ancestors)))}
 
-    def claim(kind: str, name: str, span: Span, make) -> str | None:
+    def claim(kind: str, name: str, span: Span, make: Callable[[str], str]) -> str | None:
         try:
-            python = make(name)
+            python: str = make(name)
         except ValueError:
             problems.append(Diagnostic(f"{kind} '{name}' makes no Python name", span,
                                        "give it a name with a letter, like: armor-odds"))
