@@ -20,15 +20,6 @@ from rulesdsl.runtime import (
     ShiftSpec,
     Unit,
     Vocabulary,
-    all_where,
-    any_where,
-    ceil_,
-    count_where,
-    divide,
-    floor_,
-    max_of,
-    min_of,
-    sum_of,
     Fraction,
     MappingProxyType,
     Movement,
@@ -39,11 +30,8 @@ from rulesdsl.runtime import (
     RuleEntry,
     Terrain,
     TerrainEffectsChart,
-    combat_column,
-    frozen_mapping,
-    odds_pair,
-    round_from,
 )
+import rulesdsl.runtime as _rt  # helpers under a private name: no rulebook name can shadow them
 
 RULEBOOK = MappingProxyType({
     "id": 'bocage',
@@ -56,7 +44,7 @@ RULEBOOK = MappingProxyType({
 # ---------------------------------------------------------------------------
 # Rules in effect, by printed id: where each definition comes from, and where.
 # ---------------------------------------------------------------------------
-RULES = frozen_mapping((rule.id, rule) for rule in (
+RULES = _rt.frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         'precedence', 'The Rules',
         'Each game has a series rulebook and a game rulebook; where they disagree the game rulebook wins.',
@@ -1096,7 +1084,7 @@ CONTROL_BY_ZOC = False
 # G1.0 Stacking limit
 STACKING_LIMIT = Quantity(Fraction(6), 'step')
 
-PARAMETERS = frozen_mapping((p.name, p) for p in (
+PARAMETERS = _rt.frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:640'),
     Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:431'),
     Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:629'),
@@ -1247,11 +1235,11 @@ def round_standard(x) -> int:
 
     Fractions from 1/2 round up, smaller ones down.
     """
-    return round_from(x, Fraction(1, 2))
+    return _rt.round_from(x, Fraction(1, 2))
 
 
 def _odds_pair(attack, defense) -> tuple[int, int]:
-    return odds_pair(attack, defense, round_standard)
+    return _rt.odds_pair(attack, defense, round_standard)
 
 
 def odds_ratio(attack, defense) -> Fraction:
@@ -1355,7 +1343,7 @@ def crt_column(attack, defense, shift: int = 0) -> str | None:
 
     Odds above the right-most column use it; None below the left-most.
     """
-    return combat_column(CRT, _odds_pair, attack, defense, shift)
+    return _rt.combat_column(CRT, _odds_pair, attack, defense, shift)
 
 
 def crt(column: str, roll: int):
@@ -1401,7 +1389,7 @@ FACTORS = (
 # Other charts
 # ---------------------------------------------------------------------------
 # Unit size symbols (counters)
-TABLES = frozen_mapping((table.name, table) for table in (
+TABLES = _rt.frozen_mapping((table.name, table) for table in (
     LookupTable(
         'unit-sizes', key='symbol',
         columns=('I', 'II', 'III', 'X', 'XX', 'XXX', 'XXXX', 'XXXXX', 'KG', 'Grp'),

@@ -18,15 +18,6 @@ from rulesdsl.runtime import (
     ShiftSpec,
     Unit,
     Vocabulary,
-    all_where,
-    any_where,
-    ceil_,
-    count_where,
-    divide,
-    floor_,
-    max_of,
-    min_of,
-    sum_of,
     Fraction,
     MappingProxyType,
     Movement,
@@ -37,11 +28,8 @@ from rulesdsl.runtime import (
     RuleEntry,
     Terrain,
     TerrainEffectsChart,
-    combat_column,
-    frozen_mapping,
-    odds_pair,
-    round_from,
 )
+import rulesdsl.runtime as _rt  # helpers under a private name: no rulebook name can shadow them
 
 RULEBOOK = MappingProxyType({
     "id": 'vcs',
@@ -54,7 +42,7 @@ RULEBOOK = MappingProxyType({
 # ---------------------------------------------------------------------------
 # Rules in effect, by printed id: where each definition comes from, and where.
 # ---------------------------------------------------------------------------
-RULES = frozen_mapping((rule.id, rule) for rule in (
+RULES = _rt.frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         'sample-unit', 'Sample Mech-Infantry Unit',
         'A parent unit shows its designation band, size, type and a class box with a letter rating that says which chit to draw and which rating to read.',
@@ -897,7 +885,7 @@ REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE = False
 REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE = False
 REPLACEMENT_ARTILLERY_ELIGIBLE = False
 
-PARAMETERS = frozen_mapping((p.name, p) for p in (
+PARAMETERS = _rt.frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:454'),
     Parameter('advance.armor_across_unbridged_rivers', ADVANCE_ARMOR_ACROSS_UNBRIDGED_RIVERS, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:468'),
     Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:467'),
@@ -1056,11 +1044,11 @@ def round_vcs_defender(x) -> int:
 
     Fractions from 1 round up, smaller ones down.
     """
-    return round_from(x, Fraction(1))
+    return _rt.round_from(x, Fraction(1))
 
 
 def _odds_pair(attack, defense) -> tuple[int, int]:
-    return odds_pair(attack, defense, round_vcs_defender, favour_defender=True)
+    return _rt.odds_pair(attack, defense, round_vcs_defender, favour_defender=True)
 
 
 def odds_ratio(attack, defense) -> Fraction:
@@ -1169,7 +1157,7 @@ VOCABULARY = Vocabulary(
 # rule 10.41:
 #   define combined-arms-stacks = count(attacking_hexes where (any(units where armor) and any(units where infantry or engineer)) or any(units where intrinsic-combined-arms))
 def _def_combined_arms_stacks(ctx):
-    return count_where(ctx.attacking_hexes, lambda h1: ((any_where(h1.units, lambda u2: u2.is_('armor')) and any_where(h1.units, lambda u2: (u2.is_('infantry') or u2.is_('engineer')))) or any_where(h1.units, lambda u2: u2.is_('intrinsic-combined-arms'))))
+    return _rt.count_where(ctx.attacking_hexes, lambda h1: ((_rt.any_where(h1.units, lambda u2: u2.is_('armor')) and _rt.any_where(h1.units, lambda u2: (u2.is_('infantry') or u2.is_('engineer')))) or _rt.any_where(h1.units, lambda u2: u2.is_('intrinsic-combined-arms'))))
 
 
 def combined_arms_stacks(combat: Combat):
@@ -1180,7 +1168,7 @@ def combined_arms_stacks(combat: Combat):
 # rule 10.1:
 #   define elevation-difference = max(attacking_hexes of terrain.level) - defender_terrain.level
 def _def_elevation_difference(ctx):
-    return (max_of(ctx.attacking_hexes, None, lambda h1: h1.terrain.level) - ctx.defender_terrain.level)
+    return (_rt.max_of(ctx.attacking_hexes, None, lambda h1: h1.terrain.level) - ctx.defender_terrain.level)
 
 
 def elevation_difference(combat: Combat):
@@ -1204,7 +1192,7 @@ SHIFTS = (
     # combined-arms-attack         if(river-assault, min(combined-arms-stacks, 1), combined-arms-stacks) max 6 when not combined-arms-defense and not entrenched
     ShiftSpec('combined-arms-attack', lambda ctx: (min(_def_combined_arms_stacks(ctx), Fraction(1)) if ctx.situation('river-assault') else _def_combined_arms_stacks(ctx)), 6, lambda ctx: ((not ctx.situation('combined-arms-defense')) and (not ctx.situation('entrenched'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # combined-arms-defense-shift  -1 max 1 when combined-arms-defense and any(defenders where armor) and not any(attackers where armor or anti-tank)
-    ShiftSpec('combined-arms-defense-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: ((ctx.situation('combined-arms-defense') and any_where(ctx.defenders, lambda u1: u1.is_('armor'))) and (not any_where(ctx.attackers, lambda u1: (u1.is_('armor') or u1.is_('anti-tank'))))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
+    ShiftSpec('combined-arms-defense-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: ((ctx.situation('combined-arms-defense') and _rt.any_where(ctx.defenders, lambda u1: u1.is_('armor'))) and (not _rt.any_where(ctx.attackers, lambda u1: (u1.is_('armor') or u1.is_('anti-tank'))))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # artillery-attack-shift       artillery-attack max 2 when not attacker-support-negative
     ShiftSpec('artillery-attack-shift', lambda ctx: ctx.amount('artillery-attack'), 2, lambda ctx: (not ctx.situation('attacker-support-negative')), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # artillery-defense-shift      -artillery-defense max 1 when not defender-support-negative
@@ -1220,7 +1208,7 @@ SHIFTS = (
     # rubble-shift                 -1 max 1 when rubble
     ShiftSpec('rubble-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: ctx.situation('rubble'), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # entrenchment-assault         1 max 1 when entrenched and any(attackers where engineer)
-    ShiftSpec('entrenchment-assault', lambda ctx: Fraction(1), 1, lambda ctx: (ctx.situation('entrenched') and any_where(ctx.attackers, lambda u1: u1.is_('engineer'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
+    ShiftSpec('entrenchment-assault', lambda ctx: Fraction(1), 1, lambda ctx: (ctx.situation('entrenched') and _rt.any_where(ctx.attackers, lambda u1: u1.is_('engineer'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
 )
 
 # ---------------------------------------------------------------------------
@@ -1242,7 +1230,7 @@ FACTORS = (
 # Isolation surrender roll (one die) (11.2.6)
 # Air and sea supply roll (one die) (11.4)
 # Unit size symbols (2.32)
-TABLES = frozen_mapping((table.name, table) for table in (
+TABLES = _rt.frozen_mapping((table.name, table) for table in (
     LookupTable(
         'supply-distance', key='level',
         columns=('1', '2-3', '4-6'),
