@@ -20,15 +20,6 @@ from rulesdsl.runtime import (
     ShiftSpec,
     Unit,
     Vocabulary,
-    all_where,
-    any_where,
-    ceil_,
-    count_where,
-    divide,
-    floor_,
-    max_of,
-    min_of,
-    sum_of,
     Fraction,
     MappingProxyType,
     Movement,
@@ -39,10 +30,6 @@ from rulesdsl.runtime import (
     RuleEntry,
     Terrain,
     TerrainEffectsChart,
-    combat_column,
-    frozen_mapping,
-    odds_pair,
-    round_from,
     # types, for the annotations
     BoundHex,
     BoundTerrain,
@@ -56,6 +43,7 @@ from rulesdsl.runtime import (
     Roll,
     TerrainNames,
 )
+import rulesdsl.runtime as _rt  # helpers under a private name: no rulebook name can shadow them
 
 RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
     "id": 'new-scs',
@@ -68,7 +56,7 @@ RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
 # ---------------------------------------------------------------------------
 # Rules in effect, by printed id: where each definition comes from, and where.
 # ---------------------------------------------------------------------------
-RULES: MappingProxyType[str, RuleEntry] = frozen_mapping((rule.id, rule) for rule in (
+RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         'precedence', 'The Rules',
         'Each game has a series rulebook and a game rulebook; where they disagree the game rulebook wins.',
@@ -1261,7 +1249,7 @@ SUPPLY_OUT_OF_SUPPLY_MAY_BOMBARD = False
 CONTROL_BY_PASSING_THROUGH = True
 CONTROL_BY_ZOC = False
 
-PARAMETERS: MappingProxyType[str, Parameter] = frozen_mapping((p.name, p) for p in (
+PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:640'),
     Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='new-scs', source='rulebooks/series/new-scs.rules:123'),
     Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:629'),
@@ -1440,11 +1428,11 @@ def round_standard(x: Number) -> int:
 
     Fractions from 1/2 round up, smaller ones down.
     """
-    return round_from(x, Fraction(1, 2))
+    return _rt.round_from(x, Fraction(1, 2))
 
 
 def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
-    return odds_pair(attack, defense, round_standard)
+    return _rt.odds_pair(attack, defense, round_standard)
 
 
 def odds_ratio(attack: Number, defense: Number) -> Fraction:
@@ -1581,7 +1569,7 @@ def crt_column(attack: Number, defense: Number, shift: int = 0) -> str | None:
 
     Odds above the right-most column use it; None below the left-most.
     """
-    return combat_column(CRT, _odds_pair, attack, defense, shift)
+    return _rt.combat_column(CRT, _odds_pair, attack, defense, shift)
 
 
 def crt(column: str, roll: int) -> Result:
@@ -1624,7 +1612,7 @@ VOCABULARY = Vocabulary(
 # rule ambush-and-surprise:
 #   define hazardous-attack = all(attacking_hexes where factor < 1 and terrain.shift == 0)
 def _def_hazardous_attack(ctx: Context) -> bool:
-    return all_where(ctx.attacking_hexes, lambda h1: ((h1.factor < Fraction(1)) and (h1.terrain.shift == Fraction(0))))
+    return _rt.all_where(ctx.attacking_hexes, lambda h1: ((h1.factor < Fraction(1)) and (h1.terrain.shift == Fraction(0))))
 
 
 def hazardous_attack(combat: Combat) -> bool:
@@ -1635,7 +1623,7 @@ def hazardous_attack(combat: Combat) -> bool:
 # rule ambush-and-surprise:
 #   define ambush-chance = min(3, 1 + if(max(defenders of quality) > max(attackers of quality), 1, 0) + if(hazardous-attack, 1, 0) + if(intelligence-favours-defender, 1, 0))
 def _def_ambush_chance(ctx: Context) -> Fraction:
-    return min(Fraction(3), (((Fraction(1) + (Fraction(1) if (max_of(ctx.defenders, None, lambda u1: u1.quality) > max_of(ctx.attackers, None, lambda u1: u1.quality)) else Fraction(0))) + (Fraction(1) if _def_hazardous_attack(ctx) else Fraction(0))) + (Fraction(1) if ctx.situation('intelligence-favours-defender') else Fraction(0))))
+    return min(Fraction(3), (((Fraction(1) + (Fraction(1) if (_rt.max_of(ctx.defenders, None, lambda u1: u1.quality) > _rt.max_of(ctx.attackers, None, lambda u1: u1.quality)) else Fraction(0))) + (Fraction(1) if _def_hazardous_attack(ctx) else Fraction(0))) + (Fraction(1) if ctx.situation('intelligence-favours-defender') else Fraction(0))))
 
 
 def ambush_chance(combat: Combat) -> Fraction:
@@ -1646,7 +1634,7 @@ def ambush_chance(combat: Combat) -> Fraction:
 # rule ambush-and-surprise:
 #   define ambush = dice.white <= ambush-chance and not all(defenders where dg)
 def _def_ambush(ctx: Context) -> bool:
-    return ((ctx.dice_white <= _def_ambush_chance(ctx)) and (not all_where(ctx.defenders, lambda u1: u1.is_('dg'))))
+    return ((ctx.dice_white <= _def_ambush_chance(ctx)) and (not _rt.all_where(ctx.defenders, lambda u1: u1.is_('dg'))))
 
 
 def ambush(combat: Combat) -> bool:
@@ -1657,7 +1645,7 @@ def ambush(combat: Combat) -> bool:
 # rule armor-advantage:
 #   define armor-attack = sum(attackers where tank of attack)
 def _def_armor_attack(ctx: Context) -> Fraction:
-    return sum_of(ctx.attackers, lambda u1: u1.is_('tank'), lambda u1: u1.attack)
+    return _rt.sum_of(ctx.attackers, lambda u1: u1.is_('tank'), lambda u1: u1.attack)
 
 
 def armor_attack(combat: Combat) -> Fraction:
@@ -1668,7 +1656,7 @@ def armor_attack(combat: Combat) -> Fraction:
 # rule armor-advantage:
 #   define armor-defense = sum(defenders where tank or anti-tank of defense)
 def _def_armor_defense(ctx: Context) -> Fraction:
-    return sum_of(ctx.defenders, lambda u1: (u1.is_('tank') or u1.is_('anti-tank')), lambda u1: u1.defense)
+    return _rt.sum_of(ctx.defenders, lambda u1: (u1.is_('tank') or u1.is_('anti-tank')), lambda u1: u1.defense)
 
 
 def armor_defense(combat: Combat) -> Fraction:
@@ -1695,7 +1683,7 @@ def armor_odds(combat: Combat) -> Fraction:
 #       neither   otherwise
 #     }
 def _def_armor_advantage(ctx: Context) -> str:
-    return ('neither' if (ctx.defender_terrain.shift < Fraction(0)) else ('attacker' if ((_def_armor_attack(ctx) > Fraction(0)) and ((_def_armor_defense(ctx) == Fraction(0)) or (_def_armor_odds(ctx) >= Fraction(4, 1)))) else ('defender' if (((_def_armor_defense(ctx) > Fraction(0)) and (_def_armor_odds(ctx) <= Fraction(1, 1))) and (any_where(ctx.defenders, lambda u1: u1.is_('tank')) or any_where(ctx.attackers, lambda u1: u1.is_('armored')))) else 'neither')))
+    return ('neither' if (ctx.defender_terrain.shift < Fraction(0)) else 'attacker' if ((_def_armor_attack(ctx) > Fraction(0)) and ((_def_armor_defense(ctx) == Fraction(0)) or (_def_armor_odds(ctx) >= Fraction(4, 1)))) else 'defender' if (((_def_armor_defense(ctx) > Fraction(0)) and (_def_armor_odds(ctx) <= Fraction(1, 1))) and (_rt.any_where(ctx.defenders, lambda u1: u1.is_('tank')) or _rt.any_where(ctx.attackers, lambda u1: u1.is_('armored')))) else 'neither')
 
 
 def armor_advantage(combat: Combat) -> str:
@@ -1706,7 +1694,7 @@ def armor_advantage(combat: Combat) -> str:
 # rule ambush-and-surprise:
 #   define surprise-chance = min(3, 1 + if(min(attackers of quality) > max(defenders of quality), 1, 0) + if(intelligence-favours-attacker, 1, 0))
 def _def_surprise_chance(ctx: Context) -> Fraction:
-    return min(Fraction(3), ((Fraction(1) + (Fraction(1) if (min_of(ctx.attackers, None, lambda u1: u1.quality) > max_of(ctx.defenders, None, lambda u1: u1.quality)) else Fraction(0))) + (Fraction(1) if ctx.situation('intelligence-favours-attacker') else Fraction(0))))
+    return min(Fraction(3), ((Fraction(1) + (Fraction(1) if (_rt.min_of(ctx.attackers, None, lambda u1: u1.quality) > _rt.max_of(ctx.defenders, None, lambda u1: u1.quality)) else Fraction(0))) + (Fraction(1) if ctx.situation('intelligence-favours-attacker') else Fraction(0))))
 
 
 def surprise_chance(combat: Combat) -> Fraction:
@@ -1717,7 +1705,7 @@ def surprise_chance(combat: Combat) -> Fraction:
 # rule ambush-and-surprise:
 #   define surprise = not ambush and dice.red >= 7 - surprise-chance and not all(attackers where dg)
 def _def_surprise(ctx: Context) -> bool:
-    return (((not _def_ambush(ctx)) and (ctx.dice_red >= (Fraction(7) - _def_surprise_chance(ctx)))) and (not all_where(ctx.attackers, lambda u1: u1.is_('dg'))))
+    return (((not _def_ambush(ctx)) and (ctx.dice_red >= (Fraction(7) - _def_surprise_chance(ctx)))) and (not _rt.all_where(ctx.attackers, lambda u1: u1.is_('dg'))))
 
 
 def surprise(combat: Combat) -> bool:
@@ -1737,15 +1725,15 @@ MODIFIERS = (
     # defensive-artillery       -1  both      when defensive-artillery and not overrun
     ModifierSpec('defensive-artillery', -1, 'both', lambda ctx: (ctx.situation('defensive-artillery') and (not ctx.overrun)), rules=('drm',)),
     # defender-density          +1  defender  when count(defenders) >= 3
-    ModifierSpec('defender-density', 1, 'defender', lambda ctx: (count_where(ctx.defenders, None) >= Fraction(3)), rules=('drm',)),
+    ModifierSpec('defender-density', 1, 'defender', lambda ctx: (_rt.count_where(ctx.defenders, None) >= Fraction(3)), rules=('drm',)),
     # attack-density            -1  attacker  when any(attacking_hexes where count(units) >= 3)
-    ModifierSpec('attack-density', -1, 'attacker', lambda ctx: any_where(ctx.attacking_hexes, lambda h1: (count_where(h1.units, None) >= Fraction(3))), rules=('drm',)),
+    ModifierSpec('attack-density', -1, 'attacker', lambda ctx: _rt.any_where(ctx.attacking_hexes, lambda h1: (_rt.count_where(h1.units, None) >= Fraction(3))), rules=('drm',)),
     # soft-attack-density       -1  attacker  when any(attacking_hexes where count(units where soft) >= 3)
-    ModifierSpec('soft-attack-density', -1, 'attacker', lambda ctx: any_where(ctx.attacking_hexes, lambda h1: (count_where(h1.units, lambda u2: u2.is_('soft')) >= Fraction(3))), rules=('drm',)),
+    ModifierSpec('soft-attack-density', -1, 'attacker', lambda ctx: _rt.any_where(ctx.attacking_hexes, lambda h1: (_rt.count_where(h1.units, lambda u2: u2.is_('soft')) >= Fraction(3))), rules=('drm',)),
     # attacker-quality          +1  defender  when min(attackers of quality) > max(defenders of quality)
-    ModifierSpec('attacker-quality', 1, 'defender', lambda ctx: (min_of(ctx.attackers, None, lambda u1: u1.quality) > max_of(ctx.defenders, None, lambda u1: u1.quality)), rules=('drm',)),
+    ModifierSpec('attacker-quality', 1, 'defender', lambda ctx: (_rt.min_of(ctx.attackers, None, lambda u1: u1.quality) > _rt.max_of(ctx.defenders, None, lambda u1: u1.quality)), rules=('drm',)),
     # defender-quality          -1  attacker  when max(defenders of quality) > max(attackers of quality)
-    ModifierSpec('defender-quality', -1, 'attacker', lambda ctx: (max_of(ctx.defenders, None, lambda u1: u1.quality) > max_of(ctx.attackers, None, lambda u1: u1.quality)), rules=('drm',)),
+    ModifierSpec('defender-quality', -1, 'attacker', lambda ctx: (_rt.max_of(ctx.defenders, None, lambda u1: u1.quality) > _rt.max_of(ctx.attackers, None, lambda u1: u1.quality)), rules=('drm',)),
 )
 
 # ---------------------------------------------------------------------------
@@ -1755,7 +1743,7 @@ SHIFTS = (
     # terrain    defender_terrain.shift
     ShiftSpec('terrain', lambda ctx: ctx.defender_terrain.shift, None, None, rules=('terrain-shifts',)),
     # engineers  1 max 1 when defender_terrain.shift < 0 and any(attackers where engineer and not dg)
-    ShiftSpec('engineers', lambda ctx: Fraction(1), 1, lambda ctx: ((ctx.defender_terrain.shift < Fraction(0)) and any_where(ctx.attackers, lambda u1: (u1.is_('engineer') and (not u1.is_('dg'))))), rules=('terrain-shifts',)),
+    ShiftSpec('engineers', lambda ctx: Fraction(1), 1, lambda ctx: ((ctx.defender_terrain.shift < Fraction(0)) and _rt.any_where(ctx.attackers, lambda u1: (u1.is_('engineer') and (not u1.is_('dg'))))), rules=('terrain-shifts',)),
 )
 
 # ---------------------------------------------------------------------------
@@ -1800,7 +1788,7 @@ ADJUSTMENTS = (
 # Bombardment step losses, rating 2 or less (demonstration values) (bombardment)
 # Bombardment step losses, rating 3 (demonstration values) (bombardment)
 # Bombardment step losses, rating 4 or more (demonstration values) (bombardment)
-TABLES: MappingProxyType[str, LookupTable] = frozen_mapping((table.name, table) for table in (
+TABLES: MappingProxyType[str, LookupTable] = _rt.frozen_mapping((table.name, table) for table in (
     LookupTable(
         'unit-sizes', key='symbol',
         columns=('I', 'II', 'III', 'X', 'XX', 'XXX', 'XXXX', 'XXXXX', 'KG', 'Grp'),

@@ -18,15 +18,6 @@ from rulesdsl.runtime import (
     ShiftSpec,
     Unit,
     Vocabulary,
-    all_where,
-    any_where,
-    ceil_,
-    count_where,
-    divide,
-    floor_,
-    max_of,
-    min_of,
-    sum_of,
     Fraction,
     MappingProxyType,
     Movement,
@@ -37,10 +28,6 @@ from rulesdsl.runtime import (
     RuleEntry,
     Terrain,
     TerrainEffectsChart,
-    combat_column,
-    frozen_mapping,
-    odds_pair,
-    round_from,
     # types, for the annotations
     BoundHex,
     BoundTerrain,
@@ -54,6 +41,7 @@ from rulesdsl.runtime import (
     Roll,
     TerrainNames,
 )
+import rulesdsl.runtime as _rt  # helpers under a private name: no rulebook name can shadow them
 
 RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
     "id": 'scs-1.8',
@@ -66,7 +54,7 @@ RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
 # ---------------------------------------------------------------------------
 # Rules in effect, by printed id: where each definition comes from, and where.
 # ---------------------------------------------------------------------------
-RULES: MappingProxyType[str, RuleEntry] = frozen_mapping((rule.id, rule) for rule in (
+RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         'precedence', 'The Rules',
         'Each game has a series rulebook and a game rulebook; where they disagree the game rulebook wins.',
@@ -1093,7 +1081,7 @@ SUPPLY_EFFECTS_FROM_MARKING = True
 CONTROL_BY_PASSING_THROUGH = True
 CONTROL_BY_ZOC = False
 
-PARAMETERS: MappingProxyType[str, Parameter] = frozen_mapping((p.name, p) for p in (
+PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:640'),
     Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:431'),
     Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:629'),
@@ -1240,11 +1228,11 @@ def round_standard(x: Number) -> int:
 
     Fractions from 1/2 round up, smaller ones down.
     """
-    return round_from(x, Fraction(1, 2))
+    return _rt.round_from(x, Fraction(1, 2))
 
 
 def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
-    return odds_pair(attack, defense, round_standard)
+    return _rt.odds_pair(attack, defense, round_standard)
 
 
 def odds_ratio(attack: Number, defense: Number) -> Fraction:
@@ -1356,7 +1344,7 @@ VOCABULARY = Vocabulary(
 # Other charts
 # ---------------------------------------------------------------------------
 # Unit size symbols (counters)
-TABLES: MappingProxyType[str, LookupTable] = frozen_mapping((table.name, table) for table in (
+TABLES: MappingProxyType[str, LookupTable] = _rt.frozen_mapping((table.name, table) for table in (
     LookupTable(
         'unit-sizes', key='symbol',
         columns=('I', 'II', 'III', 'X', 'XX', 'XXX', 'XXXX', 'XXXXX', 'KG', 'Grp'),

@@ -18,15 +18,6 @@ from rulesdsl.runtime import (
     ShiftSpec,
     Unit,
     Vocabulary,
-    all_where,
-    any_where,
-    ceil_,
-    count_where,
-    divide,
-    floor_,
-    max_of,
-    min_of,
-    sum_of,
     Fraction,
     MappingProxyType,
     Movement,
@@ -37,10 +28,6 @@ from rulesdsl.runtime import (
     RuleEntry,
     Terrain,
     TerrainEffectsChart,
-    combat_column,
-    frozen_mapping,
-    odds_pair,
-    round_from,
     # types, for the annotations
     BoundHex,
     BoundTerrain,
@@ -54,6 +41,7 @@ from rulesdsl.runtime import (
     Roll,
     TerrainNames,
 )
+import rulesdsl.runtime as _rt  # helpers under a private name: no rulebook name can shadow them
 
 RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
     "id": 'vcs',
@@ -66,7 +54,7 @@ RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
 # ---------------------------------------------------------------------------
 # Rules in effect, by printed id: where each definition comes from, and where.
 # ---------------------------------------------------------------------------
-RULES: MappingProxyType[str, RuleEntry] = frozen_mapping((rule.id, rule) for rule in (
+RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for rule in (
     RuleEntry(
         'sample-unit', 'Sample Mech-Infantry Unit',
         'A parent unit shows its designation band, size, type and a class box with a letter rating that says which chit to draw and which rating to read.',
@@ -909,7 +897,7 @@ REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE = False
 REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE = False
 REPLACEMENT_ARTILLERY_ELIGIBLE = False
 
-PARAMETERS: MappingProxyType[str, Parameter] = frozen_mapping((p.name, p) for p in (
+PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:454'),
     Parameter('advance.armor_across_unbridged_rivers', ADVANCE_ARMOR_ACROSS_UNBRIDGED_RIVERS, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:468'),
     Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:467'),
@@ -1068,11 +1056,11 @@ def round_vcs_defender(x: Number) -> int:
 
     Fractions from 1 round up, smaller ones down.
     """
-    return round_from(x, Fraction(1))
+    return _rt.round_from(x, Fraction(1))
 
 
 def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
-    return odds_pair(attack, defense, round_vcs_defender, favour_defender=True)
+    return _rt.odds_pair(attack, defense, round_vcs_defender, favour_defender=True)
 
 
 def odds_ratio(attack: Number, defense: Number) -> Fraction:
@@ -1184,7 +1172,7 @@ VOCABULARY = Vocabulary(
 # rule 10.41:
 #   define combined-arms-stacks = count(attacking_hexes where (any(units where armor) and any(units where infantry or engineer)) or any(units where intrinsic-combined-arms))
 def _def_combined_arms_stacks(ctx: Context) -> Fraction:
-    return count_where(ctx.attacking_hexes, lambda h1: ((any_where(h1.units, lambda u2: u2.is_('armor')) and any_where(h1.units, lambda u2: (u2.is_('infantry') or u2.is_('engineer')))) or any_where(h1.units, lambda u2: u2.is_('intrinsic-combined-arms'))))
+    return _rt.count_where(ctx.attacking_hexes, lambda h1: ((_rt.any_where(h1.units, lambda u2: u2.is_('armor')) and _rt.any_where(h1.units, lambda u2: (u2.is_('infantry') or u2.is_('engineer')))) or _rt.any_where(h1.units, lambda u2: u2.is_('intrinsic-combined-arms'))))
 
 
 def combined_arms_stacks(combat: Combat) -> Fraction:
@@ -1195,7 +1183,7 @@ def combined_arms_stacks(combat: Combat) -> Fraction:
 # rule 10.1:
 #   define elevation-difference = max(attacking_hexes of terrain.level) - defender_terrain.level
 def _def_elevation_difference(ctx: Context) -> Fraction:
-    return (max_of(ctx.attacking_hexes, None, lambda h1: h1.terrain.level) - ctx.defender_terrain.level)
+    return (_rt.max_of(ctx.attacking_hexes, None, lambda h1: h1.terrain.level) - ctx.defender_terrain.level)
 
 
 def elevation_difference(combat: Combat) -> Fraction:
@@ -1219,7 +1207,7 @@ SHIFTS = (
     # combined-arms-attack         if(river-assault, min(combined-arms-stacks, 1), combined-arms-stacks) max 6 when not combined-arms-defense and not entrenched
     ShiftSpec('combined-arms-attack', lambda ctx: (min(_def_combined_arms_stacks(ctx), Fraction(1)) if ctx.situation('river-assault') else _def_combined_arms_stacks(ctx)), 6, lambda ctx: ((not ctx.situation('combined-arms-defense')) and (not ctx.situation('entrenched'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # combined-arms-defense-shift  -1 max 1 when combined-arms-defense and any(defenders where armor) and not any(attackers where armor or anti-tank)
-    ShiftSpec('combined-arms-defense-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: ((ctx.situation('combined-arms-defense') and any_where(ctx.defenders, lambda u1: u1.is_('armor'))) and (not any_where(ctx.attackers, lambda u1: (u1.is_('armor') or u1.is_('anti-tank'))))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
+    ShiftSpec('combined-arms-defense-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: ((ctx.situation('combined-arms-defense') and _rt.any_where(ctx.defenders, lambda u1: u1.is_('armor'))) and (not _rt.any_where(ctx.attackers, lambda u1: (u1.is_('armor') or u1.is_('anti-tank'))))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # artillery-attack-shift       artillery-attack max 2 when not attacker-support-negative
     ShiftSpec('artillery-attack-shift', lambda ctx: ctx.amount('artillery-attack'), 2, lambda ctx: (not ctx.situation('attacker-support-negative')), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # artillery-defense-shift      -artillery-defense max 1 when not defender-support-negative
@@ -1235,7 +1223,7 @@ SHIFTS = (
     # rubble-shift                 -1 max 1 when rubble
     ShiftSpec('rubble-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: ctx.situation('rubble'), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # entrenchment-assault         1 max 1 when entrenched and any(attackers where engineer)
-    ShiftSpec('entrenchment-assault', lambda ctx: Fraction(1), 1, lambda ctx: (ctx.situation('entrenched') and any_where(ctx.attackers, lambda u1: u1.is_('engineer'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
+    ShiftSpec('entrenchment-assault', lambda ctx: Fraction(1), 1, lambda ctx: (ctx.situation('entrenched') and _rt.any_where(ctx.attackers, lambda u1: u1.is_('engineer'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
 )
 
 # ---------------------------------------------------------------------------
@@ -1257,7 +1245,7 @@ FACTORS = (
 # Isolation surrender roll (one die) (11.2.6)
 # Air and sea supply roll (one die) (11.4)
 # Unit size symbols (2.32)
-TABLES: MappingProxyType[str, LookupTable] = frozen_mapping((table.name, table) for table in (
+TABLES: MappingProxyType[str, LookupTable] = _rt.frozen_mapping((table.name, table) for table in (
     LookupTable(
         'supply-distance', key='level',
         columns=('1', '2-3', '4-6'),

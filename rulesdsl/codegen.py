@@ -10,18 +10,79 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from . import __version__, ir
-from .expressions import function_name
+from .errors import Diagnostic, Span
+from .expressions import Checker, Emitter, function_name
 from .runtime.model import Quantity
 
 
+# A rulebook name that is a Python keyword or soft keyword gets a trailing
+# underscore (PEP 8): `define class` is class_() in the module.  Listed in full,
+# so that the same rulebook makes the same module under every Python version.
+KEYWORDS = frozenset(keyword.kwlist) | {"_", "case", "match", "type"}
+
+# What a generated module itself binds or reads from its globals, whatever the
+# rulebook: no name a rulebook introduces may become one of these.  The
+# runtime's helpers are imported as `_rt`, which no rulebook name can be.
+# (tests/test_codegen_safety.py checks this list against rendered modules.)
+MODULE_NAMES: dict[str, str] = {
+    **{name: "the module's " + what for name, what in {
+        "RULEBOOK": "rulebook header", "RULES": "rules in effect", "PARAMETERS": "parameters in effect",
+        "parameter": "function parameter(name)", "odds": "function odds(attack, defense)",
+        "odds_ratio": "function odds_ratio(attack, defense)", "round_": "rounding function round_(x)",
+        "GAME_TURN": "game turn", "PLAYER_TURN_PHASES": "player turn phases", "PLAYER_TURN": "player turn",
+        "TERRAIN": "terrain effects chart", "entry_cost": "function entry_cost(terrain)",
+        "attack_multiplier": "function attack_multiplier(terrain)",
+        "defense_multiplier": "function defense_multiplier(terrain)", "CRT": "combat results table",
+        "crt_column": "function crt_column(attack, defense)", "crt": "function crt(column, roll)",
+        "resolve": "function resolve(attack, defense, roll)", "VOCABULARY": "vocabulary",
+        "MODIFIERS": "die roll modifiers", "SHIFTS": "column shifts", "FACTORS": "strength factors",
+        "ADJUSTMENTS": "result adjustments", "TABLES": "charts", "table": "function table(name)",
+        "ENGINE": "combat engine", "_odds_pair": "function _odds_pair(attack, defense)",
+        "drm": "function drm(combat)", "column_shifts": "function column_shifts(combat)",
+        "resolve_combat": "function resolve_combat(combat, roll)",
+    }.items()},
+    **{name: f"Python's built-in {name}, which the module uses"
+       for name in ("min", "max", "int", "float", "str", "bool", "tuple", "frozenset", "LookupError")},
+    **{name: f"the runtime's {name}, which the module imports"
+       for name in ("AdjustmentSpec", "AttackerLosses", "AttackingHex", "Combat", "FactorSpec", "CombatEffect",
+                    "CombatEngine", "CombatResultsTable", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
+                    "Vocabulary", "Fraction", "MappingProxyType", "Movement", "Parameter", "Phase", "PlayerTurn",
+                    "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "_rt",
+                    # types, for the annotations
+                    "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Number",
+                    "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames")},
+}
+
+
+def mangled(name: str) -> str:
+    """'Armor-Advantage' -> 'armor_advantage': lower case, each run of other characters one '_'."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def _unkeyword(name: str) -> str:
+    return name + "_" if name in KEYWORDS else name
+
+
 def module_name(rulebook_id: str) -> str:
-    """'scs-1.8' -> 'scs_1_8'."""
-    return ident(re.sub(r"[^a-z0-9]+", "_", rulebook_id.lower()).strip("_"))
+    """'scs-1.8' -> 'scs_1_8'; ValueError when the id makes no module name (see module_problem)."""
+    return ident(_unkeyword(mangled(rulebook_id)))
+
+
+def module_problem(rulebook_id: str) -> str | None:
+    """Why a rulebook id makes no Python module name, or None."""
+    name = mangled(rulebook_id)
+    if not name:
+        return f"rulebook id '{rulebook_id}' makes no Python module name: it has no letter or digit"
+    if name[0].isdigit():
+        return f"rulebook id '{rulebook_id}' makes the module name '{name}', which starts with a digit"
+    return None
 
 
 def ident(name: str) -> str:
@@ -108,7 +169,7 @@ def _cites(node) -> tuple[str, ...]:
     return tuple(c.value for c in getattr(node, "cites", ()))
 
 
-def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
+def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNames) -> dict:
     book = resolved.rulebook
     params = {p.name: p for p in resolved.parameters}
     origins: dict[str, int] = {}
@@ -146,7 +207,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
         })
     for p in resolved.parameters:
         ctx["parameters"].append({
-            "name": p.name, "constant": ident(p.name.replace(".", "_").upper()), "value": p.value,
+            "name": p.name, "constant": names.constants[p.name], "value": p.value,
             "rule": p.rule, "origin": p.origin, "source": f"{p.span.path}:{p.span.line}",
         })
     # the constants, grouped under the rule that sets them, in rule order
@@ -162,7 +223,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
     ctx["rounding"] = None
     if resolved.rounding is not None:
         node = resolved.rounding.node
-        ctx["rounding"] = {"function": ident("round_" + node.name.value.replace("-", "_")),
+        ctx["rounding"] = {"function": names.rounding,
                            "name": node.name.value, "threshold": resolved.threshold,
                            "clauses": ", ".join(c.value for c in node.spec), "cites": _cites(node)}
 
@@ -219,55 +280,223 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str]) -> dict:
                                                  for i, c in enumerate(r.cells)] for r in node.attacker.rows]
             ctx["results"]["attacker"] = {"columns": py(tuple(c.value for c in node.attacker.columns)),
                                           "rows": _table([header] + rows, "            ")}
-    _issue3_context(ctx, resolved)
+    _issue3_context(ctx, resolved, names)
     return ctx
 
 
-RESERVED = {"odds", "crt", "crt_column", "resolve", "entry_cost", "attack_multiplier", "defense_multiplier",
-            "parameter", "drm", "column_shifts", "resolve_combat", "table"}
-
-
 def public_name(definition: str) -> str:
-    name = re.sub(r"[^a-z0-9]+", "_", definition.lower()).strip("_")
-    return ident(name if name not in RESERVED and not name[0].isdigit() else "define_" + name)
+    """'armor-advantage' -> 'armor_advantage', the module's function for a definition;
+    ValueError when the name makes none (see python_names)."""
+    name = mangled(definition)
+    return ident(_unkeyword(name if not name[:1].isdigit() else "define_" + name))
 
 
-def _issue3_context(ctx: dict, resolved: ir.Resolved) -> None:
+def constant_name(parameter: str) -> str:
+    """'zoc.entry_cost' -> 'ZOC_ENTRY_COST'."""
+    return ident(re.sub(r"[^A-Za-z0-9_]", "_", parameter).upper())
+
+
+def rounding_name(rounding: str) -> str:
+    """'half-up' -> 'round_half_up'."""
+    return ident("round_" + mangled(rounding))
+
+
+@dataclass(frozen=True)
+class PythonNames:
+    """The Python names of what a rulebook names, checked against each other and the module's own."""
+
+    definitions: dict[str, str]        # definition -> public function
+    constants: dict[str, str]          # parameter -> constant
+    rounding: str | None
+
+
+def python_names(resolved: ir.Resolved) -> tuple[PythonNames, list[Diagnostic]]:
+    """Every name the rulebook brings into its module, after mangling, with a positioned
+    error at the second of two names that become one, or at a name the module already uses."""
+    problems: list[Diagnostic] = []
+    taken: dict[str, tuple[str, Span | None]] = {name: (what, None) for name, what in MODULE_NAMES.items()}
+    order = {book.path: i for i, book in enumerate(reversed((resolved.rulebook, *resolved.ancestors)))}
+
+    def claim(kind: str, name: str, span: Span, make: Callable[[str], str]) -> str | None:
+        try:
+            python: str = make(name)
+        except ValueError:
+            problems.append(Diagnostic(f"{kind} '{name}' makes no Python name", span,
+                                       "give it a name with a letter, like: armor-odds"))
+            return None
+        if python in taken:
+            what, first = taken[python]
+            where = f" ({first.path}:{first.line})" if first is not None else ""
+            problems.append(Diagnostic(f"{kind} '{name}' becomes the Python name {python}, which is already "
+                                       f"{what}{where}", span, f"rename the {kind}"))
+            return None
+        taken[python] = (f"{kind} '{name}'", span)
+        return python
+
+    constants = {}
+    for p in resolved.parameters:
+        constants[p.name] = claim("parameter", p.name, p.span, constant_name) or ""
+    rounding = None
+    if resolved.rounding is not None:
+        node = resolved.rounding.node
+        rounding = claim("rounding", node.name.value, node.name.span, rounding_name)
+    definitions = {}
+    written = sorted((d for d, *_ in resolved.definitions),
+                     key=lambda d: (order.get(d.span.path, -1), d.span.line, d.span.column))
+    for d in written:
+        definitions[d.name.value] = claim("definition", d.name.value, d.name.span, public_name) or ""
+    return PythonNames(definitions, constants, rounding), problems
+
+
+class PythonEmitter(Emitter):
+    """Checked expressions as Python over a bound combat `ctx` (runtime.combat.Context):
+    runtime helpers as `_rt.<name>`, definitions as their private `_def_` functions."""
+
+    def number(self, value: Fraction) -> str:
+        return py(Fraction(value))
+
+    def odds(self, ratio: Fraction) -> str:
+        return f"Fraction({ratio.numerator}, {ratio.denominator})"
+
+    def definition(self, name: str) -> str:
+        return f"{function_name(name)}(ctx)"
+
+    def parameter(self, name: str) -> str:
+        return f"PARAMETERS[{name!r}].number"
+
+    def situation(self, name: str) -> str:
+        return f"ctx.situation({name!r})"
+
+    def amount(self, name: str) -> str:
+        return f"ctx.amount({name!r})"
+
+    def root(self, path: str) -> str:
+        return "ctx." + ident(path.replace(".", "_"))
+
+    def result(self, field: str) -> str:
+        return f"ctx.result.{ident(field)}"
+
+    def attribute(self, var: str, name: str) -> str:
+        return f"{var}.{ident(name)}"
+
+    def unit_word(self, var: str, word: str) -> str:
+        return f"{var}.is_({word!r})"
+
+    def unary(self, op: str, operand: str) -> str:
+        return f"(not {operand})" if op == "not" else f"(-{operand})"
+
+    def binary(self, op: str, left: str, right: str) -> str:
+        if op == "/":
+            return f"_rt.divide({left}, {right})"
+        assert op in ("and", "or", "+", "-", "*", "<", "<=", ">", ">=", "==", "!="), op
+        return f"({left} {op} {right})"
+
+    def is_case(self, operand: str, word: str) -> str:
+        return f"({operand} == {word!r})"
+
+    def is_terrain(self, operand: str, word: str) -> str:
+        return f"({operand}.name == {word!r})"
+
+    def extreme(self, function: str, args: list[str]) -> str:
+        assert function in ("min", "max"), function
+        return f"{function}({', '.join(args)})"
+
+    def choose(self, condition: str, yes: str, no: str) -> str:
+        return f"({yes} if {condition} else {no})"
+
+    def odds_of(self, attack: str, defense: str) -> str:
+        return f"odds_ratio({attack}, {defense})"
+
+    def numeric(self, function: str, operand: str) -> str:
+        helper = "round_" if function == "round" else f"_rt.{ident(function)}_"   # round_: the rulebook's rounding
+        return f"{helper}({operand})"
+
+    def across(self, var: str, hexside: str) -> str:
+        return f"{var}.crosses({hexside!r})"
+
+    def aggregate(self, function: str, collection: str, var: str, where: str | None, of: str | None) -> str:
+        test = f"lambda {var}: {where}" if where is not None else "None"
+        if of is None:
+            return f"_rt.{ident(function)}_where({collection}, {test})"
+        return f"_rt.{ident(function)}_of({collection}, {test}, lambda {var}: {of})"
+
+    def cases(self, branches: list[tuple[str, str]], default: str | None) -> str:
+        # flat, not nested: a conditional expression chains to the right without parentheses
+        return "(" + "".join(f"{word!r} if {condition} else " for condition, word in branches) + f"{default!r})"
+
+    def error(self) -> str:
+        raise ValueError("an expression that does not check reached codegen")
+
+
+@dataclass(frozen=True)
+class Translation:
+    """A resolved rulebook's expressions as Python."""
+
+    definitions: dict[str, str]                       # definition -> Python expression
+    modifiers: list[str]                              # each DRM's condition
+    shifts: list[tuple[str, str | None]]              # each shift's amount and condition
+    adjustments: list[str]                            # each adjustment's condition
+    factors: list[tuple[str, str]]                    # each strength factor and its condition over u1
+
+
+def translate(resolved: ir.Resolved) -> Translation:
+    """Every expression in effect, in Python; resolve has checked them all."""
+    writer = Checker(resolved.vocabulary, PythonEmitter())
+    writer.compile_definitions()
+    charts = {"modifiers": resolved.modifiers, "shifts": resolved.shifts,
+              "adjustments": resolved.adjustments, "factors": resolved.unit_factors}
+    modifiers = [writer.condition(m.condition) for m in charts["modifiers"].node.modifiers] \
+        if charts["modifiers"] is not None else []
+    shifts = [(writer.number(s.amount), writer.condition(s.condition) if s.condition is not None else None)
+              for s in charts["shifts"].node.shifts] if charts["shifts"] is not None else []
+    writer.reading_result = True
+    adjustments = [writer.condition(a.condition) for a in charts["adjustments"].node.adjustments] \
+        if charts["adjustments"] is not None else []
+    writer.reading_result = False
+    factors = [(writer.number(f.factor), writer.in_unit(f.condition, number=False))
+               for f in charts["factors"].node.factors] if charts["factors"] is not None else []
+    if writer.problems:
+        raise ValueError(f"{writer.problems[0].span}: {writer.problems[0].message}")
+    return Translation(dict(writer.sources), modifiers, shifts, adjustments, factors)
+
+
+def _issue3_context(ctx: dict, resolved: ir.Resolved, names: PythonNames) -> None:
     vocabulary = resolved.vocabulary
+    python = translate(resolved)
     ctx["unit_types"] = [f"{py(name)}: {py(caps)}," for name, caps in vocabulary.unit_types.items()]
     ctx["states"] = py(tuple(sorted(vocabulary.states)))
     ctx["situations"] = py(tuple(sorted(vocabulary.situations)))
     ctx["amounts"] = py(tuple(sorted(vocabulary.amounts)))
     ctx["favour_defender"] = resolved.favour_defender
     ctx["definitions"] = [{
-        "function": function_name(d.name.value), "public": public_name(d.name.value), "name": d.name.value,
-        "python": python, "kind": kind, "rule": rule, "origin": origin,
+        "function": function_name(d.name.value), "public": names.definitions[d.name.value], "name": d.name.value,
+        "python": python.definitions[d.name.value], "kind": kind, "rule": rule, "origin": origin,
         "text": [comment(line) for line in d.text.splitlines()],
-    } for d, python, kind, rule, origin in resolved.definitions]
+    } for d, kind, rule, origin in resolved.definitions]
     ctx["modifiers"] = None
     if resolved.modifiers is not None:
         node = resolved.modifiers.node
         ctx["modifiers"] = {"cap": node.cap, "cites": _cites(node), "origin": resolved.modifiers.origin, "entries": [
-            {"name": m.name.value, "value": m.value, "side": m.side, "python": python, "text": comment(m.text)}
-            for m, python in resolved.modifier_code]}
+            {"name": m.name.value, "value": m.value, "side": m.side, "python": condition, "text": comment(m.text)}
+            for m, condition in zip(node.modifiers, python.modifiers)]}
     ctx["shifts"] = None
     if resolved.shifts is not None:
         node = resolved.shifts.node
         ctx["shifts"] = {"per_side": node.per_side, "before_limits": node.before_limits, "cites": _cites(node), "origin": resolved.shifts.origin, "entries": [
             {"source": sh.source.value, "amount": amount, "maximum": sh.maximum, "condition": condition,
-             "text": comment(sh.text)} for sh, amount, condition in resolved.shift_code]}
+             "text": comment(sh.text)} for sh, (amount, condition) in zip(node.shifts, python.shifts)]}
     ctx["adjustments"] = None
     if resolved.adjustments is not None:
         node = resolved.adjustments.node
         ctx["adjustments"] = {"cites": _cites(node), "entries": [
-            {"name": a.name.value, "field": a.target, "amount": a.amount, "python": python, "text": comment(a.text)}
-            for a, python in resolved.adjustment_code]}
+            {"name": a.name.value, "field": a.target, "amount": a.amount, "python": condition, "text": comment(a.text)}
+            for a, condition in zip(node.adjustments, python.adjustments)]}
     ctx["factors"] = None
     if resolved.unit_factors is not None:
         node = resolved.unit_factors.node
         ctx["factors"] = {"cites": _cites(node), "entries": [
             {"name": f.name.value, "role": f.role, "factor": factor, "condition": condition, "text": comment(f.text)}
-            for f, factor, condition in resolved.unit_factor_code]}
+            for f, (factor, condition) in zip(node.factors, python.factors)]}
     ctx["tables"] = []
     for effective in resolved.tables:
         table = effective.node
@@ -289,11 +518,22 @@ def _cell(text: str):
     return text
 
 
+def cell_problems(resolved: ir.Resolved) -> list[Diagnostic]:
+    """Chart cells that would be numbers but cannot be: a fraction over zero."""
+    return [Diagnostic(f"'{cell.value}' divides by zero", cell.span, "write the fraction with a denominator above 0")
+            for effective in resolved.tables for row in effective.node.rows for cell in row[1:]
+            if re.fullmatch(r"-?[0-9]+/0+", cell.value)]
+
+
 _ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=StrictUndefined,
                    autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
 _ENV.filters.update(py=py, doc=doc, ident=ident, comment=comment)
 
 
 def generate(resolved: ir.Resolved) -> str:
+    """The module's source; ValueError when python_names reports a problem (check it first)."""
+    names, problems = python_names(resolved)
+    if problems:
+        raise ValueError(f"{problems[0].span}: {problems[0].message}")
     titles = {e.node.id.value: e.node.title.value for e in resolved.rules if e.node.title}
-    return _ENV.get_template("module.py.j2").render(_context(resolved, titles))
+    return _ENV.get_template("module.py.j2").render(_context(resolved, titles, names))

@@ -478,13 +478,9 @@ class Resolved:
     shifts: Effective | None = None
     tables: tuple[Effective, ...] = ()
     vocabulary: object = None                   # expressions.Vocabulary
-    definitions: tuple = ()                     # (Definition, python, kind, rule id, origin), in dependency order
-    modifier_code: tuple = ()                   # (Modifier, python condition)
-    shift_code: tuple = ()                      # (Shift, python amount, python condition or None)
+    definitions: tuple = ()                     # (Definition, kind, rule id, origin), in dependency order
     adjustments: Effective | None = None
-    adjustment_code: tuple = ()                 # (Adjustment, python condition)
     unit_factors: Effective | None = None
-    unit_factor_code: tuple = ()                # (UnitFactor, python factor, python condition over u1)
 
     @property
     def id(self) -> str:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ir
-from .codegen import generate, module_name
+from .codegen import module_name
+from .modcheck import build_module, name_problems, resolved_problems
 from .errors import Diagnostic, RulesError
 from .resolve import resolve
 from .source import Source, read_source
@@ -137,10 +138,13 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None) -> 
             continue
         if failed and rulebook.extends is not None and rulebook.extends.value not in index:
             continue  # the rulebook it extends may be one that failed to parse
+        unnamed = name_problems(rulebook)   # its id makes no module name (unless the schema said so already)
         resolved, problems = resolve(rulebook, index)
+        result.diagnostics += [d for d in unnamed if not any(e.span == d.span for e in result.diagnostics)]
         result.diagnostics += problems
-        if resolved is None:
+        if resolved is None or unnamed:
             continue
+        result.diagnostics += resolved_problems(resolved)
         name = module_name(key)
         if name in modules:
             result.diagnostics.append(Diagnostic(
@@ -156,7 +160,12 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None) -> 
     if result.ok:
         result.outputs["generated/__init__.py"] = PACKAGE_INIT
         for key, resolved in sorted(result.resolved.items()):
-            result.outputs[f"generated/{module_name(key)}.py"] = generate(resolved)
+            module, problems = build_module(resolved)  # compiled and imported before anything is written
+            result.diagnostics += problems
+            if module is not None:
+                result.outputs[f"generated/{module_name(key)}.py"] = module
+        if not result.ok:
+            result.outputs = {}
     return result
 
 

@@ -6,6 +6,7 @@ definition in effect keeps the rulebook it came from and its position.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from fractions import Fraction
 from typing import Mapping
@@ -13,7 +14,7 @@ from typing import Mapping
 from . import ir
 from .errors import Diagnostic, suggest
 from .context import ROOT
-from .expressions import Compiler, Vocabulary
+from .expressions import Checker, Vocabulary
 from .runtime.model import Quantity
 from .validate import favours_defender, rounding_threshold, typed_value
 
@@ -121,14 +122,16 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     vocabulary = _vocabulary(books, ordered, charts, problems)
     vocabulary.parameters = {p.name: "number" for p in parameters
                              if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}
-    compiled = _compile_expressions(rulebook, vocabulary, ordered, charts, problems)
+    definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems)
     if problems:
         return None, problems
-    return ir.Resolved(rulebook, tuple(books[1:]), ordered, parameters, charts.get("rounding"), threshold,
-                       charts.get("sequence"), charts.get("terrain"), charts.get("results"), favour_defender,
-                       charts.get("modifiers"), charts.get("shifts"), tuple(tables.values()), vocabulary,
-                       *compiled[:3], charts.get("adjustments"), compiled[3], charts.get("unit_factors"),
-                       compiled[4]), []
+    return ir.Resolved(
+        rulebook=rulebook, ancestors=tuple(books[1:]), rules=ordered, parameters=parameters,
+        rounding=charts.get("rounding"), threshold=threshold, sequence=charts.get("sequence"),
+        terrain=charts.get("terrain"), results=charts.get("results"), favour_defender=favour_defender,
+        modifiers=charts.get("modifiers"), shifts=charts.get("shifts"), tables=tuple(tables.values()),
+        vocabulary=vocabulary, definitions=definitions, adjustments=charts.get("adjustments"),
+        unit_factors=charts.get("unit_factors")), []
 
 
 def _tables(books, problems) -> dict[str, ir.Effective]:
@@ -216,36 +219,37 @@ def _first_span(vocabulary, name, books):
     return books[0].span
 
 
-def _compile_expressions(rulebook, vocabulary: Vocabulary, rules, charts, problems) -> tuple:
-    compiler = Compiler(vocabulary)
-    order = compiler.compile_definitions()
+def _check_expressions(rulebook, vocabulary: Vocabulary, rules, charts, problems) -> tuple:
+    """Check every expression in effect (names, kinds, cycles); the definitions in an order
+    where each comes after those it uses, as (Definition, kind, rule id, origin)."""
+    checker = Checker(vocabulary)
+    order = checker.compile_definitions()
     owner = {d.name.value: (e.node.id.value, e.origin) for e in rules for d in e.node.definitions}
-    definitions = tuple((vocabulary.definitions[name], compiler.sources[name], compiler.kinds[name], *owner[name])
-                        for name in order)
-    modifier_code = ()
+    definitions = tuple((vocabulary.definitions[name], checker.kinds[name], *owner[name]) for name in order)
     if charts.get("modifiers") is not None:
-        modifier_code = tuple((m, compiler.condition(m.condition)) for m in charts["modifiers"].node.modifiers)
-    shift_code = ()
+        for m in charts["modifiers"].node.modifiers:
+            checker.condition(m.condition)
     if charts.get("shifts") is not None:
-        shift_code = tuple((s, compiler.number(s.amount),
-                            compiler.condition(s.condition) if s.condition is not None else None)
-                           for s in charts["shifts"].node.shifts)
-    adjustment_code = ()
+        for s in charts["shifts"].node.shifts:
+            checker.number(s.amount)
+            if s.condition is not None:
+                checker.condition(s.condition)
     if charts.get("adjustments") is not None:
-        compiler.reading_result = True
-        adjustment_code = tuple((a, compiler.condition(a.condition)) for a in charts["adjustments"].node.adjustments)
-        compiler.reading_result = False
-    factor_code = ()
+        checker.reading_result = True
+        for a in charts["adjustments"].node.adjustments:
+            checker.condition(a.condition)
+        checker.reading_result = False
     if charts.get("unit_factors") is not None:
-        factor_code = tuple((f, compiler.number(f.factor), compiler.in_unit(f.condition, number=False))
-                            for f in charts["unit_factors"].node.factors)
-    problems += compiler.problems
-    return definitions, modifier_code, shift_code, adjustment_code, factor_code
+        for f in charts["unit_factors"].node.factors:
+            checker.number(f.factor)
+            checker.in_unit(f.condition, number=False)
+    problems += checker.problems
+    return definitions
 
 
 def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:
-    return ir.Rule(rule.span, rule.id, rule.numbered, rule.override, title, rule.summary,
-                   rule.parameters, rule.notes, rule.see, rule.requires)
+    """The override, keeping the inherited title; every other field its own (by name, so none is lost)."""
+    return dataclasses.replace(rule, title=title)
 
 
 def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective, ...],

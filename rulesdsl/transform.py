@@ -8,6 +8,7 @@ from lark.exceptions import VisitError
 
 from . import ir
 from .errors import Diagnostic, RulesError, Span
+from .limits import check_limits
 from .parser import parse_tree
 from .source import Source
 
@@ -562,6 +563,7 @@ def _unquote(literal: str) -> str:
 def parse(source: Source) -> ir.Rulebook:
     """Source text to a Rulebook, or RulesError with positioned diagnostics."""
     tree = parse_tree(source)
+    check_limits(tree, source)  # before anything recursive walks the tree (limits.py)
     try:
         return _Builder(source.path, source.text).transform(tree)
     except VisitError as exc:
