@@ -6,6 +6,7 @@ definition in effect keeps the rulebook it came from and its position.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from fractions import Fraction
 from typing import Mapping
@@ -17,17 +18,29 @@ from .expressions import Compiler, Vocabulary
 from .runtime.model import Quantity
 from .validate import favours_defender, rounding_threshold, typed_value
 
-_CHARTS = {
-    "unit_types": "unit types",
-    "rounding": "rounding rule",
-    "sequence": "sequence of play",
-    "terrain": "terrain effects chart",
-    "results": "combat results table",
-    "modifiers": "die roll modifiers",
-    "shifts": "column shifts",
-    "adjustments": "result adjustments",
-    "unit_factors": "strength factors",
+# How each kind of statement is resolved against the rulebooks a rulebook extends
+# (tests/test_walk.py checks every kind is here):
+#   a chart: one per rulebook, the nearest wins, and only with `override`; named by its noun;
+#   BY_ID: rules, by id (`override rule`); BY_NAME: tables, by name (`override table`);
+#   MERGED: vocabularies, every rulebook adds its words; LAYERED: labels, nearest first (charts.label_layers).
+BY_ID, BY_NAME, MERGED, LAYERED = "by id", "by name", "merged", "layered"
+RESOLUTION: dict[type, str] = {
+    ir.Rule: BY_ID,
+    ir.LookupTable: BY_NAME,
+    ir.Vocabulary: MERGED,
+    ir.Labels: LAYERED,
+    ir.UnitTypes: "unit types",
+    ir.Rounding: "rounding rule",
+    ir.SequenceOfPlay: "sequence of play",
+    ir.TerrainChart: "terrain effects chart",
+    ir.ResultsTable: "combat results table",
+    ir.Modifiers: "die roll modifiers",
+    ir.Shifts: "column shifts",
+    ir.Adjustments: "result adjustments",
+    ir.UnitFactors: "strength factors",
 }
+_CHARTS = {ir.STATEMENT_FIELD[kind]: noun for kind, noun in RESOLUTION.items()
+           if noun not in (BY_ID, BY_NAME, MERGED, LAYERED)}
 
 
 def rule_order(rule_id: str) -> tuple:
@@ -89,7 +102,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
                     f"rule {key} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
                     rule.id.span, f"write 'override rule {key}' to replace it in {origin}"))
                 continue
-            rules[key] = ir.Effective(rule, origin)
+            rules[key] = ir.Effective(node=rule, origin=origin)
         for field, noun in _CHARTS.items():
             items = getattr(book, field)
             if not items:
@@ -105,7 +118,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
             if inherited is None and override:
                 problems.append(Diagnostic(f"override of a {noun} that no rulebook this one extends defines",
                                            node.span, "remove 'override'"))
-            charts[field] = ir.Effective(node, origin)
+            charts[field] = ir.Effective(node=node, origin=origin)
 
     tables = _tables(books, problems)
     ordered = tuple(sorted(rules.values(), key=lambda e: rule_order(e.node.id.value)))
@@ -124,11 +137,15 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     compiled = _compile_expressions(rulebook, vocabulary, ordered, charts, problems)
     if problems:
         return None, problems
-    return ir.Resolved(rulebook, tuple(books[1:]), ordered, parameters, charts.get("rounding"), threshold,
-                       charts.get("sequence"), charts.get("terrain"), charts.get("results"), favour_defender,
-                       charts.get("modifiers"), charts.get("shifts"), tuple(tables.values()), vocabulary,
-                       *compiled[:3], charts.get("adjustments"), compiled[3], charts.get("unit_factors"),
-                       compiled[4]), []
+    definitions, modifier_code, shift_code, adjustment_code, unit_factor_code = compiled
+    return ir.Resolved(
+        rulebook=rulebook, ancestors=tuple(books[1:]), rules=ordered, parameters=parameters,
+        rounding=charts.get("rounding"), threshold=threshold, sequence=charts.get("sequence"),
+        terrain=charts.get("terrain"), results=charts.get("results"), favour_defender=favour_defender,
+        modifiers=charts.get("modifiers"), shifts=charts.get("shifts"), tables=tuple(tables.values()),
+        vocabulary=vocabulary, definitions=definitions, modifier_code=modifier_code, shift_code=shift_code,
+        adjustments=charts.get("adjustments"), adjustment_code=adjustment_code,
+        unit_factors=charts.get("unit_factors"), unit_factor_code=unit_factor_code), []
 
 
 def _tables(books, problems) -> dict[str, ir.Effective]:
@@ -144,7 +161,7 @@ def _tables(books, problems) -> dict[str, ir.Effective]:
             if inherited is None and table.override:
                 problems.append(Diagnostic(f"override of table '{table.name.value}', which no rulebook this one "
                                            "extends defines", table.name.span, "remove 'override'"))
-            tables[table.name.value] = ir.Effective(table, book.id.value)
+            tables[table.name.value] = ir.Effective(node=table, origin=book.id.value)
     return tables
 
 
@@ -244,8 +261,7 @@ def _compile_expressions(rulebook, vocabulary: Vocabulary, rules, charts, proble
 
 
 def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:
-    return ir.Rule(rule.span, rule.id, rule.numbered, rule.override, title, rule.summary,
-                   rule.parameters, rule.notes, rule.see, rule.requires)
+    return dataclasses.replace(rule, title=title)
 
 
 def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective, ...],
@@ -305,7 +321,8 @@ def _parameters(rules: tuple[ir.Effective, ...]) -> tuple[tuple[ir.EffectivePara
                     parameter.name.span, f"a parameter is set in one rule; the other is at "
                                          f"{first.span.path}:{first.span.line}"))
                 continue
-            found[name] = ir.EffectiveParameter(name, value, rule.id.value, effective.origin, span=parameter.span)
+            found[name] = ir.EffectiveParameter(name=name, value=value, rule=rule.id.value, origin=effective.origin,
+                                                span=parameter.span)
     return tuple(found[k] for k in sorted(found)), problems
 
 
