@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, Callable
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -139,12 +140,9 @@ def card(resolved: ir.Resolved, lang: str, project_labels: dict, paper: str = "a
         "ancestors": [a.title.value for a in resolved.ancestors],
         "t": {key: t(key) for key in _CHROME},
     }
-    data["sequence"] = _sequence(resolved, t)
-    data["terrain"] = _terrain(resolved, t)
-    data["results"] = _results(resolved, t, params)
-    data["modifiers"] = _modifiers(resolved, t)
-    data["shifts"] = _shifts(resolved, t)
-    data["tables"] = _tables(resolved, t)
+    for kind, (key, make) in SECTIONS.items():
+        if key is not None:
+            data[key] = make(resolved, t)
     stacking = params.get("stacking.limit") or params.get("stacking.limit_units")
     data["stacking"] = None
     if stacking is not None and stacking.value is not None:
@@ -177,7 +175,8 @@ _CHROME = [
     "outcome.defender-step", "outcome.defender-retreat", "outcome.defender-steps", "outcome.attacker-steps",
     "outcome.attacker-step", "outcome.note", "outcome.by-drm",
     "side.attacker", "side.defender", "side.both", "stacking.text", "modifiers.cap", "shifts.per-side",
-    "player-turn",
+    "player-turn", "heading.factors", "heading.adjustments", "column.factor", "column.multiplies",
+    "column.result", "column.change",
 ]
 
 
@@ -283,6 +282,32 @@ def _shifts(resolved: ir.Resolved, t: Labeler) -> dict | None:
         for s in node.shifts]}
 
 
+def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict | None:
+    if resolved.unit_factors is None:
+        return None
+    node = resolved.unit_factors.node
+    return {"title": t("title.factors", node.title.value) if node.title else None,
+            "cites": [c.value for c in node.cites], "entries": [
+        {"name": t.name("factor", f.name.value), "role": t(f"role.{f.role}"), "factor": _factor_text(f),
+         "when": _condition_text(f.text)} for f in node.factors]}
+
+
+def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict | None:
+    if resolved.adjustments is None:
+        return None
+    node = resolved.adjustments.node
+    return {"title": t("title.adjustments", node.title.value) if node.title else None,
+            "cites": [c.value for c in node.cites], "entries": [
+        {"name": t.name("adjustment", a.name.value), "result": t(f"result.{a.target}"),
+         "change": f"{a.amount:+d}", "when": _condition_text(a.text)} for a in node.adjustments]}
+
+
+def _factor_text(factor: ir.UnitFactor) -> str:
+    """The factor as written: what lies between the role and 'when'."""
+    match = re.search(rf"\b{factor.role}\b(.*?)\bwhen\b", factor.text, re.S)
+    return " ".join(match.group(1).split()) if match else ""
+
+
 def _condition_text(text: str) -> str:
     """The 'when ...' part of a modifier line as written in the rulebook."""
     match = re.search(r"\bwhen\b(.*)$", text, re.S)
@@ -326,3 +351,26 @@ def render_html(data: dict) -> str:
     css = _ENV.loader.get_source(_ENV, "card.css")[0]
     return _ENV.get_template("card.html.j2").render(data, css=css)
 
+
+def _nothing(resolved: ir.Resolved, t: Labeler) -> None:
+    return None
+
+
+# What the card shows of each kind of statement (tests/test_walk.py checks every kind is here): the key
+# of its section in the card data and the function that builds it, or None where a kind prints no
+# section of its own.
+SECTIONS: dict[type, tuple[str | None, Callable[[ir.Resolved, Labeler], Any]]] = {
+    ir.Rule: (None, _nothing),               # rules print only as the parameters charts read (stacking)
+    ir.UnitTypes: (None, _nothing),          # read by the conditions the charts print
+    ir.Vocabulary: (None, _nothing),         # the words conditions use
+    ir.Rounding: (None, _nothing),           # folded into the outcome odds
+    ir.Labels: (None, _nothing),             # how every section prints: label_layers
+    ir.SequenceOfPlay: ("sequence", _sequence),
+    ir.TerrainChart: ("terrain", _terrain),
+    ir.ResultsTable: ("results", lambda resolved, t: _results(resolved, t, {p.name: p for p in resolved.parameters})),
+    ir.Modifiers: ("modifiers", _modifiers),
+    ir.Shifts: ("shifts", _shifts),
+    ir.UnitFactors: ("factors", _unit_factors),
+    ir.Adjustments: ("adjustments", _adjustments),
+    ir.LookupTable: ("tables", _tables),
+}
