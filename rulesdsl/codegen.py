@@ -294,6 +294,25 @@ _ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=Stri
 _ENV.filters.update(py=py, doc=doc, ident=ident, comment=comment)
 
 
+# The keys of the template context each kind of statement fills (tests/test_walk.py checks every kind is
+# here and each key is filled and read by module.py.j2); labels print only on the cards.
+SECTIONS: dict[type, tuple[str, ...]] = {
+    ir.Rule: ("rules", "parameters", "definitions"),
+    ir.UnitTypes: ("unit_types",),
+    ir.Vocabulary: ("states", "situations", "amounts"),
+    ir.Modifiers: ("modifiers",),
+    ir.Shifts: ("shifts",),
+    ir.Adjustments: ("adjustments",),
+    ir.UnitFactors: ("factors",),
+    ir.Rounding: ("rounding",),
+    ir.SequenceOfPlay: ("game_turn", "player_turn"),
+    ir.TerrainChart: ("terrain",),
+    ir.ResultsTable: ("results",),
+    ir.LookupTable: ("tables",),
+    ir.Labels: (),
+}
+
+
 def generate(resolved: ir.Resolved) -> str:
     titles = {e.node.id.value: e.node.title.value for e in resolved.rules if e.node.title}
     return _ENV.get_template("module.py.j2").render(_context(resolved, titles))

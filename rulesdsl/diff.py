@@ -120,8 +120,11 @@ def _definition(definition: ir.Definition) -> str:
 
 
 def _combat(cell: ir.CombatCell) -> str:
+    """As the chart prints it; any field that printing leaves out is added, so no change goes unseen."""
     from .charts import combat_text
-    return " ".join([combat_text(cell)] + [t.value for t in cell.repeated])
+    extra = [] if cell.kind == ir.CombatKind.MULTIPLY else \
+        [f"{name} {_text(value)}" for name, value in iter_fields(cell) if name != "kind" and value not in (None, 0, ())]
+    return " ".join([combat_text(cell), *extra, *(t.value for t in cell.repeated)])
 
 
 # How a node prints as one value; any other node prints its fields in turn.
@@ -234,12 +237,12 @@ def _results_snapshot(blocks: list[ir.ResultsTable]) -> dict[str, str]:
     node = blocks[0]
     out = {"(dice)": node.dice.value, "(notation)": node.notation.value if node.notation else "steps-first"}
     out.update({f"({name})": value for name, value in _record(
-        node, "dice", "notation", "columns", "rows", "lines", "attacker", "sides").items()})
+        node, "dice", "notation", "grid", "sides").items()})
     out["(sides)"] = ", ".join(s.side.value for s in node.sides)
     out["(columns)"] = " ".join(c.value for c in node.columns)
-    for line in node.lines:
-        if line.name is not None:
-            out[f"(line {line.name.value})"] = " ".join(c.value for c in line.columns)
+    for index, line in enumerate(node.lines[1:] if node.lines and node.lines[0].name is None else node.lines):
+        name = line.name.value if line.name is not None else str(index + 2)
+        out[f"(line {name})"] = " ".join(c.value for c in line.columns)
     if node.attacker is not None:
         out["(attacker side columns)"] = " ".join(c.value for c in node.attacker.columns)
     outcomes = DICE_OUTCOMES.get(node.dice.value, ())

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Generic, Iterator, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Generic, Iterator, NamedTuple, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from .errors import Span
 
@@ -464,12 +464,21 @@ class OddsLine:
     columns: tuple[Text, ...]
 
 
+class AttackerSide(NamedTuple):
+    """The attacker-loss side of a dual-sided table, read by total defense strength: a view of its
+    TableSide (ResultsTable.attacker), not a node of its own."""
+
+    span: Span
+    columns: tuple[Text, ...]     # strength ranges: 1-4, 5-8, 21+
+    rows: tuple[DiceRow, ...]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class AttackerSide:
-    """The attacker-loss side of a dual-sided table: columns by total defense strength."""
+class Grid:
+    """A one-sided table's odds rows and dice rows."""
 
     span: Span = _span()
-    columns: tuple[Text, ...]     # strength ranges: 1-4, 5-8, 21+
+    lines: tuple[OddsLine, ...]   # every odds row; more than one in a terrain-line table
     rows: tuple[DiceRow, ...]
 
 
@@ -491,12 +500,42 @@ class ResultsTable:
     title: Text | None
     cites: tuple[Text, ...]
     dice: Text
-    columns: tuple[Text, ...]     # the odds columns (of the first line)
-    rows: tuple[DiceRow, ...]     # the (defender-side) results
     notation: Text | None       # steps-first (D2r1) or retreat-first (D2(1))
-    lines: tuple[OddsLine, ...]   # every odds row; more than one in a terrain-line table
-    attacker: AttackerSide | None
-    sides: tuple[TableSide, ...]  # the side blocks as written, for a dual-sided table
+    grid: Grid | None             # a one-sided table
+    sides: tuple[TableSide, ...]  # the side blocks of a dual-sided table, as written
+
+    # What the table reads, whichever way it is written: views of `grid` or `sides`, not fields, so the
+    # model holds each cell once.
+    def _side(self, name: str) -> TableSide | None:
+        return next((s for s in self.sides if s.side.value == name), None)
+
+    @property
+    def lines(self) -> tuple[OddsLine, ...]:
+        """The odds rows: the grid's, or the defender side's header."""
+        if self.grid is not None:
+            return self.grid.lines
+        defender = self._side("defender")
+        return (defender.odds,) if defender is not None and defender.odds is not None else ()
+
+    @property
+    def columns(self) -> tuple[Text, ...]:
+        """The odds columns (of the first line)."""
+        return self.lines[0].columns if self.lines else ()
+
+    @property
+    def rows(self) -> tuple[DiceRow, ...]:
+        """The (defender-side) results."""
+        if self.grid is not None:
+            return self.grid.rows
+        defender = self._side("defender")
+        return defender.rows if defender is not None and defender.odds is not None else ()
+
+    @property
+    def attacker(self) -> AttackerSide | None:
+        side = self._side("attacker")
+        if side is None or side.strengths is None:
+            return None
+        return AttackerSide(side.span, side.strengths, side.rows)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -482,32 +482,21 @@ class _Builder(Transformer):
         body = rest[0]
         if isinstance(body, ir.TableSide):  # a single side block
             body = [body]
-        attacker, sides = None, ()
+        grid, sides = None, ()
         if isinstance(body, list):  # table sides
             sides = tuple(body)
-            lines, rows = (), ()
-            first: dict[str, ir.TableSide] = {}
-            for block in sides:
-                first.setdefault(block.side.value, block)
-            defender, attacking = first.get("defender"), first.get("attacker")
-            if defender is not None and defender.odds is not None:
-                lines, rows = (defender.odds,), defender.rows
-            if attacking is not None and attacking.strengths is not None:
-                attacker = ir.AttackerSide(span=attacking.span, columns=attacking.strengths, rows=attacking.rows)
         else:
-            lines, rows = body
-        columns = lines[0].columns if lines else ()
+            grid = body
         return ir.ResultsTable(span=self._span(meta), override=override, title=title, cites=cites,
-                               dice=self._text(dice), columns=columns, rows=tuple(rows), notation=notation,
-                               lines=tuple(lines), attacker=attacker, sides=sides)
+                               dice=self._text(dice), notation=notation, grid=grid, sides=sides)
 
     def results_body(self, items):
         return list(items)
 
-    def grid(self, items):
-        lines = tuple(i for i in items if isinstance(i, ir.OddsLine))
-        rows = tuple(i for i in items if isinstance(i, ir.DiceRow))
-        return lines, rows
+    @v_args(meta=True)
+    def grid(self, meta, items):
+        return ir.Grid(span=self._span(meta), lines=tuple(i for i in items if isinstance(i, ir.OddsLine)),
+                       rows=tuple(i for i in items if isinstance(i, ir.DiceRow)))
 
     @v_args(meta=True)
     def table_side(self, meta, items):
