@@ -304,8 +304,8 @@ def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict | None:
 
 def _factor_text(factor: ir.UnitFactor) -> str:
     """The factor as written: what lies between the role and 'when'."""
-    match = re.search(rf"\b{factor.role}\b(.*?)\bwhen\b", factor.text, re.S)
-    return " ".join(match.group(1).split()) if match else ""
+    words = " ".join(factor.text.split()).split(" ", 2)     # name, role, then the factor up to 'when'
+    return words[2].split(" when ", 1)[0] if len(words) == 3 else ""
 
 
 def _condition_text(text: str) -> str:

@@ -72,6 +72,8 @@ def expression_text(expr: ir.Expr | None) -> str:
     if isinstance(expr, ir.Unary):
         return f"{expr.op}{' ' if expr.op == ir.UnaryOp.NOT else ''}{_operand(expr.operand)}"
     if isinstance(expr, ir.Binary):
+        if expr.op == ir.BinaryOp.DIV and isinstance(expr.left, ir.Number) and isinstance(expr.right, ir.Number):
+            return f"{expr.left.value}/{expr.right.value}"      # a fraction, as written
         return f"{_operand(expr.left)} {expr.op} {_operand(expr.right)}"
     if isinstance(expr, ir.Is):
         return f"{_operand(expr.operand)} is {expr.word.value}"

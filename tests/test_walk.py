@@ -202,3 +202,142 @@ def is_node_value(value) -> bool:
     """A field holding one node: that node's own fields are mutated instead."""
     from rulesdsl.walk import is_node
     return is_node(value)
+
+
+# ---- what diff used to miss (issue 8) ---------------------------------------------------
+MINI = """series mini "Mini" version "1.0"
+
+unit states: dg, out-of-supply
+
+rule 1.0 "One" {
+  summary "S."
+}
+
+strength factors "Factors" [1.0] {
+  dg-attack attack 1/2 when dg
+}
+
+terrain effects chart "TEC" [1.0] {
+  hex:
+    clear 1 ne
+}
+
+labels fr "Français" {
+  terrain.clear "Clair"
+}
+"""
+
+
+@pytest.mark.parametrize("old, new, shown", [
+    ("unit states: dg, out-of-supply", "unit states: dg", "names: dg, out-of-supply -> dg"),
+    ('chart "TEC"', 'chart "Terrain"', "title: TEC -> Terrain"),
+    ('"TEC" [1.0]', '"TEC" [1.0 2.0]', "cites: 1.0 -> 1.0, 2.0"),
+    ('"Clair"', '"Dégagé"', "fr terrain.clear: Clair -> Dégagé"),
+    ("rule 1.0", "override rule 1.0", "override: no -> yes"),
+    ("attack 1/2 when dg", "attack 1/3 when dg", "dg-attack factor: 1/2 -> 1/3"),
+    ("attack 1/2 when dg", "defense 1/2 when dg", "dg-attack role: attack -> defense"),
+    ('"Factors" [1.0]', '"Factors" [2.0]', "cites: 1.0 -> 2.0"),
+], ids=["unit-states", "chart-title", "citations", "labels", "override", "factor", "factor-role",
+        "factor-cites"])
+def test_diff_sees_what_it_used_to_miss(project, capsys, old, new, shown):
+    assert old in MINI
+    a = project.write("rulebooks/a.rules", MINI)
+    b = project.write("rulebooks/b.rules", MINI.replace(old, new))
+    code, out, err = project.run("diff", str(a), str(b), capsys=capsys)
+    assert (code, err) == (1, ""), out
+    assert shown in out, out
+    assert project.run("diff", str(a), str(a), capsys=capsys)[:2] == (0, "no semantic changes\n")
+
+
+def test_resolved_diff_sees_a_changed_strength_factor():
+    from rulesdsl.project import compile_sources
+    sides = []
+    for text in (MINI, MINI.replace("attack 1/2 when dg", "attack 1/4 when dg")):
+        compilation = compile_sources([Source("mini.rules", text)])
+        assert compilation.ok, [d.message for d in compilation.diagnostics]
+        resolved = compilation.resolved["mini"]
+        sides.append(diff.snapshot(resolved.rulebook, resolved))
+    assert [(c.area, c.what, c.old, c.new) for c in diff.compare(*sides)] == [
+        ("unit-factors", "dg-attack factor", "1/2", "1/4")]
+
+
+# ---- transform leaves semantic problems to validate --------------------------------------
+MANY = """game many "Many problems" version "1.0" extends base
+
+rule G1.0 "One" {
+  summary "First."
+  summary "Second."
+}
+
+rule G2.0 "Two" {
+  summary "Fine."
+  movement.no_such_thing = 3
+}
+
+terrain effects chart {
+    marsh 3 ne
+  hex:
+    woods 2 Dx2 Dx3 1L 2R
+}
+
+die roll modifiers cap 1.5 {
+  surprise 1 both when dg
+}
+
+combat results table dice 2d6 {
+  defender side {
+    defense 1-4 5+
+  }
+  defender side {
+    odds 1:1 2:1
+  }
+}
+
+rule G3.0 "Three" {
+  summary "Also fine."
+  see 99.9
+  combat.nothing = yes
+}
+"""
+
+
+def test_a_second_summary_hides_no_later_error(project, capsys):
+    project.add_base()
+    path = project.write("rulebooks/many.rules", MANY)
+    code, out, err = project.run("check", str(path), capsys=capsys)
+    assert code == 1 and "Traceback" not in err
+    for message in ("rule G1.0 has more than one summary",
+                    "unknown parameter 'movement.no_such_thing'",
+                    "terrain row before any heading",
+                    "two defender multipliers in one cell",
+                    "two column shifts in one cell",
+                    "'1.5' must be a whole number",
+                    "the defender side is read by odds: its header is an 'odds' row",
+                    "two 'defender side' blocks",
+                    "unknown parameter 'combat.nothing'"):
+        assert f"error: {message}" in err, (message, err)
+
+
+def test_a_second_modifiers_block_is_an_error_not_lost(project, capsys):
+    project.add_base()
+    text = MANY.split("terrain effects chart")[0].replace('  summary "Second."\n', "")
+    text = text.replace("  movement.no_such_thing = 3\n", "") + (
+        "die roll modifiers {\n  a 1 both when dg\n}\n\ndie roll modifiers {\n  b 1 both when dg\n}\n")
+    path = project.write("rulebooks/twice.rules", text)
+    code, out, err = project.run("check", str(path), capsys=capsys)
+    assert code == 1
+    assert "a rulebook has at most 1 die roll modifiers block; this is number 2" in err, err
+
+
+# ---- the card ----------------------------------------------------------------------------
+def test_the_card_shows_strength_factors_and_result_adjustments():
+    from rulesdsl.project import compile_project
+    project = compile_project(ROOT)
+    data, _ = charts.card(project.resolved["new-scs"], "en", project.labels)
+    assert [e["name"].text for e in data["factors"]["entries"]][:2] == ["Dg attack", "Dg defense"]
+    assert data["factors"]["entries"][0]["factor"] == "combat.dg_factor"
+    assert data["factors"]["entries"][0]["when"] == "dg"
+    assert data["adjustments"]["entries"][0]["change"] == "-1"
+    html = charts.render_html(data)
+    assert 'id="strength-factors"' in html and 'id="result-adjustments"' in html
+    assert "attacking units&#39; attack strength" in html
