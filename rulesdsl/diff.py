@@ -100,8 +100,9 @@ def _value_text(parameter: ir.Parameter) -> str:
             amount = "+" + amount
         unit = value.unit.value if value.unit else ""
         typed, problems = typed_value(parameter)
-        if not problems and typed is not None and getattr(typed, "unit", None):
-            unit = typed.unit
+        typed_unit = getattr(typed, "unit", None)
+        if not problems and typed_unit:
+            unit = str(typed_unit)
         return f"{amount} {unit}".strip()
     if isinstance(value, ir.Words):
         return ", ".join(w.value for w in value.words)
@@ -169,7 +170,7 @@ def _items(blocks: list[Any], items: str, key: str) -> dict[str, dict[str, str]]
     return out
 
 
-def _rules(rules: list[ir.Rule]) -> dict[str, dict[str, Any]]:
+def _rules_snapshot(rules: list[ir.Rule]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for rule in rules:
         entry: dict[str, Any] = _record(rule, "id", "parameters", "definitions", "see", "requires")
@@ -278,7 +279,7 @@ def _rounding(blocks: list[ir.Rounding]) -> dict[str, dict[str, str]]:
 
 # The area of the snapshot each statement kind fills, and how (tests/test_walk.py checks every kind is here).
 SNAPSHOTS: dict[type, tuple[str, Callable[[list[Any]], Any]]] = {
-    ir.Rule: ("rules", _rules),
+    ir.Rule: ("rules", _rules_snapshot),
     ir.UnitTypes: ("unit_types", _by_name("types")),
     ir.Vocabulary: ("vocabulary", _vocabulary),
     ir.Modifiers: ("modifiers", _by_name("modifiers")),
@@ -341,7 +342,7 @@ _KEYED = {
 }
 
 
-def compare(old: dict, new: dict) -> list[Change]:
+def compare(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     changes: list[Change] = []
     for key in old["rulebook"]:
         a, b = old["rulebook"][key], new["rulebook"].get(key, "")
@@ -359,7 +360,7 @@ def compare(old: dict, new: dict) -> list[Change]:
 _RULE_NOUNS = {"see": "cross references", "requires": "requirements", "extra_summaries": "more summaries"}
 
 
-def _rules(old: dict, new: dict) -> list[Change]:
+def _rules(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     changes = []
     removed = [k for k in old if k not in new]
     added = [k for k in new if k not in old]
@@ -402,7 +403,7 @@ def _rules(old: dict, new: dict) -> list[Change]:
     return changes
 
 
-def _sequence(old: dict, new: dict) -> list[Change]:
+def _sequence(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     changes = []
     heading = "Sequence of play"
     for field, value in old["chart"].items():
@@ -434,7 +435,7 @@ def _sequence(old: dict, new: dict) -> list[Change]:
     return changes
 
 
-def _results(old: dict, new: dict) -> list[Change]:
+def _results(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     """CRT: columns added or removed as one change each; cells compared by column and dice outcome."""
     heading = "Combat Results Table"
     changes = []
@@ -455,7 +456,7 @@ def _results(old: dict, new: dict) -> list[Change]:
     return changes
 
 
-def _keyed(area: str, heading: str, old: dict, new: dict, noun: str) -> list[Change]:
+def _keyed(area: str, heading: str, old: dict[str, Any], new: dict[str, Any], noun: str) -> list[Change]:
     """Items by key, each a record {field: text}; the chart's own fields sit under (chart)."""
     changes = []
     for key in new:
@@ -479,7 +480,7 @@ def _keyed(area: str, heading: str, old: dict, new: dict, noun: str) -> list[Cha
     return changes
 
 
-def _flat(area: str, heading: str, old: dict, new: dict, noun: str) -> list[Change]:
+def _flat(area: str, heading: str, old: dict[str, Any], new: dict[str, Any], noun: str) -> list[Change]:
     changes = []
     for key in new:
         if key not in old:
@@ -494,7 +495,7 @@ def _flat(area: str, heading: str, old: dict, new: dict, noun: str) -> list[Chan
 
 def order(changes: list[Change]) -> list[Change]:
     """Rule changes in rule order, then the charts, in a fixed order."""
-    def key(change: Change):
+    def key(change: Change) -> tuple[int, tuple[Any, ...], int]:
         if change.area == "rulebook":
             return (0, (), 0)
         if change.area == "rule":
@@ -507,12 +508,12 @@ def summary(changes: list[Change]) -> dict[str, int]:
     return {severity: sum(c.severity == severity for c in changes) for severity in SEVERITIES}
 
 
-def as_json(changes: list[Change], old: dict, new: dict) -> dict:
+def as_json(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     return {"old": old["rulebook"], "new": new["rulebook"], "summary": summary(changes),
             "changes": [asdict(c) for c in order(changes)]}
 
 
-def grouped(changes: list[Change], old: dict, new: dict) -> list[tuple[str, list[Change]]]:
+def grouped(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, list[Change]]]:
     """(heading, changes) in errata order; rule headings carry the rule's title."""
     groups: dict[str, list[Change]] = {}
     for change in order(changes):
@@ -562,7 +563,7 @@ def load_source(root: Path | None, spec: str) -> Source:
     raise SideError(f"no such rulebook file, git revision or rulebook id: {spec}")
 
 
-def load_snapshot(root: Path | None, spec: str, resolved: bool) -> dict:
+def load_snapshot(root: Path | None, spec: str, resolved: bool) -> dict[str, Any]:
     """The snapshot of one side; RulesError when that rulebook (or, resolved, its series) has errors.
     A resolved side finds the rulebooks it extends in the project's current tree."""
     from .project import compile_sources, rulebook_files, shown_path

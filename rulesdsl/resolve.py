@@ -9,14 +9,15 @@ from __future__ import annotations
 import dataclasses
 import re
 from fractions import Fraction
-from typing import Mapping
+from typing import Any, Mapping
 
 from . import ir
-from .errors import Diagnostic, suggest
+from .errors import Diagnostic, Span, suggest
 from .context import ROOT
 from .expressions import Compiler, Vocabulary
 from .runtime.model import Quantity
 from .validate import favours_defender, rounding_threshold, typed_value
+from .walk import walk
 
 # How each kind of statement is resolved against the rulebooks a rulebook extends
 # (tests/test_walk.py checks every kind is here):
@@ -43,7 +44,7 @@ _CHARTS = {ir.STATEMENT_FIELD[kind]: noun for kind, noun in RESOLUTION.items()
            if noun not in (BY_ID, BY_NAME, MERGED, LAYERED)}
 
 
-def rule_order(rule_id: str) -> tuple:
+def rule_order(rule_id: str) -> tuple[Any, ...]:
     """Printed order: sections first, then 1.0 < 2.0 < 2.0a < 2.1 < 10.0 < G1.0."""
     match = re.match(r"^([A-Z]*)([0-9.]+)([a-z]?)$", rule_id)
     if not match:
@@ -81,8 +82,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     books, problems = chain(rulebook, index)
     if problems:
         return None, problems
-    rules: dict[str, ir.Effective] = {}
-    charts: dict[str, ir.Effective] = {}
+    rules: dict[str, ir.Effective[ir.Rule]] = {}
+    charts: dict[str, ir.Effective[Any]] = {}
     for book in reversed(books):  # base series first, the rulebook itself last
         origin = book.id.value
         for rule in book.rules:
@@ -148,8 +149,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
         unit_factors=charts.get("unit_factors"), unit_factor_code=unit_factor_code), []
 
 
-def _tables(books, problems) -> dict[str, ir.Effective]:
-    tables: dict[str, ir.Effective] = {}
+def _tables(books: list[ir.Rulebook], problems: list[Diagnostic]) -> dict[str, ir.Effective[ir.LookupTable]]:
+    tables: dict[str, ir.Effective[ir.LookupTable]] = {}
     for book in reversed(books):
         for table in book.tables:
             inherited = tables.get(table.name.value)
@@ -165,7 +166,7 @@ def _tables(books, problems) -> dict[str, ir.Effective]:
     return tables
 
 
-def _table_fit(charts) -> list[Diagnostic]:
+def _table_fit(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
     """A terrain-line CRT has an odds line for every hex terrain of the chart in effect;
     side-specific DRMs need a dual-sided table."""
     out = []
@@ -192,7 +193,8 @@ def _table_fit(charts) -> list[Diagnostic]:
     return out
 
 
-def _vocabulary(books, rules, charts, problems) -> Vocabulary:
+def _vocabulary(books: list[ir.Rulebook], rules: tuple[ir.Effective[ir.Rule], ...],
+                charts: Mapping[str, ir.Effective[Any]], problems: list[Diagnostic]) -> Vocabulary:
     vocabulary = Vocabulary()
     if charts.get("unit_types") is not None:
         for unit_type in charts["unit_types"].node.types:
@@ -222,7 +224,7 @@ def _vocabulary(books, rules, charts, problems) -> Vocabulary:
     return vocabulary
 
 
-def _first_span(vocabulary, name, books):
+def _first_span(vocabulary: Vocabulary, name: str, books: list[ir.Rulebook]) -> Span:
     if name in vocabulary.definitions:
         return vocabulary.definitions[name].name.span
     for book in books:
@@ -264,7 +266,7 @@ def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:
     return dataclasses.replace(rule, title=title)
 
 
-def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective, ...],
+def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
               parameters: tuple[ir.EffectiveParameter, ...]) -> list[Diagnostic]:
     """A game must set every parameter its series `requires`."""
     if rulebook.kind.value != "game":
@@ -281,7 +283,7 @@ def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective, ...],
     return out
 
 
-def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective]) -> Diagnostic:
+def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective[ir.Rule]]) -> Diagnostic:
     import difflib
     near = difflib.get_close_matches(rule.id.value, sorted(rules, key=rule_order), n=3, cutoff=0.5)
     hint = ("the nearest rules are " + ", ".join(near)) if near else "remove 'override' to add a rule of this rulebook's own"
@@ -289,7 +291,7 @@ def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective]) -> Di
                       rule.id.span, hint)
 
 
-def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective) -> list[Diagnostic]:
+def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective[ir.Rule]) -> list[Diagnostic]:
     kept = {p.name.value for p in rule.parameters}
     out = []
     for parameter in inherited.node.parameters:
@@ -302,7 +304,7 @@ def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective) -> list[Diagnost
     return out
 
 
-def _parameters(rules: tuple[ir.Effective, ...]) -> tuple[tuple[ir.EffectiveParameter, ...], list[Diagnostic]]:
+def _parameters(rules: tuple[ir.Effective[ir.Rule], ...]) -> tuple[tuple[ir.EffectiveParameter, ...], list[Diagnostic]]:
     found: dict[str, ir.EffectiveParameter] = {}
     problems = []
     for effective in rules:
@@ -326,20 +328,14 @@ def _parameters(rules: tuple[ir.Effective, ...]) -> tuple[tuple[ir.EffectivePara
     return tuple(found[k] for k in sorted(found)), problems
 
 
-def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective],
-                charts: Mapping[str, ir.Effective]) -> list[Diagnostic]:
+def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective[ir.Rule]],
+                charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
     """Every rule id the rulebook itself cites must be in effect."""
     refs: list[ir.Text] = []
-    for rule in rulebook.rules:
-        refs += rule.see
-    for block in (*rulebook.vocabulary, *rulebook.tables):
-        refs += block.cites
-    for field in _CHARTS:
-        for node in getattr(rulebook, field):
-            refs += node.cites
-            for block in getattr(node, "blocks", ()):
-                for item in block.items:
-                    refs += getattr(item, "cites", ())
+    for node in walk(rulebook):     # every node that cites rules, whatever its kind
+        if isinstance(node, ir.Rule):
+            refs += node.see
+        refs += getattr(node, "cites", ())
     out = []
     for ref in refs:
         if ref.value not in rules:

@@ -8,9 +8,9 @@ beside the document maps back to the source position.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
-from cerberus import Validator
+from cerberus import Validator  # type: ignore[import-untyped]
 
 from . import ir
 from .errors import Diagnostic, Span
@@ -20,7 +20,7 @@ _ONE_LINE = r"^[^\n\r]*$"
 _TEXT = {"type": "string", "empty": False, "regex": _ONE_LINE}
 
 
-def _rule_schema(title_required: bool) -> dict:
+def _rule_schema(title_required: bool) -> dict[str, Any]:
     return {"type": "dict", "schema": {
         "id": {"type": "string", "required": True},
         "title": {**_TEXT, "required": title_required, "maxlength": 100},
@@ -51,7 +51,7 @@ DOCUMENT: dict[type, str] = {
 _ONE = {ir.STATEMENT_FIELD[kind]: noun for kind, noun in DOCUMENT.items() if noun not in (RULE, MANY)}
 
 
-def schema_for(kind: str) -> dict:
+def schema_for(kind: str) -> dict[str, Any]:
     return {
         "kind": {"type": "string", "required": True, "allowed": ["series", "game", "labels"]},
         "id": {"type": "string", "required": True, "regex": RULEBOOK_ID, "maxlength": 60},
@@ -83,12 +83,15 @@ _RULE_HINTS = {
 }
 
 
-def document(rulebook: ir.Rulebook) -> tuple[dict, dict[tuple, Span]]:
-    """The rulebook as a plain document for cerberus, and the span of each path."""
-    spans: dict[tuple, Span] = {(): rulebook.span}
-    doc: dict = {}
+Path = tuple[str | int, ...]
 
-    def put(path: tuple, target: dict, key: str, text: ir.Text | None):
+
+def document(rulebook: ir.Rulebook) -> tuple[dict[str, Any], dict[Path, Span]]:
+    """The rulebook as a plain document for cerberus, and the span of each path."""
+    spans: dict[Path, Span] = {(): rulebook.span}
+    doc: dict[str, Any] = {}
+
+    def put(path: Path, target: dict[str, Any], key: str, text: ir.Text | None) -> None:
         if text is not None:
             target[key] = text.value
             spans[path + (key,)] = text.span
@@ -100,7 +103,7 @@ def document(rulebook: ir.Rulebook) -> tuple[dict, dict[tuple, Span]]:
         group = "overrides" if rule.override else "rules"
         path = (group, len(doc[group]))
         spans[path] = rule.id.span
-        entry: dict = {}
+        entry: dict[str, Any] = {}
         put(path, entry, "id", rule.id)
         put(path, entry, "title", rule.title)
         put(path, entry, "summary", rule.summary)

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from typing import Any
 
 from lark import Token, Transformer, v_args
+from lark.tree import Meta
 from lark.exceptions import VisitError
 
 from . import ir
@@ -25,14 +27,14 @@ def number(text: str) -> Fraction:
     return sign * Fraction(text)
 
 
-class _Builder(Transformer):
-    def __init__(self, path: str, text: str = ""):
+class _Builder(Transformer[Token, Any]):
+    def __init__(self, path: str, text: str = "") -> None:
         super().__init__()
         self.path = path
         self.lines = text.split("\n")
         self.not_whole: list[ir.NotWhole] = []
 
-    def _source(self, meta) -> str:
+    def _source(self, meta: Meta) -> str:
         """The text a node was written as, lines joined."""
         if getattr(meta, "empty", False) or not self.lines:
             return ""
@@ -46,13 +48,13 @@ class _Builder(Transformer):
         return "\n".join(r.rstrip() for r in rows)
 
     # -- helpers --------------------------------------------------------
-    def _span(self, meta) -> Span:
+    def _span(self, meta: Meta) -> Span:
         if getattr(meta, "empty", False):
             return Span(self.path)
         return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
 
     def _text(self, token: Token, value: str | None = None) -> ir.Text:
-        span = Span(self.path, token.line, token.column, token.end_line, token.end_column)
+        span = Span(self.path, token.line or 0, token.column or 0, token.end_line or 0, token.end_column or 0)
         if value is None:
             value = str(token)
             if token.type == "STRING":
@@ -60,10 +62,10 @@ class _Builder(Transformer):
         return ir.Text(span=span, value=value)
 
     @staticmethod
-    def _is(item, *types: str) -> bool:
+    def _is(item: object, *types: str) -> bool:
         return isinstance(item, Token) and item.type in types
 
-    def _leading(self, items: list) -> tuple[bool, ir.Text | None, tuple, list]:
+    def _leading(self, items: list[Any]) -> tuple[bool, ir.Text | None, tuple[ir.Text, ...], list[Any]]:
         """Split `override? STRING? cites? rest` off the front of a statement's children."""
         items = list(items)
         override = bool(items) and self._is(items[0], "OVERRIDE")
@@ -75,36 +77,36 @@ class _Builder(Transformer):
 
     # -- header ---------------------------------------------------------
     @v_args(meta=True)
-    def start(self, meta, items):
+    def start(self, meta: Meta, items: list[Any]) -> Any:
         header, *statements = items
-        fields = {"version": None, "extends": None, **dict(header)}
-        grouped: dict[str, list] = {name: [] for name in ir.STATEMENT_FIELD.values()}
+        fields: dict[str, Any] = {"version": None, "extends": None, **dict(header)}
+        grouped: dict[str, list[Any]] = {name: [] for name in ir.STATEMENT_FIELD.values()}
         for statement in statements:
             grouped[ir.STATEMENT_FIELD[type(statement)]].append(statement)
-        return ir.Rulebook(**fields, **{k: tuple(v) for k, v in grouped.items()},
-                           not_whole=tuple(self.not_whole))
+        fields.update({k: tuple(v) for k, v in grouped.items()})
+        return ir.Rulebook(**fields, not_whole=tuple(self.not_whole))
 
     @v_args(meta=True)
-    def header(self, meta, items):
+    def header(self, meta: Meta, items: list[Any]) -> Any:
         kind, ident, title, *fields = items
         out = {"span": self._span(meta), "kind": self._text(kind), "id": self._text(ident), "title": self._text(title)}
         for key, token in fields:
             out[key] = self._text(token)
         return list(out.items())
 
-    def version(self, items):
+    def version(self, items: list[Any]) -> Any:
         return ("version", items[0])
 
-    def extends(self, items):
+    def extends(self, items: list[Any]) -> Any:
         return ("extends", items[0])
 
     # -- rules ----------------------------------------------------------
     @v_args(meta=True)
-    def rule(self, meta, items):
+    def rule(self, meta: Meta, items: list[Any]) -> Any:
         override = bool(items) and self._is(items[0], "OVERRIDE")
         keyword, rule_id, *rest = items[1:] if override else items
         title = self._text(rest.pop(0)) if rest and self._is(rest[0], "STRING") else None
-        body: dict[str, list] = {"summary": [], "parameters": [], "notes": [], "see": [], "requires": [],
+        body: dict[str, list[Any]] = {"summary": [], "parameters": [], "notes": [], "see": [], "requires": [],
                                  "definitions": []}
         for kind, value in rest:
             body[kind].extend(value if isinstance(value, list) else [value])
@@ -113,67 +115,67 @@ class _Builder(Transformer):
                        title=title, summary=summaries[0] if summaries else None,
                        extra_summaries=tuple(summaries[1:]), **{k: tuple(v) for k, v in body.items()})
 
-    def rule_id(self, items):
+    def rule_id(self, items: list[Any]) -> Any:
         return self._text(items[0])
 
-    def summary(self, items):
+    def summary(self, items: list[Any]) -> Any:
         return ("summary", self._text(items[0]))
 
-    def note(self, items):
+    def note(self, items: list[Any]) -> Any:
         return ("notes", self._text(items[0]))
 
-    def see(self, items):
+    def see(self, items: list[Any]) -> Any:
         return ("see", list(items))
 
-    def requires(self, items):
+    def requires(self, items: list[Any]) -> Any:
         return ("requires", [self._text(t) for t in items])
 
     @v_args(meta=True)
-    def define(self, meta, items):
+    def define(self, meta: Meta, items: list[Any]) -> Any:
         name, expr = items
         return ("definitions", ir.Definition(span=self._span(meta), name=self._text(name), expr=expr, cases=(),
                                              text=self._source(meta)))
 
     @v_args(meta=True)
-    def define_cases(self, meta, items):
+    def define_cases(self, meta: Meta, items: list[Any]) -> Any:
         name, *cases = items
         return ("definitions", ir.Definition(span=self._span(meta), name=self._text(name), expr=None,
                                              cases=tuple(cases), text=self._source(meta)))
 
     @v_args(meta=True)
-    def case(self, meta, items):
+    def case(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Case(span=self._span(meta), result=self._text(items[0]), condition=items[1])
 
     @v_args(meta=True)
-    def case_otherwise(self, meta, items):
+    def case_otherwise(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Case(span=self._span(meta), result=self._text(items[0]), condition=None)
 
     # -- unit types, vocabularies, modifiers, shifts -----------------------
     @v_args(meta=True)
-    def unit_types(self, meta, items):
+    def unit_types(self, meta: Meta, items: list[Any]) -> Any:
         override, _, cites, items = self._leading(items)
         return ir.UnitTypes(span=self._span(meta), override=override, cites=cites, types=tuple(items))
 
     @v_args(meta=True)
-    def unit_type(self, meta, items):
+    def unit_type(self, meta: Meta, items: list[Any]) -> Any:
         return ir.UnitType(span=self._span(meta), name=self._text(items[0]),
                            capabilities=tuple(self._text(t) for t in items[1:]))
 
     @v_args(meta=True)
-    def unit_states(self, meta, items):
+    def unit_states(self, meta: Meta, items: list[Any]) -> Any:
         cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
         return ir.Vocabulary(span=self._span(meta), kind=ir.VocabularyKind.STATES, cites=cites,
                              names=tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
-    def situations(self, meta, items):
+    def situations(self, meta: Meta, items: list[Any]) -> Any:
         kind, *items = items
         cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
         return ir.Vocabulary(span=self._span(meta), kind=ir.VocabularyKind(str(kind)), cites=cites,
                              names=tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
-    def modifiers(self, meta, items):
+    def modifiers(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
         cap = None
         if items and self._is(items[0], "NUMBER"):
@@ -182,13 +184,13 @@ class _Builder(Transformer):
                             modifiers=tuple(items))
 
     @v_args(meta=True)
-    def modifier(self, meta, items):
+    def modifier(self, meta: Meta, items: list[Any]) -> Any:
         name, value, side, condition = items
         return ir.Modifier(span=self._span(meta), name=self._text(name), value=self._whole(value),
                            side=ir.Side(str(side)), condition=condition, text=self._source(meta))
 
     @v_args(meta=True)
-    def shifts(self, meta, items):
+    def shifts(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
         per_side = None
         if items and self._is(items[0], "NUMBER"):
@@ -200,7 +202,7 @@ class _Builder(Transformer):
                          shifts=tuple(items), before_limits=before)
 
     @v_args(meta=True)
-    def shift(self, meta, items):
+    def shift(self, meta: Meta, items: list[Any]) -> Any:
         source, amount, *rest = items
         maximum = self._whole(rest.pop(0)) if rest and self._is(rest[0], "NUMBER") else None
         condition = rest[0] if rest else None
@@ -208,34 +210,34 @@ class _Builder(Transformer):
                         condition=condition, text=self._source(meta))
 
     @v_args(meta=True)
-    def labels(self, meta, items):
+    def labels(self, meta: Meta, items: list[Any]) -> Any:
         lang, *items = items
         language = self._text(items.pop(0)) if items and self._is(items[0], "STRING") else None
         return ir.Labels(span=self._span(meta), lang=self._text(lang), language=language, labels=tuple(items))
 
-    def label(self, items):
+    def label(self, items: list[Any]) -> Any:
         return self._text(items[0]), self._text(items[1])
 
     @v_args(meta=True)
-    def unit_factors(self, meta, items):
+    def unit_factors(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
         return ir.UnitFactors(span=self._span(meta), override=override, title=title, cites=cites,
                               factors=tuple(items))
 
     @v_args(meta=True)
-    def unit_factor(self, meta, items):
+    def unit_factor(self, meta: Meta, items: list[Any]) -> Any:
         name, role, factor, condition = items
         return ir.UnitFactor(span=self._span(meta), name=self._text(name), role=ir.Role(str(role)), factor=factor,
                              condition=condition, text=self._source(meta))
 
     @v_args(meta=True)
-    def adjustments(self, meta, items):
+    def adjustments(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
         return ir.Adjustments(span=self._span(meta), override=override, title=title, cites=cites,
                               adjustments=tuple(items))
 
     @v_args(meta=True)
-    def adjustment(self, meta, items):
+    def adjustment(self, meta: Meta, items: list[Any]) -> Any:
         name, field, amount, condition = items
         return ir.Adjustment(span=self._span(meta), name=self._text(name), target=ir.ResultField(str(field)),
                              amount=self._whole(amount), condition=condition, text=self._source(meta))
@@ -249,83 +251,83 @@ class _Builder(Transformer):
 
     # -- expressions ----------------------------------------------------
     @v_args(meta=True)
-    def literal_number(self, meta, items):
+    def literal_number(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Number(span=self._span(meta), value=self._number(items[0]))
 
     @v_args(meta=True)
-    def literal_odds(self, meta, items):
+    def literal_odds(self, meta: Meta, items: list[Any]) -> Any:
         return ir.OddsLiteral(span=self._span(meta), text=str(items[0]))
 
     @v_args(meta=True)
-    def name(self, meta, items):
+    def name(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Name(span=self._span(meta), path=str(items[0]))
 
     @v_args(meta=True)
-    def call(self, meta, items):
+    def call(self, meta: Meta, items: list[Any]) -> Any:
         function, argument, *rest = items
         where = next((r[1] for r in rest if r[0] == "where"), None)
         of = next((r[1] for r in rest if r[0] == "of"), None)
         return ir.Call(span=self._span(meta), function=self._text(function), args=(argument,), where=where, of=of)
 
     @v_args(meta=True)
-    def call2(self, meta, items):
+    def call2(self, meta: Meta, items: list[Any]) -> Any:
         function, *args = items
         return ir.Call(span=self._span(meta), function=self._text(function), args=tuple(args), where=None, of=None)
 
-    def where(self, items):
+    def where(self, items: list[Any]) -> Any:
         return ("where", items[0])
 
-    def of(self, items):
+    def of(self, items: list[Any]) -> Any:
         return ("of", items[0])
 
     @v_args(meta=True)
-    def negate(self, meta, items):
+    def negate(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Unary(span=self._span(meta), op=ir.UnaryOp.NEG, operand=items[0])
 
     @v_args(meta=True)
-    def not_(self, meta, items):
+    def not_(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Unary(span=self._span(meta), op=ir.UnaryOp.NOT, operand=items[0])
 
     @v_args(meta=True)
-    def or_(self, meta, items):
+    def or_(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Binary(span=self._span(meta), op=ir.BinaryOp.OR, left=items[0], right=items[1])
 
     @v_args(meta=True)
-    def and_(self, meta, items):
+    def and_(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Binary(span=self._span(meta), op=ir.BinaryOp.AND, left=items[0], right=items[1])
 
     @v_args(meta=True)
-    def compare(self, meta, items):
+    def compare(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Binary(span=self._span(meta), op=ir.BinaryOp(str(items[1])), left=items[0], right=items[2])
 
     @v_args(meta=True)
-    def arith(self, meta, items):
+    def arith(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Binary(span=self._span(meta), op=ir.BinaryOp(str(items[1])), left=items[0], right=items[2])
 
     @v_args(meta=True)
-    def is_(self, meta, items):
+    def is_(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Is(span=self._span(meta), operand=items[0], word=self._text(items[1]))
 
-    def ref(self, items):
+    def ref(self, items: list[Any]) -> Any:
         return self._text(items[0])
 
     @v_args(meta=True)
-    def parameter(self, meta, items):
+    def parameter(self, meta: Meta, items: list[Any]) -> Any:
         name, value = items
         return ("parameters", ir.Parameter(span=self._span(meta), name=self._text(name), value=value))
 
     @v_args(meta=True)
-    def quantity(self, meta, items):
+    def quantity(self, meta: Meta, items: list[Any]) -> Any:
         amount, *unit = items
         return ir.Quantity(span=self._span(meta), amount=self._number(amount),
                            unit=self._text(unit[0]) if unit else None, signed=str(amount)[0] in "+-")
 
     @v_args(meta=True)
-    def words(self, meta, items):
+    def words(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Words(span=self._span(meta), words=tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
-    def text(self, meta, items):
+    def text(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Quoted(span=self._span(meta), value=_unquote(str(items[0])))
 
     def _number(self, token: Token) -> Fraction:
@@ -336,35 +338,35 @@ class _Builder(Transformer):
 
     # -- rounding -------------------------------------------------------
     @v_args(meta=True)
-    def rounding(self, meta, items):
+    def rounding(self, meta: Meta, items: list[Any]) -> Any:
         name, *rest = items
         cites = rest.pop() if rest and isinstance(rest[-1], tuple) else ()
         return ir.Rounding(span=self._span(meta), name=self._text(name), spec=tuple(rest), cites=cites)
 
     @v_args(meta=True)
-    def rounding_spec(self, meta, items):
+    def rounding_spec(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Text(span=self._span(meta), value=" ".join(str(t) for t in items))
 
-    def cites(self, items):
+    def cites(self, items: list[Any]) -> Any:
         return tuple(items)
 
     # -- sequence of play -----------------------------------------------
     @v_args(meta=True)
-    def sequence(self, meta, items):
+    def sequence(self, meta: Meta, items: list[Any]) -> Any:
         override, _, cites, items = self._leading(items)
         return ir.SequenceOfPlay(span=self._span(meta), override=override, cites=cites, blocks=tuple(items))
 
     @v_args(meta=True)
-    def sequence_block(self, meta, items):
+    def sequence_block(self, meta: Meta, items: list[Any]) -> Any:
         kind, *entries = items
         return ir.TurnBlock(span=self._span(meta), kind=self._text(kind), items=tuple(entries))
 
     @v_args(meta=True)
-    def player_turn_slot(self, meta, items):
+    def player_turn_slot(self, meta: Meta, items: list[Any]) -> Any:
         return ir.PlayerTurnSlot(span=self._span(meta), name=self._text(items[-1]))
 
     @v_args(meta=True)
-    def phase(self, meta, items):
+    def phase(self, meta: Meta, items: list[Any]) -> Any:
         name, *rest = items
         cites, activities, note = (), (), None
         for item in rest:
@@ -376,12 +378,12 @@ class _Builder(Transformer):
                 note = self._text(item)
         return ir.Phase(span=self._span(meta), name=self._text(name), cites=cites, activities=activities, note=note)
 
-    def activities(self, items):
+    def activities(self, items: list[Any]) -> Any:
         return [self._text(t) for t in items]
 
     # -- terrain effects chart ------------------------------------------
     @v_args(meta=True)
-    def terrain_chart(self, meta, items):
+    def terrain_chart(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
         rows, kind = [], None
         for item in items:
@@ -392,64 +394,64 @@ class _Builder(Transformer):
                 rows.append(dataclasses.replace(item, kind=kind))
         return ir.TerrainChart(span=self._span(meta), override=override, title=title, cites=cites, rows=tuple(rows))
 
-    def terrain_heading(self, items):
+    def terrain_heading(self, items: list[Any]) -> Any:
         return items[0]
 
     @v_args(meta=True)
-    def terrain_row(self, meta, items):
+    def terrain_row(self, meta: Meta, items: list[Any]) -> Any:
         name, movement, combat, *attributes = items
         found = dict(attributes)
         return ir.TerrainRow(span=self._span(meta), kind=None, name=self._text(name), movement=movement,
                              combat=combat, level=found.get("level"), line=found.get("line"))
 
-    def terrain_level(self, items):
+    def terrain_level(self, items: list[Any]) -> Any:
         return ("level", self._whole(items[0]))
 
-    def terrain_line(self, items):
+    def terrain_line(self, items: list[Any]) -> Any:
         return ("line", self._text(items[0]))
 
-    def _move(self, meta, kind: ir.MoveKind, amount: Fraction | None = None,
+    def _move(self, meta: Meta, kind: ir.MoveKind, amount: Fraction | None = None,
               target: ir.Text | None = None) -> ir.MovementCell:
         return ir.MovementCell(span=self._span(meta), kind=kind, amount=amount, target=target)
 
     @v_args(meta=True)
-    def move_cost(self, meta, items):
+    def move_cost(self, meta: Meta, items: list[Any]) -> Any:
         text = str(items[0])
         return self._move(meta, ir.MoveKind.ADD if text[0] in "+-" else ir.MoveKind.COST, self._number(items[0]))
 
     @v_args(meta=True)
-    def move_prohibited(self, meta, items):
+    def move_prohibited(self, meta: Meta, items: list[Any]) -> Any:
         return self._move(meta, ir.MoveKind.PROHIBITED)
 
     @v_args(meta=True)
-    def move_other(self, meta, items):
+    def move_other(self, meta: Meta, items: list[Any]) -> Any:
         return self._move(meta, ir.MoveKind.OTHER)
 
     @v_args(meta=True)
-    def move_road_like(self, meta, items):
+    def move_road_like(self, meta: Meta, items: list[Any]) -> Any:
         return self._move(meta, ir.MoveKind.ROAD_LIKE)
 
     @v_args(meta=True)
-    def move_negates(self, meta, items):
+    def move_negates(self, meta: Meta, items: list[Any]) -> Any:
         return self._move(meta, ir.MoveKind.NEGATES, target=self._text(items[0]))
 
-    def _combat(self, meta, kind: ir.CombatKind) -> ir.CombatCell:
+    def _combat(self, meta: Meta, kind: ir.CombatKind) -> ir.CombatCell:
         return ir.CombatCell(span=self._span(meta), kind=kind, attacker=None, defender=None, shift=0, repeated=())
 
     @v_args(meta=True)
-    def combat_none(self, meta, items):
+    def combat_none(self, meta: Meta, items: list[Any]) -> Any:
         return self._combat(meta, ir.CombatKind.NONE)
 
     @v_args(meta=True)
-    def combat_prohibited(self, meta, items):
+    def combat_prohibited(self, meta: Meta, items: list[Any]) -> Any:
         return self._combat(meta, ir.CombatKind.PROHIBITED)
 
     @v_args(meta=True)
-    def combat_other(self, meta, items):
+    def combat_other(self, meta: Meta, items: list[Any]) -> Any:
         return self._combat(meta, ir.CombatKind.OTHER)
 
     @v_args(meta=True)
-    def combat_multiply(self, meta, items):
+    def combat_multiply(self, meta: Meta, items: list[Any]) -> Any:
         """The first shift and the first multiplier of each side count; any other is kept in `repeated`."""
         factors: dict[str, Fraction] = {}
         shift: int | None = None
@@ -466,13 +468,14 @@ class _Builder(Transformer):
             if key in factors:
                 repeated.append(self._text(token))
                 continue
-            factors[key] = self._number(amount)
+            factors[key] = self._number(Token(token.type, amount, token.start_pos, token.line, token.column,
+                                              token.end_line, token.end_column, token.end_pos))
         return ir.CombatCell(span=self._span(meta), kind=ir.CombatKind.MULTIPLY, attacker=factors.get("attacker"),
                              defender=factors.get("defender"), shift=shift or 0, repeated=tuple(repeated))
 
     # -- combat results table -------------------------------------------
     @v_args(meta=True)
-    def results_table(self, meta, items):
+    def results_table(self, meta: Meta, items: list[Any]) -> Any:
         """A plain grid, or side blocks: the defender side (read by odds) gives the lines and rows, the
         attacker side (read by total defense strength) the attacker losses. Side blocks that do not fit
         (a side twice, a side with the other's header) stay in `sides` for validate to report."""
@@ -490,36 +493,36 @@ class _Builder(Transformer):
         return ir.ResultsTable(span=self._span(meta), override=override, title=title, cites=cites,
                                dice=self._text(dice), notation=notation, grid=grid, sides=sides)
 
-    def results_body(self, items):
+    def results_body(self, items: list[Any]) -> Any:
         return list(items)
 
     @v_args(meta=True)
-    def grid(self, meta, items):
+    def grid(self, meta: Meta, items: list[Any]) -> Any:
         return ir.Grid(span=self._span(meta), lines=tuple(i for i in items if isinstance(i, ir.OddsLine)),
                        rows=tuple(i for i in items if isinstance(i, ir.DiceRow)))
 
     @v_args(meta=True)
-    def table_side(self, meta, items):
+    def table_side(self, meta: Meta, items: list[Any]) -> Any:
         side, header, *rows = items
         odds = header if isinstance(header, ir.OddsLine) else None
         return ir.TableSide(span=self._span(meta), side=self._text(side), odds=odds,
                             strengths=None if odds is not None else header, rows=tuple(rows))
 
-    def defense_row(self, items):
+    def defense_row(self, items: list[Any]) -> Any:
         return tuple(self._text(t) for t in items)
 
     @v_args(meta=True)
-    def odds_row(self, meta, items):
+    def odds_row(self, meta: Meta, items: list[Any]) -> Any:
         name = self._text(items.pop(0)) if items and self._is(items[0], "NAME") else None
         return ir.OddsLine(span=self._span(meta), name=name, columns=tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
-    def dice_row(self, meta, items):
+    def dice_row(self, meta: Meta, items: list[Any]) -> Any:
         label, *cells = items
         return ir.DiceRow(span=self._span(meta), label=self._text(label), cells=tuple(self._text(c) for c in cells))
 
     @v_args(meta=True)
-    def lookup_table(self, meta, items):
+    def lookup_table(self, meta: Meta, items: list[Any]) -> Any:
         override = bool(items) and self._is(items[0], "OVERRIDE")
         name, *items = items[1:] if override else items
         title = self._text(items.pop(0)) if items and self._is(items[0], "STRING") else None
@@ -528,7 +531,7 @@ class _Builder(Transformer):
         return ir.LookupTable(span=self._span(meta), override=override, name=self._text(name), title=title,
                               cites=cites, header=header, rows=tuple(rows))
 
-    def table_line(self, items):
+    def table_line(self, items: list[Any]) -> Any:
         return tuple(self._text(t) for t in items)
 
 
@@ -553,7 +556,8 @@ def parse(source: Source) -> ir.Rulebook:
     """Source text to a Rulebook, or RulesError with positioned diagnostics."""
     tree = parse_tree(source)
     try:
-        return _Builder(source.path, source.text).transform(tree)
+        rulebook: ir.Rulebook = _Builder(source.path, source.text).transform(tree)
+        return rulebook
     except VisitError as exc:
         if isinstance(exc.orig_exc, RulesError):
             raise RulesError(exc.orig_exc.diagnostics, {source.path: source.text}) from None

@@ -89,7 +89,7 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
             and [w.value for w in value.words] == ["none"]:
         return None, []  # the rule sets no such value (a limit removed, say)
 
-    def wrong(got: str, hint: str | None = None):
+    def wrong(got: str, hint: str | None = None) -> tuple[object, list[Diagnostic]]:
         return None, [Diagnostic(f"{name.value} takes {ptype.describe()}, not {got}", value.span, hint)]
 
     if ptype.kind in ("quantity", "modifier"):
@@ -103,7 +103,7 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
             return None, [Diagnostic(f"unknown unit '{value.unit.value}'", value.unit.span,
                                      suggest(value.unit.value, UNIT_SPELLINGS))]
         if unit != ptype.unit:
-            return None, [Diagnostic(f"{name.value} is measured in {_plural(ptype.unit)}, not {_plural(unit)}",
+            return None, [Diagnostic(f"{name.value} is measured in {_plural(ptype.unit or unit)}, not {_plural(unit)}",
                                      value.unit.span, f"write '{unit_text(_number(value.amount, value.signed), ptype.unit)}'")]
         if ptype.kind == "modifier" and not value.signed:
             return wrong(f"'{_number(value.amount, False)} {unit}'",
@@ -132,21 +132,21 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
         return tuple(w.value for w in words), out
     if len(words) != 1:
         return wrong(_shown(value))
-    word = words[0].value
+    choice = words[0].value
     if ptype.kind == "flag":
-        if word not in ("yes", "no"):
-            return wrong(f"'{word}'")
-        return word == "yes", []
+        if choice not in ("yes", "no"):
+            return wrong(f"'{choice}'")
+        return choice == "yes", []
     if ptype.kind == "choice":
-        if word not in ptype.options:
-            return wrong(f"'{word}'", suggest(word, ptype.options))
-        return word, []
+        if choice not in ptype.options:
+            return wrong(f"'{choice}'", suggest(choice, ptype.options))
+        return choice, []
     if ptype.kind == "result":
-        if word == "leftmost":
-            return word, []
-        if parse_result(word) is None:
-            return wrong(f"'{word}'", _RESULT_HINT)
-        return word, []
+        if choice == "leftmost":
+            return choice, []
+        if parse_result(choice) is None:
+            return wrong(f"'{choice}'", _RESULT_HINT)
+        return choice, []
     raise AssertionError(ptype.kind)
 
 
@@ -286,7 +286,8 @@ def _shifts(block: ir.Shifts) -> list[Diagnostic]:
 
 
 def _named_once(what: str, names: list[ir.Text]) -> list[Diagnostic]:
-    out, seen = [], {}
+    out: list[Diagnostic] = []
+    seen: dict[str, ir.Text] = {}
     for name in names:
         if name.value in seen:
             out.append(Diagnostic(f"{what} '{name.value}' appears twice", name.span,
@@ -366,22 +367,24 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
                 key = "attacker" if token.value.startswith("A") else "defender"
                 out.append(Diagnostic(f"two {key} multipliers in one cell", token.span,
                                       hint="multiply them into one (x2 and x1/2 make x1)"))
-        if move.kind == "negates":
-            target = rows.get(move.target.value.lower())
+        if move.kind == "negates" and move.target is not None:
+            negated = move.target
+            target = rows.get(negated.value.lower())
             if target is None:
-                out.append(Diagnostic(f"unknown terrain '{move.target.value}'", move.target.span,
-                                      suggest(move.target.value, rows) or "negate a terrain listed on this chart"))
+                out.append(Diagnostic(f"unknown terrain '{negated.value}'", negated.span,
+                                      suggest(negated.value, rows) or "negate a terrain listed on this chart"))
             elif target.kind != "hexside":
                 out.append(Diagnostic(f"'{row.name.value}' can only negate a hexside feature; "
-                                      f"'{target.name.value}' is {target.kind} terrain", move.target.span))
+                                      f"'{target.name.value}' is {target.kind} terrain", negated.span))
             elif target is row:
-                out.append(Diagnostic(f"'{row.name.value}' negates itself", move.target.span))
+                out.append(Diagnostic(f"'{row.name.value}' negates itself", negated.span))
+        amount = move.amount if move.amount is not None else Fraction(0)
         if move.kind == "add" and row.kind != "hexside":
             out.append(Diagnostic(f"an added cost (+N) belongs to a hexside feature, not {row.kind} terrain",
                                   move.span, f"give {row.kind} terrain its full cost, like 2"))
-        if move.kind == "add" and move.amount <= 0:
+        if move.kind == "add" and amount <= 0:
             out.append(Diagnostic("an added cost must be more than zero", move.span))
-        if move.kind == "cost" and move.amount <= 0 and row.kind != "hexside":
+        if move.kind == "cost" and amount <= 0 and row.kind != "hexside":
             out.append(Diagnostic("a movement cost must be more than zero", move.span, "use P for prohibited terrain"))
         if move.kind == "road-like" and row.kind != "road":
             out.append(Diagnostic("'road-like' belongs under 'roads:'", move.span))
@@ -402,7 +405,7 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
 def _results(table: ir.ResultsTable) -> list[Diagnostic]:
     out = []
     notation = table.notation.value if table.notation else "steps-first"
-    if notation not in NOTATIONS:
+    if notation not in NOTATIONS and table.notation is not None:
         out.append(Diagnostic(f"unknown result notation '{notation}'", table.notation.span,
                               suggest(notation, NOTATIONS) or "the notations are " + ", ".join(NOTATIONS)))
         notation = "steps-first"
@@ -437,22 +440,22 @@ def _results(table: ir.ResultsTable) -> list[Diagnostic]:
 
 def _odds_lines(table: ir.ResultsTable) -> list[Diagnostic]:
     out = []
-    named = [line for line in table.lines if line.name is not None]
+    named = [(line.name, line) for line in table.lines if line.name is not None]
     if len(table.lines) > 1 and len(named) != len(table.lines):
         unnamed = next(line for line in table.lines if line.name is None)
         out.append(Diagnostic("a table with several odds rows names the terrain line each serves", unnamed.span,
                               "write 'odds open 1:2 1:1 ...', 'odds close 1:1 2:1 ...'"))
     seen: dict[str, ir.OddsLine] = {}
-    for line in named:
-        if line.name.value in seen:
-            out.append(Diagnostic(f"odds line '{line.name.value}' appears twice", line.name.span,
-                                  f"the first is at line {seen[line.name.value].span.line}"))
-        seen.setdefault(line.name.value, line)
+    for name, line in named:
+        if name.value in seen:
+            out.append(Diagnostic(f"odds line '{name.value}' appears twice", name.span,
+                                  f"the first is at line {seen[name.value].span.line}"))
+        seen.setdefault(name.value, line)
     for line in table.lines:
         if len(line.columns) != len(table.columns):
             out.append(Diagnostic(f"this odds row has {len(line.columns)} columns, the first has {len(table.columns)}",
                                   line.span, "every terrain line has one odds column per result column"))
-        ratios = []
+        ratios: list[tuple[Fraction, str]] = []
         for column in line.columns:
             odds = parse_odds(column.value)
             if odds is None:
@@ -484,7 +487,7 @@ def _strength_columns(columns: tuple[ir.Text, ...]) -> list[Diagnostic]:
     return out
 
 
-def _dice_rows(dice: ir.Text, rows, width: int, notation: str, what: str) -> list[Diagnostic]:
+def _dice_rows(dice: ir.Text, rows: tuple[ir.DiceRow, ...], width: int, notation: str, what: str) -> list[Diagnostic]:
     out = []
     outcomes = DICE_OUTCOMES.get(dice.value)
     covered: dict[int, ir.DiceRow] = {}
