@@ -323,6 +323,11 @@ def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None) -> dict
     statements = _in_effect(rulebook, resolved)
     for kind, (area, make) in SNAPSHOTS.items():
         snap[area] = make(statements[kind])
+    if resolved is not None:   # resolution has used up `override`: it chose what is in effect
+        for entry in [*snap["rules"].values(), snap["sequence"]["chart"],
+                      *(snap[area].get(_BLOCK, {}) for area in _KEYED)]:
+            entry.pop("override", None)
+        snap["results"].pop("(override)", None)
     return snap
 
 

@@ -341,3 +341,12 @@ def test_the_card_shows_strength_factors_and_result_adjustments():
     html = charts.render_html(data)
     assert 'id="strength-factors"' in html and 'id="result-adjustments"' in html
     assert "attacking units&#39; attack strength" in html
+
+
+def test_a_resolved_diff_does_not_report_overrides_as_changes():
+    """Resolution uses `override` up choosing what is in effect: a game's override is no change to its rules."""
+    from rulesdsl.project import compile_project
+    project = compile_project(ROOT)
+    old, new = (diff.snapshot(project.resolved[k].rulebook, project.resolved[k]) for k in ("scs-1.8", "new-scs"))
+    changes = diff.compare(old, new)
+    assert changes and not any(c.what == "override" for c in changes)
