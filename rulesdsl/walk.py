@@ -14,6 +14,7 @@ rebuilds a tree with one node swapped, by keyword.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Callable, Iterator
 
 from . import ir
@@ -25,6 +26,7 @@ def is_node(value: object) -> bool:
     return type(value) in _NODE_TYPES
 
 
+@functools.cache
 def meaning_fields(node_type: type) -> tuple[str, ...]:
     """The fields of a node type that take part in its equality: its meaning."""
     return tuple(f.name for f in dataclasses.fields(node_type) if f.compare)
