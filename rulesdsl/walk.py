@@ -14,7 +14,6 @@ rebuilds a tree with one node swapped, by keyword.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from typing import Any, Callable, Iterator
 
 from . import ir
@@ -26,10 +25,15 @@ def is_node(value: object) -> bool:
     return type(value) in _NODE_TYPES
 
 
-@functools.cache
+_MEANING: dict[type, tuple[str, ...]] = {}
+
+
 def meaning_fields(node_type: type) -> tuple[str, ...]:
     """The fields of a node type that take part in its equality: its meaning."""
-    return tuple(f.name for f in dataclasses.fields(node_type) if f.compare)
+    found = _MEANING.get(node_type)
+    if found is None:
+        found = _MEANING[node_type] = tuple(f.name for f in dataclasses.fields(node_type) if f.compare)
+    return found
 
 
 def iter_fields(node: Any) -> Iterator[tuple[str, Any]]:
