@@ -1392,7 +1392,7 @@ VOCABULARY = Vocabulary(
 
 # ---------------------------------------------------------------------------
 FACTORS = (
-    # supply-attack attack supply.out_of_supply_attack_factor when out-of-supply
+    # supply-attack  attack  supply.out_of_supply_attack_factor  when out-of-supply
     FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: u1.is_('out-of-supply'), rules=('12.2', 'cumulative-effects')),
 )
 

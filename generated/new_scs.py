@@ -1748,13 +1748,13 @@ SHIFTS = (
 
 # ---------------------------------------------------------------------------
 FACTORS = (
-    # dg-attack attack combat.dg_factor when dg
+    # dg-attack       attack   combat.dg_factor                     when dg
     FactorSpec('dg-attack', 'attack', lambda ctx: PARAMETERS['combat.dg_factor'].number, lambda ctx, u1: u1.is_('dg'), rules=('terrain-shifts', 'combat-procedure', '12.2')),
-    # dg-defense defense combat.dg_factor when dg
+    # dg-defense      defense  combat.dg_factor                     when dg
     FactorSpec('dg-defense', 'defense', lambda ctx: PARAMETERS['combat.dg_factor'].number, lambda ctx, u1: u1.is_('dg'), rules=('terrain-shifts', 'combat-procedure', '12.2')),
-    # supply-attack attack supply.out_of_supply_attack_factor when out-of-supply
+    # supply-attack   attack   supply.out_of_supply_attack_factor   when out-of-supply
     FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: u1.is_('out-of-supply'), rules=('terrain-shifts', 'combat-procedure', '12.2')),
-    # supply-defense defense supply.out_of_supply_defense_factor when out-of-supply
+    # supply-defense  defense  supply.out_of_supply_defense_factor  when out-of-supply
     FactorSpec('supply-defense', 'defense', lambda ctx: PARAMETERS['supply.out_of_supply_defense_factor'].number, lambda ctx, u1: u1.is_('out-of-supply'), rules=('terrain-shifts', 'combat-procedure', '12.2')),
 )
 

@@ -1325,9 +1325,9 @@ SHIFTS = (
 
 # ---------------------------------------------------------------------------
 FACTORS = (
-    # supply-attack attack supply.out_of_supply_attack_factor when out-of-supply and not isolated
+    # supply-attack     attack   supply.out_of_supply_attack_factor  when out-of-supply and not isolated
     FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: (u1.is_('out-of-supply') and (not u1.is_('isolated'))), rules=('11.1.5', '11.2.5')),
-    # isolated-defense defense isolation.defense_factor when isolated
+    # isolated-defense  defense  isolation.defense_factor            when isolated
     FactorSpec('isolated-defense', 'defense', lambda ctx: PARAMETERS['isolation.defense_factor'].number, lambda ctx, u1: u1.is_('isolated'), rules=('11.1.5', '11.2.5')),
 )
 
