@@ -25,7 +25,7 @@ UNITS: dict[str, tuple[str, ...]] = {
 UNIT_SPELLINGS = {spelling: unit for unit, spellings in UNITS.items() for spelling in spellings}
 
 
-def unit_text(amount, unit: str | None) -> str:
+def unit_text(amount: object, unit: str | None) -> str:
     """'2 MP', '1 hex', '3 hexes', '+2 MP' as a rulebook would write it."""
     if unit is None:
         return str(amount)
@@ -59,11 +59,11 @@ class ParamType:
         }[self.kind]
 
 
-def _q(unit):
+def _q(unit: str) -> ParamType:
     return ParamType("quantity", unit)
 
 
-def _m(unit):
+def _m(unit: str) -> ParamType:
     return ParamType("modifier", unit)
 
 

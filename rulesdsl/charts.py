@@ -14,12 +14,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, Callable
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from . import __version__, ir
 from .errors import Diagnostic
 from .outcomes import column_odds, number, percent
+from .runtime.model import Quantity
 
 PAPERS = {"a4": ("210mm", "297mm"), "letter": ("8.5in", "11in")}
 LANGS = ("en", "fr")
@@ -96,18 +98,19 @@ def fraction(value: Fraction) -> str:
     return (f"{whole}" if whole else "") + _GLYPHS.get(Fraction(rest, value.denominator), f"{rest}/{value.denominator}")
 
 
-def movement_text(cell: ir.MovementCell, t: Labeler) -> list:
+def movement_text(cell: ir.MovementCell, t: Labeler) -> list[str | Label]:
+    amount = cell.amount if cell.amount is not None else Fraction(0)
     if cell.kind == "cost":
-        return [fraction(cell.amount)]
+        return [fraction(amount)]
     if cell.kind == "add":
-        return ["+" + fraction(cell.amount)]
+        return ["+" + fraction(amount)]
     if cell.kind == "prohibited":
         return ["P"]
     if cell.kind == "other":
         return ["ot"]
     if cell.kind == "road-like":
         return [t("tec.road-like", "road-like")]
-    return [t("tec.negates", "negates"), " ", t.name("terrain", cell.target.value)]
+    return [t("tec.negates", "negates"), " ", t.name("terrain", cell.target.value if cell.target else "")]
 
 
 def combat_text(cell: ir.CombatCell) -> str:
@@ -128,28 +131,25 @@ def combat_text(cell: ir.CombatCell) -> str:
 
 
 # ---- the card ------------------------------------------------------------------------
-def card(resolved: ir.Resolved, lang: str, project_labels: dict, paper: str = "a4") -> tuple[dict, list[Diagnostic]]:
+def card(resolved: ir.Resolved, lang: str, project_labels: dict[str, Any], paper: str = "a4") -> tuple[dict[str, Any], list[Diagnostic]]:
     t = Labeler(lang, label_layers(resolved, project_labels))
     book = resolved.rulebook
     params = {p.name: p for p in resolved.parameters}
-    data: dict = {
+    data: dict[str, Any] = {
         "lang": lang, "paper": paper, "size": PAPERS[paper], "version": __version__,
         "title": book.title.value, "id": book.id.value,
         "book_version": book.version.value if book.version else "",
         "ancestors": [a.title.value for a in resolved.ancestors],
         "t": {key: t(key) for key in _CHROME},
     }
-    data["sequence"] = _sequence(resolved, t)
-    data["terrain"] = _terrain(resolved, t)
-    data["results"] = _results(resolved, t, params)
-    data["modifiers"] = _modifiers(resolved, t)
-    data["shifts"] = _shifts(resolved, t)
-    data["tables"] = _tables(resolved, t)
+    for kind, (key, make) in SECTIONS.items():
+        if key is not None:
+            data[key] = make(resolved, t)
     stacking = params.get("stacking.limit") or params.get("stacking.limit_units")
     data["stacking"] = None
-    if stacking is not None and stacking.value is not None:
-        data["stacking"] = {"amount": fraction(stacking.value.amount), "unit": t.name("unit", stacking.value.unit),
-                            "rule": stacking.rule}
+    if stacking is not None and isinstance(stacking.value, Quantity):
+        data["stacking"] = {"amount": fraction(stacking.value.amount),
+                            "unit": t.name("unit", stacking.value.unit or ""), "rule": stacking.rule}
     warnings = []
     if t.missing:
         keys = ", ".join(t.missing)
@@ -177,17 +177,19 @@ _CHROME = [
     "outcome.defender-step", "outcome.defender-retreat", "outcome.defender-steps", "outcome.attacker-steps",
     "outcome.attacker-step", "outcome.note", "outcome.by-drm",
     "side.attacker", "side.defender", "side.both", "stacking.text", "modifiers.cap", "shifts.per-side",
-    "player-turn",
+    "player-turn", "heading.factors", "heading.adjustments", "column.factor", "column.multiplies",
+    "column.result", "column.change",
 ]
 
 
-def _sequence(resolved: ir.Resolved, t: Labeler) -> dict | None:
+def _sequence(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.sequence is None:
         return None
     node = resolved.sequence.node
-    out = {"cites": [c.value for c in node.cites], "game_turn": [], "player_turn": []}
+    out: dict[str, Any] = {"cites": [c.value for c in node.cites], "game_turn": [], "player_turn": []}
     for block in node.blocks:
         for item in block.items:
+            entry: dict[str, Any]
             if isinstance(item, ir.PlayerTurnSlot):
                 entry = {"slot": True, "name": t.name("player-turn", item.name.value)}
             else:
@@ -199,7 +201,7 @@ def _sequence(resolved: ir.Resolved, t: Labeler) -> dict | None:
     return out
 
 
-def _terrain(resolved: ir.Resolved, t: Labeler) -> dict | None:
+def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.terrain is None:
         return None
     node = resolved.terrain.node
@@ -218,7 +220,7 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict | None:
             "sections": sections, "has_level": has_level, "has_line": has_line}
 
 
-def _results(resolved: ir.Resolved, t: Labeler, params) -> dict | None:
+def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectiveParameter]) -> dict[str, Any] | None:
     if resolved.results is None:
         return None
     node = resolved.results.node
@@ -265,7 +267,7 @@ def _results(resolved: ir.Resolved, t: Labeler, params) -> dict | None:
     }
 
 
-def _modifiers(resolved: ir.Resolved, t: Labeler) -> dict | None:
+def _modifiers(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.modifiers is None:
         return None
     node = resolved.modifiers.node
@@ -274,13 +276,39 @@ def _modifiers(resolved: ir.Resolved, t: Labeler) -> dict | None:
          "when": _condition_text(m.text)} for m in node.modifiers]}
 
 
-def _shifts(resolved: ir.Resolved, t: Labeler) -> dict | None:
+def _shifts(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.shifts is None:
         return None
     node = resolved.shifts.node
     return {"per_side": node.per_side, "cites": [c.value for c in node.cites], "entries": [
         {"name": t.name("shift", s.source.value), "maximum": s.maximum, "text": _shift_text(s)}
         for s in node.shifts]}
+
+
+def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
+    if resolved.unit_factors is None:
+        return None
+    node = resolved.unit_factors.node
+    return {"title": t("title.factors", node.title.value) if node.title else None,
+            "cites": [c.value for c in node.cites], "entries": [
+        {"name": t.name("factor", f.name.value), "role": t(f"role.{f.role}"), "factor": _factor_text(f),
+         "when": _condition_text(f.text)} for f in node.factors]}
+
+
+def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
+    if resolved.adjustments is None:
+        return None
+    node = resolved.adjustments.node
+    return {"title": t("title.adjustments", node.title.value) if node.title else None,
+            "cites": [c.value for c in node.cites], "entries": [
+        {"name": t.name("adjustment", a.name.value), "result": t(f"result.{a.target}"),
+         "change": f"{a.amount:+d}", "when": _condition_text(a.text)} for a in node.adjustments]}
+
+
+def _factor_text(factor: ir.UnitFactor) -> str:
+    """The factor as written: what lies between the role and 'when'."""
+    words = " ".join(factor.text.split()).split(" ", 2)     # name, role, then the factor up to 'when'
+    return words[2].split(" when ", 1)[0] if len(words) == 3 else ""
 
 
 def _condition_text(text: str) -> str:
@@ -294,7 +322,7 @@ def _shift_text(shift: ir.Shift) -> str:
     return text[len(shift.source.value):].strip()
 
 
-def _tables(resolved: ir.Resolved, t: Labeler) -> list[dict]:
+def _tables(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     out = []
     for effective in resolved.tables:
         node = effective.node
@@ -308,7 +336,7 @@ def _tables(resolved: ir.Resolved, t: Labeler) -> list[dict]:
     return out
 
 
-def _value(t: Labeler, cell: str):
+def _value(t: Labeler, cell: str) -> Label:
     """A word in a chart (company, trace) is looked up as `value.<word>`; numbers print as they are."""
     if re.fullmatch(r"[a-z][a-z-]*(?:/[a-z][a-z-]*)+", cell):  # a two-key header: row key / column key
         parts = [t.name("value", part) for part in cell.split("/")]
@@ -322,7 +350,31 @@ _ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=Stri
                    autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True)
 
 
-def render_html(data: dict) -> str:
+def render_html(data: dict[str, Any]) -> str:
+    assert _ENV.loader is not None
     css = _ENV.loader.get_source(_ENV, "card.css")[0]
     return _ENV.get_template("card.html.j2").render(data, css=css)
 
+
+def _nothing(resolved: ir.Resolved, t: Labeler) -> None:
+    return None
+
+
+# What the card shows of each kind of statement (tests/test_walk.py checks every kind is here): the key
+# of its section in the card data and the function that builds it, or None where a kind prints no
+# section of its own.
+SECTIONS: dict[type, tuple[str | None, Callable[[ir.Resolved, Labeler], Any]]] = {
+    ir.Rule: (None, _nothing),               # rules print only as the parameters charts read (stacking)
+    ir.UnitTypes: (None, _nothing),          # read by the conditions the charts print
+    ir.Vocabulary: (None, _nothing),         # the words conditions use
+    ir.Rounding: (None, _nothing),           # folded into the outcome odds
+    ir.Labels: (None, _nothing),             # how every section prints: label_layers
+    ir.SequenceOfPlay: ("sequence", _sequence),
+    ir.TerrainChart: ("terrain", _terrain),
+    ir.ResultsTable: ("results", lambda resolved, t: _results(resolved, t, {p.name: p for p in resolved.parameters})),
+    ir.Modifiers: ("modifiers", _modifiers),
+    ir.Shifts: ("shifts", _shifts),
+    ir.UnitFactors: ("factors", _unit_factors),
+    ir.Adjustments: ("adjustments", _adjustments),
+    ir.LookupTable: ("tables", _tables),
+}

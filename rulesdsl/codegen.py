@@ -530,6 +530,25 @@ _ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=Stri
 _ENV.filters.update(py=py, doc=doc, ident=ident, comment=comment)
 
 
+# The keys of the template context each kind of statement fills (tests/test_walk.py checks every kind is
+# here and each key is filled and read by module.py.j2); labels print only on the cards.
+SECTIONS: dict[type, tuple[str, ...]] = {
+    ir.Rule: ("rules", "parameters", "definitions"),
+    ir.UnitTypes: ("unit_types",),
+    ir.Vocabulary: ("states", "situations", "amounts"),
+    ir.Modifiers: ("modifiers",),
+    ir.Shifts: ("shifts",),
+    ir.Adjustments: ("adjustments",),
+    ir.UnitFactors: ("factors",),
+    ir.Rounding: ("rounding",),
+    ir.SequenceOfPlay: ("game_turn", "player_turn"),
+    ir.TerrainChart: ("terrain",),
+    ir.ResultsTable: ("results",),
+    ir.LookupTable: ("tables",),
+    ir.Labels: (),
+}
+
+
 def generate(resolved: ir.Resolved) -> str:
     """The module's source; ValueError when python_names reports a problem (check it first)."""
     names, problems = python_names(resolved)

@@ -13,15 +13,18 @@ renumbered or reordered).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from fractions import Fraction
+from typing import Any, Callable, assert_never, get_args
 
 from . import ir
-from .resolve import rule_order
+from .resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION, rule_order
 from .runtime.tables import DICE_OUTCOMES, roll_range
 from .validate import typed_value
+from .walk import iter_fields
 
 SEVERITIES = ("correction", "addition", "breaking")
 AREAS = ("rulebook", "rule", "sequence", "terrain", "results", "modifiers", "shifts", "adjustments",
-         "tables", "unit-types", "rounding")
+         "unit-factors", "tables", "unit-types", "vocabulary", "rounding", "labels")
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,45 @@ class Change:
 
 
 # ---- snapshots ---------------------------------------------------------------------
+# A snapshot holds every field of every node that is part of its meaning (walk.iter_fields: not spans,
+# not the text kept for messages), keyed by meaning: rules by id, terrain by name, CRT cells by column
+# and roll ...  Each statement kind has its area and its snapshot function (SNAPSHOTS); within an area,
+# items are records {field: text} built by walking their fields, so a field added to a node shows up
+# in the diff without anyone listing it here (tests/test_diff.py mutates every field and expects a change).
+
+def expression_text(expr: ir.Expr | None) -> str:
+    """An expression as text, from the model (comments and layout gone)."""
+    if expr is None:
+        return ""
+    if isinstance(expr, ir.Number):
+        return str(expr.value)
+    if isinstance(expr, ir.OddsLiteral):
+        return expr.text
+    if isinstance(expr, ir.Name):
+        return expr.path
+    if isinstance(expr, ir.Unary):
+        return f"{expr.op}{' ' if expr.op == ir.UnaryOp.NOT else ''}{_operand(expr.operand)}"
+    if isinstance(expr, ir.Binary):
+        if expr.op == ir.BinaryOp.DIV and isinstance(expr.left, ir.Number) and isinstance(expr.right, ir.Number):
+            return f"{expr.left.value}/{expr.right.value}"      # a fraction, as written
+        return f"{_operand(expr.left)} {expr.op} {_operand(expr.right)}"
+    if isinstance(expr, ir.Is):
+        return f"{_operand(expr.operand)} is {expr.word.value}"
+    if isinstance(expr, ir.Call):
+        inner = ", ".join(expression_text(a) for a in expr.args)
+        if expr.where is not None:
+            inner += f" where {expression_text(expr.where)}"
+        if expr.of is not None:
+            inner += f" of {expression_text(expr.of)}"
+        return f"{expr.function.value}({inner})"
+    assert_never(expr)
+
+
+def _operand(expr: ir.Expr) -> str:
+    text = expression_text(expr)
+    return f"({text})" if isinstance(expr, (ir.Binary, ir.Is)) else text
+
+
 def _value_text(parameter: ir.Parameter) -> str:
     value = parameter.value
     if isinstance(value, ir.Quantity):
@@ -54,119 +96,157 @@ def _value_text(parameter: ir.Parameter) -> str:
             amount = "+" + amount
         unit = value.unit.value if value.unit else ""
         typed, problems = typed_value(parameter)
-        if not problems and typed is not None and getattr(typed, "unit", None):
-            unit = typed.unit
+        typed_unit = getattr(typed, "unit", None)
+        if not problems and typed_unit:
+            unit = str(typed_unit)
         return f"{amount} {unit}".strip()
     if isinstance(value, ir.Words):
         return ", ".join(w.value for w in value.words)
     return f'"{value.value}"'
 
 
-def _squash(text: str) -> str:
-    return " ".join(text.split())
+def _movement(cell: ir.MovementCell) -> str:
+    amount = "" if cell.amount is None else str(cell.amount)
+    return {"cost": amount, "add": f"+{amount}", "prohibited": "P", "other": "ot", "road-like": "road-like",
+            "negates": f"negates {cell.target.value if cell.target else ''}"}[cell.kind]
 
 
-def _rule_snapshot(rule: ir.Rule) -> dict:
-    return {
-        "title": rule.title.value if rule.title else "",
-        "summary": rule.summary.value if rule.summary else "",
-        "parameters": {p.name.value: _value_text(p) for p in rule.parameters},
-        "notes": tuple(n.value for n in rule.notes),
-        "see": tuple(sorted(s.value for s in rule.see)),
-        "requires": tuple(sorted(r.value for r in rule.requires)),
-        "definitions": {d.name.value: _squash(d.text) for d in rule.definitions},
-    }
+def _definition(definition: ir.Definition) -> str:
+    if definition.expr is not None:
+        return expression_text(definition.expr)
+    return "; ".join(f"{c.result.value} " + (f"when {expression_text(c.condition)}" if c.condition is not None
+                                             else "otherwise") for c in definition.cases)
 
 
-def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None) -> dict:
-    """The meaning of a rulebook (or, resolved, of the rules in effect) as plain data."""
-    if resolved is not None:
-        rules = [e.node for e in resolved.rules]
-        pick = {name: (getattr(resolved, name).node if getattr(resolved, name) is not None else None)
-                for name in ("rounding", "sequence", "terrain", "results", "modifiers", "shifts", "adjustments")}
-        tables = [e.node for e in resolved.tables]
-        unit_types = resolved.vocabulary.unit_types
-    else:
-        rules = list(rulebook.rules)
-        pick = {name: (getattr(rulebook, name)[0] if getattr(rulebook, name) else None)
-                for name in ("rounding", "sequence", "terrain", "results", "modifiers", "shifts", "adjustments")}
-        tables = list(rulebook.tables)
-        unit_types = {t.name.value: tuple(c.value for c in t.capabilities)
-                      for block in rulebook.unit_types for t in block.types}
-    snap = {
-        "rulebook": {"id": rulebook.id.value, "kind": rulebook.kind.value, "title": rulebook.title.value,
-                     "version": rulebook.version.value if rulebook.version else "",
-                     "extends": rulebook.extends.value if rulebook.extends else ""},
-        "rules": {r.id.value: _rule_snapshot(r) for r in rules},
-        "unit_types": {k: ", ".join(v) for k, v in unit_types.items()},
-    }
-    rounding = pick["rounding"]
-    snap["rounding"] = {} if rounding is None else {
-        "rounding": f"{rounding.name.value}: " + ", ".join(c.value for c in rounding.spec)}
-    sequence = pick["sequence"]
-    snap["phases"], snap["game_turn"] = [], []
-    snap["phase_detail"] = {}
-    if sequence is not None:
+def _combat(cell: ir.CombatCell) -> str:
+    """As the chart prints it; any field that printing leaves out is added, so no change goes unseen."""
+    from .charts import combat_text
+    extra = [] if cell.kind == ir.CombatKind.MULTIPLY else \
+        [f"{name} {_text(value)}" for name, value in iter_fields(cell) if name != "kind" and value not in (None, 0, ())]
+    return " ".join([combat_text(cell), *extra, *(t.value for t in cell.repeated)])
+
+
+# How a node prints as one value; any other node prints its fields in turn.
+_SHOWN: dict[type, Callable[[Any], str]] = {
+    ir.Text: lambda n: n.value, ir.Quoted: lambda n: f'"{n.value}"', ir.Parameter: _value_text,
+    ir.MovementCell: _movement, ir.CombatCell: _combat, ir.Definition: _definition,
+    **{kind: expression_text for kind in get_args(ir.Expr)},
+}
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (str, int, Fraction)):
+        return str(value)
+    if isinstance(value, tuple):
+        return ", ".join(_text(v) for v in value)
+    if type(value) in _SHOWN:
+        return _SHOWN[type(value)](value)
+    return " ".join(t for t in (_text(v) for _, v in iter_fields(value)) if t)
+
+
+def _record(node: Any, *skip: str) -> dict[str, str]:
+    """Every meaning field of a node but those in `skip` (its key, items snapshotted by key), as text."""
+    return {name: _text(value) for name, value in iter_fields(node) if name not in skip}
+
+
+_BLOCK = "(chart)"   # the key of a chart's own fields (title, cites, cap ...) in its area
+
+
+def _items(blocks: list[Any], items: str, key: str) -> dict[str, dict[str, str]]:
+    """A chart's own fields under (chart), then each item's record under the value of its `key` field."""
+    out: dict[str, dict[str, str]] = {}
+    for block in blocks:
+        out.setdefault(_BLOCK, {}).update(_record(block, items))
+        for item in getattr(block, items):
+            out[_text(getattr(item, key))] = _record(item, key)
+    return out
+
+
+def _rules_snapshot(rules: list[ir.Rule]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for rule in rules:
+        entry: dict[str, Any] = _record(rule, "id", "parameters", "definitions", "see", "requires")
+        entry["parameters"] = {p.name.value: _value_text(p) for p in rule.parameters}
+        entry["definitions"] = {d.name.value: _definition(d) for d in rule.definitions}
+        entry["see"] = ", ".join(sorted(s.value for s in rule.see))          # a set: order means nothing
+        entry["requires"] = ", ".join(sorted(r.value for r in rule.requires))
+        out[rule.id.value] = entry
+    return out
+
+
+def _vocabulary(blocks: list[ir.Vocabulary]) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for block in blocks:
+        entry = out.setdefault(f"combat {block.kind}" if block.kind != "states" else "unit states", {})
+        names = set(filter(None, entry.get("names", "").split(", "))) | {n.value for n in block.names}
+        entry.update(_record(block, "kind", "names", "cites"))
+        entry["names"] = ", ".join(sorted(names))
+        entry["cites"] = ", ".join(filter(None, [entry.get("cites", ""), _text(block.cites)]))
+    return out
+
+
+def _labels(blocks: list[ir.Labels]) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for block in blocks:    # nearest first: the first word for a key is the one in effect
+        entry = out.setdefault(block.lang.value, {})
+        for name, value in _record(block, "lang", "labels").items():
+            entry.setdefault(name, value)
+        for key, text in block.labels:
+            entry.setdefault(key.value, text.value)
+    return out
+
+
+def _sequence_snapshot(blocks: list[ir.SequenceOfPlay]) -> dict[str, Any]:
+    snap: dict[str, Any] = {"phases": [], "game_turn": [], "phase_detail": {}, "chart": {}}
+    for sequence in blocks[:1]:
+        snap["chart"] = _record(sequence, "blocks")
         for block in sequence.blocks:
             for item in block.items:
                 if isinstance(item, ir.PlayerTurnSlot):
                     snap["game_turn"].append(f"player turn {item.name.value}")
                     continue
-                detail = {"rules": " ".join(c.value for c in item.cites),
-                          "activities": ", ".join(a.value for a in item.activities),
-                          "note": item.note.value if item.note else ""}
                 name = item.name.value if block.kind.value == "player" else f"game turn: {item.name.value}"
                 (snap["phases"] if block.kind.value == "player" else snap["game_turn"]).append(name)
-                snap["phase_detail"][name] = detail
-    snap["terrain"] = {}
-    if pick["terrain"] is not None:
-        from .charts import combat_text
-        for row in pick["terrain"].rows:
-            move = row.movement
-            movement = {"cost": lambda: str(move.amount), "add": lambda: f"+{move.amount}",
-                        "prohibited": lambda: "P", "other": lambda: "ot", "road-like": lambda: "road-like",
-                        "negates": lambda: f"negates {move.target.value if move.target else ''}"}[move.kind]()
-            snap["terrain"][row.name.value] = {"kind": row.kind, "movement": movement,
-                                               "combat": combat_text(row.combat),
-                                               "level": "" if row.level is None else str(row.level),
-                                               "line": row.line.value if row.line else ""}
-    snap["results"] = _results_snapshot(pick["results"])
-    snap["modifiers"] = {}
-    if pick["modifiers"] is not None:
-        node = pick["modifiers"]
-        snap["modifiers"] = {m.name.value: f"{m.value:+d} {m.side}: {_squash(m.text.split(' when ', 1)[-1])}"
-                             for m in node.modifiers}
-        snap["modifiers"]["(cap)"] = "" if node.cap is None else f"{node.cap}"
-    snap["shifts"] = {}
-    if pick["shifts"] is not None:
-        node = pick["shifts"]
-        snap["shifts"] = {s.source.value: _squash(s.text)[len(s.source.value):].strip() for s in node.shifts}
-        snap["shifts"]["(per side)"] = "" if node.per_side is None else str(node.per_side)
-        snap["shifts"]["(applied)"] = "before limits" if node.before_limits else "from the clamped column"
-    snap["adjustments"] = {}
-    if pick["adjustments"] is not None:
-        snap["adjustments"] = {a.name.value: _squash(a.text)[len(a.name.value):].strip()
-                               for a in pick["adjustments"].adjustments}
-    snap["tables"] = {}
-    for table in tables:
-        head = [c.value for c in table.header]
-        for row in table.rows:
-            for column, cell in zip(head[1:], row[1:]):
-                snap["tables"][f"{table.name.value} {row[0].value} x {column}"] = cell.value
+                snap["phase_detail"][name] = _record(item, "name")
     return snap
 
 
-def _results_snapshot(node: ir.ResultsTable | None) -> dict:
-    if node is None:
+def _tables(tables: list[ir.LookupTable]) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for table in tables:
+        entry = _record(table, "name", "rows", "header")
+        entry["key"] = table.header[0].value if table.header else ""
+        head = [c.value for c in table.header]
+        for row in table.rows:
+            for column, cell in zip(head[1:], row[1:]):
+                entry[f"{row[0].value} x {column}"] = cell.value
+            if len(row) != len(head):
+                entry[f"{row[0].value} (cells)"] = _text(row)
+        out[table.name.value] = entry
+    return out
+
+
+def _results_snapshot(blocks: list[ir.ResultsTable]) -> dict[str, str]:
+    if not blocks:
         return {}
+    node = blocks[0]
     out = {"(dice)": node.dice.value, "(notation)": node.notation.value if node.notation else "steps-first"}
+    out.update({f"({name})": value for name, value in _record(
+        node, "dice", "notation", "grid", "sides").items()})
+    out["(sides)"] = ", ".join(s.side.value for s in node.sides)
     out["(columns)"] = " ".join(c.value for c in node.columns)
-    for line in node.lines:
-        if line.name is not None:
-            out[f"(line {line.name.value})"] = " ".join(c.value for c in line.columns)
+    for index, line in enumerate(node.lines[1:] if node.lines and node.lines[0].name is None else node.lines):
+        name = line.name.value if line.name is not None else str(index + 2)
+        out[f"(line {name})"] = " ".join(c.value for c in line.columns)
+    if node.attacker is not None:
+        out["(attacker side columns)"] = " ".join(c.value for c in node.attacker.columns)
     outcomes = DICE_OUTCOMES.get(node.dice.value, ())
 
-    def cells(prefix, columns, rows):
+    def cells(prefix: str, columns: tuple[ir.Text, ...], rows: tuple[ir.DiceRow, ...]) -> None:
         ranges = [(roll_range(r.label.value), r) for r in rows]
         rolls = sorted(set(outcomes) | {lo for (lo, hi), _ in ranges if abs(lo) < 1000}
                        | {hi for (lo, hi), _ in ranges if abs(hi) < 1000})
@@ -176,6 +256,8 @@ def _results_snapshot(node: ir.ResultsTable | None) -> dict:
                 continue
             for column, cell in zip(columns, row.cells):
                 out[f"{prefix}{column.value} x {roll}"] = cell.value
+            if len(row.cells) != len(columns):
+                out[f"{prefix}(cells) x {roll}"] = _text(row.cells)
 
     cells("", node.columns, node.rows)
     if node.attacker is not None:
@@ -183,29 +265,103 @@ def _results_snapshot(node: ir.ResultsTable | None) -> dict:
     return out
 
 
+def _by_name(items: str, key: str = "name") -> Callable[[list[Any]], dict[str, dict[str, str]]]:
+    return lambda blocks: _items(blocks, items, key)
+
+
+def _rounding(blocks: list[ir.Rounding]) -> dict[str, dict[str, str]]:
+    return {block.name.value: _record(block, "name") for block in blocks[:1]}
+
+
+# The area of the snapshot each statement kind fills, and how (tests/test_walk.py checks every kind is here).
+SNAPSHOTS: dict[type, tuple[str, Callable[[list[Any]], Any]]] = {
+    ir.Rule: ("rules", _rules_snapshot),
+    ir.UnitTypes: ("unit_types", _by_name("types")),
+    ir.Vocabulary: ("vocabulary", _vocabulary),
+    ir.Modifiers: ("modifiers", _by_name("modifiers")),
+    ir.Shifts: ("shifts", _by_name("shifts", "source")),
+    ir.Adjustments: ("adjustments", _by_name("adjustments")),
+    ir.UnitFactors: ("unit_factors", _by_name("factors")),
+    ir.Rounding: ("rounding", _rounding),
+    ir.SequenceOfPlay: ("sequence", _sequence_snapshot),
+    ir.TerrainChart: ("terrain", _by_name("rows")),
+    ir.ResultsTable: ("results", _results_snapshot),
+    ir.LookupTable: ("tables", _tables),
+    ir.Labels: ("labels", _labels),
+}
+
+
+def _in_effect(rulebook: ir.Rulebook, resolved: ir.Resolved | None) -> dict[type, list[Any]]:
+    """The statements of each kind: the rulebook's own, or, resolved, those in effect (resolve.RESOLUTION)."""
+    if resolved is None:
+        return {kind: list(getattr(rulebook, field)) for kind, field in ir.STATEMENT_FIELD.items()}
+    books = (resolved.rulebook, *resolved.ancestors)     # nearest first
+    out: dict[type, list[Any]] = {}
+    for kind, field in ir.STATEMENT_FIELD.items():
+        how = RESOLUTION[kind]
+        if how == BY_ID:
+            out[kind] = [e.node for e in resolved.rules]
+        elif how == BY_NAME:
+            out[kind] = [e.node for e in resolved.tables]
+        elif how in (MERGED, LAYERED):
+            out[kind] = [block for book in books for block in getattr(book, field)]
+        else:  # a chart: the nearest rulebook's
+            out[kind] = next(([getattr(book, field)[0]] for book in books if getattr(book, field)), [])
+    return out
+
+
+def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None) -> dict[str, Any]:
+    """The meaning of a rulebook (or, resolved, of the rules in effect) as plain data."""
+    header = _record(rulebook, *ir.STATEMENT_FIELD.values())
+    snap: dict[str, Any] = {"rulebook": {key: header.pop(key) for key in ("id", "kind", "title", "version",
+                                                                          "extends")}}
+    snap["rulebook"].update(header)
+    statements = _in_effect(rulebook, resolved)
+    for kind, (area, make) in SNAPSHOTS.items():
+        snap[area] = make(statements[kind])
+    if resolved is not None:   # resolution has used up `override`: it chose what is in effect
+        for entry in [*snap["rules"].values(), snap["sequence"]["chart"],
+                      *(snap[area].get(_BLOCK, {}) for area in _KEYED)]:
+            entry.pop("override", None)
+        snap["results"].pop("(override)", None)
+    return snap
+
+
 # ---- comparing ---------------------------------------------------------------------
-def compare(old: dict, new: dict) -> list[Change]:
+# area of the snapshot -> (area of a change, heading, noun of an item)
+_KEYED = {
+    "terrain": ("terrain", "Terrain Effects Chart", "terrain"),
+    "modifiers": ("modifiers", "Die roll modifiers", "modifier"),
+    "shifts": ("shifts", "Column shifts", "shift source"),
+    "adjustments": ("adjustments", "Result adjustments", "adjustment"),
+    "unit_factors": ("unit-factors", "Strength factors", "strength factor"),
+    "tables": ("tables", "Other charts", "table"),
+    "unit_types": ("unit-types", "Unit types", "unit type"),
+    "vocabulary": ("vocabulary", "Unit states and combat words", "list"),
+    "rounding": ("rounding", "Rounding", "rounding rule"),
+    "labels": ("labels", "Labels", "language"),
+}
+
+
+def compare(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     changes: list[Change] = []
-    for key in ("id", "kind", "title", "version", "extends"):
-        a, b = old["rulebook"][key], new["rulebook"][key]
+    for key in old["rulebook"]:
+        a, b = old["rulebook"][key], new["rulebook"].get(key, "")
         if a != b:
             changes.append(Change("rulebook", "rulebook", "changed", key, a or "(none)", b or "(none)",
                                   "breaking" if key in ("extends", "kind") else "correction"))
     changes += _rules(old["rules"], new["rules"])
-    changes += _sequence(old, new)
-    for area, heading in (("terrain", "Terrain Effects Chart"),):
-        changes += _keyed(area, heading, old[area], new[area], "terrain")
+    changes += _sequence(old["sequence"], new["sequence"])
     changes += _results(old["results"], new["results"])
-    changes += _flat("modifiers", "Die roll modifiers", old["modifiers"], new["modifiers"], "modifier")
-    changes += _flat("shifts", "Column shifts", old["shifts"], new["shifts"], "shift source")
-    changes += _flat("adjustments", "Result adjustments", old["adjustments"], new["adjustments"], "adjustment")
-    changes += _flat("tables", "Other charts", old["tables"], new["tables"], "cell")
-    changes += _flat("unit-types", "Unit types", old["unit_types"], new["unit_types"], "unit type")
-    changes += _flat("rounding", "Rounding", old["rounding"], new["rounding"], "rule")
+    for name, (area, heading, noun) in _KEYED.items():
+        changes += _keyed(area, heading, old[name], new[name], noun)
     return changes
 
 
-def _rules(old: dict, new: dict) -> list[Change]:
+_RULE_NOUNS = {"see": "cross references", "requires": "requirements", "extra_summaries": "more summaries"}
+
+
+def _rules(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     changes = []
     removed = [k for k in old if k not in new]
     added = [k for k in new if k not in old]
@@ -224,9 +380,11 @@ def _rules(old: dict, new: dict) -> list[Change]:
         if key not in new:
             continue
         a, b = old[key], new[key]
-        for field in ("title", "summary"):
-            if a[field] != b[field]:
-                changes.append(Change("rule", key, "changed", field, a[field], b[field], "correction"))
+        for field in a:
+            if field in ("parameters", "definitions") or a[field] == b[field]:
+                continue
+            changes.append(Change("rule", key, "changed", _RULE_NOUNS.get(field, field), a[field] or "(none)",
+                                  b[field] or "(none)", "breaking" if field == "override" else "correction"))
         for name in sorted(set(a["parameters"]) | set(b["parameters"])):
             pa, pb = a["parameters"].get(name), b["parameters"].get(name)
             if pa == pb:
@@ -243,16 +401,17 @@ def _rules(old: dict, new: dict) -> list[Change]:
                 kind = "added" if da is None else "removed" if db is None else "changed"
                 changes.append(Change("rule", key, kind, f"definition {name}", da, db,
                                       {"added": "addition", "removed": "breaking"}.get(kind, "correction")))
-        for field, noun in (("notes", "notes"), ("see", "cross references"), ("requires", "requirements")):
-            if a[field] != b[field]:
-                changes.append(Change("rule", key, "changed", noun, "; ".join(a[field]) or "(none)",
-                                      "; ".join(b[field]) or "(none)", "correction"))
     return changes
 
 
-def _sequence(old: dict, new: dict) -> list[Change]:
+def _sequence(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     changes = []
     heading = "Sequence of play"
+    for field, value in old["chart"].items():
+        other = new["chart"].get(field, "")
+        if value != other:
+            changes.append(Change("sequence", heading, "changed", field, value or "(none)", other or "(none)",
+                                  "correction"))
     for field, noun in (("phases", "player turn phase"), ("game_turn", "game turn step")):
         a, b = old[field], new[field]
         for name in b:
@@ -277,7 +436,7 @@ def _sequence(old: dict, new: dict) -> list[Change]:
     return changes
 
 
-def _results(old: dict, new: dict) -> list[Change]:
+def _results(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     """CRT: columns added or removed as one change each; cells compared by column and dice outcome."""
     heading = "Combat Results Table"
     changes = []
@@ -298,24 +457,31 @@ def _results(old: dict, new: dict) -> list[Change]:
     return changes
 
 
-def _keyed(area: str, heading: str, old: dict, new: dict, noun: str) -> list[Change]:
+def _keyed(area: str, heading: str, old: dict[str, Any], new: dict[str, Any], noun: str) -> list[Change]:
+    """Items by key, each a record {field: text}; the chart's own fields sit under (chart)."""
     changes = []
     for key in new:
-        if key not in old:
+        if key not in old and key != _BLOCK:
             changes.append(Change(area, heading, "added", f"{noun} {key}", None,
                                   " ".join(v for v in new[key].values() if v), "addition"))
     for key in old:
-        if key not in new:
+        if key not in new and key != _BLOCK:
             changes.append(Change(area, heading, "removed", f"{noun} {key}", None, None, "breaking"))
             continue
-        for field, value in old[key].items():
-            if value != new[key][field]:
-                changes.append(Change(area, heading, "changed", f"{key} {field}", value or "(none)",
-                                      new[key][field] or "(none)", "correction"))
+        fields = dict.fromkeys([*old[key], *new.get(key, {})])
+        for field in fields:
+            value, other = old[key].get(field, ""), new.get(key, {}).get(field, "")
+            if value != other:
+                what = field if key == _BLOCK else f"{key} {field}"
+                changes.append(Change(area, heading, "changed", what, value or "(none)", other or "(none)",
+                                      "correction"))
+    for key in new:    # a chart's own fields when the old side had no such chart
+        if key == _BLOCK and key not in old:
+            changes += _keyed(area, heading, {_BLOCK: {}}, {_BLOCK: new[key]}, noun)
     return changes
 
 
-def _flat(area: str, heading: str, old: dict, new: dict, noun: str) -> list[Change]:
+def _flat(area: str, heading: str, old: dict[str, Any], new: dict[str, Any], noun: str) -> list[Change]:
     changes = []
     for key in new:
         if key not in old:
@@ -330,7 +496,7 @@ def _flat(area: str, heading: str, old: dict, new: dict, noun: str) -> list[Chan
 
 def order(changes: list[Change]) -> list[Change]:
     """Rule changes in rule order, then the charts, in a fixed order."""
-    def key(change: Change):
+    def key(change: Change) -> tuple[int, tuple[Any, ...], int]:
         if change.area == "rulebook":
             return (0, (), 0)
         if change.area == "rule":
@@ -343,12 +509,12 @@ def summary(changes: list[Change]) -> dict[str, int]:
     return {severity: sum(c.severity == severity for c in changes) for severity in SEVERITIES}
 
 
-def as_json(changes: list[Change], old: dict, new: dict) -> dict:
+def as_json(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     return {"old": old["rulebook"], "new": new["rulebook"], "summary": summary(changes),
             "changes": [asdict(c) for c in order(changes)]}
 
 
-def grouped(changes: list[Change], old: dict, new: dict) -> list[tuple[str, list[Change]]]:
+def grouped(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, list[Change]]]:
     """(heading, changes) in errata order; rule headings carry the rule's title."""
     groups: dict[str, list[Change]] = {}
     for change in order(changes):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from . import ir
 from .errors import Diagnostic, RulesError, Span
 from .source import Source, normalise_newlines
 from .transform import parse
@@ -40,35 +41,35 @@ def _tokens(line: str) -> tuple[list[str], str | None]:
     return tokens, comment
 
 
+# How each kind of statement is laid out (tests/test_walk.py checks every kind is here): the words its
+# header starts with, and how the lines of its block align; None for a statement written on one line.
+BLOCKS: dict[type, tuple[str, tuple[tuple[str, ...], ...]] | None] = {
+    ir.Rule: ("rule", (("rule",), ("section",))),
+    ir.UnitTypes: ("unit-types", (("unit", "types"),)),
+    ir.Vocabulary: None,
+    ir.Modifiers: ("modifiers", (("die", "roll", "modifiers"),)),
+    ir.Shifts: ("shifts", (("column", "shifts"),)),
+    ir.Adjustments: ("adjustments", (("result", "adjustments"),)),
+    ir.UnitFactors: ("factors", (("strength", "factors"),)),       # name role factor when ...
+    ir.Rounding: None,
+    ir.SequenceOfPlay: ("sequence", (("sequence", "of", "play"),)),
+    ir.TerrainChart: ("terrain", (("terrain", "effects", "chart"),)),
+    ir.ResultsTable: ("grid", (("combat", "results", "table"),)),
+    ir.LookupTable: ("grid", (("table",),)),
+    ir.Labels: ("labels", (("labels",),)),
+}
+# blocks inside statements
+_INNER = {("defender", "side"): "grid", ("attacker", "side"): "grid", ("game", "turn"): "phases",
+          ("player", "turn"): "phases", ("define",): "cases"}
+
+
 def _block_kind(tokens: list[str]) -> str:
     words = [t for t in tokens if t != "override"]
-    head = " ".join(words[:3])
-    if head.startswith(("combat results table", "defender side", "attacker side")):
-        return "grid"
-    if head.startswith("terrain effects chart"):
-        return "terrain"
-    if words[:1] == ["table"]:
-        return "grid"
-    if words[:1] == ["labels"]:
-        return "labels"
-    if head.startswith("die roll modifiers"):
-        return "modifiers"
-    if head.startswith("column shifts"):
-        return "shifts"
-    if head.startswith("result adjustments"):
-        return "adjustments"
-    if head.startswith("strength factors"):
-        return "factors"
-    if head.startswith("sequence of play"):
-        return "sequence"
-    if head.startswith("unit types"):
-        return "unit-types"
-    if words[:2] in (["game", "turn"], ["player", "turn"]):
-        return "phases"
-    if words[:1] in (["rule"], ["section"]):
-        return "rule"
-    if words[:1] == ["define"]:
-        return "cases"
+    heads = [(head, kind) for layout in BLOCKS.values() if layout is not None for head in layout[1]
+             for kind in (layout[0],)] + list(_INNER.items())
+    for head, kind in heads:
+        if tuple(words[:len(head)]) == head:
+            return kind
     return "other"
 
 

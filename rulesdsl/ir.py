@@ -6,8 +6,10 @@ layout.  Nothing here depends on Lark.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
+from enum import StrEnum
 from fractions import Fraction
+from typing import Any, Generic, Iterator, NamedTuple, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from .errors import Span
 
@@ -15,441 +17,613 @@ from .errors import Span
 _NOWHERE = Span("<nowhere>")
 
 
-def _span():
+def _span() -> Any:
     return field(default=_NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+def _as_written() -> Any:
+    """The source text of a node, kept for messages and generated comments; not part of its meaning."""
+    return field(default="", compare=False)
+
+
+# ---- kinds ------------------------------------------------------------------------
+class Kind(StrEnum):
+    """A kind of node: compares equal to, prints and reprs as the word the rulebook writes for it."""
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class MoveKind(Kind):
+    COST = "cost"
+    ADD = "add"
+    PROHIBITED = "prohibited"
+    OTHER = "other"
+    ROAD_LIKE = "road-like"
+    NEGATES = "negates"
+
+
+class CombatKind(Kind):
+    NONE = "none"
+    PROHIBITED = "prohibited"
+    OTHER = "other"
+    MULTIPLY = "multiply"
+
+
+class TerrainKind(Kind):
+    HEX = "hex"
+    HEXSIDE = "hexside"
+    ROAD = "road"
+
+
+class VocabularyKind(Kind):
+    STATES = "states"
+    SITUATIONS = "situations"
+    AMOUNTS = "amounts"
+
+
+class Side(Kind):
+    """The side of the CRT a die roll modifier reads."""
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+    BOTH = "both"
+
+
+class Role(Kind):
+    """Whose strength a strength factor multiplies: attacking units' attack or defending units' defense."""
+    ATTACK = "attack"
+    DEFENSE = "defense"
+
+
+class ResultField(Kind):
+    ATTACKER_STEPS = "attacker-steps"
+    ATTACKER_RETREAT = "attacker-retreat"
+    DEFENDER_STEPS = "defender-steps"
+    DEFENDER_RETREAT = "defender-retreat"
+
+
+class UnaryOp(Kind):
+    NEG = "-"
+    NOT = "not"
+
+
+class BinaryOp(Kind):
+    ADD = "+"
+    SUB = "-"
+    MUL = "*"
+    DIV = "/"
+    LT = "<"
+    LE = "<="
+    GT = ">"
+    GE = ">="
+    EQ = "=="
+    NE = "!="
+    AND = "and"
+    OR = "or"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Text:
     """A positioned name, id or string."""
 
     span: Span = _span()
-    value: str = ""
+    value: str
 
 
 # ---- values --------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Quantity:
     """A number with an optional unit; `signed` when written with + or -."""
 
     span: Span = _span()
-    amount: Fraction = Fraction(0)
-    unit: Text | None = None
-    signed: bool = False
+    amount: Fraction
+    unit: Text | None
+    signed: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Words:
     """One word (yes, A1, rightmost) or a comma-separated list of them."""
 
     span: Span = _span()
-    words: tuple[Text, ...] = ()
+    words: tuple[Text, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Quoted:
     span: Span = _span()
-    value: str = ""
+    value: str
 
 
 Value = Quantity | Words | Quoted
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Parameter:
     span: Span = _span()
-    name: Text = Text()
-    value: Value = Words()
+    name: Text
+    value: Value
 
 
 # ---- expressions -------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Number:
     span: Span = _span()
-    value: Fraction = Fraction(0)
+    value: Fraction
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OddsLiteral:
     """4:1 in an expression: the ratio attack/defense."""
 
     span: Span = _span()
-    text: str = "1:1"
+    text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Name:
     """A context name (attackers, defender_terrain.shift), a unit attribute,
     capability or state inside where/of, or a definition's name."""
 
     span: Span = _span()
-    path: str = ""
+    path: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Call:
     """count/any/all/sum/max/min(collection where condition of value), odds(a, b), floor(x)."""
 
     span: Span = _span()
-    function: Text = Text()
-    args: tuple = ()
-    where: object = None
-    of: object = None
+    function: Text
+    args: tuple[Expr, ...]
+    where: Expr | None
+    of: Expr | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Unary:
     span: Span = _span()
-    op: str = "-"          # "-" or "not"
-    operand: object = None
+    op: UnaryOp
+    operand: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Binary:
     span: Span = _span()
-    op: str = "+"          # + - * / < <= > >= == != and or
-    left: object = None
-    right: object = None
+    op: BinaryOp
+    left: Expr
+    right: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Is:
     """`armor-advantage is attacker`: a definition's case compared with one of its words."""
 
     span: Span = _span()
-    operand: object = None
-    word: Text = Text()
+    operand: Expr
+    word: Text
 
 
-Expr = Number | OddsLiteral | Name | Call | Unary | Binary | Is
+Expr = Union[Number, OddsLiteral, Name, Call, Unary, Binary, Is]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Case:
     span: Span = _span()
-    result: Text = Text()
-    condition: object = None     # None: otherwise
+    result: Text
+    condition: Expr | None     # None: otherwise
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Definition:
     """`define name = expr`, or `define name { word when cond ... word otherwise }`."""
 
     span: Span = _span()
-    name: Text = Text()
-    expr: object = None
-    cases: tuple[Case, ...] = ()
-    text: str = field(default="", compare=False)     # as written, for comments in generated code
+    name: Text
+    expr: Expr | None                # None: a definition by cases
+    cases: tuple[Case, ...]
+    text: str = _as_written()
 
 
 # ---- rules ---------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rule:
     """A numbered rule (`rule 6.0c`) or an unnumbered section (`section rounding`)."""
 
     span: Span = _span()
-    id: Text = Text()
-    numbered: bool = True
-    override: bool = False
-    title: Text | None = None
-    summary: Text | None = None
-    parameters: tuple[Parameter, ...] = ()
-    notes: tuple[Text, ...] = ()
-    see: tuple[Text, ...] = ()
-    requires: tuple[Text, ...] = ()   # parameters every game of the series must set
-    definitions: tuple[Definition, ...] = ()
+    id: Text
+    numbered: bool
+    override: bool
+    title: Text | None
+    summary: Text | None
+    parameters: tuple[Parameter, ...]
+    notes: tuple[Text, ...]
+    see: tuple[Text, ...]
+    requires: tuple[Text, ...]   # parameters every game of the series must set
+    definitions: tuple[Definition, ...]
+    extra_summaries: tuple[Text, ...]   # summaries after the first: an error validate reports
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rounding:
     span: Span = _span()
-    name: Text = Text()
-    spec: tuple[Text, ...] = ()   # each clause, words joined by a space
-    cites: tuple[Text, ...] = ()
+    name: Text
+    spec: tuple[Text, ...]   # each clause, words joined by a space
+    cites: tuple[Text, ...]
 
 
 # ---- unit types, situations, modifiers, shifts --------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnitType:
     span: Span = _span()
-    name: Text = Text()
-    capabilities: tuple[Text, ...] = ()
+    name: Text
+    capabilities: tuple[Text, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnitTypes:
     span: Span = _span()
-    override: bool = False
-    cites: tuple[Text, ...] = ()
-    types: tuple[UnitType, ...] = ()
+    override: bool
+    cites: tuple[Text, ...]
+    types: tuple[UnitType, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Vocabulary:
     """`unit states: dg, ...`, `combat situations: ...`, `combat amounts: ...`."""
 
     span: Span = _span()
-    kind: str = "states"      # states, situations, amounts
-    cites: tuple[Text, ...] = ()
-    names: tuple[Text, ...] = ()
+    kind: VocabularyKind
+    cites: tuple[Text, ...]
+    names: tuple[Text, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Modifier:
     span: Span = _span()
-    name: Text = Text()
-    value: int = 0
-    side: str = "both"        # attacker, defender, both: the side of the CRT read
-    condition: object = None
-    text: str = field(default="", compare=False)
+    name: Text
+    value: int
+    side: Side
+    condition: Expr
+    text: str = _as_written()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Modifiers:
     span: Span = _span()
-    override: bool = False
-    title: Text | None = None
-    cites: tuple[Text, ...] = ()
-    cap: int | None = None
-    modifiers: tuple[Modifier, ...] = ()
+    override: bool
+    title: Text | None
+    cites: tuple[Text, ...]
+    cap: int | None
+    modifiers: tuple[Modifier, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Shift:
     span: Span = _span()
-    source: Text = Text()
-    amount: object = None     # an expression: + right (attacker), - left (defender)
-    maximum: int | None = None
-    condition: object = None
-    text: str = field(default="", compare=False)
+    source: Text
+    amount: Expr       # + right (attacker), - left (defender)
+    maximum: int | None
+    condition: Expr | None
+    text: str = _as_written()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Shifts:
     span: Span = _span()
-    override: bool = False
-    title: Text | None = None
-    cites: tuple[Text, ...] = ()
-    per_side: int | None = None
-    shifts: tuple[Shift, ...] = ()
-    before_limits: bool = False   # shift the odds themselves, then clamp to the table
+    override: bool
+    title: Text | None
+    cites: tuple[Text, ...]
+    per_side: int | None
+    shifts: tuple[Shift, ...]
+    before_limits: bool   # shift the odds themselves, then clamp to the table
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnitFactor:
     """Multiply each attacking (or defending) unit's strength by `factor` when `condition` holds for it."""
 
     span: Span = _span()
-    name: Text = Text()
-    role: str = "attack"       # attack: attacking units' attack; defense: defending units' defense
-    factor: object = None      # an expression (a number; may read the rulebook's parameters)
-    condition: object = None   # an expression over the unit
-    text: str = field(default="", compare=False)
+    name: Text
+    role: Role
+    factor: Expr        # a number; may read the rulebook's parameters
+    condition: Expr     # over the unit
+    text: str = _as_written()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnitFactors:
     span: Span = _span()
-    override: bool = False
-    title: Text | None = None
-    cites: tuple[Text, ...] = ()
-    factors: tuple[UnitFactor, ...] = ()
+    override: bool
+    title: Text | None
+    cites: tuple[Text, ...]
+    factors: tuple[UnitFactor, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Adjustment:
     """A change to the result read from the table: `target` by `amount` when `condition`."""
 
     span: Span = _span()
-    name: Text = Text()
-    target: str = "defender-retreat"
-    amount: int = 0
-    condition: object = None
-    text: str = field(default="", compare=False)
+    name: Text
+    target: ResultField
+    amount: int
+    condition: Expr
+    text: str = _as_written()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Adjustments:
     span: Span = _span()
-    override: bool = False
-    title: Text | None = None
-    cites: tuple[Text, ...] = ()
-    adjustments: tuple[Adjustment, ...] = ()
+    override: bool
+    title: Text | None
+    cites: tuple[Text, ...]
+    adjustments: tuple[Adjustment, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Labels:
     """What a chart prints for each key, in one language."""
 
     span: Span = _span()
-    lang: Text = Text()
-    language: Text | None = None
-    labels: tuple[tuple[Text, Text], ...] = ()
+    lang: Text
+    language: Text | None
+    labels: tuple[tuple[Text, Text], ...]
 
 
 # ---- sequence of play ----------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Phase:
     span: Span = _span()
-    name: Text = Text()
-    cites: tuple[Text, ...] = ()
-    activities: tuple[Text, ...] = ()
-    note: Text | None = None
+    name: Text
+    cites: tuple[Text, ...]
+    activities: tuple[Text, ...]
+    note: Text | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerTurnSlot:
     """`player turn first` inside the game turn: one run of the player turn."""
 
     span: Span = _span()
-    name: Text = Text()
+    name: Text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnBlock:
     span: Span = _span()
-    kind: Text = Text()     # "game" or "player"
-    items: tuple[Phase | PlayerTurnSlot, ...] = ()
+    kind: Text     # "game" or "player"
+    items: tuple[Phase | PlayerTurnSlot, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SequenceOfPlay:
     span: Span = _span()
-    override: bool = False
-    cites: tuple[Text, ...] = ()
-    blocks: tuple[TurnBlock, ...] = ()
+    override: bool
+    cites: tuple[Text, ...]
+    blocks: tuple[TurnBlock, ...]
 
 
 # ---- terrain effects chart -----------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MovementCell:
     """kind: cost (1, 1/2), add (+1), prohibited (P), other (ot), road-like, negates."""
 
     span: Span = _span()
-    kind: str = "cost"
-    amount: Fraction | None = None
-    target: Text | None = None
+    kind: MoveKind
+    amount: Fraction | None      # cost and add
+    target: Text | None          # negates
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CombatCell:
     """kind: none (ne, -), prohibited (P), other (ot), multiply (Ax1/2 Dx2)."""
 
     span: Span = _span()
-    kind: str = "none"
-    attacker: Fraction | None = None
+    kind: CombatKind
+    attacker: Fraction | None
     defender: Fraction | None = None
-    shift: int = 0             # column shift: - left (1L), + right (1R)
+    shift: int             # column shift: - left (1L), + right (1R)
+    repeated: tuple[Text, ...]   # a second shift or multiplier of one side: an error validate reports
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TerrainRow:
     span: Span = _span()
-    kind: str = "hex"          # hex, hexside or road
-    name: Text = Text()
-    movement: MovementCell = MovementCell()
-    combat: CombatCell = CombatCell()
-    level: int | None = None   # terrain level (supply tables, elevation)
-    line: Text | None = None   # the odds line of a terrain-line CRT it reads
+    kind: TerrainKind | None   # None: written before any heading, an error validate reports
+    name: Text
+    movement: MovementCell
+    combat: CombatCell
+    level: int | None   # terrain level (supply tables, elevation)
+    line: Text | None   # the odds line of a terrain-line CRT it reads
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TerrainChart:
     span: Span = _span()
-    override: bool = False
-    title: Text | None = None
-    cites: tuple[Text, ...] = ()
-    rows: tuple[TerrainRow, ...] = ()
+    override: bool
+    title: Text | None
+    cites: tuple[Text, ...]
+    rows: tuple[TerrainRow, ...]
 
 
 # ---- combat results table ------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DiceRow:
     span: Span = _span()
-    label: Text = Text()               # "2", "3-4", "11"
-    cells: tuple[Text, ...] = ()
+    label: Text               # "2", "3-4", "11"
+    cells: tuple[Text, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OddsLine:
     """A row of odds columns; `name` is the terrain line it serves, in a terrain-line table."""
 
     span: Span = _span()
-    name: Text | None = None
-    columns: tuple[Text, ...] = ()
+    name: Text | None
+    columns: tuple[Text, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class AttackerSide:
-    """The attacker-loss side of a dual-sided table: columns by total defense strength."""
+class AttackerSide(NamedTuple):
+    """The attacker-loss side of a dual-sided table, read by total defense strength: a view of its
+    TableSide (ResultsTable.attacker), not a node of its own."""
+
+    span: Span
+    columns: tuple[Text, ...]     # strength ranges: 1-4, 5-8, 21+
+    rows: tuple[DiceRow, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Grid:
+    """A one-sided table's odds rows and dice rows."""
 
     span: Span = _span()
-    columns: tuple[Text, ...] = ()     # strength ranges: 1-4, 5-8, 21+
-    rows: tuple[DiceRow, ...] = ()
+    lines: tuple[OddsLine, ...]   # every odds row; more than one in a terrain-line table
+    rows: tuple[DiceRow, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableSide:
+    """`defender side { odds ... }` or `attacker side { defense ... }` as written."""
+
+    span: Span = _span()
+    side: Text                           # attacker, defender (or both, an error)
+    odds: OddsLine | None                # an 'odds' header row
+    strengths: tuple[Text, ...] | None   # a 'defense' header row
+    rows: tuple[DiceRow, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ResultsTable:
     span: Span = _span()
-    override: bool = False
-    title: Text | None = None
-    cites: tuple[Text, ...] = ()
-    dice: Text = Text()
-    columns: tuple[Text, ...] = ()     # the odds columns (of the first line)
-    rows: tuple[DiceRow, ...] = ()     # the (defender-side) results
-    notation: Text | None = None       # steps-first (D2r1) or retreat-first (D2(1))
-    lines: tuple[OddsLine, ...] = ()   # every odds row; more than one in a terrain-line table
-    attacker: AttackerSide | None = None
-    sides: tuple[Text, ...] = ()       # side names as written, for a dual-sided table
+    override: bool
+    title: Text | None
+    cites: tuple[Text, ...]
+    dice: Text
+    notation: Text | None       # steps-first (D2r1) or retreat-first (D2(1))
+    grid: Grid | None             # a one-sided table
+    sides: tuple[TableSide, ...]  # the side blocks of a dual-sided table, as written
+
+    # What the table reads, whichever way it is written: views of `grid` or `sides`, not fields, so the
+    # model holds each cell once.
+    def _side(self, name: str) -> TableSide | None:
+        return next((s for s in self.sides if s.side.value == name), None)
+
+    @property
+    def lines(self) -> tuple[OddsLine, ...]:
+        """The odds rows: the grid's, or the defender side's header."""
+        if self.grid is not None:
+            return self.grid.lines
+        defender = self._side("defender")
+        return (defender.odds,) if defender is not None and defender.odds is not None else ()
+
+    @property
+    def columns(self) -> tuple[Text, ...]:
+        """The odds columns (of the first line)."""
+        return self.lines[0].columns if self.lines else ()
+
+    @property
+    def rows(self) -> tuple[DiceRow, ...]:
+        """The (defender-side) results."""
+        if self.grid is not None:
+            return self.grid.rows
+        defender = self._side("defender")
+        return defender.rows if defender is not None and defender.odds is not None else ()
+
+    @property
+    def attacker(self) -> AttackerSide | None:
+        side = self._side("attacker")
+        if side is None or side.strengths is None:
+            return None
+        return AttackerSide(side.span, side.strengths, side.rows)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LookupTable:
     """A chart looked up by a key (1-D) or by a row and a column key (2-D)."""
 
     span: Span = _span()
-    override: bool = False
-    name: Text = Text()
-    title: Text | None = None
-    cites: tuple[Text, ...] = ()
-    header: tuple[Text, ...] = ()      # key name (or row/column names), then column labels
-    rows: tuple[tuple[Text, ...], ...] = ()
+    override: bool
+    name: Text
+    title: Text | None
+    cites: tuple[Text, ...]
+    header: tuple[Text, ...]      # key name (or row/column names), then column labels
+    rows: tuple[tuple[Text, ...], ...]
 
 
 # ---- the rulebook ----------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NotWhole:
+    """A number written where a whole one is needed: the field holds its whole part, validate reports it."""
+
+    span: Span = _span()
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rulebook:
     span: Span = _span()
-    kind: Text = Text()
-    id: Text = Text()
-    title: Text = Text()
-    version: Text | None = None
-    extends: Text | None = None
-    rules: tuple[Rule, ...] = ()
-    unit_types: tuple[UnitTypes, ...] = ()
-    vocabulary: tuple[Vocabulary, ...] = ()
-    modifiers: tuple[Modifiers, ...] = ()
-    shifts: tuple[Shifts, ...] = ()
-    adjustments: tuple[Adjustments, ...] = ()
-    unit_factors: tuple[UnitFactors, ...] = ()
-    rounding: tuple[Rounding, ...] = ()
-    sequence: tuple[SequenceOfPlay, ...] = ()
-    terrain: tuple[TerrainChart, ...] = ()
-    results: tuple[ResultsTable, ...] = ()
-    tables: tuple[LookupTable, ...] = ()
-    labels: tuple[Labels, ...] = ()
+    kind: Text
+    id: Text
+    title: Text
+    version: Text | None
+    extends: Text | None
+    rules: tuple[Rule, ...]
+    unit_types: tuple[UnitTypes, ...]
+    vocabulary: tuple[Vocabulary, ...]
+    modifiers: tuple[Modifiers, ...]
+    shifts: tuple[Shifts, ...]
+    adjustments: tuple[Adjustments, ...]
+    unit_factors: tuple[UnitFactors, ...]
+    rounding: tuple[Rounding, ...]
+    sequence: tuple[SequenceOfPlay, ...]
+    terrain: tuple[TerrainChart, ...]
+    results: tuple[ResultsTable, ...]
+    tables: tuple[LookupTable, ...]
+    labels: tuple[Labels, ...]
+    # how numbers were mis-written, not what the rulebook means: out of equality and of the statements
+    not_whole: tuple[NotWhole, ...] = field(compare=False, repr=False)
 
     @property
     def path(self) -> str:
         return self.span.path
 
+    def statements(self) -> Iterator[Statement]:
+        """Every top-level block of the rulebook, grouped by kind in the order of STATEMENTS."""
+        for name in STATEMENT_FIELD.values():
+            yield from getattr(self, name)
+
+
+Statement = Union[Rule, UnitTypes, Vocabulary, Modifiers, Shifts, Adjustments, UnitFactors, Rounding,
+                  SequenceOfPlay, TerrainChart, ResultsTable, LookupTable, Labels]
+
+# The statement kinds, read off Rulebook's fields (each a tuple of one kind of block): adding a block kind
+# is adding a field there, and every consumer that dispatches on STATEMENTS must then handle it
+# (tests/test_walk.py checks each consumer's table).
+STATEMENT_FIELD: dict[type, str] = {}
+for _field in fields(Rulebook):
+    _hint = get_type_hints(Rulebook)[_field.name]
+    if _field.compare and get_origin(_hint) is tuple:
+        STATEMENT_FIELD[get_args(_hint)[0]] = _field.name
+STATEMENTS: tuple[type, ...] = tuple(STATEMENT_FIELD)
+assert set(STATEMENTS) == set(get_args(Statement)), "Statement and Rulebook's fields disagree"
+
+# Every node type of the model (every dataclass of this module but the resolved wrappers).
+NODES: tuple[type, ...] = tuple(
+    obj for obj in list(globals().values())
+    if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ == __name__
+    and obj.__name__ not in ("Effective", "EffectiveParameter", "Resolved"))
+
 
 # ---- the resolved rulebook: what is in effect after overrides ----------------
+N = TypeVar("N", covariant=True)
+
+
 @dataclass(frozen=True, slots=True)
-class Effective:
+class Effective(Generic[N]):
     """A definition in effect, with the rulebook it comes from."""
 
-    node: object
+    node: N
     origin: str                  # id of the rulebook whose definition is in effect
 
 
@@ -466,21 +640,21 @@ class EffectiveParameter:
 class Resolved:
     rulebook: Rulebook
     ancestors: tuple[Rulebook, ...]             # nearest first
-    rules: tuple[Effective, ...]                # Effective(Rule), in rule order
+    rules: tuple[Effective[Rule], ...]                # Effective(Rule), in rule order
     parameters: tuple[EffectiveParameter, ...]  # by name
-    rounding: Effective | None = None
+    rounding: Effective[Rounding] | None = None
     threshold: object = None                    # Fraction: where the rounding rounds up
-    sequence: Effective | None = None
-    terrain: Effective | None = None
-    results: Effective | None = None
+    sequence: Effective[SequenceOfPlay] | None = None
+    terrain: Effective[TerrainChart] | None = None
+    results: Effective[ResultsTable] | None = None
     favour_defender: bool = False               # odds round for the defender
-    modifiers: Effective | None = None
-    shifts: Effective | None = None
-    tables: tuple[Effective, ...] = ()
+    modifiers: Effective[Modifiers] | None = None
+    shifts: Effective[Shifts] | None = None
+    tables: tuple[Effective[LookupTable], ...] = ()
     vocabulary: object = None                   # expressions.Vocabulary
     definitions: tuple = ()                     # (Definition, kind, rule id, origin), in dependency order
-    adjustments: Effective | None = None
-    unit_factors: Effective | None = None
+    adjustments: Effective[Adjustments] | None = None
+    unit_factors: Effective[UnitFactors] | None = None
 
     @property
     def id(self) -> str:

@@ -39,6 +39,7 @@ def column_odds(dice: str, rows: dict[str, tuple[str, ...]], index: int, notatio
     d_step = d_retreat = d_steps = a_steps = a_step = Fraction(0)
     for roll, chance in distribution(dice).items():
         result = parse_result(row_for(rows, roll + drm)[index], notation)
+        assert result is not None, "the table's cells are checked before its odds are computed"
         d_step += chance * (result.defender_steps > 0)
         d_retreat += chance * (result.defender_retreat > 0)
         d_steps += chance * result.defender_steps

@@ -9,29 +9,42 @@ from __future__ import annotations
 import dataclasses
 import re
 from fractions import Fraction
-from typing import Mapping
+from typing import Any, Mapping
 
 from . import ir
-from .errors import Diagnostic, suggest
+from .errors import Diagnostic, Span, suggest
 from .context import ROOT
 from .expressions import Checker, Vocabulary
 from .runtime.model import Quantity
 from .validate import favours_defender, rounding_threshold, typed_value
+from .walk import walk
 
-_CHARTS = {
-    "unit_types": "unit types",
-    "rounding": "rounding rule",
-    "sequence": "sequence of play",
-    "terrain": "terrain effects chart",
-    "results": "combat results table",
-    "modifiers": "die roll modifiers",
-    "shifts": "column shifts",
-    "adjustments": "result adjustments",
-    "unit_factors": "strength factors",
+# How each kind of statement is resolved against the rulebooks a rulebook extends
+# (tests/test_walk.py checks every kind is here):
+#   a chart: one per rulebook, the nearest wins, and only with `override`; named by its noun;
+#   BY_ID: rules, by id (`override rule`); BY_NAME: tables, by name (`override table`);
+#   MERGED: vocabularies, every rulebook adds its words; LAYERED: labels, nearest first (charts.label_layers).
+BY_ID, BY_NAME, MERGED, LAYERED = "by id", "by name", "merged", "layered"
+RESOLUTION: dict[type, str] = {
+    ir.Rule: BY_ID,
+    ir.LookupTable: BY_NAME,
+    ir.Vocabulary: MERGED,
+    ir.Labels: LAYERED,
+    ir.UnitTypes: "unit types",
+    ir.Rounding: "rounding rule",
+    ir.SequenceOfPlay: "sequence of play",
+    ir.TerrainChart: "terrain effects chart",
+    ir.ResultsTable: "combat results table",
+    ir.Modifiers: "die roll modifiers",
+    ir.Shifts: "column shifts",
+    ir.Adjustments: "result adjustments",
+    ir.UnitFactors: "strength factors",
 }
+_CHARTS = {ir.STATEMENT_FIELD[kind]: noun for kind, noun in RESOLUTION.items()
+           if noun not in (BY_ID, BY_NAME, MERGED, LAYERED)}
 
 
-def rule_order(rule_id: str) -> tuple:
+def rule_order(rule_id: str) -> tuple[Any, ...]:
     """Printed order: sections first, then 1.0 < 2.0 < 2.0a < 2.1 < 10.0 < G1.0."""
     match = re.match(r"^([A-Z]*)([0-9.]+)([a-z]?)$", rule_id)
     if not match:
@@ -69,8 +82,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     books, problems = chain(rulebook, index)
     if problems:
         return None, problems
-    rules: dict[str, ir.Effective] = {}
-    charts: dict[str, ir.Effective] = {}
+    rules: dict[str, ir.Effective[ir.Rule]] = {}
+    charts: dict[str, ir.Effective[Any]] = {}
     for book in reversed(books):  # base series first, the rulebook itself last
         origin = book.id.value
         for rule in book.rules:
@@ -90,7 +103,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
                     f"rule {key} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
                     rule.id.span, f"write 'override rule {key}' to replace it in {origin}"))
                 continue
-            rules[key] = ir.Effective(rule, origin)
+            rules[key] = ir.Effective(node=rule, origin=origin)
         for field, noun in _CHARTS.items():
             items = getattr(book, field)
             if not items:
@@ -106,7 +119,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
             if inherited is None and override:
                 problems.append(Diagnostic(f"override of a {noun} that no rulebook this one extends defines",
                                            node.span, "remove 'override'"))
-            charts[field] = ir.Effective(node, origin)
+            charts[field] = ir.Effective(node=node, origin=origin)
 
     tables = _tables(books, problems)
     ordered = tuple(sorted(rules.values(), key=lambda e: rule_order(e.node.id.value)))
@@ -134,8 +147,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
         unit_factors=charts.get("unit_factors")), []
 
 
-def _tables(books, problems) -> dict[str, ir.Effective]:
-    tables: dict[str, ir.Effective] = {}
+def _tables(books: list[ir.Rulebook], problems: list[Diagnostic]) -> dict[str, ir.Effective[ir.LookupTable]]:
+    tables: dict[str, ir.Effective[ir.LookupTable]] = {}
     for book in reversed(books):
         for table in book.tables:
             inherited = tables.get(table.name.value)
@@ -147,11 +160,11 @@ def _tables(books, problems) -> dict[str, ir.Effective]:
             if inherited is None and table.override:
                 problems.append(Diagnostic(f"override of table '{table.name.value}', which no rulebook this one "
                                            "extends defines", table.name.span, "remove 'override'"))
-            tables[table.name.value] = ir.Effective(table, book.id.value)
+            tables[table.name.value] = ir.Effective(node=table, origin=book.id.value)
     return tables
 
 
-def _table_fit(charts) -> list[Diagnostic]:
+def _table_fit(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
     """A terrain-line CRT has an odds line for every hex terrain of the chart in effect;
     side-specific DRMs need a dual-sided table."""
     out = []
@@ -178,7 +191,8 @@ def _table_fit(charts) -> list[Diagnostic]:
     return out
 
 
-def _vocabulary(books, rules, charts, problems) -> Vocabulary:
+def _vocabulary(books: list[ir.Rulebook], rules: tuple[ir.Effective[ir.Rule], ...],
+                charts: Mapping[str, ir.Effective[Any]], problems: list[Diagnostic]) -> Vocabulary:
     vocabulary = Vocabulary()
     if charts.get("unit_types") is not None:
         for unit_type in charts["unit_types"].node.types:
@@ -208,7 +222,7 @@ def _vocabulary(books, rules, charts, problems) -> Vocabulary:
     return vocabulary
 
 
-def _first_span(vocabulary, name, books):
+def _first_span(vocabulary: Vocabulary, name: str, books: list[ir.Rulebook]) -> Span:
     if name in vocabulary.definitions:
         return vocabulary.definitions[name].name.span
     for book in books:
@@ -252,7 +266,7 @@ def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:
     return dataclasses.replace(rule, title=title)
 
 
-def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective, ...],
+def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
               parameters: tuple[ir.EffectiveParameter, ...]) -> list[Diagnostic]:
     """A game must set every parameter its series `requires`."""
     if rulebook.kind.value != "game":
@@ -269,7 +283,7 @@ def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective, ...],
     return out
 
 
-def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective]) -> Diagnostic:
+def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective[ir.Rule]]) -> Diagnostic:
     import difflib
     near = difflib.get_close_matches(rule.id.value, sorted(rules, key=rule_order), n=3, cutoff=0.5)
     hint = ("the nearest rules are " + ", ".join(near)) if near else "remove 'override' to add a rule of this rulebook's own"
@@ -277,7 +291,7 @@ def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective]) -> Di
                       rule.id.span, hint)
 
 
-def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective) -> list[Diagnostic]:
+def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective[ir.Rule]) -> list[Diagnostic]:
     kept = {p.name.value for p in rule.parameters}
     out = []
     for parameter in inherited.node.parameters:
@@ -290,7 +304,7 @@ def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective) -> list[Diagnost
     return out
 
 
-def _parameters(rules: tuple[ir.Effective, ...]) -> tuple[tuple[ir.EffectiveParameter, ...], list[Diagnostic]]:
+def _parameters(rules: tuple[ir.Effective[ir.Rule], ...]) -> tuple[tuple[ir.EffectiveParameter, ...], list[Diagnostic]]:
     found: dict[str, ir.EffectiveParameter] = {}
     problems = []
     for effective in rules:
@@ -309,24 +323,19 @@ def _parameters(rules: tuple[ir.Effective, ...]) -> tuple[tuple[ir.EffectivePara
                     parameter.name.span, f"a parameter is set in one rule; the other is at "
                                          f"{first.span.path}:{first.span.line}"))
                 continue
-            found[name] = ir.EffectiveParameter(name, value, rule.id.value, effective.origin, span=parameter.span)
+            found[name] = ir.EffectiveParameter(name=name, value=value, rule=rule.id.value, origin=effective.origin,
+                                                span=parameter.span)
     return tuple(found[k] for k in sorted(found)), problems
 
 
-def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective],
-                charts: Mapping[str, ir.Effective]) -> list[Diagnostic]:
+def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective[ir.Rule]],
+                charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
     """Every rule id the rulebook itself cites must be in effect."""
     refs: list[ir.Text] = []
-    for rule in rulebook.rules:
-        refs += rule.see
-    for block in (*rulebook.vocabulary, *rulebook.tables):
-        refs += block.cites
-    for field in _CHARTS:
-        for node in getattr(rulebook, field):
-            refs += node.cites
-            for block in getattr(node, "blocks", ()):
-                for item in block.items:
-                    refs += getattr(item, "cites", ())
+    for node in walk(rulebook):     # every node that cites rules, whatever its kind
+        if isinstance(node, ir.Rule):
+            refs += node.see
+        refs += getattr(node, "cites", ())
     out = []
     for ref in refs:
         if ref.value not in rules:

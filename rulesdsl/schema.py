@@ -8,9 +8,9 @@ beside the document maps back to the source position.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
-from cerberus import Validator
+from cerberus import Validator  # type: ignore[import-untyped]
 
 from . import ir
 from .errors import Diagnostic, Span
@@ -20,7 +20,7 @@ _ONE_LINE = r"^[^\n\r]*$"
 _TEXT = {"type": "string", "empty": False, "regex": _ONE_LINE}
 
 
-def _rule_schema(title_required: bool) -> dict:
+def _rule_schema(title_required: bool) -> dict[str, Any]:
     return {"type": "dict", "schema": {
         "id": {"type": "string", "required": True},
         "title": {**_TEXT, "required": title_required, "maxlength": 100},
@@ -29,7 +29,29 @@ def _rule_schema(title_required: bool) -> dict:
     }}
 
 
-def schema_for(kind: str) -> dict:
+# How each kind of statement enters the document cerberus checks (tests/test_walk.py checks every kind is
+# here): RULE, by its fields; ONE, at most one per rulebook, named by its noun (resolve takes a rulebook's
+# chart whole, so a second one would be lost); MANY, any number (duplicate names are validate's).
+RULE, MANY = "rule", "many"
+DOCUMENT: dict[type, str] = {
+    ir.Rule: RULE,
+    ir.Vocabulary: MANY,
+    ir.LookupTable: MANY,
+    ir.Labels: MANY,
+    ir.UnitTypes: "unit types block",
+    ir.Rounding: "rounding rule",
+    ir.SequenceOfPlay: "sequence of play",
+    ir.TerrainChart: "terrain effects chart",
+    ir.ResultsTable: "combat results table",
+    ir.Modifiers: "die roll modifiers block",
+    ir.Shifts: "column shifts block",
+    ir.Adjustments: "result adjustments block",
+    ir.UnitFactors: "strength factors block",
+}
+_ONE = {ir.STATEMENT_FIELD[kind]: noun for kind, noun in DOCUMENT.items() if noun not in (RULE, MANY)}
+
+
+def schema_for(kind: str) -> dict[str, Any]:
     return {
         "kind": {"type": "string", "required": True, "allowed": ["series", "game", "labels"]},
         "id": {"type": "string", "required": True, "regex": RULEBOOK_ID, "maxlength": 60},
@@ -39,9 +61,7 @@ def schema_for(kind: str) -> dict:
         "rules": {"type": "list", "schema": _rule_schema(True)},
         # an override may keep the title of the rule it replaces
         "overrides": {"type": "list", "schema": _rule_schema(False)},
-        "rounding": {"type": "list", "maxlength": 1},
-        "sequence": {"type": "list", "maxlength": 1},
-        "terrain": {"type": "list", "maxlength": 1},
+        **{key: {"type": "list", "maxlength": 1} for key in _ONE},
         "results": {"type": "list", "maxlength": 1, "schema": {"type": "dict", "schema": {
             "dice": {"type": "string", "required": True, "allowed": ["1d6", "2d6", "d66"]},
         }}},
@@ -50,9 +70,7 @@ def schema_for(kind: str) -> dict:
 
 _WHAT = {
     "kind": "rulebook kind", "id": "rulebook id", "title": "title", "version": "version",
-    "extends": "'extends'", "summary": "summary", "notes": "note", "dice": "dice",
-    "rounding": "rounding rule", "sequence": "sequence of play", "terrain": "terrain effects chart",
-    "results": "combat results table",
+    "extends": "'extends'", "summary": "summary", "notes": "note", "dice": "dice", **_ONE,
 }
 _BOOK_HINTS = {
     "version": 'add it to the header: version "1.0"',
@@ -65,12 +83,15 @@ _RULE_HINTS = {
 }
 
 
-def document(rulebook: ir.Rulebook) -> tuple[dict, dict[tuple, Span]]:
-    """The rulebook as a plain document for cerberus, and the span of each path."""
-    spans: dict[tuple, Span] = {(): rulebook.span}
-    doc: dict = {}
+Path = tuple[str | int, ...]
 
-    def put(path: tuple, target: dict, key: str, text: ir.Text | None):
+
+def document(rulebook: ir.Rulebook) -> tuple[dict[str, Any], dict[Path, Span]]:
+    """The rulebook as a plain document for cerberus, and the span of each path."""
+    spans: dict[Path, Span] = {(): rulebook.span}
+    doc: dict[str, Any] = {}
+
+    def put(path: Path, target: dict[str, Any], key: str, text: ir.Text | None) -> None:
         if text is not None:
             target[key] = text.value
             spans[path + (key,)] = text.span
@@ -82,7 +103,7 @@ def document(rulebook: ir.Rulebook) -> tuple[dict, dict[tuple, Span]]:
         group = "overrides" if rule.override else "rules"
         path = (group, len(doc[group]))
         spans[path] = rule.id.span
-        entry: dict = {}
+        entry: dict[str, Any] = {}
         put(path, entry, "id", rule.id)
         put(path, entry, "title", rule.title)
         put(path, entry, "summary", rule.summary)
@@ -90,7 +111,7 @@ def document(rulebook: ir.Rulebook) -> tuple[dict, dict[tuple, Span]]:
         for i, n in enumerate(rule.notes):
             spans[path + ("notes", i)] = n.span
         doc[group].append(entry)
-    for key in ("rounding", "sequence", "terrain", "results"):
+    for key in _ONE:
         items = getattr(rulebook, key)
         doc[key] = []
         spans[(key,)] = items[-1].span if items else rulebook.span

@@ -1,9 +1,12 @@
 """Parse tree to IR: Lark tokens become str, Fraction and positioned Text."""
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
+from typing import Any
 
 from lark import Token, Transformer, v_args
+from lark.tree import Meta
 from lark.exceptions import VisitError
 
 from . import ir
@@ -25,13 +28,14 @@ def number(text: str) -> Fraction:
     return sign * Fraction(text)
 
 
-class _Builder(Transformer):
-    def __init__(self, path: str, text: str = ""):
+class _Builder(Transformer[Token, Any]):
+    def __init__(self, path: str, text: str = "") -> None:
         super().__init__()
         self.path = path
         self.lines = text.split("\n")
+        self.not_whole: list[ir.NotWhole] = []
 
-    def _source(self, meta) -> str:
+    def _source(self, meta: Meta) -> str:
         """The text a node was written as, lines joined."""
         if getattr(meta, "empty", False) or not self.lines:
             return ""
@@ -45,24 +49,24 @@ class _Builder(Transformer):
         return "\n".join(r.rstrip() for r in rows)
 
     # -- helpers --------------------------------------------------------
-    def _span(self, meta) -> Span:
+    def _span(self, meta: Meta) -> Span:
         if getattr(meta, "empty", False):
             return Span(self.path)
         return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
 
     def _text(self, token: Token, value: str | None = None) -> ir.Text:
-        span = Span(self.path, token.line, token.column, token.end_line, token.end_column)
+        span = Span(self.path, token.line or 0, token.column or 0, token.end_line or 0, token.end_column or 0)
         if value is None:
             value = str(token)
             if token.type == "STRING":
                 value = _unquote(value)
-        return ir.Text(span, value)
+        return ir.Text(span=span, value=value)
 
     @staticmethod
-    def _is(item, *types: str) -> bool:
+    def _is(item: object, *types: str) -> bool:
         return isinstance(item, Token) and item.type in types
 
-    def _leading(self, items: list) -> tuple[bool, ir.Text | None, tuple, list]:
+    def _leading(self, items: list[Any]) -> tuple[bool, ir.Text | None, tuple[ir.Text, ...], list[Any]]:
         """Split `override? STRING? cites? rest` off the front of a statement's children."""
         items = list(items)
         override = bool(items) and self._is(items[0], "OVERRIDE")
@@ -74,131 +78,120 @@ class _Builder(Transformer):
 
     # -- header ---------------------------------------------------------
     @v_args(meta=True)
-    def start(self, meta, items):
+    def start(self, meta: Meta, items: list[Any]) -> Any:
         header, *statements = items
-        fields = dict(header)
-        grouped: dict[str, list] = {"rules": [], "unit_types": [], "vocabulary": [], "modifiers": [],
-                                    "shifts": [], "rounding": [], "sequence": [], "terrain": [], "results": [],
-                                    "tables": [], "adjustments": [], "labels": [], "unit_factors": []}
-        kinds = {ir.Rule: "rules", ir.UnitTypes: "unit_types", ir.Vocabulary: "vocabulary",
-                 ir.Modifiers: "modifiers", ir.Shifts: "shifts", ir.Rounding: "rounding",
-                 ir.SequenceOfPlay: "sequence", ir.TerrainChart: "terrain", ir.ResultsTable: "results",
-                 ir.LookupTable: "tables", ir.Adjustments: "adjustments", ir.Labels: "labels",
-                 ir.UnitFactors: "unit_factors"}
+        fields: dict[str, Any] = {"version": None, "extends": None, **dict(header)}
+        grouped: dict[str, list[Any]] = {name: [] for name in ir.STATEMENT_FIELD.values()}
         for statement in statements:
-            grouped[kinds[type(statement)]].append(statement)
-        return ir.Rulebook(fields.pop("span"), **fields, **{k: tuple(v) for k, v in grouped.items()})
+            grouped[ir.STATEMENT_FIELD[type(statement)]].append(statement)
+        fields.update({k: tuple(v) for k, v in grouped.items()})
+        return ir.Rulebook(**fields, not_whole=tuple(self.not_whole))
 
     @v_args(meta=True)
-    def header(self, meta, items):
+    def header(self, meta: Meta, items: list[Any]) -> Any:
         kind, ident, title, *fields = items
         out = {"span": self._span(meta), "kind": self._text(kind), "id": self._text(ident), "title": self._text(title)}
         for key, token in fields:
             out[key] = self._text(token)
         return list(out.items())
 
-    def version(self, items):
+    def version(self, items: list[Any]) -> Any:
         return ("version", items[0])
 
-    def extends(self, items):
+    def extends(self, items: list[Any]) -> Any:
         return ("extends", items[0])
 
     # -- rules ----------------------------------------------------------
     @v_args(meta=True)
-    def rule(self, meta, items):
+    def rule(self, meta: Meta, items: list[Any]) -> Any:
         override = bool(items) and self._is(items[0], "OVERRIDE")
         keyword, rule_id, *rest = items[1:] if override else items
         title = self._text(rest.pop(0)) if rest and self._is(rest[0], "STRING") else None
-        body = {"summary": None, "parameters": [], "notes": [], "see": [], "requires": [], "definitions": []}
+        body: dict[str, list[Any]] = {"summary": [], "parameters": [], "notes": [], "see": [], "requires": [],
+                                 "definitions": []}
         for kind, value in rest:
-            if kind == "summary":
-                if body["summary"] is None:
-                    body["summary"] = value
-                else:
-                    body.setdefault("_extra_summaries", []).append(value)
-            else:
-                body[kind].extend(value if isinstance(value, list) else [value])
-        extra = body.pop("_extra_summaries", [])
-        rule = ir.Rule(self._span(meta), rule_id, keyword == "rule", override, title, body["summary"],
-                       tuple(body["parameters"]), tuple(body["notes"]), tuple(body["see"]),
-                       tuple(body["requires"]), tuple(body["definitions"]))
-        if extra:
-            raise RulesError([Diagnostic(f"rule {rule_id.value} has more than one summary", s.span,
-                                         hint="a rule has one summary line; put the rest in a note")
-                              for s in extra])
-        return rule
+            body[kind].extend(value if isinstance(value, list) else [value])
+        summaries = body.pop("summary")
+        return ir.Rule(span=self._span(meta), id=rule_id, numbered=keyword == "rule", override=override,
+                       title=title, summary=summaries[0] if summaries else None,
+                       extra_summaries=tuple(summaries[1:]), **{k: tuple(v) for k, v in body.items()})
 
-    def rule_id(self, items):
+    def rule_id(self, items: list[Any]) -> Any:
         return self._text(items[0])
 
-    def summary(self, items):
+    def summary(self, items: list[Any]) -> Any:
         return ("summary", self._text(items[0]))
 
-    def note(self, items):
+    def note(self, items: list[Any]) -> Any:
         return ("notes", self._text(items[0]))
 
-    def see(self, items):
+    def see(self, items: list[Any]) -> Any:
         return ("see", list(items))
 
-    def requires(self, items):
+    def requires(self, items: list[Any]) -> Any:
         return ("requires", [self._text(t) for t in items])
 
     @v_args(meta=True)
-    def define(self, meta, items):
+    def define(self, meta: Meta, items: list[Any]) -> Any:
         name, expr = items
-        return ("definitions", ir.Definition(self._span(meta), self._text(name), expr, (), self._source(meta)))
+        return ("definitions", ir.Definition(span=self._span(meta), name=self._text(name), expr=expr, cases=(),
+                                             text=self._source(meta)))
 
     @v_args(meta=True)
-    def define_cases(self, meta, items):
+    def define_cases(self, meta: Meta, items: list[Any]) -> Any:
         name, *cases = items
-        return ("definitions", ir.Definition(self._span(meta), self._text(name), None, tuple(cases),
-                                             self._source(meta)))
+        return ("definitions", ir.Definition(span=self._span(meta), name=self._text(name), expr=None,
+                                             cases=tuple(cases), text=self._source(meta)))
 
     @v_args(meta=True)
-    def case(self, meta, items):
-        return ir.Case(self._span(meta), self._text(items[0]), items[1])
+    def case(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Case(span=self._span(meta), result=self._text(items[0]), condition=items[1])
 
     @v_args(meta=True)
-    def case_otherwise(self, meta, items):
-        return ir.Case(self._span(meta), self._text(items[0]), None)
+    def case_otherwise(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Case(span=self._span(meta), result=self._text(items[0]), condition=None)
 
     # -- unit types, vocabularies, modifiers, shifts -----------------------
     @v_args(meta=True)
-    def unit_types(self, meta, items):
+    def unit_types(self, meta: Meta, items: list[Any]) -> Any:
         override, _, cites, items = self._leading(items)
-        return ir.UnitTypes(self._span(meta), override, cites, tuple(items))
+        return ir.UnitTypes(span=self._span(meta), override=override, cites=cites, types=tuple(items))
 
     @v_args(meta=True)
-    def unit_type(self, meta, items):
-        return ir.UnitType(self._span(meta), self._text(items[0]), tuple(self._text(t) for t in items[1:]))
+    def unit_type(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.UnitType(span=self._span(meta), name=self._text(items[0]),
+                           capabilities=tuple(self._text(t) for t in items[1:]))
 
     @v_args(meta=True)
-    def unit_states(self, meta, items):
+    def unit_states(self, meta: Meta, items: list[Any]) -> Any:
         cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
-        return ir.Vocabulary(self._span(meta), "states", cites, tuple(self._text(t) for t in items))
+        return ir.Vocabulary(span=self._span(meta), kind=ir.VocabularyKind.STATES, cites=cites,
+                             names=tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
-    def situations(self, meta, items):
+    def situations(self, meta: Meta, items: list[Any]) -> Any:
         kind, *items = items
         cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
-        return ir.Vocabulary(self._span(meta), str(kind), cites, tuple(self._text(t) for t in items))
+        return ir.Vocabulary(span=self._span(meta), kind=ir.VocabularyKind(str(kind)), cites=cites,
+                             names=tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
-    def modifiers(self, meta, items):
+    def modifiers(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
         cap = None
         if items and self._is(items[0], "NUMBER"):
             cap = self._whole(items.pop(0))
-        return ir.Modifiers(self._span(meta), override, title, cites, cap, tuple(items))
+        return ir.Modifiers(span=self._span(meta), override=override, title=title, cites=cites, cap=cap,
+                            modifiers=tuple(items))
 
     @v_args(meta=True)
-    def modifier(self, meta, items):
+    def modifier(self, meta: Meta, items: list[Any]) -> Any:
         name, value, side, condition = items
-        return ir.Modifier(self._span(meta), self._text(name), self._whole(value), str(side), condition,
-                           self._source(meta))
+        return ir.Modifier(span=self._span(meta), name=self._text(name), value=self._whole(value),
+                           side=ir.Side(str(side)), condition=condition, text=self._source(meta))
 
     @v_args(meta=True)
-    def shifts(self, meta, items):
+    def shifts(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
         per_side = None
         if items and self._is(items[0], "NUMBER"):
@@ -206,131 +199,137 @@ class _Builder(Transformer):
         before = bool(items) and self._is(items[0], "BEFORE_LIMITS")
         if before:
             items.pop(0)
-        return ir.Shifts(self._span(meta), override, title, cites, per_side, tuple(items), before)
+        return ir.Shifts(span=self._span(meta), override=override, title=title, cites=cites, per_side=per_side,
+                         shifts=tuple(items), before_limits=before)
 
     @v_args(meta=True)
-    def shift(self, meta, items):
+    def shift(self, meta: Meta, items: list[Any]) -> Any:
         source, amount, *rest = items
         maximum = self._whole(rest.pop(0)) if rest and self._is(rest[0], "NUMBER") else None
         condition = rest[0] if rest else None
-        return ir.Shift(self._span(meta), self._text(source), amount, maximum, condition, self._source(meta))
+        return ir.Shift(span=self._span(meta), source=self._text(source), amount=amount, maximum=maximum,
+                        condition=condition, text=self._source(meta))
 
     @v_args(meta=True)
-    def labels(self, meta, items):
+    def labels(self, meta: Meta, items: list[Any]) -> Any:
         lang, *items = items
         language = self._text(items.pop(0)) if items and self._is(items[0], "STRING") else None
-        return ir.Labels(self._span(meta), self._text(lang), language, tuple(items))
+        return ir.Labels(span=self._span(meta), lang=self._text(lang), language=language, labels=tuple(items))
 
-    def label(self, items):
+    def label(self, items: list[Any]) -> Any:
         return self._text(items[0]), self._text(items[1])
 
     @v_args(meta=True)
-    def unit_factors(self, meta, items):
+    def unit_factors(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
-        return ir.UnitFactors(self._span(meta), override, title, cites, tuple(items))
+        return ir.UnitFactors(span=self._span(meta), override=override, title=title, cites=cites,
+                              factors=tuple(items))
 
     @v_args(meta=True)
-    def unit_factor(self, meta, items):
+    def unit_factor(self, meta: Meta, items: list[Any]) -> Any:
         name, role, factor, condition = items
-        return ir.UnitFactor(self._span(meta), self._text(name), str(role), factor, condition, self._source(meta))
+        return ir.UnitFactor(span=self._span(meta), name=self._text(name), role=ir.Role(str(role)), factor=factor,
+                             condition=condition, text=self._source(meta))
 
     @v_args(meta=True)
-    def adjustments(self, meta, items):
+    def adjustments(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
-        return ir.Adjustments(self._span(meta), override, title, cites, tuple(items))
+        return ir.Adjustments(span=self._span(meta), override=override, title=title, cites=cites,
+                              adjustments=tuple(items))
 
     @v_args(meta=True)
-    def adjustment(self, meta, items):
+    def adjustment(self, meta: Meta, items: list[Any]) -> Any:
         name, field, amount, condition = items
-        return ir.Adjustment(self._span(meta), self._text(name), str(field), self._whole(amount), condition,
-                             self._source(meta))
+        return ir.Adjustment(span=self._span(meta), name=self._text(name), target=ir.ResultField(str(field)),
+                             amount=self._whole(amount), condition=condition, text=self._source(meta))
 
     def _whole(self, token: Token) -> int:
+        """A whole number; another is kept as its whole part and noted for validate to report."""
         value = self._number(token)
         if value.denominator != 1:
-            raise RulesError([Diagnostic(f"'{token}' must be a whole number", self._text(token).span)])
+            self.not_whole.append(ir.NotWhole(span=self._text(token).span, text=str(token)))
         return int(value)
 
     # -- expressions ----------------------------------------------------
     @v_args(meta=True)
-    def literal_number(self, meta, items):
-        return ir.Number(self._span(meta), self._number(items[0]))
+    def literal_number(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Number(span=self._span(meta), value=self._number(items[0]))
 
     @v_args(meta=True)
-    def literal_odds(self, meta, items):
-        return ir.OddsLiteral(self._span(meta), str(items[0]))
+    def literal_odds(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.OddsLiteral(span=self._span(meta), text=str(items[0]))
 
     @v_args(meta=True)
-    def name(self, meta, items):
-        return ir.Name(self._span(meta), str(items[0]))
+    def name(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Name(span=self._span(meta), path=str(items[0]))
 
     @v_args(meta=True)
-    def call(self, meta, items):
+    def call(self, meta: Meta, items: list[Any]) -> Any:
         function, argument, *rest = items
         where = next((r[1] for r in rest if r[0] == "where"), None)
         of = next((r[1] for r in rest if r[0] == "of"), None)
-        return ir.Call(self._span(meta), self._text(function), (argument,), where, of)
+        return ir.Call(span=self._span(meta), function=self._text(function), args=(argument,), where=where, of=of)
 
     @v_args(meta=True)
-    def call2(self, meta, items):
+    def call2(self, meta: Meta, items: list[Any]) -> Any:
         function, *args = items
-        return ir.Call(self._span(meta), self._text(function), tuple(args))
+        return ir.Call(span=self._span(meta), function=self._text(function), args=tuple(args), where=None, of=None)
 
-    def where(self, items):
+    def where(self, items: list[Any]) -> Any:
         return ("where", items[0])
 
-    def of(self, items):
+    def of(self, items: list[Any]) -> Any:
         return ("of", items[0])
 
     @v_args(meta=True)
-    def negate(self, meta, items):
-        return ir.Unary(self._span(meta), "-", items[0])
+    def negate(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Unary(span=self._span(meta), op=ir.UnaryOp.NEG, operand=items[0])
 
     @v_args(meta=True)
-    def not_(self, meta, items):
-        return ir.Unary(self._span(meta), "not", items[0])
+    def not_(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Unary(span=self._span(meta), op=ir.UnaryOp.NOT, operand=items[0])
 
     @v_args(meta=True)
-    def or_(self, meta, items):
-        return ir.Binary(self._span(meta), "or", items[0], items[1])
+    def or_(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Binary(span=self._span(meta), op=ir.BinaryOp.OR, left=items[0], right=items[1])
 
     @v_args(meta=True)
-    def and_(self, meta, items):
-        return ir.Binary(self._span(meta), "and", items[0], items[1])
+    def and_(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Binary(span=self._span(meta), op=ir.BinaryOp.AND, left=items[0], right=items[1])
 
     @v_args(meta=True)
-    def compare(self, meta, items):
-        return ir.Binary(self._span(meta), str(items[1]), items[0], items[2])
+    def compare(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Binary(span=self._span(meta), op=ir.BinaryOp(str(items[1])), left=items[0], right=items[2])
 
     @v_args(meta=True)
-    def arith(self, meta, items):
-        return ir.Binary(self._span(meta), str(items[1]), items[0], items[2])
+    def arith(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Binary(span=self._span(meta), op=ir.BinaryOp(str(items[1])), left=items[0], right=items[2])
 
     @v_args(meta=True)
-    def is_(self, meta, items):
-        return ir.Is(self._span(meta), items[0], self._text(items[1]))
+    def is_(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Is(span=self._span(meta), operand=items[0], word=self._text(items[1]))
 
-    def ref(self, items):
+    def ref(self, items: list[Any]) -> Any:
         return self._text(items[0])
 
     @v_args(meta=True)
-    def parameter(self, meta, items):
+    def parameter(self, meta: Meta, items: list[Any]) -> Any:
         name, value = items
-        return ("parameters", ir.Parameter(self._span(meta), self._text(name), value))
+        return ("parameters", ir.Parameter(span=self._span(meta), name=self._text(name), value=value))
 
     @v_args(meta=True)
-    def quantity(self, meta, items):
+    def quantity(self, meta: Meta, items: list[Any]) -> Any:
         amount, *unit = items
-        return ir.Quantity(self._span(meta), self._number(amount), self._text(unit[0]) if unit else None,
-                           str(amount)[0] in "+-")
+        return ir.Quantity(span=self._span(meta), amount=self._number(amount),
+                           unit=self._text(unit[0]) if unit else None, signed=str(amount)[0] in "+-")
 
     @v_args(meta=True)
-    def words(self, meta, items):
-        return ir.Words(self._span(meta), tuple(self._text(t) for t in items))
+    def words(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Words(span=self._span(meta), words=tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
-    def text(self, meta, items):
-        return ir.Quoted(self._span(meta), _unquote(str(items[0])))
+    def text(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Quoted(span=self._span(meta), value=_unquote(str(items[0])))
 
     def _number(self, token: Token) -> Fraction:
         try:
@@ -340,35 +339,35 @@ class _Builder(Transformer):
 
     # -- rounding -------------------------------------------------------
     @v_args(meta=True)
-    def rounding(self, meta, items):
+    def rounding(self, meta: Meta, items: list[Any]) -> Any:
         name, *rest = items
         cites = rest.pop() if rest and isinstance(rest[-1], tuple) else ()
-        return ir.Rounding(self._span(meta), self._text(name), tuple(rest), cites)
+        return ir.Rounding(span=self._span(meta), name=self._text(name), spec=tuple(rest), cites=cites)
 
     @v_args(meta=True)
-    def rounding_spec(self, meta, items):
-        return ir.Text(self._span(meta), " ".join(str(t) for t in items))
+    def rounding_spec(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Text(span=self._span(meta), value=" ".join(str(t) for t in items))
 
-    def cites(self, items):
+    def cites(self, items: list[Any]) -> Any:
         return tuple(items)
 
     # -- sequence of play -----------------------------------------------
     @v_args(meta=True)
-    def sequence(self, meta, items):
+    def sequence(self, meta: Meta, items: list[Any]) -> Any:
         override, _, cites, items = self._leading(items)
-        return ir.SequenceOfPlay(self._span(meta), override, cites, tuple(items))
+        return ir.SequenceOfPlay(span=self._span(meta), override=override, cites=cites, blocks=tuple(items))
 
     @v_args(meta=True)
-    def sequence_block(self, meta, items):
+    def sequence_block(self, meta: Meta, items: list[Any]) -> Any:
         kind, *entries = items
-        return ir.TurnBlock(self._span(meta), self._text(kind), tuple(entries))
+        return ir.TurnBlock(span=self._span(meta), kind=self._text(kind), items=tuple(entries))
 
     @v_args(meta=True)
-    def player_turn_slot(self, meta, items):
-        return ir.PlayerTurnSlot(self._span(meta), self._text(items[-1]))
+    def player_turn_slot(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.PlayerTurnSlot(span=self._span(meta), name=self._text(items[-1]))
 
     @v_args(meta=True)
-    def phase(self, meta, items):
+    def phase(self, meta: Meta, items: list[Any]) -> Any:
         name, *rest = items
         cites, activities, note = (), (), None
         for item in rest:
@@ -378,168 +377,162 @@ class _Builder(Transformer):
                 activities = tuple(item)
             else:
                 note = self._text(item)
-        return ir.Phase(self._span(meta), self._text(name), cites, activities, note)
+        return ir.Phase(span=self._span(meta), name=self._text(name), cites=cites, activities=activities, note=note)
 
-    def activities(self, items):
+    def activities(self, items: list[Any]) -> Any:
         return [self._text(t) for t in items]
 
     # -- terrain effects chart ------------------------------------------
     @v_args(meta=True)
-    def terrain_chart(self, meta, items):
+    def terrain_chart(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
-        rows, kind, problems = [], None, []
+        rows, kind = [], None
         for item in items:
             if isinstance(item, Token):  # a heading: hex:, hexside:, roads:
-                kind = {"hex": "hex", "hexside": "hexside", "roads": "road"}[str(item)]
-            elif kind is None:
-                problems.append(Diagnostic("terrain row before any heading", item.span,
-                                           hint="put the row under 'hex:', 'hexside:' or 'roads:'"))
-            else:
-                rows.append(ir.TerrainRow(item.span, kind, item.name, item.movement, item.combat,
-                                          item.level, item.line))
-        if problems:
-            raise RulesError(problems)
-        return ir.TerrainChart(self._span(meta), override, title, cites, tuple(rows))
+                kind = {"hex": ir.TerrainKind.HEX, "hexside": ir.TerrainKind.HEXSIDE,
+                        "roads": ir.TerrainKind.ROAD}[str(item)]
+            else:  # a row before any heading keeps kind None: validate reports it
+                rows.append(dataclasses.replace(item, kind=kind))
+        return ir.TerrainChart(span=self._span(meta), override=override, title=title, cites=cites, rows=tuple(rows))
 
-    def terrain_heading(self, items):
+    def terrain_heading(self, items: list[Any]) -> Any:
         return items[0]
 
     @v_args(meta=True)
-    def terrain_row(self, meta, items):
+    def terrain_row(self, meta: Meta, items: list[Any]) -> Any:
         name, movement, combat, *attributes = items
         found = dict(attributes)
-        return ir.TerrainRow(self._span(meta), "", self._text(name), movement, combat,
-                             found.get("level"), found.get("line"))
+        return ir.TerrainRow(span=self._span(meta), kind=None, name=self._text(name), movement=movement,
+                             combat=combat, level=found.get("level"), line=found.get("line"))
 
-    def terrain_level(self, items):
+    def terrain_level(self, items: list[Any]) -> Any:
         return ("level", self._whole(items[0]))
 
-    def terrain_line(self, items):
+    def terrain_line(self, items: list[Any]) -> Any:
         return ("line", self._text(items[0]))
 
+    def _move(self, meta: Meta, kind: ir.MoveKind, amount: Fraction | None = None,
+              target: ir.Text | None = None) -> ir.MovementCell:
+        return ir.MovementCell(span=self._span(meta), kind=kind, amount=amount, target=target)
+
     @v_args(meta=True)
-    def move_cost(self, meta, items):
+    def move_cost(self, meta: Meta, items: list[Any]) -> Any:
         text = str(items[0])
-        kind = "add" if text[0] in "+-" else "cost"
-        return ir.MovementCell(self._span(meta), kind, self._number(items[0]))
+        return self._move(meta, ir.MoveKind.ADD if text[0] in "+-" else ir.MoveKind.COST, self._number(items[0]))
 
     @v_args(meta=True)
-    def move_prohibited(self, meta, items):
-        return ir.MovementCell(self._span(meta), "prohibited")
+    def move_prohibited(self, meta: Meta, items: list[Any]) -> Any:
+        return self._move(meta, ir.MoveKind.PROHIBITED)
 
     @v_args(meta=True)
-    def move_other(self, meta, items):
-        return ir.MovementCell(self._span(meta), "other")
+    def move_other(self, meta: Meta, items: list[Any]) -> Any:
+        return self._move(meta, ir.MoveKind.OTHER)
 
     @v_args(meta=True)
-    def move_road_like(self, meta, items):
-        return ir.MovementCell(self._span(meta), "road-like")
+    def move_road_like(self, meta: Meta, items: list[Any]) -> Any:
+        return self._move(meta, ir.MoveKind.ROAD_LIKE)
 
     @v_args(meta=True)
-    def move_negates(self, meta, items):
-        return ir.MovementCell(self._span(meta), "negates", None, self._text(items[0]))
+    def move_negates(self, meta: Meta, items: list[Any]) -> Any:
+        return self._move(meta, ir.MoveKind.NEGATES, target=self._text(items[0]))
+
+    def _combat(self, meta: Meta, kind: ir.CombatKind) -> ir.CombatCell:
+        return ir.CombatCell(span=self._span(meta), kind=kind, attacker=None, defender=None, shift=0, repeated=())
 
     @v_args(meta=True)
-    def combat_none(self, meta, items):
-        return ir.CombatCell(self._span(meta), "none")
+    def combat_none(self, meta: Meta, items: list[Any]) -> Any:
+        return self._combat(meta, ir.CombatKind.NONE)
 
     @v_args(meta=True)
-    def combat_prohibited(self, meta, items):
-        return ir.CombatCell(self._span(meta), "prohibited")
+    def combat_prohibited(self, meta: Meta, items: list[Any]) -> Any:
+        return self._combat(meta, ir.CombatKind.PROHIBITED)
 
     @v_args(meta=True)
-    def combat_other(self, meta, items):
-        return ir.CombatCell(self._span(meta), "other")
+    def combat_other(self, meta: Meta, items: list[Any]) -> Any:
+        return self._combat(meta, ir.CombatKind.OTHER)
 
     @v_args(meta=True)
-    def combat_multiply(self, meta, items):
+    def combat_multiply(self, meta: Meta, items: list[Any]) -> Any:
+        """The first shift and the first multiplier of each side count; any other is kept in `repeated`."""
         factors: dict[str, Fraction] = {}
-        shift = 0
+        shift: int | None = None
+        repeated = []
         for token in items:
             if token.type == "SHIFT":
-                if shift:
-                    raise RulesError([Diagnostic("two column shifts in one cell", self._text(token).span)])
+                if shift is not None:
+                    repeated.append(self._text(token))
+                    continue
                 shift = int(str(token)[:-1]) * (-1 if str(token).endswith("L") else 1)
                 continue
             side, amount = str(token).split("x", 1)
             key = "attacker" if side == "A" else "defender"
             if key in factors:
-                raise RulesError([Diagnostic(f"two {key} multipliers in one cell", self._text(token).span,
-                                             hint="multiply them into one (x2 and x1/2 make x1)")])
-            factors[key] = self._number(amount)
-        return ir.CombatCell(self._span(meta), "multiply", factors.get("attacker"), factors.get("defender"), shift)
+                repeated.append(self._text(token))
+                continue
+            factors[key] = self._number(Token(token.type, amount, token.start_pos, token.line, token.column,
+                                              token.end_line, token.end_column, token.end_pos))
+        return ir.CombatCell(span=self._span(meta), kind=ir.CombatKind.MULTIPLY, attacker=factors.get("attacker"),
+                             defender=factors.get("defender"), shift=shift or 0, repeated=tuple(repeated))
 
     # -- combat results table -------------------------------------------
     @v_args(meta=True)
-    def results_table(self, meta, items):
+    def results_table(self, meta: Meta, items: list[Any]) -> Any:
+        """A plain grid, or side blocks: the defender side (read by odds) gives the lines and rows, the
+        attacker side (read by total defense strength) the attacker losses. Side blocks that do not fit
+        (a side twice, a side with the other's header) stay in `sides` for validate to report."""
         override, title, cites, items = self._leading(items)
         dice, *rest = items
         notation = self._text(rest.pop(0)) if rest and self._is(rest[0], "NAME") else None
         body = rest[0]
-        if isinstance(body, tuple) and len(body) == 3:  # a single side block
+        if isinstance(body, ir.TableSide):  # a single side block
             body = [body]
-        attacker, sides = None, ()
+        grid, sides = None, ()
         if isinstance(body, list):  # table sides
-            by_side = {}
-            for side_name, header, rows in body:
-                if side_name.value in by_side:
-                    raise RulesError([Diagnostic(f"two '{side_name.value} side' blocks", side_name.span)])
-                by_side[side_name.value] = (side_name, header, rows)
-            sides = tuple(v[0] for v in body)
-            lines, rows = (by_side["defender"][1], by_side["defender"][2]) if "defender" in by_side else ((), ())
-            if "attacker" in by_side:
-                _, header, attacker_rows = by_side["attacker"]
-                attacker = ir.AttackerSide(by_side["attacker"][0].span, header, attacker_rows) \
-                    if isinstance(header, tuple) and header and isinstance(header[0], ir.Text) else None
-                if attacker is None:
-                    raise RulesError([Diagnostic("the attacker side is read by total defense strength: "
-                                                 "its header is a 'defense' row, like: defense 1-4 5-8 9+",
-                                                 by_side["attacker"][0].span)])
-            if lines and not isinstance(lines[0], ir.OddsLine):
-                raise RulesError([Diagnostic("the defender side is read by odds: its header is an 'odds' row",
-                                             by_side["defender"][0].span)])
+            sides = tuple(body)
         else:
-            lines, rows = body
-        columns = lines[0].columns if lines else ()
-        return ir.ResultsTable(self._span(meta), override, title, cites, self._text(dice), columns, tuple(rows),
-                               notation, tuple(lines), attacker, sides)
+            grid = body
+        return ir.ResultsTable(span=self._span(meta), override=override, title=title, cites=cites,
+                               dice=self._text(dice), notation=notation, grid=grid, sides=sides)
 
-    def results_body(self, items):
+    def results_body(self, items: list[Any]) -> Any:
         return list(items)
 
-    def grid(self, items):
-        lines = tuple(i for i in items if isinstance(i, ir.OddsLine))
-        rows = tuple(i for i in items if isinstance(i, ir.DiceRow))
-        return lines, rows
+    @v_args(meta=True)
+    def grid(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Grid(span=self._span(meta), lines=tuple(i for i in items if isinstance(i, ir.OddsLine)),
+                       rows=tuple(i for i in items if isinstance(i, ir.DiceRow)))
 
-    def table_side(self, items):
+    @v_args(meta=True)
+    def table_side(self, meta: Meta, items: list[Any]) -> Any:
         side, header, *rows = items
-        header = (header,) if isinstance(header, ir.OddsLine) else header
-        return self._text(side), header, tuple(rows)
+        odds = header if isinstance(header, ir.OddsLine) else None
+        return ir.TableSide(span=self._span(meta), side=self._text(side), odds=odds,
+                            strengths=None if odds is not None else header, rows=tuple(rows))
 
-    def defense_row(self, items):
+    def defense_row(self, items: list[Any]) -> Any:
         return tuple(self._text(t) for t in items)
 
     @v_args(meta=True)
-    def odds_row(self, meta, items):
+    def odds_row(self, meta: Meta, items: list[Any]) -> Any:
         name = self._text(items.pop(0)) if items and self._is(items[0], "NAME") else None
-        return ir.OddsLine(self._span(meta), name, tuple(self._text(t) for t in items))
+        return ir.OddsLine(span=self._span(meta), name=name, columns=tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
-    def dice_row(self, meta, items):
+    def dice_row(self, meta: Meta, items: list[Any]) -> Any:
         label, *cells = items
-        return ir.DiceRow(self._span(meta), self._text(label), tuple(self._text(c) for c in cells))
+        return ir.DiceRow(span=self._span(meta), label=self._text(label), cells=tuple(self._text(c) for c in cells))
 
     @v_args(meta=True)
-    def lookup_table(self, meta, items):
+    def lookup_table(self, meta: Meta, items: list[Any]) -> Any:
         override = bool(items) and self._is(items[0], "OVERRIDE")
         name, *items = items[1:] if override else items
         title = self._text(items.pop(0)) if items and self._is(items[0], "STRING") else None
         cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
         header, *rows = items
-        return ir.LookupTable(self._span(meta), override, self._text(name), title, cites, header, tuple(rows))
+        return ir.LookupTable(span=self._span(meta), override=override, name=self._text(name), title=title,
+                              cites=cites, header=header, rows=tuple(rows))
 
-    def table_line(self, items):
+    def table_line(self, items: list[Any]) -> Any:
         return tuple(self._text(t) for t in items)
 
 
@@ -565,7 +558,8 @@ def parse(source: Source) -> ir.Rulebook:
     tree = parse_tree(source)
     check_limits(tree, source)  # before anything recursive walks the tree (limits.py)
     try:
-        return _Builder(source.path, source.text).transform(tree)
+        rulebook: ir.Rulebook = _Builder(source.path, source.text).transform(tree)
+        return rulebook
     except VisitError as exc:
         if isinstance(exc.orig_exc, RulesError):
             raise RulesError(exc.orig_exc.diagnostics, {source.path: source.text}) from None

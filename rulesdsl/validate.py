@@ -7,6 +7,7 @@ to series rules) live in resolve.py.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, Callable
 
 from . import ir
 from .catalogue import ACTIVITIES, PARAMETERS, UNIT_SPELLINGS, UNITS, unit_text
@@ -17,31 +18,48 @@ from .schema import check_schema
 
 
 def check(rulebook: ir.Rulebook) -> list[Diagnostic]:
+    """Every problem of one rulebook: the schema, the rulebook as a whole, then each statement by its kind."""
     problems = check_schema(rulebook)
     problems += _rule_ids(rulebook)
-    for rule in rulebook.rules:
-        for parameter in rule.parameters:
-            problems += typed_value(parameter)[1]
-        for name in rule.requires:
-            if name.value not in PARAMETERS:
-                problems.append(Diagnostic(f"unknown parameter '{name.value}'", name.span,
-                                           suggest(name.value, PARAMETERS)))
-    for rounding in rulebook.rounding:
-        problems += rounding_threshold(rounding)[1]
-    for sequence in rulebook.sequence:
-        problems += _sequence(sequence)
-    for chart in rulebook.terrain:
-        problems += _terrain(chart)
-    problems += _declarations(rulebook)
+    problems += _unit_types(rulebook)
     problems += _labels(rulebook)
-    for table in rulebook.results:
-        problems += _results(table)
+    problems += _table_names(rulebook)
+    for number in rulebook.not_whole:
+        problems.append(Diagnostic(f"'{number.text}' must be a whole number", number.span))
+    for statement in rulebook.statements():
+        problems += CHECKS[type(statement)](statement)
+    return problems
+
+
+def _rule(rule: ir.Rule) -> list[Diagnostic]:
+    problems = [Diagnostic(f"rule {rule.id.value} has more than one summary", extra.span,
+                           hint="a rule has one summary line; put the rest in a note")
+                for extra in rule.extra_summaries]
+    for parameter in rule.parameters:
+        problems += typed_value(parameter)[1]
+    for name in rule.requires:
+        if name.value not in PARAMETERS:
+            problems.append(Diagnostic(f"unknown parameter '{name.value}'", name.span,
+                                       suggest(name.value, PARAMETERS)))
+    return problems
+
+
+def _rounding(rounding: ir.Rounding) -> list[Diagnostic]:
+    return rounding_threshold(rounding)[1]
+
+
+def _nothing(statement: object) -> list[Diagnostic]:
+    """A statement with nothing to check by itself (its checks need the whole rulebook or its series)."""
+    return []
+
+
+def _table_names(rulebook: ir.Rulebook) -> list[Diagnostic]:
+    problems = []
     seen_tables: dict[str, ir.LookupTable] = {}
     for table in rulebook.tables:
         if table.name.value in seen_tables:
             problems.append(Diagnostic(f"table '{table.name.value}' is defined twice", table.name.span))
         seen_tables.setdefault(table.name.value, table)
-        problems += _lookup(table)
     return problems
 
 
@@ -71,7 +89,7 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
             and [w.value for w in value.words] == ["none"]:
         return None, []  # the rule sets no such value (a limit removed, say)
 
-    def wrong(got: str, hint: str | None = None):
+    def wrong(got: str, hint: str | None = None) -> tuple[object, list[Diagnostic]]:
         return None, [Diagnostic(f"{name.value} takes {ptype.describe()}, not {got}", value.span, hint)]
 
     if ptype.kind in ("quantity", "modifier"):
@@ -85,7 +103,7 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
             return None, [Diagnostic(f"unknown unit '{value.unit.value}'", value.unit.span,
                                      suggest(value.unit.value, UNIT_SPELLINGS))]
         if unit != ptype.unit:
-            return None, [Diagnostic(f"{name.value} is measured in {_plural(ptype.unit)}, not {_plural(unit)}",
+            return None, [Diagnostic(f"{name.value} is measured in {_plural(ptype.unit or unit)}, not {_plural(unit)}",
                                      value.unit.span, f"write '{unit_text(_number(value.amount, value.signed), ptype.unit)}'")]
         if ptype.kind == "modifier" and not value.signed:
             return wrong(f"'{_number(value.amount, False)} {unit}'",
@@ -114,21 +132,21 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
         return tuple(w.value for w in words), out
     if len(words) != 1:
         return wrong(_shown(value))
-    word = words[0].value
+    choice = words[0].value
     if ptype.kind == "flag":
-        if word not in ("yes", "no"):
-            return wrong(f"'{word}'")
-        return word == "yes", []
+        if choice not in ("yes", "no"):
+            return wrong(f"'{choice}'")
+        return choice == "yes", []
     if ptype.kind == "choice":
-        if word not in ptype.options:
-            return wrong(f"'{word}'", suggest(word, ptype.options))
-        return word, []
+        if choice not in ptype.options:
+            return wrong(f"'{choice}'", suggest(choice, ptype.options))
+        return choice, []
     if ptype.kind == "result":
-        if word == "leftmost":
-            return word, []
-        if parse_result(word) is None:
-            return wrong(f"'{word}'", _RESULT_HINT)
-        return word, []
+        if choice == "leftmost":
+            return choice, []
+        if parse_result(choice) is None:
+            return wrong(f"'{choice}'", _RESULT_HINT)
+        return choice, []
     raise AssertionError(ptype.kind)
 
 
@@ -199,10 +217,8 @@ def _labels(rulebook: ir.Rulebook) -> list[Diagnostic]:
         if rulebook.extends is not None:
             out.append(Diagnostic("a labels file extends nothing: its labels serve every rulebook",
                                   rulebook.extends.span))
-        others = [rulebook.rules, rulebook.sequence, rulebook.terrain, rulebook.results, rulebook.tables,
-                  rulebook.unit_types, rulebook.modifiers, rulebook.shifts, rulebook.rounding]
-        for group in others:
-            for node in group:
+        for node in rulebook.statements():
+            if not isinstance(node, ir.Labels):
                 out.append(Diagnostic("a labels file holds only 'labels' blocks", node.span))
     seen_langs: dict[str, ir.Labels] = {}
     for block in rulebook.labels:
@@ -225,7 +241,7 @@ def _labels(rulebook: ir.Rulebook) -> list[Diagnostic]:
 
 
 # ---- unit types, modifiers, shifts ---------------------------------------------
-def _declarations(rulebook: ir.Rulebook) -> list[Diagnostic]:
+def _unit_types(rulebook: ir.Rulebook) -> list[Diagnostic]:
     out = []
     types: dict[str, ir.UnitType] = {}
     for block in rulebook.unit_types:
@@ -234,34 +250,61 @@ def _declarations(rulebook: ir.Rulebook) -> list[Diagnostic]:
                 out.append(Diagnostic(f"unit type '{unit_type.name.value}' is declared twice", unit_type.name.span,
                                       f"the first is at line {types[unit_type.name.value].span.line}"))
             types.setdefault(unit_type.name.value, unit_type)
-    for block in rulebook.modifiers:
-        if block.cap is not None and block.cap <= 0:
-            out.append(Diagnostic("a DRM cap must be more than zero", block.span))
-        seen: dict[str, ir.Modifier] = {}
-        for modifier in block.modifiers:
-            if modifier.name.value in seen:
-                out.append(Diagnostic(f"die roll modifier '{modifier.name.value}' appears twice", modifier.name.span))
-            seen.setdefault(modifier.name.value, modifier)
-            if modifier.value == 0:
-                out.append(Diagnostic("a die roll modifier of 0 changes nothing", modifier.span))
-    for block in rulebook.shifts:
-        seen_shift: dict[str, ir.Shift] = {}
-        for shift in block.shifts:
-            if shift.source.value in seen_shift:
-                out.append(Diagnostic(f"column shift source '{shift.source.value}' appears twice", shift.source.span,
-                                      "give each source one line, with its maximum"))
-            seen_shift.setdefault(shift.source.value, shift)
-            needs_max = not isinstance(shift.amount, ir.Number) and not (
-                isinstance(shift.amount, ir.Unary) and isinstance(shift.amount.operand, ir.Number))
-            if shift.maximum is None and needs_max and not _is_terrain_shift(shift.amount):
-                out.append(Diagnostic(f"column shift source '{shift.source.value}' has no maximum", shift.source.span,
-                                      "a source whose amount varies says how far it can shift: add 'max N'"))
-            if shift.maximum is not None and shift.maximum <= 0:
-                out.append(Diagnostic("a shift maximum must be more than zero", shift.span))
     return out
 
 
-def _is_terrain_shift(expr) -> bool:
+def _modifiers(block: ir.Modifiers) -> list[Diagnostic]:
+    out = []
+    if block.cap is not None and block.cap <= 0:
+        out.append(Diagnostic("a DRM cap must be more than zero", block.span))
+    seen: dict[str, ir.Modifier] = {}
+    for modifier in block.modifiers:
+        if modifier.name.value in seen:
+            out.append(Diagnostic(f"die roll modifier '{modifier.name.value}' appears twice", modifier.name.span))
+        seen.setdefault(modifier.name.value, modifier)
+        if modifier.value == 0:
+            out.append(Diagnostic("a die roll modifier of 0 changes nothing", modifier.span))
+    return out
+
+
+def _shifts(block: ir.Shifts) -> list[Diagnostic]:
+    out = []
+    seen_shift: dict[str, ir.Shift] = {}
+    for shift in block.shifts:
+        if shift.source.value in seen_shift:
+            out.append(Diagnostic(f"column shift source '{shift.source.value}' appears twice", shift.source.span,
+                                  "give each source one line, with its maximum"))
+        seen_shift.setdefault(shift.source.value, shift)
+        needs_max = not isinstance(shift.amount, ir.Number) and not (
+            isinstance(shift.amount, ir.Unary) and isinstance(shift.amount.operand, ir.Number))
+        if shift.maximum is None and needs_max and not _is_terrain_shift(shift.amount):
+            out.append(Diagnostic(f"column shift source '{shift.source.value}' has no maximum", shift.source.span,
+                                  "a source whose amount varies says how far it can shift: add 'max N'"))
+        if shift.maximum is not None and shift.maximum <= 0:
+            out.append(Diagnostic("a shift maximum must be more than zero", shift.span))
+    return out
+
+
+def _named_once(what: str, names: list[ir.Text]) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    seen: dict[str, ir.Text] = {}
+    for name in names:
+        if name.value in seen:
+            out.append(Diagnostic(f"{what} '{name.value}' appears twice", name.span,
+                                  f"the first is at line {seen[name.value].span.line}"))
+        seen.setdefault(name.value, name)
+    return out
+
+
+def _adjustments(block: ir.Adjustments) -> list[Diagnostic]:
+    return _named_once("result adjustment", [a.name for a in block.adjustments])
+
+
+def _unit_factors(block: ir.UnitFactors) -> list[Diagnostic]:
+    return _named_once("strength factor", [f.name for f in block.factors])
+
+
+def _is_terrain_shift(expr: ir.Expr) -> bool:
     """The TEC's own shift cells are bounded by the chart itself."""
     return isinstance(expr, ir.Name) and expr.path.endswith("terrain.shift")
 
@@ -312,23 +355,36 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
                                   f"the first is at line {rows[key].span.line}"))
         rows.setdefault(key, row)
     for row in chart.rows:
+        if row.kind is None:
+            out.append(Diagnostic("terrain row before any heading", row.span,
+                                  hint="put the row under 'hex:', 'hexside:' or 'roads:'"))
+            continue
         move, combat = row.movement, row.combat
-        if move.kind == "negates":
-            target = rows.get(move.target.value.lower())
+        for token in combat.repeated:
+            if token.value.endswith(("L", "R")):
+                out.append(Diagnostic("two column shifts in one cell", token.span))
+            else:
+                key = "attacker" if token.value.startswith("A") else "defender"
+                out.append(Diagnostic(f"two {key} multipliers in one cell", token.span,
+                                      hint="multiply them into one (x2 and x1/2 make x1)"))
+        if move.kind == "negates" and move.target is not None:
+            negated = move.target
+            target = rows.get(negated.value.lower())
             if target is None:
-                out.append(Diagnostic(f"unknown terrain '{move.target.value}'", move.target.span,
-                                      suggest(move.target.value, rows) or "negate a terrain listed on this chart"))
+                out.append(Diagnostic(f"unknown terrain '{negated.value}'", negated.span,
+                                      suggest(negated.value, rows) or "negate a terrain listed on this chart"))
             elif target.kind != "hexside":
                 out.append(Diagnostic(f"'{row.name.value}' can only negate a hexside feature; "
-                                      f"'{target.name.value}' is {target.kind} terrain", move.target.span))
+                                      f"'{target.name.value}' is {target.kind} terrain", negated.span))
             elif target is row:
-                out.append(Diagnostic(f"'{row.name.value}' negates itself", move.target.span))
+                out.append(Diagnostic(f"'{row.name.value}' negates itself", negated.span))
+        amount = move.amount if move.amount is not None else Fraction(0)
         if move.kind == "add" and row.kind != "hexside":
             out.append(Diagnostic(f"an added cost (+N) belongs to a hexside feature, not {row.kind} terrain",
                                   move.span, f"give {row.kind} terrain its full cost, like 2"))
-        if move.kind == "add" and move.amount <= 0:
+        if move.kind == "add" and amount <= 0:
             out.append(Diagnostic("an added cost must be more than zero", move.span))
-        if move.kind == "cost" and move.amount <= 0 and row.kind != "hexside":
+        if move.kind == "cost" and amount <= 0 and row.kind != "hexside":
             out.append(Diagnostic("a movement cost must be more than zero", move.span, "use P for prohibited terrain"))
         if move.kind == "road-like" and row.kind != "road":
             out.append(Diagnostic("'road-like' belongs under 'roads:'", move.span))
@@ -349,16 +405,26 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
 def _results(table: ir.ResultsTable) -> list[Diagnostic]:
     out = []
     notation = table.notation.value if table.notation else "steps-first"
-    if notation not in NOTATIONS:
+    if notation not in NOTATIONS and table.notation is not None:
         out.append(Diagnostic(f"unknown result notation '{notation}'", table.notation.span,
                               suggest(notation, NOTATIONS) or "the notations are " + ", ".join(NOTATIONS)))
         notation = "steps-first"
-    for side in table.sides:
+    seen_sides: dict[str, ir.TableSide] = {}
+    for block in table.sides:
+        side = block.side
         if side.value not in ("attacker", "defender"):
             out.append(Diagnostic(f"a table has an attacker side and a defender side, not a {side.value} side",
                                   side.span))
-    if table.sides and {s.value for s in table.sides} != {"attacker", "defender"}:
-        have = table.sides[0]
+        elif side.value in seen_sides:
+            out.append(Diagnostic(f"two '{side.value} side' blocks", side.span))
+        elif side.value == "attacker" and block.strengths is None:
+            out.append(Diagnostic("the attacker side is read by total defense strength: "
+                                  "its header is a 'defense' row, like: defense 1-4 5-8 9+", side.span))
+        elif side.value == "defender" and block.odds is None:
+            out.append(Diagnostic("the defender side is read by odds: its header is an 'odds' row", side.span))
+        seen_sides.setdefault(side.value, block)
+    if table.sides and {s.side.value for s in table.sides} != {"attacker", "defender"}:
+        have = table.sides[0].side
         missing = "attacker" if have.value == "defender" else "defender"
         out.append(Diagnostic(f"dual-sided table has no {missing} side", table.dice.span,
                               "a dual-sided table reads defender results by odds and attacker losses by "
@@ -374,22 +440,22 @@ def _results(table: ir.ResultsTable) -> list[Diagnostic]:
 
 def _odds_lines(table: ir.ResultsTable) -> list[Diagnostic]:
     out = []
-    named = [line for line in table.lines if line.name is not None]
+    named = [(line.name, line) for line in table.lines if line.name is not None]
     if len(table.lines) > 1 and len(named) != len(table.lines):
         unnamed = next(line for line in table.lines if line.name is None)
         out.append(Diagnostic("a table with several odds rows names the terrain line each serves", unnamed.span,
                               "write 'odds open 1:2 1:1 ...', 'odds close 1:1 2:1 ...'"))
     seen: dict[str, ir.OddsLine] = {}
-    for line in named:
-        if line.name.value in seen:
-            out.append(Diagnostic(f"odds line '{line.name.value}' appears twice", line.name.span,
-                                  f"the first is at line {seen[line.name.value].span.line}"))
-        seen.setdefault(line.name.value, line)
+    for name, line in named:
+        if name.value in seen:
+            out.append(Diagnostic(f"odds line '{name.value}' appears twice", name.span,
+                                  f"the first is at line {seen[name.value].span.line}"))
+        seen.setdefault(name.value, line)
     for line in table.lines:
         if len(line.columns) != len(table.columns):
             out.append(Diagnostic(f"this odds row has {len(line.columns)} columns, the first has {len(table.columns)}",
                                   line.span, "every terrain line has one odds column per result column"))
-        ratios = []
+        ratios: list[tuple[Fraction, str]] = []
         for column in line.columns:
             odds = parse_odds(column.value)
             if odds is None:
@@ -421,7 +487,7 @@ def _strength_columns(columns: tuple[ir.Text, ...]) -> list[Diagnostic]:
     return out
 
 
-def _dice_rows(dice: ir.Text, rows, width: int, notation: str, what: str) -> list[Diagnostic]:
+def _dice_rows(dice: ir.Text, rows: tuple[ir.DiceRow, ...], width: int, notation: str, what: str) -> list[Diagnostic]:
     out = []
     outcomes = DICE_OUTCOMES.get(dice.value)
     covered: dict[int, ir.DiceRow] = {}
@@ -516,3 +582,21 @@ def _ranges(rolls: list[int]) -> str:
         if r is not None:
             start = prev = r
     return ", ".join(parts)
+
+
+# What each kind of statement is checked for by itself; tests/test_walk.py checks every kind is here.
+CHECKS: dict[type, Callable[[Any], list[Diagnostic]]] = {
+    ir.Rule: _rule,
+    ir.UnitTypes: _nothing,          # names across blocks: _unit_types
+    ir.Vocabulary: _nothing,         # clashes with other names need the series: resolve
+    ir.Modifiers: _modifiers,
+    ir.Shifts: _shifts,
+    ir.Adjustments: _adjustments,
+    ir.UnitFactors: _unit_factors,
+    ir.Rounding: _rounding,
+    ir.SequenceOfPlay: _sequence,
+    ir.TerrainChart: _terrain,
+    ir.ResultsTable: _results,
+    ir.LookupTable: _lookup,
+    ir.Labels: _nothing,             # languages and keys across blocks: _labels
+}

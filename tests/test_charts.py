@@ -120,7 +120,7 @@ def test_pdf_pages_and_text_in_both_languages(paper, size):
         pdf, problems = render_pdf(html, data, PROJECT.resolved["bocage"].rulebook.span)
         assert problems == []
         reader = PdfReader(io.BytesIO(pdf))
-        assert len(reader.pages) == html.count('<div class="sheet"') == 3
+        assert len(reader.pages) == html.count('<div class="sheet"') == 4       # sequence, terrain, results, strength factors
         for page in reader.pages:
             assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == size
         text = "\n".join(page.extract_text() for page in reader.pages)
