@@ -61,7 +61,8 @@ def test_a_line_break_in_a_title_is_an_error_not_code():
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), min_size=1, max_size=30),
-       st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30))
+       # a carriage return ends a line in a rulebook (CR-only files are read as such): no string holds one
+       st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r"), min_size=1, max_size=30))
 def test_any_text_round_trips_through_generated_code(line, note):
     module = build(game(line, line, note))
     rule = module["RULES"]["G1.0"]
