@@ -291,7 +291,7 @@ def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     node = resolved.unit_factors.node
     return {"title": t("title.factors", node.title.value) if node.title else None,
             "cites": [c.value for c in node.cites], "entries": [
-        {"name": t.name("factor", f.name.value), "role": t(f"role.{f.role}"), "factor": _factor_text(f),
+        {"name": t.name("factor", f.name.value), "role": t(f"role.{f.role}"), "factor": _factor_text(f, resolved),
          "when": _condition_text(f.text)} for f in node.factors]}
 
 
@@ -305,8 +305,15 @@ def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
          "change": f"{a.amount:+d}", "when": _condition_text(a.text)} for a in node.adjustments]}
 
 
-def _factor_text(factor: ir.UnitFactor) -> str:
-    """The factor as written: what lies between the role and 'when'."""
+def _factor_text(factor: ir.UnitFactor, resolved: ir.Resolved) -> str:
+    """The factor's value when it is a number or a parameter (what a player multiplies by, not the
+    parameter's id); otherwise as written: what lies between the role and 'when'."""
+    if isinstance(factor.factor, ir.Number):
+        return str(factor.factor.value)
+    if isinstance(factor.factor, ir.Name):
+        value = next((p.value for p in resolved.parameters if p.name == factor.factor.path), None)
+        if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+            return str(value)
     words = " ".join(factor.text.split()).split(" ", 2)     # name, role, then the factor up to 'when'
     return words[2].split(" when ", 1)[0] if len(words) == 3 else ""
 

@@ -169,3 +169,12 @@ def test_chart_command_writes_a_pdf(project, capsys):
     assert out.read_bytes().startswith(b"%PDF")
     code, _, err = project.run("chart", "nothing-here", capsys=capsys)
     assert code == 2 and "no rulebook 'nothing-here'" in err
+
+
+def test_strength_factors_print_the_value_players_multiply_by_not_a_parameter_id():
+    compilation = compile_project(ROOT)
+    for key in ("bocage", "new-scs"):
+        data, _ = card(compilation.resolved[key], "en", compilation.labels)
+        html = render_html(data)
+        assert "<code>1/2</code>" in html, key
+        assert "out_of_supply_attack_factor" not in html and "dg_factor" not in html, key
