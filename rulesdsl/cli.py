@@ -6,10 +6,28 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .errors import render_all, visible, visible_lines
-from .project import add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_outputs
+from .errors import Diagnostic, render_all, visible, visible_lines
+from .project import Compilation, add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_outputs
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class Arguments(argparse.Namespace):
+    """The parsed command line; a subcommand's options are set only when it is the one given."""
+
+    project: Path | None
+    command: str                   # check, chart, fmt, diff, build
+    paths: list[Path]              # check, fmt
+    check: bool                    # fmt, build
+    rulebook: str                  # chart
+    format: str                    # chart, diff
+    lang: str                      # chart
+    paper: str                     # chart
+    out: Path | None               # chart
+    old: str                       # diff
+    new: str                       # diff
+    resolved: bool                 # diff
+    exit_zero: bool                # diff
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -65,17 +83,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(argv, namespace=Arguments())
     start = args.project if args.project else Path.cwd()
     if args.project and not (args.project / "rulebooks").is_dir():
         return _usage(f"{args.project} has no rulebooks/ folder")
     root = find_root(start.resolve())
-    paths = getattr(args, "paths", None) or None
-    if root is None and not paths:
-        return _usage("no rulebooks/ folder here or in any folder above; run inside a project, "
-                      "use --project DIR, or name rulebook files")
-    if not paths and not any((root / "rulebooks").rglob("*.rules")):
-        return _usage(f"no rulebook (*.rules) under {root / 'rulebooks'}")
+    paths: list[Path] | None = getattr(args, "paths", None) or None
+    if not paths:
+        if root is None:
+            return _usage("no rulebooks/ folder here or in any folder above; run inside a project, "
+                          "use --project DIR, or name rulebook files")
+        if not any((root / "rulebooks").rglob("*.rules")):
+            return _usage(f"no rulebook (*.rules) under {root / 'rulebooks'}")
     if args.command == "check":
         return _check(root, paths)
     if args.command == "chart":
@@ -84,6 +103,7 @@ def _main(argv: list[str] | None) -> int:
         return _fmt(root, paths, args.check)
     if args.command == "diff":
         return _diff(root, args)
+    assert root is not None   # build names no files: the project was found above
     return _build(root, args.check)
 
 
@@ -92,7 +112,7 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
-def _report(compilation) -> None:
+def _report(compilation: Compilation) -> None:
     if compilation.diagnostics:
         print(render_all(compilation.diagnostics, compilation.sources), file=sys.stderr)
     errors = sum(d.severity == "error" for d in compilation.diagnostics)
@@ -101,7 +121,7 @@ def _report(compilation) -> None:
         print(f"{compilation.checked} {noun} checked: {errors} error{'s' if errors != 1 else ''}", file=sys.stderr)
 
 
-def _check(root, paths) -> int:
+def _check(root: Path | None, paths: list[Path] | None) -> int:
     compilation = compile_project(root, paths)
     _report(compilation)
     if not compilation.ok:
@@ -110,7 +130,7 @@ def _check(root, paths) -> int:
     return EXIT_OK
 
 
-def _diff(root: Path | None, args: argparse.Namespace) -> int:
+def _diff(root: Path | None, args: Arguments) -> int:
     from .diff import compare, snapshot
     from .errata import RENDERERS
     from .errors import RulesError
@@ -131,13 +151,19 @@ def _diff(root: Path | None, args: argparse.Namespace) -> int:
     return EXIT_OK if args.exit_zero or not changes else EXIT_RULES
 
 
-def _fmt(root: Path | None, paths, check_only: bool) -> int:
+def _fmt(root: Path | None, paths: list[Path] | None, check_only: bool) -> int:
     from .errors import RulesError
     from .fmt import format_source
     from .project import rulebook_files
     from .source import read_source
-    files = paths or rulebook_files(root)
-    problems, sources, changed = [], {}, []
+    if paths:
+        files = paths
+    else:
+        assert root is not None   # _main found the project, as no files were named
+        files = rulebook_files(root)
+    problems: list[Diagnostic] = []
+    sources: dict[str, str] = {}
+    changed: list[tuple[Path, str, str]] = []
     for file in files:
         shown = shown_path(file, root)
         try:
@@ -170,7 +196,7 @@ def _fmt(root: Path | None, paths, check_only: bool) -> int:
     return EXIT_OK
 
 
-def _chart(root: Path | None, args: argparse.Namespace) -> int:
+def _chart(root: Path | None, args: Arguments) -> int:
     from .charts import card, render_html
     from .codegen import module_name
     from .pdf import render_pdf
@@ -185,16 +211,16 @@ def _chart(root: Path | None, args: argparse.Namespace) -> int:
                     if r.path == shown_path(as_path, root)), None)
     else:
         key = args.rulebook
-    if compilation.ok and key not in compilation.resolved:
-        known = ", ".join(sorted(compilation.resolved))
-        return _usage(f"no rulebook '{args.rulebook}' in this project (rulebooks: {known})")
     if not compilation.ok:
         _report(compilation)
         return EXIT_RULES
+    if key is None or key not in compilation.resolved:
+        known = ", ".join(sorted(compilation.resolved))
+        return _usage(f"no rulebook '{args.rulebook}' in this project (rulebooks: {known})")
     resolved = compilation.resolved[key]
     data, warnings = card(resolved, args.lang, compilation.labels, args.paper)
     html = render_html(data)
-    content: str | bytes = html
+    content: str | bytes | None = html
     if args.format == "pdf":
         content, problems = render_pdf(html, data, resolved.rulebook.id.span)
         warnings += problems

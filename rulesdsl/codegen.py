@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol, TypedDict
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
@@ -91,7 +92,7 @@ def ident(name: str) -> str:
     return name
 
 
-def py(value) -> str:
+def py(value: object) -> str:
     """A Python literal for a value from a rulebook."""
     if value is None or isinstance(value, (bool, int, str)):
         return repr(value)
@@ -165,38 +166,208 @@ def _terrain_extras(row: ir.TerrainRow) -> str:
     return extras + "),"
 
 
-def _cites(node) -> tuple[str, ...]:
-    return tuple(c.value for c in getattr(node, "cites", ()))
+class _Cited(Protocol):
+    @property
+    def cites(self) -> tuple[ir.Text, ...]: ...
 
 
-def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNames) -> dict:
+def _cites(node: _Cited) -> tuple[str, ...]:
+    return tuple(c.value for c in node.cites)
+
+
+# ---- the template context: what module.py.j2 reads -------------------------------------
+# Every value is a plain value or text already made safe for where the template puts it
+# (a literal by `py`, a comment by `comment`, Python the expression compiler wrote).
+class RuleEntry(TypedDict):
+    id: str
+    title: str
+    summary: str
+    origin: str
+    source: str                  # path:line
+    notes: tuple[str, ...]
+    see: tuple[str, ...]
+
+
+class ParameterEntry(TypedDict):
+    name: str
+    constant: str
+    value: object                # a rulebook value, written by `py`
+    rule: str
+    origin: str
+    source: str                  # path:line
+
+
+class ParameterGroup(TypedDict):
+    heading: str                 # a comment: the rule that sets the parameters
+    parameters: list[ParameterEntry]
+
+
+class RoundingSection(TypedDict):
+    function: str | None
+    name: str
+    threshold: Fraction | None
+    clauses: str
+    cites: tuple[str, ...]
+
+
+class TerrainSection(TypedDict):
+    title: str
+    origin: str
+    cites: tuple[str, ...]
+    lines: list[str]
+
+
+class AttackerSection(TypedDict):
+    columns: str
+    rows: list[str]
+
+
+class ResultsSection(TypedDict):
+    title: str
+    origin: str
+    cites: tuple[str, ...]
+    dice: str
+    columns: str
+    rows: list[str]
+    notation: str
+    lines: list[str]
+    attacker: AttackerSection | None
+
+
+class DefinitionEntry(TypedDict):
+    function: str
+    public: str
+    name: str
+    python: str
+    kind: str
+    rule: str
+    origin: str
+    text: list[str]              # comment lines
+
+
+class ModifierEntry(TypedDict):
+    name: str
+    value: int
+    side: ir.Side
+    python: str
+    text: str
+
+
+class ModifiersSection(TypedDict):
+    cap: int | None
+    cites: tuple[str, ...]
+    origin: str
+    entries: list[ModifierEntry]
+
+
+class ShiftEntry(TypedDict):
+    source: str
+    amount: str
+    maximum: int | None
+    condition: str | None
+    text: str
+
+
+class ShiftsSection(TypedDict):
+    per_side: int | None
+    before_limits: bool
+    cites: tuple[str, ...]
+    origin: str
+    entries: list[ShiftEntry]
+
+
+class AdjustmentEntry(TypedDict):
+    name: str
+    field: ir.ResultField
+    amount: int
+    python: str
+    text: str
+
+
+class AdjustmentsSection(TypedDict):
+    cites: tuple[str, ...]
+    entries: list[AdjustmentEntry]
+
+
+class FactorEntry(TypedDict):
+    name: str
+    role: ir.Role
+    factor: str
+    condition: str
+    text: str
+
+
+class FactorsSection(TypedDict):
+    cites: tuple[str, ...]
+    entries: list[FactorEntry]
+
+
+class TableEntry(TypedDict):
+    name: str
+    key: str
+    row_key: str | None
+    title: str
+    cites: tuple[str, ...]
+    origin: str
+    columns: str
+    rows: list[str]
+
+
+class ExpressionContext(TypedDict):
+    """The vocabulary and what the expression compiler writes."""
+
+    unit_types: list[str]
+    states: str
+    situations: str
+    amounts: str
+    favour_defender: bool
+    definitions: list[DefinitionEntry]
+    modifiers: ModifiersSection | None
+    shifts: ShiftsSection | None
+    adjustments: AdjustmentsSection | None
+    factors: FactorsSection | None
+    tables: list[TableEntry]
+
+
+class ModuleContext(ExpressionContext):
+    version: str
+    source: str
+    id: str
+    kind: str
+    title: str
+    book_version: str
+    ancestors: tuple[str, ...]
+    origins: list[tuple[str, int]]         # rulebook -> rules it gives, most first
+    rule_count: int
+    rules: list[RuleEntry]
+    parameters: list[ParameterEntry]
+    cite: Callable[[Iterable[str]], str]
+    parameter_groups: list[ParameterGroup]
+    rounding: RoundingSection | None
+    game_turn: list[str]
+    player_turn: list[str]
+    sequence_cites: str
+    terrain: TerrainSection | None
+    ezoc: ir.EffectiveParameter | None
+    results: ResultsSection | None
+    below: ir.EffectiveParameter | None
+
+
+def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNames) -> ModuleContext:
     book = resolved.rulebook
     params = {p.name: p for p in resolved.parameters}
     origins: dict[str, int] = {}
     for effective in resolved.rules:
         origins[effective.origin] = origins.get(effective.origin, 0) + 1
 
-    def cite(ids) -> str:
-        ids = [i for i in ids if i]
-        return ", ".join(f"{i} ({rule_titles[i]})" if i in rule_titles else i for i in ids)
+    def cite(ids: Iterable[str]) -> str:
+        present = [i for i in ids if i]
+        return ", ".join(f"{i} ({rule_titles[i]})" if i in rule_titles else i for i in present)
 
-    ctx = {
-        "version": __version__,
-        "source": book.path,
-        "id": book.id.value,
-        "kind": book.kind.value,
-        "title": book.title.value,
-        "book_version": book.version.value if book.version else "",
-        "ancestors": tuple(a.id.value for a in resolved.ancestors),
-        "origins": sorted(origins.items(), key=lambda kv: -kv[1]),
-        "rule_count": len(resolved.rules),
-        "rules": [],
-        "parameters": [],
-        "cite": cite,
-    }
+    rules: list[RuleEntry] = []
     for effective in resolved.rules:
         rule = effective.node
-        ctx["rules"].append({
+        rules.append({
             "id": rule.id.value,
             "title": rule.title.value if rule.title else "",
             "summary": rule.summary.value if rule.summary else "",
@@ -205,34 +376,36 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
             "notes": tuple(n.value for n in rule.notes),
             "see": tuple(s.value for s in rule.see),
         })
+    parameters: list[ParameterEntry] = []
     for p in resolved.parameters:
-        ctx["parameters"].append({
+        parameters.append({
             "name": p.name, "constant": names.constants[p.name], "value": p.value,
             "rule": p.rule, "origin": p.origin, "source": f"{p.span.path}:{p.span.line}",
         })
     # the constants, grouped under the rule that sets them, in rule order
-    by_rule: dict[str, list] = {}
-    for entry in sorted(ctx["parameters"], key=lambda e: int(e["source"].rsplit(":", 1)[1])):
+    by_rule: dict[str, list[ParameterEntry]] = {}
+    for entry in sorted(parameters, key=lambda e: int(e["source"].rsplit(":", 1)[1])):
         by_rule.setdefault(entry["rule"], []).append(entry)
-    ctx["parameter_groups"] = [
+    parameter_groups: list[ParameterGroup] = [
         {"heading": comment(f"{e.node.id.value} {e.node.title.value if e.node.title else ''}"),
          "parameters": by_rule[e.node.id.value]}
         for e in resolved.rules if e.node.id.value in by_rule]
 
     # rounding and odds
-    ctx["rounding"] = None
+    rounding: RoundingSection | None = None
     if resolved.rounding is not None:
         node = resolved.rounding.node
-        ctx["rounding"] = {"function": names.rounding,
-                           "name": node.name.value, "threshold": resolved.threshold,
-                           "clauses": ", ".join(c.value for c in node.spec), "cites": _cites(node)}
+        rounding = {"function": names.rounding,
+                    "name": node.name.value, "threshold": resolved.threshold,
+                    "clauses": ", ".join(c.value for c in node.spec), "cites": _cites(node)}
 
     # sequence of play
-    ctx["game_turn"], ctx["player_turn"], ctx["sequence_cites"] = [], [], ""
+    turns: dict[str, list[str]] = {"game_turn": [], "player_turn": []}
+    sequence_cites = ""
     if resolved.sequence is not None:
-        node = resolved.sequence.node
-        ctx["sequence_cites"] = ", ".join(_cites(node))
-        for block in node.blocks:
+        sequence = resolved.sequence.node
+        sequence_cites = ", ".join(_cites(sequence))
+        for block in sequence.blocks:
             for item in block.items:
                 if isinstance(item, ir.PlayerTurnSlot):
                     line = f"PlayerTurn({py(item.name.value)}),"
@@ -242,46 +415,66 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
                     if item.note is not None:
                         args.append(f"note={py(item.note.value)}")
                     line = f"Phase({', '.join(args)}),"
-                ctx["game_turn" if block.kind.value == "game" else "player_turn"].append(line)
+                turns["game_turn" if block.kind.value == "game" else "player_turn"].append(line)
 
     # terrain effects chart
-    ctx["terrain"] = None
+    terrain: TerrainSection | None = None
     if resolved.terrain is not None:
-        node = resolved.terrain.node
+        chart = resolved.terrain.node
         rows = [["Terrain(" + py(r.name.value) + ",", py(r.kind) + ",", _movement(r.movement),
-                 _combat(r.combat) + _terrain_extras(r)] for r in node.rows]
-        ctx["terrain"] = {"title": node.title.value if node.title else "Terrain Effects Chart",
-                          "origin": resolved.terrain.origin, "cites": _cites(node),
-                          "lines": _table(rows, "    ") if rows else []}
-    ctx["ezoc"] = params.get("zoc.entry_cost")
+                 _combat(r.combat) + _terrain_extras(r)] for r in chart.rows]
+        terrain = {"title": chart.title.value if chart.title else "Terrain Effects Chart",
+                   "origin": resolved.terrain.origin, "cites": _cites(chart),
+                   "lines": _table(rows, "    ") if rows else []}
 
     # combat results table
-    ctx["results"] = None
+    results: ResultsSection | None = None
     if resolved.results is not None:
-        node = resolved.results.node
-        header = ["#"] + [c.value for c in node.columns]   # odds are validated: safe in a comment
+        table = resolved.results.node
+        header = ["#"] + [c.value for c in table.columns]   # odds are validated: safe in a comment
         rows = [[py(r.label.value) + ":"] + [("(" if i == 0 else "") + py(c.value) + ("),"  if i == len(r.cells) - 1 else ",")
-                                               for i, c in enumerate(r.cells)] for r in node.rows]
+                                               for i, c in enumerate(r.cells)] for r in table.rows]
         lines = _table([header] + rows, "        ")
-        ctx["results"] = {"title": node.title.value if node.title else "Combat Results Table",
-                          "origin": resolved.results.origin, "cites": _cites(node), "dice": node.dice.value,
-                          "columns": py(tuple(c.value for c in node.columns)), "rows": lines}
-    ctx["below"] = params.get("combat.below_table")
-    if ctx["results"] is not None:
-        node = resolved.results.node
-        ctx["results"]["notation"] = node.notation.value if node.notation else "steps-first"
-        ctx["results"]["lines"] = [f"{py(l.name.value)}: {py(tuple(c.value for c in l.columns))},"
-                                   for l in node.lines if l.name is not None]
-        ctx["results"]["attacker"] = None
-        if node.attacker is not None:
-            header = ["#"] + [c.value for c in node.attacker.columns]
+        attacker: AttackerSection | None = None
+        if table.attacker is not None:
+            header = ["#"] + [c.value for c in table.attacker.columns]
             rows = [[py(r.label.value) + ":"] + [("(" if i == 0 else "") + py(c.value) +
                                                  ("),"  if i == len(r.cells) - 1 else ",")
-                                                 for i, c in enumerate(r.cells)] for r in node.attacker.rows]
-            ctx["results"]["attacker"] = {"columns": py(tuple(c.value for c in node.attacker.columns)),
-                                          "rows": _table([header] + rows, "            ")}
-    _issue3_context(ctx, resolved, names)
-    return ctx
+                                                 for i, c in enumerate(r.cells)] for r in table.attacker.rows]
+            attacker = {"columns": py(tuple(c.value for c in table.attacker.columns)),
+                        "rows": _table([header] + rows, "            ")}
+        results = {"title": table.title.value if table.title else "Combat Results Table",
+                   "origin": resolved.results.origin, "cites": _cites(table), "dice": table.dice.value,
+                   "columns": py(tuple(c.value for c in table.columns)), "rows": lines,
+                   "notation": table.notation.value if table.notation else "steps-first",
+                   "lines": [f"{py(l.name.value)}: {py(tuple(c.value for c in l.columns))},"
+                             for l in table.lines if l.name is not None],
+                   "attacker": attacker}
+
+    return {
+        "version": __version__,
+        "source": book.path,
+        "id": book.id.value,
+        "kind": book.kind.value,
+        "title": book.title.value,
+        "book_version": book.version.value if book.version else "",
+        "ancestors": tuple(a.id.value for a in resolved.ancestors),
+        "origins": sorted(origins.items(), key=lambda kv: -kv[1]),
+        "rule_count": len(resolved.rules),
+        "rules": rules,
+        "parameters": parameters,
+        "cite": cite,
+        "parameter_groups": parameter_groups,
+        "rounding": rounding,
+        "game_turn": turns["game_turn"],
+        "player_turn": turns["player_turn"],
+        "sequence_cites": sequence_cites,
+        "terrain": terrain,
+        "ezoc": params.get("zoc.entry_cost"),
+        "results": results,
+        "below": params.get("combat.below_table"),
+        **_issue3_context(resolved, names),
+    }
 
 
 def public_name(definition: str) -> str:
@@ -443,73 +636,79 @@ def translate(resolved: ir.Resolved) -> Translation:
     """Every expression in effect, in Python; resolve has checked them all."""
     writer = Checker(resolved.vocabulary, PythonEmitter())
     writer.compile_definitions()
-    charts = {"modifiers": resolved.modifiers, "shifts": resolved.shifts,
-              "adjustments": resolved.adjustments, "factors": resolved.unit_factors}
-    modifiers = [writer.condition(m.condition) for m in charts["modifiers"].node.modifiers] \
-        if charts["modifiers"] is not None else []
+    modifiers = [writer.condition(m.condition) for m in resolved.modifiers.node.modifiers] \
+        if resolved.modifiers is not None else []
     shifts = [(writer.number(s.amount), writer.condition(s.condition) if s.condition is not None else None)
-              for s in charts["shifts"].node.shifts] if charts["shifts"] is not None else []
+              for s in resolved.shifts.node.shifts] if resolved.shifts is not None else []
     writer.reading_result = True
-    adjustments = [writer.condition(a.condition) for a in charts["adjustments"].node.adjustments] \
-        if charts["adjustments"] is not None else []
+    adjustments = [writer.condition(a.condition) for a in resolved.adjustments.node.adjustments] \
+        if resolved.adjustments is not None else []
     writer.reading_result = False
     factors = [(writer.number(f.factor), writer.in_unit(f.condition, number=False))
-               for f in charts["factors"].node.factors] if charts["factors"] is not None else []
+               for f in resolved.unit_factors.node.factors] if resolved.unit_factors is not None else []
     if writer.problems:
         raise ValueError(f"{writer.problems[0].span}: {writer.problems[0].message}")
     return Translation(dict(writer.sources), modifiers, shifts, adjustments, factors)
 
 
-def _issue3_context(ctx: dict, resolved: ir.Resolved, names: PythonNames) -> None:
+def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionContext:
     vocabulary = resolved.vocabulary
     python = translate(resolved)
-    ctx["unit_types"] = [f"{py(name)}: {py(caps)}," for name, caps in vocabulary.unit_types.items()]
-    ctx["states"] = py(tuple(sorted(vocabulary.states)))
-    ctx["situations"] = py(tuple(sorted(vocabulary.situations)))
-    ctx["amounts"] = py(tuple(sorted(vocabulary.amounts)))
-    ctx["favour_defender"] = resolved.favour_defender
-    ctx["definitions"] = [{
+    definitions: list[DefinitionEntry] = [{
         "function": function_name(d.name.value), "public": names.definitions[d.name.value], "name": d.name.value,
         "python": python.definitions[d.name.value], "kind": kind, "rule": rule, "origin": origin,
         "text": [comment(line) for line in d.text.splitlines()],
     } for d, kind, rule, origin in resolved.definitions]
-    ctx["modifiers"] = None
+    modifiers: ModifiersSection | None = None
     if resolved.modifiers is not None:
         node = resolved.modifiers.node
-        ctx["modifiers"] = {"cap": node.cap, "cites": _cites(node), "origin": resolved.modifiers.origin, "entries": [
+        modifiers = {"cap": node.cap, "cites": _cites(node), "origin": resolved.modifiers.origin, "entries": [
             {"name": m.name.value, "value": m.value, "side": m.side, "python": condition, "text": comment(m.text)}
             for m, condition in zip(node.modifiers, python.modifiers)]}
-    ctx["shifts"] = None
+    shifts: ShiftsSection | None = None
     if resolved.shifts is not None:
-        node = resolved.shifts.node
-        ctx["shifts"] = {"per_side": node.per_side, "before_limits": node.before_limits, "cites": _cites(node), "origin": resolved.shifts.origin, "entries": [
+        chart = resolved.shifts.node
+        shifts = {"per_side": chart.per_side, "before_limits": chart.before_limits, "cites": _cites(chart), "origin": resolved.shifts.origin, "entries": [
             {"source": sh.source.value, "amount": amount, "maximum": sh.maximum, "condition": condition,
-             "text": comment(sh.text)} for sh, (amount, condition) in zip(node.shifts, python.shifts)]}
-    ctx["adjustments"] = None
+             "text": comment(sh.text)} for sh, (amount, condition) in zip(chart.shifts, python.shifts)]}
+    adjustments: AdjustmentsSection | None = None
     if resolved.adjustments is not None:
-        node = resolved.adjustments.node
-        ctx["adjustments"] = {"cites": _cites(node), "entries": [
+        adjusting = resolved.adjustments.node
+        adjustments = {"cites": _cites(adjusting), "entries": [
             {"name": a.name.value, "field": a.target, "amount": a.amount, "python": condition, "text": comment(a.text)}
-            for a, condition in zip(node.adjustments, python.adjustments)]}
-    ctx["factors"] = None
+            for a, condition in zip(adjusting.adjustments, python.adjustments)]}
+    factors: FactorsSection | None = None
     if resolved.unit_factors is not None:
-        node = resolved.unit_factors.node
-        ctx["factors"] = {"cites": _cites(node), "entries": [
+        multiplying = resolved.unit_factors.node
+        factors = {"cites": _cites(multiplying), "entries": [
             {"name": f.name.value, "role": f.role, "factor": factor, "condition": condition, "text": comment(f.text)}
-            for f, (factor, condition) in zip(node.factors, python.factors)]}
-    ctx["tables"] = []
+            for f, (factor, condition) in zip(multiplying.factors, python.factors)]}
+    tables: list[TableEntry] = []
     for effective in resolved.tables:
         table = effective.node
         head = table.header[0].value
         row_key, _, key = head.partition("/") if "/" in head else (None, "", head)
         rows = [f"{py(r[0].value)}: {py(tuple(_cell(c.value) for c in r[1:]))}," for r in table.rows]
-        ctx["tables"].append({"name": table.name.value, "key": key, "row_key": row_key,
-                              "title": table.title.value if table.title else table.name.value,
-                              "cites": _cites(table), "origin": effective.origin,
-                              "columns": py(tuple(c.value for c in table.header[1:])), "rows": rows})
+        tables.append({"name": table.name.value, "key": key, "row_key": row_key,
+                       "title": table.title.value if table.title else table.name.value,
+                       "cites": _cites(table), "origin": effective.origin,
+                       "columns": py(tuple(c.value for c in table.header[1:])), "rows": rows})
+    return {
+        "unit_types": [f"{py(name)}: {py(caps)}," for name, caps in vocabulary.unit_types.items()],
+        "states": py(tuple(sorted(vocabulary.states))),
+        "situations": py(tuple(sorted(vocabulary.situations))),
+        "amounts": py(tuple(sorted(vocabulary.amounts))),
+        "favour_defender": resolved.favour_defender,
+        "definitions": definitions,
+        "modifiers": modifiers,
+        "shifts": shifts,
+        "adjustments": adjustments,
+        "factors": factors,
+        "tables": tables,
+    }
 
 
-def _cell(text: str):
+def _cell(text: str) -> int | Fraction | str:
     if re.fullmatch(r"-?[0-9]+", text):
         return int(text)
     if re.fullmatch(r"-?[0-9]+/[0-9]+", text):

@@ -3,17 +3,19 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from .diff import Change, as_json, grouped, summary
 from .errors import visible, visible_lines
 
-_ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=StrictUndefined,
+_LOADER = PackageLoader("rulesdsl", "templates")
+_ENV = Environment(loader=_LOADER, undefined=StrictUndefined,
                    autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True)
 
 
-def _title(old: dict, new: dict) -> str:
+def _title(old: dict[str, Any], new: dict[str, Any]) -> str:
     a, b = old["rulebook"], new["rulebook"]
     if a["id"] == b["id"]:
         return f"{b['title']}: {a['version']} to {b['version']}"
@@ -27,7 +29,7 @@ def _counts(changes: list[Change]) -> str:
     return ", ".join(f"{n} {nouns[severity][n != 1]}" for severity, n in counts.items())
 
 
-def text(changes: list[Change], old: dict, new: dict) -> str:
+def text(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> str:
     """The errata for a terminal: a control character in the rulebooks is shown as an escape."""
     if not changes:
         return "no semantic changes\n"
@@ -51,7 +53,7 @@ def _md(value: str | None) -> str:
     return visible(_MD_SPECIAL.sub(lambda m: "\\" + m.group(0), flat))
 
 
-def markdown(changes: list[Change], old: dict, new: dict) -> str:
+def markdown(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> str:
     out = [f"# Errata: {_md(_title(old, new))}", ""]
     if not changes:
         return "\n".join(out + ["No semantic changes.", ""])
@@ -64,9 +66,9 @@ def markdown(changes: list[Change], old: dict, new: dict) -> str:
     return "\n".join(out)
 
 
-def html(changes: list[Change], old: dict, new: dict) -> str:
+def html(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> str:
     """An errata sheet; jinja2 escapes the rulebook's text, and control characters are shown as escapes."""
-    css = _ENV.loader.get_source(_ENV, "card.css")[0]
+    css = _LOADER.get_source(_ENV, "card.css")[0]
     return visible_lines(_ENV.get_template("errata.html.j2").render(
         title=_title(old, new), counts=_counts(changes), groups=grouped(changes, old, new), css=css,
         size=("210mm", "297mm")))
@@ -76,7 +78,7 @@ def html(changes: list[Change], old: dict, new: dict) -> str:
 _JSON_INVISIBLE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
-def as_text_json(changes: list[Change], old: dict, new: dict) -> str:
+def as_text_json(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> str:
     dumped = json.dumps(as_json(changes, old, new), indent=2, ensure_ascii=False)
     return _JSON_INVISIBLE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", dumped) + "\n"
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, assert_never
 
 from . import ir
 from .context import AGGREGATES, HEX_ATTRIBUTES, NUMERIC, RESULT_FIELDS, ROOT, TERRAIN_ATTRIBUTES, UNIT_ATTRIBUTES
-from .errors import Diagnostic, suggest
+from .errors import Diagnostic, Span, suggest
 from .limits import MAX_CALL_DEPTH
 from .runtime.notation import parse_odds
 
@@ -183,6 +183,7 @@ class Checker:
                 python = self.out.cases(branches, default)
                 kind = "enum:" + name
             else:
+                assert definition.expr is not None   # the grammar gives a definition cases or an expression
                 python, kind = self._compile(definition.expr, stack)
             frames = self._peak
         finally:
@@ -200,13 +201,13 @@ class Checker:
         return [c.result.value for c in self.vocabulary.definitions[name].cases]
 
     # -- entry points -----------------------------------------------------
-    def condition(self, expr, stack=None) -> Any:
+    def condition(self, expr: ir.Expr, stack: list[str] | None = None) -> Any:
         source, kind = self._compile(expr, stack or [])
         if kind not in ("bool", "error"):
             self.problems.append(Diagnostic(f"a condition must be true or false, but this is {_noun(kind)}", expr.span))
         return source
 
-    def in_unit(self, expr, number: bool) -> Any:
+    def in_unit(self, expr: ir.Expr, number: bool) -> Any:
         """Compile `expr` with one unit in scope, as `u1`."""
         self._scopes.append(("unit", "u1"))
         try:
@@ -214,31 +215,45 @@ class Checker:
         finally:
             self._scopes.pop()
 
-    def number(self, expr, stack=None) -> Any:
+    def number(self, expr: ir.Expr, stack: list[str] | None = None) -> Any:
         source, kind = self._compile(expr, stack or [])
         if kind not in ("number", "error"):
             self.problems.append(Diagnostic(f"expected a number, but this is {_noun(kind)}", expr.span))
         return source
 
     # -- the compiler proper ------------------------------------------------
-    def _error(self, message: str, span, hint: str | None = None) -> tuple[Any, str]:
+    def _error(self, message: str, span: Span, hint: str | None = None) -> tuple[Any, str]:
         self.problems.append(Diagnostic(message, span, hint))
         return self.out.error(), "error"
 
-    def _compile(self, expr, stack: list[str]) -> tuple[Any, str]:
-        method = getattr(self, "_" + type(expr).__name__.lower())
-        return method(expr, stack)
+    def _compile(self, expr: ir.Expr, stack: list[str]) -> tuple[Any, str]:
+        match expr:
+            case ir.Number():
+                return self._number(expr, stack)
+            case ir.OddsLiteral():
+                return self._oddsliteral(expr, stack)
+            case ir.Name():
+                return self._name(expr, stack)
+            case ir.Call():
+                return self._call(expr, stack)
+            case ir.Unary():
+                return self._unary(expr, stack)
+            case ir.Binary():
+                return self._binary(expr, stack)
+            case ir.Is():
+                return self._is(expr, stack)
+        assert_never(expr)
 
-    def _number(self, expr: ir.Number, stack) -> tuple[Any, str]:
+    def _number(self, expr: ir.Number, stack: list[str]) -> tuple[Any, str]:
         return self.out.number(expr.value), "number"
 
-    def _oddsliteral(self, expr: ir.OddsLiteral, stack) -> tuple[Any, str]:
+    def _oddsliteral(self, expr: ir.OddsLiteral, stack: list[str]) -> tuple[Any, str]:
         pair = parse_odds(expr.text)
         if pair is None:
             return self._error(f"'{expr.text}' is not an odds ratio", expr.span)
         return self.out.odds(Fraction(pair[0]) / Fraction(pair[1])), "odds"
 
-    def _name(self, expr: ir.Name, stack) -> tuple[Any, str]:
+    def _name(self, expr: ir.Name, stack: list[str]) -> tuple[Any, str]:
         path = expr.path
         head, _, rest = path.partition(".")
         for kind, var in reversed(self._scopes):
@@ -307,7 +322,7 @@ class Checker:
             return "an attacking hex has " + ", ".join(HEX_ATTRIBUTES) + " and across(<hexside>)"
         return "expressions may read: " + ", ".join(sorted(ROOT)) + " (see rulesdsl/context.py)"
 
-    def _unary(self, expr: ir.Unary, stack) -> tuple[Any, str]:
+    def _unary(self, expr: ir.Unary, stack: list[str]) -> tuple[Any, str]:
         source, kind = self._compile(expr.operand, stack)
         if expr.op == "not":
             if kind not in ("bool", "error"):
@@ -317,7 +332,7 @@ class Checker:
             return self._error(f"'-' needs a number, not {_noun(kind)}", expr.operand.span)
         return self.out.unary("-", source), "number"
 
-    def _binary(self, expr: ir.Binary, stack) -> tuple[Any, str]:
+    def _binary(self, expr: ir.Binary, stack: list[str]) -> tuple[Any, str]:
         left, lkind = self._compile(expr.left, stack)
         right, rkind = self._compile(expr.right, stack)
         if "error" in (lkind, rkind):
@@ -343,7 +358,7 @@ class Checker:
                                    if kind.startswith("enum:") else None)
         return self.out.binary(op, left, right), "bool"
 
-    def _is(self, expr: ir.Is, stack) -> tuple[Any, str]:
+    def _is(self, expr: ir.Is, stack: list[str]) -> tuple[Any, str]:
         source, kind = self._compile(expr.operand, stack)
         word = expr.word.value
         if kind == "error":
@@ -360,7 +375,7 @@ class Checker:
             return self.out.is_terrain(source, word), "bool"
         return self._error(f"'is' compares a definition's case or a terrain, not {_noun(kind)}", expr.operand.span)
 
-    def _call(self, expr: ir.Call, stack) -> tuple[Any, str]:
+    def _call(self, expr: ir.Call, stack: list[str]) -> tuple[Any, str]:
         function = expr.function.value
         if function in ("min", "max") and len(expr.args) > 1:
             return self.out.extreme(function, [self.number(arg, stack) for arg in expr.args]), "number"
@@ -401,7 +416,7 @@ class Checker:
         return self._error(f"unknown function '{function}'", expr.function.span,
                            suggest(function, known) or "the functions are " + ", ".join(known))
 
-    def _aggregate(self, expr: ir.Call, stack) -> tuple[Any, str]:
+    def _aggregate(self, expr: ir.Call, stack: list[str]) -> tuple[Any, str]:
         function = expr.function.value
         if len(expr.args) != 1:
             return self._error(f"{function} takes one collection: {function}(attackers where ...)", expr.span)

@@ -9,9 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Generic, Iterator, NamedTuple, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, Generic, Iterator, NamedTuple, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from .errors import Span
+
+if TYPE_CHECKING:   # expressions imports this module
+    from .expressions import Vocabulary as Names   # not the `unit states:` node Vocabulary below
 
 
 _NOWHERE = Span("<nowhere>")
@@ -643,7 +646,7 @@ class Resolved:
     rules: tuple[Effective[Rule], ...]                # Effective(Rule), in rule order
     parameters: tuple[EffectiveParameter, ...]  # by name
     rounding: Effective[Rounding] | None = None
-    threshold: object = None                    # Fraction: where the rounding rounds up
+    threshold: Fraction | None = None           # where the rounding rounds up
     sequence: Effective[SequenceOfPlay] | None = None
     terrain: Effective[TerrainChart] | None = None
     results: Effective[ResultsTable] | None = None
@@ -651,8 +654,9 @@ class Resolved:
     modifiers: Effective[Modifiers] | None = None
     shifts: Effective[Shifts] | None = None
     tables: tuple[Effective[LookupTable], ...] = ()
-    vocabulary: object = None                   # expressions.Vocabulary
-    definitions: tuple = ()                     # (Definition, kind, rule id, origin), in dependency order
+    vocabulary: Names = field(kw_only=True)      # what expressions may name
+    definitions: tuple[tuple[Definition, str, str, str], ...] = ()   # (Definition, kind, rule id, origin),
+                                                                      # in dependency order
     adjustments: Effective[Adjustments] | None = None
     unit_factors: Effective[UnitFactors] | None = None
 

@@ -17,6 +17,7 @@ import hashlib
 import os
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any, Iterator
 
 from .errors import Diagnostic, Span
 
@@ -40,7 +41,7 @@ def fingerprint(html: str, paper: str) -> str:
     return digest.hexdigest()
 
 
-def _boxes(box):
+def _boxes(box: Any) -> Iterator[Any]:   # weasyprint's layout boxes
     yield box
     for child in getattr(box, "children", ()):
         yield from _boxes(child)
@@ -67,7 +68,7 @@ class _Text(HTMLParser):
 
 @functools.cache
 def _covered() -> frozenset[int]:
-    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+    from fontTools.ttLib import TTFont
     faces = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf")
     return frozenset.intersection(*(frozenset(TTFont(FONTS / face, lazy=True).getBestCmap()) for face in faces))
 
@@ -81,16 +82,16 @@ def uncovered(html: str) -> list[str]:
     return sorted(c for c in parser.chars if not c.isspace() and ord(c) not in _covered())
 
 
-def render_pdf(html: str, data: dict, span: Span) -> tuple[bytes | None, list[Diagnostic]]:
+def render_pdf(html: str, data: dict[str, Any], span: Span) -> tuple[bytes | None, list[Diagnostic]]:
     # font subsets carry a timestamp: pin it so a rebuild writes the same bytes
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     import weasyprint
-    from weasyprint.text.fonts import FontConfiguration  # type: ignore[import-untyped]
+    from weasyprint.text.fonts import FontConfiguration
 
     font_config = FontConfiguration()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
     document = weasyprint.HTML(string=html).render(stylesheets=[fonts], font_config=font_config)
-    problems = []
+    problems: list[Diagnostic] = []
     sheets = html.count('<div class="sheet"')
     paper = data["paper"].upper() if data["paper"] == "a4" else "US Letter"
     if len(document.pages) != sheets:

@@ -15,6 +15,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -84,7 +85,9 @@ def compile_project(root: Path | None, paths: list[Path] | None = None) -> Compi
         targets = [shown_path(p, root) for p in paths]
         known = {shown_path(f, root) for f in files}
         files += [p for p in paths if shown_path(p, root) not in known]
-    sources, problems, texts = [], [], {}
+    sources: list[Source] = []
+    problems: list[Diagnostic] = []
+    texts: dict[str, str] = {}
     for file in files:
         shown = shown_path(file, root)
         try:
@@ -169,7 +172,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None) -> 
     return result
 
 
-def add_charts(result: Compilation, formats=("html", "pdf"), paper: str = "a4") -> None:
+def add_charts(result: Compilation, formats: Collection[str] = ("html", "pdf"), paper: str = "a4") -> None:
     """Add every rulebook's cards, in each of its languages, to the outputs (and warnings, errors)."""
     from .charts import card, languages, render_html
     from .pdf import fingerprint, render_pdf
@@ -194,7 +197,7 @@ def add_charts(result: Compilation, formats=("html", "pdf"), paper: str = "a4") 
         result.outputs = {}
 
 
-def _only(diagnostics, targets, result) -> list[Diagnostic]:
+def _only(diagnostics: Iterable[Diagnostic], targets: list[str] | None, result: Compilation) -> list[Diagnostic]:
     """The diagnostics of `targets` and of the rulebooks they extend (all when no targets)."""
     if targets is None:
         return list(diagnostics)

@@ -233,7 +233,9 @@ def _first_span(vocabulary: Vocabulary, name: str, books: list[ir.Rulebook]) -> 
     return books[0].span
 
 
-def _check_expressions(rulebook, vocabulary: Vocabulary, rules, charts, problems) -> tuple:
+def _check_expressions(rulebook: ir.Rulebook, vocabulary: Vocabulary, rules: tuple[ir.Effective[ir.Rule], ...],
+                       charts: dict[str, ir.Effective[Any]], problems: list[Diagnostic]
+                       ) -> tuple[tuple[ir.Definition, str, str, str], ...]:
     """Check every expression in effect (names, kinds, cycles); the definitions in an order
     where each comes after those it uses, as (Definition, kind, rule id, origin)."""
     checker = Checker(vocabulary)

@@ -8,9 +8,9 @@ beside the document maps back to the source position.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
-from cerberus import Validator  # type: ignore[import-untyped]
+from cerberus import Validator
 
 from . import ir
 from .errors import Diagnostic, Span
@@ -124,7 +124,7 @@ def document(rulebook: ir.Rulebook) -> tuple[dict[str, Any], dict[Path, Span]]:
     return doc, spans
 
 
-def _leaves(errors) -> Iterator:
+def _leaves(errors: Iterable[Any]) -> Iterator[Any]:   # cerberus's ValidationErrors
     for error in errors:
         if error.is_group_error and error.child_errors:
             yield from _leaves(error.child_errors)
@@ -132,7 +132,7 @@ def _leaves(errors) -> Iterator:
             yield error
 
 
-def _message(error, path: tuple) -> tuple[str, str | None]:
+def _message(error: Any, path: Path) -> tuple[str, str | None]:
     field = next((str(p) for p in reversed(path) if isinstance(p, str)), "rulebook")
     what = _WHAT.get(field, field)
     in_rule = path[:1] in (("rules",), ("overrides",))
