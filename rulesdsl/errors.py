@@ -11,6 +11,8 @@ Every problem the compiler finds becomes a :class:`Diagnostic` with a
 from __future__ import annotations
 
 import difflib
+import functools
+import heapq
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
@@ -49,15 +51,99 @@ class RulesError(Exception):
         super().__init__("\n".join(d.message for d in self.diagnostics))
 
 
+# Pools up to this size are searched whole, as difflib does; larger ones (the rule ids of a
+# big rulebook) through an index of their near spellings, so a search costs the same
+# whatever the size of the pool.
+SCAN_LIMIT = 300
+_CACHE_SIZE = 64
+
+
+class Suggester:
+    """'did you mean' hints against one pool of names, built once and asked many times.
+
+    A pool of at most SCAN_LIMIT names is compared whole with difflib (the
+    closest names by ratio, as `difflib.get_close_matches`).  A larger pool is
+    indexed by every spelling with at most one character left out, so a query
+    meets only the names within about two edits of it (a letter wrong, missing,
+    extra or swapped with the next), which are then ranked by the same ratio:
+    each search costs O(len(name)), not O(len(pool)).  Answers are memoised.
+    """
+
+    def __init__(self, candidates: Iterable[str], *, n: int = 1, cutoff: float = 0.6):
+        self.pool = sorted(set(candidates))
+        self.n, self.cutoff = n, cutoff
+        self._lower: dict[str, list[str]] = {}
+        for c in self.pool:
+            self._lower.setdefault(c.lower(), []).append(c)
+        self._near: dict[str, list[str]] | None = None
+        if len(self.pool) > SCAN_LIMIT:
+            self._near = {}
+            for c in self.pool:
+                for variant in _deletions(c):
+                    self._near.setdefault(variant, []).append(c)
+        self._memo: dict[str, list[str]] = {}
+
+    def __call__(self, name: str) -> str | None:
+        close = self.close(name)
+        return ("did you mean " + " or ".join(f"'{c}'" for c in close) + "?") if close else None
+
+    def close(self, name: str) -> list[str]:
+        """The closest names, best first: at most n, each at least `cutoff` alike, or one that
+        differs only in case."""
+        if name in self._memo:
+            return self._memo[name]
+        if len(self._memo) > 4096:
+            self._memo.clear()
+        close = self._close(name) or self._lower.get(name.lower(), [])[:self.n]
+        self._memo[name] = close
+        return close
+
+    def _close(self, name: str) -> list[str]:
+        if self._near is None:
+            return difflib.get_close_matches(name, self.pool, n=self.n, cutoff=self.cutoff)
+        found = {c for variant in _deletions(name) for c in self._near.get(variant, ())}
+        matcher = difflib.SequenceMatcher()
+        matcher.set_seq2(name)
+        scored = []
+        for c in found:
+            matcher.set_seq1(c)
+            if matcher.real_quick_ratio() >= self.cutoff and matcher.quick_ratio() >= self.cutoff:
+                score = matcher.ratio()
+                if score >= self.cutoff:
+                    scored.append((score, c))
+        return [c for _, c in heapq.nlargest(self.n, scored)]
+
+
+def _deletions(word: str) -> set[str]:
+    """`word` and every spelling of it with one character left out."""
+    return {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}
+
+
+_SUGGESTERS: dict[tuple, Suggester] = {}
+
+
+def suggester(candidates: Iterable[str], *, n: int = 1, cutoff: float = 0.6) -> Suggester:
+    """The Suggester of a pool; the most recent pools' are kept, so asking many times
+    against one pool indexes it once."""
+    pool = frozenset(candidates)
+    key = (pool, n, cutoff)
+    found = _SUGGESTERS.get(key)
+    if found is None:
+        if len(_SUGGESTERS) >= _CACHE_SIZE:
+            _SUGGESTERS.pop(next(iter(_SUGGESTERS)))
+        found = _SUGGESTERS[key] = Suggester(pool, n=n, cutoff=cutoff)
+    return found
+
+
 def suggest(name: str, candidates: Iterable[str], *, n: int = 1, cutoff: float = 0.6) -> str | None:
     """A 'did you mean' hint for `name`, or None when nothing is close."""
-    pool = sorted(set(candidates))
-    close = difflib.get_close_matches(name, pool, n=n, cutoff=cutoff)
-    if not close:
-        close = [c for c in pool if c.lower() == name.lower()][:n]
-    if not close:
-        return None
-    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    return suggester(candidates, n=n, cutoff=cutoff)(name)
+
+
+@functools.lru_cache(maxsize=16)
+def _lines(text: str) -> list[str]:
+    """The lines of a source, split once however many diagnostics it has (a str keeps its hash)."""
+    return text.split("\n")
 
 
 def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
@@ -66,7 +152,7 @@ def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
     out = [f"{span}: {diagnostic.severity}: {diagnostic.message}"]
     text = sources.get(span.path)
     if text is not None and span.line:
-        lines = text.split("\n")  # the parser counts lines by \n alone
+        lines = _lines(text)  # the parser counts lines by \n alone
         if 0 < span.line <= len(lines):
             line = lines[span.line - 1].rstrip("\r").expandtabs(1)
             width = 1

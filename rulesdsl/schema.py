@@ -36,9 +36,9 @@ def schema_for(kind: str) -> dict:
         "title": {**_TEXT, "required": True, "maxlength": 100},
         "version": {**_TEXT, "required": True, "maxlength": 40},
         "extends": {"type": "string", "required": kind == "game"},
-        "rules": {"type": "list", "schema": _rule_schema(True)},
-        # an override may keep the title of the rule it replaces
-        "overrides": {"type": "list", "schema": _rule_schema(False)},
+        # each rule is validated by itself (check_schema), against _rule_schema
+        "rules": {"type": "list"},
+        "overrides": {"type": "list"},
         "rounding": {"type": "list", "maxlength": 1},
         "sequence": {"type": "list", "maxlength": 1},
         "terrain": {"type": "list", "maxlength": 1},
@@ -140,13 +140,36 @@ def _message(error, path: tuple) -> tuple[str, str | None]:
     return f"{what}: {error.rule} {error.constraint!r} not met", None
 
 
+def _validator(schema: dict) -> Validator:
+    return Validator(schema, allow_unknown=False)
+
+
+# The validators are built once, their schemas normalised once.  The rules are validated in
+# batches of _BATCH: cerberus sorts a document's whole error list again each time a rule
+# adds its errors, which is quadratic in the errors of one document, while the fixed cost
+# of a validation is large enough that one rule at a time would be slower on a clean file.
+_BATCH = 64
+_BOOK = {kind: _validator(schema_for(kind)) for kind in ("series", "game", "labels", "")}
+_RULES = _validator({"rules": {"type": "list", "schema": _rule_schema(True)},
+                     # an override may keep the title of the rule it replaces
+                     "overrides": {"type": "list", "schema": _rule_schema(False)}})
+
+
 def check_schema(rulebook: ir.Rulebook) -> list[Diagnostic]:
     doc, spans = document(rulebook)
-    validator = Validator(schema_for(doc.get("kind", "")), allow_unknown=False)
-    validator.validate(doc)
+    book = _BOOK.get(doc.get("kind", ""), _BOOK[""])
+    book.validate(doc)
+    found = [(0, error) for error in _leaves(book._errors)]
+    for group in ("rules", "overrides"):
+        entries = doc[group]
+        for start in range(0, len(entries), _BATCH):
+            if not _RULES.validate({group: entries[start:start + _BATCH]}):
+                found += [(start, error) for error in _leaves(_RULES._errors)]
     out = []
-    for error in _leaves(validator._errors):
+    for offset, error in found:
         path = tuple(error.document_path)
+        if offset and len(path) > 1:  # a rule of a later batch: its index in the whole list
+            path = (path[0], path[1] + offset) + path[2:]
         message, hint = _message(error, path)
         if error.rule == "maxlength" and isinstance(error.value, list):
             path = path + (len(error.value) - 1,)
