@@ -280,13 +280,16 @@ def _issue3_context(ctx: dict, resolved: ir.Resolved) -> None:
                               "columns": py(tuple(c.value for c in table.header[1:])), "rows": rows})
 
 
+_NUMBER_CELL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+|[0-9]+/[0-9]*[1-9][0-9]*)")
+
+
 def _cell(text: str):
-    if re.fullmatch(r"-?[0-9]+", text):
-        return int(text)
-    if re.fullmatch(r"-?[0-9]+/[0-9]+", text):
-        num, den = text.split("/")
-        return Fraction(int(num), int(den))
-    return text
+    """A lookup-table cell as the module holds it: every number (2, +1, -1, 1/2, 1.5) as a
+    number, an int when it is whole and a Fraction otherwise; a word or a range as text."""
+    if not _NUMBER_CELL.fullmatch(text):
+        return text
+    value = Fraction(text)
+    return int(value) if value.denominator == 1 else value
 
 
 _ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=StrictUndefined,
