@@ -11,7 +11,8 @@ from fractions import Fraction
 from typing import Mapping
 
 from . import ir
-from .errors import Diagnostic, suggest
+from .catalogue import PARAMETERS, unit_text
+from .errors import Diagnostic, suggest, suggester
 from .context import ROOT
 from .expressions import Compiler, Vocabulary
 from .runtime.model import Quantity
@@ -27,6 +28,17 @@ _CHARTS = {
     "shifts": "column shifts",
     "adjustments": "result adjustments",
     "unit_factors": "strength factors",
+}
+# how each chart's block begins when it replaces an inherited one (grammar.lark); rounding has no override
+_OVERRIDE_SYNTAX = {
+    "unit_types": "override unit types",
+    "sequence": "override sequence of play",
+    "terrain": "override terrain effects chart",
+    "results": "override combat results table",
+    "modifiers": "override die roll modifiers",
+    "shifts": "override column shifts",
+    "adjustments": "override result adjustments",
+    "unit_factors": "override strength factors",
 }
 
 
@@ -87,7 +99,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
                     continue  # a duplicate in one file: reported by validate
                 problems.append(Diagnostic(
                     f"rule {key} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
-                    rule.id.span, f"write 'override rule {key}' to replace it in {origin}"))
+                    rule.id.span, f"write 'override {'rule' if rule.numbered else 'section'} {key}' to replace it in {origin}"))
                 continue
             rules[key] = ir.Effective(rule, origin)
         for field, noun in _CHARTS.items():
@@ -100,7 +112,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
             if inherited is not None and not override:
                 problems.append(Diagnostic(
                     f"the {noun} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
-                    node.span, f"write 'override {noun}' to replace it"))
+                    node.span, f"write '{_OVERRIDE_SYNTAX[field]}' to replace it" if field in _OVERRIDE_SYNTAX
+                    else f"a {noun} cannot be overridden: remove this one, and the inherited one holds"))
                 continue
             if inherited is None and override:
                 problems.append(Diagnostic(f"override of a {noun} that no rulebook this one extends defines",
@@ -254,6 +267,8 @@ def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective, ...],
     if rulebook.kind.value != "game":
         return []
     have = {p.name for p in parameters}
+    # a parameter set with a wrong value is reported where it is set, not again as missing
+    have |= {p.name.value for e in rules for p in e.node.parameters}
     out = []
     for effective in rules:
         for name in effective.node.requires:
@@ -261,13 +276,23 @@ def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective, ...],
                 out.append(Diagnostic(
                     f"game sets no {name.value}, which rule {effective.node.id.value} of {effective.origin} "
                     f"requires of every game", rulebook.id.span,
-                    f"add a rule of the game's own that sets it, like: {name.value} = ..."))
+                    f"add a rule of the game's own that sets it, like: {name.value} = {_example(name.value)}"))
     return out
 
 
+def _example(name: str) -> str:
+    """A value of the parameter's type, as a rulebook writes it."""
+    if name not in PARAMETERS:
+        return "..."
+    ptype = PARAMETERS[name][0]
+    if ptype.kind in ("quantity", "modifier"):
+        return unit_text("+1" if ptype.kind == "modifier" else 1, ptype.unit)
+    return {"count": "1", "number": "1/2", "flag": "yes", "result": "A1"}.get(
+        ptype.kind, ", ".join(ptype.options[:1 if ptype.kind == "choice" else None]))
+
+
 def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective]) -> Diagnostic:
-    import difflib
-    near = difflib.get_close_matches(rule.id.value, sorted(rules, key=rule_order), n=3, cutoff=0.5)
+    near = suggester(rules, n=3, cutoff=0.5).close(rule.id.value)
     hint = ("the nearest rules are " + ", ".join(near)) if near else "remove 'override' to add a rule of this rulebook's own"
     return Diagnostic(f"override of rule {rule.id.value}, which no rulebook this one extends defines",
                       rule.id.span, hint)
@@ -324,9 +349,11 @@ def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective],
                 for item in block.items:
                     refs += getattr(item, "cites", ())
     out = []
+    near_rules = None
     for ref in refs:
         if ref.value not in rules:
-            near = suggest(ref.value, rules)
+            near_rules = near_rules or suggester(rules)  # indexed once, only when a reference is wrong
+            near = near_rules(ref.value)
             out.append(Diagnostic(f"reference to rule {ref.value}, which is not in effect", ref.span,
                                   near or "cite a rule this rulebook or its series defines"))
     return out
