@@ -51,9 +51,8 @@ class RulesError(Exception):
         super().__init__("\n".join(d.message for d in self.diagnostics))
 
 
-# Pools up to this size are searched whole, as difflib does; larger ones (the rule ids of a
-# big rulebook) through an index of their near spellings, so a search costs the same
-# whatever the size of the pool.
+# Pools up to this size are also searched whole when nothing near is found; larger ones
+# (the rule ids of a big rulebook) never, so a search costs the same whatever their size.
 SCAN_LIMIT = 300
 _CACHE_SIZE = 64
 
@@ -61,26 +60,27 @@ _CACHE_SIZE = 64
 class Suggester:
     """'did you mean' hints against one pool of names, built once and asked many times.
 
-    A pool of at most SCAN_LIMIT names is compared whole with difflib (the
-    closest names by ratio, as `difflib.get_close_matches`).  A larger pool is
-    indexed by every spelling with at most one character left out, so a query
-    meets only the names within about two edits of it (a letter wrong, missing,
-    extra or swapped with the next), which are then ranked by the same ratio:
-    each search costs O(len(name)), not O(len(pool)).  Answers are memoised.
+    The pool is indexed by every spelling with at most one character left out, so a query
+    meets the names within about two edits of it (a letter wrong, missing, extra or swapped
+    with the next), ranked by difflib's ratio: a cost of O(len(name)), whatever the size of
+    the pool.  Only when fewer than n such names are found, and the pool has at most
+    SCAN_LIMIT names, are the others compared too (skipping by length those that cannot
+    reach the cutoff), as `difflib.get_close_matches` does.  On typos the near names are the
+    ones difflib ranks first.  Answers are memoised, so a name asked again costs nothing.
     """
 
     def __init__(self, candidates: Iterable[str], *, n: int = 1, cutoff: float = 0.6):
         self.pool = sorted(set(candidates))
         self.n, self.cutoff = n, cutoff
         self._lower: dict[str, list[str]] = {}
+        self._near: dict[str, list[str]] = {}
+        self._by_length: dict[int, list[str]] = {}
         for c in self.pool:
             self._lower.setdefault(c.lower(), []).append(c)
-        self._near: dict[str, list[str]] | None = None
-        if len(self.pool) > SCAN_LIMIT:
-            self._near = {}
-            for c in self.pool:
-                for variant in _deletions(c):
-                    self._near.setdefault(variant, []).append(c)
+            self._by_length.setdefault(len(c), []).append(c)
+            for variant in _deletions(c):
+                self._near.setdefault(variant, []).append(c)
+        self._exact = len(self.pool) <= SCAN_LIMIT
         self._memo: dict[str, list[str]] = {}
 
     def __call__(self, name: str) -> str | None:
@@ -99,18 +99,24 @@ class Suggester:
         return close
 
     def _close(self, name: str) -> list[str]:
-        if self._near is None:
-            return difflib.get_close_matches(name, self.pool, n=self.n, cutoff=self.cutoff)
-        found = {c for variant in _deletions(name) for c in self._near.get(variant, ())}
         matcher = difflib.SequenceMatcher()
         matcher.set_seq2(name)
-        scored = []
-        for c in found:
-            matcher.set_seq1(c)
-            if matcher.real_quick_ratio() >= self.cutoff and matcher.quick_ratio() >= self.cutoff:
-                score = matcher.ratio()
-                if score >= self.cutoff:
-                    scored.append((score, c))
+
+        def score(candidate: str, floor: float) -> float | None:  # as get_close_matches does
+            matcher.set_seq1(candidate)
+            if matcher.real_quick_ratio() >= floor and matcher.quick_ratio() >= floor:
+                ratio = matcher.ratio()
+                if ratio >= floor:
+                    return ratio
+            return None
+
+        near = {c for variant in _deletions(name) for c in self._near.get(variant, ())}
+        scored = [(r, c) for c in near if (r := score(c, self.cutoff)) is not None]
+        if len(scored) < self.n and self._exact:  # too few near names: compare the others as difflib does
+            size = len(name)
+            for length, names in self._by_length.items():
+                if 2 * min(size, length) / (size + length) >= self.cutoff:  # else none of them can reach it
+                    scored += [(r, c) for c in names if c not in near and (r := score(c, self.cutoff)) is not None]
         return [c for _, c in heapq.nlargest(self.n, scored)]
 
 
