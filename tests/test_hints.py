@@ -30,12 +30,15 @@ NOT_MECHANICAL = {
     r"^use 'both', or give the table an attacker side and a defender side":
         "whether the DRM applies to both sides or the table needs two sides is a rules question",
     r"^a rulebook starts with a header, like: ": "the header's id and title are the designer's",
+    r"^add rows under 'hex:'": "the rows of a terrain chart come from the printed chart",
+    r"^write 'odds open 1:2 1:1 \.\.\.'": "the names and odds of the terrain lines come from the printed chart",
+    r"^merge them into one|merge the two": "which lines to keep is the designer's choice",
 }
 
 # Hints that describe the problem or point elsewhere, without proposing text to write.
 _PROPOSES = re.compile(r"did you mean '|write '|add |remove '|like: |such as '|nearest rules are |"
                        r"restate it|put the rest in a note|close the string|closing '\}'|use '|cannot be overridden|"
-                       r"NE for no effect")
+                       r"NE for no effect|use P |full cost, like |line like: ")
 
 
 def _lines(text: str) -> list[str]:
@@ -103,6 +106,11 @@ def apply(diagnostic: Diagnostic, files: dict[str, str]) -> dict[str, str] | Non
         return done(lines[:i] + [line.rstrip() + '"'] + lines[i + 1:])
     if hint == "add the closing '}' at the end of the block":
         return done(lines + ["}"])
+    if m := re.fullmatch(r"use (P) for prohibited terrain|give \w+ terrain its full cost, like (\d+)", hint):
+        return replace_span(m.group(1) or m.group(2))
+    if m := re.fullmatch(r"end the cases with a line like: (.+)", hint):  # before the block's '}'
+        close = next(j for j in range(i + 1, len(lines)) if lines[j].strip() == "}")
+        return done(lines[:close] + [indent + "  " + m.group(1)] + lines[close:])
     return None
 
 
@@ -204,6 +212,10 @@ EXTRA = {
     "unknown-parameter": GAME + 'rule 9.0 "Nine" {\n  summary "Nine."\n  stacking.limt = 3 steps\n}\n',
     "rounding-nothing": 'series other "Other" version "1.0"\n\nrounding standard: keep fractions\n',
     "summary-twice": GAME + 'rule 9.0 "Nine" {\n  summary "One."\n  summary "Two."\n}\n',
+    "tec-costs": GAME + 'override terrain effects chart {\n  hex:\n    open  1  ne\n    woods  0  ne\n'
+                        '    swamp  +1  ne\n}\n',
+    "cases-without-otherwise": GAME + 'rule 9.0 "Nine" {\n  summary "Nine."\n  define edge {\n'
+                                      '    attacker  when count(defenders) >= 3\n  }\n}\n',
 }
 
 
