@@ -125,7 +125,7 @@ def _deletions(word: str) -> set[str]:
     return {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}
 
 
-_SUGGESTERS: dict[tuple, Suggester] = {}
+_SUGGESTERS: dict[tuple[frozenset[str], int, float], Suggester] = {}
 
 
 def suggester(candidates: Iterable[str], *, n: int = 1, cutoff: float = 0.6) -> Suggester:

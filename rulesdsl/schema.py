@@ -36,9 +36,9 @@ def schema_for(kind: str) -> dict:
         "title": {**_TEXT, "required": True, "maxlength": 100},
         "version": {**_TEXT, "required": True, "maxlength": 40},
         "extends": {"type": "string", "required": kind == "game"},
-        # each rule is validated by itself (check_schema), against _rule_schema
-        "rules": {"type": "list"},
-        "overrides": {"type": "list"},
+        "rules": {"type": "list", "schema": _rule_schema(True)},
+        # an override may keep the title of the rule it replaces
+        "overrides": {"type": "list", "schema": _rule_schema(False)},
         "rounding": {"type": "list", "maxlength": 1},
         "sequence": {"type": "list", "maxlength": 1},
         "terrain": {"type": "list", "maxlength": 1},
@@ -144,15 +144,15 @@ def _validator(schema: dict) -> Validator:
     return Validator(schema, allow_unknown=False)
 
 
-# The validators are built once, their schemas normalised once.  The rules are validated in
-# batches of _BATCH: cerberus sorts a document's whole error list again each time a rule
-# adds its errors, which is quadratic in the errors of one document, while the fixed cost
-# of a validation is large enough that one rule at a time would be slower on a clean file.
+# The validators are built once, their schemas normalised once.  The rules are validated apart,
+# in batches of _BATCH: cerberus sorts a document's whole error list again each time a rule adds
+# its errors, which is quadratic in the errors of one document, while the fixed cost of a
+# validation is large enough that one rule at a time would be slower on a clean file.
 _BATCH = 64
-_BOOK = {kind: _validator(schema_for(kind)) for kind in ("series", "game", "labels", "")}
-_RULES = _validator({"rules": {"type": "list", "schema": _rule_schema(True)},
-                     # an override may keep the title of the rule it replaces
-                     "overrides": {"type": "list", "schema": _rule_schema(False)}})
+_GROUPS = ("rules", "overrides")
+_BOOK = {kind: _validator({**schema_for(kind), **{group: {"type": "list"} for group in _GROUPS}})
+         for kind in ("series", "game", "labels", "")}
+_RULES = _validator({group: schema_for("")[group] for group in _GROUPS})
 
 
 def check_schema(rulebook: ir.Rulebook) -> list[Diagnostic]:
@@ -160,7 +160,7 @@ def check_schema(rulebook: ir.Rulebook) -> list[Diagnostic]:
     book = _BOOK.get(doc.get("kind", ""), _BOOK[""])
     book.validate(doc)
     found = [(0, error) for error in _leaves(book._errors)]
-    for group in ("rules", "overrides"):
+    for group in _GROUPS:
         entries = doc[group]
         for start in range(0, len(entries), _BATCH):
             if not _RULES.validate({group: entries[start:start + _BATCH]}):
