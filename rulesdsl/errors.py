@@ -38,7 +38,7 @@ class Diagnostic:
     hint: str | None = None
     severity: str = "error"
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[str, int, int, str]:
         return (self.span.path, self.span.line, self.span.column, self.message)
 
 
