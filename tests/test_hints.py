@@ -18,7 +18,7 @@ from rulesdsl.source import Source
 from rulesdsl.transform import parse
 from rulesdsl.project import compile_project
 
-from test_errors import CASES, CORPUS, _install
+from test_errors import CASES, _install
 
 # Hints that propose text a program cannot choose: each needs the designer's knowledge.
 NOT_MECHANICAL = {
