@@ -84,12 +84,13 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     charts: dict[str, ir.Effective] = {}
     for book in reversed(books):  # base series first, the rulebook itself last
         origin = book.id.value
+        inherited_ids = frozenset(rules)  # what an override in this book may replace (one hint index per book)
         for rule in book.rules:
             key = rule.id.value
             inherited = rules.get(key)
             if rule.override:
                 if inherited is None:
-                    problems.append(_override_of_nothing(rule, rules))
+                    problems.append(_override_of_nothing(rule, inherited_ids))
                     continue
                 problems += _dropped_parameters(rule, inherited)
                 if rule.title is None:
@@ -291,7 +292,7 @@ def _example(name: str) -> str:
         ptype.kind, ", ".join(ptype.options[:1 if ptype.kind == "choice" else None]))
 
 
-def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective]) -> Diagnostic:
+def _override_of_nothing(rule: ir.Rule, rules: frozenset[str]) -> Diagnostic:
     near = suggester(rules, n=3, cutoff=0.5).close(rule.id.value)
     hint = ("the nearest rules are " + ", ".join(near)) if near else "remove 'override' to add a rule of this rulebook's own"
     return Diagnostic(f"override of rule {rule.id.value}, which no rulebook this one extends defines",

@@ -45,3 +45,32 @@ def test_check_prints_every_diagnostic_and_counts_them(project, capsys):
     positions = [int(n) for n in re.findall(r"^rulebooks/big\.rules:(\d+):\d+: error: summary is empty$", err, re.M)]
     assert positions == [lines[i] for i in range(300)]
     assert err.endswith("1 rulebook checked: 300 errors\n")
+
+
+def test_overrides_of_nothing_are_hinted_from_what_the_series_defines(project, capsys, monkeypatch):
+    """The nearest rules come from the rulebooks extended (a game cannot override its own rule),
+    and their index is built once for the book, not again after each of the game's own rules."""
+    import rulesdsl.errors as errors
+    from rulesdsl.project import compile_project
+    project.add_base()
+    body = ['game demo "Demo" version "1.0" extends base', ""]
+    for i in range(60):
+        body += [f'rule 3.{i + 2}e "Own {i}" {{', '  summary "Own."', "}", "",
+                 f"override rule 3.{i + 2}f {{", '  summary "Nothing to override."', "}", ""]
+    path = project.write("rulebooks/demo.rules", "\n".join(body))
+    builds = 0
+    init = errors.Suggester.__init__
+
+    def counted(self, *args, **kwargs):
+        nonlocal builds
+        builds += 1
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(errors, "_SUGGESTERS", {})
+    monkeypatch.setattr(errors.Suggester, "__init__", counted)
+    diagnostics = compile_project(project.root, [path]).diagnostics
+    hints = [d.hint for d in diagnostics if d.message.startswith("override of rule")]
+    assert len(hints) == 60
+    named = {r for h in hints if h.startswith("the nearest rules are ") for r in h[22:].split(", ")}
+    assert named and named <= {"rounding", "1.0", "2.1a", "3.1e", "6.0c", "7.4"}, named  # base's rules
+    assert builds <= 2
