@@ -708,20 +708,17 @@ def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionCont
     }
 
 
+_NUMBER_CELL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+|[0-9]+/[0-9]*[1-9][0-9]*)")
+
+
 def _cell(text: str) -> int | Fraction | str:
-    if re.fullmatch(r"-?[0-9]+", text):
-        return int(text)
-    if re.fullmatch(r"-?[0-9]+/[0-9]+", text):
-        num, den = text.split("/")
-        return Fraction(int(num), int(den))
-    return text
+    """A lookup-table cell as the module holds it: every number (2, +1, -1, 1/2, 1.5) as a
+    number, an int when it is whole and a Fraction otherwise; a word or a range as text."""
+    if not _NUMBER_CELL.fullmatch(text):
+        return text
+    value = Fraction(text)
+    return int(value) if value.denominator == 1 else value
 
-
-def cell_problems(resolved: ir.Resolved) -> list[Diagnostic]:
-    """Chart cells that would be numbers but cannot be: a fraction over zero."""
-    return [Diagnostic(f"'{cell.value}' divides by zero", cell.span, "write the fraction with a denominator above 0")
-            for effective in resolved.tables for row in effective.node.rows for cell in row[1:]
-            if re.fullmatch(r"-?[0-9]+/0+", cell.value)]
 
 
 _ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=StrictUndefined,

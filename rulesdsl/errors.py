@@ -11,6 +11,8 @@ Every problem the compiler finds becomes a :class:`Diagnostic` with a
 from __future__ import annotations
 
 import difflib
+import functools
+import heapq
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
@@ -49,15 +51,105 @@ class RulesError(Exception):
         super().__init__("\n".join(d.message for d in self.diagnostics))
 
 
+# Pools up to this size are also searched whole when nothing near is found; larger ones
+# (the rule ids of a big rulebook) never, so a search costs the same whatever their size.
+SCAN_LIMIT = 300
+_CACHE_SIZE = 64
+
+
+class Suggester:
+    """'did you mean' hints against one pool of names, built once and asked many times.
+
+    The pool is indexed by every spelling with at most one character left out, so a query
+    meets the names within about two edits of it (a letter wrong, missing, extra or swapped
+    with the next), ranked by difflib's ratio: a cost of O(len(name)), whatever the size of
+    the pool.  Only when fewer than n such names are found, and the pool has at most
+    SCAN_LIMIT names, are the others compared too (skipping by length those that cannot
+    reach the cutoff), as `difflib.get_close_matches` does.  On typos the near names are the
+    ones difflib ranks first.  Answers are memoised, so a name asked again costs nothing.
+    """
+
+    def __init__(self, candidates: Iterable[str], *, n: int = 1, cutoff: float = 0.6):
+        self.pool = sorted(set(candidates))
+        self.n, self.cutoff = n, cutoff
+        self._lower: dict[str, list[str]] = {}
+        self._near: dict[str, list[str]] = {}
+        self._by_length: dict[int, list[str]] = {}
+        for c in self.pool:
+            self._lower.setdefault(c.lower(), []).append(c)
+            self._by_length.setdefault(len(c), []).append(c)
+            for variant in _deletions(c):
+                self._near.setdefault(variant, []).append(c)
+        self._exact = len(self.pool) <= SCAN_LIMIT
+        self._memo: dict[str, list[str]] = {}
+
+    def __call__(self, name: str) -> str | None:
+        close = self.close(name)
+        return ("did you mean " + " or ".join(f"'{c}'" for c in close) + "?") if close else None
+
+    def close(self, name: str) -> list[str]:
+        """The closest names, best first: at most n, each at least `cutoff` alike, or one that
+        differs only in case."""
+        if name in self._memo:
+            return self._memo[name]
+        if len(self._memo) > 4096:
+            self._memo.clear()
+        close = self._close(name) or self._lower.get(name.lower(), [])[:self.n]
+        self._memo[name] = close
+        return close
+
+    def _close(self, name: str) -> list[str]:
+        matcher = difflib.SequenceMatcher()
+        matcher.set_seq2(name)
+
+        def score(candidate: str, floor: float) -> float | None:  # as get_close_matches does
+            matcher.set_seq1(candidate)
+            if matcher.real_quick_ratio() >= floor and matcher.quick_ratio() >= floor:
+                ratio = matcher.ratio()
+                if ratio >= floor:
+                    return ratio
+            return None
+
+        near = {c for variant in _deletions(name) for c in self._near.get(variant, ())}
+        scored = [(r, c) for c in near if (r := score(c, self.cutoff)) is not None]
+        if len(scored) < self.n and self._exact:  # too few near names: compare the others as difflib does
+            size = len(name)
+            for length, names in self._by_length.items():
+                if 2 * min(size, length) / (size + length) >= self.cutoff:  # else none of them can reach it
+                    scored += [(r, c) for c in names if c not in near and (r := score(c, self.cutoff)) is not None]
+        return [c for _, c in heapq.nlargest(self.n, scored)]
+
+
+def _deletions(word: str) -> set[str]:
+    """`word` and every spelling of it with one character left out."""
+    return {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}
+
+
+_SUGGESTERS: dict[tuple[frozenset[str], int, float], Suggester] = {}
+
+
+def suggester(candidates: Iterable[str], *, n: int = 1, cutoff: float = 0.6) -> Suggester:
+    """The Suggester of a pool; the most recent pools' are kept, so asking many times
+    against one pool indexes it once."""
+    pool = frozenset(candidates)
+    key = (pool, n, cutoff)
+    found = _SUGGESTERS.get(key)
+    if found is None:
+        if len(_SUGGESTERS) >= _CACHE_SIZE:
+            _SUGGESTERS.pop(next(iter(_SUGGESTERS)))
+        found = _SUGGESTERS[key] = Suggester(pool, n=n, cutoff=cutoff)
+    return found
+
+
 def suggest(name: str, candidates: Iterable[str], *, n: int = 1, cutoff: float = 0.6) -> str | None:
     """A 'did you mean' hint for `name`, or None when nothing is close."""
-    pool = sorted(set(candidates))
-    close = difflib.get_close_matches(name, pool, n=n, cutoff=cutoff)
-    if not close:
-        close = [c for c in pool if c.lower() == name.lower()][:n]
-    if not close:
-        return None
-    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    return suggester(candidates, n=n, cutoff=cutoff)(name)
+
+
+@functools.lru_cache(maxsize=16)
+def _lines(text: str) -> list[str]:
+    """The lines of a source, split once however many diagnostics it has (a str keeps its hash)."""
+    return text.split("\n")
 
 
 # Characters a terminal acts on instead of showing: C0 and C1 controls but the tab (ESC starts a colour
@@ -87,7 +179,7 @@ def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
     out = [visible(f"{span}: {diagnostic.severity}: {diagnostic.message}")]
     text = sources.get(span.path)
     if text is not None and span.line:
-        lines = text.split("\n")  # the parser counts lines by \n alone
+        lines = _lines(text)  # the parser counts lines by \n alone
         if 0 < span.line <= len(lines):
             line = lines[span.line - 1].rstrip("\r").expandtabs(1)
             width = 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import types
 
 from . import ir
-from .codegen import cell_problems, generate, module_name, module_problem, python_names
+from .codegen import generate, module_name, module_problem, python_names
 from .errors import Diagnostic
 
 
@@ -24,9 +24,9 @@ def name_problems(rulebook: ir.Rulebook) -> list[Diagnostic]:
 
 
 def resolved_problems(resolved: ir.Resolved) -> list[Diagnostic]:
-    """The names the rulebook brings into its module (definitions, rounding, parameter constants),
-    and chart cells that cannot be written as numbers."""
-    return python_names(resolved)[1] + cell_problems(resolved)
+    """The names the rulebook brings into its module (definitions, rounding, parameter constants)
+    that Python cannot tell apart. (A chart cell that divides by zero is reported by validate.)"""
+    return python_names(resolved)[1]
 
 
 def import_problem(name: str, source: str) -> str | None:

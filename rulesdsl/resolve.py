@@ -12,7 +12,8 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from . import ir
-from .errors import Diagnostic, Span, suggest
+from .catalogue import PARAMETERS, unit_text
+from .errors import Diagnostic, Span, suggest, suggester
 from .context import ROOT
 from .expressions import Checker, Vocabulary
 from .runtime.model import Quantity
@@ -42,6 +43,17 @@ RESOLUTION: dict[type, str] = {
 }
 _CHARTS = {ir.STATEMENT_FIELD[kind]: noun for kind, noun in RESOLUTION.items()
            if noun not in (BY_ID, BY_NAME, MERGED, LAYERED)}
+# how each chart's block begins when it replaces an inherited one (grammar.lark); rounding has no override
+_OVERRIDE_SYNTAX = {
+    "unit_types": "override unit types",
+    "sequence": "override sequence of play",
+    "terrain": "override terrain effects chart",
+    "results": "override combat results table",
+    "modifiers": "override die roll modifiers",
+    "shifts": "override column shifts",
+    "adjustments": "override result adjustments",
+    "unit_factors": "override strength factors",
+}
 
 
 def rule_order(rule_id: str) -> tuple[Any, ...]:
@@ -86,12 +98,13 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     charts: dict[str, ir.Effective[Any]] = {}
     for book in reversed(books):  # base series first, the rulebook itself last
         origin = book.id.value
+        inherited_ids = frozenset(rules)  # what an override in this book may replace (one hint index per book)
         for rule in book.rules:
             key = rule.id.value
             inherited = rules.get(key)
             if rule.override:
                 if inherited is None:
-                    problems.append(_override_of_nothing(rule, rules))
+                    problems.append(_override_of_nothing(rule, inherited_ids))
                     continue
                 problems += _dropped_parameters(rule, inherited)
                 if rule.title is None:
@@ -101,7 +114,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
                     continue  # a duplicate in one file: reported by validate
                 problems.append(Diagnostic(
                     f"rule {key} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
-                    rule.id.span, f"write 'override rule {key}' to replace it in {origin}"))
+                    rule.id.span, f"write 'override {'rule' if rule.numbered else 'section'} {key}' to replace it in {origin}"))
                 continue
             rules[key] = ir.Effective(node=rule, origin=origin)
         for field, noun in _CHARTS.items():
@@ -114,7 +127,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
             if inherited is not None and not override:
                 problems.append(Diagnostic(
                     f"the {noun} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
-                    node.span, f"write 'override {noun}' to replace it"))
+                    node.span, f"write '{_OVERRIDE_SYNTAX[field]}' to replace it" if field in _OVERRIDE_SYNTAX
+                    else f"a {noun} cannot be overridden: remove this one, and the inherited one holds"))
                 continue
             if inherited is None and override:
                 problems.append(Diagnostic(f"override of a {noun} that no rulebook this one extends defines",
@@ -274,6 +288,8 @@ def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
     if rulebook.kind.value != "game":
         return []
     have = {p.name for p in parameters}
+    # a parameter set with a wrong value is reported where it is set, not again as missing
+    have |= {p.name.value for e in rules for p in e.node.parameters}
     out = []
     for effective in rules:
         for name in effective.node.requires:
@@ -281,13 +297,23 @@ def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
                 out.append(Diagnostic(
                     f"game sets no {name.value}, which rule {effective.node.id.value} of {effective.origin} "
                     f"requires of every game", rulebook.id.span,
-                    f"add a rule of the game's own that sets it, like: {name.value} = ..."))
+                    f"add a rule of the game's own that sets it, like: {name.value} = {_example(name.value)}"))
     return out
 
 
-def _override_of_nothing(rule: ir.Rule, rules: Mapping[str, ir.Effective[ir.Rule]]) -> Diagnostic:
-    import difflib
-    near = difflib.get_close_matches(rule.id.value, sorted(rules, key=rule_order), n=3, cutoff=0.5)
+def _example(name: str) -> str:
+    """A value of the parameter's type, as a rulebook writes it."""
+    if name not in PARAMETERS:
+        return "..."
+    ptype = PARAMETERS[name][0]
+    if ptype.kind in ("quantity", "modifier"):
+        return unit_text("+1" if ptype.kind == "modifier" else 1, ptype.unit)
+    return {"count": "1", "number": "1/2", "flag": "yes", "result": "A1"}.get(
+        ptype.kind, ", ".join(ptype.options[:1 if ptype.kind == "choice" else None]))
+
+
+def _override_of_nothing(rule: ir.Rule, rules: frozenset[str]) -> Diagnostic:
+    near = suggester(rules, n=3, cutoff=0.5).close(rule.id.value)
     hint = ("the nearest rules are " + ", ".join(near)) if near else "remove 'override' to add a rule of this rulebook's own"
     return Diagnostic(f"override of rule {rule.id.value}, which no rulebook this one extends defines",
                       rule.id.span, hint)
@@ -339,9 +365,11 @@ def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective[ir.Rule]
             refs += node.see
         refs += getattr(node, "cites", ())
     out = []
+    near_rules = None
     for ref in refs:
         if ref.value not in rules:
-            near = suggest(ref.value, rules)
+            near_rules = near_rules or suggester(rules)  # indexed once, only when a reference is wrong
+            near = near_rules(ref.value)
             out.append(Diagnostic(f"reference to rule {ref.value}, which is not in effect", ref.span,
                                   near or "cite a rule this rulebook or its series defines"))
     return out

@@ -6,11 +6,12 @@ to series rules) live in resolve.py.
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any, Callable
 
 from . import ir
-from .catalogue import ACTIVITIES, PARAMETERS, UNIT_SPELLINGS, UNITS, unit_text
+from .catalogue import ACTIVITIES, PARAMETERS, UNIT_SPELLINGS, UNITS, ParamType, unit_text
 from .errors import Diagnostic, suggest
 from .runtime.notation import NOTATIONS, parse_odds, parse_result
 from .runtime.tables import DICE_OUTCOMES, roll_range
@@ -104,7 +105,7 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
                                      suggest(value.unit.value, UNIT_SPELLINGS))]
         if unit != ptype.unit:
             return None, [Diagnostic(f"{name.value} is measured in {_plural(ptype.unit or unit)}, not {_plural(unit)}",
-                                     value.unit.span, f"write '{unit_text(_number(value.amount, value.signed), ptype.unit)}'")]
+                                     value.unit.span, f"write '{_right_unit(value.amount, ptype)}'")]
         if ptype.kind == "modifier" and not value.signed:
             return wrong(f"'{_number(value.amount, False)} {unit}'",
                          f"it adds to another cost: write '+{_number(value.amount, False)} {unit}'")
@@ -145,12 +146,20 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
         if choice == "leftmost":
             return choice, []
         if parse_result(choice) is None:
-            return wrong(f"'{choice}'", _RESULT_HINT)
+            return wrong(f"'{choice}'", _PARAMETER_RESULT_HINT)
         return choice, []
     raise AssertionError(ptype.kind)
 
 
-_RESULT_HINT = "results are A# (attacker steps), D# (defender steps), r# after a side (retreat hexes), A1D1, or - for no effect"
+# a parameter's value is a word: '-', which a CRT cell may hold, does not parse here
+_PARAMETER_RESULT_HINT = ("a result is one word: A# (attacker steps), D# (defender steps), r# after a side "
+                          "(retreat hexes), A1D1, NE for no effect, or leftmost (the left-most column)")
+
+
+def _right_unit(amount: Fraction, ptype: ParamType) -> str:
+    """The value in the parameter's unit, signed when the parameter is a change (+2 MP)."""
+    modifier = ptype.kind == "modifier"
+    return unit_text(_number(amount if modifier else abs(amount), modifier), ptype.unit)
 
 
 def _plural(unit: str) -> str:
@@ -543,7 +552,6 @@ _RESULT_HINTS = {
     "retreat-first": "results are a side (A, D or B for both), its retreat in hexes, then its step losses in "
                      "parentheses: D2, D2(1), B1(1); - for no effect; a trailing * marks a breakthrough",
 }
-_RESULT_HINT = _RESULT_HINTS["steps-first"]
 
 
 # ---- lookup tables ---------------------------------------------------------------
@@ -569,6 +577,10 @@ def _lookup(table: ir.LookupTable) -> list[Diagnostic]:
         if len(row) - 1 != width:
             out.append(Diagnostic(f"row '{row[0].value}' has {len(row) - 1} values for {width} columns",
                                   row[-1].span))
+        for cell in row[1:]:
+            if re.fullmatch(r"[+-]?[0-9]+/0+", cell.value):  # a number like any other cell, but none
+                out.append(Diagnostic(f"'{cell.value}' divides by zero", cell.span,
+                                      "write the fraction with a denominator above 0"))
     return out
 
 

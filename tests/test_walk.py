@@ -337,7 +337,7 @@ def test_the_card_shows_strength_factors_and_result_adjustments():
     project = compile_project(ROOT)
     data, _ = charts.card(project.resolved["new-scs"], "en", project.labels)
     assert [e["name"].text for e in data["factors"]["entries"]][:2] == ["Dg attack", "Dg defense"]
-    assert data["factors"]["entries"][0]["factor"] == "combat.dg_factor"
+    assert data["factors"]["entries"][0]["factor"] == "1/2"     # combat.dg_factor's value, not its id
     assert data["factors"]["entries"][0]["when"] == "dg"
     assert data["adjustments"]["entries"][0]["change"] == "-1"
     html = charts.render_html(data)
