@@ -246,6 +246,12 @@ _LABELS = _index_examples()
 
 
 MAX_SYNTAX_ERRORS = 20
+# Recovery parses the whole text again after each syntax error. On a big file each of those parses
+# costs as much as a clean one, so recovery stops once it has re-read RECOVERY_PARSES times the
+# file (plus RECOVERY_FLOOR characters, so that a file of ordinary size always gets up to
+# MAX_SYNTAX_ERRORS): a file full of syntax errors costs a bounded multiple of a clean parse.
+RECOVERY_PARSES = 4
+RECOVERY_FLOOR = 1024 * 1024
 # mistakes in the shape of a block: what follows them cannot be read correctly
 _STRUCTURAL = {label for label in _EXAMPLES if "header" in label or "'{'" in label or "odds row" in label
                or "the dice" in label}
@@ -265,6 +271,7 @@ def parse_tree(source: Source) -> Tree[Token]:
                          {source.path: source.text})
     problems: list[Diagnostic] = []
     lines = source.text.split("\n")
+    budget = RECOVERY_PARSES * len(source.text) + RECOVERY_FLOOR
     while True:
         attempt = Source(source.path, "\n".join(lines))
         try:
@@ -278,7 +285,8 @@ def parse_tree(source: Source) -> Tree[Token]:
             problems.append(diagnostic)
             structural = "{" in code or "}" in code or line <= _header_line(lines) \
                 or diagnostic.message in _STRUCTURAL or diagnostic.message.startswith(("unterminated", "empty"))
-            if structural or len(problems) >= MAX_SYNTAX_ERRORS:
+            budget -= len(attempt.text)
+            if structural or len(problems) >= MAX_SYNTAX_ERRORS or budget < 0:
                 break
             lines[line - 1] = ""
             continue

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from rulesdsl.errors import RulesError
+
 from rulesdsl.schema import _BATCH
 
 
@@ -74,3 +78,36 @@ def test_overrides_of_nothing_are_hinted_from_what_the_series_defines(project, c
     named = {r for h in hints if h.startswith("the nearest rules are ") for r in h[22:].split(", ")}
     assert named and named <= {"rounding", "1.0", "2.1a", "3.1e", "6.0c", "7.4"}, named  # base's rules
     assert builds <= 2
+
+
+def test_syntax_recovery_rereads_a_big_file_a_bounded_number_of_times(monkeypatch):
+    """Each recovery step parses the whole text again: on a file bigger than the floor, the
+    number of parses is bounded by RECOVERY_PARSES, not by the number of syntax errors."""
+    from rulesdsl import parser
+    from rulesdsl.source import Source
+    calls = []
+    real = parser._LARK
+
+    class Counting:
+        def parse(self, text):
+            calls.append(len(text))
+            return real.parse(text)
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+    monkeypatch.setattr(parser, "_LARK", Counting())
+    rule = 'rule {n}.0 "R" {{\n  summary "s"\n  note "{pad}"\n}}\n'
+    body = "".join(rule.format(n=n, pad="x" * 200) for n in range(1, 6000))
+    broken = "".join(f'rule {n}.1 "B" {{\n  summary "s"\n  a.b 2 MP\n}}\n' for n in range(1, 20))
+    text = 'series big "Big" version "1"\n' + body + broken
+    assert len(text) > parser.RECOVERY_FLOOR
+    with pytest.raises(RulesError) as caught:
+        parser.parse_tree(Source("rulebooks/big.rules", text))
+    assert 1 <= len(caught.value.diagnostics) < 19
+    assert len(calls) <= parser.RECOVERY_PARSES + 1 + parser.RECOVERY_FLOOR // len(text) + 1
+    # a small file still gets every independent syntax error
+    calls.clear()
+    with pytest.raises(RulesError) as caught:
+        parser.parse_tree(Source("rulebooks/small.rules", 'series s "S" version "1"\n' + broken))
+    assert len(caught.value.diagnostics) == 19
