@@ -465,7 +465,11 @@ class _Builder(Transformer):
             if key in factors:
                 raise RulesError([Diagnostic(f"two {key} multipliers in one cell", self._text(token).span,
                                              hint="multiply them into one (x2 and x1/2 make x1)")])
-            factors[key] = self._number(amount)
+            try:  # `amount` is part of the token, not a token: position the error on the whole token
+                factors[key] = number(amount)
+            except (ValueError, ZeroDivisionError):
+                raise RulesError([Diagnostic(f"'{token}' is not a multiplier", self._text(token).span,
+                                             hint="write it like Dx2 or Ax1/2")]) from None
         return ir.CombatCell(self._span(meta), "multiply", factors.get("attacker"), factors.get("defender"), shift)
 
     # -- combat results table -------------------------------------------
