@@ -150,6 +150,9 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def define_cases(self, meta, items):
         name, *cases = items
+        if not cases:
+            raise RulesError([Diagnostic(f"definition '{name}' has no cases", self._text(name).span,
+                                         hint="give it cases, like: name when condition / other otherwise")])
         return ("definitions", ir.Definition(self._span(meta), self._text(name), None, tuple(cases),
                                              self._source(meta)))
 
@@ -538,12 +541,16 @@ class _Builder(Transformer):
         override = bool(items) and self._is(items[0], "OVERRIDE")
         name, *items = items[1:] if override else items
         title = self._text(items.pop(0)) if items and self._is(items[0], "STRING") else None
-        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
-        header, *rows = items
+        cites = items.pop(0) if items and isinstance(items[0], tuple) and not isinstance(items[0], _TableLine) else ()
+        header, *rows = (tuple(line) for line in items)
         return ir.LookupTable(self._span(meta), override, self._text(name), title, cites, header, tuple(rows))
 
     def table_line(self, items):
-        return tuple(self._text(t) for t in items)
+        return _TableLine(self._text(t) for t in items)
+
+
+class _TableLine(tuple):
+    """A table's line, told apart from its cites (both are tuples of texts) while the table is built."""
 
 
 def _unquote(literal: str) -> str:

@@ -93,20 +93,22 @@ class Input:
     target: str                    # the fuzzed file, relative to the project
     files: tuple[tuple[str, bytes], ...]  # every file of the project: path -> content
     valid: bool = False            # the compiler must accept it (check exits 0), as it accepts the original
+    original: bytes | None = None  # the text it was made from, for `rulesdsl diff`
 
     def content(self) -> bytes:
         return dict(self.files)[self.target]
 
     def with_content(self, data: bytes) -> "Input":
         return Input(self.family, self.name, self.target,
-                     tuple((p, data if p == self.target else c) for p, c in self.files), self.valid)
+                     tuple((p, data if p == self.target else c) for p, c in self.files), self.valid,
+                     self.original)
 
 
 def make_input(family: str, name: str, target: str, data: str | bytes,
-               parents: Iterable[tuple[str, str]] = (), valid: bool = False) -> Input:
+               parents: Iterable[tuple[str, str]] = (), valid: bool = False, original: str | None = None) -> Input:
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     files = ((target, raw),) + tuple((p, t.encode("utf-8")) for p, t in parents)
-    return Input(family, name, target, files, valid)
+    return Input(family, name, target, files, valid, original.encode("utf-8") if original is not None else None)
 
 
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[^\s"#]+')
@@ -127,7 +129,8 @@ def _mutate(text: str, pool: dict[str, list[str]], lines_pool: list[str], rng: r
     """One edit of `text`, and its name.  `pool`: the corpus's tokens by shape ("" for all)."""
     tokens = list(_TOKEN.finditer(text))
     op = rng.choice(["delete", "duplicate", "swap", "replace", "insert", "alike", "alike", "alike", "alike",
-                     "delete-line", "duplicate-line", "swap-lines", "foreign-line", "truncate"])
+                     "delete-line", "duplicate-line", "swap-lines", "foreign-line", "truncate",
+                     "empty-block", "one-line-block"])
     if op == "alike" and tokens:
         tok = rng.choice(tokens)
         new = rng.choice(pool[_shape(tok.group(0))])
@@ -155,6 +158,15 @@ def _mutate(text: str, pool: dict[str, list[str]], lines_pool: list[str], rng: r
         return text[:a] + new + " " + text[a:], f"insert token {new[:30]!r}"
     lines = text.split("\n")
     k = rng.randrange(len(lines))
+    if op in ("empty-block", "one-line-block"):
+        opens = [i for i, line in enumerate(lines) if line.rstrip().endswith("{")]
+        if opens:
+            start = rng.choice(opens)
+            indent = len(lines[start]) - len(lines[start].lstrip())
+            end = next((j for j in range(start + 1, len(lines))
+                        if lines[j].strip() == "}" and len(lines[j]) - len(lines[j].lstrip()) == indent), start + 1)
+            keep = start + 1 + (op == "one-line-block")
+            return "\n".join(lines[:keep] + lines[end:]), f"{op} at line {start + 1}"
     if op == "delete-line":
         return "\n".join(lines[:k] + lines[k + 1:]), f"delete line {k + 1}"
     if op == "duplicate-line":
@@ -188,7 +200,8 @@ def mutants(count: int = MUTANTS, seed: int = SEED) -> list[Input]:
             text, edit = _mutate(text, pool, lines_pool, rng)
             edits.append(edit)
         parents = [(project_path(p), files[p]) for p in lineage(rel, files)]
-        out.append(make_input("mutants", f"{rel}: " + "; ".join(edits), project_path(rel), text, parents))
+        out.append(make_input("mutants", f"{rel}: " + "; ".join(edits), project_path(rel), text, parents,
+                              original=files[rel]))
     return out
 
 
@@ -222,7 +235,7 @@ GAME_PATH = "rulebooks/demo.rules"
 
 
 def _game(family: str, name: str, text: str | bytes, valid: bool = False) -> Input:
-    return make_input(family, name, GAME_PATH, text, [("rulebooks/base.rules", BASE)], valid)
+    return make_input(family, name, GAME_PATH, text, [("rulebooks/base.rules", BASE)], valid, GAME)
 
 
 def _define(expr: str) -> str:
@@ -659,9 +672,27 @@ def run(item: Input, workdir: Path) -> list[Failure]:
         if code == 0:
             found += _import_modules(project / "generated", item)
     model = _parse_model(item.target, item.content())
+    if model is not None and item.original is not None:
+        found += _check_diff(item, project, lines)
     if model is not None:
         found += _check_fmt(item, project, lines, model)
     return found
+
+
+DIFF_FORMATS = ("text", "md", "json", "html")
+
+
+def _check_diff(item: Input, project: Path, lines: dict[str, int]) -> list[Failure]:
+    """`rulesdsl diff ORIGINAL FILE`, in one of its formats: 0 or 1, or 2 with positioned errors."""
+    original = project / "original.rules"
+    original.write_bytes(item.original or b"")
+    form = DIFF_FORMATS[zlib.crc32(item.name.encode()) % len(DIFF_FORMATS)]
+    code, _, err, exc = _run_cli(["-C", str(project), "diff", "--format", form, str(original),
+                                  str(project / item.target)])
+    if code == 2 and not err.startswith("rulesdsl: error:"):
+        code = 1  # a side with errors: they are rendered like check's, and judged the same way
+    original.unlink()
+    return check_output("diff", code, err, exc, item, lines | {"original.rules": item.original.count(b"\n") + 1})
 
 
 def _check_fmt(item: Input, project: Path, lines: dict[str, int], model) -> list[Failure]:

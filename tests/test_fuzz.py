@@ -157,3 +157,34 @@ def test_a_multiplier_dividing_by_zero_is_a_positioned_error(project, capsys):
     assert code == 1
     assert err.startswith("rulebooks/base.rules:50:30: error: 'Dx1/0' is not a multiplier\n")
     assert "  |                              ^~~~~\n" in err
+
+
+def test_a_table_without_cites_keeps_its_first_line(project, capsys):
+    """Both a table's cites and its lines were tuples of texts, so with no cites its first line
+    was read as cites: an error about rule 'level', or, when the cells were rule ids, a table
+    silently missing its header."""
+    from rulesdsl.source import Source
+    from rulesdsl.transform import parse
+    table = fuzzing.GAME + 'table supply "Supply" {\n  level 1 2-3\n  hexes 4 3\n}\n'
+    model = parse(Source("demo.rules", table))
+    assert [t.value for t in model.tables[0].header] == ["level", "1", "2-3"] and model.tables[0].cites == ()
+    assert [[t.value for t in row] for row in model.tables[0].rows] == [["hexes", "4", "3"]]
+    ids = parse(Source("demo.rules", fuzzing.GAME + 'table t "T" {\n  G1.0 G2.0\n  x 1\n}\n')).tables[0]
+    assert ids.cites == () and [t.value for t in ids.header] == ["G1.0", "G2.0"]
+    cited = parse(Source("demo.rules", fuzzing.GAME + 'table t "T" [G1.0] {\n  level 1\n  x 1\n}\n')).tables[0]
+    assert [t.value for t in cited.cites] == ["G1.0"] and [t.value for t in cited.header] == ["level", "1"]
+    project.add_base()
+    project.write("rulebooks/demo.rules", table)
+    assert project.run("check", capsys=capsys)[0] == 0
+    project.write("rulebooks/demo.rules", fuzzing.GAME + 'table lone "One line" {\n  a\n}\n')
+    code, _, err = project.run("check", capsys=capsys)
+    assert code == 1 and err.startswith("rulebooks/demo.rules:25:3: error: a table's first row names its key")
+
+
+def test_a_definition_without_cases_is_a_positioned_error(project, capsys):
+    project.add_base()
+    project.write("rulebooks/demo.rules",
+                  fuzzing.GAME.replace("  define two = 1 + 1", "  define two {\n  }"))
+    code, _, err = project.run("check", capsys=capsys)
+    assert code == 1
+    assert err.startswith("rulebooks/demo.rules:11:10: error: definition 'two' has no cases\n")
