@@ -391,6 +391,138 @@ def numbers_family() -> list[Input]:
     return out
 
 
+# A game with a block of every kind, each with a title and cites where it takes them.
+FULL = '''game full "Every Block" version "1.0" extends base
+
+rule G1.0 "Stacking" {
+  summary "Six steps may stack in a hex."
+  stacking.limit = 6 steps
+}
+
+rule G2.0 "Formulas" {
+  summary "Definitions."
+  define two = 1 + 1
+  define choice {
+    high when count(defenders) >= 3
+    low otherwise
+  }
+}
+
+unit types [G2.0] {
+  tank  armored, exploit
+  infantry
+}
+
+unit states [G2.0]: dg, out-of-supply
+
+combat situations [G2.0]: ambush
+
+combat amounts [G2.0]: artillery-points
+
+die roll modifiers "Modifiers" [G2.0] cap 2 {
+  density  +1  both  when count(defenders) >= 3
+}
+
+column shifts "Shifts" [G2.0] max 2 per side {
+  terrain  defender_terrain.shift max 1 when two > 1
+}
+
+strength factors "Factors" [G2.0] {
+  dg-attack  attack  1/2  when dg
+}
+
+result adjustments "Adjustments" [G2.0] {
+  ambush-retreat  defender-retreat  -1  when ambush
+}
+
+table weather "Weather" [G2.0] {
+  roll  1-2  3-6
+  sky   rain clear
+}
+
+combat results table "Demo CRT" [7.4] dice 1d6 {
+  odds   1:2    1:1    2:1    3:1
+  1-2    A1r1   A1     A1D1   D1r1
+  3-4    A1     A1D1   D1r1   D2r2
+  5-6    A1D1   D1r1   D2r2   D2r3
+}
+
+override terrain effects chart "Full TEC" [G2.0] {
+  hex:
+    open      1    ne
+    woods     2    Dx2  level 1
+  roads:
+    road      1/2  ot
+  hexside:
+    river     P    P    line river
+    bridge    negates river  Ax1/2
+}
+
+override sequence of play [1.0] {
+  game turn {
+    player turn first
+    player turn second
+  }
+  player turn {
+    movement  [G1.0]  movement, overrun  "Move."
+    combat    [7.4]   combat
+  }
+}
+
+labels fr "Français" {
+  title.results  "Table des résultats"
+}
+'''
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """(first, last) line numbers of each top-level block and one-line statement (0-based)."""
+    lines, out, i = text.split("\n"), [], 0
+    while i < len(lines):
+        line = lines[i]
+        if line and not line[0].isspace() and not line.startswith(("#", "}")):
+            if line.rstrip().endswith("{"):
+                end = next((j for j in range(i + 1, len(lines)) if lines[j] == "}"), len(lines) - 1)
+                out.append((i, end))
+                i = end
+            else:
+                out.append((i, i))
+        i += 1
+    return out
+
+
+def blocks_family() -> list[Input]:
+    """Every block of FULL and of the base series emptied, cut to one line, without its title,
+    without its cites, doubled, and with `override` toggled."""
+    out = []
+    for which, text in (("game", FULL), ("series", BASE)):
+        lines = text.split("\n")
+        for first, last in _blocks(text)[1:]:  # not the header
+            head = lines[first]
+            kind = " ".join(head.split()[:2])
+            variants = {
+                "empty": lines[:first + 1] + lines[last:] if last > first else
+                lines[:first] + [re.sub(r":.*", ":", head)] + lines[first + 1:],
+                "one line": lines[:first + 2] + lines[last:] if last > first + 1 else None,
+                "no title": lines[:first] + [re.sub(r' "[^"]*"', "", head, count=1)] + lines[first + 1:],
+                "no cites": lines[:first] + [re.sub(r" \[[^\]]*\]", "", head)] + lines[first + 1:],
+                "doubled": lines[:last + 1] + lines[first:last + 1] + lines[last + 1:],
+                "override toggled": lines[:first] + [head.removeprefix("override ") if head.startswith("override ")
+                                                      else "override " + head] + lines[first + 1:],
+            }
+            for name, variant in variants.items():
+                if variant is None or variant == lines:
+                    continue
+                data = "\n".join(variant)
+                label = f"{kind} (line {first + 1}): {name}"
+                if which == "game":
+                    out.append(make_input("blocks", label, "rulebooks/full.rules", data, [("rulebooks/base.rules", BASE)],
+                                          original=FULL))
+                else:
+                    out.append(make_input("blocks", f"series {label}", "rulebooks/base.rules", data, original=BASE))
+    return out
+
+
 def _runtime_names() -> list[str]:
     try:
         import rulesdsl.runtime as runtime
@@ -454,7 +586,7 @@ def huge_family() -> list[Input]:
 
 FAMILIES: dict[str, Callable[[], list[Input]]] = {
     "mutants": mutants, "unicode": unicode_family, "line-endings": line_ending_family,
-    "nesting": nesting_family, "numbers": numbers_family, "names": names_family, "huge": huge_family,
+    "nesting": nesting_family, "blocks": blocks_family, "numbers": numbers_family, "names": names_family, "huge": huge_family,
 }
 
 
@@ -468,6 +600,8 @@ class Failure:
     @property
     def signature(self) -> str:
         """The failure class: its kind and its detail with names, numbers and quoted text blurred."""
+        if self.kind == "module-binds-a-name-twice":
+            return self.kind
         if self.kind.endswith("terminal-control-characters"):
             return f"{self.kind}: {self.detail.split(' in ')[0]}"
         detail = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", self.detail)
@@ -544,7 +678,11 @@ def _import_modules(folder: Path, item: Input) -> list[Failure]:
         module.__file__ = str(file)
         sys.modules[name] = module
         try:
-            code = compile(file.read_text(encoding="utf-8"), str(file), "exec")
+            source = file.read_text(encoding="utf-8")
+            code = compile(source, str(file), "exec")
+            twice = _bound_twice(source)
+            if twice:  # two rulebook names made one Python name, or one took a name the module uses
+                found.append(Failure("module-binds-a-name-twice", f"{file.name}: {', '.join(twice)}", item))
             exec(code, module.__dict__)
         except BaseException as exc:  # noqa: BLE001
             if isinstance(exc, KeyboardInterrupt):
@@ -558,6 +696,21 @@ def _import_modules(folder: Path, item: Input) -> list[Failure]:
         if not isinstance(getattr(module, "RULES", None), Mapping):
             found.append(Failure("module-without-RULES", file.name, item))
     return found
+
+
+def _bound_twice(source: str) -> list[str]:
+    """Top-level names a module binds more than once (imports, functions, classes, assignments)."""
+    import ast
+    names: Counter = Counter()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names[node.name] += 1
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return sorted(name for name, count in names.items() if count > 1)
 
 
 @contextlib.contextmanager
@@ -759,6 +912,8 @@ def _claimed_codegen(failure: Failure) -> bool:
         return True
     if failure.kind.endswith("exit-3") and "string index out of range" in detail:
         return bool(re.search(r"define _+ ", _text(failure.input)))  # `define _ = 1`
+    if failure.kind == "module-binds-a-name-twice":
+        return True  # `define a-b` beside `define a_b`, `define round_from`
     if failure.kind.startswith("module-"):
         return any(s in detail for s in ("too many nested parentheses", "SyntaxError", "TypeError",
                                          "RecursionError", "Exceeds the limit", "NameError"))
