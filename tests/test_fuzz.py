@@ -135,6 +135,8 @@ def test_claimed_reproducers_are_recognised_until_their_fixes_are_merged(tmp_pat
         game('  note "A note."', '  note "A note."\n  # indented comment'),
         game('  note "A note."', '  note "A note."\n   '),
         game("define two = 1 + 1", "define class = 1"),
+        game("define two = 1 + 1", "define a-b = 1\n  define a_b = 2"),
+        game("define two = 1 + 1", "define round_from = 1"),
         game("define two = 1 + 1", "define _ = 1"),
         game("game demo", "game class"),
         game("6 steps", "9" * 4301 + " steps"),
