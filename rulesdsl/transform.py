@@ -140,6 +140,9 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def define_cases(self, meta: Meta, items: list[Any]) -> Any:
         name, *cases = items
+        if not cases:
+            raise RulesError([Diagnostic(f"definition '{name}' has no cases", self._text(name).span,
+                                         hint="give it cases, like: name when condition / other otherwise")])
         return ("definitions", ir.Definition(span=self._span(meta), name=self._text(name), expr=None,
                                              cases=tuple(cases), text=self._source(meta)))
 
@@ -469,8 +472,11 @@ class _Builder(Transformer[Token, Any]):
             if key in factors:
                 repeated.append(self._text(token))
                 continue
-            factors[key] = self._number(Token(token.type, amount, token.start_pos, token.line, token.column,
-                                              token.end_line, token.end_column, token.end_pos))
+            try:  # `amount` is part of the token, not a token: position the error on the whole token
+                factors[key] = number(amount)
+            except (ValueError, ZeroDivisionError):
+                raise RulesError([Diagnostic(f"'{token}' is not a multiplier", self._text(token).span,
+                                             hint="write it like Dx2 or Ax1/2")]) from None
         return ir.CombatCell(span=self._span(meta), kind=ir.CombatKind.MULTIPLY, attacker=factors.get("attacker"),
                              defender=factors.get("defender"), shift=shift or 0, repeated=tuple(repeated))
 
@@ -527,13 +533,17 @@ class _Builder(Transformer[Token, Any]):
         override = bool(items) and self._is(items[0], "OVERRIDE")
         name, *items = items[1:] if override else items
         title = self._text(items.pop(0)) if items and self._is(items[0], "STRING") else None
-        cites = items.pop(0) if items and isinstance(items[0], tuple) else ()
-        header, *rows = items
+        cites = items.pop(0) if items and isinstance(items[0], tuple) and not isinstance(items[0], _TableLine) else ()
+        header, *rows = (tuple(line) for line in items)
         return ir.LookupTable(span=self._span(meta), override=override, name=self._text(name), title=title,
                               cites=cites, header=header, rows=tuple(rows))
 
     def table_line(self, items: list[Any]) -> Any:
-        return tuple(self._text(t) for t in items)
+        return _TableLine(self._text(t) for t in items)
+
+
+class _TableLine(tuple[ir.Text, ...]):
+    """A table's line, told apart from its cites (both are tuples of texts) while the table is built."""
 
 
 def _unquote(literal: str) -> str:
