@@ -249,25 +249,27 @@ def _build(root: Path, check_only: bool) -> int:
         add_charts(compilation)
     _report(compilation)
     if not compilation.ok:
-        print("nothing was written to generated/", file=sys.stderr)
+        print(f"nothing was written to {compilation.package}/", file=sys.stderr)
         return EXIT_RULES
     if check_only:
-        changed, removed = stale_outputs(root, compilation.outputs, committed_only=True)
+        changed, removed = stale_outputs(root, compilation.outputs, committed_only=True,
+                                         package=compilation.package)
         for rel in changed:
             print(f"out of date: {rel}", file=sys.stderr)
         for rel in removed:
             print(f"no longer generated: {rel}", file=sys.stderr)
         if changed or removed:
-            print("generated/ is not current: run 'rulesdsl build'", file=sys.stderr)
+            print(f"{compilation.package}/ is not current: run 'rulesdsl build'", file=sys.stderr)
             return EXIT_RULES
         current = sum(map(committed, compilation.outputs))
-        print(f"generated/ is current ({current} files; the PDFs are checked by their inputs' fingerprints)")
+        print(f"{compilation.package}/ is current ({current} files; the PDFs are checked by their inputs' "
+              f"fingerprints)")
         return EXIT_OK
-    changed, removed = write_outputs(root, compilation.outputs)
+    changed, removed = write_outputs(root, compilation.outputs, compilation.package)
     for rel in changed:
         print(f"wrote {rel}")
     for rel in removed:
         print(f"removed {rel}")
     if not changed and not removed:
-        print(f"generated/ is up to date ({len(compilation.outputs)} files)")
+        print(f"{compilation.package}/ is up to date ({len(compilation.outputs)} files)")
     return EXIT_OK
