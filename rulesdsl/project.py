@@ -91,8 +91,7 @@ def compile_project(root: Path | None, paths: list[Path] | None = None) -> Compi
     try:
         config = load_config(root)
     except RulesError as exc:
-        failed = Compilation(diagnostics=list(exc.diagnostics), sources=dict(exc.sources), checked=1)
-        return failed
+        return Compilation(diagnostics=list(exc.diagnostics), sources=dict(exc.sources))
     files = rulebook_files(root) if root is not None else []
     targets = None
     if paths:
@@ -493,7 +492,8 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool) -> tuple[ir
                 others.append(other)
         except RulesError:
             others.append(other)  # reported only if this side extends it
-    compilation = compile_sources([source] + others, [source.path])
+    config = load_config(root)
+    compilation = compile_sources([source] + others, [source.path], config.library, config.package, root)
     problems = [d for d in compilation.diagnostics if d.severity == "error"]
     effective = compilation.resolved.get(rulebook.id.value)
     if problems or effective is None:
@@ -515,6 +515,9 @@ def _side_source(root: Path | None, spec: str) -> Source:
                 return source
         except RulesError:
             continue  # an unreadable or broken file is not the one asked for; check reports it
+    found = load_config(root).library.find(spec)
+    if found is not None:   # a library rulebook, by id
+        return read_source(found[0], found[1], root=root)
     raise SideError(f"no such rulebook file, git revision or rulebook id: {spec}")
 
 
