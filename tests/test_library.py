@@ -315,3 +315,15 @@ def test_diff_reads_a_library_rulebook_by_id(project, capsys):
     code, out, err = project.run("diff", "--resolved", "scs-1.8", str(game), capsys=capsys)
     assert code == 1, err
     assert "scs-1.8 1.8" in out and "[addition] added rule G1.0 Stacking limit" in out
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/language.md"])
+def test_the_documented_settings_are_valid(doc, tmp_path):
+    [block] = re.findall(r"```toml\n(.*?)```", (ROOT / doc).read_text(encoding="utf-8"), re.S)
+    project = tmp_path / "project"
+    (project / "rulebooks").mkdir(parents=True)
+    (tmp_path / "house-series").mkdir()
+    (project / "pyproject.toml").write_text(block, encoding="utf-8")
+    config = load_config(project)
+    assert config.package == "mytitle/rules" and config.module_prefix == "mytitle.rules"
+    assert config.library.folders[0].path == project / "../house-series"
