@@ -28,6 +28,10 @@ class Arguments(argparse.Namespace):
     new: str                       # diff
     resolved: bool                 # diff
     exit_zero: bool                # diff
+    kind: str                      # new: game or series
+    name: str                      # new
+    extends: str | None            # new
+    title: str | None              # new
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,6 +66,17 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("--resolved", action="store_true",
                       help="compare the rules in effect after overrides (what a player sees)")
     diff.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are changes")
+    new = commands.add_parser(
+        "new", help="write a starter rulebook that builds as it is: a game (and its project) or a series",
+        description="Write rulebooks/NAME.rules in the project folder (the current folder, or -C DIR), "
+                    "with pyproject.toml for a game if the folder has none, and print what to edit next. "
+                    "Nothing is overwritten.")
+    new.add_argument("kind", choices=("game", "series"), metavar="{game,series}")
+    new.add_argument("name", metavar="NAME", help="the rulebook id, like my-title")
+    new.add_argument("--extends", metavar="ID", default=None,
+                     help="the series it extends: the project's own or the library's, like scs-1.8 "
+                          "(none: a standalone game, or a series of its own)")
+    new.add_argument("--title", metavar="TITLE", default=None, help="its title (default: from NAME)")
     build = commands.add_parser("build", help="compile every rulebook into generated/ (modules and charts)")
     build.add_argument("--check", action="store_true",
                        help="write nothing; exit 1 if generated/ is not what a build would write")
@@ -84,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv, namespace=Arguments())
+    if args.command == "new":
+        return _new(args.project or Path.cwd(), args)
     start = args.project if args.project else Path.cwd()
     if args.project and not (args.project / "rulebooks").is_dir():
         return _usage(f"{args.project} has no rulebooks/ folder")
@@ -243,31 +260,62 @@ def _chart(root: Path | None, args: Arguments) -> int:
     return EXIT_OK
 
 
+def _new(folder: Path, args: Arguments) -> int:
+    from .errors import RulesError
+    from .starter import StarterError, new_rulebook, write_starter
+    if not folder.is_dir():
+        return _usage(f"{folder} is not a folder")
+    try:
+        starter = new_rulebook(folder, args.kind, args.name, args.extends, args.title)
+    except StarterError as exc:
+        return _usage(str(exc))
+    except RulesError as exc:   # pyproject.toml's settings, or the project's rulebooks beside the starter
+        print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
+        print("nothing was written", file=sys.stderr)
+        return EXIT_RULES
+    if starter.diagnostics:     # the series it extends has errors
+        print(render_all(starter.diagnostics, starter.sources), file=sys.stderr)
+        print("nothing was written", file=sys.stderr)
+        return EXIT_RULES
+    try:
+        written = write_starter(folder, starter)
+    except OSError as exc:
+        return _usage(f"cannot write the starter: {exc.strerror or exc}")
+    for rel in written:
+        print(f"wrote {visible(rel)}")
+    print("next:")
+    for number, step in enumerate(starter.next_steps, 1):
+        print(f"  {number}. {visible(step)}")
+    return EXIT_OK
+
+
 def _build(root: Path, check_only: bool) -> int:
     compilation = compile_project(root)
     if compilation.ok:
         add_charts(compilation)
     _report(compilation)
     if not compilation.ok:
-        print("nothing was written to generated/", file=sys.stderr)
+        print(f"nothing was written to {compilation.package}/", file=sys.stderr)
         return EXIT_RULES
     if check_only:
-        changed, removed = stale_outputs(root, compilation.outputs, committed_only=True)
+        changed, removed = stale_outputs(root, compilation.outputs, committed_only=True,
+                                         package=compilation.package)
         for rel in changed:
             print(f"out of date: {rel}", file=sys.stderr)
         for rel in removed:
             print(f"no longer generated: {rel}", file=sys.stderr)
         if changed or removed:
-            print("generated/ is not current: run 'rulesdsl build'", file=sys.stderr)
+            print(f"{compilation.package}/ is not current: run 'rulesdsl build'", file=sys.stderr)
             return EXIT_RULES
         current = sum(map(committed, compilation.outputs))
-        print(f"generated/ is current ({current} files; the PDFs are checked by their inputs' fingerprints)")
+        print(f"{compilation.package}/ is current ({current} files; the PDFs are checked by their inputs' "
+              f"fingerprints)")
         return EXIT_OK
-    changed, removed = write_outputs(root, compilation.outputs)
+    changed, removed = write_outputs(root, compilation.outputs, compilation.package)
     for rel in changed:
         print(f"wrote {rel}")
     for rel in removed:
         print(f"removed {rel}")
     if not changed and not removed:
-        print(f"generated/ is up to date ({len(compilation.outputs)} files)")
+        print(f"{compilation.package}/ is up to date ({len(compilation.outputs)} files)")
     return EXIT_OK

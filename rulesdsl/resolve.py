@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Collection, Mapping
 
 from . import ir
 from .catalogue import PARAMETERS, unit_text
@@ -65,15 +65,18 @@ def rule_order(rule_id: str) -> tuple[Any, ...]:
     return (1, prefix, tuple(int(n) for n in number.split(".") if n), letter)
 
 
-def chain(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[list[ir.Rulebook], list[Diagnostic]]:
-    """The rulebook and its ancestors, nearest first, or the diagnostics that stop it."""
+def chain(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
+          known: Collection[str] = ()) -> tuple[list[ir.Rulebook], list[Diagnostic]]:
+    """The rulebook and its ancestors, nearest first, or the diagnostics that stop it; `known`: more
+    ids a hint may propose (the library's)."""
     out = [rulebook]
     current = rulebook
     while current.extends is not None:
         parent = index.get(current.extends.value)
         if parent is None:
-            hint = suggest(current.extends.value, index) or (
-                "known rulebooks: " + ", ".join(sorted(index)) if index else None)
+            ids = set(index) | set(known)
+            hint = suggest(current.extends.value, ids) or (
+                "known rulebooks: " + ", ".join(sorted(ids)) if ids else None)
             return out, [Diagnostic(f"extends unknown rulebook '{current.extends.value}'", current.extends.span, hint)]
         if parent in out:
             cycle = " -> ".join(r.id.value for r in out + [parent])
@@ -90,8 +93,9 @@ def chain(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[list
     return out, []
 
 
-def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir.Resolved | None, list[Diagnostic]]:
-    books, problems = chain(rulebook, index)
+def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
+            known: Collection[str] = ()) -> tuple[ir.Resolved | None, list[Diagnostic]]:
+    books, problems = chain(rulebook, index, known)
     if problems:
         return None, problems
     rules: dict[str, ir.Effective[ir.Rule]] = {}
@@ -146,6 +150,10 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
         favour_defender = favours_defender(charts["rounding"].node)
     problems += _references(rulebook, rules, charts)
     problems += _table_fit(charts)
+    if "results" in charts and "rounding" not in charts:   # a standalone game brings its own
+        problems.append(Diagnostic(
+            "a combat results table needs a rounding rule: its column comes from the rounded odds",
+            charts["results"].node.span, "add a rounding rule, like: rounding standard: .50 up, keep fractions"))
     vocabulary = _vocabulary(books, ordered, charts, problems)
     vocabulary.parameters = {p.name: "number" for p in parameters
                              if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}

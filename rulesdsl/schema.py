@@ -57,7 +57,7 @@ def schema_for(kind: str) -> dict[str, Any]:
         "id": {"type": "string", "required": True, "regex": RULEBOOK_ID, "maxlength": 60},
         "title": {**_TEXT, "required": True, "maxlength": 100},
         "version": {**_TEXT, "required": True, "maxlength": 40},
-        "extends": {"type": "string", "required": kind == "game"},
+        "extends": {"type": "string"},   # a game may stand alone, in no series
         "rules": {"type": "list", "schema": _rule_schema(True)},
         # an override may keep the title of the rule it replaces
         "overrides": {"type": "list", "schema": _rule_schema(False)},
@@ -74,7 +74,6 @@ _WHAT = {
 }
 _BOOK_HINTS = {
     "version": 'add it to the header: version "1.0"',
-    "extends": "a game extends the series it belongs to: add 'extends <series-id>' to the header",
     "id": "ids are lower case letters and digits joined by '-' or '.', like scs-1.8",
 }
 _RULE_HINTS = {

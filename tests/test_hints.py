@@ -108,6 +108,8 @@ def apply(diagnostic: Diagnostic, files: dict[str, str]) -> dict[str, str] | Non
         return done(lines + ["}"])
     if m := re.fullmatch(r"use (P) for prohibited terrain|give \w+ terrain its full cost, like (\d+)", hint):
         return replace_span(m.group(1) or m.group(2))
+    if m := re.fullmatch(r"add a rounding rule, like: (.+)", hint):  # a statement of its own: at the end
+        return done(lines + [m.group(1)])
     if m := re.fullmatch(r"end the cases with a line like: (.+)", hint):  # before the block's '}'
         close = next(j for j in range(i + 1, len(lines)) if lines[j].strip() == "}")
         return done(lines[:close] + [indent + "  " + m.group(1)] + lines[close:])
