@@ -211,7 +211,7 @@ def _sequence_snapshot(blocks: list[ir.SequenceOfPlay]) -> dict[str, Any]:
                 if isinstance(item, ir.PlayerTurnSlot):
                     snap["game_turn"].append(f"player turn {item.name.value}")
                     continue
-                if block.side is not None:
+                if block.side is not None and block.kind.value == "player":
                     snap["sides"].setdefault(block.side.value, []).append(item.name.value)
                     name = f"{block.side.value}: {item.name.value}"
                 else:

@@ -134,9 +134,9 @@ def test_the_card_shows_the_game_turn_in_place_and_each_sides_turn():
     assert game_turn == ["Weather", "Initiative", "German", "Soviet", "End of turn"]
     assert "German</span> (plays its own player turn, below)" in section
     headings = re.findall(r"<h3>([^<]+)</h3>", section)
-    assert headings == ["Game Turn", "Player Turn: German", "Player Turn: Soviet"]
-    german = section[section.index("Player Turn: German"):section.index("Player Turn: Soviet")]
-    soviet = section[section.index("Player Turn: Soviet"):]
+    assert headings == ["Game Turn", "Player Turn — German", "Player Turn — Soviet"]
+    german = section[section.index("Player Turn — German"):section.index("Player Turn — Soviet")]
+    soviet = section[section.index("Player Turn — Soviet"):]
     rows = lambda part: re.findall(r'<td class="break">\d+\. ([^<]+)</td>', part)
     assert rows(german) == ["Replacements", "Movement", "Combat", "Mechanized movement"]
     assert rows(soviet) == ["Replacements", "Rail movement", "Movement", "Combat"]
@@ -145,7 +145,7 @@ def test_the_card_shows_the_game_turn_in_place_and_each_sides_turn():
 def test_the_french_card_names_the_sides_in_french():
     data, _ = card(compile_game().resolved["east"], "fr", default_labels())
     html = render_html(data)
-    assert "<h3>Phases du joueur: Allemand</h3>" in html and "<h3>Phases du joueur: Soviétique</h3>" in html
+    assert "<h3>Phases du joueur — Allemand</h3>" in html and "<h3>Phases du joueur — Soviétique</h3>" in html
     assert "Allemand</span> (joue ses propres phases, ci-dessous)" in html
 
 
@@ -167,6 +167,28 @@ def test_diff_reports_a_phase_added_to_one_side_under_that_side():
     assert sorted((c.group, c.kind, c.what) for c in changes) == [
         ("Sequence of play: german player turn", "added", "phase rail-movement"),
         ("Sequence of play: soviet player turn", "removed", "phase rail-movement")]
+
+
+def test_diff_sees_a_change_to_any_field_of_the_side_blocks():
+    """As tests/test_walk.py does for the shipped rulebooks (which have no side blocks)."""
+    import dataclasses
+    from test_walk import _mutated
+    from rulesdsl import ir
+    from rulesdsl.walk import iter_fields, replace_node, walk
+    book = parse(Source("a.rules", GAME))
+    base = snapshot(book)
+    blocks = [b for b in book.sequence[0].blocks if b.side is not None]
+    silent, tried = [], 0
+    for node in [n for block in blocks for n in walk(block)]:
+        for name, value in iter_fields(node):
+            new = _mutated(value)
+            if new is None or isinstance(value, ir.Text):
+                continue
+            changed = replace_node(book, node, lambda n: dataclasses.replace(n, **{name: new}))
+            tried += 1
+            if compare(base, snapshot(changed)) == []:
+                silent.append(f"{type(node).__name__}.{name} {value!r} -> {new!r}")
+    assert silent == [] and tried > 20
 
 
 def test_fmt_aligns_the_side_blocks_and_round_trips():
@@ -251,3 +273,23 @@ def test_the_module_with_side_turns_is_strictly_typed(tmp_path, monkeypatch):
     monkeypatch.setenv("MYPYPATH", str(ROOT))   # the temporary project imports this rulesdsl
     status, report = mypy_strict(tmp_path / "cache", folder / "east.py", silent_imports=True, no_any=True)
     assert status == 0, report
+
+
+def test_the_cli_builds_the_game_and_diffs_an_edited_version(project, capsys):
+    project.add_base()
+    project.write("rulebooks/east.rules", format_text(GAME))
+    code, out, err = project.run("build", capsys=capsys)
+    assert code == 0 and "error" not in err     # warnings only: the French labels of the phases
+    assert "wrote generated/east.py" in out and "wrote generated/charts/east.fr.html" in out
+    spec = importlib.util.spec_from_file_location("east_built", project.root / "generated" / "east.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert [p.name for p in module.PLAYER_TURNS["soviet"]] == SOVIET
+    assert "Player Turn — Soviet" in (project.root / "generated/charts/east.en.html").read_text(encoding="utf-8")
+    assert project.run("fmt", "--check", str(project.root / "rulebooks/east.rules"), capsys=capsys)[0] == 0
+    edited = project.write("edited/east.rules", format_text(GAME).replace(
+        "    rail-movement", "    supply                supply-check\n    rail-movement"))
+    code, out, err = project.run("diff", str(project.root / "rulebooks/east.rules"), str(edited), capsys=capsys)
+    assert code == 1, err
+    assert "Sequence of play: soviet player turn" in out and "phase supply" in out
+    assert "german" not in out
