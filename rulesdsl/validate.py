@@ -337,7 +337,8 @@ def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
             continue
         else:
             kinds[block.kind.value] = block
-        where = f"{block.side.value}'s player turn" if block.side is not None else f"one {block.kind.value} turn"
+        where = (f"the player turn of '{block.side.value}'" if block.side is not None
+                 else f"one {block.kind.value} turn")
         names: dict[str, ir.Phase | ir.PlayerTurnSlot] = {}
         for item in block.items:
             if isinstance(item, ir.PlayerTurnSlot) and block.kind.value == "player":

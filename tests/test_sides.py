@@ -251,7 +251,7 @@ def test_a_shared_player_turn_beside_side_turns_is_an_error():
 def test_a_phase_twice_in_one_sides_turn_names_the_side():
     twice = GAME.replace("    rail-movement strategic-movement\n", "    rail-movement strategic-movement\n"
                                                                    "    replacements replacement\n")
-    assert errors(twice) == [(20, "phase 'replacements' appears twice in soviet's player turn",
+    assert errors(twice) == [(20, "phase 'replacements' appears twice in the player turn of 'soviet'",
                               "the first is at line 18")]
 
 
