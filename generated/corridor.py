@@ -1470,12 +1470,7 @@ def odds(attack: Number, defense: Number) -> str:
 # ---------------------------------------------------------------------------
 # Sequence of play (1.0)
 # ---------------------------------------------------------------------------
-GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
-    PlayerTurn('first'),
-    PlayerTurn('second'),
-    Phase('end-of-turn', rules=('1.0', 'map'), activities=('turn-marker',)),
-)
-
+# The player turn every side plays.
 PLAYER_TURN_PHASES: tuple[Phase, ...] = (
     Phase('ready', rules=('readiness',), activities=('ready',)),
     Phase('air', rules=('air-phase',), activities=('air', 'interdiction', 'bombardment')),
@@ -1491,6 +1486,20 @@ PLAYER_TURN_PHASES: tuple[Phase, ...] = (
 )
 
 PLAYER_TURN = tuple(phase.name for phase in PLAYER_TURN_PHASES)
+
+# The phases of each player turn, by the name the game turn runs it under: the side's own phases when
+# the sides play different phases, else the shared PLAYER_TURN_PHASES for every run (first, second...).
+PLAYER_TURNS: MappingProxyType[str, tuple[Phase, ...]] = _rt.frozen_mapping((
+    ('first', PLAYER_TURN_PHASES),
+    ('second', PLAYER_TURN_PHASES),
+))
+
+# The game turn, in order: its own phases (weather, initiative...) and the player turns it runs.
+GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
+    PlayerTurn('first', PLAYER_TURNS['first']),
+    PlayerTurn('second', PLAYER_TURNS['second']),
+    Phase('end-of-turn', rules=('1.0', 'map'), activities=('turn-marker',)),
+)
 
 
 # ---------------------------------------------------------------------------

@@ -1122,13 +1122,7 @@ def odds(attack: Number, defense: Number) -> str:
 # ---------------------------------------------------------------------------
 # Sequence of play (4.0, 4.1)
 # ---------------------------------------------------------------------------
-GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
-    Phase('preparation', rules=('4.2', '4.21', '4.22', '4.23', '13.5'), activities=('weather', 'accounting', 'airborne', 'sea-transport', 'air', 'reinforcement'), note='variable reinforcements and rubble removal happen here'),
-    PlayerTurn('first'),
-    PlayerTurn('second'),
-    Phase('end-of-turn', rules=('4.1', '4.4'), activities=('turn-marker',)),
-)
-
+# The player turn every side plays.
 PLAYER_TURN_PHASES: tuple[Phase, ...] = (
     Phase('supply', rules=('4.3', '11.0', '11.4', '11.2.6'), activities=('supply-check', 'air-sea-supply', 'surrender'), note='both sides check supply'),
     Phase('replacement', rules=('4.3', '15.0'), activities=('replacement',)),
@@ -1139,6 +1133,21 @@ PLAYER_TURN_PHASES: tuple[Phase, ...] = (
 )
 
 PLAYER_TURN = tuple(phase.name for phase in PLAYER_TURN_PHASES)
+
+# The phases of each player turn, by the name the game turn runs it under: the side's own phases when
+# the sides play different phases, else the shared PLAYER_TURN_PHASES for every run (first, second...).
+PLAYER_TURNS: MappingProxyType[str, tuple[Phase, ...]] = _rt.frozen_mapping((
+    ('first', PLAYER_TURN_PHASES),
+    ('second', PLAYER_TURN_PHASES),
+))
+
+# The game turn, in order: its own phases (weather, initiative...) and the player turns it runs.
+GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
+    Phase('preparation', rules=('4.2', '4.21', '4.22', '4.23', '13.5'), activities=('weather', 'accounting', 'airborne', 'sea-transport', 'air', 'reinforcement'), note='variable reinforcements and rubble removal happen here'),
+    PlayerTurn('first', PLAYER_TURNS['first']),
+    PlayerTurn('second', PLAYER_TURNS['second']),
+    Phase('end-of-turn', rules=('4.1', '4.4'), activities=('turn-marker',)),
+)
 
 
 # ---------------------------------------------------------------------------

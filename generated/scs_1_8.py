@@ -1255,12 +1255,7 @@ def odds(attack: Number, defense: Number) -> str:
 # ---------------------------------------------------------------------------
 # Sequence of play (1.0)
 # ---------------------------------------------------------------------------
-GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
-    PlayerTurn('first'),
-    PlayerTurn('second'),
-    Phase('end-of-turn', rules=('1.0', 'map'), activities=('turn-marker',)),
-)
-
+# The player turn every side plays.
 PLAYER_TURN_PHASES: tuple[Phase, ...] = (
     Phase('movement', rules=('3.0', '5.0', '6.0'), activities=('reinforcement', 'movement', 'overrun')),
     Phase('combat', rules=('7.0', '10.0'), activities=('combat', 'advance')),
@@ -1269,6 +1264,20 @@ PLAYER_TURN_PHASES: tuple[Phase, ...] = (
 )
 
 PLAYER_TURN = tuple(phase.name for phase in PLAYER_TURN_PHASES)
+
+# The phases of each player turn, by the name the game turn runs it under: the side's own phases when
+# the sides play different phases, else the shared PLAYER_TURN_PHASES for every run (first, second...).
+PLAYER_TURNS: MappingProxyType[str, tuple[Phase, ...]] = _rt.frozen_mapping((
+    ('first', PLAYER_TURN_PHASES),
+    ('second', PLAYER_TURN_PHASES),
+))
+
+# The game turn, in order: its own phases (weather, initiative...) and the player turns it runs.
+GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
+    PlayerTurn('first', PLAYER_TURNS['first']),
+    PlayerTurn('second', PLAYER_TURNS['second']),
+    Phase('end-of-turn', rules=('1.0', 'map'), activities=('turn-marker',)),
+)
 
 
 # ---------------------------------------------------------------------------

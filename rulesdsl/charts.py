@@ -177,7 +177,7 @@ _CHROME = [
     "outcome.defender-step", "outcome.defender-retreat", "outcome.defender-steps", "outcome.attacker-steps",
     "outcome.attacker-step", "outcome.note", "outcome.by-drm",
     "side.attacker", "side.defender", "side.both", "stacking.text", "modifiers.cap", "shifts.per-side",
-    "player-turn", "heading.factors", "heading.adjustments", "column.factor", "column.multiplies",
+    "player-turn", "side-turn", "heading.factors", "heading.adjustments", "column.factor", "column.multiplies",
     "column.result", "column.change",
 ]
 
@@ -186,18 +186,26 @@ def _sequence(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.sequence is None:
         return None
     node = resolved.sequence.node
-    out: dict[str, Any] = {"cites": [c.value for c in node.cites], "game_turn": [], "player_turn": []}
+    # player_turns: the shared player turn (side None), or each side's own, in the order written
+    out: dict[str, Any] = {"cites": [c.value for c in node.cites], "game_turn": [], "player_turns": []}
+    by_side = any(block.side is not None for block in node.blocks)
     for block in node.blocks:
+        phases: list[dict[str, Any]] = []
         for item in block.items:
             entry: dict[str, Any]
             if isinstance(item, ir.PlayerTurnSlot):
-                entry = {"slot": True, "name": t.name("player-turn", item.name.value)}
+                entry = {"slot": True, "side": by_side, "name": t.name("player-turn", item.name.value)}
             else:
                 entry = {"slot": False, "name": t.name("phase", item.name.value),
                          "cites": [c.value for c in item.cites],
                          "activities": [t.name("activity", a.value) for a in item.activities],
                          "note": t(f"note.{item.name.value}", item.note.value) if item.note else None}
-            out["game_turn" if block.kind.value == "game" else "player_turn"].append(entry)
+            phases.append(entry)
+        if block.kind.value == "game":
+            out["game_turn"].extend(phases)
+        else:
+            side = t.name("player-turn", block.side.value) if block.side is not None else None
+            out["player_turns"].append({"side": side, "phases": phases})
     return out
 
 

@@ -38,6 +38,7 @@ MODULE_NAMES: dict[str, str] = {
         "parameter": "function parameter(name)", "odds": "function odds(attack, defense)",
         "odds_ratio": "function odds_ratio(attack, defense)", "round_": "rounding function round_(x)",
         "GAME_TURN": "game turn", "PLAYER_TURN_PHASES": "player turn phases", "PLAYER_TURN": "player turn",
+        "PLAYER_TURNS": "player turns by side",
         "TERRAIN": "terrain effects chart", "entry_cost": "function entry_cost(terrain)",
         "attack_multiplier": "function attack_multiplier(terrain)",
         "defense_multiplier": "function defense_multiplier(terrain)", "CRT": "combat results table",
@@ -202,6 +203,11 @@ class ParameterGroup(TypedDict):
     parameters: list[ParameterEntry]
 
 
+class PlayerTurnEntry(TypedDict):
+    name: str                   # a side, or a run of the shared player turn (first, second...)
+    phases: list[str] | None    # the side's own Phase lines; None: the shared PLAYER_TURN_PHASES
+
+
 class RoundingSection(TypedDict):
     function: str | None
     name: str
@@ -346,6 +352,7 @@ class ModuleContext(ExpressionContext):
     rounding: RoundingSection | None
     game_turn: list[str]
     player_turn: list[str]
+    player_turns: list[PlayerTurnEntry]
     sequence_cites: str
     terrain: TerrainSection | None
     ezoc: ir.EffectiveParameter | None
@@ -401,21 +408,31 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
 
     # sequence of play
     turns: dict[str, list[str]] = {"game_turn": [], "player_turn": []}
+    player_turns: list[PlayerTurnEntry] = []    # by the name the game turn runs them under
     sequence_cites = ""
     if resolved.sequence is not None:
         sequence = resolved.sequence.node
         sequence_cites = ", ".join(_cites(sequence))
         for block in sequence.blocks:
+            phases: list[str] = []
             for item in block.items:
                 if isinstance(item, ir.PlayerTurnSlot):
-                    line = f"PlayerTurn({py(item.name.value)}),"
+                    name = py(item.name.value)
+                    phases.append(f"PlayerTurn({name}, PLAYER_TURNS[{name}]),")
                 else:
                     args = [py(item.name.value), f"rules={py(tuple(c.value for c in item.cites))}",
                             f"activities={py(tuple(a.value for a in item.activities))}"]
                     if item.note is not None:
                         args.append(f"note={py(item.note.value)}")
-                    line = f"Phase({', '.join(args)}),"
-                turns["game_turn" if block.kind.value == "game" else "player_turn"].append(line)
+                    phases.append(f"Phase({', '.join(args)}),")
+            if block.side is not None:
+                player_turns.append({"name": block.side.value, "phases": phases})
+            else:
+                turns["game_turn" if block.kind.value == "game" else "player_turn"].extend(phases)
+        if not player_turns:    # one player turn for every side: each run the game turn names plays it
+            runs = (i.name.value for b in sequence.blocks if b.kind.value == "game"
+                    for i in b.items if isinstance(i, ir.PlayerTurnSlot))
+            player_turns = [{"name": name, "phases": None} for name in dict.fromkeys(runs)]
 
     # terrain effects chart
     terrain: TerrainSection | None = None
@@ -468,6 +485,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "rounding": rounding,
         "game_turn": turns["game_turn"],
         "player_turn": turns["player_turn"],
+        "player_turns": player_turns,
         "sequence_cites": sequence_cites,
         "terrain": terrain,
         "ezoc": params.get("zoc.entry_cost"),
@@ -737,7 +755,7 @@ SECTIONS: dict[type, tuple[str, ...]] = {
     ir.Adjustments: ("adjustments",),
     ir.UnitFactors: ("factors",),
     ir.Rounding: ("rounding",),
-    ir.SequenceOfPlay: ("game_turn", "player_turn"),
+    ir.SequenceOfPlay: ("game_turn", "player_turn", "player_turns"),
     ir.TerrainChart: ("terrain",),
     ir.ResultsTable: ("results",),
     ir.LookupTable: ("tables",),

@@ -201,7 +201,9 @@ def _labels(blocks: list[ir.Labels]) -> dict[str, dict[str, str]]:
 
 
 def _sequence_snapshot(blocks: list[ir.SequenceOfPlay]) -> dict[str, Any]:
-    snap: dict[str, Any] = {"phases": [], "game_turn": [], "phase_detail": {}, "chart": {}}
+    # sides: each side's own player turn (`player turn german { ... }`); its phases' details are under
+    # "german: movement"
+    snap: dict[str, Any] = {"phases": [], "game_turn": [], "sides": {}, "phase_detail": {}, "chart": {}}
     for sequence in blocks[:1]:
         snap["chart"] = _record(sequence, "blocks")
         for block in sequence.blocks:
@@ -209,9 +211,15 @@ def _sequence_snapshot(blocks: list[ir.SequenceOfPlay]) -> dict[str, Any]:
                 if isinstance(item, ir.PlayerTurnSlot):
                     snap["game_turn"].append(f"player turn {item.name.value}")
                     continue
-                name = item.name.value if block.kind.value == "player" else f"game turn: {item.name.value}"
-                (snap["phases"] if block.kind.value == "player" else snap["game_turn"]).append(name)
+                if block.side is not None and block.kind.value == "player":
+                    snap["sides"].setdefault(block.side.value, []).append(item.name.value)
+                    name = f"{block.side.value}: {item.name.value}"
+                else:
+                    name = item.name.value if block.kind.value == "player" else f"game turn: {item.name.value}"
+                    (snap["phases"] if block.kind.value == "player" else snap["game_turn"]).append(name)
                 snap["phase_detail"][name] = _record(item, "name")
+            if block.side is not None:
+                snap["sides"].setdefault(block.side.value, [])
     return snap
 
 
@@ -412,26 +420,33 @@ def _sequence(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
         if value != other:
             changes.append(Change("sequence", heading, "changed", field, value or "(none)", other or "(none)",
                                   "correction"))
-    for field, noun in (("phases", "player turn phase"), ("game_turn", "game turn step")):
-        a, b = old[field], new[field]
+    lists = [(old["phases"], new["phases"], "player turn phase", heading),
+             (old["game_turn"], new["game_turn"], "game turn step", heading)]
+    for side in dict.fromkeys([*old["sides"], *new["sides"]]):
+        # a side's own player turn: its phases are reported under that side
+        lists.append((old["sides"].get(side, []), new["sides"].get(side, []), "phase",
+                      f"{heading}: {side} player turn"))
+    for a, b, noun, where in lists:
         for name in b:
             if name not in a:
-                changes.append(Change("sequence", heading, "added", f"{noun} {name}", None,
+                changes.append(Change("sequence", where, "added", f"{noun} {name}", None,
                                       f"{b.index(name) + 1} of {len(b)}", "addition"))
         for name in a:
             if name not in b:
-                changes.append(Change("sequence", heading, "removed", f"{noun} {name}", None, None, "breaking"))
+                changes.append(Change("sequence", where, "removed", f"{noun} {name}", None, None, "breaking"))
         common_a = [n for n in a if n in b]
         common_b = [n for n in b if n in a]
         if common_a != common_b:
-            changes.append(Change("sequence", heading, "reordered", f"{noun}s", ", ".join(common_a),
+            changes.append(Change("sequence", where, "reordered", f"{noun}s", ", ".join(common_a),
                                   ", ".join(common_b), "breaking"))
     for name in old["phase_detail"]:
         if name in new["phase_detail"]:
+            side, _, phase = name.partition(": ")
+            where, label = (f"{heading}: {side} player turn", phase) if side in new["sides"] else (heading, name)
             for field, value in old["phase_detail"][name].items():
                 other = new["phase_detail"][name][field]
                 if value != other:
-                    changes.append(Change("sequence", heading, "changed", f"{name} {field}", value or "(none)",
+                    changes.append(Change("sequence", where, "changed", f"{label} {field}", value or "(none)",
                                           other or "(none)", "correction"))
     return changes
 

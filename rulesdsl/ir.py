@@ -386,7 +386,8 @@ class Phase:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerTurnSlot:
-    """`player turn first` inside the game turn: one run of the player turn."""
+    """`player turn first` inside the game turn: one run of the shared player turn, or, when the sides
+    play different phases, `player turn german`: that side's player turn."""
 
     span: Span = _span()
     name: Text
@@ -397,6 +398,7 @@ class TurnBlock:
     span: Span = _span()
     kind: Text     # "game" or "player"
     items: tuple[Phase | PlayerTurnSlot, ...]
+    side: Text | None = None     # `player turn german { ... }`: the side that plays it; None: every side
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

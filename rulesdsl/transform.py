@@ -363,7 +363,10 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def sequence_block(self, meta: Meta, items: list[Any]) -> Any:
         kind, *entries = items
-        return ir.TurnBlock(span=self._span(meta), kind=self._text(kind), items=tuple(entries))
+        side = None
+        if entries and isinstance(entries[0], Token):
+            side = self._text(entries.pop(0))
+        return ir.TurnBlock(span=self._span(meta), kind=self._text(kind), items=tuple(entries), side=side)
 
     @v_args(meta=True)
     def player_turn_slot(self, meta: Meta, items: list[Any]) -> Any:

@@ -322,12 +322,23 @@ def _is_terrain_shift(expr: ir.Expr) -> bool:
 def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
     out = []
     kinds: dict[str, ir.TurnBlock] = {}
+    sides: dict[str, ir.TurnBlock] = {}      # `player turn german { ... }`, by side
     for block in sequence.blocks:
-        if block.kind.value in kinds:
+        if block.side is not None:
+            first_side = sides.get(block.side.value)
+            if first_side is not None:
+                out.append(Diagnostic(f"two 'player turn {block.side.value}' blocks in one sequence of play",
+                                      block.side.span, f"the first is at line {first_side.span.line}"))
+                continue
+            sides[block.side.value] = block
+        elif block.kind.value in kinds:
             out.append(Diagnostic(f"two '{block.kind.value} turn' blocks in one sequence of play", block.kind.span,
                                   f"the first is at line {kinds[block.kind.value].span.line}"))
             continue
-        kinds[block.kind.value] = block
+        else:
+            kinds[block.kind.value] = block
+        where = (f"the player turn of '{block.side.value}'" if block.side is not None
+                 else f"one {block.kind.value} turn")
         names: dict[str, ir.Phase | ir.PlayerTurnSlot] = {}
         for item in block.items:
             if isinstance(item, ir.PlayerTurnSlot) and block.kind.value == "player":
@@ -336,7 +347,7 @@ def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
             first = names.get(item.name.value)
             if first is not None:
                 noun = "phase" if isinstance(item, ir.Phase) else "player turn"
-                out.append(Diagnostic(f"{noun} '{item.name.value}' appears twice in one {block.kind.value} turn",
+                out.append(Diagnostic(f"{noun} '{item.name.value}' appears twice in {where}",
                                       item.name.span, f"the first is at line {first.span.line}"))
             names.setdefault(item.name.value, item)
             if isinstance(item, ir.Phase):
@@ -344,9 +355,30 @@ def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
                     if activity.value not in ACTIVITIES:
                         out.append(Diagnostic(f"unknown activity '{activity.value}'", activity.span,
                                               suggest(activity.value, ACTIVITIES)))
-    if "player" in kinds and "game" in kinds:
-        if not any(isinstance(i, ir.PlayerTurnSlot) for i in kinds["game"].items):
-            out.append(Diagnostic("the game turn never runs the player turn", kinds["game"].kind.span,
+    game = kinds.get("game")
+    if sides:
+        # the sides play different phases: each slot of the game turn names a side, each side plays
+        shared = kinds.get("player")
+        if shared is not None:
+            out.append(Diagnostic("a shared 'player turn' block beside per-side player turns", shared.kind.span,
+                                  "each side's phases go in its own 'player turn <side>' block, one per side"))
+        slots = [i for i in game.items if isinstance(i, ir.PlayerTurnSlot)] if game is not None else []
+        unknown = [slot for slot in slots if slot.name.value not in sides]
+        for slot in unknown:
+            out.append(Diagnostic(f"the game turn runs the player turn of '{slot.name.value}', which no "
+                                  f"'player turn {slot.name.value}' block declares", slot.name.span,
+                                  suggest(slot.name.value, sides) or
+                                  "the sides are " + ", ".join(f"'{s}'" for s in sides)))
+        if game is not None and not unknown:    # a misspelt side is reported once, at the slot
+            played = {slot.name.value for slot in slots}
+            for side in sides:
+                if side not in played:
+                    out.append(Diagnostic(f"the game turn never runs the player turn of '{side}'", game.kind.span,
+                                          f"add a line such as 'player turn {side}'"))
+        return out
+    if "player" in kinds and game is not None:
+        if not any(isinstance(i, ir.PlayerTurnSlot) for i in game.items):
+            out.append(Diagnostic("the game turn never runs the player turn", game.kind.span,
                                   "add a line such as 'player turn first'"))
     if "player" not in kinds:
         out.append(Diagnostic("sequence of play has no 'player turn' block", sequence.span))

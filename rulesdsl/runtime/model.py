@@ -123,6 +123,8 @@ class Phase:
 
 @dataclass(frozen=True, slots=True)
 class PlayerTurn:
-    """One run of the player turn inside the game turn (first, second, ...)."""
+    """One run of a player turn inside the game turn: `first`, `second`... when both sides play the same
+    phases, or the side's name when each side plays its own; `phases` are the ones that run plays."""
 
     name: str
+    phases: tuple[Phase, ...] = ()
