@@ -215,6 +215,7 @@ class TerrainSection(TypedDict):
     origin: str
     cites: tuple[str, ...]
     lines: list[str]
+    amended: list[str]      # comment lines: the rows an amendment changed, with their origin
 
 
 class AttackerSection(TypedDict):
@@ -232,6 +233,7 @@ class ResultsSection(TypedDict):
     notation: str
     lines: list[str]
     attacker: AttackerSection | None
+    amended: list[str]      # comment lines: the cells an amendment changed, with their origin
 
 
 class DefinitionEntry(TypedDict):
@@ -425,7 +427,8 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
                  _combat(r.combat) + _terrain_extras(r)] for r in chart.rows]
         terrain = {"title": chart.title.value if chart.title else "Terrain Effects Chart",
                    "origin": resolved.terrain.origin, "cites": _cites(chart),
-                   "lines": _table(rows, "    ") if rows else []}
+                   "lines": _table(rows, "    ") if rows else [],
+                   "amended": _amendments(resolved.terrain, "row")}
 
     # combat results table
     results: ResultsSection | None = None
@@ -449,7 +452,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
                    "notation": table.notation.value if table.notation else "steps-first",
                    "lines": [f"{py(l.name.value)}: {py(tuple(c.value for c in l.columns))},"
                              for l in table.lines if l.name is not None],
-                   "attacker": attacker}
+                   "attacker": attacker, "amended": _amendments(resolved.results, "cell")}
 
     return {
         "version": __version__,
@@ -475,6 +478,12 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "below": params.get("combat.below_table"),
         **_issue3_context(resolved, names),
     }
+
+
+def _amendments(effective: ir.Effective[object], noun: str) -> list[str]:
+    """One comment line per item an amendment changed: which, to what, and whose it is."""
+    return [comment(f"{noun} {a.key}: {a.text}, amended by {a.origin} ({a.span.path}:{a.span.line})")
+            for a in effective.amended]
 
 
 def public_name(definition: str) -> str:

@@ -38,6 +38,11 @@ def _rule(rule: ir.Rule) -> list[Diagnostic]:
                 for extra in rule.extra_summaries]
     for parameter in rule.parameters:
         problems += typed_value(parameter)[1]
+    if rule.amend:
+        for name in (*(d.name for d in rule.definitions), *rule.requires):
+            problems.append(Diagnostic(f"an amendment of rule {rule.id.value} changes parameters only", name.span,
+                                       f"write 'override {'rule' if rule.numbered else 'section'} "
+                                       f"{rule.id.value}' to restate the whole rule"))
     for name in rule.requires:
         if name.value not in PARAMETERS:
             problems.append(Diagnostic(f"unknown parameter '{name.value}'", name.span,
@@ -405,13 +410,15 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
                 if factor is not None and factor <= 0:
                     out.append(Diagnostic("a combat multiplier must be more than zero", combat.span,
                                           "use P where combat is prohibited"))
-    if chart.rows and not any(r.kind == "hex" for r in chart.rows):
+    if chart.rows and not chart.amend and not any(r.kind == "hex" for r in chart.rows):
         out.append(Diagnostic("terrain effects chart has no hex terrain", chart.span, "add rows under 'hex:'"))
     return out
 
 
 # ---- combat results table ---------------------------------------------------
 def _results(table: ir.ResultsTable) -> list[Diagnostic]:
+    if table.amend:
+        return _results_amendment(table)
     out = []
     notation = table.notation.value if table.notation else "steps-first"
     if notation not in NOTATIONS and table.notation is not None:
@@ -444,6 +451,39 @@ def _results(table: ir.ResultsTable) -> list[Diagnostic]:
     if table.attacker is not None:
         out += _strength_columns(table.attacker.columns)
         out += _dice_rows(table.dice, table.attacker.rows, len(table.attacker.columns), notation, "strength")
+    return out
+
+
+def _results_amendment(table: ir.ResultsTable) -> list[Diagnostic]:
+    """An amendment's shape: one odds row, each column once, each roll once, one cell per column. What its
+    columns, rolls and results mean is checked against the table it amends (resolve)."""
+    out = []
+    lines = table.lines
+    for line in lines[1:]:
+        out.append(Diagnostic("an amendment of the combat results table has one odds row", line.span,
+                              "amend the cells of another odds row in a block of their own"
+                              if len(lines) == 1 else "list every column it changes on the first odds row"))
+    seen: dict[str, ir.Text] = {}
+    for column in lines[0].columns if lines else ():
+        if column.value in seen:
+            out.append(Diagnostic(f"column {column.value} is amended twice", column.span,
+                                  f"the first is at line {seen[column.value].span.line}; keep one"))
+        seen.setdefault(column.value, column)
+    rolls: dict[str, ir.DiceRow] = {}
+    width = len(table.columns)
+    for row in table.rows:
+        if row.label.value in rolls:
+            out.append(Diagnostic(f"roll {row.label.value} is amended twice", row.label.span,
+                                  f"the first is at line {rolls[row.label.value].span.line}; keep one"))
+        rolls.setdefault(row.label.value, row)
+        if len(row.cells) != width:
+            span = row.cells[width].span if len(row.cells) > width else row.cells[-1].span
+            out.append(Diagnostic(f"dice row {row.label.value} has {len(row.cells)} cells for {width} amended "
+                                  f"column{'s' if width != 1 else ''}", span,
+                                  "one result per column of the amendment's odds row, in its order"))
+    if not table.rows:
+        out.append(Diagnostic("an amendment of the combat results table changes no cell", table.span,
+                              "add a dice row under the odds row: the roll, then a result per column"))
     return out
 
 
