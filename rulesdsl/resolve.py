@@ -371,12 +371,12 @@ def _amend_rule(rule: ir.Rule, inherited: ir.Effective[ir.Rule], origin: str,
                                        f"the first is at line {seen[name].span.line}; keep one"))
             continue
         seen[name] = parameter
-        if name not in where:
-            problems.append(_not_in_rule(name, parameter, rule, inherited, rules))
-            continue
         value, errors = typed_value(parameter)
         if errors:
             continue  # reported by validate
+        if name not in where:
+            problems.append(_not_in_rule(name, parameter, rule, inherited, rules))
+            continue
         old = parameters[where[name]]
         if typed_value(old)[0] == value:
             problems.append(_nothing_changes(name, inherited, name, f"{name} = {_written(old.value)}",

@@ -41,8 +41,8 @@ def _rule(rule: ir.Rule) -> list[Diagnostic]:
     if rule.amend:
         for name in (*(d.name for d in rule.definitions), *rule.requires):
             problems.append(Diagnostic(f"an amendment of rule {rule.id.value} changes parameters only", name.span,
-                                       f"write 'override {'rule' if rule.numbered else 'section'} "
-                                       f"{rule.id.value}' to restate the whole rule"))
+                                       "a definition or a requirement needs the whole rule, restated as an "
+                                       "override"))
     for name in rule.requires:
         if name.value not in PARAMETERS:
             problems.append(Diagnostic(f"unknown parameter '{name.value}'", name.span,
@@ -77,7 +77,8 @@ def _rule_ids(rulebook: ir.Rulebook) -> list[Diagnostic]:
         if first is None:
             seen[rule.id.value] = rule
             continue
-        what = "overridden" if rule.override and first.override else "defined"
+        what = "overridden" if rule.override and first.override else "amended" if rule.amend and first.amend \
+            else "defined"
         out.append(Diagnostic(f"rule {rule.id.value} is {what} twice in this rulebook", rule.id.span,
                               f"the first is at line {first.id.span.line}; merge the two"))
     return out
@@ -478,7 +479,8 @@ def _results_amendment(table: ir.ResultsTable) -> list[Diagnostic]:
         rolls.setdefault(row.label.value, row)
         if len(row.cells) != width:
             span = row.cells[width].span if len(row.cells) > width else row.cells[-1].span
-            out.append(Diagnostic(f"dice row {row.label.value} has {len(row.cells)} cells for {width} amended "
+            cells = "1 cell" if len(row.cells) == 1 else f"{len(row.cells)} cells"
+            out.append(Diagnostic(f"dice row {row.label.value} has {cells} for {width} amended "
                                   f"column{'s' if width != 1 else ''}", span,
                                   "one result per column of the amendment's odds row, in its order"))
     if not table.rows:
