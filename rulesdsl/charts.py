@@ -189,6 +189,9 @@ def _own(resolved: ir.Resolved, data: dict[str, Any]) -> list[dict[str, str]]:
     me = resolved.id
     out = [{"where": f"{e.node.id.value}", "text": f"{a.key} = {a.text}" if a.key != "(summary)" else a.text}
            for e in resolved.rules for a in e.amended if a.origin == me]
+    if resolved.sequence is not None:
+        out += [{"where": "SoP", "text": f"{a.key.split(': ', 1)[0]}: {a.text}"}
+                for a in resolved.sequence.amended if a.origin == me]
     if resolved.terrain is not None and data.get("terrain"):
         out += [{"where": "TEC", "text": a.text} for a in resolved.terrain.amended if a.origin == me]
     if resolved.results is not None and data.get("results"):

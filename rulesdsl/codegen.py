@@ -349,6 +349,7 @@ class ModuleContext(ExpressionContext):
     game_turn: list[str]
     player_turn: list[str]
     sequence_cites: str
+    sequence_amended: list[str]     # comment lines: the phases an amendment changed, with their origin
     terrain: TerrainSection | None
     ezoc: ir.EffectiveParameter | None
     results: ResultsSection | None
@@ -472,6 +473,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "game_turn": turns["game_turn"],
         "player_turn": turns["player_turn"],
         "sequence_cites": sequence_cites,
+        "sequence_amended": _amendments(resolved.sequence, "phase") if resolved.sequence is not None else [],
         "terrain": terrain,
         "ezoc": params.get("zoc.entry_cost"),
         "results": results,

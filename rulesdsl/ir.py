@@ -406,6 +406,7 @@ class SequenceOfPlay:
     override: bool
     cites: tuple[Text, ...]
     blocks: tuple[TurnBlock, ...]
+    amend: bool = False   # `amend sequence of play`: replaces only the phases it lists, in their turn
 
 
 # ---- terrain effects chart -----------------------------------------------

@@ -140,7 +140,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
                         f"amendment of a {noun} that no rulebook this one extends defines", node.span,
                         f"there is no inherited {noun} to amend: write the whole chart, without amend"))
                     continue
-                amend: Any = _amend_terrain if field == "terrain" else _amend_results
+                amend: Any = {"terrain": _amend_terrain, "results": _amend_results, "sequence": _amend_sequence}[field]
                 charts[field] = amend(node, charts[field], origin, problems)
                 continue
             override = getattr(node, "override", False)
@@ -442,6 +442,44 @@ def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainCha
         rows[where[key]] = dataclasses.replace(row, name=old.name)
         new.append(ir.Amended(key=old.name.value, text=_row_text(row), origin=origin, span=row.span))
     return _amended(inherited, dataclasses.replace(inherited.node, rows=tuple(rows)), new)
+
+
+def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.SequenceOfPlay], origin: str,
+                    problems: list[Diagnostic]) -> ir.Effective[ir.SequenceOfPlay]:
+    """`amend sequence of play { player turn { movement ... } }`: each phase listed replaces the inherited
+    phase of that name in that turn; every other phase, and the order, as inherited."""
+    blocks = list(inherited.node.blocks)
+    new: list[ir.Amended] = []
+    for block in sequence.blocks:
+        kind = block.kind.value
+        index = next((i for i, b in enumerate(blocks) if b.kind.value == kind), None)
+        if index is None:
+            problems.append(Diagnostic(f"the sequence of play of {inherited.origin} has no {kind} turn",
+                                       block.kind.span, "amend the phases of a turn it has"))
+            continue
+        items = list(blocks[index].items)
+        where = {item.name.value: i for i, item in enumerate(items) if isinstance(item, ir.Phase)}
+        for item in block.items:
+            if not isinstance(item, ir.Phase):
+                continue  # reported by validate
+            name = item.name.value
+            if name not in where:
+                problems.append(Diagnostic(
+                    f"the {kind} turn of {inherited.origin} has no phase '{name}'", item.name.span,
+                    suggest(name, where) or "its phases are " + ", ".join(where) if where else
+                    "an amendment changes the phases the inherited turn has"))
+                continue
+            key = f"{kind} turn: {name}"
+            if items[where[name]] == item:
+                problems.append(_nothing_changes(f"phase '{name}'", inherited, key, "the same phase", item.span))
+                continue
+            items[where[name]] = item
+            activities = ", ".join(a.value for a in item.activities)
+            cites = " ".join(c.value for c in item.cites)
+            new.append(ir.Amended(key=key, text=f"{name} [{cites}] {activities}".replace(" [] ", " ").strip(),
+                                  origin=origin, span=item.span))
+        blocks[index] = dataclasses.replace(blocks[index], items=tuple(items))
+    return _amended(inherited, dataclasses.replace(inherited.node, blocks=tuple(blocks)), new)
 
 
 def _row_text(row: ir.TerrainRow) -> str:

@@ -355,8 +355,10 @@ class _Builder(Transformer[Token, Any]):
     # -- sequence of play -----------------------------------------------
     @v_args(meta=True)
     def sequence(self, meta: Meta, items: list[Any]) -> Any:
-        override, _, cites, items = self._leading(items)
-        return ir.SequenceOfPlay(span=self._span(meta), override=override, cites=cites, blocks=tuple(items))
+        amend = bool(items) and self._is(items[0], "AMEND")
+        override, _, cites, items = self._leading(items[1:] if amend else items)
+        return ir.SequenceOfPlay(span=self._span(meta), override=override, cites=cites, blocks=tuple(items),
+                                 amend=amend)
 
     @v_args(meta=True)
     def sequence_block(self, meta: Meta, items: list[Any]) -> Any:

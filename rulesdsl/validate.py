@@ -336,6 +336,11 @@ def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
         kinds[block.kind.value] = block
         names: dict[str, ir.Phase | ir.PlayerTurnSlot] = {}
         for item in block.items:
+            if isinstance(item, ir.PlayerTurnSlot) and sequence.amend:
+                out.append(Diagnostic("an amendment of the sequence of play changes phases, not player turns",
+                                      item.span, "a new order of player turns needs the whole sequence, "
+                                                 "restated as an override"))
+                continue
             if isinstance(item, ir.PlayerTurnSlot) and block.kind.value == "player":
                 out.append(Diagnostic("a player turn cannot contain a player turn", item.span))
                 continue
@@ -350,11 +355,11 @@ def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
                     if activity.value not in ACTIVITIES:
                         out.append(Diagnostic(f"unknown activity '{activity.value}'", activity.span,
                                               suggest(activity.value, ACTIVITIES)))
-    if "player" in kinds and "game" in kinds:
+    if "player" in kinds and "game" in kinds and not sequence.amend:
         if not any(isinstance(i, ir.PlayerTurnSlot) for i in kinds["game"].items):
             out.append(Diagnostic("the game turn never runs the player turn", kinds["game"].kind.span,
                                   "add a line such as 'player turn first'"))
-    if "player" not in kinds:
+    if "player" not in kinds and not sequence.amend:
         out.append(Diagnostic("sequence of play has no 'player turn' block", sequence.span))
     return out
 

@@ -230,9 +230,12 @@ def test_the_language_reference_example_compiles(project):
     assert compilation.diagnostics == []
     resolved = compilation.resolved["errata-demo"]
     assert resolved.terrain is not None and resolved.results is not None
-    own = sorted(a.key for e in [*resolved.rules, resolved.terrain, resolved.results]
+    assert resolved.sequence is not None
+    own = sorted(a.key for e in [*resolved.rules, resolved.sequence, resolved.terrain, resolved.results]
                  for a in e.amended if a.origin == "errata-demo")
-    assert own == ["3:1 x 4", "4:1 x 4", "combat.below_table", "woods"]
+    assert own == ["3:1 x 4", "4:1 x 4", "combat.below_table", "player turn: movement", "woods"]
+    formatted = format_source(Source("example.rules", example.group(1)))
+    assert parse(Source("example.rules", formatted)) == parse(Source("example.rules", example.group(1)))
 
 
 def test_the_ir_keeps_amend_apart_from_override():
@@ -240,3 +243,32 @@ def test_the_ir_keeps_amend_apart_from_override():
     assert book.rules[0].amend and not book.rules[0].override
     assert book.results[0].amend and book.results[0].dice.value == ""
     assert isinstance(book.results[0].grid, ir.Grid)
+
+
+def test_a_phase_amendment(project, capsys):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    path = project.write("rulebooks/games/phases.rules", '''game phases "Phases" version "1.0" extends house
+
+amend sequence of play {
+  player turn {
+    movement  [3.0 5.0]  movement
+  }
+}
+''')
+    compilation = compile_project(project.root, [path])
+    assert compilation.diagnostics == []
+    resolved = compilation.resolved["phases"]
+    sequence = resolved.sequence
+    assert sequence is not None and sequence.origin == "new-scs"
+    inherited = compilation.resolved["house"].sequence
+    assert inherited is not None
+    old = [i for b in inherited.node.blocks for i in b.items]
+    now = [i for b in sequence.node.blocks for i in b.items]
+    assert [i.name.value for i in now] == [i.name.value for i in old]       # the order holds
+    changed = [(a, b) for a, b in zip(old, now) if a != b]
+    assert len(changed) == 1 and changed[0][1].activities[0].value == "movement"
+    assert [(a.key, a.origin) for a in sequence.amended] == [("player turn: movement", "phases")]
+    assert "# phase player turn: movement: movement [3.0 5.0] movement, amended by phases" in generate(resolved)
+    code, out, err = project.run("diff", "--resolved", "house", "phases", capsys=capsys)
+    assert "Sequence of play" in out and "movement" in out
