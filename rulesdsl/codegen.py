@@ -387,7 +387,9 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         })
     # the constants, grouped under the rule that sets them, in rule order
     by_rule: dict[str, list[ParameterEntry]] = {}
-    for entry in sorted(parameters, key=lambda e: int(e["source"].rsplit(":", 1)[1])):
+    # (an amended parameter keeps its place in the rule, wherever its line is)
+    place = {p.name.value: i for e in resolved.rules for i, p in enumerate(e.node.parameters)}
+    for entry in sorted(parameters, key=lambda e: (place.get(e["name"], 0), int(e["source"].rsplit(":", 1)[1]))):
         by_rule.setdefault(entry["rule"], []).append(entry)
     parameter_groups: list[ParameterGroup] = [
         {"heading": comment(f"{e.node.id.value} {e.node.title.value if e.node.title else ''}"),

@@ -272,3 +272,18 @@ amend sequence of play {
     assert "# phase player turn: movement: movement [3.0 5.0] movement, amended by phases" in generate(resolved)
     code, out, err = project.run("diff", "--resolved", "house", "phases", capsys=capsys)
     assert "Sequence of play" in out and "movement" in out
+
+
+def test_ridgeline_amends_two_series_rules_and_owns_only_what_it_changes():
+    """The shipped Ridgeline amends 8.0 and 7.1 of VCS: the changed parameters are its own, the rest of
+    each rule (parameters, notes, references) stays the series'."""
+    from generated import ridgeline, vcs
+    assert ridgeline.PARAMETERS["stacking.limit_units"].origin == "ridgeline"
+    assert ridgeline.PARAMETERS["zoc.exit_cost_rounds_down"].origin == "ridgeline"
+    assert ridgeline.PARAMETERS["stacking.checked_at"].origin == "vcs"
+    assert ridgeline.PARAMETERS["zoc.exit_cost_fraction"].origin == "vcs"
+    assert ridgeline.RULES["8.0"].origin == "vcs" and ridgeline.RULES["8.0"].title == "Stacking"
+    assert set(vcs.RULES["8.0"].notes) < set(ridgeline.RULES["8.0"].notes)
+    changed = {name for name, p in ridgeline.PARAMETERS.items()
+               if name in vcs.PARAMETERS and p.value != vcs.PARAMETERS[name].value and p.rule in ("8.0", "7.1")}
+    assert changed == {"stacking.limit_units", "zoc.exit_cost_rounds_down"}
