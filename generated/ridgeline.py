@@ -4,7 +4,7 @@
 
 Extends vcs. Where they differ,
 the rules of the nearer rulebook take precedence.
-Rules in effect: 79 (71 from vcs, 8 from ridgeline).
+Rules in effect: 79 (73 from vcs, 6 from ridgeline).
 """
 from rulesdsl.runtime import (
     AdjustmentSpec,
@@ -282,19 +282,23 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '7.1', 'Effect on Movement',
         'Disengaging in this rugged country is harder: leaving an EZOC costs half the printed MA with fractions rounded up; every other ZOC effect of the series stands.',
-        origin='ridgeline', source='rulebooks/games/ridgeline.rules:60',
+        origin='vcs', source='rulebooks/series/vcs.rules:247',
         notes=(
+            'Only a unit already in an EZOC when its movement phase starts, and that wants to move, pays this disengagement cost.',
+            "11.0 forbids tracing through any 'enemy controlled hex'; 7.1 forbids only unoccupied ones. Choice: 7.1, the more specific text, so a friendly-occupied hex in an EZOC does not block supply.",
             "A unit with MA 5 pays 3 MPs to leave an EZOC here instead of the series' 2.",
         ),
+        see=('5.1', '11.0'),
     ),
     RuleEntry(
         '8.0', 'Stacking',
         'The valley is cramped: at most two combat units may end a move or reserve move in one hex; the rest of the series stacking rule is unchanged.',
-        origin='ridgeline', source='rulebooks/games/ridgeline.rules:48',
+        origin='vcs', source='rulebooks/series/vcs.rules:264',
         notes=(
+            'Cadres count as units (they stack as battalions).',
             'The series limit is three units. 8.2 (one parent unit per hex in combat, three artillery) is not changed, but with two units per hex at most two artillery units can support from one hex.',
         ),
-        see=('8.2',),
+        see=('cadres', '8.1', '8.2'),
     ),
     RuleEntry(
         '8.1', 'Overstacking',
@@ -566,7 +570,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.1', 'Support Depreciation',
         'Mountain supply lines wear out quickly: a side that attacks more than three times in a game turn loses two support points.',
-        origin='ridgeline', source='rulebooks/games/ridgeline.rules:73',
+        origin='ridgeline', source='rulebooks/games/ridgeline.rules:61',
         notes=(
             'Still a single charge per game turn, split among the depots that backed the attacks (as in the series).',
         ),
@@ -1002,7 +1006,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
     Parameter('isolation.mechanized_movement_allowance', ISOLATION_MECHANIZED_MOVEMENT_ALLOWANCE, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:534'),
     Parameter('isolation.movement_factor', ISOLATION_MOVEMENT_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:535'),
     Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:668'),
-    Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:55'),
+    Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:271'),
     Parameter('movement.fractions_kept', MOVEMENT_FRACTIONS_KEPT, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:214'),
     Parameter('movement.mechanized_prohibited_level', MOVEMENT_MECHANIZED_PROHIBITED_LEVEL, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:213'),
     Parameter('movement.minimum_move', MOVEMENT_MINIMUM_MOVE, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:216'),
@@ -1039,17 +1043,17 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
     Parameter('rubble.ends_advance', RUBBLE_ENDS_ADVANCE, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:654'),
     Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:652'),
     Parameter('rubble.movement_cost', RUBBLE_MOVEMENT_COST, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:653'),
-    Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:51'),
-    Parameter('stacking.excess_eliminated', STACKING_EXCESS_ELIMINATED, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:52'),
+    Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:267'),
+    Parameter('stacking.excess_eliminated', STACKING_EXCESS_ELIMINATED, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:268'),
     Parameter('stacking.limit_units', STACKING_LIMIT_UNITS, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:50'),
-    Parameter('stacking.markers_count', STACKING_MARKERS_COUNT, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:54'),
+    Parameter('stacking.markers_count', STACKING_MARKERS_COUNT, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:270'),
     Parameter('stacking.overstacked_lost_on_adverse_result', STACKING_OVERSTACKED_LOST_ON_ADVERSE_RESULT, rule='8.1', origin='vcs', source='rulebooks/series/vcs.rules:280'),
     Parameter('stacking.overstacked_units_fight', STACKING_OVERSTACKED_UNITS_FIGHT, rule='8.1', origin='vcs', source='rulebooks/series/vcs.rules:279'),
-    Parameter('stacking.owner_chooses_excess', STACKING_OWNER_CHOOSES_EXCESS, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:53'),
+    Parameter('stacking.owner_chooses_excess', STACKING_OWNER_CHOOSES_EXCESS, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:269'),
     Parameter('stacking.retreat_overstack_grace', STACKING_RETREAT_OVERSTACK_GRACE, rule='8.1', origin='vcs', source='rulebooks/series/vcs.rules:278'),
     Parameter('steps.attacker_armor_first', STEPS_ATTACKER_ARMOR_FIRST, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:416'),
     Parameter('strategic_movement.enemy_distance', STRATEGIC_MOVEMENT_ENEMY_DISTANCE, rule='5.2', origin='vcs', source='rulebooks/series/vcs.rules:202'),
-    Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:69'),
+    Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:256'),
     Parameter('supply.checks_per_turn', SUPPLY_CHECKS_PER_TURN, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:491'),
     Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:517'),
     Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:492'),
@@ -1062,23 +1066,23 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
     Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:513'),
     Parameter('supply.penalties_round_down', SUPPLY_PENALTIES_ROUND_DOWN, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:516'),
     Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:586'),
-    Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:75'),
-    Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:76'),
+    Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:63'),
+    Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:64'),
     Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:588'),
     Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:602'),
     Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:587'),
     Parameter('units.cadre_strength', UNITS_CADRE_STRENGTH, rule='cadres', origin='vcs', source='rulebooks/series/vcs.rules:89'),
     Parameter('units.formation_steps', UNITS_FORMATION_STEPS, rule='9.2', origin='vcs', source='rulebooks/series/vcs.rules:309'),
     Parameter('zoc.blocks_advance', ZOC_BLOCKS_ADVANCE, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:469'),
-    Parameter('zoc.blocks_supply', ZOC_BLOCKS_SUPPLY, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:67'),
-    Parameter('zoc.entry_stops_movement', ZOC_ENTRY_STOPS_MOVEMENT, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:62'),
-    Parameter('zoc.exit_cost_fraction', ZOC_EXIT_COST_FRACTION, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:63'),
-    Parameter('zoc.exit_cost_rounds_down', ZOC_EXIT_COST_ROUNDS_DOWN, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:64'),
-    Parameter('zoc.ezoc_to_ezoc', ZOC_EZOC_TO_EZOC, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:65'),
+    Parameter('zoc.blocks_supply', ZOC_BLOCKS_SUPPLY, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:254'),
+    Parameter('zoc.entry_stops_movement', ZOC_ENTRY_STOPS_MOVEMENT, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:249'),
+    Parameter('zoc.exit_cost_fraction', ZOC_EXIT_COST_FRACTION, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:250'),
+    Parameter('zoc.exit_cost_rounds_down', ZOC_EXIT_COST_ROUNDS_DOWN, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:57'),
+    Parameter('zoc.ezoc_to_ezoc', ZOC_EZOC_TO_EZOC, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:252'),
     Parameter('zoc.largest_formation_only', ZOC_LARGEST_FORMATION_ONLY, rule='7.0', origin='vcs', source='rulebooks/series/vcs.rules:238'),
-    Parameter('zoc.negated_for_supply_by_friendly_units', ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:68'),
+    Parameter('zoc.negated_for_supply_by_friendly_units', ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:255'),
     Parameter('zoc.range', ZOC_RANGE, rule='7.0', origin='vcs', source='rulebooks/series/vcs.rules:237'),
-    Parameter('zoc.reentry_after_exit', ZOC_REENTRY_AFTER_EXIT, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:66'),
+    Parameter('zoc.reentry_after_exit', ZOC_REENTRY_AFTER_EXIT, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:253'),
 ))
 
 

@@ -150,6 +150,7 @@ def card(resolved: ir.Resolved, lang: str, project_labels: dict[str, Any], paper
     if stacking is not None and isinstance(stacking.value, Quantity):
         data["stacking"] = {"amount": fraction(stacking.value.amount),
                             "unit": t.name("unit", stacking.value.unit or ""), "rule": stacking.rule}
+    data["own"] = _own(resolved, data)
     warnings = []
     if t.missing:
         keys = ", ".join(t.missing)
@@ -178,8 +179,28 @@ _CHROME = [
     "outcome.attacker-step", "outcome.note", "outcome.by-drm",
     "side.attacker", "side.defender", "side.both", "stacking.text", "modifiers.cap", "shifts.per-side",
     "player-turn", "side-turn", "heading.factors", "heading.adjustments", "column.factor", "column.multiplies",
-    "column.result", "column.change",
+    "column.result", "column.change", "heading.own",
 ]
+
+
+def _own(resolved: ir.Resolved, data: dict[str, Any]) -> list[dict[str, str]]:
+    """The items the game's own amendments changed, listed on the card; its CRT cells and TEC rows are
+    marked where they are printed."""
+    me = resolved.id
+    out = [{"where": f"{e.node.id.value}", "text": f"{a.key} = {a.text}" if a.key != "(summary)" else a.text}
+           for e in resolved.rules for a in e.amended if a.origin == me]
+    if resolved.sequence is not None:
+        out += [{"where": "SoP", "text": f"{a.key.split(': ', 1)[0]}: {a.text}"}
+                for a in resolved.sequence.amended if a.origin == me]
+    if resolved.terrain is not None and data.get("terrain"):
+        out += [{"where": "TEC", "text": a.text} for a in resolved.terrain.amended if a.origin == me]
+    if resolved.results is not None and data.get("results"):
+        cells = {a.key for a in resolved.results.amended if a.origin == me}
+        columns = data["results"]["columns"]
+        for row in data["results"]["rows"]:
+            row["own"] = [f"{column} x {row['label']}" in cells for column in columns]
+        out += [{"where": "CRT", "text": f"{a.key}: {a.text}"} for a in resolved.results.amended if a.origin == me]
+    return out
 
 
 def _sequence(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
@@ -216,6 +237,7 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     sections = []
     for kind in ("hex", "road", "hexside"):
         rows = [{"name": t.name("terrain", r.name.value), "movement": movement_text(r.movement, t),
+                 "own": resolved.terrain.item_origin(r.name.value) == resolved.id != resolved.terrain.origin,
                  "combat": combat_text(r.combat), "level": r.level,
                  "line": t.name("line", r.line.value) if r.line else None}
                 for r in node.rows if r.kind == kind]
@@ -267,7 +289,9 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         "cites": [c.value for c in node.cites], "dice": node.dice.value, "notation": notation,
         "lines": [{"name": t.name("line", l.name.value) if l.name else None, "columns": [c.value for c in l.columns]}
                   for l in node.lines],
-        "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells]} for r in node.rows],
+        "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells], "own": [False] * len(r.cells)}
+                 for r in node.rows],
+        "columns": [c.value for c in node.columns],
         "outcome": outcome, "by_drm": by_drm, "attacker": attacker,
         "breakthrough": any("*" in c.value for r in node.rows for c in r.cells),
         "below": None if below is None else (below.value, below.rule),

@@ -221,6 +221,7 @@ class TerrainSection(TypedDict):
     origin: str
     cites: tuple[str, ...]
     lines: list[str]
+    amended: list[str]      # comment lines: the rows an amendment changed, with their origin
 
 
 class AttackerSection(TypedDict):
@@ -238,6 +239,7 @@ class ResultsSection(TypedDict):
     notation: str
     lines: list[str]
     attacker: AttackerSection | None
+    amended: list[str]      # comment lines: the cells an amendment changed, with their origin
 
 
 class DefinitionEntry(TypedDict):
@@ -354,6 +356,7 @@ class ModuleContext(ExpressionContext):
     player_turn: list[str]
     player_turns: list[PlayerTurnEntry]
     sequence_cites: str
+    sequence_amended: list[str]     # comment lines: the phases an amendment changed, with their origin
     terrain: TerrainSection | None
     ezoc: ir.EffectiveParameter | None
     results: ResultsSection | None
@@ -391,7 +394,9 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         })
     # the constants, grouped under the rule that sets them, in rule order
     by_rule: dict[str, list[ParameterEntry]] = {}
-    for entry in sorted(parameters, key=lambda e: int(e["source"].rsplit(":", 1)[1])):
+    # (an amended parameter keeps its place in the rule, wherever its line is)
+    place = {p.name.value: i for e in resolved.rules for i, p in enumerate(e.node.parameters)}
+    for entry in sorted(parameters, key=lambda e: (place.get(e["name"], 0), int(e["source"].rsplit(":", 1)[1]))):
         by_rule.setdefault(entry["rule"], []).append(entry)
     parameter_groups: list[ParameterGroup] = [
         {"heading": comment(f"{e.node.id.value} {e.node.title.value if e.node.title else ''}"),
@@ -442,7 +447,8 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
                  _combat(r.combat) + _terrain_extras(r)] for r in chart.rows]
         terrain = {"title": chart.title.value if chart.title else "Terrain Effects Chart",
                    "origin": resolved.terrain.origin, "cites": _cites(chart),
-                   "lines": _table(rows, "    ") if rows else []}
+                   "lines": _table(rows, "    ") if rows else [],
+                   "amended": _amendments(resolved.terrain, "row")}
 
     # combat results table
     results: ResultsSection | None = None
@@ -466,7 +472,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
                    "notation": table.notation.value if table.notation else "steps-first",
                    "lines": [f"{py(l.name.value)}: {py(tuple(c.value for c in l.columns))},"
                              for l in table.lines if l.name is not None],
-                   "attacker": attacker}
+                   "attacker": attacker, "amended": _amendments(resolved.results, "cell")}
 
     return {
         "version": __version__,
@@ -487,12 +493,19 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "player_turn": turns["player_turn"],
         "player_turns": player_turns,
         "sequence_cites": sequence_cites,
+        "sequence_amended": _amendments(resolved.sequence, "phase") if resolved.sequence is not None else [],
         "terrain": terrain,
         "ezoc": params.get("zoc.entry_cost"),
         "results": results,
         "below": params.get("combat.below_table"),
         **_issue3_context(resolved, names),
     }
+
+
+def _amendments(effective: ir.Effective[object], noun: str) -> list[str]:
+    """One comment line per item an amendment changed: which, to what, and whose it is."""
+    return [comment(f"{noun} {a.key}: {a.text}, amended by {a.origin} ({a.span.path}:{a.span.line})")
+            for a in effective.amended]
 
 
 def public_name(definition: str) -> str:

@@ -206,6 +206,7 @@ def _sequence_snapshot(blocks: list[ir.SequenceOfPlay]) -> dict[str, Any]:
     snap: dict[str, Any] = {"phases": [], "game_turn": [], "sides": {}, "phase_detail": {}, "chart": {}}
     for sequence in blocks[:1]:
         snap["chart"] = _record(sequence, "blocks")
+        snap["chart"]["turns"] = ", ".join(block.kind.value for block in sequence.blocks)
         for block in sequence.blocks:
             for item in block.items:
                 if isinstance(item, ir.PlayerTurnSlot):
@@ -313,6 +314,8 @@ def _in_effect(rulebook: ir.Rulebook, resolved: ir.Resolved | None) -> dict[type
             out[kind] = [e.node for e in resolved.tables]
         elif how in (MERGED, LAYERED):
             out[kind] = [block for book in books for block in getattr(book, field)]
+        elif isinstance(getattr(resolved, field, None), ir.Effective):   # a chart, with its amendments
+            out[kind] = [getattr(resolved, field).node]
         else:  # a chart: the nearest rulebook's
             out[kind] = next(([getattr(book, field)[0]] for book in books if getattr(book, field)), [])
     return out
@@ -331,7 +334,9 @@ def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None) -> dict
         for entry in [*snap["rules"].values(), snap["sequence"]["chart"],
                       *(snap[area].get(_BLOCK, {}) for area in _KEYED)]:
             entry.pop("override", None)
+            entry.pop("amend", None)
         snap["results"].pop("(override)", None)
+        snap["results"].pop("(amend)", None)
     return snap
 
 

@@ -64,7 +64,7 @@ _INNER = {("defender", "side"): "grid", ("attacker", "side"): "grid", ("game", "
 
 
 def _block_kind(tokens: list[str]) -> str:
-    words = [t for t in tokens if t != "override"]
+    words = [t for t in tokens if t not in ("override", "amend")]
     heads = [(head, kind) for layout in BLOCKS.values() if layout is not None for head in layout[1]
              for kind in (layout[0],)] + list(_INNER.items())
     for head, kind in heads:

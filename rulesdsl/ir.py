@@ -245,6 +245,7 @@ class Rule:
     requires: tuple[Text, ...]   # parameters every game of the series must set
     definitions: tuple[Definition, ...]
     extra_summaries: tuple[Text, ...]   # summaries after the first: an error validate reports
+    amend: bool = False   # `amend rule`: changes only the parameters it lists (and its summary, if given)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -407,6 +408,7 @@ class SequenceOfPlay:
     override: bool
     cites: tuple[Text, ...]
     blocks: tuple[TurnBlock, ...]
+    amend: bool = False   # `amend sequence of play`: replaces only the phases it lists, in their turn
 
 
 # ---- terrain effects chart -----------------------------------------------
@@ -450,6 +452,7 @@ class TerrainChart:
     title: Text | None
     cites: tuple[Text, ...]
     rows: tuple[TerrainRow, ...]
+    amend: bool = False   # `amend terrain effects chart`: replaces (or adds) only the rows it lists
 
 
 # ---- combat results table ------------------------------------------------
@@ -508,6 +511,7 @@ class ResultsTable:
     notation: Text | None       # steps-first (D2r1) or retreat-first (D2(1))
     grid: Grid | None             # a one-sided table
     sides: tuple[TableSide, ...]  # the side blocks of a dual-sided table, as written
+    amend: bool = False   # `amend combat results table`: one odds row and the cells it changes; dice ""
 
     # What the table reads, whichever way it is written: views of `grid` or `sides`, not fields, so the
     # model holds each cell once.
@@ -617,7 +621,7 @@ assert set(STATEMENTS) == set(get_args(Statement)), "Statement and Rulebook's fi
 NODES: tuple[type, ...] = tuple(
     obj for obj in list(globals().values())
     if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ == __name__
-    and obj.__name__ not in ("Effective", "EffectiveParameter", "Resolved"))
+    and obj.__name__ not in ("Effective", "EffectiveParameter", "Resolved", "Amended"))
 
 
 # ---- the resolved rulebook: what is in effect after overrides ----------------
@@ -625,11 +629,26 @@ N = TypeVar("N", covariant=True)
 
 
 @dataclass(frozen=True, slots=True)
+class Amended:
+    """One item of a definition in effect that an `amend` changed: its own provenance."""
+
+    key: str        # a parameter's name, a terrain row's name, a CRT cell as "3:1 x 4"
+    text: str       # what is in effect, as written: "A1", "woods 3 Dx2", "D1r2"
+    origin: str     # id of the rulebook whose amendment is in effect
+    span: Span = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class Effective(Generic[N]):
-    """A definition in effect, with the rulebook it comes from."""
+    """A definition in effect, with the rulebook it comes from (and the items amendments changed)."""
 
     node: N
     origin: str                  # id of the rulebook whose definition is in effect
+    amended: tuple[Amended, ...] = ()   # items another rulebook amended, nearest amendment in effect
+
+    def item_origin(self, key: str) -> str:
+        """The rulebook an item of this definition comes from."""
+        return next((a.origin for a in self.amended if a.key == key), self.origin)
 
 
 @dataclass(frozen=True, slots=True)

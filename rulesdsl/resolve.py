@@ -17,7 +17,8 @@ from .errors import Diagnostic, Span, suggest, suggester
 from .context import ROOT
 from .expressions import Checker, Vocabulary
 from .runtime.model import Quantity
-from .validate import favours_defender, rounding_threshold, typed_value
+from .runtime.notation import parse_result
+from .validate import _shown, favours_defender, rounding_threshold, typed_value
 from .walk import walk
 
 # How each kind of statement is resolved against the rulebooks a rulebook extends
@@ -103,9 +104,19 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     for book in reversed(books):  # base series first, the rulebook itself last
         origin = book.id.value
         inherited_ids = frozenset(rules)  # what an override in this book may replace (one hint index per book)
+        amended_here: set[str] = set()
         for rule in book.rules:
             key = rule.id.value
             inherited = rules.get(key)
+            if rule.amend:
+                if inherited is None:
+                    problems.append(_override_of_nothing(rule, inherited_ids))
+                    continue
+                if key in amended_here or inherited.origin == origin:
+                    continue  # a rule twice in one file: reported by validate
+                amended_here.add(key)
+                rules[key] = _amend_rule(rule, inherited, origin, rules, problems)
+                continue
             if rule.override:
                 if inherited is None:
                     problems.append(_override_of_nothing(rule, inherited_ids))
@@ -127,6 +138,15 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
                 continue
             node = items[0]
             inherited = charts.get(field)
+            if getattr(node, "amend", False):
+                if inherited is None:
+                    problems.append(Diagnostic(
+                        f"amendment of a {noun} that no rulebook this one extends defines", node.span,
+                        f"there is no inherited {noun} to amend: write the whole chart, without amend"))
+                    continue
+                amend: Any = {"terrain": _amend_terrain, "results": _amend_results, "sequence": _amend_sequence}[field]
+                charts[field] = amend(node, charts[field], origin, problems)
+                continue
             override = getattr(node, "override", False)
             if inherited is not None and not override:
                 problems.append(Diagnostic(
@@ -322,9 +342,228 @@ def _example(name: str) -> str:
 
 def _override_of_nothing(rule: ir.Rule, rules: frozenset[str]) -> Diagnostic:
     near = suggester(rules, n=3, cutoff=0.5).close(rule.id.value)
-    hint = ("the nearest rules are " + ", ".join(near)) if near else "remove 'override' to add a rule of this rulebook's own"
-    return Diagnostic(f"override of rule {rule.id.value}, which no rulebook this one extends defines",
+    what = "amendment" if rule.amend else "override"
+    hint = ("the nearest rules are " + ", ".join(near)) if near else (
+        "there is nothing to amend: give the rule a title and a summary and drop amend, to add a rule of its own"
+        if rule.amend else "remove 'override' to add a rule of this rulebook's own")
+    return Diagnostic(f"{what} of rule {rule.id.value}, which no rulebook this one extends defines",
                       rule.id.span, hint)
+
+
+# ---- amendments: one item of an inherited definition changes, the rest holds -------------------
+def _amended(inherited: ir.Effective[Any], node: Any, new: list[ir.Amended]) -> ir.Effective[Any]:
+    """The inherited definition with `node` in effect; each item keeps the origin of its nearest amendment."""
+    keys = {a.key for a in new}
+    return ir.Effective(node=node, origin=inherited.origin,
+                        amended=tuple(a for a in inherited.amended if a.key not in keys) + tuple(new))
+
+
+def _nothing_changes(what: str, inherited: ir.Effective[Any], key: str, shown: str, span: Span) -> Diagnostic:
+    return Diagnostic(f"amendment of {what} changes nothing: {inherited.item_origin(key)} already has {shown}",
+                      span, "delete the line, or give the value the game changes it to")
+
+
+def _amend_rule(rule: ir.Rule, inherited: ir.Effective[ir.Rule], origin: str,
+                rules: Mapping[str, ir.Effective[ir.Rule]], problems: list[Diagnostic]) -> ir.Effective[ir.Rule]:
+    """`amend rule 7.4 { p = v }`: the inherited rule, with the parameters listed (and the summary, notes and
+    references given) changed; every other parameter as inherited."""
+    base = inherited.node
+    parameters = list(base.parameters)
+    where = {p.name.value: i for i, p in enumerate(parameters)}
+    new: list[ir.Amended] = []
+    seen: dict[str, ir.Parameter] = {}
+    for parameter in rule.parameters:
+        name = parameter.name.value
+        if name in seen:
+            problems.append(Diagnostic(f"{name} is amended twice", parameter.name.span,
+                                       f"the first is at line {seen[name].span.line}; keep one"))
+            continue
+        seen[name] = parameter
+        value, errors = typed_value(parameter)
+        if errors:
+            continue  # reported by validate
+        if name not in where:
+            problems.append(_not_in_rule(name, parameter, rule, inherited, rules))
+            continue
+        old = parameters[where[name]]
+        if typed_value(old)[0] == value:
+            problems.append(_nothing_changes(name, inherited, name, f"{name} = {_written(old.value)}",
+                                             parameter.span))
+            continue
+        parameters[where[name]] = parameter
+        new.append(ir.Amended(key=name, text=_written(parameter.value), origin=origin, span=parameter.span))
+    summary = base.summary
+    if rule.summary is not None:
+        summary = rule.summary
+        new.append(ir.Amended(key="(summary)", text=rule.summary.value, origin=origin, span=rule.summary.span))
+    node = dataclasses.replace(base, parameters=tuple(parameters), summary=summary, notes=base.notes + rule.notes,
+                               see=base.see + tuple(s for s in rule.see if s not in base.see))
+    return _amended(inherited, node, new)
+
+
+def _written(value: ir.Value) -> str:
+    """A parameter's value as the rulebook writes it."""
+    if isinstance(value, ir.Quoted):
+        return f'"{value.value}"'
+    return _shown(value).strip("'")
+
+
+def _not_in_rule(name: str, parameter: ir.Parameter, rule: ir.Rule, inherited: ir.Effective[ir.Rule],
+                 rules: Mapping[str, ir.Effective[ir.Rule]]) -> Diagnostic:
+    owner = next((e for e in rules.values() if any(p.name.value == name for p in e.node.parameters)), None)
+    message = f"rule {rule.id.value} of {inherited.origin} sets no {name}"
+    if owner is not None:
+        return Diagnostic(message, parameter.name.span,
+                          f"{name} is set by rule {owner.node.id.value} ({owner.origin}): amend that rule")
+    names = [p.name.value for p in inherited.node.parameters]
+    near = suggest(name, names)
+    return Diagnostic(message, parameter.name.span, near or (
+        "it sets " + ", ".join(names) if names else "it sets no parameter: an amendment changes parameters only"))
+
+
+def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainChart], origin: str,
+                   problems: list[Diagnostic]) -> ir.Effective[ir.TerrainChart]:
+    """`amend terrain effects chart { hex: / woods 3 Dx2 }`: the rows listed replace the inherited rows of
+    those terrains; every other row as inherited."""
+    rows = list(inherited.node.rows)
+    where = {r.name.value.lower(): i for i, r in enumerate(rows)}
+    new: list[ir.Amended] = []
+    for row in chart.rows:
+        key = row.name.value.lower()
+        if key not in where:
+            problems.append(Diagnostic(
+                f"the terrain effects chart of {inherited.origin} has no terrain '{row.name.value}'", row.name.span,
+                suggest(row.name.value, where) or "an amendment changes the rows of the inherited chart; a new "
+                                                 "terrain needs the whole chart, with override"))
+            continue
+        if row.kind is None:
+            continue  # reported by validate
+        old = rows[where[key]]
+        if old.kind != row.kind:
+            problems.append(Diagnostic(f"'{old.name.value}' is {old.kind} terrain on the inherited chart",
+                                       row.span, f"put the row under '{'roads' if old.kind == 'road' else old.kind}:'"))
+            continue
+        if old == row:
+            problems.append(_nothing_changes(f"terrain '{row.name.value}'", inherited, old.name.value,
+                                             "the same row", row.span))
+            continue
+        rows[where[key]] = dataclasses.replace(row, name=old.name)
+        new.append(ir.Amended(key=old.name.value, text=_row_text(row), origin=origin, span=row.span))
+    return _amended(inherited, dataclasses.replace(inherited.node, rows=tuple(rows)), new)
+
+
+def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.SequenceOfPlay], origin: str,
+                    problems: list[Diagnostic]) -> ir.Effective[ir.SequenceOfPlay]:
+    """`amend sequence of play { player turn { movement ... } }`: each phase listed replaces the inherited
+    phase of that name in that turn; every other phase, and the order, as inherited."""
+    blocks = list(inherited.node.blocks)
+    new: list[ir.Amended] = []
+    for block in sequence.blocks:
+        kind = block.kind.value
+        index = next((i for i, b in enumerate(blocks) if b.kind.value == kind), None)
+        if index is None:
+            problems.append(Diagnostic(f"the sequence of play of {inherited.origin} has no {kind} turn",
+                                       block.kind.span, "amend the phases of a turn it has"))
+            continue
+        items = list(blocks[index].items)
+        where = {item.name.value: i for i, item in enumerate(items) if isinstance(item, ir.Phase)}
+        for item in block.items:
+            if not isinstance(item, ir.Phase):
+                continue  # reported by validate
+            name = item.name.value
+            if name not in where:
+                problems.append(Diagnostic(
+                    f"the {kind} turn of {inherited.origin} has no phase '{name}'", item.name.span,
+                    suggest(name, where) or "its phases are " + ", ".join(where) if where else
+                    "an amendment changes the phases the inherited turn has"))
+                continue
+            key = f"{kind} turn: {name}"
+            if items[where[name]] == item:
+                problems.append(_nothing_changes(f"phase '{name}'", inherited, key, "the same phase", item.span))
+                continue
+            items[where[name]] = item
+            activities = ", ".join(a.value for a in item.activities)
+            cites = " ".join(c.value for c in item.cites)
+            new.append(ir.Amended(key=key, text=f"{name} [{cites}] {activities}".replace(" [] ", " ").strip(),
+                                  origin=origin, span=item.span))
+        blocks[index] = dataclasses.replace(blocks[index], items=tuple(items))
+    return _amended(inherited, dataclasses.replace(inherited.node, blocks=tuple(blocks)), new)
+
+
+def _row_text(row: ir.TerrainRow) -> str:
+    move, combat = row.movement, row.combat
+    moves = {"cost": str(move.amount), "add": f"+{move.amount}", "prohibited": "P", "other": "ot",
+             "road-like": "road-like", "negates": f"negates {move.target.value if move.target else ''}"}
+    parts = [f"A x{combat.attacker}" if combat.attacker is not None else "",
+             f"D x{combat.defender}" if combat.defender is not None else "",
+             f"{abs(combat.shift)}{'L' if combat.shift < 0 else 'R'}" if combat.shift else ""]
+    fight = {"none": "ne", "prohibited": "P", "other": "ot"}.get(combat.kind) or " ".join(p for p in parts if p)
+    return f"{row.name.value}: movement {moves[move.kind]}, combat {fight}"
+
+
+def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTable], origin: str,
+                   problems: list[Diagnostic]) -> ir.Effective[ir.ResultsTable]:
+    """`amend combat results table { odds 3:1 / 4 D1r2 }`: each cell listed (by its odds column and its dice
+    row) replaces the inherited one; every other cell as inherited."""
+    base = inherited.node
+    notation = base.notation.value if base.notation else "steps-first"
+    if not table.lines or not base.lines:
+        return inherited   # no odds row: reported by validate; an inherited table without one, by its own
+    amend_line = table.lines[0]
+    line = base.lines[0]
+    if amend_line.name is not None or len(base.lines) > 1:
+        names = {l.name.value: l for l in base.lines if l.name is not None}
+        wanted = amend_line.name.value if amend_line.name is not None else ""
+        if wanted not in names:
+            problems.append(Diagnostic(
+                f"the combat results table of {inherited.origin} has no odds line '{wanted}'" if wanted else
+                f"the combat results table of {inherited.origin} has several odds lines: name the one amended",
+                amend_line.span, suggest(wanted, names) if wanted and suggest(wanted, names) else
+                "its lines are " + ", ".join(names) if names else "it has one unnamed odds row"))
+            return inherited
+        line = names[wanted]
+    columns: list[int | None] = []
+    for column in amend_line.columns:
+        index = next((i for i, c in enumerate(line.columns) if c.value == column.value), None)
+        if index is None:
+            columns_text = [c.value for c in line.columns]
+            problems.append(Diagnostic(
+                f"the combat results table of {inherited.origin} has no column {column.value}", column.span,
+                suggest(column.value, columns_text) or "its columns are " + " ".join(columns_text)))
+        columns.append(index)
+    rows = [list(r.cells) for r in base.rows]
+    where = {r.label.value: i for i, r in enumerate(base.rows)}
+    new: list[ir.Amended] = []
+    for row in table.rows:
+        label = row.label.value
+        if label not in where:
+            problems.append(Diagnostic(
+                f"the combat results table of {inherited.origin} has no row {label}", row.label.span,
+                suggest(label, where) or "its rows are " + " ".join(where)))
+            continue
+        for index, cell in zip(columns, row.cells):
+            if index is None:
+                continue
+            if parse_result(cell.value, notation) is None:
+                problems.append(Diagnostic(f"'{cell.value}' is not a combat result of the {notation} notation",
+                                           cell.span, "write a result as the inherited table does, like "
+                                                      + base.rows[where[label]].cells[index].value))
+                continue
+            key = f"{base.columns[index].value} x {label}"
+            old = rows[where[label]][index]
+            if old.value == cell.value:
+                problems.append(_nothing_changes(f"cell {key}", inherited, key, cell.value, cell.span))
+                continue
+            rows[where[label]][index] = cell
+            new.append(ir.Amended(key=key, text=cell.value, origin=origin, span=cell.span))
+    new_rows = tuple(dataclasses.replace(r, cells=tuple(cells)) for r, cells in zip(base.rows, rows))
+    if base.grid is not None:
+        node = dataclasses.replace(base, grid=dataclasses.replace(base.grid, rows=new_rows))
+    else:
+        node = dataclasses.replace(base, sides=tuple(
+            dataclasses.replace(s, rows=new_rows) if s.side.value == "defender" and s.odds is not None else s
+            for s in base.sides))
+    return _amended(inherited, node, new)
 
 
 def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective[ir.Rule]) -> list[Diagnostic]:
@@ -359,7 +598,8 @@ def _parameters(rules: tuple[ir.Effective[ir.Rule], ...]) -> tuple[tuple[ir.Effe
                     parameter.name.span, f"a parameter is set in one rule; the other is at "
                                          f"{first.span.path}:{first.span.line}"))
                 continue
-            found[name] = ir.EffectiveParameter(name=name, value=value, rule=rule.id.value, origin=effective.origin,
+            found[name] = ir.EffectiveParameter(name=name, value=value, rule=rule.id.value,
+                                                origin=effective.item_origin(name),
                                                 span=parameter.span)
     return tuple(found[k] for k in sorted(found)), problems
 

@@ -20,11 +20,11 @@ _ONE_LINE = r"^[^\n\r]*$"
 _TEXT = {"type": "string", "empty": False, "regex": _ONE_LINE}
 
 
-def _rule_schema(title_required: bool) -> dict[str, Any]:
+def _rule_schema(title_required: bool, summary_required: bool = True) -> dict[str, Any]:
     return {"type": "dict", "schema": {
         "id": {"type": "string", "required": True},
         "title": {**_TEXT, "required": title_required, "maxlength": 100},
-        "summary": {**_TEXT, "required": True, "maxlength": 240},
+        "summary": {**_TEXT, "required": summary_required, "maxlength": 240},
         "notes": {"type": "list", "schema": {"type": "string", "empty": False}},
     }}
 
@@ -61,9 +61,13 @@ def schema_for(kind: str) -> dict[str, Any]:
         "rules": {"type": "list", "schema": _rule_schema(True)},
         # an override may keep the title of the rule it replaces
         "overrides": {"type": "list", "schema": _rule_schema(False)},
+        # an amendment keeps the title and, unless it gives one, the summary of the rule it amends
+        "amendments": {"type": "list", "schema": _rule_schema(False, False)},
         **{key: {"type": "list", "maxlength": 1} for key in _ONE},
         "results": {"type": "list", "maxlength": 1, "schema": {"type": "dict", "schema": {
-            "dice": {"type": "string", "required": True, "allowed": ["1d6", "2d6", "d66"]},
+            # an amendment reads the inherited table's dice (the grammar gives every other table dice)
+            "dice": {"type": "string", "required": True, "allowed": ["1d6", "2d6", "d66"], "excludes": "amend"},
+            "amend": {"type": "boolean", "required": True, "excludes": "dice"},
         }}},
     }
 
@@ -97,9 +101,9 @@ def document(rulebook: ir.Rulebook) -> tuple[dict[str, Any], dict[Path, Span]]:
 
     for key in ("kind", "id", "title", "version", "extends"):
         put((), doc, key, getattr(rulebook, key))
-    doc["rules"], doc["overrides"] = [], []
+    doc["rules"], doc["overrides"], doc["amendments"] = [], [], []
     for rule in rulebook.rules:
-        group = "overrides" if rule.override else "rules"
+        group = "overrides" if rule.override else "amendments" if rule.amend else "rules"
         path = (group, len(doc[group]))
         spans[path] = rule.id.span
         entry: dict[str, Any] = {}
@@ -117,7 +121,9 @@ def document(rulebook: ir.Rulebook) -> tuple[dict[str, Any], dict[Path, Span]]:
         for i, item in enumerate(items):
             spans[(key, i)] = item.span
             entry = {}
-            if key == "results":
+            if key == "results" and item.amend:
+                entry["amend"] = True
+            elif key == "results":
                 put((key, i), entry, "dice", item.dice)
             doc[key].append(entry)
     return doc, spans
@@ -134,7 +140,7 @@ def _leaves(errors: Iterable[Any]) -> Iterator[Any]:   # cerberus's ValidationEr
 def _message(error: Any, path: Path) -> tuple[str, str | None]:
     field = next((str(p) for p in reversed(path) if isinstance(p, str)), "rulebook")
     what = _WHAT.get(field, field)
-    in_rule = path[:1] in (("rules",), ("overrides",))
+    in_rule = path[:1] in (("rules",), ("overrides",), ("amendments",))
     hints = _RULE_HINTS if in_rule else _BOOK_HINTS
     rule = error.rule
     if rule == "required":
@@ -169,7 +175,7 @@ def _validator(schema: dict[str, Any]) -> Validator:
 # its errors, which is quadratic in the errors of one document, while the fixed cost of a
 # validation is large enough that one rule at a time would be slower on a clean file.
 _BATCH = 64
-_GROUPS = ("rules", "overrides")
+_GROUPS = ("rules", "overrides", "amendments")
 _BOOK = {kind: _validator({**schema_for(kind), **{group: {"type": "list"} for group in _GROUPS}})
          for kind in ("series", "game", "labels", "")}
 _RULES = _validator({group: schema_for("")[group] for group in _GROUPS})

@@ -105,7 +105,8 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def rule(self, meta: Meta, items: list[Any]) -> Any:
         override = bool(items) and self._is(items[0], "OVERRIDE")
-        keyword, rule_id, *rest = items[1:] if override else items
+        amend = bool(items) and self._is(items[0], "AMEND")
+        keyword, rule_id, *rest = items[1:] if override or amend else items
         title = self._text(rest.pop(0)) if rest and self._is(rest[0], "STRING") else None
         body: dict[str, list[Any]] = {"summary": [], "parameters": [], "notes": [], "see": [], "requires": [],
                                  "definitions": []}
@@ -113,7 +114,7 @@ class _Builder(Transformer[Token, Any]):
             body[kind].extend(value if isinstance(value, list) else [value])
         summaries = body.pop("summary")
         return ir.Rule(span=self._span(meta), id=rule_id, numbered=keyword == "rule", override=override,
-                       title=title, summary=summaries[0] if summaries else None,
+                       amend=amend, title=title, summary=summaries[0] if summaries else None,
                        extra_summaries=tuple(summaries[1:]), **{k: tuple(v) for k, v in body.items()})
 
     def rule_id(self, items: list[Any]) -> Any:
@@ -357,8 +358,10 @@ class _Builder(Transformer[Token, Any]):
     # -- sequence of play -----------------------------------------------
     @v_args(meta=True)
     def sequence(self, meta: Meta, items: list[Any]) -> Any:
-        override, _, cites, items = self._leading(items)
-        return ir.SequenceOfPlay(span=self._span(meta), override=override, cites=cites, blocks=tuple(items))
+        amend = bool(items) and self._is(items[0], "AMEND")
+        override, _, cites, items = self._leading(items[1:] if amend else items)
+        return ir.SequenceOfPlay(span=self._span(meta), override=override, cites=cites, blocks=tuple(items),
+                                 amend=amend)
 
     @v_args(meta=True)
     def sequence_block(self, meta: Meta, items: list[Any]) -> Any:
@@ -391,7 +394,8 @@ class _Builder(Transformer[Token, Any]):
     # -- terrain effects chart ------------------------------------------
     @v_args(meta=True)
     def terrain_chart(self, meta: Meta, items: list[Any]) -> Any:
-        override, title, cites, items = self._leading(items)
+        amend = bool(items) and self._is(items[0], "AMEND")
+        override, title, cites, items = self._leading(items[1:] if amend else items)
         rows, kind = [], None
         for item in items:
             if isinstance(item, Token):  # a heading: hex:, hexside:, roads:
@@ -399,7 +403,8 @@ class _Builder(Transformer[Token, Any]):
                         "roads": ir.TerrainKind.ROAD}[str(item)]
             else:  # a row before any heading keeps kind None: validate reports it
                 rows.append(dataclasses.replace(item, kind=kind))
-        return ir.TerrainChart(span=self._span(meta), override=override, title=title, cites=cites, rows=tuple(rows))
+        return ir.TerrainChart(span=self._span(meta), override=override, title=title, cites=cites, rows=tuple(rows),
+                               amend=amend)
 
     def terrain_heading(self, items: list[Any]) -> Any:
         return items[0]
@@ -502,6 +507,14 @@ class _Builder(Transformer[Token, Any]):
             grid = body
         return ir.ResultsTable(span=self._span(meta), override=override, title=title, cites=cites,
                                dice=self._text(dice), notation=notation, grid=grid, sides=sides)
+
+    @v_args(meta=True)
+    def results_amend(self, meta: Meta, items: list[Any]) -> Any:
+        """`amend combat results table { odds ... / rows }`: the inherited table's dice and notation hold."""
+        _, title, cites, rest = self._leading(items[1:])
+        return ir.ResultsTable(span=self._span(meta), override=False, amend=True, title=title, cites=cites,
+                               dice=ir.Text(span=self._text(items[0]).span, value=""), notation=None,
+                               grid=rest[0], sides=())
 
     def results_body(self, items: list[Any]) -> Any:
         return list(items)

@@ -38,6 +38,11 @@ def _rule(rule: ir.Rule) -> list[Diagnostic]:
                 for extra in rule.extra_summaries]
     for parameter in rule.parameters:
         problems += typed_value(parameter)[1]
+    if rule.amend:
+        for name in (*(d.name for d in rule.definitions), *rule.requires):
+            problems.append(Diagnostic(f"an amendment of rule {rule.id.value} changes parameters only", name.span,
+                                       "a definition or a requirement needs the whole rule, restated as an "
+                                       "override"))
     for name in rule.requires:
         if name.value not in PARAMETERS:
             problems.append(Diagnostic(f"unknown parameter '{name.value}'", name.span,
@@ -72,7 +77,8 @@ def _rule_ids(rulebook: ir.Rulebook) -> list[Diagnostic]:
         if first is None:
             seen[rule.id.value] = rule
             continue
-        what = "overridden" if rule.override and first.override else "defined"
+        what = "overridden" if rule.override and first.override else "amended" if rule.amend and first.amend \
+            else "defined"
         out.append(Diagnostic(f"rule {rule.id.value} is {what} twice in this rulebook", rule.id.span,
                               f"the first is at line {first.id.span.line}; merge the two"))
     return out
@@ -341,6 +347,11 @@ def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
                  else f"one {block.kind.value} turn")
         names: dict[str, ir.Phase | ir.PlayerTurnSlot] = {}
         for item in block.items:
+            if isinstance(item, ir.PlayerTurnSlot) and sequence.amend:
+                out.append(Diagnostic("an amendment of the sequence of play changes phases, not player turns",
+                                      item.span, "a new order of player turns needs the whole sequence, "
+                                                 "restated as an override"))
+                continue
             if isinstance(item, ir.PlayerTurnSlot) and block.kind.value == "player":
                 out.append(Diagnostic("a player turn cannot contain a player turn", item.span))
                 continue
@@ -376,11 +387,11 @@ def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
                     out.append(Diagnostic(f"the game turn never runs the player turn of '{side}'", game.kind.span,
                                           f"add a line such as 'player turn {side}'"))
         return out
-    if "player" in kinds and game is not None:
+    if "player" in kinds and game is not None and not sequence.amend:
         if not any(isinstance(i, ir.PlayerTurnSlot) for i in game.items):
             out.append(Diagnostic("the game turn never runs the player turn", game.kind.span,
                                   "add a line such as 'player turn first'"))
-    if "player" not in kinds:
+    if "player" not in kinds and not sequence.amend:
         out.append(Diagnostic("sequence of play has no 'player turn' block", sequence.span))
     return out
 
@@ -437,13 +448,15 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
                 if factor is not None and factor <= 0:
                     out.append(Diagnostic("a combat multiplier must be more than zero", combat.span,
                                           "use P where combat is prohibited"))
-    if chart.rows and not any(r.kind == "hex" for r in chart.rows):
+    if chart.rows and not chart.amend and not any(r.kind == "hex" for r in chart.rows):
         out.append(Diagnostic("terrain effects chart has no hex terrain", chart.span, "add rows under 'hex:'"))
     return out
 
 
 # ---- combat results table ---------------------------------------------------
 def _results(table: ir.ResultsTable) -> list[Diagnostic]:
+    if table.amend:
+        return _results_amendment(table)
     out = []
     notation = table.notation.value if table.notation else "steps-first"
     if notation not in NOTATIONS and table.notation is not None:
@@ -476,6 +489,40 @@ def _results(table: ir.ResultsTable) -> list[Diagnostic]:
     if table.attacker is not None:
         out += _strength_columns(table.attacker.columns)
         out += _dice_rows(table.dice, table.attacker.rows, len(table.attacker.columns), notation, "strength")
+    return out
+
+
+def _results_amendment(table: ir.ResultsTable) -> list[Diagnostic]:
+    """An amendment's shape: one odds row, each column once, each roll once, one cell per column. What its
+    columns, rolls and results mean is checked against the table it amends (resolve)."""
+    out = []
+    lines = table.lines
+    for line in lines[1:]:
+        out.append(Diagnostic("an amendment of the combat results table has one odds row", line.span,
+                              "amend the cells of another odds row in a block of their own"
+                              if len(lines) == 1 else "list every column it changes on the first odds row"))
+    seen: dict[str, ir.Text] = {}
+    for column in lines[0].columns if lines else ():
+        if column.value in seen:
+            out.append(Diagnostic(f"column {column.value} is amended twice", column.span,
+                                  f"the first is at line {seen[column.value].span.line}; keep one"))
+        seen.setdefault(column.value, column)
+    rolls: dict[str, ir.DiceRow] = {}
+    width = len(table.columns)
+    for row in table.rows:
+        if row.label.value in rolls:
+            out.append(Diagnostic(f"roll {row.label.value} is amended twice", row.label.span,
+                                  f"the first is at line {rolls[row.label.value].span.line}; keep one"))
+        rolls.setdefault(row.label.value, row)
+        if len(row.cells) != width:
+            span = row.cells[width].span if len(row.cells) > width else row.cells[-1].span
+            cells = "1 cell" if len(row.cells) == 1 else f"{len(row.cells)} cells"
+            out.append(Diagnostic(f"dice row {row.label.value} has {cells} for {width} amended "
+                                  f"column{'s' if width != 1 else ''}", span,
+                                  "one result per column of the amendment's odds row, in its order"))
+    if not table.rows:
+        out.append(Diagnostic("an amendment of the combat results table changes no cell", table.span,
+                              "add a dice row under the odds row: the roll, then a result per column"))
     return out
 
 

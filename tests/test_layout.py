@@ -72,6 +72,10 @@ combat results table "Two sides" dice 1d6 {
     1 A1 -
   }
 }
+amend combat results table "Errata" [rounding] {
+  odds 2:1
+  3 D3
+}
 table sizes "Sizes" [rounding] {
   level 1 2-3
   hexes 4 3
