@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any, Callable, assert_never, get_args
 
 from . import ir
+from .codes import clause_text
 from .resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION, rule_order
 from .runtime.tables import DICE_OUTCOMES, roll_range
 from .validate import typed_value
@@ -130,6 +131,7 @@ def _combat(cell: ir.CombatCell) -> str:
 _SHOWN: dict[type, Callable[[Any], str]] = {
     ir.Text: lambda n: n.value, ir.Quoted: lambda n: f'"{n.value}"', ir.Parameter: _value_text,
     ir.MovementCell: _movement, ir.CombatCell: _combat, ir.Definition: _definition,
+    ir.CodeClause: clause_text,
     **{kind: expression_text for kind in get_args(ir.Expr)},
 }
 
@@ -286,6 +288,7 @@ SNAPSHOTS: dict[type, tuple[str, Callable[[list[Any]], Any]]] = {
     ir.SequenceOfPlay: ("sequence", _sequence_snapshot),
     ir.TerrainChart: ("terrain", _by_name("rows")),
     ir.ResultsTable: ("results", _results_snapshot),
+    ir.ResultCodes: ("result_codes", _by_name("codes", "code")),
     ir.LookupTable: ("tables", _tables),
     ir.Labels: ("labels", _labels),
 }
@@ -339,6 +342,7 @@ _KEYED = {
     "unit_types": ("unit-types", "Unit types", "unit type"),
     "vocabulary": ("vocabulary", "Unit states and combat words", "list"),
     "rounding": ("rounding", "Rounding", "rounding rule"),
+    "result_codes": ("result-codes", "Result codes", "result code"),
     "labels": ("labels", "Labels", "language"),
 }
 
