@@ -80,17 +80,17 @@ def below_reader(block: ir.ResultCodes | None) -> Callable[[str], Result | None]
 
 
 def cell_hint(block: ir.ResultCodes | None, notation: str, hints: dict[str, str], text: str) -> str:
-    """What a cell that is no code may be: the nearest declared code, then what the codes are."""
+    """What a cell that is no code may be: the nearest declared code, else what the codes are."""
     codes = declared(block)
     near = suggest(text, codes) if codes else None
-    parts = [near] if near else []
-    if codes:
-        parts.append("the declared codes are " + ", ".join(codes))
+    if near:
+        return near
+    parts = ["the declared codes are " + ", ".join(codes)] if codes else []
     if notation in hints:
         parts.append(hints[notation])
     elif not codes:
-        parts.append("declare it in 'result codes'")
-    return "; ".join(parts)
+        parts.append("declare the code in a 'result codes' block")
+    return "; or ".join(parts)
 
 
 def check(block: ir.ResultCodes) -> list[Diagnostic]:

@@ -24,7 +24,7 @@ from .validate import typed_value
 from .walk import iter_fields
 
 SEVERITIES = ("correction", "addition", "breaking")
-AREAS = ("rulebook", "rule", "sequence", "terrain", "results", "modifiers", "shifts", "adjustments",
+AREAS = ("rulebook", "rule", "sequence", "terrain", "results", "result-codes", "modifiers", "shifts", "adjustments",
          "unit-factors", "tables", "unit-types", "vocabulary", "rounding", "labels")
 
 

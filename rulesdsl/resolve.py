@@ -223,7 +223,7 @@ def _declared_cells(books: list[ir.Rulebook], charts: Mapping[str, ir.Effective[
             and block.family.value != table.notation.value:
         out.append(Diagnostic(f"the table is written in {table.notation.value} notation, but the result codes "
                               f"say family {block.family.value}", table.notation.span,
-                              f"write 'notation {block.family.value}', or remove it"))
+                              f"write '{block.family.value}'"))
     home = next(book for book in books if book.id.value == results.origin)
     own = home.result_codes[0] if home.result_codes else None
     if reads_own_codes(home) and block is own:
@@ -258,10 +258,11 @@ def _result_parameters(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule]
                 continue   # a wrong shape is typed_value's
             declared = result_codes.declared(block)
             near = suggest(words[0].value, declared) if declared else None
-            hint = "; ".join(filter(None, [near, "the declared codes are " + ", ".join(declared) if declared
-                                           else None, None if block is not None and block.family is None
-                                           else PARAMETER_RESULT_HINT]))
-            out.append(Diagnostic(f"{name} takes {PARAMETERS[name][0].describe()}, not '{words[0].value}'",
+            hint = near or ("the declared codes are " + ", ".join(declared) + (
+                "" if block is not None and block.family is None else ", or a steps-first result like A1")
+                if declared else PARAMETER_RESULT_HINT)
+            what = "one of the declared result codes" if declared else PARAMETERS[name][0].describe()
+            out.append(Diagnostic(f"{name} takes {what}, not '{words[0].value}'",
                                   value.span, hint))
     return out
 
