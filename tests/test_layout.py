@@ -72,6 +72,10 @@ combat results table "Two sides" dice 1d6 {
     1 A1 -
   }
 }
+result codes "Legend" [rounding] family steps-first {
+  DE defender loses all
+  DRL defender retreats 1, defender loses 1 step
+}
 table sizes "Sizes" [rounding] {
   level 1 2-3
   hexes 4 3

@@ -46,6 +46,21 @@ class Result:
     attacker_states: tuple[str, ...] = ()
     defender_states: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:
+        """The six fields every result has, then only those of a declared meaning that it sets."""
+        always: tuple[tuple[str, object], ...] = (
+            ("attacker_steps", self.attacker_steps), ("attacker_retreat", self.attacker_retreat),
+            ("defender_steps", self.defender_steps), ("defender_retreat", self.defender_retreat),
+            ("text", self.text), ("breakthrough", self.breakthrough))
+        declared: tuple[tuple[str, object], ...] = (
+            ("attacker_eliminated", self.attacker_eliminated), ("defender_eliminated", self.defender_eliminated),
+            ("attacker_units", self.attacker_units), ("defender_units", self.defender_units),
+            ("attacker_advance", self.attacker_advance), ("defender_advance", self.defender_advance),
+            ("exchange", self.exchange), ("not_allowed", self.not_allowed),
+            ("attacker_states", self.attacker_states), ("defender_states", self.defender_states))
+        shown = always + tuple((name, value) for name, value in declared if value not in (False, 0, ()))
+        return "Result(" + ", ".join(f"{name}={value!r}" for name, value in shown) + ")"
+
     @property
     def no_effect(self) -> bool:
         """Nothing happens to either side."""
