@@ -152,6 +152,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> tuple[ir
     problems += _declared_cells(books, charts)
     problems += _result_parameters(rulebook, ordered, charts)
     vocabulary = _vocabulary(books, ordered, charts, problems)
+    problems += _code_states(charts, vocabulary)
     vocabulary.parameters = {p.name: "number" for p in parameters
                              if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}
     definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems)
@@ -237,6 +238,20 @@ def _declared_cells(books: list[ir.Rulebook], charts: Mapping[str, ir.Effective[
     out += result_cells(table.rows, read, hint)
     if table.attacker is not None:
         out += result_cells(table.attacker.rows, read, hint)
+    return out
+
+
+def _code_states(charts: Mapping[str, ir.Effective[Any]], vocabulary: Vocabulary) -> list[Diagnostic]:
+    """A code's `SIDE becomes STATE` names a unit state the rulebook declares (`unit states:`)."""
+    codes = charts.get("result_codes")
+    out = []
+    for code in codes.node.codes if codes is not None else ():
+        for clause in code.clauses:
+            if clause.effect == ir.CodeEffect.BECOMES and clause.word is not None \
+                    and clause.word.value not in vocabulary.states:
+                out.append(Diagnostic(f"unknown unit state '{clause.word.value}'", clause.word.span,
+                                      suggest(clause.word.value, vocabulary.states) or
+                                      "declare it in the rulebook's 'unit states:' line"))
     return out
 
 

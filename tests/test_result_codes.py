@@ -260,3 +260,17 @@ def test_a_game_overrides_its_series_codes(project, capsys):
     code, _, err = project.run("check", capsys=capsys)
     assert "the result codes is already defined by classic" in err or "result codes are already" in err
     assert "write 'override result codes' to replace it" in err
+
+
+def test_a_code_that_marks_a_unit_names_a_declared_state(project, capsys):
+    series = SERIES.replace("  NA   not allowed\n", "  NA   not allowed\n  DD   defender becomes disrupted\n")
+    classic(project, series=series)
+    code, _, err = project.run("check", capsys=capsys)
+    assert "classic.rules:29:25: error: unknown unit state 'disrupted'" in err
+    assert "hint: declare it in the rulebook's 'unit states:' line" in err
+    classic(project, series=series.replace("unit types {", "unit states: disrupted\n\nunit types {"))
+    code, _, err = project.run("build", capsys=capsys)
+    assert code == 0, err
+    assert load_module(project).RESULT_CODES["DD"].defender_states == ("disrupted",)
+    legend = {c["code"]: c["meaning"].text for c in _card(project)["codes"]}
+    assert legend["DD"] == "defender disrupted"
