@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from . import __version__, ir
+from . import __version__, codes as result_codes, ir
 from .errors import Diagnostic
 from .outcomes import column_odds, number, percent
 from .runtime.model import Quantity
@@ -254,22 +254,32 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
     if resolved.results is None:
         return None
     node = resolved.results.node
-    notation = node.notation.value if node.notation else "steps-first"
+    block = resolved.result_codes.node if resolved.result_codes is not None else None
+    notation = result_codes.family(block, node)
+    codes = result_codes.declared(block) or None
     rows = {r.label.value: tuple(c.value for c in r.cells) for r in node.rows}
     columns = [c.value for c in node.columns]
     cap = resolved.modifiers.node.cap if resolved.modifiers is not None else None
     outcome = []
+    declared_rows: dict[str, list[str]] = {}    # odds only declared meanings give, shown when some column has them
     for index, column in enumerate(columns):
-        odds = column_odds(node.dice.value, rows, index, notation)
+        odds = column_odds(node.dice.value, rows, index, notation, codes=codes)
         outcome.append({"column": column, "defender_step": percent(odds.defender_loses_step),
                         "defender_retreat": percent(odds.defender_retreats),
                         "defender_steps": number(odds.defender_steps),
                         "attacker_steps": number(odds.attacker_steps)})
+        for key, value in (("defender-all", odds.defender_eliminated),
+                           ("attacker-all", odds.attacker_eliminated),
+                           ("exchange", odds.exchange), ("not-allowed", odds.not_allowed)):
+            declared_rows.setdefault(key, []).append(percent(value))
+    more_outcome = [{"label": t(f"outcome.{key}"), "cells": cells} for key, cells in declared_rows.items()
+                    if codes and any(c != percent(Fraction(0)) for c in cells)]
     by_drm = []
     if cap is not None and node.dice.value != "d66":
         for drm in range(-cap, cap + 1):
             by_drm.append({"drm": f"{drm:+d}" if drm else "0",
-                           "cells": [percent(column_odds(node.dice.value, rows, i, notation, drm).defender_loses_step)
+                           "cells": [percent(column_odds(node.dice.value, rows, i, notation, drm,
+                                                         codes).defender_loses_step)
                                      for i in range(len(columns))]})
     attacker = None
     if node.attacker is not None:
@@ -278,8 +288,9 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
             "columns": [c.value for c in node.attacker.columns],
             "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells]} for r in node.attacker.rows],
             "outcome": [{"column": c.value, "attacker_steps": number(column_odds(
-                node.dice.value, attacker_rows, i, notation).attacker_steps),
-                "attacker_step": percent(column_odds(node.dice.value, attacker_rows, i, notation).attacker_loses_step)}
+                node.dice.value, attacker_rows, i, notation, codes=codes).attacker_steps),
+                "attacker_step": percent(column_odds(node.dice.value, attacker_rows, i, notation,
+                                                     codes=codes).attacker_loses_step)}
                 for i, c in enumerate(node.attacker.columns)],
         }
     below = params.get("combat.below_table")
@@ -292,11 +303,42 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells], "own": [False] * len(r.cells)}
                  for r in node.rows],
         "columns": [c.value for c in node.columns],
-        "outcome": outcome, "by_drm": by_drm, "attacker": attacker,
+        "outcome": outcome, "more_outcome": more_outcome, "by_drm": by_drm, "attacker": attacker,
+        "declared": codes is not None,
+        "defender_step_label": t("outcome.defender-loses") if codes else t("outcome.defender-step"),
         "breakthrough": any("*" in c.value for r in node.rows for c in r.cells),
         "below": None if below is None else (below.value, below.rule),
         "above": None if above is None else above.rule,
     }
+
+
+def _codes(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]] | None:
+    """The legend of the declared result codes: each code and what it means, in the card's language."""
+    if resolved.result_codes is None:
+        return None
+    return [{"code": code.code.value, "meaning": Label("; ".join(l.text for l in labels),
+                                                        any(l.fallback for l in labels))}
+            for code in resolved.result_codes.node.codes for labels in ([_clause_label(c, t) for c in code.clauses],)]
+
+
+def _clause_label(clause: ir.CodeClause, t: Labeler) -> Label:
+    if clause.side is None:
+        return t("code." + str(clause.effect).replace(" ", "-"))
+    side = t(f"code.side.{clause.side}")
+    word = clause.word.value if clause.word is not None else ""
+    if clause.effect == ir.CodeEffect.BECOMES:
+        key = "code.becomes"
+    elif clause.effect == ir.CodeEffect.LOSES and clause.amount is None:
+        key = "code.loses-all"
+    else:
+        key = f"code.{clause.effect}" + ("-units" if word in result_codes.UNIT_WORDS else "") + \
+            ("-one" if clause.amount == 1 else "")
+    template = t(key)
+    state = t.name("state", word) if clause.effect == ir.CodeEffect.BECOMES else None
+    text = template.text.replace("{side}", side.text).replace("{n}", str(clause.amount or 0))
+    if state is not None:
+        text = text.replace("{state}", state.text.lower())
+    return Label(text, template.fallback or side.fallback)
 
 
 def _modifiers(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
@@ -411,6 +453,7 @@ SECTIONS: dict[type, tuple[str | None, Callable[[ir.Resolved, Labeler], Any]]] =
     ir.SequenceOfPlay: ("sequence", _sequence),
     ir.TerrainChart: ("terrain", _terrain),
     ir.ResultsTable: ("results", lambda resolved, t: _results(resolved, t, {p.name: p for p in resolved.parameters})),
+    ir.ResultCodes: ("codes", _codes),
     ir.Modifiers: ("modifiers", _modifiers),
     ir.Shifts: ("shifts", _shifts),
     ir.UnitFactors: ("factors", _unit_factors),

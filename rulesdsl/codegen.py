@@ -11,16 +11,17 @@ from __future__ import annotations
 import keyword
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields as dataclass_fields
 from fractions import Fraction
 from typing import Protocol, TypedDict
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from . import __version__, ir
+from . import __version__, codes as result_codes, ir
 from .errors import Diagnostic, Span
 from .expressions import Checker, Emitter, function_name
 from .runtime.model import Quantity
+from .runtime.notation import Result
 
 
 # A rulebook name that is a Python keyword or soft keyword gets a trailing
@@ -361,6 +362,7 @@ class ModuleContext(ExpressionContext):
     ezoc: ir.EffectiveParameter | None
     results: ResultsSection | None
     below: ir.EffectiveParameter | None
+    codes: list[str]
 
 
 def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNames) -> ModuleContext:
@@ -469,7 +471,8 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         results = {"title": table.title.value if table.title else "Combat Results Table",
                    "origin": resolved.results.origin, "cites": _cites(table), "dice": table.dice.value,
                    "columns": py(tuple(c.value for c in table.columns)), "rows": lines,
-                   "notation": table.notation.value if table.notation else "steps-first",
+                   "notation": result_codes.family(
+                       resolved.result_codes.node if resolved.result_codes is not None else None, table),
                    "lines": [f"{py(l.name.value)}: {py(tuple(c.value for c in l.columns))},"
                              for l in table.lines if l.name is not None],
                    "attacker": attacker, "amended": _amendments(resolved.results, "cell")}
@@ -498,6 +501,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "ezoc": params.get("zoc.entry_cost"),
         "results": results,
         "below": params.get("combat.below_table"),
+        "codes": _codes(resolved),
         **_issue3_context(resolved, names),
     }
 
@@ -506,6 +510,20 @@ def _amendments(effective: ir.Effective[object], noun: str) -> list[str]:
     """One comment line per item an amendment changed: which, to what, and whose it is."""
     return [comment(f"{noun} {a.key}: {a.text}, amended by {a.origin} ({a.span.path}:{a.span.line})")
             for a in effective.amended]
+
+
+def _codes(resolved: ir.Resolved) -> list[str]:
+    """Each declared result code as a line of the module's RESULT_CODES: the code, then its meaning as a
+    Result with the fields it sets."""
+    if resolved.result_codes is None:
+        return []
+    lines = []
+    default = Result()
+    for code, meaning in result_codes.declared(resolved.result_codes.node).items():
+        fields = ", ".join(f"{f.name}={py(getattr(meaning, f.name))}" for f in dataclass_fields(Result)
+                           if getattr(meaning, f.name) != getattr(default, f.name) or f.name == "text")
+        lines.append(f"{py(code)}: Result({fields}),")
+    return lines
 
 
 def public_name(definition: str) -> str:
@@ -771,6 +789,7 @@ SECTIONS: dict[type, tuple[str, ...]] = {
     ir.SequenceOfPlay: ("game_turn", "player_turn", "player_turns"),
     ir.TerrainChart: ("terrain",),
     ir.ResultsTable: ("results",),
+    ir.ResultCodes: ("codes",),
     ir.LookupTable: ("tables",),
     ir.Labels: (),
 }

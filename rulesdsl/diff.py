@@ -17,13 +17,14 @@ from fractions import Fraction
 from typing import Any, Callable, assert_never, get_args
 
 from . import ir
+from .codes import clause_text
 from .resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION, rule_order
 from .runtime.tables import DICE_OUTCOMES, roll_range
 from .validate import typed_value
 from .walk import iter_fields
 
 SEVERITIES = ("correction", "addition", "breaking")
-AREAS = ("rulebook", "rule", "sequence", "terrain", "results", "modifiers", "shifts", "adjustments",
+AREAS = ("rulebook", "rule", "sequence", "terrain", "results", "result-codes", "modifiers", "shifts", "adjustments",
          "unit-factors", "tables", "unit-types", "vocabulary", "rounding", "labels")
 
 
@@ -130,6 +131,7 @@ def _combat(cell: ir.CombatCell) -> str:
 _SHOWN: dict[type, Callable[[Any], str]] = {
     ir.Text: lambda n: n.value, ir.Quoted: lambda n: f'"{n.value}"', ir.Parameter: _value_text,
     ir.MovementCell: _movement, ir.CombatCell: _combat, ir.Definition: _definition,
+    ir.CodeClause: clause_text,
     **{kind: expression_text for kind in get_args(ir.Expr)},
 }
 
@@ -295,6 +297,7 @@ SNAPSHOTS: dict[type, tuple[str, Callable[[list[Any]], Any]]] = {
     ir.SequenceOfPlay: ("sequence", _sequence_snapshot),
     ir.TerrainChart: ("terrain", _by_name("rows")),
     ir.ResultsTable: ("results", _results_snapshot),
+    ir.ResultCodes: ("result_codes", _by_name("codes", "code")),
     ir.LookupTable: ("tables", _tables),
     ir.Labels: ("labels", _labels),
 }
@@ -352,6 +355,7 @@ _KEYED = {
     "unit_types": ("unit-types", "Unit types", "unit type"),
     "vocabulary": ("vocabulary", "Unit states and combat words", "list"),
     "rounding": ("rounding", "Rounding", "rounding rule"),
+    "result_codes": ("result-codes", "Result codes", "result code"),
     "labels": ("labels", "Labels", "language"),
 }
 

@@ -55,6 +55,7 @@ BLOCKS: dict[type, tuple[str, tuple[tuple[str, ...], ...]] | None] = {
     ir.SequenceOfPlay: ("sequence", (("sequence", "of", "play"),)),
     ir.TerrainChart: ("terrain", (("terrain", "effects", "chart"),)),
     ir.ResultsTable: ("grid", (("combat", "results", "table"),)),
+    ir.ResultCodes: ("codes", (("result", "codes"),)),            # code  what it does, ...
     ir.LookupTable: ("grid", (("table",),)),
     ir.Labels: ("labels", (("labels",),)),
 }
@@ -109,7 +110,7 @@ def _cells(line: _Line) -> list[str] | None:
         return tokens[:3] + [" ".join(tokens[3:])] if len(tokens) > 3 else tokens
     if kind == "factors":
         return tokens[:2] + [" ".join(tokens[2:])] if len(tokens) > 2 else tokens
-    if kind in ("shifts", "unit-types", "cases"):
+    if kind in ("shifts", "unit-types", "cases", "codes"):
         return [tokens[0], " ".join(tokens[1:])] if len(tokens) > 1 else tokens
     if kind == "phases":
         if tokens[:2] == ["player", "turn"]:

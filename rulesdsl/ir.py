@@ -85,6 +85,18 @@ class ResultField(Kind):
     DEFENDER_RETREAT = "defender-retreat"
 
 
+class CodeEffect(Kind):
+    """What a declared result code does (`result codes`)."""
+    LOSES = "loses"                 # a side loses steps, units, or all its units
+    RETREATS = "retreats"
+    ADVANCES = "advances"
+    BECOMES = "becomes"             # a side takes a state: disrupted, dg ...
+    EXCHANGE = "exchange"
+    NO_EFFECT = "no effect"
+    NOT_ALLOWED = "not allowed"     # the attack may not be made
+    BREAKTHROUGH = "breakthrough"
+
+
 class UnaryOp(Kind):
     NEG = "-"
     NOT = "not"
@@ -548,6 +560,40 @@ class ResultsTable:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CodeClause:
+    """One part of a code's meaning: `defender loses all`, `attacker retreats 2`, `exchange`."""
+
+    span: Span = _span()
+    effect: CodeEffect
+    side: Side | None        # None for exchange, no effect, not allowed, breakthrough
+    amount: int | None       # loses/retreats/advances: how many; None with `loses all`
+    word: Text | None        # the unit counted (steps, units, hexes) or, with becomes, the state
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResultCode:
+    """`DE  defender loses all`: a code a CRT cell may hold, and what it means."""
+
+    span: Span = _span()
+    code: Text
+    clauses: tuple[CodeClause, ...]
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResultCodes:
+    """`result codes [7.1] family steps-first { ... }`: the codes a CRT prints, and their meaning; `family`
+    takes in every code of a standard notation besides the declared ones."""
+
+    span: Span = _span()
+    override: bool
+    title: Text | None
+    cites: tuple[Text, ...]
+    family: Text | None
+    codes: tuple[ResultCode, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LookupTable:
     """A chart looked up by a key (1-D) or by a row and a column key (2-D)."""
 
@@ -588,6 +634,7 @@ class Rulebook:
     sequence: tuple[SequenceOfPlay, ...]
     terrain: tuple[TerrainChart, ...]
     results: tuple[ResultsTable, ...]
+    result_codes: tuple[ResultCodes, ...]
     tables: tuple[LookupTable, ...]
     labels: tuple[Labels, ...]
     # how numbers were mis-written, not what the rulebook means: out of equality and of the statements
@@ -604,7 +651,7 @@ class Rulebook:
 
 
 Statement = Union[Rule, UnitTypes, Vocabulary, Modifiers, Shifts, Adjustments, UnitFactors, Rounding,
-                  SequenceOfPlay, TerrainChart, ResultsTable, LookupTable, Labels]
+                  SequenceOfPlay, TerrainChart, ResultsTable, ResultCodes, LookupTable, Labels]
 
 # The statement kinds, read off Rulebook's fields (each a tuple of one kind of block): adding a block kind
 # is adding a field there, and every consumer that dispatches on STATEMENTS must then handle it
@@ -680,6 +727,7 @@ class Resolved:
                                                                       # in dependency order
     adjustments: Effective[Adjustments] | None = None
     unit_factors: Effective[UnitFactors] | None = None
+    result_codes: Effective[ResultCodes] | None = None
 
     @property
     def id(self) -> str:

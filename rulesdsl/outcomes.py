@@ -7,10 +7,11 @@ Fractions (no simulation), for any net DRM.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .runtime.notation import parse_result
+from .runtime.notation import Result, read_result
 from .runtime.tables import DICE_OUTCOMES, row_for
 
 
@@ -26,26 +27,39 @@ def distribution(dice: str) -> dict[int, Fraction]:
 
 @dataclass(frozen=True)
 class Odds:
-    defender_loses_step: Fraction
+    """A column's odds, from the declared meaning of its results: an elimination is an elimination (not
+    some number of steps), so the expected steps count only the steps a result names."""
+
+    defender_loses_step: Fraction   # the defender loses anything: steps, units, all, or in an exchange
     defender_retreats: Fraction
     defender_steps: Fraction      # expected
     attacker_steps: Fraction      # expected
     attacker_loses_step: Fraction
+    defender_eliminated: Fraction = Fraction(0)
+    attacker_eliminated: Fraction = Fraction(0)
+    exchange: Fraction = Fraction(0)
+    not_allowed: Fraction = Fraction(0)
 
 
 def column_odds(dice: str, rows: dict[str, tuple[str, ...]], index: int, notation: str = "steps-first",
-                drm: int = 0) -> Odds:
-    """The outcome odds of column `index` of a table whose rows are `rows`, with a net `drm`."""
+                drm: int = 0, codes: Mapping[str, Result] | None = None) -> Odds:
+    """The outcome odds of column `index` of a table whose rows are `rows`, with a net `drm`; cells read as
+    `codes` declares them, else in `notation`."""
     d_step = d_retreat = d_steps = a_steps = a_step = Fraction(0)
+    d_all = a_all = exchange = not_allowed = Fraction(0)
     for roll, chance in distribution(dice).items():
-        result = parse_result(row_for(rows, roll + drm)[index], notation)
+        result = read_result(row_for(rows, roll + drm)[index], notation, codes)
         assert result is not None, "the table's cells are checked before its odds are computed"
-        d_step += chance * (result.defender_steps > 0)
+        d_step += chance * result.defender_loses
         d_retreat += chance * (result.defender_retreat > 0)
         d_steps += chance * result.defender_steps
         a_steps += chance * result.attacker_steps
-        a_step += chance * (result.attacker_steps > 0)
-    return Odds(d_step, d_retreat, d_steps, a_steps, a_step)
+        a_step += chance * result.attacker_loses
+        d_all += chance * result.defender_eliminated
+        a_all += chance * result.attacker_eliminated
+        exchange += chance * result.exchange
+        not_allowed += chance * result.not_allowed
+    return Odds(d_step, d_retreat, d_steps, a_steps, a_step, d_all, a_all, exchange, not_allowed)
 
 
 def percent(value: Fraction) -> str:

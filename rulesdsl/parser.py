@@ -31,6 +31,10 @@ _TERMINAL_NAMES = {
     "ODDS": "an odds column (like 3:1)",
     "ROLL": "a dice roll (like 7 or 2-3)",
     "CELL": "a result cell (like D1r2 or -)",
+    "SIDE": "a side (attacker, defender or both)",
+    "CODE_VERB": "what the side does (loses, retreats or advances)",
+    "CODE_ALL": "'all'",
+    "CODE_FLAG": "exchange, breakthrough, no effect or not allowed",
     "_NL": "end of line",
     "$END": "end of file",
 }

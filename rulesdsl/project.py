@@ -23,7 +23,7 @@ from . import ir
 from .codegen import module_name
 from .modcheck import build_module, name_problems, resolved_problems
 from .errors import Diagnostic, RulesError
-from .settings import DEFAULT_PACKAGE, Config, Library, load_config
+from .settings import DEFAULT_PACKAGE, Library, load_config
 from .resolve import resolve
 from .source import Source, read_source
 from .transform import parse

@@ -11,14 +11,15 @@ import re
 from fractions import Fraction
 from typing import Any, Collection, Mapping
 
-from . import ir
+from . import codes as result_codes, ir
 from .catalogue import PARAMETERS, unit_text
 from .errors import Diagnostic, Span, suggest, suggester
 from .context import ROOT
 from .expressions import Checker, Vocabulary
 from .runtime.model import Quantity
 from .runtime.notation import parse_result
-from .validate import _shown, favours_defender, rounding_threshold, typed_value
+from .validate import (PARAMETER_RESULT_HINT, RESULT_HINTS, _shown, favours_defender, reads_own_codes, result_cells,
+                       rounding_threshold, typed_value)
 from .walk import walk
 
 # How each kind of statement is resolved against the rulebooks a rulebook extends
@@ -37,6 +38,7 @@ RESOLUTION: dict[type, str] = {
     ir.SequenceOfPlay: "sequence of play",
     ir.TerrainChart: "terrain effects chart",
     ir.ResultsTable: "combat results table",
+    ir.ResultCodes: "result codes",
     ir.Modifiers: "die roll modifiers",
     ir.Shifts: "column shifts",
     ir.Adjustments: "result adjustments",
@@ -50,6 +52,7 @@ _OVERRIDE_SYNTAX = {
     "sequence": "override sequence of play",
     "terrain": "override terrain effects chart",
     "results": "override combat results table",
+    "result_codes": "override result codes",
     "modifiers": "override die roll modifiers",
     "shifts": "override column shifts",
     "adjustments": "override result adjustments",
@@ -174,7 +177,10 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
         problems.append(Diagnostic(
             "a combat results table needs a rounding rule: its column comes from the rounded odds",
             charts["results"].node.span, "add a rounding rule, like: rounding standard: .50 up, keep fractions"))
+    problems += _declared_cells(books, charts)
+    problems += _result_parameters(rulebook, ordered, charts)
     vocabulary = _vocabulary(books, ordered, charts, problems)
+    problems += _code_states(charts, vocabulary)
     vocabulary.parameters = {p.name: "number" for p in parameters
                              if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}
     definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems)
@@ -186,7 +192,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
         terrain=charts.get("terrain"), results=charts.get("results"), favour_defender=favour_defender,
         modifiers=charts.get("modifiers"), shifts=charts.get("shifts"), tables=tuple(tables.values()),
         vocabulary=vocabulary, definitions=definitions, adjustments=charts.get("adjustments"),
-        unit_factors=charts.get("unit_factors")), []
+        unit_factors=charts.get("unit_factors"), result_codes=charts.get("result_codes")), []
 
 
 def _tables(books: list[ir.Rulebook], problems: list[Diagnostic]) -> dict[str, ir.Effective[ir.LookupTable]]:
@@ -230,6 +236,77 @@ def _table_fit(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
                 out.append(Diagnostic(
                     f"a DRM for the {modifier.side} side needs a dual-sided combat results table",
                     modifier.span, "use 'both', or give the table an attacker side and a defender side"))
+    return out
+
+
+def _declared_cells(books: list[ir.Rulebook], charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
+    """The table in effect read in the codes in effect, where validate could not read it by itself: its
+    rulebook's codes are inherited, or another rulebook's declaration replaces them."""
+    results, codes = charts.get("results"), charts.get("result_codes")
+    if results is None:
+        return []
+    table: ir.ResultsTable = results.node
+    block: ir.ResultCodes | None = codes.node if codes is not None else None
+    out = []
+    if block is not None and block.family is not None and table.notation is not None \
+            and block.family.value != table.notation.value:
+        out.append(Diagnostic(f"the table is written in {table.notation.value} notation, but the result codes "
+                              f"say family {block.family.value}", table.notation.span,
+                              f"write '{block.family.value}'"))
+    home = next(book for book in books if book.id.value == results.origin)
+    own = home.result_codes[0] if home.result_codes else None
+    if reads_own_codes(home) and block is own:
+        return out       # validate read it
+    read = result_codes.reader(block, table)
+    notation = result_codes.family(block, table)
+
+    def hint(text: str) -> str:
+        return result_codes.cell_hint(block, notation, RESULT_HINTS, text)
+
+    out += result_cells(table.rows, read, hint)
+    if table.attacker is not None:
+        out += result_cells(table.attacker.rows, read, hint)
+    return out
+
+
+def _code_states(charts: Mapping[str, ir.Effective[Any]], vocabulary: Vocabulary) -> list[Diagnostic]:
+    """A code's `SIDE becomes STATE` names a unit state the rulebook declares (`unit states:`)."""
+    codes = charts.get("result_codes")
+    out = []
+    for code in codes.node.codes if codes is not None else ():
+        for clause in code.clauses:
+            if clause.effect == ir.CodeEffect.BECOMES and clause.word is not None \
+                    and clause.word.value not in vocabulary.states:
+                out.append(Diagnostic(f"unknown unit state '{clause.word.value}'", clause.word.span,
+                                      suggest(clause.word.value, vocabulary.states) or
+                                      "declare it in the rulebook's 'unit states:' line"))
+    return out
+
+
+def _result_parameters(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
+                       charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
+    """A result parameter (combat.below_table) is a code the rulebook declares, or steps-first notation."""
+    codes = charts.get("result_codes")
+    block: ir.ResultCodes | None = codes.node if codes is not None else None
+    read = result_codes.below_reader(block)
+    out = []
+    for effective in rules:
+        for parameter in effective.node.parameters:
+            name = parameter.name.value
+            if name not in PARAMETERS or PARAMETERS[name][0].kind != "result":
+                continue
+            value = parameter.value
+            words = value.words if isinstance(value, ir.Words) else ()
+            if len(words) != 1 or words[0].value == "leftmost" or read(words[0].value) is not None:
+                continue   # a wrong shape is typed_value's
+            declared = result_codes.declared(block)
+            near = suggest(words[0].value, declared) if declared else None
+            hint = near or ("the declared codes are " + ", ".join(declared) + (
+                "" if block is not None and block.family is None else ", or a steps-first result like A1")
+                if declared else PARAMETER_RESULT_HINT)
+            what = "one of the declared result codes" if declared else PARAMETERS[name][0].describe()
+            out.append(Diagnostic(f"{name} takes {what}, not '{words[0].value}'",
+                                  value.span, hint))
     return out
 
 

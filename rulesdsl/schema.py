@@ -43,6 +43,7 @@ DOCUMENT: dict[type, str] = {
     ir.SequenceOfPlay: "sequence of play",
     ir.TerrainChart: "terrain effects chart",
     ir.ResultsTable: "combat results table",
+    ir.ResultCodes: "result codes block",
     ir.Modifiers: "die roll modifiers block",
     ir.Shifts: "column shifts block",
     ir.Adjustments: "result adjustments block",

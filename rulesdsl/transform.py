@@ -544,6 +544,38 @@ class _Builder(Transformer[Token, Any]):
         label, *cells = items
         return ir.DiceRow(span=self._span(meta), label=self._text(label), cells=tuple(self._text(c) for c in cells))
 
+    # -- result codes ---------------------------------------------------
+    @v_args(meta=True)
+    def result_codes(self, meta: Meta, items: list[Any]) -> Any:
+        override, title, cites, items = self._leading(items)
+        family = self._text(items.pop(0)) if items and self._is(items[0], "NAME") else None
+        return ir.ResultCodes(span=self._span(meta), override=override, title=title, cites=cites, family=family,
+                              codes=tuple(items))
+
+    @v_args(meta=True)
+    def result_code(self, meta: Meta, items: list[Any]) -> Any:
+        code, *clauses = items
+        return ir.ResultCode(span=self._span(meta), code=self._text(code), clauses=tuple(clauses),
+                             text=self._source(meta))
+
+    @v_args(meta=True)
+    def code_change(self, meta: Meta, items: list[Any]) -> Any:
+        side, verb, amount, *word = items
+        return ir.CodeClause(span=self._span(meta), effect=ir.CodeEffect(str(verb)), side=ir.Side(str(side)),
+                             amount=None if self._is(amount, "CODE_ALL") else self._whole(amount),
+                             word=self._text(word[0]) if word else None)
+
+    @v_args(meta=True)
+    def code_state(self, meta: Meta, items: list[Any]) -> Any:
+        side, state = items
+        return ir.CodeClause(span=self._span(meta), effect=ir.CodeEffect.BECOMES, side=ir.Side(str(side)),
+                             amount=None, word=self._text(state))
+
+    @v_args(meta=True)
+    def code_flag(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.CodeClause(span=self._span(meta), effect=ir.CodeEffect(" ".join(str(items[0]).split())),
+                             side=None, amount=None, word=None)
+
     @v_args(meta=True)
     def lookup_table(self, meta: Meta, items: list[Any]) -> Any:
         override = bool(items) and self._is(items[0], "OVERRIDE")

@@ -10,10 +10,10 @@ import re
 from fractions import Fraction
 from typing import Any, Callable
 
-from . import ir
+from . import codes as result_codes, ir
 from .catalogue import ACTIVITIES, PARAMETERS, UNIT_SPELLINGS, UNITS, ParamType, unit_text
 from .errors import Diagnostic, suggest
-from .runtime.notation import NOTATIONS, parse_odds, parse_result
+from .runtime.notation import NOTATIONS, parse_odds
 from .runtime.tables import DICE_OUTCOMES, roll_range
 from .schema import check_schema
 
@@ -28,8 +28,19 @@ def check(rulebook: ir.Rulebook) -> list[Diagnostic]:
     for number in rulebook.not_whole:
         problems.append(Diagnostic(f"'{number.text}' must be a whole number", number.span))
     for statement in rulebook.statements():
-        problems += CHECKS[type(statement)](statement)
+        if isinstance(statement, ir.ResultsTable) and not reads_own_codes(rulebook):
+            problems += _results(statement, cells=False)   # its codes may be a series's: resolve reads its cells
+        elif isinstance(statement, ir.ResultsTable) and rulebook.result_codes:
+            problems += _results(statement, rulebook.result_codes[0])
+        else:
+            problems += CHECKS[type(statement)](statement)
     return problems
+
+
+def reads_own_codes(rulebook: ir.Rulebook) -> bool:
+    """Whether the rulebook's own table is read in codes known from the rulebook alone: it declares its
+    codes, or extends nothing (so its table's notation says all)."""
+    return bool(rulebook.result_codes) or rulebook.extends is None
 
 
 def _rule(rule: ir.Rule) -> list[Diagnostic]:
@@ -149,16 +160,13 @@ def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
             return wrong(f"'{choice}'", suggest(choice, ptype.options))
         return choice, []
     if ptype.kind == "result":
-        if choice == "leftmost":
-            return choice, []
-        if parse_result(choice) is None:
-            return wrong(f"'{choice}'", _PARAMETER_RESULT_HINT)
+        # a result is checked against the codes in effect, which may be the series's: resolve.result_parameter
         return choice, []
     raise AssertionError(ptype.kind)
 
 
 # a parameter's value is a word: '-', which a CRT cell may hold, does not parse here
-_PARAMETER_RESULT_HINT = ("a result is one word: A# (attacker steps), D# (defender steps), r# after a side "
+PARAMETER_RESULT_HINT = ("a result is one word: A# (attacker steps), D# (defender steps), r# after a side "
                           "(retreat hexes), A1D1, NE for no effect, or leftmost (the left-most column)")
 
 
@@ -454,7 +462,9 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
 
 
 # ---- combat results table ---------------------------------------------------
-def _results(table: ir.ResultsTable) -> list[Diagnostic]:
+def _results(table: ir.ResultsTable, codes: ir.ResultCodes | None = None, cells: bool = True) -> list[Diagnostic]:
+    """The table by itself; with `cells`, its cells read in `codes` (the rulebook's own declaration, or
+    none: the table's notation)."""
     if table.amend:
         return _results_amendment(table)
     out = []
@@ -463,6 +473,8 @@ def _results(table: ir.ResultsTable) -> list[Diagnostic]:
         out.append(Diagnostic(f"unknown result notation '{notation}'", table.notation.span,
                               suggest(notation, NOTATIONS) or "the notations are " + ", ".join(NOTATIONS)))
         notation = "steps-first"
+    read = result_codes.reader(codes, table) if cells else None
+    hint = (lambda text: result_codes.cell_hint(codes, result_codes.family(codes, table), RESULT_HINTS, text))
     seen_sides: dict[str, ir.TableSide] = {}
     for block in table.sides:
         side = block.side
@@ -485,10 +497,10 @@ def _results(table: ir.ResultsTable) -> list[Diagnostic]:
                               "total defense strength: give it both 'defender side' and 'attacker side'"))
     out += _odds_lines(table)
     if table.lines:  # a dual-sided table without its defender side has nothing here to check
-        out += _dice_rows(table.dice, table.rows, len(table.columns), notation, "odds")
+        out += _dice_rows(table.dice, table.rows, len(table.columns), read, hint, "odds")
     if table.attacker is not None:
         out += _strength_columns(table.attacker.columns)
-        out += _dice_rows(table.dice, table.attacker.rows, len(table.attacker.columns), notation, "strength")
+        out += _dice_rows(table.dice, table.attacker.rows, len(table.attacker.columns), read, hint, "strength")
     return out
 
 
@@ -575,7 +587,15 @@ def _strength_columns(columns: tuple[ir.Text, ...]) -> list[Diagnostic]:
     return out
 
 
-def _dice_rows(dice: ir.Text, rows: tuple[ir.DiceRow, ...], width: int, notation: str, what: str) -> list[Diagnostic]:
+def result_cells(rows: tuple[ir.DiceRow, ...], read: Callable[[str], object],
+                 hint: Callable[[str], str]) -> list[Diagnostic]:
+    """Every cell that reads as no result."""
+    return [Diagnostic(f"'{cell.value}' is not a combat result", cell.span, hint(cell.value))
+            for row in rows for cell in row.cells if read(cell.value) is None]
+
+
+def _dice_rows(dice: ir.Text, rows: tuple[ir.DiceRow, ...], width: int, read: Callable[[str], object] | None,
+               hint: Callable[[str], str], what: str) -> list[Diagnostic]:
     out = []
     outcomes = DICE_OUTCOMES.get(dice.value)
     covered: dict[int, ir.DiceRow] = {}
@@ -588,9 +608,8 @@ def _dice_rows(dice: ir.Text, rows: tuple[ir.DiceRow, ...], width: int, notation
             noun = "odds columns" if what == "odds" else "strength columns"
             out.append(Diagnostic(f"dice row {row.label.value} has {cells} for {width} {noun}",
                                   span, "one result per column, in the order of the header row"))
-        for cell in row.cells:
-            if parse_result(cell.value, notation) is None:
-                out.append(Diagnostic(f"'{cell.value}' is not a combat result", cell.span, _RESULT_HINTS[notation]))
+        if read is not None:
+            out += result_cells((row,), read, hint)
         if outcomes is None:
             continue
         label = row.label.value
@@ -602,10 +621,10 @@ def _dice_rows(dice: ir.Text, rows: tuple[ir.DiceRow, ...], width: int, notation
             out.append(Diagnostic(f"{label} runs backwards", row.label.span))
             continue
         if not label.endswith(("-", "+")) and (low not in outcomes or high not in outcomes):
-            hint = f"{dice.value} rolls run {outcomes[0]}-{outcomes[-1]}"
+            rolls = f"{dice.value} rolls run {outcomes[0]}-{outcomes[-1]}"
             if dice.value == "d66":
-                hint = "d66 reads two dice as tens and units: 11-16, 21-26, ... 61-66"
-            out.append(Diagnostic(f"{label} is not a {dice.value} roll", row.label.span, hint))
+                rolls = "d66 reads two dice as tens and units: 11-16, 21-26, ... 61-66"
+            out.append(Diagnostic(f"{label} is not a {dice.value} roll", row.label.span, rolls))
             continue
         clash = next((other for lo, hi, other in spans if lo <= high and low <= hi), None)
         if clash is not None:
@@ -625,7 +644,7 @@ def _dice_rows(dice: ir.Text, rows: tuple[ir.DiceRow, ...], width: int, notation
     return out
 
 
-_RESULT_HINTS = {
+RESULT_HINTS = {
     "steps-first": "results are A# (attacker steps), D# (defender steps), r# after a side (retreat hexes), "
                    "A1D1, or - for no effect",
     "retreat-first": "results are a side (A, D or B for both), its retreat in hexes, then its step losses in "
@@ -687,7 +706,8 @@ CHECKS: dict[type, Callable[[Any], list[Diagnostic]]] = {
     ir.Rounding: _rounding,
     ir.SequenceOfPlay: _sequence,
     ir.TerrainChart: _terrain,
-    ir.ResultsTable: _results,
+    ir.ResultsTable: _results,       # read in the rulebook's own codes when it declares them: check
+    ir.ResultCodes: result_codes.check,
     ir.LookupTable: _lookup,
     ir.Labels: _nothing,             # languages and keys across blocks: _labels
 }

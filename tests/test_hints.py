@@ -253,6 +253,7 @@ _CHART_BLOCKS = {  # the smallest block of each chart kind, after its opening wo
     "shifts": " {\n  engineers  1\n}\n",
     "adjustments": " {\n  ambush-losses  defender-steps  -1  when ambush\n}\n",
     "unit_factors": " {\n  dg-attack  attack  1/2  when dg\n}\n",
+    "result_codes": " {\n  DE  defender loses all\n}\n",
 }
 
 

@@ -76,6 +76,10 @@ amend combat results table "Errata" [rounding] {
   odds 2:1
   3 D3
 }
+result codes "Legend" [rounding] family steps-first {
+  DE defender loses all
+  DRL defender retreats 1, defender loses 1 step
+}
 table sizes "Sizes" [rounding] {
   level 1 2-3
   hexes 4 3

@@ -129,7 +129,10 @@ combat results table "CRT" [combat] dice 2d6 {
   odds   1:2    1:1    2:1
   2-     A1     A1     -
   3-11   -      D1     D1r1
-  12+    D1     D1r1   D2r2
+  12+    DE     D1r1   D2r2
+}
+result codes "Legend" [combat] family steps-first {
+  DE   defender loses all, attacker advances 1, defender becomes dg
 }
 
 unit types [combat] {
@@ -196,7 +199,7 @@ def test_modules_of_small_rulebooks_are_strictly_typed(mypy_cache: Path, tmp_pat
     for returns in ("-> Fraction:", "-> bool:", "-> str:", "-> tuple[BoundUnit, ...]:", "-> tuple[BoundHex, ...]:",
                     "-> BoundTerrain:"):   # a definition of every kind, so every annotation is checked
         assert returns in full, returns
-    for block in ("CRT = CombatResultsTable(", "TERRAIN = TerrainEffectsChart((", "MODIFIERS = (", "SHIFTS = (",
+    for block in ("RESULT_CODES: MappingProxyType[str, Result]", "CRT = CombatResultsTable(", "TERRAIN = TerrainEffectsChart((", "MODIFIERS = (", "SHIFTS = (",
                   "FACTORS = (", "ADJUSTMENTS = (", "TABLES:"):
         assert block in full, block
     monkeypatch.setenv("MYPYPATH", str(ROOT))   # the temporary project imports this rulesdsl

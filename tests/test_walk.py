@@ -86,7 +86,8 @@ def test_a_labels_file_holds_only_labels_of_any_kind_of_statement():
 
 
 # ---- the walk --------------------------------------------------------------------------
-# what no shipped rulebook writes: a quoted value, a second summary, a repeated shift in a cell
+# what no shipped rulebook writes: a quoted value, a second summary, a repeated shift in a cell, declared
+# result codes
 ODD = """game odd "Odd" version "1" extends base
 
 rule 1.0 "One" {
@@ -102,6 +103,15 @@ terrain effects chart {
 
 column shifts max 2 per side {
   surprise 1
+}
+
+result codes "Legend" [1.0] family steps-first {
+  DE   defender loses all
+  DRL  defender loses 1 step, defender retreats 2 hexes
+  AL   attacker loses 1 unit, defender advances 1
+  DD   defender becomes disrupted, breakthrough
+  EX   exchange
+  NA   not allowed
 }
 """
 

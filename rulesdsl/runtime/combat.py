@@ -441,9 +441,14 @@ class CombatEngine:
             derivation.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}")
             derivation.append(f"attacker side: roll {total} {drm_attacker:+d} on defense "
                               f"{table.attacker.column(defense)}: {attacker.text}")
-            result = Result(attacker.attacker_steps, attacker.attacker_retreat, defender.defender_steps,
-                            defender.defender_retreat, f"{attacker.text} / {defender.text}",
-                            attacker.breakthrough or defender.breakthrough)
+            result = replace(defender, attacker_steps=attacker.attacker_steps,
+                             attacker_retreat=attacker.attacker_retreat, text=f"{attacker.text} / {defender.text}",
+                             breakthrough=attacker.breakthrough or defender.breakthrough,
+                             attacker_eliminated=attacker.attacker_eliminated,
+                             attacker_units=attacker.attacker_units, attacker_advance=attacker.attacker_advance,
+                             attacker_states=attacker.attacker_states,
+                             exchange=attacker.exchange or defender.exchange,
+                             not_allowed=attacker.not_allowed or defender.not_allowed)
         result, adjusted = self.adjust(ctx, result)
         derivation += [f"adjusted {c}" for c in adjusted]
         if adjusted:

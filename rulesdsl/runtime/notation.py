@@ -8,11 +8,13 @@ Result(attacker_steps=1, attacker_retreat=1, defender_steps=0, defender_retreat=
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 NO_EFFECT = ("-", "NE")
 NOTATIONS = ("steps-first", "retreat-first")
+DECLARED = "declared"    # a table whose cells are only the codes its rulebook declares (`result codes`)
 _SIDE = r"(?:(?P<{0}>{0})(?P<{0}s>[0-9]+)?(?:r(?P<{0}r>[0-9]+))?)?"
 _RESULT = re.compile("^" + _SIDE.format("A") + _SIDE.format("D") + r"(?P<bt>\*)?$")
 _RETREAT_FIRST = re.compile(r"^(?P<side>[ADB])(?P<retreat>[0-9]+)?(?:\((?P<steps>[0-9]+)\))?(?P<bt>\*)?$")
@@ -21,7 +23,11 @@ _ODDS = re.compile(r"^([0-9]+(?:\.[0-9]+)?):([0-9]+(?:\.[0-9]+)?)$")
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A combat result: steps lost and hexes retreated by each side, and the printed text."""
+    """A combat result: steps lost and hexes retreated by each side, and the printed text.
+
+    A declared code (`result codes`) may also mean more: a side eliminated (all its units), whole units
+    lost, an advance, an exchange, an attack not allowed, a state a side takes (disrupted ...).
+    """
 
     attacker_steps: int = 0
     attacker_retreat: int = 0
@@ -29,6 +35,45 @@ class Result:
     defender_retreat: int = 0
     text: str = "-"
     breakthrough: bool = False
+    attacker_eliminated: bool = False
+    defender_eliminated: bool = False
+    attacker_units: int = 0
+    defender_units: int = 0
+    attacker_advance: int = 0
+    defender_advance: int = 0
+    exchange: bool = False
+    not_allowed: bool = False
+    attacker_states: tuple[str, ...] = ()
+    defender_states: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """The six fields every result has, then only those of a declared meaning that it sets."""
+        always: tuple[tuple[str, object], ...] = (
+            ("attacker_steps", self.attacker_steps), ("attacker_retreat", self.attacker_retreat),
+            ("defender_steps", self.defender_steps), ("defender_retreat", self.defender_retreat),
+            ("text", self.text), ("breakthrough", self.breakthrough))
+        declared: tuple[tuple[str, object], ...] = (
+            ("attacker_eliminated", self.attacker_eliminated), ("defender_eliminated", self.defender_eliminated),
+            ("attacker_units", self.attacker_units), ("defender_units", self.defender_units),
+            ("attacker_advance", self.attacker_advance), ("defender_advance", self.defender_advance),
+            ("exchange", self.exchange), ("not_allowed", self.not_allowed),
+            ("attacker_states", self.attacker_states), ("defender_states", self.defender_states))
+        shown = always + tuple((name, value) for name, value in declared if value not in (False, 0, ()))
+        return "Result(" + ", ".join(f"{name}={value!r}" for name, value in shown) + ")"
+
+    @property
+    def no_effect(self) -> bool:
+        """Nothing happens to either side."""
+        return self == Result(text=self.text)
+
+    @property
+    def defender_loses(self) -> bool:
+        """The defender loses something: steps, units, all of them, or in an exchange."""
+        return bool(self.defender_steps or self.defender_units or self.defender_eliminated or self.exchange)
+
+    @property
+    def attacker_loses(self) -> bool:
+        return bool(self.attacker_steps or self.attacker_units or self.attacker_eliminated or self.exchange)
 
 
 def parse_result(text: str, notation: str = "steps-first") -> Result | None:
@@ -57,6 +102,17 @@ def parse_result(text: str, notation: str = "steps-first") -> Result | None:
         return None
     return Result(int(groups["As"] or 0), int(groups["Ar"] or 0),
                   int(groups["Ds"] or 0), int(groups["Dr"] or 0), text, bool(groups["bt"]))
+
+
+def read_result(text: str, notation: str = "steps-first",
+                codes: Mapping[str, Result] | None = None) -> Result | None:
+    """A cell's Result: the rulebook's declared meaning of the code, else the notation's (the `declared`
+    notation has none); None when it is neither."""
+    if codes is not None and text in codes:
+        return replace(codes[text], text=text)
+    if notation == DECLARED:
+        return None
+    return parse_result(text, notation)
 
 
 def _retreat_first(text: str) -> Result | None:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Callable
 
 from .arithmetic import Number, exact
-from .notation import Result, odds_ratio, parse_result
+from .notation import DECLARED, Result, odds_ratio, read_result
 
 DICE_OUTCOMES: dict[str, tuple[int, ...]] = {
     "1d6": tuple(range(1, 7)),
@@ -53,6 +53,7 @@ class CombatResultsTable:
     notation: str = "steps-first"
     lines: Mapping[str, tuple[str, ...]] | None = None  # terrain line -> its odds columns
     attacker: AttackerLosses | None = None              # the attacker side of a dual-sided table
+    codes: Mapping[str, Result] | None = None           # the declared result codes and their meaning
     _ratios: tuple[Fraction, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -100,16 +101,17 @@ class CombatResultsTable:
             raise KeyError(f"no odds column {column!r}; the columns are {', '.join(self.columns)}")
         check_roll(self.dice, roll)
         cells = row_for(self.rows, roll + modifier)
-        return _result(cells[self.columns.index(column)], self.notation)
+        return _result(cells[self.columns.index(column)], self.notation, self.codes)
 
     def below_result(self) -> Result:
         if self.below is None or self.below == "leftmost":
             raise LookupError("this rulebook sets no result for attacks below the table (combat.below_table)")
-        return _result(self.below, "steps-first")
+        # a parameter's result is a declared code, or else steps-first notation whatever the table's
+        return _result(self.below, "steps-first" if self.notation != DECLARED else DECLARED, self.codes)
 
 
-def _result(text: str, notation: str) -> Result:
-    result = parse_result(text, notation)
+def _result(text: str, notation: str, codes: Mapping[str, Result] | None = None) -> Result:
+    result = read_result(text, notation, codes)
     if result is None:
         raise ValueError(f"{text!r} is not a combat result in {notation} notation")
     return result
@@ -129,6 +131,7 @@ class AttackerLosses:
     columns: tuple[str, ...]             # '1-4', '5-8', '21+'
     rows: Mapping[str, tuple[str, ...]]
     notation: str = "steps-first"
+    codes: Mapping[str, Result] | None = None
 
     def column(self, defense: Number) -> str:
         """The right-most column whose range starts at or below the strength (the first, if none)."""
@@ -139,7 +142,7 @@ class AttackerLosses:
     def result(self, defense: Number, roll: int, modifier: int = 0) -> Result:
         check_roll(self.dice, roll)
         cells = row_for(self.rows, roll + modifier)
-        return _result(cells[self.columns.index(self.column(defense))], self.notation)
+        return _result(cells[self.columns.index(self.column(defense))], self.notation, self.codes)
 
 
 def combat_column(table: CombatResultsTable | None, odds: Callable[[Number, Number], tuple[int, int]],
