@@ -23,7 +23,7 @@ class Arguments(argparse.Namespace):
     format: str                    # chart, diff
     lang: str                      # chart
     paper: str                     # chart
-    out: Path | None               # chart
+    out: Path | None               # chart, reference
     old: str                       # diff
     new: str                       # diff
     resolved: bool                 # diff
@@ -77,6 +77,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="the series it extends: the project's own or the library's, like scs-1.8 "
                           "(none: a standalone game, or a series of its own)")
     new.add_argument("--title", metavar="TITLE", default=None, help="its title (default: from NAME)")
+    reference = commands.add_parser(
+        "reference", help="print the language reference (docs/reference.md) generated from the compiler's sources")
+    reference.add_argument("-o", "--out", metavar="PATH", type=Path, default=None,
+                           help="write it to PATH (default: standard output)")
     build = commands.add_parser("build", help="compile every rulebook into generated/ (modules and charts)")
     build.add_argument("--check", action="store_true",
                        help="write nothing; exit 1 if generated/ is not what a build would write")
@@ -101,6 +105,8 @@ def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv, namespace=Arguments())
     if args.command == "new":
         return _new(args.project or Path.cwd(), args)
+    if args.command == "reference":
+        return _reference(args.out)
     start = args.project if args.project else Path.cwd()
     if args.project and not (args.project / "rulebooks").is_dir():
         return _usage(f"{args.project} has no rulebooks/ folder")
@@ -122,6 +128,22 @@ def _main(argv: list[str] | None) -> int:
         return _diff(root, args)
     assert root is not None   # build names no files: the project was found above
     return _build(root, args.check)
+
+
+def _reference(out: Path | None) -> int:
+    from .reference import generate
+    try:
+        text = generate()
+    except FileNotFoundError as exc:   # an installed package has no broken-rulebook corpus
+        return _usage(str(exc))
+    data = text.encode("utf-8")        # the same bytes whatever the locale
+    if out is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        out.write_bytes(data)
+    return EXIT_OK
 
 
 def _usage(message: str) -> int:

@@ -1,0 +1,156 @@
+"""docs/reference.md is generated (`rulesdsl reference`) from the compiler's own sources: it must be
+current, the same bytes on every run, cover every statement kind, parameter, activity, context name,
+limit and diagnostic, and every example it shows must compile."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import catalogue, context, ir, limits, reference
+from rulesdsl.cli import main
+from rulesdsl.project import compile_sources
+from rulesdsl.source import Source
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "reference.md"
+CORPUS = Path(__file__).resolve().parent / "errors"
+
+
+def _section(text: str, title: str) -> str:
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end != -1 else len(text)]
+
+
+def _compiles(name: str, text: str) -> None:
+    compilation = compile_sources([Source(f"rulebooks/{name}.rules", text)])
+    assert compilation.diagnostics == [], (name, compilation.diagnostics)
+    assert compilation.ok
+
+
+def test_the_committed_reference_is_current():
+    assert DOC.read_bytes() == reference.generate().encode("utf-8"), (
+        f"docs/reference.md is stale: regenerate it with `{reference.REGENERATE}`")
+
+
+@pytest.mark.parametrize("seed", ["0", "12345"])
+def test_the_command_writes_the_same_bytes_on_every_run(seed, tmp_path):
+    env = {**os.environ, "PYTHONHASHSEED": seed, "LC_ALL": "C", "PYTHONIOENCODING": "ascii"}
+    run = subprocess.run([sys.executable, "-m", "rulesdsl", "reference"], cwd=tmp_path, env=env,
+                         capture_output=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == DOC.read_bytes()
+
+
+def test_the_command_writes_a_file(tmp_path, capsys):
+    out = tmp_path / "reference.md"
+    assert main(["reference", "-o", str(out)]) == 0
+    assert out.read_bytes() == DOC.read_bytes()
+    assert capsys.readouterr().out == ""
+
+
+def test_without_the_corpus_the_command_says_so(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(reference, "CORPUS", tmp_path / "nowhere")
+    assert main(["reference"]) == 2
+    err = capsys.readouterr().err
+    assert "no broken-rulebook corpus" in err and "Traceback" not in err
+
+
+def test_every_statement_kind_has_an_entry_and_its_grammar():
+    assert set(reference.KINDS) == set(ir.STATEMENTS)
+    shown = {rule for kind in reference.KINDS.values() for rule in kind.grammar}
+    assert set(reference.statement_rules()) <= shown
+    text = DOC.read_text(encoding="utf-8")
+    for kind in ir.STATEMENTS:
+        assert f"### {reference.KINDS[kind].title}\n" in text
+        assert f"`ir.{kind.__name__}`" in text
+
+
+def test_a_statement_kind_without_an_entry_stops_the_generator(monkeypatch):
+    kinds = dict(reference.KINDS)
+    del kinds[ir.Labels]
+    monkeypatch.setattr(reference, "KINDS", kinds)
+    with pytest.raises(LookupError, match="Labels"):
+        reference.generate()
+
+
+def test_the_syntax_shown_is_the_grammar_itself():
+    grammar = reference.GRAMMAR.read_text(encoding="utf-8")
+    text = DOC.read_text(encoding="utf-8")
+    for block in re.findall(r"```lark\n(.*?)```", text, re.S):
+        for paragraph in block.strip("\n").split("\n\n"):
+            assert paragraph in grammar
+
+
+def _examples() -> list[tuple[str, str]]:
+    text = DOC.read_text(encoding="utf-8")
+    blocks = []
+    for title in ("Statements", "Expression context"):
+        blocks += re.findall(r"```rules\n(.*?)```", _section(text, title), re.S)
+    return [(f"example-{i}", block) for i, block in enumerate(blocks)]
+
+
+def test_every_construct_has_an_example():
+    assert len(_examples()) == len(ir.STATEMENTS) + 1
+
+
+@pytest.mark.parametrize("name, text", _examples())
+def test_every_example_in_the_reference_compiles(name, text):
+    _compiles(name, text)
+
+
+def test_every_parameter_is_listed_with_its_type_unit_meaning_and_an_example_that_compiles():
+    text = _section(DOC.read_text(encoding="utf-8"), "Parameters")
+    for name, (kind, meaning) in catalogue.PARAMETERS.items():
+        row = f"| `{name}` | {kind.describe()} | {kind.unit or ''} | {meaning} | " \
+              f"`{name} = {reference.example_value(kind)}` |"
+        assert row in text
+    book = reference.parameters_rulebook()
+    assert all(f"  {name} = " in book for name in catalogue.PARAMETERS)
+    _compiles("every-parameter", book)
+
+
+def test_a_new_parameter_appears_in_the_reference(monkeypatch):
+    parameters = dict(catalogue.PARAMETERS)
+    parameters["morale.rout_distance"] = (catalogue.ParamType("quantity", "hex"), "how far a routed unit flees")
+    monkeypatch.setattr(catalogue, "PARAMETERS", parameters)
+    text = reference.generate()
+    assert "### morale\n" in text
+    assert "| `morale.rout_distance` | a quantity in hex (like 2 hex) | hex | how far a routed unit flees | " \
+           "`morale.rout_distance = 2 hexes` |" in text
+
+
+def test_units_activities_and_limits_come_from_their_tables(monkeypatch):
+    text = DOC.read_text(encoding="utf-8")
+    for unit, spellings in catalogue.UNITS.items():
+        assert f"| `{unit}` | {', '.join(f'`{s}`' for s in spellings)} |" in text
+    for activity, meaning in catalogue.ACTIVITIES.items():
+        assert f"| `{activity}` | {meaning} |" in text
+    for name in ("MAX_EXPRESSION_DEPTH", "MAX_CASES", "MAX_CALL_DEPTH", "MAX_NUMBER_DIGITS"):
+        assert f"| `{name}` | {getattr(limits, name)} | " in text
+    monkeypatch.setattr(limits, "MAX_CASES", 7)
+    assert "| `MAX_CASES` | 7 | Cases of one `define name { ... }`. |" in reference.generate()
+
+
+def test_every_name_of_the_expression_context_is_documented():
+    text = _section(DOC.read_text(encoding="utf-8"), "Expression context")
+    names = [*context.ROOT, *context.UNIT_ATTRIBUTES, *context.HEX_ATTRIBUTES, *context.TERRAIN_ATTRIBUTES,
+             *context.AGGREGATES, *context.NUMERIC, *context.RESULT_FIELDS]
+    for name in names:
+        assert re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", text), name
+
+
+def test_every_diagnostic_of_the_corpus_is_shown_with_its_input():
+    text = _section(DOC.read_text(encoding="utf-8"), "Diagnostics")
+    cases = sorted(CORPUS.glob("*.rules"))
+    assert cases
+    for rules in cases:
+        expected = rules.with_suffix(".expected").read_text(encoding="utf-8")
+        assert f"### {rules.stem}\n\n```text\n{expected}```\n" in text
+        first = rules.read_bytes().decode("utf-8", errors="backslashreplace").splitlines()[0]
+        assert first in text
