@@ -298,6 +298,9 @@ def _limits() -> list[tuple[str, int, str]]:
     return out
 
 
+_MESSAGE = re.compile(r"^\S*: (?:error|warning): (.*)$", re.M)
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -407,6 +410,11 @@ def generate(corpus: Path | None = None) -> str:
       "`rulebooks/CASE.rules` in a project beside the series `base` (`tests/fixtures/base.rules`); "
       "`# ---- file: NAME.rules` starts another file of the same project. A carriage return shows "
       "as `\\r`, a byte that is not UTF-8 as `\\xNN`.\n\n")
+    w("| Case | Diagnostics |\n| --- | --- |\n")
+    for case, expected, _ in cases:
+        messages = [m.group(1) for m in _MESSAGE.finditer(expected)]
+        w(f"| [{case}](#{_anchor(case)}) | {_cell('; '.join(f'`{m}`' for m in messages))} |\n")
+    w("\n")
     for case, expected, shown in cases:
         w(f"### {case}\n\n")
         w(_fence(expected, "text"))

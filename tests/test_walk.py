@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from conftest import FIXTURES, ROOT
-from rulesdsl import charts, codegen, diff, fmt, ir, resolve, schema, validate
+from rulesdsl import charts, codegen, diff, fmt, ir, reference, resolve, schema, validate
 from rulesdsl.source import Source
 from rulesdsl.transform import parse
 from rulesdsl.walk import iter_children, iter_fields, meaning_fields, replace_node, walk
@@ -32,6 +32,7 @@ CONSUMERS = {
     "charts.SECTIONS": charts.SECTIONS,
     "codegen.SECTIONS": codegen.SECTIONS,
     "fmt.BLOCKS": fmt.BLOCKS,
+    "reference.KINDS": reference.KINDS,
 }
 
 
