@@ -200,6 +200,17 @@ KINDS: dict[type, Kind] = {
 }
 
 
+HEADER_EXAMPLE = (
+    'game my-title "My Title" version "1.0" extends scs-1.8\n\n'
+    'rule G1.0 "Stacking" {\n'
+    '  summary "Up to six steps may stack in a hex."\n'
+    "  stacking.limit = 6 steps\n"
+    "}\n\n"
+    "amend rule 7.4 {\n"
+    "  combat.below_table = A2\n"
+    "}\n")
+
+
 def example_rulebook(kind: type) -> str:
     """The whole rulebook a statement kind's example is: a standalone game holding it."""
     return _canonical(f"{EXAMPLE_HEADER}\n\n{KINDS[kind].example}")
@@ -352,7 +363,15 @@ def generate(corpus: Path | None = None) -> str:
     w("## Statements\n\n")
     w("A rulebook is a header line (`series ID \"Title\" version \"V\" [extends ID]`, or `game ...`) "
       "followed by statements of these kinds, in any order. Syntax is the grammar's own "
-      "(`rulesdsl/grammar.lark`); the examples are standalone games.\n\n")
+      "(`rulesdsl/grammar.lark`); the example of each statement kind is a standalone game.\n\n")
+    w("### Header\n\nThe first line: `series` or `game`, the id, the title, the version, and the rulebook it "
+      "extends (a rulebook of the project, or of the library such as the shipped `scs-1.8`); a game "
+      "without `extends` stands alone. (IR: `ir.Rulebook`.)\n\nSyntax:\n\n")
+    w(_fence(grammar_of("start") + "\n\n" + grammar_of("header") + "\n", "lark"))
+    w("\nExample, a game of a shipped series that sets what the series requires and amends one "
+      "parameter:\n\n")
+    w(_fence(_canonical(HEADER_EXAMPLE), "rules"))
+    w("\n")
     for kind in ir.STATEMENTS:
         entry = KINDS[kind]
         w(f"### {entry.title}\n\n{entry.what} (IR: `ir.{kind.__name__}`, in `Rulebook.{ir.STATEMENT_FIELD[kind]}`.)\n\n")
