@@ -131,3 +131,25 @@ def test_a_misspelled_terrain_in_an_expression_is_a_positioned_error_with_a_sugg
     assert not compilation.ok
     [problem] = compilation.diagnostics
     assert "forrest" in problem.message and "forest" in (problem.hint or "")
+
+
+@pytest.mark.parametrize("table, wrong, right", [
+    ("table cover \"Cover\" [combat] {\n  terrain  clear  forrest\n  cover    0      1\n}\n", "forrest", "forest"),
+    ("table cover \"Cover\" [combat] {\n  die/terrain  clear  forest\n  1-3          0      1\n"
+     "  4-6          0      fortfication\n}\n", None, None),
+    ("table cover \"Cover\" [combat] {\n  terrain/die  1-3  4-6\n  clear        0    0\n"
+     "  fortfication 1    2\n}\n", "fortfication", "fortification"),
+])
+def test_a_table_keyed_by_terrain_is_checked_against_the_tec(table, wrong, right):
+    text = GAME.replace("COMBINATION", "cumulative") + "\n" + table
+    compilation = rulesdsl.compile_text(text, "rulebooks/skirmish.rules")
+    if wrong is None:   # values are not keys: only the labels name terrains
+        assert compilation.ok, [d.message for d in compilation.diagnostics]
+        return
+    assert not compilation.ok
+    [problem] = compilation.diagnostics
+    assert f"terrain '{wrong}'" in problem.message and right in (problem.hint or "")
+    line = text.splitlines()[problem.span.line - 1]
+    assert line[problem.span.column - 1:].startswith(wrong)
+    fixed = rulesdsl.compile_text(text.replace(wrong, right), "rulebooks/skirmish.rules")
+    assert fixed.ok
