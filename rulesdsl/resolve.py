@@ -174,6 +174,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _references(rulebook, rules, charts)
     problems += _table_fit(charts)
     problems += _terrain_keys(tables, charts)
+    problems += _terrain_labels(rulebook, charts)
     if "results" in charts and "rounding" not in charts:   # a standalone game brings its own
         problems.append(Diagnostic(
             "a combat results table needs a rounding rule: its column comes from the rounded odds",
@@ -245,6 +246,18 @@ def _terrain_keys(tables: Mapping[str, ir.Effective[ir.LookupTable]],
                                       "Terrain Effects Chart does not have", label.span,
                                       suggest(label.value, known)))
     return out
+
+
+def _terrain_labels(rulebook: ir.Rulebook, charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
+    """A rulebook's own label `terrain.X` names a terrain of the Terrain Effects Chart in effect."""
+    chart = charts.get("terrain")
+    if chart is None:
+        return []
+    known = ["terrain." + row.name.value for row in chart.node.rows]
+    return [Diagnostic(f"label '{key.value}' names a terrain the Terrain Effects Chart does not have", key.span,
+                       suggest(key.value, known))
+            for block in rulebook.labels for key, _ in block.labels
+            if key.value.startswith("terrain.") and key.value not in known]
 
 
 def _table_fit(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
