@@ -216,7 +216,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'ambush-and-surprise', 'Ambush and surprise',
         "A white 1 is an ambush (up to 1-3), otherwise a red 6 is a surprise (down to 4-6); ambush eases the defender's result, surprise worsens it.",
-        origin='new-scs', source='rulebooks/series/new-scs.rules:211',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:210',
         notes=(
             "The source says a global intelligence condition favouring the attackers makes 'ambush' more likely; that contradicts the line's place among the surprise factors. Choice: it makes surprise more likely.",
             'Hazardous: every attacking hex has its attack reduced by terrain and none of them is terrain that would give a defender a column shift.',
@@ -225,7 +225,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'applying-results', 'Applying combat results',
         'Defenders in two-left-shift terrain may ignore a one-hex retreat; attackers who lost steps retreat a hex if the defender lost nothing.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:268',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:267',
         notes=(
             'Armor retreating through the ZOC of units with no anti-tank defense (infantry, light armor, pioneers) loses no step for it.',
             "Overrunning attackers must enter a vacated target hex; combat-phase attackers may advance as far as the defender's retreat, first into the defender's hex. Defenders never advance after beating off an attack.",
@@ -235,18 +235,18 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'supply-effects', 'Supply phase',
         'Only the activated formation checks supply in its supply phase.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:303',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:302',
         see=('12.2',),
     ),
     RuleEntry(
         'dg-removal', 'DG removal phase',
         'Only the activated formation removes its DG markers; enemy units stay DG until the end of their own next activation.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:308',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:307',
     ),
     RuleEntry(
         'bombardment', 'Bombardment',
         "A rating is the chance in six on the white die to DG the target; then the red die, by soft units present, gives 0-2 step losses, never the hex's last step.",
-        origin='new-scs', source='rulebooks/series/new-scs.rules:314',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:313',
         notes=(
             'A hex is bombarded at most once an activation; only three units of one rating may fire together (group fire, rating +1).',
             "Armored units and units in cities or fortifications read the '0 soft units' column; a rating of 1 uses the 2-or-less table and 5 the 4-or-more table.",
@@ -707,7 +707,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '8.0a', 'First step loss',
         "The enemy picks each side's first step loss (armor only after an attack into shift terrain or with enemy tanks or anti-tank present); the owner picks the rest.",
-        origin='new-scs', source='rulebooks/series/new-scs.rules:277',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:276',
     ),
     RuleEntry(
         '8.0b', 'Spread the losses',
@@ -738,7 +738,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '9.0b', 'Blocked retreats',
         'Units that cannot retreat lose one step per unit for each hex of retreat not made.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:282',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:281',
         notes=(
             'SCS takes one step from the stack per hex; New SCS takes one per unit.',
         ),
@@ -1276,15 +1276,15 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
     Parameter('air.interdiction_cost', AIR_INTERDICTION_COST, rule='air-phase', origin='new-scs', source='rulebooks/series/new-scs.rules:76'),
     Parameter('air.interdiction_road_minimum', AIR_INTERDICTION_ROAD_MINIMUM, rule='air-phase', origin='new-scs', source='rulebooks/series/new-scs.rules:77'),
     Parameter('bombardment.air_rating', BOMBARDMENT_AIR_RATING, rule='air-phase', origin='new-scs', source='rulebooks/series/new-scs.rules:78'),
-    Parameter('bombardment.armor_reduction', BOMBARDMENT_ARMOR_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:322'),
+    Parameter('bombardment.armor_reduction', BOMBARDMENT_ARMOR_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:321'),
     Parameter('bombardment.flak_air_rating', BOMBARDMENT_FLAK_AIR_RATING, rule='air-phase', origin='new-scs', source='rulebooks/series/new-scs.rules:79'),
-    Parameter('bombardment.group_bonus', BOMBARDMENT_GROUP_BONUS, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:317'),
-    Parameter('bombardment.group_size', BOMBARDMENT_GROUP_SIZE, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:316'),
-    Parameter('bombardment.heavy_cover_reduction', BOMBARDMENT_HEAVY_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:321'),
-    Parameter('bombardment.light_cover_reduction', BOMBARDMENT_LIGHT_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:320'),
-    Parameter('bombardment.min_rating', BOMBARDMENT_MIN_RATING, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:319'),
-    Parameter('bombardment.moved_penalty', BOMBARDMENT_MOVED_PENALTY, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:318'),
-    Parameter('bombardment.spares_last_step', BOMBARDMENT_SPARES_LAST_STEP, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:323'),
+    Parameter('bombardment.group_bonus', BOMBARDMENT_GROUP_BONUS, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:316'),
+    Parameter('bombardment.group_size', BOMBARDMENT_GROUP_SIZE, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:315'),
+    Parameter('bombardment.heavy_cover_reduction', BOMBARDMENT_HEAVY_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:320'),
+    Parameter('bombardment.light_cover_reduction', BOMBARDMENT_LIGHT_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:319'),
+    Parameter('bombardment.min_rating', BOMBARDMENT_MIN_RATING, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:318'),
+    Parameter('bombardment.moved_penalty', BOMBARDMENT_MOVED_PENALTY, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:317'),
+    Parameter('bombardment.spares_last_step', BOMBARDMENT_SPARES_LAST_STEP, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:322'),
     Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:510'),
     Parameter('combat.announce_all_first', COMBAT_ANNOUNCE_ALL_FIRST, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:447'),
     Parameter('combat.arrivals_share_results', COMBAT_ARRIVALS_SHARE_RESULTS, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:485'),
@@ -1359,17 +1359,17 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
     Parameter('reinforcement.may_place_on_enemy', REINFORCEMENT_MAY_PLACE_ON_ENEMY, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:337'),
     Parameter('reinforcement.placement_cost', REINFORCEMENT_PLACEMENT_COST, rule='5.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:330'),
     Parameter('reinforcement.placement_ignores_ezoc', REINFORCEMENT_PLACEMENT_IGNORES_EZOC, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:336'),
-    Parameter('retreat.attacker_retreats_on_empty_result', RETREAT_ATTACKER_RETREATS_ON_EMPTY_RESULT, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:271'),
-    Parameter('retreat.blocked_loss_per_unit', RETREAT_BLOCKED_LOSS_PER_UNIT, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:286'),
-    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:284'),
-    Parameter('retreat.close_terrain_ignores_one_hex', RETREAT_CLOSE_TERRAIN_IGNORES_ONE_HEX, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:270'),
+    Parameter('retreat.attacker_retreats_on_empty_result', RETREAT_ATTACKER_RETREATS_ON_EMPTY_RESULT, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:270'),
+    Parameter('retreat.blocked_loss_per_unit', RETREAT_BLOCKED_LOSS_PER_UNIT, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:285'),
+    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:283'),
+    Parameter('retreat.close_terrain_ignores_one_hex', RETREAT_CLOSE_TERRAIN_IGNORES_ONE_HEX, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:269'),
     Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:570'),
     Parameter('retreat.ezoc_avoidance_optional', RETREAT_EZOC_AVOIDANCE_OPTIONAL, rule='9.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:610'),
     Parameter('retreat.ezoc_negated_by_friendly_units', RETREAT_EZOC_NEGATED_BY_FRIENDLY_UNITS, rule='9.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:576'),
     Parameter('retreat.ezoc_step_loss', RETREAT_EZOC_STEP_LOSS, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:153'),
     Parameter('retreat.losses_per_stack', RETREAT_LOSSES_PER_STACK, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:154'),
     Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='9.0e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:583'),
-    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:285'),
+    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:284'),
     Parameter('retreat.owner_retreats', RETREAT_OWNER_RETREATS, rule='9.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:595'),
     Parameter('retreat.partial_refusal', RETREAT_PARTIAL_REFUSAL, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:618'),
     Parameter('retreat.path', RETREAT_PATH, rule='9.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:588'),
@@ -1399,7 +1399,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
     Parameter('stacking.retreat_overstack_grace', STACKING_RETREAT_OVERSTACK_GRACE, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:293'),
     Parameter('stacking.top_unit_with_attack_strength', STACKING_TOP_UNIT_WITH_ATTACK_STRENGTH, rule='4.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:307'),
     Parameter('steps.excess_ignored', STEPS_EXCESS_IGNORED, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:541'),
-    Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='new-scs', source='rulebooks/series/new-scs.rules:279'),
+    Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='new-scs', source='rulebooks/series/new-scs.rules:278'),
     Parameter('steps.markers_change_strength', STEPS_MARKERS_CHANGE_STRENGTH, rule='8.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:523'),
     Parameter('steps.owner_distributes', STEPS_OWNER_DISTRIBUTES, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:540'),
     Parameter('steps.spread_before_second', STEPS_SPREAD_BEFORE_SECOND, rule='8.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:535'),
@@ -1761,8 +1761,6 @@ MODIFIERS = (
 # Column shifts (terrain-shifts): + right, - left
 # ---------------------------------------------------------------------------
 SHIFTS = (
-    # terrain    defender_terrain.shift
-    ShiftSpec('terrain', lambda ctx: ctx.defender_terrain.shift, None, None, rules=('terrain-shifts',)),
     # engineers  1 max 1 when defender_terrain.shift < 0 and any(attackers where engineer and not dg)
     ShiftSpec('engineers', lambda ctx: Fraction(1), 1, lambda ctx: ((ctx.defender_terrain.shift < Fraction(0)) and _rt.any_where(ctx.attackers, lambda u1: (u1.is_('engineer') and (not u1.is_('dg'))))), rules=('terrain-shifts',)),
 )

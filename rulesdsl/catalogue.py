@@ -160,6 +160,8 @@ PARAMETERS: dict[str, tuple[ParamType, str]] = {
     "overrun.attacker_retreats_apply": (FLAG, "whether retreat results against the overrunning units are carried out"),
     # combat
     "combat.below_table": (RESULT, "the result of an attack below the left-most odds column (no roll)"),
+    "combat.terrain_combination": (ParamType("choice", options=("cumulative", "most-restrictive", "defender-best")),
+                                   "how the combat effects of several terrains in the defender's hex combine"),
     "combat.above_table": (ParamType("choice", options=("rightmost",)), "where an attack above the right-most odds column is resolved"),
     "combat.attacks_per_phase": (ParamType("count"), "how many times a unit may attack, or be attacked, in a Combat Phase"),
     "combat.mandatory": (FLAG, "whether units adjacent to the enemy must attack"),

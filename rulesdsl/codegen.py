@@ -221,6 +221,7 @@ class TerrainSection(TypedDict):
     title: str
     origin: str
     cites: tuple[str, ...]
+    combination: str | None  # combat.terrain_combination: how a hex's several terrains combine
     lines: list[str]
     amended: list[str]      # comment lines: the rows an amendment changed, with their origin
 
@@ -447,8 +448,10 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         chart = resolved.terrain.node
         rows = [["Terrain(" + py(r.name.value) + ",", py(r.kind) + ",", _movement(r.movement),
                  _combat(r.combat) + _terrain_extras(r)] for r in chart.rows]
+        combination = params.get("combat.terrain_combination")
         terrain = {"title": chart.title.value if chart.title else "Terrain Effects Chart",
                    "origin": resolved.terrain.origin, "cites": _cites(chart),
+                   "combination": str(combination.value) if combination is not None else None,
                    "lines": _table(rows, "    ") if rows else [],
                    "amended": _amendments(resolved.terrain, "row")}
 
@@ -637,7 +640,7 @@ class PythonEmitter(Emitter):
         return f"({operand} == {word!r})"
 
     def is_terrain(self, operand: str, word: str) -> str:
-        return f"({operand}.name == {word!r})"
+        return f"{operand}.has({word!r})"
 
     def extreme(self, function: str, args: list[str]) -> str:
         assert function in ("min", "max"), function

@@ -173,6 +173,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
         favour_defender = favours_defender(charts["rounding"].node)
     problems += _references(rulebook, rules, charts)
     problems += _table_fit(charts)
+    problems += _terrain_keys(tables, charts)
+    problems += _terrain_labels(rulebook, charts)
     if "results" in charts and "rounding" not in charts:   # a standalone game brings its own
         problems.append(Diagnostic(
             "a combat results table needs a rounding rule: its column comes from the rounded odds",
@@ -210,6 +212,52 @@ def _tables(books: list[ir.Rulebook], problems: list[Diagnostic]) -> dict[str, i
                                            "extends defines", table.name.span, "remove 'override'"))
             tables[table.name.value] = ir.Effective(node=table, origin=book.id.value)
     return tables
+
+
+TERRAIN_KEYS = ("terrain", "hexside")
+
+
+def _terrain_keys(tables: Mapping[str, ir.Effective[ir.LookupTable]],
+                  charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
+    """A table keyed by `terrain` (or `hexside`) names terrains of the Terrain Effects Chart in effect:
+    its column labels (`terrain  open  woods`, `die/terrain ...`) or its row keys (`terrain/die ...`)."""
+    out: list[Diagnostic] = []
+    chart = charts.get("terrain")
+    for effective in tables.values():
+        table = effective.node
+        if not table.header:
+            continue
+        keys = table.header[0].value.split("/")
+        labels: list[ir.Text] = []
+        if keys[-1] in TERRAIN_KEYS:
+            labels += table.header[1:]
+        if len(keys) == 2 and keys[0] in TERRAIN_KEYS:
+            labels += [row[0] for row in table.rows if row]
+        if not labels:
+            continue
+        if chart is None:
+            out.append(Diagnostic(f"table '{table.name.value}' is keyed by terrain, but no Terrain Effects Chart "
+                                  "is in effect", table.header[0].span, "add a terrain effects chart"))
+            continue
+        known = [row.name.value for row in chart.node.rows]
+        for label in labels:
+            if label.value not in known:
+                out.append(Diagnostic(f"table '{table.name.value}' names terrain '{label.value}', which the "
+                                      "Terrain Effects Chart does not have", label.span,
+                                      suggest(label.value, known)))
+    return out
+
+
+def _terrain_labels(rulebook: ir.Rulebook, charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
+    """A rulebook's own label `terrain.X` names a terrain of the Terrain Effects Chart in effect."""
+    chart = charts.get("terrain")
+    if chart is None:
+        return []
+    known = ["terrain." + row.name.value for row in chart.node.rows]
+    return [Diagnostic(f"label '{key.value}' names a terrain the Terrain Effects Chart does not have", key.span,
+                       suggest(key.value, known))
+            for block in rulebook.labels for key, _ in block.labels
+            if key.value.startswith("terrain.") and key.value not in known]
 
 
 def _table_fit(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:

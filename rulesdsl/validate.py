@@ -16,6 +16,7 @@ from .errors import Diagnostic, suggest
 from .runtime.notation import NOTATIONS, parse_odds
 from .runtime.tables import DICE_OUTCOMES, roll_range
 from .schema import check_schema
+from .walk import walk
 
 
 def check(rulebook: ir.Rulebook) -> list[Diagnostic]:
@@ -298,6 +299,12 @@ def _shifts(block: ir.Shifts) -> list[Diagnostic]:
             out.append(Diagnostic(f"column shift source '{shift.source.value}' appears twice", shift.source.span,
                                   "give each source one line, with its maximum"))
         seen_shift.setdefault(shift.source.value, shift)
+        reads = [n for n in walk(shift.amount) if isinstance(n, ir.Name) and n.path == "defender_terrain.shift"]
+        if reads:
+            out.append(Diagnostic(
+                "the combat engine applies the Terrain Effects Chart's shift for the defender's terrain itself: "
+                f"column shift '{shift.source.value}' would apply it twice", reads[0].span,
+                "keep the shift in the Terrain Effects Chart only and remove this line"))
         needs_max = not isinstance(shift.amount, ir.Number) and not (
             isinstance(shift.amount, ir.Unary) and isinstance(shift.amount.operand, ir.Number))
         if shift.maximum is None and needs_max and not _is_terrain_shift(shift.amount):

@@ -424,7 +424,7 @@ die roll modifiers "Modifiers" [G2.0] cap 2 {
 }
 
 column shifts "Shifts" [G2.0] max 2 per side {
-  terrain  defender_terrain.shift max 1 when two > 1
+  cover  -1 max 1 when two > 1
 }
 
 strength factors "Factors" [G2.0] {

@@ -92,7 +92,7 @@ die roll modifiers "DRM" cap 3 {
   density +1 defender when count(defenders) >= 3
 }
 column shifts "Shifts" max 3 per side before limits {
-  terrain defender_terrain.shift max 2 when lucky
+  cover -1 max 2 when lucky
 }
 strength factors "Factors" [rounding] {
   dg-attack attack combat.dg_factor when dg

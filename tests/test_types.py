@@ -147,7 +147,6 @@ die roll modifiers [combat] cap 2 {
   surprised  +1  both  when surprise and advantage is attacker
 }
 column shifts [combat] max 2 per side {
-  terrain    defender_terrain.shift
   support    support  max 1  when rough
 }
 result adjustments [combat] {

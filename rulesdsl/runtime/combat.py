@@ -47,7 +47,7 @@ class AttackingHex:
 class Combat:
     attacking_hexes: tuple[AttackingHex, ...]
     defenders: tuple[Unit, ...]
-    defender_terrain: str
+    defender_terrain: str | tuple[str, ...]   # several: combined by the rulebook's combat.terrain_combination
     overrun: bool = False
     situations: frozenset[str] | tuple[str, ...] = frozenset()   # declared by `combat situations:`
     amounts: Mapping[str, Number] = field(default_factory=dict)   # declared by `combat amounts:`
@@ -69,15 +69,40 @@ def _unknown(what: str, name: str, known: Iterable[str]) -> RulesInputError:
 
 
 class BoundTerrain:
-    def __init__(self, chart: TerrainEffectsChart | None, name: str):
-        if chart is None or name not in chart:
-            raise _unknown("terrain", name, list(chart or ()))
-        row = chart[name]
-        self.name = row.name
-        self.shift = Fraction(row.combat.shift or 0)
-        self.level = Fraction(row.level or 0)
-        self.attack = Fraction(row.combat.attacker if row.combat.attacker is not None else 1)
-        self.defense = Fraction(row.combat.defender if row.combat.defender is not None else 1)
+    """A hex's terrain as expressions read it; several terrains read as their combined effect."""
+
+    def __init__(self, chart: TerrainEffectsChart | None, name: str | tuple[str, ...],
+                 combination: str | None = None):
+        names = (name,) if isinstance(name, str) else tuple(name)
+        if not names:
+            raise RulesInputError("a hex needs at least one terrain")
+        for each in names:
+            if chart is None or each not in chart:
+                raise _unknown("terrain", each, list(chart or ()))
+        assert chart is not None
+        if len(names) > 1 and combination is None:
+            raise RulesInputError(f"the hex holds {len(names)} terrains ({', '.join(names)}) but the rulebook "
+                                  "declares no combat.terrain_combination to combine them")
+        rows = [chart[n] for n in names]
+        self.rows = tuple(rows)
+        self.names = frozenset(r.name for r in rows)
+        self.name = " + ".join(r.name for r in rows)
+        self.level = max(Fraction(r.level or 0) for r in rows)
+        if len(rows) == 1:
+            row = rows[0]
+            self.shift = Fraction(row.combat.shift or 0)
+            self.attack = Fraction(row.combat.attacker if row.combat.attacker is not None else 1)
+            self.defense = Fraction(row.combat.defender if row.combat.defender is not None else 1)
+        else:
+            effect = chart.hex_effect(names, combination or "cumulative")
+            self.shift = Fraction(effect.shift)
+            self.attack = Fraction(effect.attacker if effect.attacker is not None else 1)
+            self.defense = Fraction(effect.defender if effect.defender is not None else 1)
+        self.query: str | tuple[str, ...] = names[0] if len(names) == 1 else names
+
+    def has(self, name: str) -> bool:
+        """`terrain is woods`: the hex holds that terrain."""
+        return name in self.names
 
 
 class BoundUnit:
@@ -118,9 +143,10 @@ class BoundHex:
                                   "give each AttackingHex its terrain")
         return self._terrain
 
-    def set_factor(self, defender_terrain: str, chart: TerrainEffectsChart | None) -> None:
+    def set_factor(self, defender_terrain: BoundTerrain, chart: TerrainEffectsChart | None,
+                   combination: str | None = None) -> None:
         if chart is not None:
-            multiplier = chart.attack_multiplier(defender_terrain, self.hexsides)
+            multiplier = chart.attack_multiplier(defender_terrain.query, self.hexsides, combination or "cumulative")
             self.factor = Fraction(0) if multiplier is None else exact(multiplier)
 
     def crosses(self, name: str) -> bool:
@@ -138,14 +164,15 @@ class Vocabulary:
 class Context:
     """A combat bound to a rulebook: what expressions read (see rulesdsl/context.py)."""
 
-    def __init__(self, combat: Combat, vocabulary: Vocabulary, chart: TerrainEffectsChart | None):
+    def __init__(self, combat: Combat, vocabulary: Vocabulary, chart: TerrainEffectsChart | None,
+                 combination: str | None = None):
         self.combat = combat
+        self.defender_terrain = BoundTerrain(chart, combat.defender_terrain, combination)
         self.attacking_hexes = tuple(BoundHex(h, vocabulary, chart) for h in combat.attacking_hexes)
         for hex_ in self.attacking_hexes:
-            hex_.set_factor(combat.defender_terrain, chart)
+            hex_.set_factor(self.defender_terrain, chart, combination)
         self.attackers = tuple(u for h in self.attacking_hexes for u in h.units)
         self.defenders = tuple(BoundUnit(u, vocabulary) for u in combat.defenders)
-        self.defender_terrain = BoundTerrain(chart, combat.defender_terrain)
         self.overrun = bool(combat.overrun)
         for name in combat.situations:
             if name not in vocabulary.situations:
@@ -306,7 +333,8 @@ class CombatEngine:
                  modifiers: Iterable[ModifierSpec] = (), cap: int | None = None, shifts: Iterable[ShiftSpec] = (),
                  per_side: int | None = None, terrain_rules: Iterable[str] = (), odds_rules: Iterable[str] = (),
                  adjustments: Iterable[AdjustmentSpec] = (), shifts_before_limits: bool = False,
-                 factors: Iterable[FactorSpec] = ()):
+                 factors: Iterable[FactorSpec] = (), terrain_combination: str | None = None):
+        self.terrain_combination = terrain_combination
         self.vocabulary, self.terrain, self.table, self.odds = vocabulary, terrain, table, odds
         self.modifiers, self.cap = tuple(modifiers), cap
         self.shift_specs, self.per_side = tuple(shifts), per_side
@@ -318,7 +346,7 @@ class CombatEngine:
     def bind(self, combat: Combat) -> Context:
         if not isinstance(combat, Combat):
             raise TypeError("expected a rulesdsl.runtime.combat.Combat")
-        return Context(combat, self.vocabulary, self.terrain)
+        return Context(combat, self.vocabulary, self.terrain, self.terrain_combination)
 
     @staticmethod
     def _cite(rules: tuple[str, ...]) -> str:
@@ -338,10 +366,11 @@ class CombatEngine:
     def strengths(self, ctx: Context) -> tuple[Fraction, Fraction, list[str]]:
         steps: list[str] = []
         attack = Fraction(0)
+        combination = self.terrain_combination or "cumulative"
         for index, hex_ in enumerate(ctx.attacking_hexes, 1):
             factor = Fraction(1)
             if self.terrain is not None:
-                multiplier = self.terrain.attack_multiplier(ctx.defender_terrain.name, hex_.hexsides)
+                multiplier = self.terrain.attack_multiplier(ctx.defender_terrain.query, hex_.hexsides, combination)
                 if multiplier is None:
                     crossed = ", ".join(hex_.hexsides) or ctx.defender_terrain.name
                     raise RulesInputError(f"attacking from hex {index} across {crossed} is prohibited")
@@ -352,7 +381,7 @@ class CombatEngine:
                 steps.append(f"hex {index}: attack {total} x {factor} for terrain{self._cite(self.terrain_rules)}")
         defense = sum((self._unit_strength(ctx, u, "defense", steps) for u in ctx.defenders), Fraction(0))
         if self.terrain is not None:
-            multiplier = self.terrain.defense_multiplier(ctx.defender_terrain.name)
+            multiplier = self.terrain.defense_multiplier(ctx.defender_terrain.query, (), combination)
             if multiplier is None:
                 raise RulesInputError(f"attacking into {ctx.defender_terrain.name} is prohibited")
             if multiplier != 1:
@@ -363,10 +392,15 @@ class CombatEngine:
 
     # -- column shifts ------------------------------------------------------------
     def column_shifts(self, ctx: Context) -> tuple[int, tuple[Contribution, ...]]:
-        """Each source's shift (capped by its maximum), then the net after the per-side cap:
-        right shifts (+) and left shifts (-) add up, so identical opposing shifts cancel."""
+        """The TEC's shift for the defender's terrain, each source's shift (capped by its maximum),
+        then the net after the per-side cap: right shifts (+) and left shifts (-) add up, so
+        identical opposing shifts cancel."""
         found: list[Contribution] = []
         amounts: list[int] = []
+        terrain = int(ctx.defender_terrain.shift)
+        if terrain:
+            found.append(Contribution("terrain", terrain, self.terrain_rules))
+            amounts.append(terrain)
         for spec in self.shift_specs:
             if spec.condition is not None and not spec.condition(ctx):
                 continue
@@ -418,7 +452,7 @@ class CombatEngine:
         if self.table.lines:
             if self.terrain is None:
                 raise LookupError("a terrain-line Combat Results Table needs a Terrain Effects Chart")
-            row = self.terrain[ctx.defender_terrain.name]
+            row = next((r for r in ctx.defender_terrain.rows if r.line), ctx.defender_terrain.rows[0])
             line = row.line or row.name
             table = self.table.line(line)
             derivation.append(f"odds line {line} for {row.name}")

@@ -9,6 +9,15 @@ from fractions import Fraction
 # A terrain or hexside by name, or several (a hex of woods and a road; two hexsides).
 TerrainNames = str | Iterable[str]
 
+# How the combat effects of a hex's several terrains combine (`combat.terrain_combination`):
+#   cumulative        every terrain's shift adds and every multiplier multiplies;
+#   most-restrictive  each effect separately takes its extreme against the attacker (the most left
+#                     shift, the smallest attack and the largest defense multiplier);
+#   defender-best     only the terrain whose effect is best for the defender applies (its shift first,
+#                     then its defense over attack multiplier).
+# Whatever the rule, a terrain that prohibits attacks prohibits them.
+COMBINATIONS = ("cumulative", "most-restrictive", "defender-best")
+
 
 @dataclass(frozen=True, slots=True)
 class Movement:
@@ -118,16 +127,48 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
                 cost += _amount(side)
         return float(cost + ezoc_cost)
 
-    def attack_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
-        """The factor on attackers: the hex's and each hexside's; None when attacking is prohibited."""
-        return self._multiplier("attacker", list(self._hex(terrain)) + self._hexsides(hexsides)[0])
+    def hex_effect(self, terrain: TerrainNames, combination: str = "cumulative") -> CombatEffect:
+        """The combat effect of a hex holding one or several terrains, combined by `combination`."""
+        if combination not in COMBINATIONS:
+            raise ValueError(f"unknown terrain combination {combination!r}: one of {', '.join(COMBINATIONS)}")
+        effects = [r.combat for r in self._hex(terrain) if r.combat.kind != "other"]
+        if any(e.kind == "prohibited" for e in effects):
+            return CombatEffect("prohibited")
+        attack = [_factor(e, "attacker") for e in effects] or [Fraction(1)]
+        defense = [_factor(e, "defender") for e in effects] or [Fraction(1)]
+        shifts = [e.shift for e in effects] or [0]
+        if combination == "most-restrictive":
+            factors, shift = (min(attack), max(defense)), min(shifts)
+        elif combination == "defender-best":
+            ranked: list[tuple[int, Fraction, Fraction, int]] = sorted(
+                (shifts[i], -defense[i], attack[i], i) for i in range(len(shifts)))
+            best = ranked[0][3]
+            factors, shift = (attack[best], defense[best]), shifts[best]
+        else:
+            factors, shift = (_product(attack), _product(defense)), sum(shifts)
+        kind = "multiply" if factors[0] != 1 or factors[1] != 1 else "none"
+        return CombatEffect(kind, factors[0], factors[1], shift)
 
-    def defense_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = ()) -> float | None:
+    def attack_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = (),
+                          combination: str = "cumulative") -> float | None:
+        """The factor on attackers: the hex's and each hexside's; None when attacking is prohibited."""
+        hex_ = self.hex_effect(terrain, combination)
+        if hex_.kind == "prohibited":
+            return None
+        side = self._multiplier("attacker", self._hexsides(hexsides)[0])
+        return None if side is None else float(_factor(hex_, "attacker") * side)
+
+    def defense_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = (),
+                           combination: str = "cumulative") -> float | None:
         """The factor on the defender's strength; None when attacking into it is prohibited."""
-        return self._multiplier("defender", list(self._hex(terrain)) + self._hexsides(hexsides)[0])
+        hex_ = self.hex_effect(terrain, combination)
+        if hex_.kind == "prohibited":
+            return None
+        side = self._multiplier("defender", self._hexsides(hexsides)[0])
+        return None if side is None else float(_factor(hex_, "defender") * side)
 
     @staticmethod
-    def _multiplier(side: str, rows: list[Terrain]) -> float | None:
+    def _multiplier(side: str, rows: list[Terrain]) -> Fraction | None:
         factor = Fraction(1)
         for row in rows:
             if row.combat.kind == "prohibited":
@@ -135,7 +176,19 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
             value = row.combat.attacker if side == "attacker" else row.combat.defender
             if row.combat.kind == "multiply" and value is not None:
                 factor *= value
-        return float(factor)
+        return factor
+
+
+def _factor(effect: CombatEffect, side: str) -> Fraction:
+    value = effect.attacker if side == "attacker" else effect.defender
+    return Fraction(value) if effect.kind == "multiply" and value is not None else Fraction(1)
+
+
+def _product(values: list[Fraction]) -> Fraction:
+    result = Fraction(1)
+    for value in values:
+        result *= value
+    return result
 
 
 def _amount(row: Terrain) -> Fraction:
