@@ -90,10 +90,10 @@ KINDS: dict[type, Kind] = {
                        "}\n"),
     ir.Shifts: Kind("Column shifts", ("shifts",),
                     "Sources of column shifts (+ right, - left), each with a maximum when its amount "
-                    "varies; `max N per side` caps each side, `before limits` shifts the odds themselves.",
+                    "varies; `max N per side` caps each side, `before limits` shifts the odds themselves. "
+                    "The defender's terrain shift comes from the Terrain Effects Chart, never from here.",
                     "combat amounts: artillery-shifts\n\n"
                     "column shifts max 3 per side {\n"
-                    "  terrain     defender_terrain.shift\n"
                     "  artillery   artillery-shifts  max 2\n"
                     "  big-attack  1  max 1  when count(attackers) >= 4\n"
                     "}\n"),
