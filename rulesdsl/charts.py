@@ -19,6 +19,7 @@ from typing import Any, Callable
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from . import __version__, codes as result_codes, ir
+from .catalogue import PARAMETERS
 from .errors import Diagnostic
 from .outcomes import column_odds, number, percent
 from .runtime.model import Quantity
@@ -183,11 +184,20 @@ _CHROME = [
 ]
 
 
+def _amended_parameter(amended: ir.Amended) -> str:
+    """An amended parameter as a player reads it: what it means, then its value (not its id)."""
+    entry = PARAMETERS.get(amended.key)
+    if entry is None:
+        return f"{amended.key} = {amended.text}"
+    meaning = entry[1]
+    return f"{meaning[:1].upper()}{meaning[1:]}: {amended.text}"
+
+
 def _own(resolved: ir.Resolved, data: dict[str, Any]) -> list[dict[str, str]]:
     """The items the game's own amendments changed, listed on the card; its CRT cells and TEC rows are
     marked where they are printed."""
     me = resolved.id
-    out = [{"where": f"{e.node.id.value}", "text": f"{a.key} = {a.text}" if a.key != "(summary)" else a.text}
+    out = [{"where": f"{e.node.id.value}", "text": _amended_parameter(a) if a.key != "(summary)" else a.text}
            for e in resolved.rules for a in e.amended if a.origin == me]
     if resolved.sequence is not None:
         out += [{"where": "SoP", "text": f"{a.key.split(': ', 1)[0]}: {a.text}"}

@@ -105,7 +105,7 @@ def test_the_card_marks_exactly_the_two_items(errata, capsys):
     assert own is not None
     items = re.findall(r"<li>(.*?)</li>", own.group(1), re.S)
     assert [re.sub(r"<[^>]+>", "", i).strip() for i in items] == [
-        "[7.4] combat.below_table = A2†", "[CRT] 3:1 x 4: D2r2†"]
+        "[7.4] The result of an attack below the left-most odds column (no roll): A2†", "[CRT] 3:1 x 4: D2r2†"]
 
 
 def test_a_game_without_amendments_marks_nothing(capsys, project):
