@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any, Callable, assert_never, get_args
 
 from . import ir
+from .catalogue import unit_text
 from .codes import clause_text
 from .resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION, rule_order
 from .runtime.tables import DICE_OUTCOMES, roll_range
@@ -99,7 +100,7 @@ def _value_text(parameter: ir.Parameter) -> str:
         typed, problems = typed_value(parameter)
         typed_unit = getattr(typed, "unit", None)
         if not problems and typed_unit:
-            unit = str(typed_unit)
+            return unit_text(amount, str(typed_unit))     # '3 steps', '1 hex', '+2 MP'
         return f"{amount} {unit}".strip()
     if isinstance(value, ir.Words):
         return ", ".join(w.value for w in value.words)

@@ -22,6 +22,10 @@ def _title(old: dict[str, Any], new: dict[str, Any]) -> str:
     return f"{a['title']} ({a['id']} {a['version']}) to {b['title']} ({b['id']} {b['version']})"
 
 
+def _changes(changes: list[Change]) -> str:
+    return f"{len(changes)} change{'s' if len(changes) != 1 else ''}"
+
+
 def _counts(changes: list[Change]) -> str:
     counts = summary(changes)
     nouns = {"correction": ("correction", "corrections"), "addition": ("addition", "additions"),
@@ -33,7 +37,7 @@ def text(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> str
     """The errata for a terminal: a control character in the rulebooks is shown as an escape."""
     if not changes:
         return "no semantic changes\n"
-    out = [_title(old, new), f"{len(changes)} changes: {_counts(changes)}", ""]
+    out = [_title(old, new), f"{_changes(changes)}: {_counts(changes)}", ""]
     for heading, group in grouped(changes, old, new):
         out.append(heading)
         out += [f"  [{c.severity}] {c}" for c in group]
@@ -57,7 +61,7 @@ def markdown(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) ->
     out = [f"# Errata: {_md(_title(old, new))}", ""]
     if not changes:
         return "\n".join(out + ["No semantic changes.", ""])
-    out += [f"{len(changes)} changes: {_counts(changes)}.", ""]
+    out += [f"{_changes(changes)}: {_counts(changes)}.", ""]
     for heading, group in grouped(changes, old, new):
         out += [f"## {_md(heading)}", "", "| Change | Old | New | Severity |", "| --- | --- | --- | --- |"]
         for c in group:

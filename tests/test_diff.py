@@ -164,3 +164,16 @@ def test_git_revision_paths(tmp_path):
     assert resolved.returncode == 1 and "overrun.max_target_cost: 1 MP -> 2 MP" in resolved.stdout
     bad = run("diff", "v9.9:rulebooks/demo.rules", "rulebooks/demo.rules", cwd=tmp_path)
     assert bad.returncode == 2 and "cannot read v9.9:rulebooks/demo.rules from git" in bad.stderr
+
+
+def test_one_change_reads_in_the_singular_and_units_read_as_written():
+    from rulesdsl.errata import markdown, text
+    old_text = (ROOT / "rulebooks/games/bocage.rules").read_text(encoding="utf-8")
+    new_text = old_text.replace("stacking.limit = 6 steps", "stacking.limit = 1 step")
+    assert new_text != old_text
+    old, new = raw(old_text), raw(new_text)
+    changes = compare(old, new)
+    assert [str(c) for c in changes] == ["stacking.limit: 6 steps -> 1 step"]
+    assert "\n1 change: 1 correction, " in text(changes, old, new)
+    assert "\n1 change: 1 correction, " in markdown(changes, old, new)
+    assert "1 changes" not in text(changes, old, new) + markdown(changes, old, new)
