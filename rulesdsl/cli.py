@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import Diagnostic, render_all, visible, visible_lines
-from .project import Compilation, add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_outputs
+from .project import Compilation, add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_atomically, write_outputs
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -224,9 +224,7 @@ def _fmt(root: Path | None, paths: list[Path] | None, check_only: bool) -> int:
         if check_only:
             print(f"not canonical: {visible(shown)}", file=sys.stderr)
         else:
-            temp = file.with_name(f".{file.name}.tmp")
-            temp.write_text(formatted, encoding="utf-8", newline="\n")
-            temp.replace(file)
+            write_atomically(file, formatted.encode("utf-8"))
             print(f"formatted {visible(shown)}")
     if problems or (check_only and changed):
         return EXIT_RULES
@@ -239,7 +237,6 @@ def _chart(root: Path | None, args: Arguments) -> int:
     from .charts import card, render_html
     from .codegen import module_name
     from .pdf import render_pdf
-    from .project import write_atomically
     if args.out is not None and str(args.out) != "-" and not args.out.parent.is_dir():
         return _usage(f"cannot write {args.out}: the folder {args.out.parent} does not exist (nothing was written)")
     as_path = Path(args.rulebook)

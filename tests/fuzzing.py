@@ -790,7 +790,6 @@ def stage_cache(size: int = 16) -> Iterator[None]:
 
 def _parse_model(path: str, data: bytes):
     """The model of a file, or None when it does not parse (or is not UTF-8)."""
-    from rulesdsl.errors import RulesError
     from rulesdsl.source import Source
     import rulesdsl.project
     try:

@@ -7,7 +7,7 @@ import time
 import pytest
 
 import fuzzing
-from fuzzing import FAMILIES, Failure, Input, check_output, claimed_by, run, run_all
+from fuzzing import FAMILIES, Failure, check_output, claimed_by, run, run_all
 
 
 # ---- the fuzzer, as CI runs it ---------------------------------------------------

@@ -152,20 +152,20 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
     def attack_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = (),
                           combination: str = "cumulative") -> float | None:
         """The factor on attackers: the hex's and each hexside's; None when attacking is prohibited."""
-        hex_ = self.hex_effect(terrain, combination)
-        if hex_.kind == "prohibited":
-            return None
-        side = self._multiplier("attacker", self._hexsides(hexsides)[0])
-        return None if side is None else float(_factor(hex_, "attacker") * side)
+        return self._side_multiplier("attacker", terrain, hexsides, combination)
 
     def defense_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = (),
                            combination: str = "cumulative") -> float | None:
         """The factor on the defender's strength; None when attacking into it is prohibited."""
+        return self._side_multiplier("defender", terrain, hexsides, combination)
+
+    def _side_multiplier(self, side: str, terrain: TerrainNames, hexsides: TerrainNames,
+                         combination: str) -> float | None:
         hex_ = self.hex_effect(terrain, combination)
         if hex_.kind == "prohibited":
             return None
-        side = self._multiplier("defender", self._hexsides(hexsides)[0])
-        return None if side is None else float(_factor(hex_, "defender") * side)
+        factor = self._multiplier(side, self._hexsides(hexsides)[0])
+        return None if factor is None else float(_factor(hex_, side) * factor)
 
     @staticmethod
     def _multiplier(side: str, rows: list[Terrain]) -> Fraction | None:
