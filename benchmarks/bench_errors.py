@@ -25,7 +25,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulesdsl.catalogue import ACTIVITIES, PARAMETERS  # noqa: E402
+from rulesdsl.catalogue import ACTIVITIES, CORE  # noqa: E402
+from rulesdsl.project import library_parameters  # noqa: E402
+
+# the big series declares the parameters of the shipped VCS series (a misspelling is made of one of them)
+PARAMETERS = library_parameters()["vcs"]
+DECLARATIONS = ["parameters {", *(f'  {d.name}  {d.type.declared()}  "{d.meaning}"' for d in PARAMETERS.values()
+                                  if d.origin != CORE), "}", ""]
 from rulesdsl.errors import render_all  # noqa: E402
 from rulesdsl.project import compile_project  # noqa: E402
 
@@ -63,7 +69,7 @@ def rulebook(lines: int, errors: int, kinds: tuple[str, ...] = KINDS) -> str:
         slot[_LINE.get(kind, kind)] = kind
     parameters, activities = sorted(PARAMETERS), sorted(ACTIVITIES)
     out = ['series big "A big series" version "1.0"', "",
-           "rounding standard: .50 up, keep fractions", ""]
+           "rounding standard: .50 up, keep fractions", "", *DECLARATIONS]
     phases = []
     for i in range(count):
         rid = _rule_id(i)

@@ -805,432 +805,700 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
 # Parameters the rules set: a constant each, under the rule that sets it.
 # ---------------------------------------------------------------------------
 # map The Map
+#   every how many hexes along a hex row a hex number is printed
 MAP_HEX_NUMBER_INTERVAL = 5
+#   how much of a map-edge hex must show for it to be playable
 MAP_PLAYABLE_HEX_FRACTION = Fraction(1, 2)
+#   whether units may move off the map
 MAP_OFF_MAP_MOVEMENT = False
 
 # setup Set Up Notes
+#   whether 'w/i N' set-up distances include hex N
 SETUP_WITHIN_INCLUSIVE = True
+#   whether units may set up on the lines that bound an 'inclusive' set-up zone
 SETUP_BOUNDARIES_INCLUSIVE = True
+#   whether units may start the game over-stacked
 SETUP_MAY_START_OVERSTACKED = False
+#   whether units begin the game at full strength unless told otherwise
 SETUP_STARTS_FULL_STRENGTH = True
+#   whether units begin the game in supply unless told otherwise
 SETUP_STARTS_IN_SUPPLY = True
+#   which player sets up first
 SETUP_FIRST_TO_SET_UP = 'second-player'
 
 # cumulative-effects Cumulative Effects
+#   whether every modifier that applies to one value takes effect (halved twice is quartered)
 MODIFIERS_CUMULATIVE = True
 
 # fog-of-war Fog of War
+#   whether a player may look beneath the top unit of an enemy stack
 INTELLIGENCE_EXAMINE_ENEMY_STACKS = False
+#   whether an attack may be called off once announced
 COMBAT_MAY_CANCEL_ANNOUNCED = False
 
 # 2.0 Zones of Control (ZOCs)
+#   whether a side's ZOCs hinder its own units
 ZOC_AFFECTS_FRIENDLY = False
 
 # 2.0a Who has a ZOC
+#   the least printed Attack Strength that gives a unit a ZOC
 ZOC_MIN_ATTACK_STRENGTH = Quantity(Fraction(1), 'SP')
 
 # 2.0b Extent of a ZOC
+#   how far from a unit its ZOC reaches
 ZOC_RANGE = Quantity(Fraction(1), 'hex')
+#   whether a ZOC reaches only hexes the unit could enter in regular movement
 ZOC_LIMITED_BY_TERRAIN = True
 
 # 2.1a Entering an enemy ZOC
+#   the extra MPs to enter a hex in an enemy ZOC
 ZOC_ENTRY_COST = Quantity(Fraction(2), 'MP', signed=True)
+#   whether a unit may move directly from one enemy ZOC hex to another
 ZOC_EZOC_TO_EZOC = True
 
 # 2.1b Starting a phase in an enemy ZOC
+#   whether units that begin the phase in an enemy ZOC may overrun
 OVERRUN_ALLOWED_FROM_EZOC = False
+#   whether units that begin the Exploitation Phase in an enemy ZOC may move
 EXPLOITATION_MOVE_FROM_EZOC = False
 
 # 2.1c Attacks only into the ZOC
+#   whether a unit may attack only enemy units in hexes its ZOC covers
 COMBAT_TARGET_MUST_BE_IN_ZOC = True
 
 # 2.1d Retreating into an enemy ZOC
+#   the steps a retreating stack loses for each enemy-ZOC hex it enters
 RETREAT_EZOC_STEP_LOSS = Quantity(Fraction(1), 'step')
+#   whether retreat-caused step losses are taken once per stack rather than per unit
 RETREAT_LOSSES_PER_STACK = True
 
 # 2.1e ZOCs and advance after combat
+#   whether enemy ZOCs hinder advance after combat
 ZOC_BLOCKS_ADVANCE = False
 
 # 2.1f ZOCs and supply
+#   whether enemy ZOCs block supply lines
 ZOC_BLOCKS_SUPPLY = True
 
 # 2.1g Several ZOCs in one hex
+#   whether several enemy ZOCs on a hex add their effects
 ZOC_MULTIPLE_CUMULATIVE = False
+#   whether friendly ZOCs cancel enemy ZOCs in the same hex
 ZOC_FRIENDLY_NEGATES_ENEMY = False
 
 # 2.1h Friendly units and enemy ZOCs
+#   whether friendly units in a hex negate enemy ZOCs there for supply
 ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS = True
 
 # 3.0 Movement
+#   whether a unit or stack must finish its move before another begins
 MOVEMENT_ONE_STACK_AT_A_TIME = True
 
 # 3.1a Moving is optional
+#   whether the player chooses which of his units, if any, move
 MOVEMENT_OPTIONAL = True
 
 # 3.1d No saving or sharing MPs
+#   whether unused MPs carry over or pass to other units
 MOVEMENT_MAY_SAVE_MP = False
 
 # 3.1e Minimum move
+#   how far a unit may always move whatever the cost
 MOVEMENT_MINIMUM_MOVE = Quantity(Fraction(1), 'hex')
+#   whether the always-allowed minimum move may be used to make an overrun
 MOVEMENT_MINIMUM_MOVE_MAY_OVERRUN = False
 
 # 3.2a Paying terrain costs
+#   whether a unit must have a hex's full MP cost left to enter it
 MOVEMENT_MUST_AFFORD_ENTRY = True
 
 # 3.2b Roads
+#   whether the road rate applies only when moving along the road from hex to hex
 ROADS_CONTINUOUS_PATH_REQUIRED = True
+#   whether road movement ignores the cost of the hex entered and the hexside crossed
 ROADS_IGNORE_CROSSED_TERRAIN = True
 
 # 3.2c Hexside costs
+#   whether a hexside feature's cost is added to that of the hex entered
 MOVEMENT_HEXSIDE_COST_ADDED = True
 
 # 3.2d Prohibited terrain
+#   whether a road lets units enter or cross otherwise prohibited terrain
 ROADS_NEGATE_PROHIBITED = True
 
 # 3.3a Enemy-occupied hexes
+#   whether units may enter enemy-occupied hexes
 MOVEMENT_ENTER_ENEMY_HEX = False
 
 # 3.3b Only the phasing side moves
+#   whether only the phasing side's units move in its phases (retreats apart)
 MOVEMENT_ONLY_PHASING_UNITS = True
 
 # 3.3c Map edge
+#   whether a unit forced or moved off the map is destroyed
 MAP_LEAVING_MAP_DESTROYS = True
+#   whether units destroyed by leaving the map count as losses for victory
 VICTORY_OFF_MAP_LOSSES_COUNT = True
 
 # 4.0a Enforcing the limit
+#   the moments when the stacking limit is enforced
 STACKING_CHECKED_AT = ('phase-end', 'overrun', 'advance-end')
+#   whether units already in the hex an overrun is made from count toward stacking
 STACKING_OVERRUN_COUNTS_ALL_UNITS = True
+#   whether units over the limit when stacking is enforced are destroyed
 STACKING_EXCESS_ELIMINATED = True
+#   whether the owner picks which over-stacked units are destroyed
 STACKING_OWNER_CHOOSES_EXCESS = True
+#   whether an overrun that breaks the limit is taken back and the move redone, destroying nothing
 STACKING_OVERRUN_VIOLATION_UNDOES_MOVE = True
+#   until when a stack over the limit after a retreat may stay so
 STACKING_RETREAT_OVERSTACK_GRACE = 'next-friendly-movement'
 
 # 4.0b Markers
+#   whether markers count toward stacking
 STACKING_MARKERS_COUNT = False
 
 # 4.0c Order of Stacking
+#   whether a stack's top unit must be one able to attack, when the stack holds one
 STACKING_TOP_UNIT_WITH_ATTACK_STRENGTH = True
 
 # 5.0 Reinforcements
+#   whether a player may hold reinforcements back
 REINFORCEMENT_MAY_DELAY = False
+#   whether reinforcements are in supply when they arrive
 REINFORCEMENT_ARRIVE_IN_SUPPLY = True
 
 # 5.0a Overstacked arrival
+#   whether reinforcements may be placed over the stacking limit if they split up by the phase's end
 REINFORCEMENT_MAY_OVERSTACK_ON_PLACEMENT = True
 
 # 5.0b Placement is free
+#   the MPs a reinforcement spends to be placed
 REINFORCEMENT_PLACEMENT_COST = Quantity(Fraction(0), 'MP')
+#   whether reinforcements may use their whole Movement Allowance in the phase they arrive
 REINFORCEMENT_FULL_ALLOWANCE_ON_ENTRY = True
 
 # 5.0c Blocked entry
+#   whether enemy ZOCs have no effect on placing reinforcements
 REINFORCEMENT_PLACEMENT_IGNORES_EZOC = True
+#   whether reinforcements may be placed in enemy-occupied hexes
 REINFORCEMENT_MAY_PLACE_ON_ENEMY = False
+#   how far along the map edge blocked reinforcements may enter
 REINFORCEMENT_BLOCKED_EDGE_RANGE = Quantity(Fraction(10), 'hex')
+#   how far from a blocked on-map entry hex reinforcements may enter
 REINFORCEMENT_BLOCKED_INTERIOR_RANGE = Quantity(Fraction(5), 'hex')
 
 # 6.0 Overrun Combat
+#   the MPs an overrun costs, beyond entering the hex it is made from
 OVERRUN_COST = Quantity(Fraction(2), 'MP')
+#   whether units must begin their move stacked to overrun as one stack
 OVERRUN_STACK_MUST_START_TOGETHER = True
+#   whether overrun results hit only the overrunning units, not others sharing their hex
 OVERRUN_RESULTS_AFFECT_ONLY_PARTICIPANTS = True
 
 # 6.0a Resolving overruns
+#   whether an overrun is resolved as soon as it is announced
 OVERRUN_RESOLVED_IMMEDIATELY = True
+#   whether overrunning units attack from the adjacent hex rather than from inside the target hex
 OVERRUN_FROM_ADJACENT_HEX = True
 
 # 6.0b One stack per overrun
+#   how many stacks may take part in one overrun
 OVERRUN_MAX_STACKS = 1
 
 # 6.0c Target hex cost limit
+#   the most the target hex may cost to enter for an overrun to be allowed
 OVERRUN_MAX_TARGET_COST = Quantity(Fraction(1), 'MP')
+#   whether the target hex's cost for the overrun limit counts terrain only, not enemy ZOCs
 OVERRUN_TARGET_COST_IGNORES_ZOC = True
 
 # 6.1a Overruns in exploitation
+#   whether overruns in the Exploitation Phase are limited to units that may move in that phase
 OVERRUN_EXPLOITATION_REQUIRES_ELIGIBILITY = True
 
 # 6.1b How often
+#   how many overruns one stack may make in a phase
 OVERRUN_PER_PHASE = 1
+#   how many times one target hex may be overrun in a phase
 OVERRUN_PER_TARGET_PER_PHASE = 1
+#   whether units that overran may attack again in the Combat Phase
 OVERRUN_MAY_ALSO_ATTACK_IN_COMBAT = True
+#   how many times a unit may attack in one player turn, overruns included
 COMBAT_ATTACKS_PER_TURN = 3
 
 # 6.1c Supply and overruns
+#   whether out-of-supply units may overrun
 OVERRUN_OUT_OF_SUPPLY_ALLOWED = True
 
 # 6.1d No roads for overruns
+#   whether roads and road-like features may lower the target hex's cost
 OVERRUN_MAY_USE_ROADS = False
 
 # 6.1f Game modifiers
+#   whether a game's combat modifiers apply to overruns as to other combats
 OVERRUN_GAME_MODIFIERS_APPLY = True
 
 # 6.2a After an overrun
+#   whether overrunning units may advance after combat
 ADVANCE_AFTER_OVERRUN = True
+#   whether an overrun ends the overrunning units' movement
 OVERRUN_ENDS_MOVEMENT = True
 
 # 6.2b Attacker retreats
+#   whether retreat results against the overrunning units are carried out
 OVERRUN_ATTACKER_RETREATS_APPLY = True
 
 # 7.0 Combat
+#   how many hexes one attack may target
 COMBAT_DEFENDER_HEXES_PER_ATTACK = 1
+#   whether all attacks must be announced before any is resolved
 COMBAT_ANNOUNCE_ALL_FIRST = False
 
 # 7.1 Combat Results
+#   whether the defender carries out his result before the attacker
 COMBAT_DEFENDER_APPLIES_FIRST = True
 
 # 7.2a Attacks are voluntary
+#   whether units adjacent to the enemy must attack
 COMBAT_MANDATORY = False
 
 # 7.2b Undivided strength
+#   whether one unit may divide its strength between attacks
 COMBAT_MAY_SPLIT_UNIT_STRENGTH = False
+#   whether units of one stack may attack different hexes
 COMBAT_STACK_MAY_SPLIT_ATTACKS = True
 
 # 7.2c Defending stacks
+#   whether all units in a hex defend as one
 COMBAT_STACK_DEFENDS_TOGETHER = True
 
 # 7.2d Once per Combat Phase
+#   how many times a unit may attack, or be attacked, in a Combat Phase
 COMBAT_ATTACKS_PER_PHASE = 1
+#   whether units that retreated into a hex before it is attacked suffer that attack's results
 COMBAT_ARRIVALS_SHARE_RESULTS = True
 
 # 7.2e Zero and missing Attack Strength
+#   whether units with a printed Attack Strength of zero may join an attack
 COMBAT_ZERO_STRENGTH_MAY_ATTACK = True
+#   whether units with no printed Attack Strength (barrage, supply or defence-only values) may join an attack
 COMBAT_WITHOUT_ATTACK_STRENGTH_MAY_ATTACK = False
 
 # 7.3 Terrain Effects on Combat
+#   whether units may attack only into terrain they could move into from where they stand
 COMBAT_ONLY_INTO_ENTERABLE_TERRAIN = True
+#   whether terrain multipliers apply to each attacking unit according to its own position
 COMBAT_TERRAIN_PER_UNIT = True
 
 # 7.4 Odds Determination
+#   the result of an attack below the left-most odds column (no roll)
 COMBAT_BELOW_TABLE = 'A1'
+#   where an attack above the right-most odds column is resolved
 COMBAT_ABOVE_TABLE = 'rightmost'
+#   whether column shifts may count from columns beyond the table's edges
 COMBAT_IMAGINARY_COLUMNS = False
+#   whether an attack shifted past the left-most column counts as below the table
 COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE = True
 
 # 8.0 Step Losses
+#   whether step-loss markers under a unit lower its strength
 STEPS_MARKERS_CHANGE_STRENGTH = False
 
 # 8.0a First loss from the strongest
+#   which unit takes a side's first step loss
 STEPS_FIRST_LOSS = 'strongest-unit'
 
 # 8.0b Spread the losses
+#   whether every unit must lose a step before any loses a second
 STEPS_SPREAD_BEFORE_SECOND = True
 
 # 8.0c Owner distributes losses
+#   whether the owner spreads step losses among the units in the combat, within the other limits
 STEPS_OWNER_DISTRIBUTES = True
+#   whether step losses beyond what a side can absorb are ignored
 STEPS_EXCESS_IGNORED = True
 
 # 9.0a Retreat length
+#   whether every unit of a side in a combat makes the retreat
 RETREAT_WHOLE_SIDE = True
 
 # 9.0b Blocked retreats
+#   the steps a stack loses for each retreat hex it cannot make
 RETREAT_BLOCKED_STEP_LOSS = Quantity(Fraction(1), 'step')
+#   whether the owner picks which units take retreat-caused step losses
 RETREAT_OWNER_CHOOSES_LOSSES = True
 
 # 9.0c Retreats in hexes
+#   whether retreats are counted in hexes rather than Movement Points
 RETREAT_COUNTED_IN_HEXES = True
+#   whether terrain changes how far a retreat goes
 RETREAT_TERRAIN_AFFECTS_LENGTH = False
 
 # 9.0d Retreat into an enemy ZOC
+#   whether friendly units in a hex cancel the step loss for retreating into an enemy ZOC there
 RETREAT_EZOC_NEGATED_BY_FRIENDLY_UNITS = False
 
 # 9.0e Splitting up
+#   whether retreating units may take different paths
 RETREAT_MAY_SPLIT = True
 
 # 9.1 Retreat's Path
+#   the retreat path requirements, in order of precedence
 RETREAT_PATH = ('away-from-combat', 'avoid-ezoc', 'toward-supply')
 
 # 9.1a Owner retreats
+#   whether the owning player moves his own retreating units
 RETREAT_OWNER_RETREATS = True
 
 # 9.1d Avoiding enemy ZOCs
+#   whether avoiding enemy ZOCs on a retreat is at the owner's choice
 RETREAT_EZOC_AVOIDANCE_OPTIONAL = True
 
 # 9.2 No Retreat Option
+#   the steps that replace each retreat hex under the no-retreat option
 RETREAT_STEP_PER_HEX_REFUSED = Quantity(Fraction(1), 'step')
+#   whether a side may turn only part of a retreat into step losses
 RETREAT_PARTIAL_REFUSAL = True
 
 # 10.0 Advance After Combat
+#   how far units that are not exploit-capable may advance after combat
 ADVANCE_MAX_NOT_EXPLOIT_CAPABLE = Quantity(Fraction(1), 'hex')
+#   whether any unit in the attack, even one of zero strength, may advance
 ADVANCE_ANY_PARTICIPANT = True
+#   whether an advance must begin by entering the vacated defender hex
 ADVANCE_FIRST_HEX_IS_DEFENDER_HEX = True
+#   whether the advance uses the retreat result as rolled, before hexes turned into step losses
 ADVANCE_LENGTH_FROM_ORIGINAL_RESULT = True
 
 # 10.0a Defender destroyed
+#   whether attackers may advance the unfulfilled retreat distance when the defender is destroyed
 ADVANCE_AFTER_DEFENDER_DESTROYED = True
 
 # 10.0b Advances in hexes
+#   whether advances are counted in hexes rather than Movement Points
 ADVANCE_COUNTED_IN_HEXES = True
 
 # 10.0c No defender advance
+#   whether the defender may advance after combat
 ADVANCE_DEFENDER_MAY_ADVANCE = False
 
 # 10.0d Overrun advance
+#   whether overrunning units must enter a target hex the defender vacates
 ADVANCE_OVERRUN_MUST_ENTER = True
 
 # 11.0 Exploitation
+#   whether exploiting units may use their whole Movement Allowance
 EXPLOITATION_FULL_ALLOWANCE = True
 
 # 11.0c No minimum move for others
+#   whether units barred from the Exploitation Phase may still make the minimum move in it
 EXPLOITATION_MINIMUM_MOVE_IF_INELIGIBLE = False
 
 # 12.0 Supply
+#   how supply is determined: a traced line or a range
 SUPPLY_METHOD = 'trace'
 
 # 12.1a Supply line trace
+#   how long a supply line may be
 SUPPLY_LINE_LENGTH = 'unlimited'
+#   whether enemy-occupied hexes block supply lines
 SUPPLY_BLOCKED_BY_ENEMY_UNITS = True
+#   whether prohibited terrain blocks supply lines
 SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN = True
 
 # 12.1b Duration of supply status
+#   whether a supply status holds until the next Supply Phase
 SUPPLY_LASTS_UNTIL_NEXT_CHECK = True
 
 # 12.2 Out of Supply Effects
+#   whether out-of-supply effects apply from the moment a unit is marked until the marker goes
 SUPPLY_EFFECTS_FROM_MARKING = True
+#   what an out-of-supply unit's Attack Strength is multiplied by
 SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR = Fraction(1, 2)
+#   what an out-of-supply unit's Movement Allowance is multiplied by
 SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR = Fraction(1, 2)
+#   what an out-of-supply unit's Defense Strength is multiplied by
 SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR = Fraction(1)
 
 # 13.0 Hex Control
+#   whether a unit gains control of a hex by moving through it
 CONTROL_BY_PASSING_THROUGH = True
+#   whether a ZOC alone gives control of a hex
 CONTROL_BY_ZOC = False
 
 # G1.0 Stacking limit
+#   the most steps that may stack in one hex
 STACKING_LIMIT = Quantity(Fraction(6), 'step')
 
 PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) for p in (
-    Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:640'),
-    Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:431'),
-    Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:629'),
-    Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:645'),
-    Parameter('advance.defender_may_advance', ADVANCE_DEFENDER_MAY_ADVANCE, rule='10.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:651'),
-    Parameter('advance.first_hex_is_defender_hex', ADVANCE_FIRST_HEX_IS_DEFENDER_HEX, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:630'),
-    Parameter('advance.length_from_original_result', ADVANCE_LENGTH_FROM_ORIGINAL_RESULT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:631'),
-    Parameter('advance.max_not_exploit_capable', ADVANCE_MAX_NOT_EXPLOIT_CAPABLE, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:628'),
-    Parameter('advance.overrun_must_enter', ADVANCE_OVERRUN_MUST_ENTER, rule='10.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:656'),
-    Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:510'),
-    Parameter('combat.announce_all_first', COMBAT_ANNOUNCE_ALL_FIRST, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:447'),
-    Parameter('combat.arrivals_share_results', COMBAT_ARRIVALS_SHARE_RESULTS, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:485'),
-    Parameter('combat.attacks_per_phase', COMBAT_ATTACKS_PER_PHASE, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:484'),
-    Parameter('combat.attacks_per_turn', COMBAT_ATTACKS_PER_TURN, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:394'),
-    Parameter('combat.below_table', COMBAT_BELOW_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:509'),
-    Parameter('combat.defender_applies_first', COMBAT_DEFENDER_APPLIES_FIRST, rule='7.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:456'),
-    Parameter('combat.defender_hexes_per_attack', COMBAT_DEFENDER_HEXES_PER_ATTACK, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:446'),
-    Parameter('combat.imaginary_columns', COMBAT_IMAGINARY_COLUMNS, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:511'),
-    Parameter('combat.mandatory', COMBAT_MANDATORY, rule='7.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:468'),
-    Parameter('combat.may_cancel_announced', COMBAT_MAY_CANCEL_ANNOUNCED, rule='fog-of-war', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:64'),
-    Parameter('combat.may_split_unit_strength', COMBAT_MAY_SPLIT_UNIT_STRENGTH, rule='7.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:473'),
-    Parameter('combat.only_into_enterable_terrain', COMBAT_ONLY_INTO_ENTERABLE_TERRAIN, rule='7.3', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:500'),
-    Parameter('combat.shift_off_left_is_below_table', COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:512'),
-    Parameter('combat.stack_defends_together', COMBAT_STACK_DEFENDS_TOGETHER, rule='7.2c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:479'),
-    Parameter('combat.stack_may_split_attacks', COMBAT_STACK_MAY_SPLIT_ATTACKS, rule='7.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:474'),
-    Parameter('combat.target_must_be_in_zoc', COMBAT_TARGET_MUST_BE_IN_ZOC, rule='2.1c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:146'),
-    Parameter('combat.terrain_per_unit', COMBAT_TERRAIN_PER_UNIT, rule='7.3', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:501'),
-    Parameter('combat.without_attack_strength_may_attack', COMBAT_WITHOUT_ATTACK_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:493'),
-    Parameter('combat.zero_strength_may_attack', COMBAT_ZERO_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:492'),
-    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:722'),
-    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:723'),
-    Parameter('exploitation.full_allowance', EXPLOITATION_FULL_ALLOWANCE, rule='11.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:664'),
-    Parameter('exploitation.minimum_move_if_ineligible', EXPLOITATION_MINIMUM_MOVE_IF_INELIGIBLE, rule='11.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:682'),
-    Parameter('exploitation.move_from_ezoc', EXPLOITATION_MOVE_FROM_EZOC, rule='2.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:139'),
-    Parameter('intelligence.examine_enemy_stacks', INTELLIGENCE_EXAMINE_ENEMY_STACKS, rule='fog-of-war', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:63'),
-    Parameter('map.hex_number_interval', MAP_HEX_NUMBER_INTERVAL, rule='map', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:19'),
-    Parameter('map.leaving_map_destroys', MAP_LEAVING_MAP_DESTROYS, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:272'),
-    Parameter('map.off_map_movement', MAP_OFF_MAP_MOVEMENT, rule='map', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:21'),
-    Parameter('map.playable_hex_fraction', MAP_PLAYABLE_HEX_FRACTION, rule='map', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:20'),
-    Parameter('modifiers.cumulative', MODIFIERS_CUMULATIVE, rule='cumulative-effects', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:49'),
-    Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='3.3a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:261'),
-    Parameter('movement.hexside_cost_added', MOVEMENT_HEXSIDE_COST_ADDED, rule='3.2c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:246'),
-    Parameter('movement.may_save_mp', MOVEMENT_MAY_SAVE_MP, rule='3.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:214'),
-    Parameter('movement.minimum_move', MOVEMENT_MINIMUM_MOVE, rule='3.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:219'),
-    Parameter('movement.minimum_move_may_overrun', MOVEMENT_MINIMUM_MOVE_MAY_OVERRUN, rule='3.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:220'),
-    Parameter('movement.must_afford_entry', MOVEMENT_MUST_AFFORD_ENTRY, rule='3.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:232'),
-    Parameter('movement.one_stack_at_a_time', MOVEMENT_ONE_STACK_AT_A_TIME, rule='3.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:188'),
-    Parameter('movement.only_phasing_units', MOVEMENT_ONLY_PHASING_UNITS, rule='3.3b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:267'),
-    Parameter('movement.optional', MOVEMENT_OPTIONAL, rule='3.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:199'),
-    Parameter('overrun.allowed_from_ezoc', OVERRUN_ALLOWED_FROM_EZOC, rule='2.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:138'),
-    Parameter('overrun.attacker_retreats_apply', OVERRUN_ATTACKER_RETREATS_APPLY, rule='6.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:439'),
-    Parameter('overrun.cost', OVERRUN_COST, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:349'),
-    Parameter('overrun.ends_movement', OVERRUN_ENDS_MOVEMENT, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:432'),
-    Parameter('overrun.exploitation_requires_eligibility', OVERRUN_EXPLOITATION_REQUIRES_ELIGIBILITY, rule='6.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:385'),
-    Parameter('overrun.from_adjacent_hex', OVERRUN_FROM_ADJACENT_HEX, rule='6.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:361'),
-    Parameter('overrun.game_modifiers_apply', OVERRUN_GAME_MODIFIERS_APPLY, rule='6.1f', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:420'),
-    Parameter('overrun.max_stacks', OVERRUN_MAX_STACKS, rule='6.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:368'),
-    Parameter('overrun.max_target_cost', OVERRUN_MAX_TARGET_COST, rule='6.0c', origin='bocage', source='rulebooks/games/bocage.rules:28'),
-    Parameter('overrun.may_also_attack_in_combat', OVERRUN_MAY_ALSO_ATTACK_IN_COMBAT, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:393'),
-    Parameter('overrun.may_use_roads', OVERRUN_MAY_USE_ROADS, rule='6.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:408'),
-    Parameter('overrun.out_of_supply_allowed', OVERRUN_OUT_OF_SUPPLY_ALLOWED, rule='6.1c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:402'),
-    Parameter('overrun.per_phase', OVERRUN_PER_PHASE, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:391'),
-    Parameter('overrun.per_target_per_phase', OVERRUN_PER_TARGET_PER_PHASE, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:392'),
-    Parameter('overrun.resolved_immediately', OVERRUN_RESOLVED_IMMEDIATELY, rule='6.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:360'),
-    Parameter('overrun.results_affect_only_participants', OVERRUN_RESULTS_AFFECT_ONLY_PARTICIPANTS, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:351'),
-    Parameter('overrun.stack_must_start_together', OVERRUN_STACK_MUST_START_TOGETHER, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:350'),
-    Parameter('overrun.target_cost_ignores_zoc', OVERRUN_TARGET_COST_IGNORES_ZOC, rule='6.0c', origin='bocage', source='rulebooks/games/bocage.rules:29'),
-    Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='5.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:317'),
-    Parameter('reinforcement.blocked_edge_range', REINFORCEMENT_BLOCKED_EDGE_RANGE, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:338'),
-    Parameter('reinforcement.blocked_interior_range', REINFORCEMENT_BLOCKED_INTERIOR_RANGE, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:339'),
-    Parameter('reinforcement.full_allowance_on_entry', REINFORCEMENT_FULL_ALLOWANCE_ON_ENTRY, rule='5.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:331'),
-    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='5.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:316'),
-    Parameter('reinforcement.may_overstack_on_placement', REINFORCEMENT_MAY_OVERSTACK_ON_PLACEMENT, rule='5.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:324'),
-    Parameter('reinforcement.may_place_on_enemy', REINFORCEMENT_MAY_PLACE_ON_ENEMY, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:337'),
-    Parameter('reinforcement.placement_cost', REINFORCEMENT_PLACEMENT_COST, rule='5.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:330'),
-    Parameter('reinforcement.placement_ignores_ezoc', REINFORCEMENT_PLACEMENT_IGNORES_EZOC, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:336'),
-    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:562'),
-    Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:570'),
-    Parameter('retreat.ezoc_avoidance_optional', RETREAT_EZOC_AVOIDANCE_OPTIONAL, rule='9.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:610'),
-    Parameter('retreat.ezoc_negated_by_friendly_units', RETREAT_EZOC_NEGATED_BY_FRIENDLY_UNITS, rule='9.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:576'),
-    Parameter('retreat.ezoc_step_loss', RETREAT_EZOC_STEP_LOSS, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:153'),
-    Parameter('retreat.losses_per_stack', RETREAT_LOSSES_PER_STACK, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:154'),
-    Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='9.0e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:583'),
-    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:563'),
-    Parameter('retreat.owner_retreats', RETREAT_OWNER_RETREATS, rule='9.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:595'),
-    Parameter('retreat.partial_refusal', RETREAT_PARTIAL_REFUSAL, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:618'),
-    Parameter('retreat.path', RETREAT_PATH, rule='9.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:588'),
-    Parameter('retreat.step_per_hex_refused', RETREAT_STEP_PER_HEX_REFUSED, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:617'),
-    Parameter('retreat.terrain_affects_length', RETREAT_TERRAIN_AFFECTS_LENGTH, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:571'),
-    Parameter('retreat.whole_side', RETREAT_WHOLE_SIDE, rule='9.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:556'),
-    Parameter('roads.continuous_path_required', ROADS_CONTINUOUS_PATH_REQUIRED, rule='3.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:238'),
-    Parameter('roads.ignore_crossed_terrain', ROADS_IGNORE_CROSSED_TERRAIN, rule='3.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:239'),
-    Parameter('roads.negate_prohibited', ROADS_NEGATE_PROHIBITED, rule='3.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:251'),
-    Parameter('setup.boundaries_inclusive', SETUP_BOUNDARIES_INCLUSIVE, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:38'),
-    Parameter('setup.first_to_set_up', SETUP_FIRST_TO_SET_UP, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:42'),
-    Parameter('setup.may_start_overstacked', SETUP_MAY_START_OVERSTACKED, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:39'),
-    Parameter('setup.starts_full_strength', SETUP_STARTS_FULL_STRENGTH, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:40'),
-    Parameter('setup.starts_in_supply', SETUP_STARTS_IN_SUPPLY, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:41'),
-    Parameter('setup.within_inclusive', SETUP_WITHIN_INCLUSIVE, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:37'),
-    Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:288'),
-    Parameter('stacking.excess_eliminated', STACKING_EXCESS_ELIMINATED, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:290'),
-    Parameter('stacking.limit', STACKING_LIMIT, rule='G1.0', origin='bocage', source='rulebooks/games/bocage.rules:15'),
-    Parameter('stacking.markers_count', STACKING_MARKERS_COUNT, rule='4.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:302'),
-    Parameter('stacking.overrun_counts_all_units', STACKING_OVERRUN_COUNTS_ALL_UNITS, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:289'),
-    Parameter('stacking.overrun_violation_undoes_move', STACKING_OVERRUN_VIOLATION_UNDOES_MOVE, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:292'),
-    Parameter('stacking.owner_chooses_excess', STACKING_OWNER_CHOOSES_EXCESS, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:291'),
-    Parameter('stacking.retreat_overstack_grace', STACKING_RETREAT_OVERSTACK_GRACE, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:293'),
-    Parameter('stacking.top_unit_with_attack_strength', STACKING_TOP_UNIT_WITH_ATTACK_STRENGTH, rule='4.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:307'),
-    Parameter('steps.excess_ignored', STEPS_EXCESS_IGNORED, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:541'),
-    Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:529'),
-    Parameter('steps.markers_change_strength', STEPS_MARKERS_CHANGE_STRENGTH, rule='8.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:523'),
-    Parameter('steps.owner_distributes', STEPS_OWNER_DISTRIBUTES, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:540'),
-    Parameter('steps.spread_before_second', STEPS_SPREAD_BEFORE_SECOND, rule='8.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:535'),
-    Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:701'),
-    Parameter('supply.blocked_by_prohibited_terrain', SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:702'),
-    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:39'),
-    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:710'),
-    Parameter('supply.line_length', SUPPLY_LINE_LENGTH, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:700'),
-    Parameter('supply.method', SUPPLY_METHOD, rule='12.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:690'),
-    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:40'),
-    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:42'),
-    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:41'),
-    Parameter('victory.off_map_losses_count', VICTORY_OFF_MAP_LOSSES_COUNT, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:273'),
-    Parameter('zoc.affects_friendly', ZOC_AFFECTS_FRIENDLY, rule='2.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:107'),
-    Parameter('zoc.blocks_advance', ZOC_BLOCKS_ADVANCE, rule='2.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:161'),
-    Parameter('zoc.blocks_supply', ZOC_BLOCKS_SUPPLY, rule='2.1f', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:167'),
-    Parameter('zoc.entry_cost', ZOC_ENTRY_COST, rule='2.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:131'),
-    Parameter('zoc.ezoc_to_ezoc', ZOC_EZOC_TO_EZOC, rule='2.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:132'),
-    Parameter('zoc.friendly_negates_enemy', ZOC_FRIENDLY_NEGATES_ENEMY, rule='2.1g', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:174'),
-    Parameter('zoc.limited_by_terrain', ZOC_LIMITED_BY_TERRAIN, rule='2.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:120'),
-    Parameter('zoc.min_attack_strength', ZOC_MIN_ATTACK_STRENGTH, rule='2.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:113'),
-    Parameter('zoc.multiple_cumulative', ZOC_MULTIPLE_CUMULATIVE, rule='2.1g', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:173'),
-    Parameter('zoc.negated_for_supply_by_friendly_units', ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS, rule='2.1h', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:179'),
-    Parameter('zoc.range', ZOC_RANGE, rule='2.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:119'),
+    Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:640',
+              meaning='whether attackers may advance the unfulfilled retreat distance when the defender is destroyed'),
+    Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:431',
+              meaning='whether overrunning units may advance after combat'),
+    Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:629',
+              meaning='whether any unit in the attack, even one of zero strength, may advance'),
+    Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:645',
+              meaning='whether advances are counted in hexes rather than Movement Points'),
+    Parameter('advance.defender_may_advance', ADVANCE_DEFENDER_MAY_ADVANCE, rule='10.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:651',
+              meaning='whether the defender may advance after combat'),
+    Parameter('advance.first_hex_is_defender_hex', ADVANCE_FIRST_HEX_IS_DEFENDER_HEX, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:630',
+              meaning='whether an advance must begin by entering the vacated defender hex'),
+    Parameter('advance.length_from_original_result', ADVANCE_LENGTH_FROM_ORIGINAL_RESULT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:631',
+              meaning='whether the advance uses the retreat result as rolled, before hexes turned into step losses'),
+    Parameter('advance.max_not_exploit_capable', ADVANCE_MAX_NOT_EXPLOIT_CAPABLE, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:628',
+              meaning='how far units that are not exploit-capable may advance after combat'),
+    Parameter('advance.overrun_must_enter', ADVANCE_OVERRUN_MUST_ENTER, rule='10.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:656',
+              meaning='whether overrunning units must enter a target hex the defender vacates'),
+    Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:510',
+              meaning='where an attack above the right-most odds column is resolved'),
+    Parameter('combat.announce_all_first', COMBAT_ANNOUNCE_ALL_FIRST, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:447',
+              meaning='whether all attacks must be announced before any is resolved'),
+    Parameter('combat.arrivals_share_results', COMBAT_ARRIVALS_SHARE_RESULTS, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:485',
+              meaning="whether units that retreated into a hex before it is attacked suffer that attack's results"),
+    Parameter('combat.attacks_per_phase', COMBAT_ATTACKS_PER_PHASE, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:484',
+              meaning='how many times a unit may attack, or be attacked, in a Combat Phase'),
+    Parameter('combat.attacks_per_turn', COMBAT_ATTACKS_PER_TURN, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:394',
+              meaning='how many times a unit may attack in one player turn, overruns included'),
+    Parameter('combat.below_table', COMBAT_BELOW_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:509',
+              meaning='the result of an attack below the left-most odds column (no roll)'),
+    Parameter('combat.defender_applies_first', COMBAT_DEFENDER_APPLIES_FIRST, rule='7.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:456',
+              meaning='whether the defender carries out his result before the attacker'),
+    Parameter('combat.defender_hexes_per_attack', COMBAT_DEFENDER_HEXES_PER_ATTACK, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:446',
+              meaning='how many hexes one attack may target'),
+    Parameter('combat.imaginary_columns', COMBAT_IMAGINARY_COLUMNS, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:511',
+              meaning="whether column shifts may count from columns beyond the table's edges"),
+    Parameter('combat.mandatory', COMBAT_MANDATORY, rule='7.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:468',
+              meaning='whether units adjacent to the enemy must attack'),
+    Parameter('combat.may_cancel_announced', COMBAT_MAY_CANCEL_ANNOUNCED, rule='fog-of-war', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:64',
+              meaning='whether an attack may be called off once announced'),
+    Parameter('combat.may_split_unit_strength', COMBAT_MAY_SPLIT_UNIT_STRENGTH, rule='7.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:473',
+              meaning='whether one unit may divide its strength between attacks'),
+    Parameter('combat.only_into_enterable_terrain', COMBAT_ONLY_INTO_ENTERABLE_TERRAIN, rule='7.3', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:500',
+              meaning='whether units may attack only into terrain they could move into from where they stand'),
+    Parameter('combat.shift_off_left_is_below_table', COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:512',
+              meaning='whether an attack shifted past the left-most column counts as below the table'),
+    Parameter('combat.stack_defends_together', COMBAT_STACK_DEFENDS_TOGETHER, rule='7.2c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:479',
+              meaning='whether all units in a hex defend as one'),
+    Parameter('combat.stack_may_split_attacks', COMBAT_STACK_MAY_SPLIT_ATTACKS, rule='7.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:474',
+              meaning='whether units of one stack may attack different hexes'),
+    Parameter('combat.target_must_be_in_zoc', COMBAT_TARGET_MUST_BE_IN_ZOC, rule='2.1c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:146',
+              meaning='whether a unit may attack only enemy units in hexes its ZOC covers'),
+    Parameter('combat.terrain_per_unit', COMBAT_TERRAIN_PER_UNIT, rule='7.3', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:501',
+              meaning='whether terrain multipliers apply to each attacking unit according to its own position'),
+    Parameter('combat.without_attack_strength_may_attack', COMBAT_WITHOUT_ATTACK_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:493',
+              meaning='whether units with no printed Attack Strength (barrage, supply or defence-only values) may join an attack'),
+    Parameter('combat.zero_strength_may_attack', COMBAT_ZERO_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:492',
+              meaning='whether units with a printed Attack Strength of zero may join an attack'),
+    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:722',
+              meaning='whether a unit gains control of a hex by moving through it'),
+    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:723',
+              meaning='whether a ZOC alone gives control of a hex'),
+    Parameter('exploitation.full_allowance', EXPLOITATION_FULL_ALLOWANCE, rule='11.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:664',
+              meaning='whether exploiting units may use their whole Movement Allowance'),
+    Parameter('exploitation.minimum_move_if_ineligible', EXPLOITATION_MINIMUM_MOVE_IF_INELIGIBLE, rule='11.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:682',
+              meaning='whether units barred from the Exploitation Phase may still make the minimum move in it'),
+    Parameter('exploitation.move_from_ezoc', EXPLOITATION_MOVE_FROM_EZOC, rule='2.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:139',
+              meaning='whether units that begin the Exploitation Phase in an enemy ZOC may move'),
+    Parameter('intelligence.examine_enemy_stacks', INTELLIGENCE_EXAMINE_ENEMY_STACKS, rule='fog-of-war', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:63',
+              meaning='whether a player may look beneath the top unit of an enemy stack'),
+    Parameter('map.hex_number_interval', MAP_HEX_NUMBER_INTERVAL, rule='map', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:19',
+              meaning='every how many hexes along a hex row a hex number is printed'),
+    Parameter('map.leaving_map_destroys', MAP_LEAVING_MAP_DESTROYS, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:272',
+              meaning='whether a unit forced or moved off the map is destroyed'),
+    Parameter('map.off_map_movement', MAP_OFF_MAP_MOVEMENT, rule='map', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:21',
+              meaning='whether units may move off the map'),
+    Parameter('map.playable_hex_fraction', MAP_PLAYABLE_HEX_FRACTION, rule='map', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:20',
+              meaning='how much of a map-edge hex must show for it to be playable'),
+    Parameter('modifiers.cumulative', MODIFIERS_CUMULATIVE, rule='cumulative-effects', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:49',
+              meaning='whether every modifier that applies to one value takes effect (halved twice is quartered)'),
+    Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='3.3a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:261',
+              meaning='whether units may enter enemy-occupied hexes'),
+    Parameter('movement.hexside_cost_added', MOVEMENT_HEXSIDE_COST_ADDED, rule='3.2c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:246',
+              meaning="whether a hexside feature's cost is added to that of the hex entered"),
+    Parameter('movement.may_save_mp', MOVEMENT_MAY_SAVE_MP, rule='3.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:214',
+              meaning='whether unused MPs carry over or pass to other units'),
+    Parameter('movement.minimum_move', MOVEMENT_MINIMUM_MOVE, rule='3.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:219',
+              meaning='how far a unit may always move whatever the cost'),
+    Parameter('movement.minimum_move_may_overrun', MOVEMENT_MINIMUM_MOVE_MAY_OVERRUN, rule='3.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:220',
+              meaning='whether the always-allowed minimum move may be used to make an overrun'),
+    Parameter('movement.must_afford_entry', MOVEMENT_MUST_AFFORD_ENTRY, rule='3.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:232',
+              meaning="whether a unit must have a hex's full MP cost left to enter it"),
+    Parameter('movement.one_stack_at_a_time', MOVEMENT_ONE_STACK_AT_A_TIME, rule='3.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:188',
+              meaning='whether a unit or stack must finish its move before another begins'),
+    Parameter('movement.only_phasing_units', MOVEMENT_ONLY_PHASING_UNITS, rule='3.3b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:267',
+              meaning="whether only the phasing side's units move in its phases (retreats apart)"),
+    Parameter('movement.optional', MOVEMENT_OPTIONAL, rule='3.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:199',
+              meaning='whether the player chooses which of his units, if any, move'),
+    Parameter('overrun.allowed_from_ezoc', OVERRUN_ALLOWED_FROM_EZOC, rule='2.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:138',
+              meaning='whether units that begin the phase in an enemy ZOC may overrun'),
+    Parameter('overrun.attacker_retreats_apply', OVERRUN_ATTACKER_RETREATS_APPLY, rule='6.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:439',
+              meaning='whether retreat results against the overrunning units are carried out'),
+    Parameter('overrun.cost', OVERRUN_COST, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:349',
+              meaning='the MPs an overrun costs, beyond entering the hex it is made from'),
+    Parameter('overrun.ends_movement', OVERRUN_ENDS_MOVEMENT, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:432',
+              meaning="whether an overrun ends the overrunning units' movement"),
+    Parameter('overrun.exploitation_requires_eligibility', OVERRUN_EXPLOITATION_REQUIRES_ELIGIBILITY, rule='6.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:385',
+              meaning='whether overruns in the Exploitation Phase are limited to units that may move in that phase'),
+    Parameter('overrun.from_adjacent_hex', OVERRUN_FROM_ADJACENT_HEX, rule='6.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:361',
+              meaning='whether overrunning units attack from the adjacent hex rather than from inside the target hex'),
+    Parameter('overrun.game_modifiers_apply', OVERRUN_GAME_MODIFIERS_APPLY, rule='6.1f', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:420',
+              meaning="whether a game's combat modifiers apply to overruns as to other combats"),
+    Parameter('overrun.max_stacks', OVERRUN_MAX_STACKS, rule='6.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:368',
+              meaning='how many stacks may take part in one overrun'),
+    Parameter('overrun.max_target_cost', OVERRUN_MAX_TARGET_COST, rule='6.0c', origin='bocage', source='rulebooks/games/bocage.rules:28',
+              meaning='the most the target hex may cost to enter for an overrun to be allowed'),
+    Parameter('overrun.may_also_attack_in_combat', OVERRUN_MAY_ALSO_ATTACK_IN_COMBAT, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:393',
+              meaning='whether units that overran may attack again in the Combat Phase'),
+    Parameter('overrun.may_use_roads', OVERRUN_MAY_USE_ROADS, rule='6.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:408',
+              meaning="whether roads and road-like features may lower the target hex's cost"),
+    Parameter('overrun.out_of_supply_allowed', OVERRUN_OUT_OF_SUPPLY_ALLOWED, rule='6.1c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:402',
+              meaning='whether out-of-supply units may overrun'),
+    Parameter('overrun.per_phase', OVERRUN_PER_PHASE, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:391',
+              meaning='how many overruns one stack may make in a phase'),
+    Parameter('overrun.per_target_per_phase', OVERRUN_PER_TARGET_PER_PHASE, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:392',
+              meaning='how many times one target hex may be overrun in a phase'),
+    Parameter('overrun.resolved_immediately', OVERRUN_RESOLVED_IMMEDIATELY, rule='6.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:360',
+              meaning='whether an overrun is resolved as soon as it is announced'),
+    Parameter('overrun.results_affect_only_participants', OVERRUN_RESULTS_AFFECT_ONLY_PARTICIPANTS, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:351',
+              meaning='whether overrun results hit only the overrunning units, not others sharing their hex'),
+    Parameter('overrun.stack_must_start_together', OVERRUN_STACK_MUST_START_TOGETHER, rule='6.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:350',
+              meaning='whether units must begin their move stacked to overrun as one stack'),
+    Parameter('overrun.target_cost_ignores_zoc', OVERRUN_TARGET_COST_IGNORES_ZOC, rule='6.0c', origin='bocage', source='rulebooks/games/bocage.rules:29',
+              meaning="whether the target hex's cost for the overrun limit counts terrain only, not enemy ZOCs"),
+    Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='5.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:317',
+              meaning='whether reinforcements are in supply when they arrive'),
+    Parameter('reinforcement.blocked_edge_range', REINFORCEMENT_BLOCKED_EDGE_RANGE, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:338',
+              meaning='how far along the map edge blocked reinforcements may enter'),
+    Parameter('reinforcement.blocked_interior_range', REINFORCEMENT_BLOCKED_INTERIOR_RANGE, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:339',
+              meaning='how far from a blocked on-map entry hex reinforcements may enter'),
+    Parameter('reinforcement.full_allowance_on_entry', REINFORCEMENT_FULL_ALLOWANCE_ON_ENTRY, rule='5.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:331',
+              meaning='whether reinforcements may use their whole Movement Allowance in the phase they arrive'),
+    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='5.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:316',
+              meaning='whether a player may hold reinforcements back'),
+    Parameter('reinforcement.may_overstack_on_placement', REINFORCEMENT_MAY_OVERSTACK_ON_PLACEMENT, rule='5.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:324',
+              meaning="whether reinforcements may be placed over the stacking limit if they split up by the phase's end"),
+    Parameter('reinforcement.may_place_on_enemy', REINFORCEMENT_MAY_PLACE_ON_ENEMY, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:337',
+              meaning='whether reinforcements may be placed in enemy-occupied hexes'),
+    Parameter('reinforcement.placement_cost', REINFORCEMENT_PLACEMENT_COST, rule='5.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:330',
+              meaning='the MPs a reinforcement spends to be placed'),
+    Parameter('reinforcement.placement_ignores_ezoc', REINFORCEMENT_PLACEMENT_IGNORES_EZOC, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:336',
+              meaning='whether enemy ZOCs have no effect on placing reinforcements'),
+    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:562',
+              meaning='the steps a stack loses for each retreat hex it cannot make'),
+    Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:570',
+              meaning='whether retreats are counted in hexes rather than Movement Points'),
+    Parameter('retreat.ezoc_avoidance_optional', RETREAT_EZOC_AVOIDANCE_OPTIONAL, rule='9.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:610',
+              meaning="whether avoiding enemy ZOCs on a retreat is at the owner's choice"),
+    Parameter('retreat.ezoc_negated_by_friendly_units', RETREAT_EZOC_NEGATED_BY_FRIENDLY_UNITS, rule='9.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:576',
+              meaning='whether friendly units in a hex cancel the step loss for retreating into an enemy ZOC there'),
+    Parameter('retreat.ezoc_step_loss', RETREAT_EZOC_STEP_LOSS, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:153',
+              meaning='the steps a retreating stack loses for each enemy-ZOC hex it enters'),
+    Parameter('retreat.losses_per_stack', RETREAT_LOSSES_PER_STACK, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:154',
+              meaning='whether retreat-caused step losses are taken once per stack rather than per unit'),
+    Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='9.0e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:583',
+              meaning='whether retreating units may take different paths'),
+    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:563',
+              meaning='whether the owner picks which units take retreat-caused step losses'),
+    Parameter('retreat.owner_retreats', RETREAT_OWNER_RETREATS, rule='9.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:595',
+              meaning='whether the owning player moves his own retreating units'),
+    Parameter('retreat.partial_refusal', RETREAT_PARTIAL_REFUSAL, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:618',
+              meaning='whether a side may turn only part of a retreat into step losses'),
+    Parameter('retreat.path', RETREAT_PATH, rule='9.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:588',
+              meaning='the retreat path requirements, in order of precedence'),
+    Parameter('retreat.step_per_hex_refused', RETREAT_STEP_PER_HEX_REFUSED, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:617',
+              meaning='the steps that replace each retreat hex under the no-retreat option'),
+    Parameter('retreat.terrain_affects_length', RETREAT_TERRAIN_AFFECTS_LENGTH, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:571',
+              meaning='whether terrain changes how far a retreat goes'),
+    Parameter('retreat.whole_side', RETREAT_WHOLE_SIDE, rule='9.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:556',
+              meaning='whether every unit of a side in a combat makes the retreat'),
+    Parameter('roads.continuous_path_required', ROADS_CONTINUOUS_PATH_REQUIRED, rule='3.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:238',
+              meaning='whether the road rate applies only when moving along the road from hex to hex'),
+    Parameter('roads.ignore_crossed_terrain', ROADS_IGNORE_CROSSED_TERRAIN, rule='3.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:239',
+              meaning='whether road movement ignores the cost of the hex entered and the hexside crossed'),
+    Parameter('roads.negate_prohibited', ROADS_NEGATE_PROHIBITED, rule='3.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:251',
+              meaning='whether a road lets units enter or cross otherwise prohibited terrain'),
+    Parameter('setup.boundaries_inclusive', SETUP_BOUNDARIES_INCLUSIVE, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:38',
+              meaning="whether units may set up on the lines that bound an 'inclusive' set-up zone"),
+    Parameter('setup.first_to_set_up', SETUP_FIRST_TO_SET_UP, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:42',
+              meaning='which player sets up first'),
+    Parameter('setup.may_start_overstacked', SETUP_MAY_START_OVERSTACKED, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:39',
+              meaning='whether units may start the game over-stacked'),
+    Parameter('setup.starts_full_strength', SETUP_STARTS_FULL_STRENGTH, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:40',
+              meaning='whether units begin the game at full strength unless told otherwise'),
+    Parameter('setup.starts_in_supply', SETUP_STARTS_IN_SUPPLY, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:41',
+              meaning='whether units begin the game in supply unless told otherwise'),
+    Parameter('setup.within_inclusive', SETUP_WITHIN_INCLUSIVE, rule='setup', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:37',
+              meaning="whether 'w/i N' set-up distances include hex N"),
+    Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:288',
+              meaning='the moments when the stacking limit is enforced'),
+    Parameter('stacking.excess_eliminated', STACKING_EXCESS_ELIMINATED, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:290',
+              meaning='whether units over the limit when stacking is enforced are destroyed'),
+    Parameter('stacking.limit', STACKING_LIMIT, rule='G1.0', origin='bocage', source='rulebooks/games/bocage.rules:15',
+              meaning='the most steps that may stack in one hex'),
+    Parameter('stacking.markers_count', STACKING_MARKERS_COUNT, rule='4.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:302',
+              meaning='whether markers count toward stacking'),
+    Parameter('stacking.overrun_counts_all_units', STACKING_OVERRUN_COUNTS_ALL_UNITS, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:289',
+              meaning='whether units already in the hex an overrun is made from count toward stacking'),
+    Parameter('stacking.overrun_violation_undoes_move', STACKING_OVERRUN_VIOLATION_UNDOES_MOVE, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:292',
+              meaning='whether an overrun that breaks the limit is taken back and the move redone, destroying nothing'),
+    Parameter('stacking.owner_chooses_excess', STACKING_OWNER_CHOOSES_EXCESS, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:291',
+              meaning='whether the owner picks which over-stacked units are destroyed'),
+    Parameter('stacking.retreat_overstack_grace', STACKING_RETREAT_OVERSTACK_GRACE, rule='4.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:293',
+              meaning='until when a stack over the limit after a retreat may stay so'),
+    Parameter('stacking.top_unit_with_attack_strength', STACKING_TOP_UNIT_WITH_ATTACK_STRENGTH, rule='4.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:307',
+              meaning="whether a stack's top unit must be one able to attack, when the stack holds one"),
+    Parameter('steps.excess_ignored', STEPS_EXCESS_IGNORED, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:541',
+              meaning='whether step losses beyond what a side can absorb are ignored'),
+    Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:529',
+              meaning="which unit takes a side's first step loss"),
+    Parameter('steps.markers_change_strength', STEPS_MARKERS_CHANGE_STRENGTH, rule='8.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:523',
+              meaning='whether step-loss markers under a unit lower its strength'),
+    Parameter('steps.owner_distributes', STEPS_OWNER_DISTRIBUTES, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:540',
+              meaning='whether the owner spreads step losses among the units in the combat, within the other limits'),
+    Parameter('steps.spread_before_second', STEPS_SPREAD_BEFORE_SECOND, rule='8.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:535',
+              meaning='whether every unit must lose a step before any loses a second'),
+    Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:701',
+              meaning='whether enemy-occupied hexes block supply lines'),
+    Parameter('supply.blocked_by_prohibited_terrain', SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:702',
+              meaning='whether prohibited terrain blocks supply lines'),
+    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:39',
+              meaning='whether out-of-supply effects apply from the moment a unit is marked until the marker goes'),
+    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:710',
+              meaning='whether a supply status holds until the next Supply Phase'),
+    Parameter('supply.line_length', SUPPLY_LINE_LENGTH, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:700',
+              meaning='how long a supply line may be'),
+    Parameter('supply.method', SUPPLY_METHOD, rule='12.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:690',
+              meaning='how supply is determined: a traced line or a range'),
+    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:40',
+              meaning="what an out-of-supply unit's Attack Strength is multiplied by"),
+    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:42',
+              meaning="what an out-of-supply unit's Defense Strength is multiplied by"),
+    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:41',
+              meaning="what an out-of-supply unit's Movement Allowance is multiplied by"),
+    Parameter('victory.off_map_losses_count', VICTORY_OFF_MAP_LOSSES_COUNT, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:273',
+              meaning='whether units destroyed by leaving the map count as losses for victory'),
+    Parameter('zoc.affects_friendly', ZOC_AFFECTS_FRIENDLY, rule='2.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:107',
+              meaning="whether a side's ZOCs hinder its own units"),
+    Parameter('zoc.blocks_advance', ZOC_BLOCKS_ADVANCE, rule='2.1e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:161',
+              meaning='whether enemy ZOCs hinder advance after combat'),
+    Parameter('zoc.blocks_supply', ZOC_BLOCKS_SUPPLY, rule='2.1f', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:167',
+              meaning='whether enemy ZOCs block supply lines'),
+    Parameter('zoc.entry_cost', ZOC_ENTRY_COST, rule='2.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:131',
+              meaning='the extra MPs to enter a hex in an enemy ZOC'),
+    Parameter('zoc.ezoc_to_ezoc', ZOC_EZOC_TO_EZOC, rule='2.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:132',
+              meaning='whether a unit may move directly from one enemy ZOC hex to another'),
+    Parameter('zoc.friendly_negates_enemy', ZOC_FRIENDLY_NEGATES_ENEMY, rule='2.1g', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:174',
+              meaning='whether friendly ZOCs cancel enemy ZOCs in the same hex'),
+    Parameter('zoc.limited_by_terrain', ZOC_LIMITED_BY_TERRAIN, rule='2.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:120',
+              meaning='whether a ZOC reaches only hexes the unit could enter in regular movement'),
+    Parameter('zoc.min_attack_strength', ZOC_MIN_ATTACK_STRENGTH, rule='2.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:113',
+              meaning='the least printed Attack Strength that gives a unit a ZOC'),
+    Parameter('zoc.multiple_cumulative', ZOC_MULTIPLE_CUMULATIVE, rule='2.1g', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:173',
+              meaning='whether several enemy ZOCs on a hex add their effects'),
+    Parameter('zoc.negated_for_supply_by_friendly_units', ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS, rule='2.1h', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:179',
+              meaning='whether friendly units in a hex negate enemy ZOCs there for supply'),
+    Parameter('zoc.range', ZOC_RANGE, rule='2.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:119',
+              meaning='how far from a unit its ZOC reaches'),
 ))
 
 

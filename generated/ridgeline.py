@@ -717,372 +717,656 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
 # Parameters the rules set: a constant each, under the rule that sets it.
 # ---------------------------------------------------------------------------
 # cadres Cadres
+#   the fixed combat strength of a formation reduced to its cadre
 UNITS_CADRE_STRENGTH = Quantity(Fraction(1), 'SP')
 
 # battalions Battalions
+#   whether battalions may receive replacements
 REPLACEMENT_BATTALIONS_ELIGIBLE = False
 
 # 1.0 Introduction
+#   whether a player may look beneath the top unit of an enemy stack
 INTELLIGENCE_EXAMINE_ENEMY_STACKS = False
+#   whether players may keep written notes on the enemy's forces
 INTELLIGENCE_NOTE_TAKING = False
 
 # 5.1 Tactical Movement
+#   the share of its MA a unit allowed to do so spends to cross an unbridged river hexside
 MOVEMENT_RIVER_CROSSING_FRACTION = Fraction(1, 2)
+#   whether road movement ignores the cost of the hex entered and the hexside crossed
 ROADS_IGNORE_CROSSED_TERRAIN = True
+#   the extra MPs to move along a road hex that friendly units occupy
 ROADS_FRIENDLY_UNITS_EXTRA_COST = Quantity(Fraction(1), 'MP', signed=True)
 
 # 5.2 Strategic Movement
+#   the closest to enemy units a unit in strategic movement may come, counting the enemy's hex
 STRATEGIC_MOVEMENT_ENEMY_DISTANCE = Quantity(Fraction(3), 'hex')
 
 # 5.4 Terrain Effects on Movement
+#   the lowest terrain level mechanized units may not enter except along a road
 MOVEMENT_MECHANIZED_PROHIBITED_LEVEL = 4
+#   whether fractions of MPs are kept until a unit's move is complete
 MOVEMENT_FRACTIONS_KEPT = True
+#   whether a unit must have a hex's full MP cost left to enter it
 MOVEMENT_MUST_AFFORD_ENTRY = True
+#   how far a unit may always move whatever the cost
 MOVEMENT_MINIMUM_MOVE = Quantity(Fraction(1), 'hex')
 
 # 6.0 Reserves
+#   whether only units that have not moved may be marked as reserves
 RESERVE_MUST_BE_UNMOVED = True
+#   whether only supplied units may be marked as reserves
 RESERVE_MUST_BE_IN_SUPPLY = True
+#   whether units next to enemy units may be marked as reserves
 RESERVE_MAY_BE_ADJACENT_TO_ENEMY = False
+#   whether units may attack after their reserve move
 RESERVE_MAY_ATTACK = False
 
 # 7.0 Zones of Control (ZOCs)
+#   how far from a unit its ZOC reaches
 ZOC_RANGE = Quantity(Fraction(1), 'hex')
+#   whether only units of the largest formation size in play exert a ZOC
 ZOC_LARGEST_FORMATION_ONLY = True
+#   the steps a retreating stack loses for each enemy-ZOC hex it enters
 RETREAT_EZOC_STEP_LOSS = Quantity(Fraction(1), 'step')
+#   whether retreat-caused step losses are taken once per stack rather than per unit
 RETREAT_LOSSES_PER_STACK = True
 
 # 7.1 Effect on Movement
+#   whether a unit entering an enemy ZOC must stop for the rest of the phase
 ZOC_ENTRY_STOPS_MOVEMENT = True
+#   the share of its printed MA a unit pays, beyond terrain, to leave an enemy ZOC
 ZOC_EXIT_COST_FRACTION = Fraction(1, 2)
+#   whether the cost to leave an enemy ZOC drops its fractions (otherwise they count as a whole MP)
 ZOC_EXIT_COST_ROUNDS_DOWN = False
+#   whether a unit may move directly from one enemy ZOC hex to another
 ZOC_EZOC_TO_EZOC = False
+#   whether a unit that has left an enemy ZOC may enter another in the same phase
 ZOC_REENTRY_AFTER_EXIT = False
+#   whether enemy ZOCs block supply lines
 ZOC_BLOCKS_SUPPLY = True
+#   whether friendly units in a hex negate enemy ZOCs there for supply
 ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS = True
+#   whether enemy-occupied hexes block supply lines
 SUPPLY_BLOCKED_BY_ENEMY_UNITS = True
 
 # 8.0 Stacking
+#   the most units that may stack in one hex
 STACKING_LIMIT_UNITS = Quantity(Fraction(2), 'unit')
+#   the moments when the stacking limit is enforced
 STACKING_CHECKED_AT = ('movement-end', 'phase-end')
+#   whether units over the limit when stacking is enforced are destroyed
 STACKING_EXCESS_ELIMINATED = True
+#   whether the owner picks which over-stacked units are destroyed
 STACKING_OWNER_CHOOSES_EXCESS = True
+#   whether markers count toward stacking
 STACKING_MARKERS_COUNT = False
+#   whether units may enter enemy-occupied hexes
 MOVEMENT_ENTER_ENEMY_HEX = False
 
 # 8.1 Overstacking
+#   until when a stack over the limit after a retreat may stay so
 STACKING_RETREAT_OVERSTACK_GRACE = 'next-friendly-movement'
+#   whether units over the stacking limit add their strength to a combat in their hex
 STACKING_OVERSTACKED_UNITS_FIGHT = False
+#   whether units over the stacking limit are destroyed by any adverse combat result in their hex
 STACKING_OVERSTACKED_LOST_ON_ADVERSE_RESULT = True
 
 # 8.2 Stacking and Combat
+#   how many parent (formation) units may attack or defend from one hex
 COMBAT_PARENT_UNITS_PER_HEX = 1
+#   how many artillery units may give support from one hex
 COMBAT_ARTILLERY_PER_HEX = 3
+#   whether units in a combat hex that do not take part still suffer its results
 COMBAT_NON_PARTICIPANTS_SHARE_RESULTS = True
 
 # 9.2 Unit Rating
+#   how many steps a full-strength formation counter has, its cadre included
 UNITS_FORMATION_STEPS = 3
 
 # 10.0 Combat
+#   whether units adjacent to the enemy must attack
 COMBAT_MANDATORY = False
+#   whether, once a stack attacks, every enemy unit next to an attacking stack must be attacked that phase
 COMBAT_ALL_ADJACENT_MUST_BE_ATTACKED = True
+#   whether all attacks must be announced before any is resolved
 COMBAT_ANNOUNCE_ALL_FIRST = False
 
 # 10.1 Terrain Effects on Combat
+#   whether a combat against several hexes reads the terrain most favourable to the defender
 COMBAT_DEFENDER_BEST_TERRAIN = True
+#   what the defense of units attacked only across river hexsides is multiplied by
 COMBAT_BEHIND_RIVER_DEFENSE_FACTOR = Fraction(2)
+#   what the defense of units in an entrenchment is multiplied by
 COMBAT_ENTRENCHED_DEFENSE_FACTOR = Fraction(2)
+#   what the defense of entrenched units attacked only across river hexsides is multiplied by
 COMBAT_ENTRENCHED_BEHIND_RIVER_DEFENSE_FACTOR = Fraction(3)
 
 # 10.2 Multi-hex Combat
+#   whether all units in a hex defend as one
 COMBAT_STACK_DEFENDS_TOGETHER = True
+#   whether units of one stack may attack different hexes
 COMBAT_STACK_MAY_SPLIT_ATTACKS = True
+#   how many times a unit may attack, or be attacked, in a Combat Phase
 COMBAT_ATTACKS_PER_PHASE = 1
 
 # 10.5 Artillery
+#   how far from the target hex artillery may give support, counting the target hex but not its own
 ARTILLERY_SUPPORT_RANGE = Quantity(Fraction(3), 'hex')
+#   how many times one artillery unit may give support in a game turn
 ARTILLERY_SUPPORTS_PER_TURN = 2
+#   whether artillery next to enemy units fights with its printed strength instead of giving support
 ARTILLERY_ADJACENT_USES_STRENGTH = True
 
 # 10.6 Air Support
+#   how many air points each side may commit to one combat
 AIR_SUPPORT_PER_COMBAT = 1
+#   whether unused air points carry over to a later turn
 AIR_POINTS_MAY_BE_SAVED = False
 
 # 10.7 Naval Gunfire Support (NGS)
+#   whether naval gunfire support within range needs no roll to arrive
 NAVAL_GUNFIRE_AUTOMATIC_IN_RANGE = True
 
 # 10.8 Combat Resolution
+#   the result of an attack below the left-most odds column (no roll)
 COMBAT_BELOW_TABLE = 'leftmost'
+#   where an attack above the right-most odds column is resolved
 COMBAT_ABOVE_TABLE = 'rightmost'
+#   whether column shifts may count from columns beyond the table's edges
 COMBAT_IMAGINARY_COLUMNS = False
+#   whether an attack shifted past the left-most column counts as below the table
 COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE = False
+#   whether the side that lost a combat carries out its result first
 COMBAT_LOSER_APPLIES_FIRST = True
+#   whether every combat that one hex's units take part in is rolled before any retreat or advance
 COMBAT_ROLLS_BEFORE_MOVEMENT = True
+#   whether an attacker's first step loss must come from an armored unit that took part
 STEPS_ATTACKER_ARMOR_FIRST = True
 
 # 10.9 Retreat
+#   the steps that replace each retreat hex under the no-retreat option
 RETREAT_STEP_PER_HEX_REFUSED = Quantity(Fraction(1), 'step')
+#   whether a side may turn only part of a retreat into step losses
 RETREAT_PARTIAL_REFUSAL = True
+#   whether retreating units may take different paths
 RETREAT_MAY_SPLIT = False
+#   whether retreats are counted in hexes rather than Movement Points
 RETREAT_COUNTED_IN_HEXES = True
+#   the steps a stack loses for each retreat hex it cannot make
 RETREAT_BLOCKED_STEP_LOSS = Quantity(Fraction(1), 'step')
+#   the kinds of hex a retreat must use, in order of preference
 RETREAT_HEX_PRIORITY = ('empty-no-ezoc', 'friendly-no-ezoc', 'into-ezoc')
+#   the retreat path requirements, in order of precedence
 RETREAT_PATH = ('avoid-ezoc', 'toward-supply')
+#   whether armor and artillery may retreat across unbridged river hexsides
 RETREAT_HEAVY_UNITS_CROSS_UNBRIDGED_RIVERS = False
+#   whether the defender may advance after combat
 ADVANCE_DEFENDER_MAY_ADVANCE = True
+#   whether attackers may advance the unfulfilled retreat distance when the defender is destroyed
 ADVANCE_AFTER_DEFENDER_DESTROYED = True
+#   whether the advance uses the retreat result as rolled, before hexes turned into step losses
 ADVANCE_LENGTH_FROM_ORIGINAL_RESULT = False
 
 # 10.10 Advance after Combat
+#   whether an advance must begin by entering the vacated defender hex
 ADVANCE_FIRST_HEX_IS_DEFENDER_HEX = True
+#   whether mechanized units may leave the retreat path after the first hex of an advance
 ADVANCE_MECHANIZED_MAY_DEVIATE = True
+#   whether enemy ZOCs have no effect in the first hex of an advance
 ADVANCE_FIRST_HEX_IGNORES_EZOC = True
+#   whether advances are counted in hexes rather than Movement Points
 ADVANCE_COUNTED_IN_HEXES = True
+#   whether armored units may advance across unbridged river hexsides
 ADVANCE_ARMOR_ACROSS_UNBRIDGED_RIVERS = False
+#   whether enemy ZOCs hinder advance after combat
 ZOC_BLOCKS_ADVANCE = True
 
 # 10.11 Breakthrough Results
+#   whether the winner of a breakthrough result picks the loser's retreat path
 BREAKTHROUGH_VICTOR_CHOOSES_RETREAT = True
+#   whether step losses may replace retreat hexes in a breakthrough result
 BREAKTHROUGH_RETREAT_REFUSAL_ALLOWED = False
+#   whether units retreating from a breakthrough lose their ZOC during the advance
 BREAKTHROUGH_RETREATING_UNITS_LOSE_ZOC = True
+#   the support points an attack that ends in a breakthrough costs
 BREAKTHROUGH_SUPPORT_COST = 0
+#   how much farther mechanized units may advance after a breakthrough
 BREAKTHROUGH_MECHANIZED_EXTRA_ADVANCE = Quantity(Fraction(1), 'hex')
 
 # 11.0 Supply
+#   how supply is determined: a traced line or a range
 SUPPLY_METHOD = 'trace'
+#   whether both sides check supply in every supply phase
 SUPPLY_MUTUAL_CHECK = True
+#   how many supply phases a game turn holds
 SUPPLY_CHECKS_PER_TURN = 2
+#   whether a supply status holds until the next Supply Phase
 SUPPLY_LASTS_UNTIL_NEXT_CHECK = True
 
 # 11.1.5 Out of supply reductions
+#   what an out-of-supply unit's Attack Strength is multiplied by
 SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR = Fraction(1, 2)
+#   what an out-of-supply unit's Defense Strength is multiplied by
 SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR = Fraction(1)
+#   what an out-of-supply unit's Movement Allowance is multiplied by
 SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR = Fraction(1)
+#   what an out-of-supply mechanized unit's Movement Allowance is multiplied by
 SUPPLY_OUT_OF_SUPPLY_MECHANIZED_MOVEMENT_FACTOR = Fraction(1, 2)
+#   the least combat strength that supply penalties can leave a unit
 SUPPLY_MINIMUM_STRENGTH = Quantity(Fraction(1), 'SP')
+#   whether fractions left by supply penalties are dropped
 SUPPLY_PENALTIES_ROUND_DOWN = True
+#   whether out-of-supply effects apply from the moment a unit is marked until the marker goes
 SUPPLY_EFFECTS_FROM_MARKING = True
 
 # 11.2 Isolation Effects
+#   how near a friendly supplied combat unit keeps a cut-off unit from being isolated
 ISOLATION_FRIENDLY_UNIT_RANGE = Quantity(Fraction(3), 'hex')
+#   whether reinforcements are in supply when they arrive
 REINFORCEMENT_ARRIVE_IN_SUPPLY = True
 
 # 11.2.5 Isolation reductions
+#   the most an isolated unit may attack with
 ISOLATION_MAX_ATTACK_STRENGTH = Quantity(Fraction(1), 'SP')
+#   what an isolated unit's defense strength is multiplied by
 ISOLATION_DEFENSE_FACTOR = Fraction(1, 2)
+#   the Movement Allowance of an isolated mechanized unit
 ISOLATION_MECHANIZED_MOVEMENT_ALLOWANCE = Quantity(Fraction(6), 'MP')
+#   what an isolated non-mechanized unit's Movement Allowance is multiplied by
 ISOLATION_MOVEMENT_FACTOR = Fraction(1, 2)
 
 # 11.2.6 Isolation and Surrender
+#   how many isolation markers a unit carries before it must roll for surrender
 ISOLATION_MARKERS_BEFORE_SURRENDER = 2
 
 # 11.3 Supply Depots/Supply Sources
+#   the defense strength of a supply depot attacked alone
 DEPOT_DEFENSE_STRENGTH = Quantity(Fraction(1), 'SP')
+#   whether a depot that must retreat is destroyed instead
 DEPOT_ELIMINATED_BY_RETREAT = True
+#   how many game turns after its destruction a depot returns as a reinforcement
 DEPOT_RETURN_DELAY = Quantity(Fraction(2), 'turn')
+#   how many supply levels a unit drops when only an allied depot supplies it
 DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY = 1
 
 # 11.4 Air and Sea Supply
+#   how many units one air or sea supply point may supply
 AIR_SUPPLY_UNITS_PER_POINT = 1
+#   how many supply levels a successful air or sea supply raises a unit
 AIR_SUPPLY_LEVEL_GAIN = 1
+#   the support points an air or sea supply attempt costs
 AIR_SUPPLY_SUPPORT_COST = 1
 
 # 12.0 Support Points
+#   the support points each attack costs
 SUPPORT_ATTACK_COST = 1
+#   whether support points may pass between nationalities
 SUPPORT_TRANSFERABLE = False
+#   whether a nationality that loses every depot loses its remaining support points
 SUPPORT_LOST_WITHOUT_DEPOTS = True
 
 # 12.1 Support Depreciation
+#   how many attacks a side may make in a game turn before support depreciation
 SUPPORT_DEPRECIATION_ATTACKS = 3
+#   the support points a side loses when it attacks more than the depreciation limit in a turn
 SUPPORT_DEPRECIATION_COST = 2
 
 # 12.2 Negative Support
+#   how many supply levels every unit drops while its side's support is zero or less
 SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY = 1
 
 # 13.1 Bridge Destruction
+#   the longest supply path a unit may trace to the bridge or road it tries to demolish
 DEMOLITION_TRACE_RANGE = Quantity(Fraction(4), 'hex')
+#   how near an enemy unit must be for a bridge to be eligible for demolition
 DEMOLITION_ENEMY_RANGE = Quantity(Fraction(3), 'hex')
+#   how many bridge demolitions one unit may attempt in a game turn
 DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT = 2
 
 # 13.2 Bridge Building
+#   how many engineering phases repairing a bridge takes
 ENGINEERING_BRIDGE_REPAIR_PHASES = 2
+#   the support points repairing a bridge costs
 ENGINEERING_BRIDGE_REPAIR_COST = 1
 
 # 13.3 Road Demolitions
+#   the lowest terrain level in which roads may be demolished
 DEMOLITION_ROAD_MIN_LEVEL = 5
+#   how many road demolitions a side may attempt in a player turn
 DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN = 2
+#   how many demolition attempts one target may receive in an engineering phase
 DEMOLITION_ATTEMPTS_PER_TARGET = 1
+#   how many engineering phases repairing a road takes
 ENGINEERING_ROAD_REPAIR_PHASES = 1
 
 # 13.4 Entrenchments
+#   how many consecutive game turns building an entrenchment takes
 ENGINEERING_ENTRENCHMENT_TURNS = Quantity(Fraction(2), 'turn')
+#   how close enemy units may not come while an entrenchment is built
 ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE = Quantity(Fraction(3), 'hex')
+#   the support points starting an entrenchment costs
 ENGINEERING_ENTRENCHMENT_COST = 1
 
 # 13.5 Rubble
+#   how many rubble markers one hex may hold
 RUBBLE_MARKERS_PER_HEX = 1
+#   the extra MPs to enter a hex holding rubble
 RUBBLE_MOVEMENT_COST = Quantity(Fraction(1), 'MP', signed=True)
+#   whether a unit advancing after combat into rubble must stop there
 RUBBLE_ENDS_ADVANCE = True
+#   whether rubble hinders retreats
 RUBBLE_AFFECTS_RETREAT = False
 
 # 13.7 Assisted river crossing
+#   the share of its MA a unit spends on an engineer-assisted river crossing
 MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION = Fraction(1)
 
 # 14.0 Reinforcements
+#   whether reinforcements may also enter in the reserve phase
 REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE = True
+#   whether reinforcements may use any movement mode on the turn they enter
 REINFORCEMENT_ANY_MOVEMENT_MODE = True
+#   whether a player may hold reinforcements back
 REINFORCEMENT_MAY_DELAY = True
+#   how many game turns reinforcements wait when every entry hex is blocked
 REINFORCEMENT_BLOCKED_DELAY = Quantity(Fraction(1), 'turn')
 
 # 15.0 Replacements
+#   whether replacement points may be kept for later turns
 REPLACEMENT_POINTS_MAY_BE_SAVED = True
+#   whether units in an enemy ZOC may receive replacements
 REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE = False
+#   whether out-of-supply or isolated units may receive replacements
 REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE = False
+#   whether artillery may receive replacements
 REPLACEMENT_ARTILLERY_ELIGIBLE = False
 
 PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) for p in (
-    Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:453'),
-    Parameter('advance.armor_across_unbridged_rivers', ADVANCE_ARMOR_ACROSS_UNBRIDGED_RIVERS, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:467'),
-    Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:466'),
-    Parameter('advance.defender_may_advance', ADVANCE_DEFENDER_MAY_ADVANCE, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:452'),
-    Parameter('advance.first_hex_ignores_ezoc', ADVANCE_FIRST_HEX_IGNORES_EZOC, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:465'),
-    Parameter('advance.first_hex_is_defender_hex', ADVANCE_FIRST_HEX_IS_DEFENDER_HEX, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:463'),
-    Parameter('advance.length_from_original_result', ADVANCE_LENGTH_FROM_ORIGINAL_RESULT, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:454'),
-    Parameter('advance.mechanized_may_deviate', ADVANCE_MECHANIZED_MAY_DEVIATE, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:464'),
-    Parameter('air.points_may_be_saved', AIR_POINTS_MAY_BE_SAVED, rule='10.6', origin='vcs', source='rulebooks/series/vcs.rules:394'),
-    Parameter('air.support_per_combat', AIR_SUPPORT_PER_COMBAT, rule='10.6', origin='vcs', source='rulebooks/series/vcs.rules:393'),
-    Parameter('air_supply.level_gain', AIR_SUPPLY_LEVEL_GAIN, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:570'),
-    Parameter('air_supply.support_cost', AIR_SUPPLY_SUPPORT_COST, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:571'),
-    Parameter('air_supply.units_per_point', AIR_SUPPLY_UNITS_PER_POINT, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:569'),
-    Parameter('artillery.adjacent_uses_strength', ARTILLERY_ADJACENT_USES_STRENGTH, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:385'),
-    Parameter('artillery.support_range', ARTILLERY_SUPPORT_RANGE, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:383'),
-    Parameter('artillery.supports_per_turn', ARTILLERY_SUPPORTS_PER_TURN, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:384'),
-    Parameter('breakthrough.mechanized_extra_advance', BREAKTHROUGH_MECHANIZED_EXTRA_ADVANCE, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:480'),
-    Parameter('breakthrough.retreat_refusal_allowed', BREAKTHROUGH_RETREAT_REFUSAL_ALLOWED, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:477'),
-    Parameter('breakthrough.retreating_units_lose_zoc', BREAKTHROUGH_RETREATING_UNITS_LOSE_ZOC, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:478'),
-    Parameter('breakthrough.support_cost', BREAKTHROUGH_SUPPORT_COST, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:479'),
-    Parameter('breakthrough.victor_chooses_retreat', BREAKTHROUGH_VICTOR_CHOOSES_RETREAT, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:476'),
-    Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:411'),
-    Parameter('combat.all_adjacent_must_be_attacked', COMBAT_ALL_ADJACENT_MUST_BE_ATTACKED, rule='10.0', origin='vcs', source='rulebooks/series/vcs.rules:324'),
-    Parameter('combat.announce_all_first', COMBAT_ANNOUNCE_ALL_FIRST, rule='10.0', origin='vcs', source='rulebooks/series/vcs.rules:325'),
-    Parameter('combat.artillery_per_hex', COMBAT_ARTILLERY_PER_HEX, rule='8.2', origin='vcs', source='rulebooks/series/vcs.rules:289'),
-    Parameter('combat.attacks_per_phase', COMBAT_ATTACKS_PER_PHASE, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:348'),
-    Parameter('combat.behind_river_defense_factor', COMBAT_BEHIND_RIVER_DEFENSE_FACTOR, rule='10.1', origin='vcs', source='rulebooks/series/vcs.rules:333'),
-    Parameter('combat.below_table', COMBAT_BELOW_TABLE, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:410'),
-    Parameter('combat.defender_best_terrain', COMBAT_DEFENDER_BEST_TERRAIN, rule='10.1', origin='vcs', source='rulebooks/series/vcs.rules:332'),
-    Parameter('combat.entrenched_behind_river_defense_factor', COMBAT_ENTRENCHED_BEHIND_RIVER_DEFENSE_FACTOR, rule='10.1', origin='vcs', source='rulebooks/series/vcs.rules:335'),
-    Parameter('combat.entrenched_defense_factor', COMBAT_ENTRENCHED_DEFENSE_FACTOR, rule='10.1', origin='vcs', source='rulebooks/series/vcs.rules:334'),
-    Parameter('combat.imaginary_columns', COMBAT_IMAGINARY_COLUMNS, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:412'),
-    Parameter('combat.loser_applies_first', COMBAT_LOSER_APPLIES_FIRST, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:414'),
-    Parameter('combat.mandatory', COMBAT_MANDATORY, rule='10.0', origin='vcs', source='rulebooks/series/vcs.rules:323'),
-    Parameter('combat.non_participants_share_results', COMBAT_NON_PARTICIPANTS_SHARE_RESULTS, rule='8.2', origin='vcs', source='rulebooks/series/vcs.rules:290'),
-    Parameter('combat.parent_units_per_hex', COMBAT_PARENT_UNITS_PER_HEX, rule='8.2', origin='vcs', source='rulebooks/series/vcs.rules:288'),
-    Parameter('combat.rolls_before_movement', COMBAT_ROLLS_BEFORE_MOVEMENT, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:415'),
-    Parameter('combat.shift_off_left_is_below_table', COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:413'),
-    Parameter('combat.stack_defends_together', COMBAT_STACK_DEFENDS_TOGETHER, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:346'),
-    Parameter('combat.stack_may_split_attacks', COMBAT_STACK_MAY_SPLIT_ATTACKS, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:347'),
-    Parameter('demolition.attempts_per_target', DEMOLITION_ATTEMPTS_PER_TARGET, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:633'),
-    Parameter('demolition.bridge_attempts_per_unit', DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:617'),
-    Parameter('demolition.enemy_range', DEMOLITION_ENEMY_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:616'),
-    Parameter('demolition.road_attempts_per_player_turn', DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:632'),
-    Parameter('demolition.road_min_level', DEMOLITION_ROAD_MIN_LEVEL, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:631'),
-    Parameter('demolition.trace_range', DEMOLITION_TRACE_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:615'),
-    Parameter('depot.allied_supply_level_penalty', DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:561'),
-    Parameter('depot.defense_strength', DEPOT_DEFENSE_STRENGTH, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:558'),
-    Parameter('depot.eliminated_by_retreat', DEPOT_ELIMINATED_BY_RETREAT, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:559'),
-    Parameter('depot.return_delay', DEPOT_RETURN_DELAY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:560'),
-    Parameter('engineering.bridge_repair_cost', ENGINEERING_BRIDGE_REPAIR_COST, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:624'),
-    Parameter('engineering.bridge_repair_phases', ENGINEERING_BRIDGE_REPAIR_PHASES, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:623'),
-    Parameter('engineering.entrenchment_cost', ENGINEERING_ENTRENCHMENT_COST, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:643'),
-    Parameter('engineering.entrenchment_enemy_distance', ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:642'),
-    Parameter('engineering.entrenchment_turns', ENGINEERING_ENTRENCHMENT_TURNS, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:641'),
-    Parameter('engineering.road_repair_phases', ENGINEERING_ROAD_REPAIR_PHASES, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:634'),
-    Parameter('intelligence.examine_enemy_stacks', INTELLIGENCE_EXAMINE_ENEMY_STACKS, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:21'),
-    Parameter('intelligence.note_taking', INTELLIGENCE_NOTE_TAKING, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:22'),
-    Parameter('isolation.defense_factor', ISOLATION_DEFENSE_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:532'),
-    Parameter('isolation.friendly_unit_range', ISOLATION_FRIENDLY_UNIT_RANGE, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:523'),
-    Parameter('isolation.markers_before_surrender', ISOLATION_MARKERS_BEFORE_SURRENDER, rule='11.2.6', origin='vcs', source='rulebooks/series/vcs.rules:547'),
-    Parameter('isolation.max_attack_strength', ISOLATION_MAX_ATTACK_STRENGTH, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:531'),
-    Parameter('isolation.mechanized_movement_allowance', ISOLATION_MECHANIZED_MOVEMENT_ALLOWANCE, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:533'),
-    Parameter('isolation.movement_factor', ISOLATION_MOVEMENT_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:534'),
-    Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:667'),
-    Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:271'),
-    Parameter('movement.fractions_kept', MOVEMENT_FRACTIONS_KEPT, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:214'),
-    Parameter('movement.mechanized_prohibited_level', MOVEMENT_MECHANIZED_PROHIBITED_LEVEL, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:213'),
-    Parameter('movement.minimum_move', MOVEMENT_MINIMUM_MOVE, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:216'),
-    Parameter('movement.must_afford_entry', MOVEMENT_MUST_AFFORD_ENTRY, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:215'),
-    Parameter('movement.river_crossing_fraction', MOVEMENT_RIVER_CROSSING_FRACTION, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:191'),
-    Parameter('naval.gunfire_automatic_in_range', NAVAL_GUNFIRE_AUTOMATIC_IN_RANGE, rule='10.7', origin='vcs', source='rulebooks/series/vcs.rules:402'),
-    Parameter('reinforcement.any_movement_mode', REINFORCEMENT_ANY_MOVEMENT_MODE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:676'),
-    Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:524'),
-    Parameter('reinforcement.blocked_delay', REINFORCEMENT_BLOCKED_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:678'),
-    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:677'),
-    Parameter('reinforcement.may_enter_in_reserve_phase', REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:675'),
-    Parameter('replacement.artillery_eligible', REPLACEMENT_ARTILLERY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:689'),
-    Parameter('replacement.battalions_eligible', REPLACEMENT_BATTALIONS_ELIGIBLE, rule='battalions', origin='vcs', source='rulebooks/series/vcs.rules:96'),
-    Parameter('replacement.out_of_supply_eligible', REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:688'),
-    Parameter('replacement.points_may_be_saved', REPLACEMENT_POINTS_MAY_BE_SAVED, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:686'),
-    Parameter('replacement.units_in_ezoc_eligible', REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:687'),
-    Parameter('reserve.may_attack', RESERVE_MAY_ATTACK, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:229'),
-    Parameter('reserve.may_be_adjacent_to_enemy', RESERVE_MAY_BE_ADJACENT_TO_ENEMY, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:228'),
-    Parameter('reserve.must_be_in_supply', RESERVE_MUST_BE_IN_SUPPLY, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:227'),
-    Parameter('reserve.must_be_unmoved', RESERVE_MUST_BE_UNMOVED, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:226'),
-    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:448'),
-    Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:447'),
-    Parameter('retreat.ezoc_step_loss', RETREAT_EZOC_STEP_LOSS, rule='7.0', origin='vcs', source='rulebooks/series/vcs.rules:239'),
-    Parameter('retreat.heavy_units_cross_unbridged_rivers', RETREAT_HEAVY_UNITS_CROSS_UNBRIDGED_RIVERS, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:451'),
-    Parameter('retreat.hex_priority', RETREAT_HEX_PRIORITY, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:449'),
-    Parameter('retreat.losses_per_stack', RETREAT_LOSSES_PER_STACK, rule='7.0', origin='vcs', source='rulebooks/series/vcs.rules:240'),
-    Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:446'),
-    Parameter('retreat.partial_refusal', RETREAT_PARTIAL_REFUSAL, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:445'),
-    Parameter('retreat.path', RETREAT_PATH, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:450'),
-    Parameter('retreat.step_per_hex_refused', RETREAT_STEP_PER_HEX_REFUSED, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:444'),
-    Parameter('roads.friendly_units_extra_cost', ROADS_FRIENDLY_UNITS_EXTRA_COST, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:193'),
-    Parameter('roads.ignore_crossed_terrain', ROADS_IGNORE_CROSSED_TERRAIN, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:192'),
-    Parameter('rubble.affects_retreat', RUBBLE_AFFECTS_RETREAT, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:654'),
-    Parameter('rubble.ends_advance', RUBBLE_ENDS_ADVANCE, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:653'),
-    Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:651'),
-    Parameter('rubble.movement_cost', RUBBLE_MOVEMENT_COST, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:652'),
-    Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:267'),
-    Parameter('stacking.excess_eliminated', STACKING_EXCESS_ELIMINATED, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:268'),
-    Parameter('stacking.limit_units', STACKING_LIMIT_UNITS, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:50'),
-    Parameter('stacking.markers_count', STACKING_MARKERS_COUNT, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:270'),
-    Parameter('stacking.overstacked_lost_on_adverse_result', STACKING_OVERSTACKED_LOST_ON_ADVERSE_RESULT, rule='8.1', origin='vcs', source='rulebooks/series/vcs.rules:280'),
-    Parameter('stacking.overstacked_units_fight', STACKING_OVERSTACKED_UNITS_FIGHT, rule='8.1', origin='vcs', source='rulebooks/series/vcs.rules:279'),
-    Parameter('stacking.owner_chooses_excess', STACKING_OWNER_CHOOSES_EXCESS, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:269'),
-    Parameter('stacking.retreat_overstack_grace', STACKING_RETREAT_OVERSTACK_GRACE, rule='8.1', origin='vcs', source='rulebooks/series/vcs.rules:278'),
-    Parameter('steps.attacker_armor_first', STEPS_ATTACKER_ARMOR_FIRST, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:416'),
-    Parameter('strategic_movement.enemy_distance', STRATEGIC_MOVEMENT_ENEMY_DISTANCE, rule='5.2', origin='vcs', source='rulebooks/series/vcs.rules:202'),
-    Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:256'),
-    Parameter('supply.checks_per_turn', SUPPLY_CHECKS_PER_TURN, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:490'),
-    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:516'),
-    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:491'),
-    Parameter('supply.method', SUPPLY_METHOD, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:488'),
-    Parameter('supply.minimum_strength', SUPPLY_MINIMUM_STRENGTH, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:514'),
-    Parameter('supply.mutual_check', SUPPLY_MUTUAL_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:489'),
-    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:510'),
-    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:511'),
-    Parameter('supply.out_of_supply_mechanized_movement_factor', SUPPLY_OUT_OF_SUPPLY_MECHANIZED_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:513'),
-    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:512'),
-    Parameter('supply.penalties_round_down', SUPPLY_PENALTIES_ROUND_DOWN, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:515'),
-    Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:585'),
-    Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:63'),
-    Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:64'),
-    Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:587'),
-    Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:601'),
-    Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:586'),
-    Parameter('units.cadre_strength', UNITS_CADRE_STRENGTH, rule='cadres', origin='vcs', source='rulebooks/series/vcs.rules:89'),
-    Parameter('units.formation_steps', UNITS_FORMATION_STEPS, rule='9.2', origin='vcs', source='rulebooks/series/vcs.rules:309'),
-    Parameter('zoc.blocks_advance', ZOC_BLOCKS_ADVANCE, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:468'),
-    Parameter('zoc.blocks_supply', ZOC_BLOCKS_SUPPLY, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:254'),
-    Parameter('zoc.entry_stops_movement', ZOC_ENTRY_STOPS_MOVEMENT, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:249'),
-    Parameter('zoc.exit_cost_fraction', ZOC_EXIT_COST_FRACTION, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:250'),
-    Parameter('zoc.exit_cost_rounds_down', ZOC_EXIT_COST_ROUNDS_DOWN, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:57'),
-    Parameter('zoc.ezoc_to_ezoc', ZOC_EZOC_TO_EZOC, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:252'),
-    Parameter('zoc.largest_formation_only', ZOC_LARGEST_FORMATION_ONLY, rule='7.0', origin='vcs', source='rulebooks/series/vcs.rules:238'),
-    Parameter('zoc.negated_for_supply_by_friendly_units', ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:255'),
-    Parameter('zoc.range', ZOC_RANGE, rule='7.0', origin='vcs', source='rulebooks/series/vcs.rules:237'),
-    Parameter('zoc.reentry_after_exit', ZOC_REENTRY_AFTER_EXIT, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:253'),
+    Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:453',
+              meaning='whether attackers may advance the unfulfilled retreat distance when the defender is destroyed'),
+    Parameter('advance.armor_across_unbridged_rivers', ADVANCE_ARMOR_ACROSS_UNBRIDGED_RIVERS, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:467',
+              meaning='whether armored units may advance across unbridged river hexsides'),
+    Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:466',
+              meaning='whether advances are counted in hexes rather than Movement Points'),
+    Parameter('advance.defender_may_advance', ADVANCE_DEFENDER_MAY_ADVANCE, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:452',
+              meaning='whether the defender may advance after combat'),
+    Parameter('advance.first_hex_ignores_ezoc', ADVANCE_FIRST_HEX_IGNORES_EZOC, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:465',
+              meaning='whether enemy ZOCs have no effect in the first hex of an advance'),
+    Parameter('advance.first_hex_is_defender_hex', ADVANCE_FIRST_HEX_IS_DEFENDER_HEX, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:463',
+              meaning='whether an advance must begin by entering the vacated defender hex'),
+    Parameter('advance.length_from_original_result', ADVANCE_LENGTH_FROM_ORIGINAL_RESULT, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:454',
+              meaning='whether the advance uses the retreat result as rolled, before hexes turned into step losses'),
+    Parameter('advance.mechanized_may_deviate', ADVANCE_MECHANIZED_MAY_DEVIATE, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:464',
+              meaning='whether mechanized units may leave the retreat path after the first hex of an advance'),
+    Parameter('air.points_may_be_saved', AIR_POINTS_MAY_BE_SAVED, rule='10.6', origin='vcs', source='rulebooks/series/vcs.rules:394',
+              meaning='whether unused air points carry over to a later turn'),
+    Parameter('air.support_per_combat', AIR_SUPPORT_PER_COMBAT, rule='10.6', origin='vcs', source='rulebooks/series/vcs.rules:393',
+              meaning='how many air points each side may commit to one combat'),
+    Parameter('air_supply.level_gain', AIR_SUPPLY_LEVEL_GAIN, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:570',
+              meaning='how many supply levels a successful air or sea supply raises a unit'),
+    Parameter('air_supply.support_cost', AIR_SUPPLY_SUPPORT_COST, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:571',
+              meaning='the support points an air or sea supply attempt costs'),
+    Parameter('air_supply.units_per_point', AIR_SUPPLY_UNITS_PER_POINT, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:569',
+              meaning='how many units one air or sea supply point may supply'),
+    Parameter('artillery.adjacent_uses_strength', ARTILLERY_ADJACENT_USES_STRENGTH, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:385',
+              meaning='whether artillery next to enemy units fights with its printed strength instead of giving support'),
+    Parameter('artillery.support_range', ARTILLERY_SUPPORT_RANGE, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:383',
+              meaning='how far from the target hex artillery may give support, counting the target hex but not its own'),
+    Parameter('artillery.supports_per_turn', ARTILLERY_SUPPORTS_PER_TURN, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:384',
+              meaning='how many times one artillery unit may give support in a game turn'),
+    Parameter('breakthrough.mechanized_extra_advance', BREAKTHROUGH_MECHANIZED_EXTRA_ADVANCE, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:480',
+              meaning='how much farther mechanized units may advance after a breakthrough'),
+    Parameter('breakthrough.retreat_refusal_allowed', BREAKTHROUGH_RETREAT_REFUSAL_ALLOWED, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:477',
+              meaning='whether step losses may replace retreat hexes in a breakthrough result'),
+    Parameter('breakthrough.retreating_units_lose_zoc', BREAKTHROUGH_RETREATING_UNITS_LOSE_ZOC, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:478',
+              meaning='whether units retreating from a breakthrough lose their ZOC during the advance'),
+    Parameter('breakthrough.support_cost', BREAKTHROUGH_SUPPORT_COST, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:479',
+              meaning='the support points an attack that ends in a breakthrough costs'),
+    Parameter('breakthrough.victor_chooses_retreat', BREAKTHROUGH_VICTOR_CHOOSES_RETREAT, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:476',
+              meaning="whether the winner of a breakthrough result picks the loser's retreat path"),
+    Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:411',
+              meaning='where an attack above the right-most odds column is resolved'),
+    Parameter('combat.all_adjacent_must_be_attacked', COMBAT_ALL_ADJACENT_MUST_BE_ATTACKED, rule='10.0', origin='vcs', source='rulebooks/series/vcs.rules:324',
+              meaning='whether, once a stack attacks, every enemy unit next to an attacking stack must be attacked that phase'),
+    Parameter('combat.announce_all_first', COMBAT_ANNOUNCE_ALL_FIRST, rule='10.0', origin='vcs', source='rulebooks/series/vcs.rules:325',
+              meaning='whether all attacks must be announced before any is resolved'),
+    Parameter('combat.artillery_per_hex', COMBAT_ARTILLERY_PER_HEX, rule='8.2', origin='vcs', source='rulebooks/series/vcs.rules:289',
+              meaning='how many artillery units may give support from one hex'),
+    Parameter('combat.attacks_per_phase', COMBAT_ATTACKS_PER_PHASE, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:348',
+              meaning='how many times a unit may attack, or be attacked, in a Combat Phase'),
+    Parameter('combat.behind_river_defense_factor', COMBAT_BEHIND_RIVER_DEFENSE_FACTOR, rule='10.1', origin='vcs', source='rulebooks/series/vcs.rules:333',
+              meaning='what the defense of units attacked only across river hexsides is multiplied by'),
+    Parameter('combat.below_table', COMBAT_BELOW_TABLE, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:410',
+              meaning='the result of an attack below the left-most odds column (no roll)'),
+    Parameter('combat.defender_best_terrain', COMBAT_DEFENDER_BEST_TERRAIN, rule='10.1', origin='vcs', source='rulebooks/series/vcs.rules:332',
+              meaning='whether a combat against several hexes reads the terrain most favourable to the defender'),
+    Parameter('combat.entrenched_behind_river_defense_factor', COMBAT_ENTRENCHED_BEHIND_RIVER_DEFENSE_FACTOR, rule='10.1', origin='vcs', source='rulebooks/series/vcs.rules:335',
+              meaning='what the defense of entrenched units attacked only across river hexsides is multiplied by'),
+    Parameter('combat.entrenched_defense_factor', COMBAT_ENTRENCHED_DEFENSE_FACTOR, rule='10.1', origin='vcs', source='rulebooks/series/vcs.rules:334',
+              meaning='what the defense of units in an entrenchment is multiplied by'),
+    Parameter('combat.imaginary_columns', COMBAT_IMAGINARY_COLUMNS, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:412',
+              meaning="whether column shifts may count from columns beyond the table's edges"),
+    Parameter('combat.loser_applies_first', COMBAT_LOSER_APPLIES_FIRST, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:414',
+              meaning='whether the side that lost a combat carries out its result first'),
+    Parameter('combat.mandatory', COMBAT_MANDATORY, rule='10.0', origin='vcs', source='rulebooks/series/vcs.rules:323',
+              meaning='whether units adjacent to the enemy must attack'),
+    Parameter('combat.non_participants_share_results', COMBAT_NON_PARTICIPANTS_SHARE_RESULTS, rule='8.2', origin='vcs', source='rulebooks/series/vcs.rules:290',
+              meaning='whether units in a combat hex that do not take part still suffer its results'),
+    Parameter('combat.parent_units_per_hex', COMBAT_PARENT_UNITS_PER_HEX, rule='8.2', origin='vcs', source='rulebooks/series/vcs.rules:288',
+              meaning='how many parent (formation) units may attack or defend from one hex'),
+    Parameter('combat.rolls_before_movement', COMBAT_ROLLS_BEFORE_MOVEMENT, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:415',
+              meaning="whether every combat that one hex's units take part in is rolled before any retreat or advance"),
+    Parameter('combat.shift_off_left_is_below_table', COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:413',
+              meaning='whether an attack shifted past the left-most column counts as below the table'),
+    Parameter('combat.stack_defends_together', COMBAT_STACK_DEFENDS_TOGETHER, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:346',
+              meaning='whether all units in a hex defend as one'),
+    Parameter('combat.stack_may_split_attacks', COMBAT_STACK_MAY_SPLIT_ATTACKS, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:347',
+              meaning='whether units of one stack may attack different hexes'),
+    Parameter('demolition.attempts_per_target', DEMOLITION_ATTEMPTS_PER_TARGET, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:633',
+              meaning='how many demolition attempts one target may receive in an engineering phase'),
+    Parameter('demolition.bridge_attempts_per_unit', DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:617',
+              meaning='how many bridge demolitions one unit may attempt in a game turn'),
+    Parameter('demolition.enemy_range', DEMOLITION_ENEMY_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:616',
+              meaning='how near an enemy unit must be for a bridge to be eligible for demolition'),
+    Parameter('demolition.road_attempts_per_player_turn', DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:632',
+              meaning='how many road demolitions a side may attempt in a player turn'),
+    Parameter('demolition.road_min_level', DEMOLITION_ROAD_MIN_LEVEL, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:631',
+              meaning='the lowest terrain level in which roads may be demolished'),
+    Parameter('demolition.trace_range', DEMOLITION_TRACE_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:615',
+              meaning='the longest supply path a unit may trace to the bridge or road it tries to demolish'),
+    Parameter('depot.allied_supply_level_penalty', DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:561',
+              meaning='how many supply levels a unit drops when only an allied depot supplies it'),
+    Parameter('depot.defense_strength', DEPOT_DEFENSE_STRENGTH, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:558',
+              meaning='the defense strength of a supply depot attacked alone'),
+    Parameter('depot.eliminated_by_retreat', DEPOT_ELIMINATED_BY_RETREAT, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:559',
+              meaning='whether a depot that must retreat is destroyed instead'),
+    Parameter('depot.return_delay', DEPOT_RETURN_DELAY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:560',
+              meaning='how many game turns after its destruction a depot returns as a reinforcement'),
+    Parameter('engineering.bridge_repair_cost', ENGINEERING_BRIDGE_REPAIR_COST, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:624',
+              meaning='the support points repairing a bridge costs'),
+    Parameter('engineering.bridge_repair_phases', ENGINEERING_BRIDGE_REPAIR_PHASES, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:623',
+              meaning='how many engineering phases repairing a bridge takes'),
+    Parameter('engineering.entrenchment_cost', ENGINEERING_ENTRENCHMENT_COST, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:643',
+              meaning='the support points starting an entrenchment costs'),
+    Parameter('engineering.entrenchment_enemy_distance', ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:642',
+              meaning='how close enemy units may not come while an entrenchment is built'),
+    Parameter('engineering.entrenchment_turns', ENGINEERING_ENTRENCHMENT_TURNS, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:641',
+              meaning='how many consecutive game turns building an entrenchment takes'),
+    Parameter('engineering.road_repair_phases', ENGINEERING_ROAD_REPAIR_PHASES, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:634',
+              meaning='how many engineering phases repairing a road takes'),
+    Parameter('intelligence.examine_enemy_stacks', INTELLIGENCE_EXAMINE_ENEMY_STACKS, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:21',
+              meaning='whether a player may look beneath the top unit of an enemy stack'),
+    Parameter('intelligence.note_taking', INTELLIGENCE_NOTE_TAKING, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:22',
+              meaning="whether players may keep written notes on the enemy's forces"),
+    Parameter('isolation.defense_factor', ISOLATION_DEFENSE_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:532',
+              meaning="what an isolated unit's defense strength is multiplied by"),
+    Parameter('isolation.friendly_unit_range', ISOLATION_FRIENDLY_UNIT_RANGE, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:523',
+              meaning='how near a friendly supplied combat unit keeps a cut-off unit from being isolated'),
+    Parameter('isolation.markers_before_surrender', ISOLATION_MARKERS_BEFORE_SURRENDER, rule='11.2.6', origin='vcs', source='rulebooks/series/vcs.rules:547',
+              meaning='how many isolation markers a unit carries before it must roll for surrender'),
+    Parameter('isolation.max_attack_strength', ISOLATION_MAX_ATTACK_STRENGTH, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:531',
+              meaning='the most an isolated unit may attack with'),
+    Parameter('isolation.mechanized_movement_allowance', ISOLATION_MECHANIZED_MOVEMENT_ALLOWANCE, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:533',
+              meaning='the Movement Allowance of an isolated mechanized unit'),
+    Parameter('isolation.movement_factor', ISOLATION_MOVEMENT_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:534',
+              meaning="what an isolated non-mechanized unit's Movement Allowance is multiplied by"),
+    Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:667',
+              meaning='the share of its MA a unit spends on an engineer-assisted river crossing'),
+    Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:271',
+              meaning='whether units may enter enemy-occupied hexes'),
+    Parameter('movement.fractions_kept', MOVEMENT_FRACTIONS_KEPT, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:214',
+              meaning="whether fractions of MPs are kept until a unit's move is complete"),
+    Parameter('movement.mechanized_prohibited_level', MOVEMENT_MECHANIZED_PROHIBITED_LEVEL, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:213',
+              meaning='the lowest terrain level mechanized units may not enter except along a road'),
+    Parameter('movement.minimum_move', MOVEMENT_MINIMUM_MOVE, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:216',
+              meaning='how far a unit may always move whatever the cost'),
+    Parameter('movement.must_afford_entry', MOVEMENT_MUST_AFFORD_ENTRY, rule='5.4', origin='vcs', source='rulebooks/series/vcs.rules:215',
+              meaning="whether a unit must have a hex's full MP cost left to enter it"),
+    Parameter('movement.river_crossing_fraction', MOVEMENT_RIVER_CROSSING_FRACTION, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:191',
+              meaning='the share of its MA a unit allowed to do so spends to cross an unbridged river hexside'),
+    Parameter('naval.gunfire_automatic_in_range', NAVAL_GUNFIRE_AUTOMATIC_IN_RANGE, rule='10.7', origin='vcs', source='rulebooks/series/vcs.rules:402',
+              meaning='whether naval gunfire support within range needs no roll to arrive'),
+    Parameter('reinforcement.any_movement_mode', REINFORCEMENT_ANY_MOVEMENT_MODE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:676',
+              meaning='whether reinforcements may use any movement mode on the turn they enter'),
+    Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:524',
+              meaning='whether reinforcements are in supply when they arrive'),
+    Parameter('reinforcement.blocked_delay', REINFORCEMENT_BLOCKED_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:678',
+              meaning='how many game turns reinforcements wait when every entry hex is blocked'),
+    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:677',
+              meaning='whether a player may hold reinforcements back'),
+    Parameter('reinforcement.may_enter_in_reserve_phase', REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:675',
+              meaning='whether reinforcements may also enter in the reserve phase'),
+    Parameter('replacement.artillery_eligible', REPLACEMENT_ARTILLERY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:689',
+              meaning='whether artillery may receive replacements'),
+    Parameter('replacement.battalions_eligible', REPLACEMENT_BATTALIONS_ELIGIBLE, rule='battalions', origin='vcs', source='rulebooks/series/vcs.rules:96',
+              meaning='whether battalions may receive replacements'),
+    Parameter('replacement.out_of_supply_eligible', REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:688',
+              meaning='whether out-of-supply or isolated units may receive replacements'),
+    Parameter('replacement.points_may_be_saved', REPLACEMENT_POINTS_MAY_BE_SAVED, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:686',
+              meaning='whether replacement points may be kept for later turns'),
+    Parameter('replacement.units_in_ezoc_eligible', REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:687',
+              meaning='whether units in an enemy ZOC may receive replacements'),
+    Parameter('reserve.may_attack', RESERVE_MAY_ATTACK, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:229',
+              meaning='whether units may attack after their reserve move'),
+    Parameter('reserve.may_be_adjacent_to_enemy', RESERVE_MAY_BE_ADJACENT_TO_ENEMY, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:228',
+              meaning='whether units next to enemy units may be marked as reserves'),
+    Parameter('reserve.must_be_in_supply', RESERVE_MUST_BE_IN_SUPPLY, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:227',
+              meaning='whether only supplied units may be marked as reserves'),
+    Parameter('reserve.must_be_unmoved', RESERVE_MUST_BE_UNMOVED, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:226',
+              meaning='whether only units that have not moved may be marked as reserves'),
+    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:448',
+              meaning='the steps a stack loses for each retreat hex it cannot make'),
+    Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:447',
+              meaning='whether retreats are counted in hexes rather than Movement Points'),
+    Parameter('retreat.ezoc_step_loss', RETREAT_EZOC_STEP_LOSS, rule='7.0', origin='vcs', source='rulebooks/series/vcs.rules:239',
+              meaning='the steps a retreating stack loses for each enemy-ZOC hex it enters'),
+    Parameter('retreat.heavy_units_cross_unbridged_rivers', RETREAT_HEAVY_UNITS_CROSS_UNBRIDGED_RIVERS, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:451',
+              meaning='whether armor and artillery may retreat across unbridged river hexsides'),
+    Parameter('retreat.hex_priority', RETREAT_HEX_PRIORITY, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:449',
+              meaning='the kinds of hex a retreat must use, in order of preference'),
+    Parameter('retreat.losses_per_stack', RETREAT_LOSSES_PER_STACK, rule='7.0', origin='vcs', source='rulebooks/series/vcs.rules:240',
+              meaning='whether retreat-caused step losses are taken once per stack rather than per unit'),
+    Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:446',
+              meaning='whether retreating units may take different paths'),
+    Parameter('retreat.partial_refusal', RETREAT_PARTIAL_REFUSAL, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:445',
+              meaning='whether a side may turn only part of a retreat into step losses'),
+    Parameter('retreat.path', RETREAT_PATH, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:450',
+              meaning='the retreat path requirements, in order of precedence'),
+    Parameter('retreat.step_per_hex_refused', RETREAT_STEP_PER_HEX_REFUSED, rule='10.9', origin='vcs', source='rulebooks/series/vcs.rules:444',
+              meaning='the steps that replace each retreat hex under the no-retreat option'),
+    Parameter('roads.friendly_units_extra_cost', ROADS_FRIENDLY_UNITS_EXTRA_COST, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:193',
+              meaning='the extra MPs to move along a road hex that friendly units occupy'),
+    Parameter('roads.ignore_crossed_terrain', ROADS_IGNORE_CROSSED_TERRAIN, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:192',
+              meaning='whether road movement ignores the cost of the hex entered and the hexside crossed'),
+    Parameter('rubble.affects_retreat', RUBBLE_AFFECTS_RETREAT, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:654',
+              meaning='whether rubble hinders retreats'),
+    Parameter('rubble.ends_advance', RUBBLE_ENDS_ADVANCE, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:653',
+              meaning='whether a unit advancing after combat into rubble must stop there'),
+    Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:651',
+              meaning='how many rubble markers one hex may hold'),
+    Parameter('rubble.movement_cost', RUBBLE_MOVEMENT_COST, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:652',
+              meaning='the extra MPs to enter a hex holding rubble'),
+    Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:267',
+              meaning='the moments when the stacking limit is enforced'),
+    Parameter('stacking.excess_eliminated', STACKING_EXCESS_ELIMINATED, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:268',
+              meaning='whether units over the limit when stacking is enforced are destroyed'),
+    Parameter('stacking.limit_units', STACKING_LIMIT_UNITS, rule='8.0', origin='ridgeline', source='rulebooks/games/ridgeline.rules:50',
+              meaning='the most units that may stack in one hex'),
+    Parameter('stacking.markers_count', STACKING_MARKERS_COUNT, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:270',
+              meaning='whether markers count toward stacking'),
+    Parameter('stacking.overstacked_lost_on_adverse_result', STACKING_OVERSTACKED_LOST_ON_ADVERSE_RESULT, rule='8.1', origin='vcs', source='rulebooks/series/vcs.rules:280',
+              meaning='whether units over the stacking limit are destroyed by any adverse combat result in their hex'),
+    Parameter('stacking.overstacked_units_fight', STACKING_OVERSTACKED_UNITS_FIGHT, rule='8.1', origin='vcs', source='rulebooks/series/vcs.rules:279',
+              meaning='whether units over the stacking limit add their strength to a combat in their hex'),
+    Parameter('stacking.owner_chooses_excess', STACKING_OWNER_CHOOSES_EXCESS, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:269',
+              meaning='whether the owner picks which over-stacked units are destroyed'),
+    Parameter('stacking.retreat_overstack_grace', STACKING_RETREAT_OVERSTACK_GRACE, rule='8.1', origin='vcs', source='rulebooks/series/vcs.rules:278',
+              meaning='until when a stack over the limit after a retreat may stay so'),
+    Parameter('steps.attacker_armor_first', STEPS_ATTACKER_ARMOR_FIRST, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:416',
+              meaning="whether an attacker's first step loss must come from an armored unit that took part"),
+    Parameter('strategic_movement.enemy_distance', STRATEGIC_MOVEMENT_ENEMY_DISTANCE, rule='5.2', origin='vcs', source='rulebooks/series/vcs.rules:202',
+              meaning="the closest to enemy units a unit in strategic movement may come, counting the enemy's hex"),
+    Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:256',
+              meaning='whether enemy-occupied hexes block supply lines'),
+    Parameter('supply.checks_per_turn', SUPPLY_CHECKS_PER_TURN, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:490',
+              meaning='how many supply phases a game turn holds'),
+    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:516',
+              meaning='whether out-of-supply effects apply from the moment a unit is marked until the marker goes'),
+    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:491',
+              meaning='whether a supply status holds until the next Supply Phase'),
+    Parameter('supply.method', SUPPLY_METHOD, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:488',
+              meaning='how supply is determined: a traced line or a range'),
+    Parameter('supply.minimum_strength', SUPPLY_MINIMUM_STRENGTH, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:514',
+              meaning='the least combat strength that supply penalties can leave a unit'),
+    Parameter('supply.mutual_check', SUPPLY_MUTUAL_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:489',
+              meaning='whether both sides check supply in every supply phase'),
+    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:510',
+              meaning="what an out-of-supply unit's Attack Strength is multiplied by"),
+    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:511',
+              meaning="what an out-of-supply unit's Defense Strength is multiplied by"),
+    Parameter('supply.out_of_supply_mechanized_movement_factor', SUPPLY_OUT_OF_SUPPLY_MECHANIZED_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:513',
+              meaning="what an out-of-supply mechanized unit's Movement Allowance is multiplied by"),
+    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:512',
+              meaning="what an out-of-supply unit's Movement Allowance is multiplied by"),
+    Parameter('supply.penalties_round_down', SUPPLY_PENALTIES_ROUND_DOWN, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:515',
+              meaning='whether fractions left by supply penalties are dropped'),
+    Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:585',
+              meaning='the support points each attack costs'),
+    Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:63',
+              meaning='how many attacks a side may make in a game turn before support depreciation'),
+    Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:64',
+              meaning='the support points a side loses when it attacks more than the depreciation limit in a turn'),
+    Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:587',
+              meaning='whether a nationality that loses every depot loses its remaining support points'),
+    Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:601',
+              meaning="how many supply levels every unit drops while its side's support is zero or less"),
+    Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:586',
+              meaning='whether support points may pass between nationalities'),
+    Parameter('units.cadre_strength', UNITS_CADRE_STRENGTH, rule='cadres', origin='vcs', source='rulebooks/series/vcs.rules:89',
+              meaning='the fixed combat strength of a formation reduced to its cadre'),
+    Parameter('units.formation_steps', UNITS_FORMATION_STEPS, rule='9.2', origin='vcs', source='rulebooks/series/vcs.rules:309',
+              meaning='how many steps a full-strength formation counter has, its cadre included'),
+    Parameter('zoc.blocks_advance', ZOC_BLOCKS_ADVANCE, rule='10.10', origin='vcs', source='rulebooks/series/vcs.rules:468',
+              meaning='whether enemy ZOCs hinder advance after combat'),
+    Parameter('zoc.blocks_supply', ZOC_BLOCKS_SUPPLY, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:254',
+              meaning='whether enemy ZOCs block supply lines'),
+    Parameter('zoc.entry_stops_movement', ZOC_ENTRY_STOPS_MOVEMENT, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:249',
+              meaning='whether a unit entering an enemy ZOC must stop for the rest of the phase'),
+    Parameter('zoc.exit_cost_fraction', ZOC_EXIT_COST_FRACTION, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:250',
+              meaning='the share of its printed MA a unit pays, beyond terrain, to leave an enemy ZOC'),
+    Parameter('zoc.exit_cost_rounds_down', ZOC_EXIT_COST_ROUNDS_DOWN, rule='7.1', origin='ridgeline', source='rulebooks/games/ridgeline.rules:57',
+              meaning='whether the cost to leave an enemy ZOC drops its fractions (otherwise they count as a whole MP)'),
+    Parameter('zoc.ezoc_to_ezoc', ZOC_EZOC_TO_EZOC, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:252',
+              meaning='whether a unit may move directly from one enemy ZOC hex to another'),
+    Parameter('zoc.largest_formation_only', ZOC_LARGEST_FORMATION_ONLY, rule='7.0', origin='vcs', source='rulebooks/series/vcs.rules:238',
+              meaning='whether only units of the largest formation size in play exert a ZOC'),
+    Parameter('zoc.negated_for_supply_by_friendly_units', ZOC_NEGATED_FOR_SUPPLY_BY_FRIENDLY_UNITS, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:255',
+              meaning='whether friendly units in a hex negate enemy ZOCs there for supply'),
+    Parameter('zoc.range', ZOC_RANGE, rule='7.0', origin='vcs', source='rulebooks/series/vcs.rules:237',
+              meaning='how far from a unit its ZOC reaches'),
+    Parameter('zoc.reentry_after_exit', ZOC_REENTRY_AFTER_EXIT, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:253',
+              meaning='whether a unit that has left an enemy ZOC may enter another in the same phase'),
 ))
 
 

@@ -19,7 +19,6 @@ from typing import Any, Callable
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from . import __version__, codes as result_codes, ir
-from .catalogue import PARAMETERS
 from .errors import Diagnostic
 from .outcomes import column_odds, number, percent
 from .runtime.model import Quantity
@@ -184,12 +183,12 @@ _CHROME = [
 ]
 
 
-def _amended_parameter(amended: ir.Amended) -> str:
-    """An amended parameter as a player reads it: what it means, then its value (not its id)."""
-    entry = PARAMETERS.get(amended.key)
+def _amended_parameter(resolved: ir.Resolved, amended: ir.Amended) -> str:
+    """An amended parameter as a player reads it: what its declaration says it means, then its value."""
+    entry = resolved.declared.get(amended.key)
     if entry is None:
         return f"{amended.key} = {amended.text}"
-    meaning = entry[1]
+    meaning = entry.meaning
     return f"{meaning[:1].upper()}{meaning[1:]}: {amended.text}"
 
 
@@ -197,7 +196,7 @@ def _own(resolved: ir.Resolved, data: dict[str, Any]) -> list[dict[str, str]]:
     """The items the game's own amendments changed, listed on the card; its CRT cells and TEC rows are
     marked where they are printed."""
     me = resolved.id
-    out = [{"where": f"{e.node.id.value}", "text": _amended_parameter(a) if a.key != "(summary)" else a.text}
+    out = [{"where": f"{e.node.id.value}", "text": _amended_parameter(resolved, a) if a.key != "(summary)" else a.text}
            for e in resolved.rules for a in e.amended if a.origin == me]
     if resolved.sequence is not None:
         out += [{"where": "SoP", "text": f"{a.key.split(': ', 1)[0]}: {a.text}"}
@@ -458,6 +457,7 @@ SECTIONS: dict[type, tuple[str | None, Callable[[ir.Resolved, Labeler], Any]]] =
     ir.Rule: (None, _nothing),               # rules print only as the parameters charts read (stacking)
     ir.UnitTypes: (None, _nothing),          # read by the conditions the charts print
     ir.Vocabulary: (None, _nothing),         # the words conditions use
+    ir.ParameterDeclarations: (None, _nothing),   # what parameters mean: printed where a parameter is
     ir.Rounding: (None, _nothing),           # folded into the outcome odds
     ir.Labels: (None, _nothing),             # how every section prints: label_layers
     ir.SequenceOfPlay: ("sequence", _sequence),

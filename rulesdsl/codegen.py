@@ -197,6 +197,7 @@ class ParameterEntry(TypedDict):
     rule: str
     origin: str
     source: str                  # path:line
+    meaning: str                 # from its declaration (catalogue.Declared), in players' words
 
 
 class ParameterGroup(TypedDict):
@@ -394,6 +395,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         parameters.append({
             "name": p.name, "constant": names.constants[p.name], "value": p.value,
             "rule": p.rule, "origin": p.origin, "source": f"{p.span.path}:{p.span.line}",
+            "meaning": declared.meaning if (declared := resolved.declared.get(p.name)) else "",
         })
     # the constants, grouped under the rule that sets them, in rule order
     by_rule: dict[str, list[ParameterEntry]] = {}
@@ -784,6 +786,7 @@ SECTIONS: dict[type, tuple[str, ...]] = {
     ir.Rule: ("rules", "parameters", "definitions"),
     ir.UnitTypes: ("unit_types",),
     ir.Vocabulary: ("states", "situations", "amounts"),
+    ir.ParameterDeclarations: ("parameter_groups",),   # each constant's meaning, above it
     ir.Modifiers: ("modifiers",),
     ir.Shifts: ("shifts",),
     ir.Adjustments: ("adjustments",),

@@ -17,16 +17,15 @@ from fractions import Fraction
 from typing import Any, Callable, assert_never, get_args
 
 from . import ir
-from .catalogue import unit_text
+from .catalogue import UNIT_SPELLINGS, unit_text
 from .codes import clause_text
 from .resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION, rule_order
 from .runtime.tables import DICE_OUTCOMES, roll_range
-from .validate import typed_value
 from .walk import iter_fields
 
 SEVERITIES = ("correction", "addition", "breaking")
 AREAS = ("rulebook", "rule", "sequence", "terrain", "results", "result-codes", "modifiers", "shifts", "adjustments",
-         "unit-factors", "tables", "unit-types", "vocabulary", "rounding", "labels")
+         "unit-factors", "tables", "unit-types", "vocabulary", "parameters", "rounding", "labels")
 
 
 @dataclass(frozen=True)
@@ -97,10 +96,9 @@ def _value_text(parameter: ir.Parameter) -> str:
         if value.signed and value.amount >= 0:
             amount = "+" + amount
         unit = value.unit.value if value.unit else ""
-        typed, problems = typed_value(parameter)
-        typed_unit = getattr(typed, "unit", None)
-        if not problems and typed_unit:
-            return unit_text(amount, str(typed_unit))     # '3 steps', '1 hex', '+2 MP'
+        canonical = UNIT_SPELLINGS.get(unit)
+        if canonical is not None:
+            return unit_text(amount, canonical)     # '3 steps', '1 hex', '+2 MP'
         return f"{amount} {unit}".strip()
     if isinstance(value, ir.Words):
         return ", ".join(w.value for w in value.words)
@@ -290,6 +288,7 @@ SNAPSHOTS: dict[type, tuple[str, Callable[[list[Any]], Any]]] = {
     ir.Rule: ("rules", _rules_snapshot),
     ir.UnitTypes: ("unit_types", _by_name("types")),
     ir.Vocabulary: ("vocabulary", _vocabulary),
+    ir.ParameterDeclarations: ("parameter_declarations", _by_name("declarations")),
     ir.Modifiers: ("modifiers", _by_name("modifiers")),
     ir.Shifts: ("shifts", _by_name("shifts", "source")),
     ir.Adjustments: ("adjustments", _by_name("adjustments")),
@@ -355,6 +354,7 @@ _KEYED = {
     "tables": ("tables", "Other charts", "table"),
     "unit_types": ("unit-types", "Unit types", "unit type"),
     "vocabulary": ("vocabulary", "Unit states and combat words", "list"),
+    "parameter_declarations": ("parameters", "Parameters declared", "parameter"),
     "rounding": ("rounding", "Rounding", "rounding rule"),
     "result_codes": ("result-codes", "Result codes", "result code"),
     "labels": ("labels", "Labels", "language"),

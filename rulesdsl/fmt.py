@@ -47,6 +47,7 @@ BLOCKS: dict[type, tuple[str, tuple[tuple[str, ...], ...]] | None] = {
     ir.Rule: ("rule", (("rule",), ("section",))),
     ir.UnitTypes: ("unit-types", (("unit", "types"),)),
     ir.Vocabulary: None,
+    ir.ParameterDeclarations: ("declarations", (("parameters",),)),   # name  kind [unit|options]  "meaning"
     ir.Modifiers: ("modifiers", (("die", "roll", "modifiers"),)),
     ir.Shifts: ("shifts", (("column", "shifts"),)),
     ir.Adjustments: ("adjustments", (("result", "adjustments"),)),
@@ -102,6 +103,8 @@ def _cells(line: _Line) -> list[str] | None:
             cells.append(" ".join(rest[:2]))
             rest = rest[2:]
         return cells
+    if kind == "declarations":
+        return [tokens[0], " ".join(tokens[1:-1]), tokens[-1]] if len(tokens) > 2 else tokens
     if kind == "labels":
         return [tokens[0], " ".join(tokens[1:])]
     if kind == "modifiers":

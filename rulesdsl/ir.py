@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Generic, Iterator, NamedTuple, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, Generic, Iterator, Mapping, NamedTuple, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from .errors import Span
 
 if TYPE_CHECKING:   # expressions imports this module
+    from .catalogue import Declared
     from .expressions import Vocabulary as Names   # not the `unit states:` node Vocabulary below
 
 
@@ -63,6 +64,18 @@ class VocabularyKind(Kind):
     STATES = "states"
     SITUATIONS = "situations"
     AMOUNTS = "amounts"
+
+
+class ParamKind(Kind):
+    """What a declared parameter takes (`parameters { name KIND ... }`)."""
+    QUANTITY = "quantity"    # 2 MP
+    MODIFIER = "modifier"    # +2 MP
+    COUNT = "count"          # 3
+    NUMBER = "number"        # 1/2
+    FLAG = "flag"            # yes / no
+    CHOICE = "choice"        # one word of the options
+    ORDER = "order"          # a list of words of the options
+    RESULT = "result"        # a combat result code
 
 
 class Side(Kind):
@@ -292,6 +305,30 @@ class Vocabulary:
     kind: VocabularyKind
     cites: tuple[Text, ...]
     names: tuple[Text, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParameterDeclaration:
+    """`zoc.entry_cost  modifier MP  "the extra MPs to enter a hex in an enemy ZOC"`: a parameter a rule
+    may set, what it takes, and what it means in players' words."""
+
+    span: Span = _span()
+    name: Text
+    kind: ParamKind
+    unit: Text | None            # quantity and modifier: the unit, as written (MP, steps, hexes)
+    options: tuple[Text, ...]    # choice and order: the words the value may use
+    meaning: Text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParameterDeclarations:
+    """`parameters "Title" [cites] { ... }`: the vocabulary of parameters a rulebook adds; every rulebook that
+    extends it may set them."""
+
+    span: Span = _span()
+    title: Text | None
+    cites: tuple[Text, ...]
+    declarations: tuple[ParameterDeclaration, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -626,6 +663,7 @@ class Rulebook:
     rules: tuple[Rule, ...]
     unit_types: tuple[UnitTypes, ...]
     vocabulary: tuple[Vocabulary, ...]
+    parameter_declarations: tuple[ParameterDeclarations, ...]
     modifiers: tuple[Modifiers, ...]
     shifts: tuple[Shifts, ...]
     adjustments: tuple[Adjustments, ...]
@@ -650,7 +688,7 @@ class Rulebook:
             yield from getattr(self, name)
 
 
-Statement = Union[Rule, UnitTypes, Vocabulary, Modifiers, Shifts, Adjustments, UnitFactors, Rounding,
+Statement = Union[Rule, UnitTypes, Vocabulary, ParameterDeclarations, Modifiers, Shifts, Adjustments, UnitFactors, Rounding,
                   SequenceOfPlay, TerrainChart, ResultsTable, ResultCodes, LookupTable, Labels]
 
 # The statement kinds, read off Rulebook's fields (each a tuple of one kind of block): adding a block kind
@@ -728,6 +766,7 @@ class Resolved:
     adjustments: Effective[Adjustments] | None = None
     unit_factors: Effective[UnitFactors] | None = None
     result_codes: Effective[ResultCodes] | None = None
+    declared: Mapping[str, Declared] = field(default_factory=dict, kw_only=True)   # the parameters it may set
 
     @property
     def id(self) -> str:

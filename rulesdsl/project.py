@@ -24,7 +24,8 @@ from .codegen import module_name
 from .modcheck import build_module, name_problems, resolved_problems
 from .errors import Diagnostic, RulesError
 from .settings import DEFAULT_PACKAGE, Library, load_config
-from .resolve import resolve
+from .catalogue import Declared, vocabulary
+from .resolve import chain, resolve
 from .source import Source, read_source
 from .transform import parse
 from .validate import check
@@ -79,6 +80,7 @@ class Compilation:
     library: set[str] = field(default_factory=set)   # ids of the library rulebooks read (no outputs)
     library_paths: dict[str, str] = field(default_factory=dict)   # their shown paths -> the id asked for
     library_ids: list[str] = field(default_factory=list)    # every id the library folders offer
+    parameters: dict[str, dict[str, Declared] | None] = field(default_factory=dict)   # id -> what it may set
 
     @property
     def ok(self) -> bool:
@@ -117,6 +119,30 @@ def compile_project(root: Path | None, paths: list[Path] | None = None) -> Compi
     return result
 
 
+def parameters_of(rulebook: ir.Rulebook, index: dict[str, ir.Rulebook]) -> dict[str, Declared] | None:
+    """The parameters a rulebook may set, declared by it or by the rulebooks it extends; None when that
+    chain is broken (resolve reports how)."""
+    books, problems = chain(rulebook, index)
+    return None if problems else vocabulary(reversed(books))[0]
+
+
+def library_parameters(library: Library | None = None) -> dict[str, dict[str, Declared]]:
+    """The parameters each library rulebook lets a title set (the core vocabulary, what it and the
+    rulebooks it extends declare), by id; a library rulebook that does not parse is left out."""
+    library = library or Library()
+    index: dict[str, ir.Rulebook] = {}
+    for rulebook_id in library.ids():
+        found = library.find(rulebook_id)
+        if found is None:
+            continue
+        try:
+            index[rulebook_id] = parse(read_source(*found))
+        except RulesError:
+            continue
+    vocabularies = {rulebook_id: parameters_of(book, index) for rulebook_id, book in index.items()}
+    return {rulebook_id: known for rulebook_id, known in vocabularies.items() if known is not None}
+
+
 def compile_sources(sources: list[Source], targets: list[str] | None = None, library: Library | None = None,
                     package: str = DEFAULT_PACKAGE, root: Path | None = None) -> Compilation:
     """Parse, check, resolve and generate rulebooks given as text, with the library rulebooks they
@@ -148,7 +174,12 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                 "each rulebook needs an id of its own"))
             continue
         index[key] = rulebook
-        result.diagnostics += check(rulebook)
+    for shown, rulebook in parsed.items():
+        key = rulebook.id.value
+        if index.get(key) is not rulebook:
+            continue
+        result.parameters[key] = parameters_of(rulebook, index)
+        result.diagnostics += check(rulebook, result.parameters[key])
         if shown in result.library_paths:
             result.library.add(key)
             if result.library_paths[shown] != key:
@@ -472,11 +503,6 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool) -> tuple[ir
     nothing readable."""
     source = _side_source(root, spec)
     rulebook = parse(source)
-    if not resolved:
-        problems = [d for d in check(rulebook) if d.severity == "error"]
-        if problems:
-            raise RulesError(problems, {source.path: source.text})
-        return rulebook, None
     others: list[Source] = []
     unread: list[Diagnostic] = []
     texts: dict[str, str] = {}
@@ -494,6 +520,11 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool) -> tuple[ir
             others.append(other)  # reported only if this side extends it
     config = load_config(root)
     compilation = compile_sources([source] + others, [source.path], config.library, config.package, root)
+    if not resolved:   # checked by itself, with the parameters its series declare when they can be found
+        problems = [d for d in check(rulebook, compilation.parameters.get(rulebook.id.value)) if d.severity == "error"]
+        if problems:
+            raise RulesError(problems, {source.path: source.text})
+        return rulebook, None
     problems = [d for d in compilation.diagnostics if d.severity == "error"]
     effective = compilation.resolved.get(rulebook.id.value)
     if problems or effective is None:

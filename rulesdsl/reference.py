@@ -1,8 +1,9 @@
 """The language reference (docs/reference.md), generated from the compiler's own tables.
 
 Every list in it is read from the one place the compiler reads it: the statement kinds from
-`ir.STATEMENTS`, their syntax from grammar.lark, the parameters, units and activities from
-catalogue.py, the expression context from context.py, the limits from limits.py, and the
+`ir.STATEMENTS`, their syntax from grammar.lark, the core parameters, units and activities from
+catalogue.py, the parameters each library series declares from its rulebook (the `parameters`
+blocks of rulesdsl.library), the expression context from context.py, the limits from limits.py, and the
 diagnostics from the broken-rulebook corpus (tests/errors).  Only the one-line descriptions
 and the examples of the statement kinds are written here; tests compile every example.
 The output depends on nothing but those files: the same text on every run.
@@ -12,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from typing import Callable, Iterable
 
 from . import catalogue, context, ir, limits
 
@@ -69,6 +72,23 @@ KINDS: dict[type, Kind] = {
                         "unit states: dg, out-of-supply\n"
                         "combat situations: defensive-artillery\n"
                         "combat amounts: artillery-shifts\n"),
+    ir.ParameterDeclarations: Kind(
+        "Parameter declarations", ("parameters", "parameter_declaration"),
+        "The parameters a rulebook adds to the vocabulary: each one's name, what it takes (a `quantity` or a "
+        "`modifier` in a unit, a `count`, a `number`, a `flag`, a `result` code, a `choice` of words or an "
+        "`order` of them) and what it means in players' words, which cards and errata print. Every "
+        "rulebook that extends it may set them; the series rulebooks declare theirs (see Parameters).",
+        'parameters "Vocabulary" {\n'
+        '  morale.rout_distance  quantity hexes  "how far a routed unit flees"\n'
+        '  morale.check_order    choice weakest-first, owner-choice  "which unit tests its morale first"\n'
+        '  morale.cumulative     flag  "whether several morale losses add up"\n'
+        "}\n\n"
+        'rule 9.0 "Morale" {\n'
+        '  summary "Routed units flee two hexes."\n'
+        "  morale.rout_distance = 2 hexes\n"
+        "  morale.check_order = weakest-first\n"
+        "  morale.cumulative = no\n"
+        "}\n"),
     ir.Modifiers: Kind("Die roll modifiers", ("modifiers",),
                        "Modifiers to the combat roll, each with its side and the condition under which "
                        "it applies; `cap` clamps the net modifier.",
@@ -106,6 +126,9 @@ KINDS: dict[type, Kind] = {
     ir.UnitFactors: Kind("Strength factors", ("unit_factors",),
                          "Multipliers on the attack or defense of each unit for which a condition holds.",
                          "unit states: dg\n\n"
+                         "parameters {\n"
+                         '  combat.dg_factor  number  "what a disrupted unit\'s strength is multiplied by"\n'
+                         "}\n\n"
                          'rule 1.0 "Disruption" {\n'
                          '  summary "Disrupted units attack at half strength."\n'
                          "  combat.dg_factor = 1/2\n"
@@ -217,20 +240,44 @@ def example_rulebook(kind: type) -> str:
 
 
 def example_value(kind: catalogue.ParamType) -> str:
-    """A value of the type, as a rulebook writes it."""
-    if kind.kind == "quantity":
-        return catalogue.unit_text(2, kind.unit)
-    if kind.kind == "modifier":
-        return catalogue.unit_text("+2", kind.unit)
-    return {"count": "3", "number": "1/2", "flag": "yes", "result": "A1",
-            "choice": kind.options[0] if kind.options else "", "order": ", ".join(kind.options[:2])}[kind.kind]
+    """A value of the type, as a rulebook writes it (a quantity of 2, to show the plural)."""
+    return kind.example(2) if kind.kind != ir.ParamKind.COUNT else kind.example(3)
 
 
-def parameters_rulebook() -> str:
-    """A standalone game that sets every parameter to its example value (compiled by the tests)."""
-    lines = [EXAMPLE_HEADER, "", 'rule 1.0 "Every parameter" {', '  summary "Each parameter\'s example."']
-    lines += [f"  {name} = {example_value(kind)}" for name, (kind, _) in sorted(catalogue.PARAMETERS.items())]
+def declaration_text(declared: catalogue.Declared) -> str:
+    """A parameter's declaration as a `parameters` block writes it."""
+    return f'{declared.name}  {declared.type.declared()}  "{declared.meaning}"'
+
+
+def parameters_rulebook(vocabulary: Iterable[catalogue.Declared]) -> str:
+    """A standalone game that declares the parameters of `vocabulary` (the core ones are known) and sets
+    every one to its example value (compiled by the tests)."""
+    vocabulary = sorted(vocabulary, key=lambda d: d.name)
+    lines = [EXAMPLE_HEADER, "", "parameters {"]
+    lines += [f"  {declaration_text(d)}" for d in vocabulary if d.origin != catalogue.CORE]
+    lines += ["}", "", 'rule 1.0 "Every parameter" {', '  summary "Each parameter\'s example."']
+    lines += [f"  {d.name} = {example_value(d.type)}" for d in vocabulary]
     return "\n".join([*lines, "}", ""])
+
+
+def library_vocabularies() -> dict[str, list[catalogue.Declared]]:
+    """The parameters each shipped library series declares itself (not those it inherits), by id."""
+    from .project import library_parameters    # project imports the pipeline; the reference is its reader
+    return {rulebook_id: [d for d in known.values() if d.origin == rulebook_id]
+            for rulebook_id, known in sorted(library_parameters().items())}
+
+
+def _parameter_table(w: Callable[[str], object], names: list[catalogue.Declared], uses: bool = False) -> None:
+    groups: dict[str, list[catalogue.Declared]] = {}
+    for declared in sorted(names, key=lambda d: d.name):
+        groups.setdefault(declared.name.split(".")[0], []).append(declared)
+    for group, entries in sorted(groups.items()):
+        last = "What it drives" if uses else "Example"
+        w(f"#### {group}\n\n| Parameter | Type | Unit | Meaning | {last} |\n| --- | --- | --- | --- | --- |\n")
+        for d in entries:
+            tail = _cell(catalogue.CORE_USES[d.name]) if uses else f"`{d.name} = {example_value(d.type)}`"
+            w(f"| `{d.name}` | {_cell(d.type.describe())} | {d.type.unit or ''} | {_cell(d.meaning)} | {tail} |\n")
+        w("\n")
 
 
 CONTEXT_EXAMPLE = (
@@ -241,6 +288,9 @@ CONTEXT_EXAMPLE = (
     "unit states: dg\n"
     "combat situations: night\n"
     "combat amounts: artillery-points\n\n"
+    "parameters {\n"
+    '  combat.dg_factor  number  "what a disrupted unit\'s strength is multiplied by"\n'
+    "}\n\n"
     'rule 1.0 "Combat" {\n'
     '  summary "What a combat reads."\n'
     "  combat.dg_factor = 1/2\n"
@@ -382,19 +432,19 @@ def generate(corpus: Path | None = None) -> str:
         w("\n")
 
     w("## Parameters\n\n")
-    w(f"The {len(catalogue.PARAMETERS)} parameters a rule may set (`rulesdsl/catalogue.py`), grouped by "
-      "the part of the name before the dot. A parameter is set in one rule only, as `name = value`; "
-      "the example column is a value of its type.\n\n")
-    groups: dict[str, list[str]] = {}
-    for name in sorted(catalogue.PARAMETERS):
-        groups.setdefault(name.split(".")[0], []).append(name)
-    for group, names in sorted(groups.items()):
-        w(f"### {group}\n\n| Parameter | Type | Unit | Meaning | Example |\n| --- | --- | --- | --- | --- |\n")
-        for name in names:
-            ptype, meaning = catalogue.PARAMETERS[name]
-            w(f"| `{name}` | {_cell(ptype.describe())} | {ptype.unit or ''} | {_cell(meaning)} | "
-              f"`{name} = {example_value(ptype)}` |\n")
-        w("\n")
+    w("A rule sets a parameter as `name = value`, in one rule only. A parameter is either core vocabulary, "
+      "which the compiler itself acts on, or declared by a rulebook in a `parameters` block (see Parameter "
+      "declarations): a series declares the parameters its rules and its games set, and a title may "
+      "declare its own. Setting a parameter that neither the core nor the rulebook's chain declares is "
+      "an error. Tables are grouped by the part of the name before the dot.\n\n")
+    w(f"### Core parameters\n\nThe {len(catalogue.CORE_PARAMETERS)} parameters the compiler knows "
+      "(`rulesdsl/catalogue.py` `CORE_PARAMETERS`), and what of the generated module or card each drives.\n\n")
+    _parameter_table(w, list(catalogue.CORE_PARAMETERS.values()), uses=True)
+    for rulebook_id, declared in library_vocabularies().items():
+        w(f"### Declared by the library series `{rulebook_id}`\n\n{len(declared)} parameters, from the "
+          f"`parameters` block of `{rulebook_id}.rules` (a title that extends it may set them, and those of the "
+          "series it extends in turn); the example column is a value of its type.\n\n")
+        _parameter_table(w, declared)
 
     w("## Units\n\nThe units a quantity may carry, and how a rulebook may spell each.\n\n")
     w("| Unit | Spellings |\n| --- | --- |\n")

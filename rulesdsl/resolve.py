@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any, Collection, Mapping
 
 from . import codes as result_codes, ir
-from .catalogue import PARAMETERS, unit_text
+from .catalogue import Declared, unit_text, vocabulary as declared_vocabulary
 from .errors import Diagnostic, Span, suggest, suggester
 from .context import ROOT
 from .expressions import Checker, Vocabulary
@@ -32,6 +32,7 @@ RESOLUTION: dict[type, str] = {
     ir.Rule: BY_ID,
     ir.LookupTable: BY_NAME,
     ir.Vocabulary: MERGED,
+    ir.ParameterDeclarations: MERGED,    # every rulebook adds to its ancestors' (catalogue.vocabulary)
     ir.Labels: LAYERED,
     ir.UnitTypes: "unit types",
     ir.Rounding: "rounding rule",
@@ -102,6 +103,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     books, problems = chain(rulebook, index, known)
     if problems:
         return None, problems
+    declared, problems = declared_vocabulary(reversed(books))   # the parameters the rulebook may set
     rules: dict[str, ir.Effective[ir.Rule]] = {}
     charts: dict[str, ir.Effective[Any]] = {}
     for book in reversed(books):  # base series first, the rulebook itself last
@@ -118,7 +120,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
                 if key in amended_here or inherited.origin == origin:
                     continue  # a rule twice in one file: reported by validate
                 amended_here.add(key)
-                rules[key] = _amend_rule(rule, inherited, origin, rules, problems)
+                rules[key] = _amend_rule(rule, inherited, origin, rules, declared, problems)
                 continue
             if rule.override:
                 if inherited is None:
@@ -164,9 +166,9 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
 
     tables = _tables(books, problems)
     ordered = tuple(sorted(rules.values(), key=lambda e: rule_order(e.node.id.value)))
-    parameters, more = _parameters(ordered)
+    parameters, more = _parameters(ordered, declared)
     problems += more
-    problems += _required(rulebook, ordered, parameters)
+    problems += _required(rulebook, ordered, parameters, declared)
     threshold, favour_defender = None, False
     if "rounding" in charts:
         threshold, _ = rounding_threshold(charts["rounding"].node)
@@ -180,7 +182,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
             "a combat results table needs a rounding rule: its column comes from the rounded odds",
             charts["results"].node.span, "add a rounding rule, like: rounding standard: .50 up, keep fractions"))
     problems += _declared_cells(books, charts)
-    problems += _result_parameters(rulebook, ordered, charts)
+    problems += _result_parameters(rulebook, ordered, charts, declared)
     vocabulary = _vocabulary(books, ordered, charts, problems)
     problems += _code_states(charts, vocabulary)
     vocabulary.parameters = {p.name: "number" for p in parameters
@@ -194,7 +196,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
         terrain=charts.get("terrain"), results=charts.get("results"), favour_defender=favour_defender,
         modifiers=charts.get("modifiers"), shifts=charts.get("shifts"), tables=tuple(tables.values()),
         vocabulary=vocabulary, definitions=definitions, adjustments=charts.get("adjustments"),
-        unit_factors=charts.get("unit_factors"), result_codes=charts.get("result_codes")), []
+        unit_factors=charts.get("unit_factors"), result_codes=charts.get("result_codes"), declared=declared), []
 
 
 def _tables(books: list[ir.Rulebook], problems: list[Diagnostic]) -> dict[str, ir.Effective[ir.LookupTable]]:
@@ -332,7 +334,7 @@ def _code_states(charts: Mapping[str, ir.Effective[Any]], vocabulary: Vocabulary
 
 
 def _result_parameters(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
-                       charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
+                       charts: Mapping[str, ir.Effective[Any]], declared: Mapping[str, Declared]) -> list[Diagnostic]:
     """A result parameter (combat.below_table) is a code the rulebook declares, or steps-first notation."""
     codes = charts.get("result_codes")
     block: ir.ResultCodes | None = codes.node if codes is not None else None
@@ -341,18 +343,18 @@ def _result_parameters(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule]
     for effective in rules:
         for parameter in effective.node.parameters:
             name = parameter.name.value
-            if name not in PARAMETERS or PARAMETERS[name][0].kind != "result":
+            if name not in declared or declared[name].type.kind != ir.ParamKind.RESULT:
                 continue
             value = parameter.value
             words = value.words if isinstance(value, ir.Words) else ()
             if len(words) != 1 or words[0].value == "leftmost" or read(words[0].value) is not None:
                 continue   # a wrong shape is typed_value's
-            declared = result_codes.declared(block)
-            near = suggest(words[0].value, declared) if declared else None
-            hint = near or ("the declared codes are " + ", ".join(declared) + (
+            codes_declared = result_codes.declared(block)
+            near = suggest(words[0].value, codes_declared) if codes_declared else None
+            hint = near or ("the declared codes are " + ", ".join(codes_declared) + (
                 "" if block is not None and block.family is None else ", or a steps-first result like A1")
-                if declared else PARAMETER_RESULT_HINT)
-            what = "one of the declared result codes" if declared else PARAMETERS[name][0].describe()
+                if codes_declared else PARAMETER_RESULT_HINT)
+            what = "one of the declared result codes" if codes_declared else declared[name].type.describe()
             out.append(Diagnostic(f"{name} takes {what}, not '{words[0].value}'",
                                   value.span, hint))
     return out
@@ -436,7 +438,7 @@ def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:
 
 
 def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
-              parameters: tuple[ir.EffectiveParameter, ...]) -> list[Diagnostic]:
+              parameters: tuple[ir.EffectiveParameter, ...], declared: Mapping[str, Declared]) -> list[Diagnostic]:
     """A game must set every parameter its series `requires`."""
     if rulebook.kind.value != "game":
         return []
@@ -450,19 +452,13 @@ def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
                 out.append(Diagnostic(
                     f"game sets no {name.value}, which rule {effective.node.id.value} of {effective.origin} "
                     f"requires of every game", rulebook.id.span,
-                    f"add a rule of the game's own that sets it, like: {name.value} = {_example(name.value)}"))
+                    f"add a rule of the game's own that sets it, like: {name.value} = {_example(declared.get(name.value))}"))
     return out
 
 
-def _example(name: str) -> str:
+def _example(declaration: Declared | None) -> str:
     """A value of the parameter's type, as a rulebook writes it."""
-    if name not in PARAMETERS:
-        return "..."
-    ptype = PARAMETERS[name][0]
-    if ptype.kind in ("quantity", "modifier"):
-        return unit_text("+1" if ptype.kind == "modifier" else 1, ptype.unit)
-    return {"count": "1", "number": "1/2", "flag": "yes", "result": "A1"}.get(
-        ptype.kind, ", ".join(ptype.options[:1 if ptype.kind == "choice" else None]))
+    return "..." if declaration is None else declaration.type.example()
 
 
 def _override_of_nothing(rule: ir.Rule, rules: frozenset[str]) -> Diagnostic:
@@ -489,7 +485,8 @@ def _nothing_changes(what: str, inherited: ir.Effective[Any], key: str, shown: s
 
 
 def _amend_rule(rule: ir.Rule, inherited: ir.Effective[ir.Rule], origin: str,
-                rules: Mapping[str, ir.Effective[ir.Rule]], problems: list[Diagnostic]) -> ir.Effective[ir.Rule]:
+                rules: Mapping[str, ir.Effective[ir.Rule]], declared: Mapping[str, Declared],
+                problems: list[Diagnostic]) -> ir.Effective[ir.Rule]:
     """`amend rule 7.4 { p = v }`: the inherited rule, with the parameters listed (and the summary, notes and
     references given) changed; every other parameter as inherited."""
     base = inherited.node
@@ -504,14 +501,14 @@ def _amend_rule(rule: ir.Rule, inherited: ir.Effective[ir.Rule], origin: str,
                                        f"the first is at line {seen[name].span.line}; keep one"))
             continue
         seen[name] = parameter
-        value, errors = typed_value(parameter)
+        value, errors = typed_value(parameter, declared)
         if errors:
             continue  # reported by validate
         if name not in where:
             problems.append(_not_in_rule(name, parameter, rule, inherited, rules))
             continue
         old = parameters[where[name]]
-        if typed_value(old)[0] == value:
+        if typed_value(old, declared)[0] == value:
             problems.append(_nothing_changes(name, inherited, name, f"{name} = {_written(old.value)}",
                                              parameter.span))
             continue
@@ -704,13 +701,14 @@ def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective[ir.Rule]) -> list
     return out
 
 
-def _parameters(rules: tuple[ir.Effective[ir.Rule], ...]) -> tuple[tuple[ir.EffectiveParameter, ...], list[Diagnostic]]:
+def _parameters(rules: tuple[ir.Effective[ir.Rule], ...], declared: Mapping[str, Declared]
+                ) -> tuple[tuple[ir.EffectiveParameter, ...], list[Diagnostic]]:
     found: dict[str, ir.EffectiveParameter] = {}
     problems = []
     for effective in rules:
         rule = effective.node
         for parameter in rule.parameters:
-            value, errors = typed_value(parameter)
+            value, errors = typed_value(parameter, declared)
             if errors:
                 continue  # reported by validate
             name = parameter.name.value

@@ -36,6 +36,7 @@ RULE, MANY = "rule", "many"
 DOCUMENT: dict[type, str] = {
     ir.Rule: RULE,
     ir.Vocabulary: MANY,
+    ir.ParameterDeclarations: MANY,
     ir.LookupTable: MANY,
     ir.Labels: MANY,
     ir.UnitTypes: "unit types block",

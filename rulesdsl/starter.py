@@ -17,7 +17,7 @@ from .codegen import module_name, module_problem
 from .errors import Diagnostic, RulesError, suggest
 from .fmt import format_source
 from .project import compile_sources, rulebook_files, shown_path
-from .resolve import _example, resolve
+from .resolve import resolve
 from .schema import RULEBOOK_ID
 from .settings import CONFIG_FILE, load_config
 from .source import Source, read_source
@@ -149,6 +149,12 @@ def _project_sources(root: Path, target: str) -> list[Source]:
     return out
 
 
+def _example(series: ir.Resolved, name: str) -> str:
+    """A placeholder value of the parameter's declared type."""
+    declared = series.declared.get(name)
+    return "..." if declared is None else declared.type.example()
+
+
 def _free_rule_id(taken: set[str], prefix: str = "G") -> str:
     number = 1
     while f"{prefix}{number}.0" in taken:
@@ -178,7 +184,7 @@ def _game_body(series: ir.Resolved, name: str) -> str:
         ]
         width = max(map(len, required))
         for key, rule in required.items():
-            lines.append(f"  {key.ljust(width)} = {_example(key)}   # required by rule {rule}")
+            lines.append(f"  {key.ljust(width)} = {_example(series, key)}   # required by rule {rule}")
         lines.append("  see " + ", ".join(dict.fromkeys(required.values())))
         lines.append("}")
     else:

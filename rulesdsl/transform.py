@@ -180,6 +180,21 @@ class _Builder(Transformer[Token, Any]):
                              names=tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
+    def parameters(self, meta: Meta, items: list[Any]) -> Any:
+        _, title, cites, items = self._leading(items)
+        return ir.ParameterDeclarations(span=self._span(meta), title=title, cites=cites, declarations=tuple(items))
+
+    @v_args(meta=True)
+    def parameter_declaration(self, meta: Meta, items: list[Any]) -> Any:
+        name, kind, *words, meaning = items
+        unit = None
+        kind = ir.ParamKind(str(kind))
+        if kind in (ir.ParamKind.QUANTITY, ir.ParamKind.MODIFIER) and len(words) == 1:
+            unit, words = self._text(words[0]), []
+        return ir.ParameterDeclaration(span=self._span(meta), name=self._text(name), kind=kind, unit=unit,
+                                       options=tuple(self._text(w) for w in words), meaning=self._text(meaning))
+
+    @v_args(meta=True)
     def modifiers(self, meta: Meta, items: list[Any]) -> Any:
         override, title, cites, items = self._leading(items)
         cap = None

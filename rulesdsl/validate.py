@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from . import codes as result_codes, ir
-from .catalogue import ACTIVITIES, PARAMETERS, UNIT_SPELLINGS, UNITS, ParamType, unit_text
+from .catalogue import ACTIVITIES, UNIT_SPELLINGS, UNITS, Declared, ParamType, unknown_parameter, unit_text
 from .errors import Diagnostic, suggest
 from .runtime.notation import NOTATIONS, parse_odds
 from .runtime.tables import DICE_OUTCOMES, roll_range
@@ -19,9 +19,13 @@ from .schema import check_schema
 from .walk import walk
 
 
-def check(rulebook: ir.Rulebook) -> list[Diagnostic]:
-    """Every problem of one rulebook: the schema, the rulebook as a whole, then each statement by its kind."""
+def check(rulebook: ir.Rulebook, parameters: Mapping[str, Declared] | None = None) -> list[Diagnostic]:
+    """Every problem of one rulebook: the schema, the rulebook as a whole, then each statement by its kind.
+    `parameters` is the vocabulary the rulebook may set (catalogue.vocabulary of its chain); None when its
+    chain is unknown, and then its parameters are checked when it is resolved."""
     problems = check_schema(rulebook)
+    if parameters is not None:
+        problems += _parameters(rulebook, parameters)
     problems += _rule_ids(rulebook)
     problems += _unit_types(rulebook)
     problems += _labels(rulebook)
@@ -48,17 +52,56 @@ def _rule(rule: ir.Rule) -> list[Diagnostic]:
     problems = [Diagnostic(f"rule {rule.id.value} has more than one summary", extra.span,
                            hint="a rule has one summary line; put the rest in a note")
                 for extra in rule.extra_summaries]
-    for parameter in rule.parameters:
-        problems += typed_value(parameter)[1]
     if rule.amend:
         for name in (*(d.name for d in rule.definitions), *rule.requires):
             problems.append(Diagnostic(f"an amendment of rule {rule.id.value} changes parameters only", name.span,
                                        "a definition or a requirement needs the whole rule, restated as an "
                                        "override"))
-    for name in rule.requires:
-        if name.value not in PARAMETERS:
-            problems.append(Diagnostic(f"unknown parameter '{name.value}'", name.span,
-                                       suggest(name.value, PARAMETERS)))
+    return problems
+
+
+def _parameters(rulebook: ir.Rulebook, known: Mapping[str, Declared]) -> list[Diagnostic]:
+    """Every parameter a rule sets or requires is in the vocabulary, and every value has its type."""
+    problems = []
+    for rule in rulebook.rules:
+        for parameter in rule.parameters:
+            problems += typed_value(parameter, known)[1]
+        problems += [unknown_parameter(name, known) for name in rule.requires if name.value not in known]
+    return problems
+
+
+def _declarations(block: ir.ParameterDeclarations) -> list[Diagnostic]:
+    """Each declaration's kind has what it needs: a known unit, or options, or nothing more."""
+    problems = []
+    for declaration in block.declarations:
+        kind, name = declaration.kind, declaration.name.value
+        if kind in (ir.ParamKind.QUANTITY, ir.ParamKind.MODIFIER):
+            if declaration.unit is None:
+                words = ", ".join(o.value for o in declaration.options)
+                problems.append(Diagnostic(
+                    f"a {kind} is measured in one unit, not " + (f"'{words}'" if words else "none"),
+                    declaration.options[0].span if declaration.options else declaration.span,
+                    f"write a unit after {kind}: " + ", ".join(u for u in UNITS)))
+            elif declaration.unit.value not in UNIT_SPELLINGS:
+                problems.append(Diagnostic(f"unknown unit '{declaration.unit.value}'", declaration.unit.span,
+                                           suggest(declaration.unit.value, UNIT_SPELLINGS) or
+                                           "the units are " + ", ".join(UNITS)))
+        elif kind in (ir.ParamKind.CHOICE, ir.ParamKind.ORDER):
+            if not declaration.options:
+                problems.append(Diagnostic(f"{name}: a {kind} lists the words its value may use",
+                                           declaration.meaning.span, f"write them after {kind}, like: "
+                                                                     f"{name}  {kind} first, second  \"...\""))
+            seen: set[str] = set()
+            for option in declaration.options:
+                if option.value in seen:
+                    problems.append(Diagnostic(f"'{option.value}' is listed twice", option.span))
+                seen.add(option.value)
+        elif declaration.options:
+            problems.append(Diagnostic(f"a {kind} takes no unit or words", declaration.options[0].span,
+                                       f"write only the kind and the meaning: {name}  {kind}  \"...\""))
+        if not declaration.meaning.value.strip():
+            problems.append(Diagnostic(f"{name} needs a meaning, in players' words", declaration.meaning.span,
+                                       "cards and errata print it where the parameter appears"))
     return problems
 
 
@@ -97,13 +140,12 @@ def _rule_ids(rulebook: ir.Rulebook) -> list[Diagnostic]:
 
 
 # ---- parameters --------------------------------------------------------------
-def typed_value(parameter: ir.Parameter) -> tuple[object, list[Diagnostic]]:
-    """The Python value of a parameter, checked against the catalogue."""
+def typed_value(parameter: ir.Parameter, known: Mapping[str, Declared]) -> tuple[object, list[Diagnostic]]:
+    """The Python value of a parameter, checked against its declaration in the vocabulary `known`."""
     name, value = parameter.name, parameter.value
-    if name.value not in PARAMETERS:
-        return None, [Diagnostic(f"unknown parameter '{name.value}'", name.span,
-                                 suggest(name.value, PARAMETERS) or "the known parameters are listed in rulesdsl/catalogue.py")]
-    ptype, _ = PARAMETERS[name.value]
+    if name.value not in known:
+        return None, [unknown_parameter(name, known)]
+    ptype = known[name.value].type
     if ptype.kind in ("quantity", "modifier", "count", "number") and isinstance(value, ir.Words) \
             and [w.value for w in value.words] == ["none"]:
         return None, []  # the rule sets no such value (a limit removed, say)
@@ -706,6 +748,7 @@ CHECKS: dict[type, Callable[[Any], list[Diagnostic]]] = {
     ir.Rule: _rule,
     ir.UnitTypes: _nothing,          # names across blocks: _unit_types
     ir.Vocabulary: _nothing,         # clashes with other names need the series: resolve
+    ir.ParameterDeclarations: _declarations,   # names declared twice along the chain: catalogue.vocabulary
     ir.Modifiers: _modifiers,
     ir.Shifts: _shifts,
     ir.Adjustments: _adjustments,

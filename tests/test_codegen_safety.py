@@ -13,7 +13,7 @@ from conftest import FIXTURES, ROOT
 import rulesdsl
 import rulesdsl.project
 from rulesdsl import codegen, modcheck
-from rulesdsl.catalogue import PARAMETERS
+from rulesdsl.project import library_parameters
 from rulesdsl.codegen import MODULE_NAMES, KEYWORDS, constant_name, module_name
 from rulesdsl.errors import render
 from rulesdsl.limits import MAX_CALL_DEPTH, MAX_CASES, MAX_EXPRESSION_DEPTH, MAX_NUMBER_DIGITS
@@ -161,8 +161,9 @@ def Fraction_(a, b):
     return Fraction(a, b)
 
 
-def test_every_catalogue_parameter_makes_a_distinct_constant_the_module_does_not_use():
-    constants = [constant_name(name) for name in PARAMETERS]
+def test_every_library_parameter_makes_a_distinct_constant_the_module_does_not_use():
+    names = {name for vocabulary in library_parameters().values() for name in vocabulary}
+    constants = [constant_name(name) for name in names]
     assert len(set(constants)) == len(constants)
     assert not set(constants) & set(MODULE_NAMES)
     assert all(c.isidentifier() and c not in KEYWORDS for c in constants)

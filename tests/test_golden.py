@@ -26,5 +26,7 @@ def test_build_is_deterministic():
 
 def test_generated_modules_cite_rule_ids():
     text = (ROOT / "generated" / "bocage.py").read_text(encoding="utf-8")
-    assert "# 6.0c Target hex cost limit\nOVERRUN_MAX_TARGET_COST = " in text   # constants sit under their rule
+    # constants sit under their rule, each with its declared meaning
+    assert "# 6.0c Target hex cost limit\n#   the most the target hex may cost to enter for an overrun to be " \
+           "allowed\nOVERRUN_MAX_TARGET_COST = " in text
     assert "(3.2 (Terrain Effects on Movement)" in text   # entry_cost cites the TEC's rules

@@ -33,6 +33,7 @@ NOT_MECHANICAL = {
     r"^add rows under 'hex:'": "the rows of a terrain chart come from the printed chart",
     r"^write 'odds open 1:2 1:1 \.\.\.'": "the names and odds of the terrain lines come from the printed chart",
     r"^merge them into one|merge the two": "which lines to keep is the designer's choice",
+    r"^write them after (choice|order), like: ": "the words a parameter may take come from the printed rules",
 }
 
 # Hints that describe the problem or point elsewhere, without proposing text to write.

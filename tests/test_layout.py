@@ -28,9 +28,14 @@ series sample "Every block kind" version "1.0"
 rounding standard: .50 up, keep fractions [rounding]
 unit states: dg, out-of-supply
 combat situations: ambush
+parameters "Vocabulary" [rounding] {
+  morale.rout_distance  quantity hexes  "how far a routed unit flees"
+  morale.order  order weakest-first, owner-choice  "who tests first"
+}
 section rounding "Rounding" {
   summary "Halves and more round up."
   zoc.entry_cost = +2 MP
+  morale.rout_distance = 2 hexes
   define lucky = dice.white <= 2
   define side {
     attacker when lucky

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import catalogue, context, ir, limits, reference
+from rulesdsl import catalogue, context, ir, limits, reference, settings
 from rulesdsl.cli import main
-from rulesdsl.project import compile_sources
+from rulesdsl.project import compile_sources, library_parameters
 from rulesdsl.source import Source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,23 +104,44 @@ def test_every_example_in_the_reference_compiles(name, text):
     _compiles(name, text)
 
 
-def test_every_parameter_is_listed_with_its_type_unit_meaning_and_an_example_that_compiles():
+def test_every_core_parameter_is_listed_with_its_type_unit_meaning_and_what_it_drives():
     text = _section(DOC.read_text(encoding="utf-8"), "Parameters")
-    for name, (kind, meaning) in catalogue.PARAMETERS.items():
-        row = f"| `{name}` | {kind.describe()} | {kind.unit or ''} | {meaning} | " \
-              f"`{name} = {reference.example_value(kind)}` |"
-        assert row in text
-    book = reference.parameters_rulebook()
-    assert all(f"  {name} = " in book for name in catalogue.PARAMETERS)
-    _compiles("every-parameter", book)
+    for name, declared in catalogue.CORE_PARAMETERS.items():
+        kind = declared.type
+        assert f"| `{name}` | {kind.describe()} | {kind.unit or ''} | {declared.meaning} | " \
+               f"{catalogue.CORE_USES[name]} |" in text
+    _compiles("core-parameters", reference.parameters_rulebook(catalogue.CORE_PARAMETERS.values()))
 
 
-def test_a_new_parameter_appears_in_the_reference(monkeypatch):
-    parameters = dict(catalogue.PARAMETERS)
-    parameters["morale.rout_distance"] = (catalogue.ParamType("quantity", "hex"), "how far a routed unit flees")
-    monkeypatch.setattr(catalogue, "PARAMETERS", parameters)
+@pytest.mark.parametrize("series", ["scs-1.8", "new-scs", "vcs"])
+def test_every_parameter_a_library_series_declares_is_listed_and_its_example_compiles(series):
+    text = _section(DOC.read_text(encoding="utf-8"), "Parameters")
+    declared = library_parameters()[series]
+    own = [d for d in declared.values() if d.origin == series]
+    assert own, series
+    assert f"### Declared by the library series `{series}`\n\n{len(own)} parameters" in text
+    for d in own:
+        assert f"| `{d.name}` | {d.type.describe()} | {d.type.unit or ''} | {d.meaning} | " \
+               f"`{d.name} = {reference.example_value(d.type)}` |" in text
+    book = reference.parameters_rulebook(declared.values())
+    assert all(f"  {name} = " in book for name in declared)
+    _compiles(f"every-{series}-parameter", book)
+
+
+def test_a_parameter_a_series_declares_appears_in_the_reference(tmp_path, monkeypatch):
+    """The reference reads the declarations from the library rulebooks: nothing to add in Python."""
+    folder = tmp_path / "library"
+    folder.mkdir()
+    for rules in (ROOT / "rulebooks" / "series").glob("*.rules"):
+        (folder / rules.name).write_text(rules.read_text(encoding="utf-8"), encoding="utf-8")
+    vcs = folder / "vcs.rules"
+    vcs.write_text(vcs.read_text(encoding="utf-8").replace(
+        "parameters \"Parameters: what each one means\" {\n",
+        "parameters \"Parameters: what each one means\" {\n"
+        "  morale.rout_distance  quantity hexes  \"how far a routed unit flees\"\n"), encoding="utf-8")
+    monkeypatch.setattr(settings, "shipped_folder", lambda: folder)
     text = reference.generate()
-    assert "### morale\n" in text
+    assert "#### morale\n" in text
     assert "| `morale.rout_distance` | a quantity in hex (like 2 hex) | hex | how far a routed unit flees | " \
            "`morale.rout_distance = 2 hexes` |" in text
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 import difflib
 import random
 
-from rulesdsl.catalogue import ACTIVITIES, PARAMETERS, UNIT_SPELLINGS
+from rulesdsl.catalogue import ACTIVITIES, UNIT_SPELLINGS
+from rulesdsl.project import library_parameters
+
+PARAMETERS = library_parameters()["vcs"]   # the largest shipped vocabulary
 from rulesdsl.errors import SCAN_LIMIT, Suggester, suggest
 
 

@@ -91,6 +91,10 @@ def test_a_labels_file_holds_only_labels_of_any_kind_of_statement():
 # result codes
 ODD = """game odd "Odd" version "1" extends base
 
+parameters "Odd words" [1.0] {
+  odd.flag  flag  "whether it is odd"
+}
+
 rule 1.0 "One" {
   summary "First."
   summary "Second."

@@ -85,13 +85,14 @@ ParameterValue = Quantity | Fraction | int | bool | str | tuple[str, ...] | None
 
 @dataclass(frozen=True, slots=True)
 class Parameter:
-    """A parameter in effect: its value, the rule that sets it, and where."""
+    """A parameter in effect: its value, the rule that sets it, where, and what it means."""
 
     name: str
     value: ParameterValue
     rule: str
     origin: str
     source: str
+    meaning: str = ""      # its declaration's meaning, in players' words
 
     @property
     def number(self) -> Fraction:
