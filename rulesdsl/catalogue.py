@@ -51,8 +51,8 @@ class ParamType:
 
     def describe(self) -> str:
         return {
-            "quantity": f"a quantity in {self.unit} (like 2 {self.unit})",
-            "modifier": f"a signed change in {self.unit} (like +2 {self.unit})",
+            "quantity": f"a quantity in {self.unit} (like {unit_text(2, self.unit)})",
+            "modifier": f"a signed change in {self.unit} (like {unit_text('+2', self.unit)})",
             "count": "a whole number (like 3)",
             "number": "a number (like 1/2)",
             "flag": "yes or no",

@@ -177,8 +177,8 @@ def _diff(root: Path | None, args: Arguments) -> int:
     sides = []
     try:
         for spec in (args.old, args.new):
-            rulebook, effective = load_rulebook_side(root, spec, args.resolved)
-            sides.append(snapshot(rulebook, effective))
+            rulebook, effective, declared = load_rulebook_side(root, spec, args.resolved)
+            sides.append(snapshot(rulebook, effective, declared))
     except SideError as exc:
         return _usage(str(exc))
     except RulesError as exc:

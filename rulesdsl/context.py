@@ -15,7 +15,7 @@ Top level                       kind     meaning
   <definition>                  any      a name the rulebook defines with `define`
   <situation>                   bool     a name declared by `combat situations:`, set by the players
   <amount>                      number   a name declared by `combat amounts:`, supplied by the players
-  <parameter>                   number   a numeric parameter in effect (combat.dg_factor, overrun.cost ...)
+  <parameter>                   number   a numeric parameter in effect (zoc.entry_cost, a declared one ...)
 
 Inside `where` / `of` over units   (count(attackers where armored), sum(defenders of defense))
   attack, defense, quality, steps   number  printed values (after the caller's own modifications)

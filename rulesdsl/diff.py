@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from fractions import Fraction
-from typing import Any, Callable, assert_never, get_args
+from typing import Any, Callable, Mapping, assert_never, get_args
 
 from . import ir
-from .catalogue import UNIT_SPELLINGS, unit_text
+from .catalogue import UNIT_SPELLINGS, Declared, unit_text
 from .codes import clause_text
 from .resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION, rule_order
 from .runtime.tables import DICE_OUTCOMES, roll_range
@@ -37,16 +37,24 @@ class Change:
     old: str | None
     new: str | None
     severity: str
+    meaning: str | None = None   # a parameter's declared meaning, in players' words
+
+    @property
+    def label(self) -> str:
+        """What changed, as a player reads it: a parameter by its meaning, then its name."""
+        if not self.meaning:
+            return self.what
+        return f"{self.meaning[:1].upper()}{self.meaning[1:]} ({self.what})"
 
     def __str__(self) -> str:
         if self.kind == "changed":
-            return f"{self.what}: {self.old} -> {self.new}"
+            return f"{self.label}: {self.old} -> {self.new}"
         if self.kind == "renumbered":
-            return f"{self.what}: renumbered {self.old} -> {self.new}"
+            return f"{self.label}: renumbered {self.old} -> {self.new}"
         if self.kind == "reordered":
-            return f"{self.what}: {self.old} -> {self.new}"
+            return f"{self.label}: {self.old} -> {self.new}"
         value = self.new if self.kind == "added" else self.old
-        return f"{self.kind} {self.what}" + (f": {value}" if value else "")
+        return f"{self.kind} {self.label}" + (f": {value}" if value else "")
 
 
 # ---- snapshots ---------------------------------------------------------------------
@@ -324,8 +332,10 @@ def _in_effect(rulebook: ir.Rulebook, resolved: ir.Resolved | None) -> dict[type
     return out
 
 
-def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None) -> dict[str, Any]:
-    """The meaning of a rulebook (or, resolved, of the rules in effect) as plain data."""
+def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None,
+             declared: Mapping[str, Declared] | None = None) -> dict[str, Any]:
+    """The meaning of a rulebook (or, resolved, of the rules in effect) as plain data; `declared` (by
+    default the resolved rulebook's vocabulary) gives what each parameter means, for the errata."""
     header = _record(rulebook, *ir.STATEMENT_FIELD.values())
     snap: dict[str, Any] = {"rulebook": {key: header.pop(key) for key in ("id", "kind", "title", "version",
                                                                           "extends")}}
@@ -333,6 +343,9 @@ def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None) -> dict
     statements = _in_effect(rulebook, resolved)
     for kind, (area, make) in SNAPSHOTS.items():
         snap[area] = make(statements[kind])
+    declared = resolved.declared if resolved is not None and declared is None else declared or {}
+    snap["meanings"] = {name: declared[name].meaning for rule in snap["rules"].values()
+                        for name in rule["parameters"] if name in declared}
     if resolved is not None:   # resolution has used up `override`: it chose what is in effect
         for entry in [*snap["rules"].values(), snap["sequence"]["chart"],
                       *(snap[area].get(_BLOCK, {}) for area in _KEYED)]:
@@ -368,7 +381,7 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
         if a != b:
             changes.append(Change("rulebook", "rulebook", "changed", key, a or "(none)", b or "(none)",
                                   "breaking" if key in ("extends", "kind") else "correction"))
-    changes += _rules(old["rules"], new["rules"])
+    changes += _rules(old["rules"], new["rules"], {**old.get("meanings", {}), **new.get("meanings", {})})
     changes += _sequence(old["sequence"], new["sequence"])
     changes += _results(old["results"], new["results"])
     for name, (area, heading, noun) in _KEYED.items():
@@ -379,7 +392,7 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
 _RULE_NOUNS = {"see": "cross references", "requires": "requirements", "extra_summaries": "more summaries"}
 
 
-def _rules(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+def _rules(old: dict[str, Any], new: dict[str, Any], meanings: dict[str, str]) -> list[Change]:
     changes = []
     removed = [k for k in old if k not in new]
     added = [k for k in new if k not in old]
@@ -407,12 +420,13 @@ def _rules(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
             pa, pb = a["parameters"].get(name), b["parameters"].get(name)
             if pa == pb:
                 continue
+            meaning = meanings.get(name)
             if pa is None:
-                changes.append(Change("rule", key, "added", name, None, pb, "addition"))
+                changes.append(Change("rule", key, "added", name, None, pb, "addition", meaning))
             elif pb is None:
-                changes.append(Change("rule", key, "removed", name, pa, None, "breaking"))
+                changes.append(Change("rule", key, "removed", name, pa, None, "breaking", meaning))
             else:
-                changes.append(Change("rule", key, "changed", name, pa, pb, "correction"))
+                changes.append(Change("rule", key, "changed", name, pa, pb, "correction", meaning))
         for name in sorted(set(a["definitions"]) | set(b["definitions"])):
             da, db = a["definitions"].get(name), b["definitions"].get(name)
             if da != db:

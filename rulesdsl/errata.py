@@ -65,7 +65,7 @@ def markdown(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) ->
     for heading, group in grouped(changes, old, new):
         out += [f"## {_md(heading)}", "", "| Change | Old | New | Severity |", "| --- | --- | --- | --- |"]
         for c in group:
-            out.append(f"| {c.kind} {_md(c.what)} | {_md(c.old)} | {_md(c.new)} | {c.severity} |")
+            out.append(f"| {c.kind} {_md(c.label)} | {_md(c.old)} | {_md(c.new)} | {c.severity} |")
         out.append("")
     return "\n".join(out)
 

@@ -496,9 +496,11 @@ class SideError(Exception):
     """A diff side that names nothing readable (not a rulebook's own error)."""
 
 
-def load_rulebook_side(root: Path | None, spec: str, resolved: bool) -> tuple[ir.Rulebook, ir.Resolved | None]:
-    """One side of a diff, checked: its rulebook and, with `resolved`, the rules in effect once it is
-    resolved against the rulebooks it extends (found in the project's current tree).
+def load_rulebook_side(root: Path | None, spec: str, resolved: bool
+                       ) -> tuple[ir.Rulebook, ir.Resolved | None, dict[str, Declared]]:
+    """One side of a diff, checked: its rulebook, with `resolved` the rules in effect once it is
+    resolved against the rulebooks it extends (found in the project's current tree), and the
+    parameters it may set (empty when the rulebooks it extends cannot be found).
     RulesError when that rulebook (or, resolved, its series) has errors; SideError when `spec` names
     nothing readable."""
     source = _side_source(root, spec)
@@ -520,16 +522,17 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool) -> tuple[ir
             others.append(other)  # reported only if this side extends it
     config = load_config(root)
     compilation = compile_sources([source] + others, [source.path], config.library, config.package, root)
+    declared = compilation.parameters.get(rulebook.id.value)
     if not resolved:   # checked by itself, with the parameters its series declare when they can be found
-        problems = [d for d in check(rulebook, compilation.parameters.get(rulebook.id.value)) if d.severity == "error"]
+        problems = [d for d in check(rulebook, declared) if d.severity == "error"]
         if problems:
             raise RulesError(problems, {source.path: source.text})
-        return rulebook, None
+        return rulebook, None, declared or {}
     problems = [d for d in compilation.diagnostics if d.severity == "error"]
     effective = compilation.resolved.get(rulebook.id.value)
     if problems or effective is None:
         raise RulesError(problems + (unread if effective is None else []), {**texts, **compilation.sources})
-    return effective.rulebook, effective
+    return effective.rulebook, effective, dict(effective.declared)
 
 
 def _side_source(root: Path | None, spec: str) -> Source:

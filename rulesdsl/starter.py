@@ -82,11 +82,23 @@ combat results table "{title} Combat Results Table" [rounding] dice 1d6 {{
 }}
 '''
 
-# a series starter shows how a series asks something of every game
+# a series starter shows how a series declares its own parameters and asks something of every game
 _REQUIRES = '''
+# The parameters this series adds to the language: each one's name, what it takes, and what it
+# means in players' words (cards and errata print the meaning).  Kinds: quantity UNIT,
+# modifier UNIT, count, number, flag, result, choice WORD, WORD..., order WORD, WORD...
+parameters "Parameters" {
+  roads.hex_cost  quantity MP  "what entering a hex along a road costs"
+}
+
 rule 2.0 "Stacking" {
   summary "Each game sets how many steps may stack in one hex."
   requires stacking.limit
+}
+
+rule 3.0 "Roads" {
+  summary "A unit moving along a road pays half a movement point for each hex."
+  roads.hex_cost = 1/2 MP
 }
 '''
 

@@ -132,10 +132,12 @@ def test_formats_and_exit_codes():
     assert (same.returncode, same.stdout) == (0, "no semantic changes\n")
     text = run("diff", old, new)
     assert text.returncode == 1 and "6.0c Target hex cost limit" in text.stdout
-    assert "[correction] overrun.max_target_cost: 1 MP -> 2 MP" in text.stdout
+    # a parameter reads as what it means (its declaration in the series), then its name
+    assert "[correction] The most the target hex may cost to enter for an overrun to be allowed " \
+           "(overrun.max_target_cost): 1 MP -> 2 MP" in text.stdout
     assert run("diff", "--exit-zero", old, new).returncode == 0
     md = run("diff", "--format", "md", old, new).stdout
-    assert md.startswith("# Errata: Demo Game: 1.0 to 1.1") and "| changed overrun.max_target_cost | 1 MP | 2 MP |" in md
+    assert md.startswith("# Errata: Demo Game: 1.0 to 1.1") and "to be allowed (overrun.max_target_cost) | 1 MP | 2 MP |" in md
     assert md.index("## 6.0c") < md.index("## G4.0") < md.index("## G5.0")     # grouped in rule order
     html = run("diff", "--format", "html", old, new).stdout
     assert '<td class="old">1 MP</td><td class="new">2 MP</td>' in html
@@ -161,7 +163,7 @@ def test_git_revision_paths(tmp_path):
     report = json.loads(result.stdout)
     assert report["old"]["version"] == "1.0" and report["new"]["version"] == "1.1"
     resolved = run("diff", "--resolved", "v1.0:rulebooks/demo.rules", "rulebooks/demo.rules", cwd=tmp_path)
-    assert resolved.returncode == 1 and "overrun.max_target_cost: 1 MP -> 2 MP" in resolved.stdout
+    assert resolved.returncode == 1 and "(overrun.max_target_cost): 1 MP -> 2 MP" in resolved.stdout
     bad = run("diff", "v9.9:rulebooks/demo.rules", "rulebooks/demo.rules", cwd=tmp_path)
     assert bad.returncode == 2 and "cannot read v9.9:rulebooks/demo.rules from git" in bad.stderr
 

@@ -142,7 +142,7 @@ def test_a_parameter_a_series_declares_appears_in_the_reference(tmp_path, monkey
     monkeypatch.setattr(settings, "shipped_folder", lambda: folder)
     text = reference.generate()
     assert "#### morale\n" in text
-    assert "| `morale.rout_distance` | a quantity in hex (like 2 hex) | hex | how far a routed unit flees | " \
+    assert "| `morale.rout_distance` | a quantity in hex (like 2 hexes) | hex | how far a routed unit flees | " \
            "`morale.rout_distance = 2 hexes` |" in text
 
 
