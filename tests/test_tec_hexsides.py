@@ -279,3 +279,16 @@ def test_a_malformed_cell_is_a_positioned_error(project, capsys, old, new, messa
     assert source == "    " + new and (source + "\n")[column - 1:].startswith(at)
     caret = err.splitlines()[2]
     assert caret.index("^") - caret.index("|") - 1 == column   # under the column it names
+
+
+def test_an_amended_row_says_its_qualifier_and_drm_as_the_games_own():
+    from conftest import FIXTURES
+    base = ("rulebooks/base.rules", (FIXTURES / "base.rules").read_text(encoding="utf-8"))
+    game = ('game demo "Demo" version "1.0" extends base\n\n'
+            "amend terrain effects chart {\n  hex:\n    woods  2  Dx2 -1\n  hexside:\n    river  +1  1L all-across\n}\n")
+    compilation = rulesdsl.compile_text(game, "rulebooks/demo.rules", base)
+    assert compilation.ok, [d.message for d in compilation.diagnostics]
+    terrain = compilation.resolved["demo"].terrain
+    assert terrain is not None
+    assert {a.key: a.text for a in terrain.amended} == {
+        "woods": "woods: movement 2, combat D x2 DRM -1", "river": "river: movement +1, combat 1L all-across"}
