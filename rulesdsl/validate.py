@@ -432,7 +432,7 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
                 out.append(Diagnostic("two column shifts in one cell", token.span))
             elif token.value.startswith(("+", "-")):
                 out.append(Diagnostic("two die roll modifiers in one cell", token.span,
-                                      hint="add them into one (-1 and -1 make -2)"))
+                                      hint="sum them into one (-1 and -1 make -2)"))
             else:
                 key = "attacker" if token.value.startswith("A") else "defender"
                 out.append(Diagnostic(f"two {key} multipliers in one cell", token.span,
