@@ -12,7 +12,7 @@ reported as a warning naming the key.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -127,7 +127,22 @@ def combat_text(cell: ir.CombatCell) -> str:
         parts.append("Dx" + fraction(cell.defender))
     if cell.shift:
         parts.append(f"{abs(cell.shift)}{'L' if cell.shift < 0 else 'R'}")
+    if cell.drm:
+        parts.append(f"{cell.drm:+d}")
+    if cell.across != ir.Crossing.ANY:
+        parts.append(cell.across.value)
     return " ".join(parts)
+
+
+def combat_card_text(cell: ir.CombatCell, t: Labeler) -> list[str | Label]:
+    """The combat cell as the card prints it, with a DRM and the all-across qualifier in words."""
+    text = combat_text(replace(cell, drm=0, across=ir.Crossing.ANY))
+    parts: list[str | Label] = [text] if text else []
+    if cell.drm:
+        parts += [" " if parts else "", f"{cell.drm:+d}".replace("-", "\u2212"), " ", t("tec.drm", "DRM")]
+    if cell.across == ir.Crossing.ALL:
+        parts += [" (", t("tec.all-across", "only when every attacker is across"), ")"]
+    return parts
 
 
 # ---- the card ------------------------------------------------------------------------
@@ -247,7 +262,7 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     for kind in ("hex", "road", "hexside"):
         rows = [{"name": t.name("terrain", r.name.value), "movement": movement_text(r.movement, t),
                  "own": resolved.terrain.item_origin(r.name.value) == resolved.id != resolved.terrain.origin,
-                 "combat": combat_text(r.combat), "level": r.level,
+                 "combat": combat_card_text(r.combat, t), "level": r.level,
                  "line": t.name("line", r.line.value) if r.line else None}
                 for r in node.rows if r.kind == kind]
         if rows:

@@ -156,6 +156,10 @@ def _combat(cell: ir.CombatCell) -> str:
         args.append(f"defender={py(cell.defender)}")
     if cell.shift:
         args.append(f"shift={cell.shift}")
+    if cell.drm:
+        args.append(f"drm={cell.drm}")
+    if cell.across != ir.Crossing.ANY:
+        args.append(f"across={py(cell.across)}")
     return f"CombatEffect({', '.join(args)})"
 
 

@@ -130,7 +130,7 @@ def _combat(cell: ir.CombatCell) -> str:
     """As the chart prints it; any field that printing leaves out is added, so no change goes unseen."""
     from .charts import combat_text
     extra = [] if cell.kind == ir.CombatKind.MULTIPLY else \
-        [f"{name} {_text(value)}" for name, value in iter_fields(cell) if name != "kind" and value not in (None, 0, ())]
+        [f"{name} {_text(value)}" for name, value in iter_fields(cell) if name != "kind" and value not in (None, 0, (), ir.Crossing.ANY)]
     return " ".join([combat_text(cell), *extra, *(t.value for t in cell.repeated)])
 
 

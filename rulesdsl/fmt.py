@@ -19,7 +19,7 @@ from .source import Source, normalise_newlines
 from .transform import parse
 
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#.*|[^\s"#]+(?:"(?:[^"\\\n]|\\.)*")?')
-_COMBAT = re.compile(r"^(?:[AD]x[0-9]+(?:/[0-9]+)?|[0-9]+[LR])$")
+_COMBAT = re.compile(r"^(?:[AD]x[0-9]+(?:/[0-9]+)?|[0-9]+[LR]|[+\-][1-9][0-9]*|a(?:ll|ny)-across)$")
 
 
 @dataclass

@@ -54,6 +54,13 @@ class CombatKind(Kind):
     MULTIPLY = "multiply"
 
 
+class Crossing(Kind):
+    """When a hexside feature's column shift and DRM apply: when any attacking hex attacks across it (the
+    default), or only when every attacking hex does (`all-across`)."""
+    ANY = "any-across"
+    ALL = "all-across"
+
+
 class TerrainKind(Kind):
     HEX = "hex"
     HEXSIDE = "hexside"
@@ -473,14 +480,16 @@ class MovementCell:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CombatCell:
-    """kind: none (ne, -), prohibited (P), other (ot), multiply (Ax1/2 Dx2)."""
+    """kind: none (ne, -), prohibited (P), other (ot), multiply (Ax1/2 Dx2, and shifts and DRMs: 1L -1)."""
 
     span: Span = _span()
     kind: CombatKind
     attacker: Fraction | None
     defender: Fraction | None = None
     shift: int             # column shift: - left (1L), + right (1R)
-    repeated: tuple[Text, ...]   # a second shift or multiplier of one side: an error validate reports
+    repeated: tuple[Text, ...]   # a second shift, DRM or multiplier of one side: an error validate reports
+    drm: int = 0           # die roll modifier on the roll read by odds (-1, +1)
+    across: Crossing = Crossing.ANY   # a hexside's shift and DRM: when any, or every (all-across), attacker crosses
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -66,12 +66,17 @@ _EXAMPLES: dict[str, list[str]] = {
         _HEADER + "sequence of play\n",
         _HEADER + 'terrain effects chart "x"\n',
     ],
-    "a terrain row is: name, movement cost (1, 1/2, +1, P, ot, road-like, negates X), combat effect (ne, P, ot, Dx2, Ax1/2)": [
+    "a terrain row is: name, movement cost (1, 1/2, +1, P, ot, road-like, negates X), "
+    "combat effect (ne, P, ot, or shifts, DRMs and multipliers like 1L -1 Dx2, then all-across on a hexside)": [
         _HEADER + "terrain effects chart {\n  hex:\n  open\n}\n",
         _HEADER + "terrain effects chart {\n  hex:\n  open 1\n}\n",
         _HEADER + "terrain effects chart {\n  hex:\n  open x2 ne\n}\n",
         _HEADER + "terrain effects chart {\n  hex:\n  open 1 x2\n}\n",
         _HEADER + "terrain effects chart {\n  hex:\n  open 1 ne ne\n}\n",
+        _HEADER + "terrain effects chart {\n  hexside:\n  river +1 1L all-acros\n}\n",
+        _HEADER + "terrain effects chart {\n  hexside:\n  river +1 1L all-across 1L\n}\n",
+        _HEADER + "terrain effects chart {\n  hexside:\n  river +1 all-across\n}\n",
+        _HEADER + "terrain effects chart {\n  hex:\n  woods 2 +0\n}\n",
     ],
     "a combat results table starts with its odds row, like: odds 1:2 1:1 2:1": [
         _HEADER + "combat results table dice 2d6 {\n  2 A1\n}\n",

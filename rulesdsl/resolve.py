@@ -618,7 +618,8 @@ def _row_text(row: ir.TerrainRow) -> str:
              "road-like": "road-like", "negates": f"negates {move.target.value if move.target else ''}"}
     parts = [f"A x{combat.attacker}" if combat.attacker is not None else "",
              f"D x{combat.defender}" if combat.defender is not None else "",
-             f"{abs(combat.shift)}{'L' if combat.shift < 0 else 'R'}" if combat.shift else ""]
+             f"{abs(combat.shift)}{'L' if combat.shift < 0 else 'R'}" if combat.shift else "",
+             f"DRM {combat.drm:+d}" if combat.drm else "", "all-across" if combat.across == "all-across" else ""]
     fight = {"none": "ne", "prohibited": "P", "other": "ot"}.get(combat.kind) or " ".join(p for p in parts if p)
     return f"{row.name.value}: movement {moves[move.kind]}, combat {fight}"
 

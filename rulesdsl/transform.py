@@ -482,8 +482,19 @@ class _Builder(Transformer[Token, Any]):
         """The first shift and the first multiplier of each side count; any other is kept in `repeated`."""
         factors: dict[str, Fraction] = {}
         shift: int | None = None
+        drm: int | None = None
+        across = ir.Crossing.ANY
         repeated = []
         for token in items:
+            if token.type == "ACROSS":
+                across = ir.Crossing(str(token))
+                continue
+            if token.type == "DRM":
+                if drm is not None:
+                    repeated.append(self._text(token))
+                    continue
+                drm = int(str(token))
+                continue
             if token.type == "SHIFT":
                 if shift is not None:
                     repeated.append(self._text(token))
@@ -501,7 +512,8 @@ class _Builder(Transformer[Token, Any]):
                 raise RulesError([Diagnostic(f"'{token}' is not a multiplier", self._text(token).span,
                                              hint="write it like Dx2 or Ax1/2")]) from None
         return ir.CombatCell(span=self._span(meta), kind=ir.CombatKind.MULTIPLY, attacker=factors.get("attacker"),
-                             defender=factors.get("defender"), shift=shift or 0, repeated=tuple(repeated))
+                             defender=factors.get("defender"), shift=shift or 0, repeated=tuple(repeated),
+                             drm=drm or 0, across=across)
 
     # -- combat results table -------------------------------------------
     @v_args(meta=True)

@@ -472,6 +472,9 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
         for token in combat.repeated:
             if token.value.endswith(("L", "R")):
                 out.append(Diagnostic("two column shifts in one cell", token.span))
+            elif token.value.startswith(("+", "-")):
+                out.append(Diagnostic("two die roll modifiers in one cell", token.span,
+                                      hint="sum them into one (-1 and -1 make -2)"))
             else:
                 key = "attacker" if token.value.startswith("A") else "defender"
                 out.append(Diagnostic(f"two {key} multipliers in one cell", token.span,
@@ -500,6 +503,13 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
         if row.kind == "road" and move.kind not in ("cost", "road-like"):
             out.append(Diagnostic("a road's movement cell is its cost along the road (like 1/2) or road-like",
                                   move.span))
+        if combat.across == "all-across" and row.kind != "hexside":
+            out.append(Diagnostic(f"'all-across' belongs to a hexside feature, not {row.kind} terrain",
+                                  combat.span, "a hex's combat effect applies to every attack into it"))
+        elif combat.across == "all-across" and (combat.attacker is not None or combat.defender is not None):
+            out.append(Diagnostic("'all-across' qualifies a column shift or a DRM, not a multiplier",
+                                  combat.span, "a hexside's multiplier applies to each attacking hex that crosses it; "
+                                  "drop 'all-across' or the multiplier"))
         if combat.kind == "multiply":
             for factor in (combat.attacker, combat.defender):
                 if factor is not None and factor <= 0:

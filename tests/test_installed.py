@@ -100,3 +100,56 @@ def test_your_own_title_as_the_readme_shows_it(installed, tmp_path):
         outputs["rulesdsl diff"]
     # the module repeats what it inherits, naming the library file by a machine-independent path
     assert "source='rulesdsl/library/scs-1.8.rules:" in (folder / "generated" / "demo.py").read_text(encoding="utf-8")
+
+
+# ---- the issue's "Done when" item 2: a classic game of its own, against the installed package ----------
+CLASSIC_CHECKS = '''\
+from generated import classic as c
+from rulesdsl.runtime import AttackingHex, Combat, Unit
+
+def attack(terrain, *hexes, roll=4, defense=2):
+    combat = Combat(attacking_hexes=tuple(AttackingHex((Unit("infantry", attack=a),), hexsides=h) for a, h in hexes),
+                    defenders=(Unit("infantry", defense=defense),), defender_terrain=terrain)
+    return c.resolve_combat(combat, roll)
+
+def show(name, r):
+    print(name, r.column, r.result.text, r.result.exchange, r.result.defender_eliminated, r.result.not_allowed,
+          r.shift, "; ".join(str(s) for s in r.shifts))
+
+show("exchange", attack("clear", (8, ())))
+show("eliminated", attack("clear", (12, ()), roll=1))
+show("below", attack("clear", (3, ()), defense=4))
+show("forest", attack("forest", (8, ())))
+show("fortified-forest", attack(("forest", "fortification"), (8, ())))
+show("all-across", attack("clear", (4, ("river",)), (4, ("river",))))
+show("one-not-across", attack("clear", (4, ("river",)), (4, ())))
+print("costs", c.entry_cost("clear"), c.entry_cost("forest"), c.entry_cost("clear", ("river",)),
+      c.entry_cost("clear", ("river", "bridge")))
+print("german", " ".join(p.name for p in c.PLAYER_TURNS["german"]))
+print("soviet", " ".join(p.name for p in c.PLAYER_TURNS["soviet"]))
+'''
+
+
+def test_a_classic_game_of_its_own_builds_and_resolves_with_the_installed_cli(installed, tmp_path):
+    from test_tec_hexsides import CLASSIC
+    folder = tmp_path / "classic"     # outside the repository, no series anywhere in it
+    (folder / "rulebooks").mkdir(parents=True)
+    (folder / "rulebooks" / "classic.rules").write_text(CLASSIC, encoding="utf-8")
+    env = {**os.environ, "PATH": f"{installed}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("PYTHONPATH", None)
+    build = _run(["rulesdsl", "build"], cwd=folder, env=env)
+    assert build.returncode == 0 and "Traceback" not in build.stderr, build.stdout + build.stderr
+    assert (folder / "generated" / "charts" / "classic.fr.html").is_file()
+    run = _run([str(installed / "python"), "-c", CLASSIC_CHECKS], cwd=folder, env=env)
+    assert run.returncode == 0, run.stderr
+    lines = dict(line.split(" ", 1) for line in run.stdout.splitlines())
+    assert lines["exchange"] == "4:1 EX True False False 0 "
+    assert lines["eliminated"] == "6:1 DE False True False 0 "
+    assert lines["below"] == "None NA False False True 0 "                    # 3:4, below 1:1: not allowed
+    assert lines["forest"] == "3:1 AL False False False -1 terrain: -1 [7.3]"
+    assert lines["fortified-forest"] == "2:1 AL False False False -2 terrain: -2 [7.3]"   # cumulative
+    assert lines["all-across"] == "3:1 AL False False False -1 river (every attacker across): -1 [7.3]"
+    assert lines["one-not-across"] == "4:1 EX True False False 0 "
+    assert lines["costs"] == "1.0 2.0 2.0 1.0"
+    assert lines["german"] == "replacements movement combat mechanized-movement"
+    assert lines["soviet"] == "replacements rail-movement movement combat"

@@ -119,10 +119,12 @@ terrain effects chart "TEC" [combat] {
   hex:
     open      1       ne      level 1
     woods     2       Dx2 1L  level 2
+    rough     3       -1
   roads:
     road      1/2     ot
   hexside:
     stream    +1      Ax1/2
+    canal     +2      1L +1 all-across
 }
 
 combat results table "CRT" [combat] dice 2d6 {

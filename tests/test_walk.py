@@ -88,7 +88,7 @@ def test_a_labels_file_holds_only_labels_of_any_kind_of_statement():
 
 # ---- the walk --------------------------------------------------------------------------
 # what no shipped rulebook writes: a quoted value, a second summary, a repeated shift in a cell, declared
-# result codes
+# result codes, a TEC DRM and an all-across hexside
 ODD = """game odd "Odd" version "1" extends base
 
 parameters "Odd words" [1.0] {
@@ -104,6 +104,8 @@ rule 1.0 "One" {
 terrain effects chart {
   hex:
     woods 2 Dx2 1L 2L
+  hexside:
+    river +1 1L -1 all-across
 }
 
 column shifts max 2 per side {

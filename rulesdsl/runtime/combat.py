@@ -17,7 +17,7 @@ from typing import TypeVar
 from .arithmetic import Number, exact
 from .notation import Result
 from .tables import CombatResultsTable
-from .terrain import TerrainEffectsChart
+from .terrain import Terrain, TerrainEffectsChart
 
 T = TypeVar("T")
 
@@ -91,11 +91,13 @@ class BoundTerrain:
         if len(rows) == 1:
             row = rows[0]
             self.shift = Fraction(row.combat.shift or 0)
+            self.drm = row.combat.drm
             self.attack = Fraction(row.combat.attacker if row.combat.attacker is not None else 1)
             self.defense = Fraction(row.combat.defender if row.combat.defender is not None else 1)
         else:
             effect = chart.hex_effect(names, combination or "cumulative")
             self.shift = Fraction(effect.shift)
+            self.drm = effect.drm
             self.attack = Fraction(effect.attacker if effect.attacker is not None else 1)
             self.defense = Fraction(effect.defender if effect.defender is not None else 1)
         self.query: str | tuple[str, ...] = names[0] if len(names) == 1 else names
@@ -401,6 +403,10 @@ class CombatEngine:
         if terrain:
             found.append(Contribution("terrain", terrain, self.terrain_rules))
             amounts.append(terrain)
+        for row in self._crossed(ctx):
+            if row.combat.shift:
+                found.append(Contribution(self._crossing(row), row.combat.shift, self.terrain_rules))
+                amounts.append(row.combat.shift)
         for spec in self.shift_specs:
             if spec.condition is not None and not spec.condition(ctx):
                 continue
@@ -416,13 +422,28 @@ class CombatEngine:
             right, left = min(right, self.per_side), max(left, -self.per_side)
         return right + left, tuple(found)
 
+    def _crossed(self, ctx: Context) -> tuple[Terrain, ...]:
+        """The hexside features whose shift or DRM applies: see TerrainEffectsChart.crossed_effects."""
+        if self.terrain is None:
+            return ()
+        return self.terrain.crossed_effects(h.hexsides for h in ctx.attacking_hexes)
+
+    @staticmethod
+    def _crossing(row: Terrain) -> str:
+        every = row.combat.across == "all-across"
+        return f"{row.name} ({'every' if every else 'an'} attacker across)"
+
     # -- die roll modifiers ---------------------------------------------------------
     def drm(self, ctx: Context) -> tuple[tuple[int, int], tuple[Contribution, ...]]:
         """(attacker side, defender side) net DRMs after the cap, and each that applied."""
+        # the TEC's DRMs (the defender's hex, then each hexside crossed) modify the roll read by odds
+        terrain = [(name, drm) for name, drm in [("terrain", ctx.defender_terrain.drm)] + [
+            (self._crossing(row), row.combat.drm) for row in self._crossed(ctx)] if drm]
         applied = tuple(m for m in self.modifiers if m.condition(ctx))
-        found = tuple(Contribution(m.name, m.value, m.rules, m.side) for m in applied)
+        found = tuple(Contribution(name, drm, self.terrain_rules) for name, drm in terrain) + \
+            tuple(Contribution(m.name, m.value, m.rules, m.side) for m in applied)
         attacker = sum(m.value for m in applied if m.side in ("attacker", "both"))
-        defender = sum(m.value for m in applied if m.side in ("defender", "both"))
+        defender = sum(m.value for m in applied if m.side in ("defender", "both")) + sum(d for _, d in terrain)
         if self.cap is not None:
             attacker = max(-self.cap, min(self.cap, attacker))
             defender = max(-self.cap, min(self.cap, defender))

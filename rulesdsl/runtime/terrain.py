@@ -14,8 +14,11 @@ TerrainNames = str | Iterable[str]
 #   most-restrictive  each effect separately takes its extreme against the attacker (the most left
 #                     shift, the smallest attack and the largest defense multiplier);
 #   defender-best     only the terrain whose effect is best for the defender applies (its shift first,
-#                     then its defense over attack multiplier).
-# Whatever the rule, a terrain that prohibits attacks prohibits them.
+#                     then its defense over attack multiplier, then its DRM).
+# Whatever the rule, a terrain that prohibits attacks prohibits them.  A TEC's die roll modifiers work for
+# the defender, whichever sign the CRT gives them: cumulative adds them, most-restrictive takes the largest
+# in size (the first written of two of one size), and defender-best ranks a larger one as better.
+# Hexside features are not combined with the hex: each applies on its own (see `crossed_effects`).
 COMBINATIONS = ("cumulative", "most-restrictive", "defender-best")
 
 
@@ -37,6 +40,8 @@ class CombatEffect:
     attacker: Fraction | None = None
     defender: Fraction | None = None
     shift: int = 0              # column shift: - left, + right
+    drm: int = 0                # die roll modifier on the roll read by odds
+    across: str = "any-across"  # a hexside's shift and DRM: when any attacking hex crosses it, or all-across
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,17 +142,35 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         attack = [_factor(e, "attacker") for e in effects] or [Fraction(1)]
         defense = [_factor(e, "defender") for e in effects] or [Fraction(1)]
         shifts = [e.shift for e in effects] or [0]
+        drms = [e.drm for e in effects] or [0]
         if combination == "most-restrictive":
             factors, shift = (min(attack), max(defense)), min(shifts)
+            drm = max(drms, key=abs)
         elif combination == "defender-best":
-            ranked: list[tuple[int, Fraction, Fraction, int]] = sorted(
-                (shifts[i], -defense[i], attack[i], i) for i in range(len(shifts)))
-            best = ranked[0][3]
-            factors, shift = (attack[best], defense[best]), shifts[best]
+            ranked: list[tuple[int, Fraction, Fraction, int, int]] = sorted(
+                (shifts[i], -defense[i], attack[i], -abs(drms[i]), i) for i in range(len(shifts)))
+            best = ranked[0][4]
+            factors, shift, drm = (attack[best], defense[best]), shifts[best], drms[best]
         else:
-            factors, shift = (_product(attack), _product(defense)), sum(shifts)
+            factors, shift, drm = (_product(attack), _product(defense)), sum(shifts), sum(drms)
         kind = "multiply" if factors[0] != 1 or factors[1] != 1 else "none"
-        return CombatEffect(kind, factors[0], factors[1], shift)
+        return CombatEffect(kind, factors[0], factors[1], shift, drm)
+
+    def crossed_effects(self, crossings: Iterable[TerrainNames]) -> tuple[Terrain, ...]:
+        """The hexside features whose column shift or DRM applies to an attack, given the hexsides each
+        attacking hex crosses: a feature applies when any attacking hex crosses it (and no other hexside
+        it crosses negates it), an `all-across` one only when every attacking hex does.  In chart order."""
+        crossed = [{s.name for s in self._hexsides(c)[0]} for c in crossings]
+        found = []
+        for row in self.rows:
+            if row.kind != "hexside" or not (row.combat.shift or row.combat.drm):
+                continue
+            if row.combat.kind != "multiply" or not crossed:
+                continue
+            test = all if row.combat.across == "all-across" else any
+            if test(row.name in names for names in crossed):
+                found.append(row)
+        return tuple(found)
 
     def attack_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = (),
                           combination: str = "cumulative") -> float | None:
