@@ -169,7 +169,8 @@ def unknown_parameter(name: ir.Text, known: Mapping[str, Declared]) -> Diagnosti
                       "in this rulebook or in the series it extends")
 
 
-# What may happen in a phase; a phase lists some of these.
+# What may happen in a phase; a phase lists some of these.  They are core vocabulary: each has its
+# words on the cards in every language the compiler ships (rulesdsl/labels/*.rules, `activity.NAME`).
 ACTIVITIES: dict[str, str] = {
     "reinforcement": "reinforcements are placed",
     "replacement": "replacement steps are added",
@@ -188,9 +189,6 @@ ACTIVITIES: dict[str, str] = {
     "morale": "morale is tested",
     "turn-marker": "the turn marker advances",
     "interdiction": "air points interdict hexes",
-}
-
-ACTIVITIES.update({
     "weather": "weather and ground conditions are determined",
     "accounting": "record tracks are brought up to date and markers adjusted",
     "airborne": "airborne units are staged for their missions",
@@ -201,4 +199,4 @@ ACTIVITIES.update({
     "engineering": "engineers build, repair and demolish",
     "air-sea-supply": "air or sea points deliver supply to cut-off units",
     "surrender": "isolated units test for surrender",
-})
+}
