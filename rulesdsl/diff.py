@@ -392,6 +392,20 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
 _RULE_NOUNS = {"see": "cross references", "requires": "requirements", "extra_summaries": "more summaries"}
 
 
+def _rule_noun(key: str, rule: dict[str, Any]) -> str:
+    """'rule 6.0c Target hex cost limit', or 'amendment of rule 7.4' for an `amend rule` (it has no title)."""
+    if rule.get("amend") == "yes":
+        return f"amendment of rule {key}"
+    return f"rule {key} {rule['title']}".rstrip()
+
+
+def _amended(rule: dict[str, Any]) -> str:
+    """What an amendment sets: 'combat.below_table = A2; ...' (empty for a rule that is no amendment)."""
+    if rule.get("amend") != "yes":
+        return ""
+    return "; ".join(f"{name} = {value}" for name, value in rule["parameters"].items())
+
+
 def _rules(old: dict[str, Any], new: dict[str, Any], meanings: dict[str, str]) -> list[Change]:
     changes = []
     removed = [k for k in old if k not in new]
@@ -403,10 +417,11 @@ def _rules(old: dict[str, Any], new: dict[str, Any], meanings: dict[str, str]) -
             removed.remove(gone)
             added.remove(twin)
     for key in removed:
-        changes.append(Change("rule", key, "removed", f"rule {key} {old[key]['title']}", None, None, "breaking"))
+        changes.append(Change("rule", key, "removed", _rule_noun(key, old[key]), _amended(old[key]) or None, None,
+                              "breaking"))
     for key in added:
-        changes.append(Change("rule", key, "added", f"rule {key} {new[key]['title']}", None, new[key]["summary"],
-                              "addition"))
+        changes.append(Change("rule", key, "added", _rule_noun(key, new[key]), None,
+                              new[key]["summary"] or _amended(new[key]) or None, "addition"))
     for key in old:
         if key not in new:
             continue

@@ -179,3 +179,12 @@ def test_one_change_reads_in_the_singular_and_units_read_as_written():
     assert "\n1 change: 1 correction, " in text(changes, old, new)
     assert "\n1 change: 1 correction, " in markdown(changes, old, new)
     assert "1 changes" not in text(changes, old, new) + markdown(changes, old, new)
+
+
+def test_an_added_or_withdrawn_amendment_reads_as_one_with_what_it_sets():
+    old = raw('game g "G" version "1" extends base\n')
+    new = raw('game g "G" version "1" extends base\n\namend rule 7.4 {\n  combat.below_table = A2\n}\n')
+    [added] = compare(old, new)
+    assert str(added) == "added amendment of rule 7.4: combat.below_table = A2"
+    [removed] = compare(new, old)
+    assert str(removed) == "removed amendment of rule 7.4: combat.below_table = A2"
