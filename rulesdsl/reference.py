@@ -73,7 +73,7 @@ KINDS: dict[type, Kind] = {
                         "combat situations: defensive-artillery\n"
                         "combat amounts: artillery-shifts\n"),
     ir.ParameterDeclarations: Kind(
-        "Parameter declarations", ("parameters", "parameter_declaration"),
+        "Parameter declarations", ("parameters",),
         "The parameters a rulebook adds to the vocabulary: each one's name, what it takes (a `quantity` or a "
         "`modifier` in a unit, a `count`, a `number`, a `flag`, a `result` code, a `choice` of words or an "
         "`order` of them) and what it means in players' words, which cards and errata print. Every "
