@@ -133,6 +133,9 @@ def _cells(line: _Line) -> list[str] | None:
     return None
 
 
+_LONG_TYPE = 16   # a declared type wider than this does not set its column's width
+
+
 def _render_group(group: list[_Line]) -> list[str]:
     """Rows aligned in columns; comment lines among them are kept in place."""
     if not group:
@@ -141,6 +144,8 @@ def _render_group(group: list[_Line]) -> list[str]:
     widths: dict[int, int] = {}
     for cells in rows:
         for i, cell in enumerate((cells or [])[:-1]):
+            if group[0].block == "declarations" and i == 1 and len(cell) > _LONG_TYPE:
+                continue   # a long `choice a, b, c` overflows its column rather than pushing every meaning right
             widths[i] = max(widths.get(i, 0), len(cell))
     gap = " " if group[0].block == "rule" else "  "
     out = []
@@ -148,7 +153,7 @@ def _render_group(group: list[_Line]) -> list[str]:
         if cells is None:
             out.append(_finish(line, ""))
             continue
-        text = gap.join(c.ljust(widths[i]) if i < len(cells) - 1 else c for i, c in enumerate(cells))
+        text = gap.join(c.ljust(widths.get(i, 0)) if i < len(cells) - 1 else c for i, c in enumerate(cells))
         out.append(_finish(line, re.sub(r" +$", "", text)))
     return out
 
