@@ -580,16 +580,19 @@ def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainCha
 def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.SequenceOfPlay], origin: str,
                     problems: list[Diagnostic]) -> ir.Effective[ir.SequenceOfPlay]:
     """`amend sequence of play { player turn { movement ... } }`: each phase listed replaces the inherited
-    phase of that name in that turn; every other phase, and the order, as inherited."""
+    phase of that name in that turn (`player turn soviet { ... }`: in that side's turn only); every other
+    phase, and the order, as inherited."""
     blocks = list(inherited.node.blocks)
     new: list[ir.Amended] = []
     for block in sequence.blocks:
         kind = block.kind.value
-        index = next((i for i, b in enumerate(blocks) if b.kind.value == kind), None)
+        side = block.side.value if block.side is not None else None
+        index = next((i for i, b in enumerate(blocks) if b.kind.value == kind
+                      and (b.side.value if b.side is not None else None) == side), None)
         if index is None:
-            problems.append(Diagnostic(f"the sequence of play of {inherited.origin} has no {kind} turn",
-                                       block.kind.span, "amend the phases of a turn it has"))
+            problems.append(_no_such_turn(block, blocks, inherited.origin))
             continue
+        turn = f"{kind} turn {side}" if side is not None else f"{kind} turn"
         items = list(blocks[index].items)
         where = {item.name.value: i for i, item in enumerate(items) if isinstance(item, ir.Phase)}
         for item in block.items:
@@ -598,11 +601,11 @@ def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.Sequ
             name = item.name.value
             if name not in where:
                 problems.append(Diagnostic(
-                    f"the {kind} turn of {inherited.origin} has no phase '{name}'", item.name.span,
+                    f"the {turn} of {inherited.origin} has no phase '{name}'", item.name.span,
                     suggest(name, where) or "its phases are " + ", ".join(where) if where else
                     "an amendment changes the phases the inherited turn has"))
                 continue
-            key = f"{kind} turn: {name}"
+            key = f"{turn}: {name}"
             if items[where[name]] == item:
                 problems.append(_nothing_changes(f"phase '{name}'", inherited, key, "the same phase", item.span))
                 continue
@@ -613,6 +616,25 @@ def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.Sequ
                                   origin=origin, span=item.span))
         blocks[index] = dataclasses.replace(blocks[index], items=tuple(items))
     return _amended(inherited, dataclasses.replace(inherited.node, blocks=tuple(blocks)), new)
+
+
+def _no_such_turn(block: ir.TurnBlock, blocks: list[ir.TurnBlock], origin: str) -> Diagnostic:
+    """An amended turn the inherited sequence does not have: a side it lacks, a side where every side shares
+    one player turn, or one shared player turn where each side has its own."""
+    kind = block.kind.value
+    sides = [b.side.value for b in blocks if b.kind.value == kind and b.side is not None]
+    if block.side is not None:
+        side = block.side.value
+        if sides:
+            return Diagnostic(f"the sequence of play of {origin} has no player turn {side}", block.side.span,
+                              suggest(side, sides) or "its sides are " + ", ".join(sides))
+        return Diagnostic(f"the sequence of play of {origin} has no player turn {side}: its sides share one "
+                          "player turn", block.side.span, "amend it as 'player turn { ... }', with no side")
+    if sides:
+        return Diagnostic(f"the sequence of play of {origin} has a player turn per side: name the one amended",
+                          block.kind.span, "write " + " or ".join(f"'player turn {s}'" for s in sides))
+    return Diagnostic(f"the sequence of play of {origin} has no {kind} turn", block.kind.span,
+                      "amend the phases of a turn it has")
 
 
 def _row_text(row: ir.TerrainRow) -> str:

@@ -287,3 +287,104 @@ def test_ridgeline_amends_two_series_rules_and_owns_only_what_it_changes():
     changed = {name for name, p in ridgeline.PARAMETERS.items()
                if name in vcs.PARAMETERS and p.value != vcs.PARAMETERS[name].value and p.rule in ("8.0", "7.1")}
     assert changed == {"stacking.limit_units", "zoc.exit_cost_rounds_down"}
+
+
+# ---- one side's player turn --------------------------------------------------------------------------------
+# a house series where the sides play different phases: a game amends the Soviet turn only
+SIDED = '''series sided "Sided" version "1.0" extends house
+
+override sequence of play [1.0] {
+  game turn {
+    player turn german
+    player turn soviet
+  }
+  player turn german {
+    movement [3.0] movement
+    combat [7.4] combat
+  }
+  player turn soviet {
+    rail-movement strategic-movement
+    movement movement
+    combat [7.4] combat
+  }
+}
+'''
+
+
+def _sided(project, body: str):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    project.write("rulebooks/series/sided.rules", SIDED)
+    path = project.write("rulebooks/games/front.rules",
+                         'game front "Front" version "1.0" extends sided\n\n' + body)
+    return compile_project(project.root, [path])
+
+
+SOVIET_MOVEMENT = '''amend sequence of play {
+  player turn soviet {
+    movement  [3.0]  movement, overrun
+  }
+}
+'''
+
+
+def test_a_side_amendment_changes_only_that_sides_turn(project, capsys):
+    compilation = _sided(project, SOVIET_MOVEMENT)
+    assert compilation.diagnostics == []
+    resolved = compilation.resolved["front"]
+    sequence = resolved.sequence
+    assert sequence is not None and sequence.origin == "sided"
+    turns = {b.side.value: b for b in sequence.node.blocks if b.side is not None}
+    german = {i.name.value: i for i in turns["german"].items}
+    soviet = {i.name.value: i for i in turns["soviet"].items}
+    assert [a.value for a in german["movement"].activities] == ["movement"]              # untouched
+    assert [a.value for a in soviet["movement"].activities] == ["movement", "overrun"]   # amended
+    assert list(soviet) == ["rail-movement", "movement", "combat"]                       # the order holds
+    assert [(a.key, a.origin) for a in sequence.amended] == [("player turn soviet: movement", "front")]
+    # the module says the side ...
+    assert "# phase player turn soviet: movement: movement [3.0] movement, overrun, amended by front" \
+        in generate(resolved)
+    # ... and the card ...
+    code, html, err = project.run("chart", "front", "--format", "html", "--out", "-", capsys=capsys)
+    assert code == 0, err
+    own = re.search(r'<section class="chart" id="own">(.*?)</section>', html, re.S)
+    assert own is not None
+    items = [re.sub(r"<[^>]+>", "", i).strip() for i in re.findall(r"<li>(.*?)</li>", own.group(1), re.S)]
+    assert items == ["[SoP] player turn soviet: movement [3.0] movement, overrun†"]
+    # ... and diff --resolved, under that side's turn only
+    code, out, err = project.run("diff", "--resolved", "sided", "front", "--format", "json", capsys=capsys)
+    assert code in (0, 1), err
+    changes = [c for c in json.loads(out)["changes"] if c["area"] != "rulebook"]
+    assert [(c["group"], c["what"], c["new"]) for c in changes] == [
+        ("Sequence of play: soviet player turn", "movement cites", "3.0"),
+        ("Sequence of play: soviet player turn", "movement activities", "movement, overrun")]
+
+
+@pytest.mark.parametrize("body, message, hint", [
+    (SOVIET_MOVEMENT.replace("soviet", "sovjet"), "the sequence of play of sided has no player turn sovjet",
+     "did you mean 'soviet'?"),
+    (SOVIET_MOVEMENT.replace("soviet", "italian"), "the sequence of play of sided has no player turn italian",
+     "its sides are german, soviet"),
+    (SOVIET_MOVEMENT.replace("player turn soviet", "player turn"),
+     "the sequence of play of sided has a player turn per side: name the one amended",
+     "write 'player turn german' or 'player turn soviet'"),
+    (SOVIET_MOVEMENT.replace("movement  [3.0]", "supply  [3.0]").replace("soviet", "german"),
+     "the player turn german of sided has no phase 'supply'", "its phases are movement, combat"),
+])
+def test_amending_a_side_the_ancestor_lacks_is_a_positioned_error(project, capsys, body, message, hint):
+    compilation = _sided(project, body)
+    assert [(d.message, d.hint) for d in compilation.diagnostics] == [(message, hint)]
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1 and re.search(r"front\.rules:[45]:\d+: error: " + re.escape(message), err), err
+    assert "^" in err and "Traceback" not in err
+
+
+def test_a_side_amendment_of_a_shared_player_turn_is_an_error(project):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    path = project.write("rulebooks/games/one.rules", 'game one "One" version "1.0" extends house\n\n'
+                         + SOVIET_MOVEMENT)
+    compilation = compile_project(project.root, [path])
+    assert [(d.span.line, d.message, d.hint) for d in compilation.diagnostics] == [
+        (4, "the sequence of play of new-scs has no player turn soviet: its sides share one player turn",
+         "amend it as 'player turn { ... }', with no side")]
