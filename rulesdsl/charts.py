@@ -21,7 +21,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from . import __version__, codes as result_codes, ir
 from .catalogue import PARAMETERS
 from .errors import Diagnostic
-from .outcomes import column_odds, number, percent
+from .outcomes import Odds, column_odds, number, percent
 from .runtime.model import Quantity
 
 PAPERS = {"a4": ("210mm", "297mm"), "letter": ("8.5in", "11in")}
@@ -271,19 +271,28 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
     columns = [c.value for c in node.columns]
     cap = resolved.modifiers.node.cap if resolved.modifiers is not None else None
     outcome = []
-    declared_rows: dict[str, list[str]] = {}    # odds only declared meanings give, shown when some column has them
-    for index, column in enumerate(columns):
-        odds = column_odds(node.dice.value, rows, index, notation, codes=codes)
+    every = [column_odds(node.dice.value, rows, index, notation, codes=codes) for index in range(len(columns))]
+    for column, odds in zip(columns, every):
         outcome.append({"column": column, "defender_step": percent(odds.defender_loses_step),
                         "defender_retreat": percent(odds.defender_retreats),
                         "defender_steps": number(odds.defender_steps),
                         "attacker_steps": number(odds.attacker_steps)})
-        for key, value in (("defender-all", odds.defender_eliminated),
-                           ("attacker-all", odds.attacker_eliminated),
-                           ("exchange", odds.exchange), ("not-allowed", odds.not_allowed)):
-            declared_rows.setdefault(key, []).append(percent(value))
-    more_outcome = [{"label": t(f"outcome.{key}"), "cells": cells} for key, cells in declared_rows.items()
-                    if codes and any(c != percent(Fraction(0)) for c in cells)]
+    # odds only declared meanings give, shown when some column has them: a row for every outcome a declared
+    # code can give (codes.meaning): losses, retreats, advances, states, exchange, breakthrough, no effect,
+    # not allowed
+    states = dict.fromkeys((side, state) for odds in every for side, state, _ in odds.states)
+    declared_rows: dict[str, Callable[[Odds], Fraction]] = {
+        "defender-all": lambda o: o.defender_eliminated, "attacker-loses": lambda o: o.attacker_loses_step,
+        "attacker-all": lambda o: o.attacker_eliminated, "attacker-retreat": lambda o: o.attacker_retreats,
+        "defender-advance": lambda o: o.defender_advances, "attacker-advance": lambda o: o.attacker_advances,
+        "exchange": lambda o: o.exchange, "breakthrough": lambda o: o.breakthrough,
+        **{f"state {side} {state}": (lambda o, key=(side, state): sum(
+            (c for s, w, c in o.states if (s, w) == key), Fraction(0))) for side, state in states},
+        "no-effect": lambda o: o.no_effect, "not-allowed": lambda o: o.not_allowed}
+    if node.attacker is not None:
+        del declared_rows["attacker-loses"]     # the attacker side has its own odds
+    more_outcome = [{"label": _outcome_label(key, t), "cells": [percent(read(o)) for o in every]}
+                    for key, read in declared_rows.items() if codes and any(read(o) for o in every)]
     by_drm = []
     if cap is not None and node.dice.value != "d66":
         for drm in range(-cap, cap + 1):
@@ -320,6 +329,16 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         "below": None if below is None else (below.value, below.rule),
         "above": None if above is None else above.rule,
     }
+
+
+def _outcome_label(key: str, t: Labeler) -> Label:
+    """An outcome row's label: `outcome.KEY`, or, for a state a side takes, `{side} {state}`."""
+    if not key.startswith("state "):
+        return t(f"outcome.{key}")
+    _, side, state = key.split(" ", 2)
+    template, who, what = t("outcome.becomes"), t(f"code.side.{side}"), t.name("state", state)
+    text = template.text.replace("{side}", who.text).replace("{state}", what.text.lower())
+    return Label(text[:1].upper() + text[1:], template.fallback or who.fallback or what.fallback)
 
 
 def _codes(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]] | None:
