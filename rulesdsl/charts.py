@@ -207,8 +207,9 @@ def _own(resolved: ir.Resolved, data: dict[str, Any]) -> list[dict[str, str]]:
     if resolved.results is not None and data.get("results"):
         cells = {a.key for a in resolved.results.amended if a.origin == me}
         columns = data["results"]["columns"]
-        for row in data["results"]["rows"]:
-            row["own"] = [f"{column} x {row['label']}" in cells for column in columns]
+        for row in data["results"]["rows"]:     # a cell, or a whole column the game adds ("7:1 column")
+            row["own"] = [f"{column} x {row['label']}" in cells or f"{column} column" in cells
+                          for column in columns]
         out += [{"where": "CRT", "text": f"{a.key}: {a.text}"} for a in resolved.results.amended if a.origin == me]
     return out
 
@@ -244,10 +245,17 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.terrain is None:
         return None
     node = resolved.terrain.node
+    terrain = resolved.terrain
+
+    def own(key: str) -> bool:
+        """An item the game's own amendment gives: a row (its name), or one cell (`woods combat`)."""
+        return terrain.item_origin(key) == resolved.id != terrain.origin
+
     sections = []
     for kind in ("hex", "road", "hexside"):
         rows = [{"name": t.name("terrain", r.name.value), "movement": movement_text(r.movement, t),
-                 "own": resolved.terrain.item_origin(r.name.value) == resolved.id != resolved.terrain.origin,
+                 "own": own(r.name.value), "movement_own": own(f"{r.name.value} movement"),
+                 "combat_own": own(f"{r.name.value} combat"),
                  "combat": combat_text(r.combat), "level": r.level,
                  "line": t.name("line", r.line.value) if r.line else None}
                 for r in node.rows if r.kind == kind]

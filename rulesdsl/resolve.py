@@ -17,7 +17,7 @@ from .errors import Diagnostic, Span, suggest, suggester
 from .context import ROOT
 from .expressions import Checker, Vocabulary
 from .runtime.model import Quantity
-from .runtime.notation import parse_result
+from .runtime.notation import odds_ratio, parse_odds, parse_result
 from .validate import (PARAMETER_RESULT_HINT, RESULT_HINTS, _shown, favours_defender, reads_own_codes, result_cells,
                        rounding_threshold, typed_value)
 from .walk import walk
@@ -476,9 +476,11 @@ def _override_of_nothing(rule: ir.Rule, rules: frozenset[str]) -> Diagnostic:
 
 
 # ---- amendments: one item of an inherited definition changes, the rest holds -------------------
-def _amended(inherited: ir.Effective[Any], node: Any, new: list[ir.Amended]) -> ir.Effective[Any]:
-    """The inherited definition with `node` in effect; each item keeps the origin of its nearest amendment."""
-    keys = {a.key for a in new}
+def _amended(inherited: ir.Effective[Any], node: Any, new: list[ir.Amended],
+             replaced: Collection[str] = ()) -> ir.Effective[Any]:
+    """The inherited definition with `node` in effect; each item keeps the origin of its nearest amendment
+    (`replaced`: earlier amendments of parts of an item amended whole, now gone)."""
+    keys = {a.key for a in new} | set(replaced)
     return ir.Effective(node=node, origin=inherited.origin,
                         amended=tuple(a for a in inherited.amended if a.key not in keys) + tuple(new))
 
@@ -548,33 +550,73 @@ def _not_in_rule(name: str, parameter: ir.Parameter, rule: ir.Rule, inherited: i
 
 def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainChart], origin: str,
                    problems: list[Diagnostic]) -> ir.Effective[ir.TerrainChart]:
-    """`amend terrain effects chart { hex: / woods 3 Dx2 }`: the rows listed replace the inherited rows of
-    those terrains; every other row as inherited."""
+    """`amend terrain effects chart { hex: / woods 3 Dx2 / village combat 2L }`: a row listed replaces the
+    inherited row of its terrain, or adds a terrain the chart lacks; a single cell replaces that cell of
+    the inherited row and keeps the other; every other row as inherited."""
     rows = list(inherited.node.rows)
     where = {r.name.value.lower(): i for i, r in enumerate(rows)}
     new: list[ir.Amended] = []
+    replaced: set[str] = set()     # rows replaced whole: an earlier amendment of one of their cells is gone
     for row in chart.rows:
         key = row.name.value.lower()
-        if key not in where:
-            problems.append(Diagnostic(
-                f"the terrain effects chart of {inherited.origin} has no terrain '{row.name.value}'", row.name.span,
-                suggest(row.name.value, where) or "an amendment changes the rows of the inherited chart; a new "
-                                                 "terrain needs the whole chart, with override"))
-            continue
         if row.kind is None:
             continue  # reported by validate
+        near = suggest(row.name.value, where, cutoff=0.8) if key not in where else None
+        if near is not None:     # a misspelt inherited terrain, not a new one
+            problems.append(Diagnostic(
+                f"the terrain effects chart of {inherited.origin} has no terrain '{row.name.value}'",
+                row.name.span, near))
+            continue
+        if key not in where:     # a terrain of the game's own: after the last row of its kind
+            at = max((i for i, r in enumerate(rows) if r.kind == row.kind), default=len(rows) - 1) + 1
+            rows.insert(at, row)
+            where = {r.name.value.lower(): i for i, r in enumerate(rows)}
+            new.append(ir.Amended(key=row.name.value, text=_row_text(row), origin=origin, span=row.span))
+            continue
         old = rows[where[key]]
         if old.kind != row.kind:
-            problems.append(Diagnostic(f"'{old.name.value}' is {old.kind} terrain on the inherited chart",
-                                       row.span, f"put the row under '{'roads' if old.kind == 'road' else old.kind}:'"))
+            problems.append(_wrong_heading(old, row.span))
             continue
         if old == row:
             problems.append(_nothing_changes(f"terrain '{row.name.value}'", inherited, old.name.value,
                                              "the same row", row.span))
             continue
         rows[where[key]] = dataclasses.replace(row, name=old.name)
+        replaced |= {f"{old.name.value} movement", f"{old.name.value} combat"}
         new.append(ir.Amended(key=old.name.value, text=_row_text(row), origin=origin, span=row.span))
-    return _amended(inherited, dataclasses.replace(inherited.node, rows=tuple(rows)), new)
+    for cell in chart.cells:
+        key = cell.name.value.lower()
+        column = "movement" if cell.movement is not None else "combat"
+        if key not in where or rows[where[key]] in chart.rows:
+            if key not in where:
+                problems.append(Diagnostic(
+                    f"the terrain effects chart of {inherited.origin} has no terrain '{cell.name.value}'",
+                    cell.name.span, suggest(cell.name.value, where) or "a single cell changes a row of the "
+                    f"inherited chart; a terrain of the game's own needs its whole row, like: {cell.name.value}  "
+                    "1  ne"))
+            continue     # a new row given whole and one of its cells: reported by validate
+        if cell.kind is None:
+            continue  # reported by validate
+        old = rows[where[key]]
+        if old.kind != cell.kind:
+            problems.append(_wrong_heading(old, cell.span))
+            continue
+        changed = dataclasses.replace(old, movement=cell.movement) if cell.movement is not None else \
+            dataclasses.replace(old, combat=cell.combat)
+        item = f"{old.name.value} {column}"
+        if changed == old:
+            problems.append(_nothing_changes(f"the {column} of terrain '{cell.name.value}'", inherited, item,
+                                             "the same cell", cell.span))
+            continue
+        rows[where[key]] = changed
+        shown = _move_text(cell.movement) if cell.movement is not None else _fight_text(changed.combat)
+        new.append(ir.Amended(key=item, text=f"{old.name.value}: {column} {shown}", origin=origin, span=cell.span))
+    return _amended(inherited, dataclasses.replace(inherited.node, rows=tuple(rows)), new, replaced)
+
+
+def _wrong_heading(old: ir.TerrainRow, span: Span) -> Diagnostic:
+    return Diagnostic(f"'{old.name.value}' is {old.kind} terrain on the inherited chart", span,
+                      f"put the row under '{'roads' if old.kind == 'road' else old.kind}:'")
 
 
 def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.SequenceOfPlay], origin: str,
@@ -638,14 +680,20 @@ def _no_such_turn(block: ir.TurnBlock, blocks: list[ir.TurnBlock], origin: str) 
 
 
 def _row_text(row: ir.TerrainRow) -> str:
-    move, combat = row.movement, row.combat
+    return f"{row.name.value}: movement {_move_text(row.movement)}, combat {_fight_text(row.combat)}"
+
+
+def _move_text(move: ir.MovementCell) -> str:
     moves = {"cost": str(move.amount), "add": f"+{move.amount}", "prohibited": "P", "other": "ot",
              "road-like": "road-like", "negates": f"negates {move.target.value if move.target else ''}"}
+    return moves[move.kind]
+
+
+def _fight_text(combat: ir.CombatCell) -> str:
     parts = [f"A x{combat.attacker}" if combat.attacker is not None else "",
              f"D x{combat.defender}" if combat.defender is not None else "",
              f"{abs(combat.shift)}{'L' if combat.shift < 0 else 'R'}" if combat.shift else ""]
-    fight = {"none": "ne", "prohibited": "P", "other": "ot"}.get(combat.kind) or " ".join(p for p in parts if p)
-    return f"{row.name.value}: movement {moves[move.kind]}, combat {fight}"
+    return {"none": "ne", "prohibited": "P", "other": "ot"}.get(combat.kind) or " ".join(p for p in parts if p)
 
 
 def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTable], origin: str,
@@ -670,13 +718,18 @@ def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTab
             return inherited
         line = names[wanted]
     columns: list[int | None] = []
-    for column in amend_line.columns:
+    added: list[tuple[int, ir.Text]] = []      # a column the table lacks: (its place in the amendment, odds)
+    for place, column in enumerate(amend_line.columns):
         index = next((i for i, c in enumerate(line.columns) if c.value == column.value), None)
         if index is None:
             columns_text = [c.value for c in line.columns]
-            problems.append(Diagnostic(
-                f"the combat results table of {inherited.origin} has no column {column.value}", column.span,
-                suggest(column.value, columns_text) or "its columns are " + " ".join(columns_text)))
+            if len(base.lines) == 1 and parse_odds(column.value) is not None \
+                    and odds_ratio(column.value) not in {odds_ratio(c) for c in columns_text if parse_odds(c)}:
+                added.append((place, column))     # a new odds column: every roll is given (checked below)
+            else:
+                problems.append(Diagnostic(
+                    f"the combat results table of {inherited.origin} has no column {column.value}", column.span,
+                    suggest(column.value, columns_text) or "its columns are " + " ".join(columns_text)))
         columns.append(index)
     rows = [list(r.cells) for r in base.rows]
     where = {r.label.value: i for i, r in enumerate(base.rows)}
@@ -703,13 +756,38 @@ def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTab
                 continue
             rows[where[label]][index] = cell
             new.append(ir.Amended(key=key, text=cell.value, origin=origin, span=cell.span))
+    odds = list(line.columns)
+    for place, column in added:
+        given = {r.label.value: r.cells[place] for r in table.rows if place < len(r.cells)}
+        missing = [r.label.value for r in base.rows if r.label.value not in given]
+        if missing:
+            problems.append(Diagnostic(
+                f"the new column {column.value} has no result for roll{'s' if len(missing) > 1 else ''} {', '.join(missing)}", column.span,
+                "a column the inherited table lacks needs a result on every roll: "
+                + " ".join(r.label.value for r in base.rows)))
+            continue
+        wrong = [c for c in given.values() if parse_result(c.value, notation) is None]
+        problems += [Diagnostic(f"'{c.value}' is not a combat result of the {notation} notation", c.span,
+                                "write a result as the inherited table does, like " + base.rows[0].cells[0].value)
+                     for c in wrong]
+        if wrong:
+            continue
+        at = next((i for i, c in enumerate(odds) if parse_odds(c.value) is not None
+                   and odds_ratio(c.value) > odds_ratio(column.value)), len(odds))
+        odds.insert(at, column)
+        for label, cells in zip(where, rows):
+            cells.insert(at, given[label])
+        new.append(ir.Amended(key=f"{column.value} column", origin=origin, span=column.span,
+                              text=" ".join(given[label].value for label in where)))
     new_rows = tuple(dataclasses.replace(r, cells=tuple(cells)) for r, cells in zip(base.rows, rows))
+    new_line = dataclasses.replace(line, columns=tuple(odds))
     if base.grid is not None:
-        node = dataclasses.replace(base, grid=dataclasses.replace(base.grid, rows=new_rows))
+        node = dataclasses.replace(base, grid=dataclasses.replace(
+            base.grid, rows=new_rows, lines=tuple(new_line if l is line else l for l in base.grid.lines)))
     else:
         node = dataclasses.replace(base, sides=tuple(
-            dataclasses.replace(s, rows=new_rows) if s.side.value == "defender" and s.odds is not None else s
-            for s in base.sides))
+            dataclasses.replace(s, rows=new_rows, odds=new_line) if s.side.value == "defender" and s.odds is not None
+            else s for s in base.sides))
     return _amended(inherited, node, new)
 
 
