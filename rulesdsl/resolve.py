@@ -592,8 +592,8 @@ def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainCha
                 problems.append(Diagnostic(
                     f"the terrain effects chart of {inherited.origin} has no terrain '{cell.name.value}'",
                     cell.name.span, suggest(cell.name.value, where) or "a single cell changes a row of the "
-                    f"inherited chart; a terrain of the game's own needs its whole row, like: {cell.name.value}  "
-                    "1  ne"))
+                    "inherited chart; a terrain of the game's own needs its whole row: name, movement cost, "
+                    "combat effect"))
             continue     # a new row given whole and one of its cells: reported by validate
         if cell.kind is None:
             continue  # reported by validate
@@ -674,7 +674,7 @@ def _no_such_turn(block: ir.TurnBlock, blocks: list[ir.TurnBlock], origin: str) 
                           "player turn", block.side.span, "amend it as 'player turn { ... }', with no side")
     if sides:
         return Diagnostic(f"the sequence of play of {origin} has a player turn per side: name the one amended",
-                          block.kind.span, "write " + " or ".join(f"'player turn {s}'" for s in sides))
+                          block.kind.span, "name its side after 'player turn': " + " or ".join(sides))
     return Diagnostic(f"the sequence of play of {origin} has no {kind} turn", block.kind.span,
                       "amend the phases of a turn it has")
 
@@ -760,11 +760,12 @@ def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTab
     for place, column in added:
         given = {r.label.value: r.cells[place] for r in table.rows if place < len(r.cells)}
         missing = [r.label.value for r in base.rows if r.label.value not in given]
-        if missing:
+        if missing:     # a misspelt column, or a new one short of rolls
+            near = suggest(column.value, [c.value for c in line.columns])
             problems.append(Diagnostic(
-                f"the new column {column.value} has no result for roll{'s' if len(missing) > 1 else ''} {', '.join(missing)}", column.span,
-                "a column the inherited table lacks needs a result on every roll: "
-                + " ".join(r.label.value for r in base.rows)))
+                f"the combat results table of {inherited.origin} has no column {column.value}", column.span,
+                (f"{near} (" if near else "") + f"to add column {column.value}, give it a result on every roll; "
+                f"missing: {', '.join(missing)}" + (")" if near else "")))
             continue
         wrong = [c for c in given.values() if parse_result(c.value, notation) is None]
         problems += [Diagnostic(f"'{c.value}' is not a combat result of the {notation} notation", c.span,

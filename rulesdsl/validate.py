@@ -477,8 +477,8 @@ def _terrain_cells(chart: ir.TerrainChart, rows: dict[str, ir.TerrainRow]) -> li
         column = "movement" if cell.movement is not None else "combat"
         if not chart.amend:
             out.append(Diagnostic(f"a single {column} cell for '{cell.name.value}' belongs to an amendment",
-                                  cell.span, f"write the whole row, like: {cell.name.value}  1  ne; or change an "
-                                             "inherited row in 'amend terrain effects chart'"))
+                                  cell.span, "give the row both cells (movement cost, then combat effect), or "
+                                             "change an inherited row in 'amend terrain effects chart'"))
             continue
         key = cell.name.value.lower()
         first: ir.TerrainRow | ir.TerrainCell | None = rows.get(key) or seen.get((key, column))
