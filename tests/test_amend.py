@@ -570,3 +570,16 @@ def test_cell_amendments_format_and_round_trip():
     formatted = format_source(Source("x.rules", CELLS.replace("woods    combat    2L", "woods combat   Dx2   1L")))
     assert "    woods    combat    Dx2 1L\n" in formatted
     assert parse(Source("x.rules", formatted)).terrain[0].cells[0].combat.defender == 2
+
+
+def test_the_reference_amendment_example_owns_each_item_it_amends():
+    from rulesdsl import reference
+    from rulesdsl.project import compile_sources
+    compilation = compile_sources([Source("rulebooks/my-errata.rules", reference.AMEND_EXAMPLE)])
+    assert compilation.diagnostics == []
+    resolved = compilation.resolved["my-errata"]
+    assert resolved.sequence is not None and resolved.terrain is not None and resolved.results is not None
+    own = [a.key for e in [*resolved.rules, resolved.sequence, resolved.terrain, resolved.results]
+           for a in e.amended if a.origin == "my-errata"]
+    assert own == ["combat.below_table", "player turn: movement", "marsh", "woods combat", "village movement",
+                   "3:1 x 4", "4:1 x 4"]
