@@ -611,6 +611,18 @@ def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainCha
         rows[where[key]] = changed
         shown = _move_text(cell.movement) if cell.movement is not None else _fight_text(changed.combat)
         new.append(ir.Amended(key=item, text=f"{old.name.value}: {column} {shown}", origin=origin, span=cell.span))
+    known = {r.name.value.lower(): r for r in rows}
+    for item in (*chart.rows, *chart.cells):    # what an amended row negates is a hexside of the chart in effect
+        move = item.movement
+        if move is None or move.kind != "negates" or move.target is None or item.kind is None:
+            continue
+        target = known.get(move.target.value.lower())
+        if target is None:
+            problems.append(Diagnostic(f"unknown terrain '{move.target.value}'", move.target.span,
+                                       suggest(move.target.value, known) or "negate a terrain of the chart"))
+        elif target.kind != "hexside":
+            problems.append(Diagnostic(f"'{item.name.value}' can only negate a hexside feature; "
+                                       f"'{target.name.value}' is {target.kind} terrain", move.target.span))
     return _amended(inherited, dataclasses.replace(inherited.node, rows=tuple(rows)), new, replaced)
 
 

@@ -438,7 +438,9 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
         if move.kind == "negates" and move.target is not None:
             negated = move.target
             target = rows.get(negated.value.lower())
-            if target is None:
+            if target is None and chart.amend:
+                pass     # an amendment may negate an inherited terrain: resolve checks it on the chart in effect
+            elif target is None:
                 out.append(Diagnostic(f"unknown terrain '{negated.value}'", negated.span,
                                       suggest(negated.value, rows) or "negate a terrain listed on this chart"))
             elif target.kind != "hexside":

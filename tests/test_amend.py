@@ -583,3 +583,17 @@ def test_the_reference_amendment_example_owns_each_item_it_amends():
            for a in e.amended if a.origin == "my-errata"]
     assert own == ["combat.below_table", "player turn: movement", "marsh", "woods combat", "village movement",
                    "3:1 x 4", "4:1 x 4"]
+
+
+@pytest.mark.parametrize("target, errors", [
+    ("stream", []),                                   # an inherited hexside: fine in an amendment
+    ("strem", ["5:31: unknown terrain 'strem'"]),
+    ("woods", ["5:31: 'bridge' can only negate a hexside feature; 'woods' is hex terrain"]),
+])
+def test_an_amended_cell_negates_a_terrain_of_the_chart_in_effect(project, target, errors):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    path = project.write("rulebooks/games/neg.rules", 'game neg "Neg" version "1.0" extends house\n\n'
+                         f"amend terrain effects chart {{\n  hexside:\n    bridge  movement  negates {target}\n}}\n")
+    compilation = compile_project(project.root, [path])
+    assert [f"{d.span.line}:{d.span.column}: {d.message}" for d in compilation.diagnostics] == errors
