@@ -7,6 +7,7 @@ definition in effect keeps the rulebook it came from and its position.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from fractions import Fraction
 from typing import Any, Collection, Mapping
@@ -17,7 +18,7 @@ from .errors import Diagnostic, Span, suggest, suggester
 from .context import ROOT
 from .expressions import Checker, Vocabulary
 from .runtime.model import Quantity
-from .runtime.notation import odds_ratio, parse_odds, parse_result
+from .runtime.notation import odds_ratio, parse_odds
 from .validate import (PARAMETER_RESULT_HINT, RESULT_HINTS, _shown, favours_defender, reads_own_codes, result_cells,
                        rounding_threshold, typed_value)
 from .walk import walk
@@ -148,6 +149,9 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
                         f"there is no inherited {noun} to amend: write the whole chart, without amend"))
                     continue
                 amend: Any = {"terrain": _amend_terrain, "results": _amend_results, "sequence": _amend_sequence}[field]
+                if field == "results":    # its cells read in the codes in effect here: this book's, or inherited
+                    codes = book.result_codes[0] if book.result_codes else charts.get("result_codes")
+                    amend = functools.partial(_amend_results, codes=getattr(codes, "node", codes))
                 charts[field] = amend(node, charts[field], origin, problems)
                 continue
             override = getattr(node, "override", False)
@@ -709,11 +713,20 @@ def _fight_text(combat: ir.CombatCell) -> str:
 
 
 def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTable], origin: str,
-                   problems: list[Diagnostic]) -> ir.Effective[ir.ResultsTable]:
+                   problems: list[Diagnostic], codes: ir.ResultCodes | None = None) -> ir.Effective[ir.ResultsTable]:
     """`amend combat results table { odds 3:1 / 4 D1r2 }`: each cell listed (by its odds column and its dice
-    row) replaces the inherited one; every other cell as inherited."""
+    row) replaces the inherited one; every other cell as inherited. Cells read as `codes` (the result codes
+    in effect) declares, else in the table's notation."""
     base = inherited.node
-    notation = base.notation.value if base.notation else "steps-first"
+    notation = result_codes.family(codes, base)
+    read = result_codes.reader(codes, base)
+
+    def wrong(cell: ir.Text, like: str) -> Diagnostic:
+        if codes is None:
+            return Diagnostic(f"'{cell.value}' is not a combat result of the {notation} notation", cell.span,
+                              "write a result as the inherited table does, like " + like)
+        return Diagnostic(f"'{cell.value}' is not a declared result code", cell.span,
+                          result_codes.cell_hint(codes, notation, RESULT_HINTS, cell.value))
     if not table.lines or not base.lines:
         return inherited   # no odds row: reported by validate; an inherited table without one, by its own
     amend_line = table.lines[0]
@@ -756,10 +769,8 @@ def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTab
         for index, cell in zip(columns, row.cells):
             if index is None:
                 continue
-            if parse_result(cell.value, notation) is None:
-                problems.append(Diagnostic(f"'{cell.value}' is not a combat result of the {notation} notation",
-                                           cell.span, "write a result as the inherited table does, like "
-                                                      + base.rows[where[label]].cells[index].value))
+            if read(cell.value) is None:
+                problems.append(wrong(cell, base.rows[where[label]].cells[index].value))
                 continue
             key = f"{base.columns[index].value} x {label}"
             old = rows[where[label]][index]
@@ -779,11 +790,9 @@ def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTab
                 (f"{near} (" if near else "") + f"to add column {column.value}, give it a result on every roll; "
                 f"missing: {', '.join(missing)}" + (")" if near else "")))
             continue
-        wrong = [c for c in given.values() if parse_result(c.value, notation) is None]
-        problems += [Diagnostic(f"'{c.value}' is not a combat result of the {notation} notation", c.span,
-                                "write a result as the inherited table does, like " + base.rows[0].cells[0].value)
-                     for c in wrong]
-        if wrong:
+        unread = [c for c in given.values() if read(c.value) is None]
+        problems += [wrong(c, base.rows[0].cells[0].value) for c in unread]
+        if unread:
             continue
         at = next((i for i, c in enumerate(odds) if parse_odds(c.value) is not None
                    and odds_ratio(c.value) > odds_ratio(column.value)), len(odds))

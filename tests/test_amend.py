@@ -597,3 +597,26 @@ def test_an_amended_cell_negates_a_terrain_of_the_chart_in_effect(project, targe
                          f"amend terrain effects chart {{\n  hexside:\n    bridge  movement  negates {target}\n}}\n")
     compilation = compile_project(project.root, [path])
     assert [f"{d.span.line}:{d.span.column}: {d.message}" for d in compilation.diagnostics] == errors
+
+
+def test_a_classic_table_is_amended_in_its_declared_codes(project):
+    """A series whose CRT prints declared codes (DE, DR ...): an amended cell, and a new column, are read
+    in those codes, not in the SCS notation."""
+    from test_result_codes import GAME as CLASSIC_GAME, SERIES as CLASSIC
+    project.write("rulebooks/classic.rules", CLASSIC + "\n" + CLASSIC_GAME.split("\n", 2)[2])
+    cell = project.write("rulebooks/cell.rules", 'game cell "Cell" version "1.0" extends classic\n\n'
+                         "amend combat results table {\n  odds  1:1\n  1     DR\n}\n")
+    column = project.write("rulebooks/column.rules", 'game column "Column" version "1.0" extends classic\n\n'
+                           "amend combat results table {\n  odds  7:1\n  1     DE\n  2     DE\n  3     DE\n"
+                           "  4     DE\n  5     DE\n  6     DX\n}\n")
+    compilation = compile_project(project.root, [cell, column])
+    assert [(d.span.line, d.span.column, d.message, d.hint) for d in compilation.diagnostics] == [
+        (10, 9, "'DX' is not a declared result code", "the declared codes are DE, DR, DRL, EX, AL, AE, NE, NA")]
+    column.write_text(column.read_text(encoding="utf-8").replace("DX", "EX"), encoding="utf-8")
+    compilation = compile_project(project.root, [cell, column])
+    assert compilation.diagnostics == []
+    one, added = compilation.resolved["cell"].results, compilation.resolved["column"].results
+    assert one is not None and added is not None
+    assert [(a.key, a.text) for a in one.amended] == [("1:1 x 1", "DR")]
+    assert [(a.key, a.text) for a in added.amended] == [("7:1 column", "DE DE DE DE DE EX")]
+    assert [c.value for c in added.node.columns] == ["1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1"]
