@@ -294,8 +294,7 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         "attacker-all": lambda o: o.attacker_eliminated, "attacker-retreat": lambda o: o.attacker_retreats,
         "defender-advance": lambda o: o.defender_advances, "attacker-advance": lambda o: o.attacker_advances,
         "exchange": lambda o: o.exchange, "breakthrough": lambda o: o.breakthrough,
-        **{f"state {side} {state}": (lambda o, key=(side, state): sum(
-            (c for s, w, c in o.states if (s, w) == key), Fraction(0))) for side, state in states},
+        **{f"state {side} {state}": _state_chance(side, state) for side, state in states},
         "no-effect": lambda o: o.no_effect, "not-allowed": lambda o: o.not_allowed}
     if node.attacker is not None:
         del declared_rows["attacker-loses"]     # the attacker side has its own odds
@@ -337,6 +336,11 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         "below": None if below is None else (below.value, below.rule),
         "above": None if above is None else above.rule,
     }
+
+
+def _state_chance(side: str, state: str) -> Callable[[Odds], Fraction]:
+    """Reads a column's chance that `side` takes `state`."""
+    return lambda odds: sum((c for s, w, c in odds.states if (s, w) == (side, state)), Fraction(0))
 
 
 def _outcome_label(key: str, t: Labeler) -> Label:

@@ -150,8 +150,9 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
                     continue
                 amend: Any = {"terrain": _amend_terrain, "results": _amend_results, "sequence": _amend_sequence}[field]
                 if field == "results":    # its cells read in the codes in effect here: this book's, or inherited
-                    codes = book.result_codes[0] if book.result_codes else charts.get("result_codes")
-                    amend = functools.partial(_amend_results, codes=getattr(codes, "node", codes))
+                    codes: ir.ResultCodes | None = book.result_codes[0] if book.result_codes else \
+                        charts["result_codes"].node if "result_codes" in charts else None
+                    amend = functools.partial(_amend_results, codes=codes)
                 charts[field] = amend(node, charts[field], origin, problems)
                 continue
             override = getattr(node, "override", False)
@@ -605,8 +606,12 @@ def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainCha
         if old.kind != cell.kind:
             problems.append(_wrong_heading(old, cell.span))
             continue
-        changed = dataclasses.replace(old, movement=cell.movement) if cell.movement is not None else \
-            dataclasses.replace(old, combat=cell.combat)
+        if cell.movement is not None:
+            changed = dataclasses.replace(old, movement=cell.movement)
+        elif cell.combat is not None:
+            changed = dataclasses.replace(old, combat=cell.combat)
+        else:
+            continue
         item = f"{old.name.value} {column}"
         if changed == old:
             problems.append(_nothing_changes(f"the {column} of terrain '{cell.name.value}'", inherited, item,
@@ -616,16 +621,17 @@ def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainCha
         shown = _move_text(cell.movement) if cell.movement is not None else _fight_text(changed.combat)
         new.append(ir.Amended(key=item, text=f"{old.name.value}: {column} {shown}", origin=origin, span=cell.span))
     known = {r.name.value.lower(): r for r in rows}
-    for item in (*chart.rows, *chart.cells):    # what an amended row negates is a hexside of the chart in effect
-        move = item.movement
-        if move is None or move.kind != "negates" or move.target is None or item.kind is None:
+    entries: tuple[ir.TerrainRow | ir.TerrainCell, ...] = (*chart.rows, *chart.cells)
+    for entry in entries:    # what an amended row negates is a hexside of the chart in effect
+        move = entry.movement
+        if move is None or move.kind != "negates" or move.target is None or entry.kind is None:
             continue
         target = known.get(move.target.value.lower())
         if target is None:
             problems.append(Diagnostic(f"unknown terrain '{move.target.value}'", move.target.span,
                                        suggest(move.target.value, known) or "negate a terrain of the chart"))
         elif target.kind != "hexside":
-            problems.append(Diagnostic(f"'{item.name.value}' can only negate a hexside feature; "
+            problems.append(Diagnostic(f"'{entry.name.value}' can only negate a hexside feature; "
                                        f"'{target.name.value}' is {target.kind} terrain", move.target.span))
     return _amended(inherited, dataclasses.replace(inherited.node, rows=tuple(rows)), new, replaced)
 
