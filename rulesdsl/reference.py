@@ -212,7 +212,7 @@ HEADER_EXAMPLE = (
 
 
 AMEND_EXAMPLE = (
-    'game my-errata "My Errata" version "1.1" extends new-scs\n\n'
+    'game my-errata "My Errata" version "1.1" extends scs-1.8\n\n'
     'rule G1.0 "Stacking" {\n'
     '  summary "Up to six steps may stack in a hex."\n'
     "  stacking.limit = 6 steps\n"
@@ -222,18 +222,14 @@ AMEND_EXAMPLE = (
     "}\n\n"
     "amend sequence of play {\n"
     "  player turn {\n"
-    "    movement  [3.0]  movement\n"
+    "    movement  [3.0 5.0]  movement, overrun\n"
     "  }\n"
     "}\n\n"
     "amend terrain effects chart {\n"
     "  hex:\n"
-    "    woods    combat    2L\n"
-    "    village  movement  2\n"
-    "    marsh    3         1L\n"
-    "}\n\n"
-    "amend combat results table {\n"
-    "  odds  3:1   4:1\n"
-    "  4     D2r2  D2r2\n"
+    "    woods  combat    1L\n"
+    "    open   movement  2\n"
+    "    marsh  3         1L\n"
     "}\n")
 
 
@@ -400,8 +396,9 @@ def generate(corpus: Path | None = None) -> str:
     w("\n")
     w("### Amendments\n\n`amend` changes one item of what a rulebook inherits and keeps the rest: parameters of a "
       "rule, phases of a turn (`player turn soviet { ... }`: that side's turn only), Terrain Effects Chart rows or "
-      "single cells (`woods  combat 2L`: the movement cell as inherited), and CRT cells (an odds column the table "
-      "lacks, given on every roll, is added). A row of a terrain the chart lacks is added. Each item amended is "
+      "single cells (`woods  combat 1L`: the movement cell as inherited), and Combat Results Table cells "
+      "(`amend combat results table { odds 3:1 / 4 D2r2 }`; an odds column the table lacks, given on every roll, "
+      "is added). A row of a terrain the chart lacks is added. Each item amended is "
       "the game's own: its module, its card and `diff --resolved` say so. (IR: the `amend` flag of each "
       "statement, `TerrainChart.cells`; resolved: `Effective.amended`.)\n\nExample:\n\n")
     w(_fence(_canonical(AMEND_EXAMPLE), "rules"))
