@@ -221,14 +221,17 @@ def _sequence(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     # player_turns: the shared player turn (side None), or each side's own, in the order written
     out: dict[str, Any] = {"cites": [c.value for c in node.cites], "game_turn": [], "player_turns": []}
     by_side = any(block.side is not None for block in node.blocks)
+    sequence = resolved.sequence
     for block in node.blocks:
         phases: list[dict[str, Any]] = []
+        turn = f"{block.kind.value} turn" + (f" {block.side.value}" if block.side is not None else "")
         for item in block.items:
             entry: dict[str, Any]
             if isinstance(item, ir.PlayerTurnSlot):
-                entry = {"slot": True, "side": by_side, "name": t.name("player-turn", item.name.value)}
+                entry = {"slot": True, "side": by_side, "name": t.name("player-turn", item.name.value), "own": False}
             else:
-                entry = {"slot": False, "name": t.name("phase", item.name.value),
+                own = sequence.item_origin(f"{turn}: {item.name.value}") == resolved.id != sequence.origin
+                entry = {"slot": False, "name": t.name("phase", item.name.value), "own": own,
                          "cites": [c.value for c in item.cites],
                          "activities": [t.name("activity", a.value) for a in item.activities],
                          "note": t(f"note.{item.name.value}", item.note.value) if item.note else None}

@@ -351,6 +351,9 @@ def test_a_side_amendment_changes_only_that_sides_turn(project, capsys):
     assert own is not None
     items = [re.sub(r"<[^>]+>", "", i).strip() for i in re.findall(r"<li>(.*?)</li>", own.group(1), re.S)]
     assert items == ["[SoP] player turn soviet: movement [3.0] movement, overrun†"]
+    marked = re.findall(r"<h3>Player Turn — (\w+)</h3>(.*?)</table>", html, re.S)
+    assert [(side, re.findall(r"\d\. (\w[\w ]*)<sup", rows)) for side, rows in marked] == [
+        ("German", []), ("Soviet", ["Movement"])]          # the Soviet movement phase only
     # ... and diff --resolved, under that side's turn only
     code, out, err = project.run("diff", "--resolved", "sided", "front", "--format", "json", capsys=capsys)
     assert code in (0, 1), err
@@ -619,3 +622,17 @@ def test_a_classic_table_is_amended_in_its_declared_codes(project):
     assert [(a.key, a.text) for a in one.amended] == [("1:1 x 1", "DR")]
     assert [(a.key, a.text) for a in added.amended] == [("7:1 column", "DE DE DE DE DE EX")]
     assert [c.value for c in added.node.columns] == ["1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1"]
+
+
+def test_an_amended_game_turn_phase_is_marked_where_the_card_prints_it(project, capsys):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    project.write("rulebooks/games/eot.rules", 'game eot "Eot" version "1.0" extends house\n\n'
+                  "amend sequence of play {\n  game turn {\n    end-of-turn  [1.0]  turn-marker\n  }\n}\n")
+    code, html, err = project.run("chart", "eot", "--out", "-", capsys=capsys)
+    assert code == 0, err
+    game_turn = re.search(r'<ol class="sequence">(.*?)</ol>', html, re.S)
+    assert game_turn is not None
+    assert re.findall(r'<span class="break">([^<]*)</span><sup class="own-mark">', game_turn.group(1)) == \
+        ["End of turn"]
+    assert "<sup" not in html.split('<ol class="sequence">')[1].split("</ol>")[1].split("</section>")[0]
