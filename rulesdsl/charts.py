@@ -20,7 +20,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from . import __version__, codes as result_codes, ir
 from .errors import Diagnostic
-from .outcomes import column_odds, number, percent
+from .outcomes import Odds, column_odds, number, percent
 from .runtime.model import Quantity
 
 PAPERS = {"a4": ("210mm", "297mm"), "letter": ("8.5in", "11in")}
@@ -221,8 +221,9 @@ def _own(resolved: ir.Resolved, data: dict[str, Any]) -> list[dict[str, str]]:
     if resolved.results is not None and data.get("results"):
         cells = {a.key for a in resolved.results.amended if a.origin == me}
         columns = data["results"]["columns"]
-        for row in data["results"]["rows"]:
-            row["own"] = [f"{column} x {row['label']}" in cells for column in columns]
+        for row in data["results"]["rows"]:     # a cell, or a whole column the game adds ("7:1 column")
+            row["own"] = [f"{column} x {row['label']}" in cells or f"{column} column" in cells
+                          for column in columns]
         out += [{"where": "CRT", "text": f"{a.key}: {a.text}"} for a in resolved.results.amended if a.origin == me]
     return out
 
@@ -234,14 +235,17 @@ def _sequence(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     # player_turns: the shared player turn (side None), or each side's own, in the order written
     out: dict[str, Any] = {"cites": [c.value for c in node.cites], "game_turn": [], "player_turns": []}
     by_side = any(block.side is not None for block in node.blocks)
+    sequence = resolved.sequence
     for block in node.blocks:
         phases: list[dict[str, Any]] = []
+        turn = f"{block.kind.value} turn" + (f" {block.side.value}" if block.side is not None else "")
         for item in block.items:
             entry: dict[str, Any]
             if isinstance(item, ir.PlayerTurnSlot):
-                entry = {"slot": True, "side": by_side, "name": t.name("player-turn", item.name.value)}
+                entry = {"slot": True, "side": by_side, "name": t.name("player-turn", item.name.value), "own": False}
             else:
-                entry = {"slot": False, "name": t.name("phase", item.name.value),
+                own = sequence.item_origin(f"{turn}: {item.name.value}") == resolved.id != sequence.origin
+                entry = {"slot": False, "name": t.name("phase", item.name.value), "own": own,
                          "cites": [c.value for c in item.cites],
                          "activities": [t.name("activity", a.value) for a in item.activities],
                          "note": t(f"note.{item.name.value}", item.note.value) if item.note else None}
@@ -258,10 +262,17 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.terrain is None:
         return None
     node = resolved.terrain.node
+    terrain = resolved.terrain
+
+    def own(key: str) -> bool:
+        """An item the game's own amendment gives: a row (its name), or one cell (`woods combat`)."""
+        return terrain.item_origin(key) == resolved.id != terrain.origin
+
     sections = []
     for kind in ("hex", "road", "hexside"):
         rows = [{"name": t.name("terrain", r.name.value), "movement": movement_text(r.movement, t),
-                 "own": resolved.terrain.item_origin(r.name.value) == resolved.id != resolved.terrain.origin,
+                 "own": own(r.name.value), "movement_own": own(f"{r.name.value} movement"),
+                 "combat_own": own(f"{r.name.value} combat"),
                  "combat": combat_card_text(r.combat, t), "level": r.level,
                  "line": t.name("line", r.line.value) if r.line else None}
                 for r in node.rows if r.kind == kind]
@@ -285,19 +296,27 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
     columns = [c.value for c in node.columns]
     cap = resolved.modifiers.node.cap if resolved.modifiers is not None else None
     outcome = []
-    declared_rows: dict[str, list[str]] = {}    # odds only declared meanings give, shown when some column has them
-    for index, column in enumerate(columns):
-        odds = column_odds(node.dice.value, rows, index, notation, codes=codes)
+    every = [column_odds(node.dice.value, rows, index, notation, codes=codes) for index in range(len(columns))]
+    for column, odds in zip(columns, every):
         outcome.append({"column": column, "defender_step": percent(odds.defender_loses_step),
                         "defender_retreat": percent(odds.defender_retreats),
                         "defender_steps": number(odds.defender_steps),
                         "attacker_steps": number(odds.attacker_steps)})
-        for key, value in (("defender-all", odds.defender_eliminated),
-                           ("attacker-all", odds.attacker_eliminated),
-                           ("exchange", odds.exchange), ("not-allowed", odds.not_allowed)):
-            declared_rows.setdefault(key, []).append(percent(value))
-    more_outcome = [{"label": t(f"outcome.{key}"), "cells": cells} for key, cells in declared_rows.items()
-                    if codes and any(c != percent(Fraction(0)) for c in cells)]
+    # odds only declared meanings give, shown when some column has them: a row for every outcome a declared
+    # code can give (codes.meaning): losses, retreats, advances, states, exchange, breakthrough, no effect,
+    # not allowed
+    states = dict.fromkeys((side, state) for odds in every for side, state, _ in odds.states)
+    declared_rows: dict[str, Callable[[Odds], Fraction]] = {
+        "defender-all": lambda o: o.defender_eliminated, "attacker-loses": lambda o: o.attacker_loses_step,
+        "attacker-all": lambda o: o.attacker_eliminated, "attacker-retreat": lambda o: o.attacker_retreats,
+        "defender-advance": lambda o: o.defender_advances, "attacker-advance": lambda o: o.attacker_advances,
+        "exchange": lambda o: o.exchange, "breakthrough": lambda o: o.breakthrough,
+        **{f"state {side} {state}": _state_chance(side, state) for side, state in states},
+        "no-effect": lambda o: o.no_effect, "not-allowed": lambda o: o.not_allowed}
+    if node.attacker is not None:
+        del declared_rows["attacker-loses"]     # the attacker side has its own odds
+    more_outcome = [{"label": _outcome_label(key, t), "cells": [percent(read(o)) for o in every]}
+                    for key, read in declared_rows.items() if codes and any(read(o) for o in every)]
     by_drm = []
     if cap is not None and node.dice.value != "d66":
         for drm in range(-cap, cap + 1):
@@ -334,6 +353,21 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         "below": None if below is None else (below.value, below.rule),
         "above": None if above is None else above.rule,
     }
+
+
+def _state_chance(side: str, state: str) -> Callable[[Odds], Fraction]:
+    """Reads a column's chance that `side` takes `state`."""
+    return lambda odds: sum((c for s, w, c in odds.states if (s, w) == (side, state)), Fraction(0))
+
+
+def _outcome_label(key: str, t: Labeler) -> Label:
+    """An outcome row's label: `outcome.KEY`, or, for a state a side takes, `{side} {state}`."""
+    if not key.startswith("state "):
+        return t(f"outcome.{key}")
+    _, side, state = key.split(" ", 2)
+    template, who, what = t("outcome.becomes"), t(f"code.side.{side}"), t.name("state", state)
+    text = template.text.replace("{side}", who.text).replace("{state}", what.text.lower())
+    return Label(text[:1].upper() + text[1:], template.fallback or who.fallback or what.fallback)
 
 
 def _codes(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]] | None:

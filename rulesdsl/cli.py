@@ -241,7 +241,8 @@ def _chart(root: Path | None, args: Arguments) -> int:
         return _usage(f"cannot write {args.out}: the folder {args.out.parent} does not exist (nothing was written)")
     as_path = Path(args.rulebook)
     is_file = as_path.suffix == ".rules" or as_path.exists()
-    compilation = compile_project(root, [as_path] if is_file else None)
+    # an id may be the project's own rulebook or a library one (a shipped series' card)
+    compilation = compile_project(root, [as_path] if is_file else None, () if is_file else (args.rulebook,))
     if is_file:
         key = next((k for k, r in compilation.rulebooks.items()
                     if r.path == shown_path(as_path, root)), None)
@@ -251,8 +252,9 @@ def _chart(root: Path | None, args: Arguments) -> int:
         _report(compilation)
         return EXIT_RULES
     if key is None or key not in compilation.resolved:
-        known = ", ".join(sorted(compilation.resolved))
-        return _usage(f"no rulebook '{args.rulebook}' in this project (rulebooks: {known})")
+        known = ", ".join(sorted(set(compilation.resolved) - compilation.library))
+        return _usage(f"no rulebook '{args.rulebook}' in this project (rulebooks: {known}; "
+                      f"library: {', '.join(compilation.library_ids)})")
     resolved = compilation.resolved[key]
     data, warnings = card(resolved, args.lang, compilation.labels, args.paper)
     html = render_html(data)

@@ -287,6 +287,16 @@ def _by_name(items: str, key: str = "name") -> Callable[[list[Any]], dict[str, d
     return lambda blocks: _items(blocks, items, key)
 
 
+def _terrain(blocks: list[ir.TerrainChart]) -> dict[str, dict[str, str]]:
+    """Rows by terrain; an amendment's single cells by terrain and column (`woods combat`)."""
+    out = _items(blocks, "rows", "name")
+    for block in blocks:
+        out.get(_BLOCK, {}).pop("cells", None)
+        for cell in block.cells:
+            out[f"{cell.name.value} {'movement' if cell.movement is not None else 'combat'}"] = _record(cell, "name")
+    return out
+
+
 def _rounding(blocks: list[ir.Rounding]) -> dict[str, dict[str, str]]:
     return {block.name.value: _record(block, "name") for block in blocks[:1]}
 
@@ -303,7 +313,7 @@ SNAPSHOTS: dict[type, tuple[str, Callable[[list[Any]], Any]]] = {
     ir.UnitFactors: ("unit_factors", _by_name("factors")),
     ir.Rounding: ("rounding", _rounding),
     ir.SequenceOfPlay: ("sequence", _sequence_snapshot),
-    ir.TerrainChart: ("terrain", _by_name("rows")),
+    ir.TerrainChart: ("terrain", _terrain),
     ir.ResultsTable: ("results", _results_snapshot),
     ir.ResultCodes: ("result_codes", _by_name("codes", "code")),
     ir.LookupTable: ("tables", _tables),

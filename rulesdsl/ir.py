@@ -504,6 +504,17 @@ class TerrainRow:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TerrainCell:
+    """`woods  combat 2L` in an amendment: one cell of an inherited row; the row's other cell as inherited."""
+
+    span: Span = _span()
+    kind: TerrainKind | None   # the heading it is under (None: an error validate reports)
+    name: Text
+    movement: MovementCell | None   # the cell given: movement ...
+    combat: CombatCell | None       # ... or combat
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TerrainChart:
     span: Span = _span()
     override: bool
@@ -511,6 +522,7 @@ class TerrainChart:
     cites: tuple[Text, ...]
     rows: tuple[TerrainRow, ...]
     amend: bool = False   # `amend terrain effects chart`: replaces (or adds) only the rows it lists
+    cells: tuple[TerrainCell, ...] = ()   # an amendment's single cells (validate: only in an amendment)
 
 
 # ---- combat results table ------------------------------------------------

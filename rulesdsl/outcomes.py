@@ -39,6 +39,12 @@ class Odds:
     attacker_eliminated: Fraction = Fraction(0)
     exchange: Fraction = Fraction(0)
     not_allowed: Fraction = Fraction(0)
+    attacker_retreats: Fraction = Fraction(0)
+    defender_advances: Fraction = Fraction(0)
+    attacker_advances: Fraction = Fraction(0)
+    breakthrough: Fraction = Fraction(0)
+    no_effect: Fraction = Fraction(0)
+    states: tuple[tuple[str, str, Fraction], ...] = ()   # (side, state, chance): a side takes a state
 
 
 def column_odds(dice: str, rows: dict[str, tuple[str, ...]], index: int, notation: str = "steps-first",
@@ -47,6 +53,8 @@ def column_odds(dice: str, rows: dict[str, tuple[str, ...]], index: int, notatio
     `codes` declares them, else in `notation`."""
     d_step = d_retreat = d_steps = a_steps = a_step = Fraction(0)
     d_all = a_all = exchange = not_allowed = Fraction(0)
+    a_retreat = d_advance = a_advance = breakthrough = no_effect = Fraction(0)
+    states: dict[tuple[str, str], Fraction] = {}
     for roll, chance in distribution(dice).items():
         result = read_result(row_for(rows, roll + drm)[index], notation, codes)
         assert result is not None, "the table's cells are checked before its odds are computed"
@@ -59,7 +67,17 @@ def column_odds(dice: str, rows: dict[str, tuple[str, ...]], index: int, notatio
         a_all += chance * result.attacker_eliminated
         exchange += chance * result.exchange
         not_allowed += chance * result.not_allowed
-    return Odds(d_step, d_retreat, d_steps, a_steps, a_step, d_all, a_all, exchange, not_allowed)
+        a_retreat += chance * (result.attacker_retreat > 0)
+        d_advance += chance * (result.defender_advance > 0)
+        a_advance += chance * (result.attacker_advance > 0)
+        breakthrough += chance * result.breakthrough
+        no_effect += chance * result.no_effect
+        for side, taken in (("attacker", result.attacker_states), ("defender", result.defender_states)):
+            for state in taken:
+                states[side, state] = states.get((side, state), Fraction(0)) + chance
+    return Odds(d_step, d_retreat, d_steps, a_steps, a_step, d_all, a_all, exchange, not_allowed,
+                a_retreat, d_advance, a_advance, breakthrough, no_effect,
+                tuple((side, state, chance) for (side, state), chance in states.items()))
 
 
 def percent(value: Fraction) -> str:

@@ -87,9 +87,12 @@ class Compilation:
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
-def compile_project(root: Path | None, paths: list[Path] | None = None) -> Compilation:
+def compile_project(root: Path | None, paths: list[Path] | None = None,
+                    library_ids: Collection[str] = ()) -> Compilation:
     """Read every rulebook of the project (and `paths`), then compile them together, with the library
-    rulebooks they extend; `paths` limits what is reported to those files and the rulebooks they extend."""
+    rulebooks they extend; `paths` limits what is reported to those files and the rulebooks they extend.
+    `library_ids`: library rulebooks resolved too, whether or not a rulebook extends them (a series'
+    card); a rulebook of the project with the same id wins."""
     try:
         config = load_config(root)
     except RulesError as exc:
@@ -110,7 +113,7 @@ def compile_project(root: Path | None, paths: list[Path] | None = None) -> Compi
         except RulesError as exc:
             problems += exc.diagnostics
             texts.update(exc.sources)
-    result = compile_sources(sources, targets, config.library, config.package, root)
+    result = compile_sources(sources, targets, config.library, config.package, root, library_ids)
     result.diagnostics = _only(problems, targets, result) + result.diagnostics
     result.sources.update(texts)
     result.checked = len(targets) if targets is not None else len(files)
@@ -144,10 +147,12 @@ def library_parameters(library: Library | None = None) -> dict[str, dict[str, De
 
 
 def compile_sources(sources: list[Source], targets: list[str] | None = None, library: Library | None = None,
-                    package: str = DEFAULT_PACKAGE, root: Path | None = None) -> Compilation:
+                    package: str = DEFAULT_PACKAGE, root: Path | None = None,
+                    library_ids: Collection[str] = ()) -> Compilation:
     """Parse, check, resolve and generate rulebooks given as text, with the library rulebooks they
     extend (read from `library`, by default the shipped one); writes nothing.  Outputs go under
-    `package`; only the rulebooks in `sources` get any."""
+    `package`; only the rulebooks in `sources` get any.  `library_ids`: library rulebooks resolved as
+    well (compile_project)."""
     result = Compilation(package=package)
     parsed: dict[str, ir.Rulebook] = {}
     failed = False
@@ -163,7 +168,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                 result.sources.update(exc.sources)
                 result.diagnostics += exc.diagnostics
                 failed = True
-        wanted = _from_library(parsed, library, root, result)
+        wanted = _from_library(parsed, library, root, result, library_ids)
 
     index: dict[str, ir.Rulebook] = {}
     for shown, rulebook in parsed.items():
@@ -195,7 +200,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                 result.labels.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
     modules: dict[str, ir.Rulebook] = {}
     for key, rulebook in sorted(index.items()):
-        if rulebook.kind.value == "labels" or key in result.library:
+        if rulebook.kind.value == "labels" or (key in result.library and key not in library_ids):
             continue   # a library rulebook is resolved as part of each rulebook that extends it
         if failed and rulebook.extends is not None and rulebook.extends.value not in index:
             continue  # the rulebook it extends may be one that failed to parse
@@ -221,6 +226,8 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     if result.ok:
         result.outputs[f"{package}/__init__.py"] = PACKAGE_INIT
         for key, resolved in sorted(result.resolved.items()):
+            if key in result.library:
+                continue    # resolved for its card only: a library rulebook has no output
             module, problems = build_module(resolved)  # compiled and imported before anything is written
             result.diagnostics += problems
             if module is not None:
@@ -231,20 +238,20 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
 
 
 def _from_library(parsed: dict[str, ir.Rulebook], library: Library, root: Path | None,
-                  result: Compilation) -> list[Source]:
-    """The library rulebooks that the parsed ones extend and no parsed one defines (the project's
-    own rulebook with a library id wins over the library's), each read once."""
+                  result: Compilation, also: Collection[str] = ()) -> list[Source]:
+    """The library rulebooks that the parsed ones extend (and those `also` names) and no parsed one
+    defines (the project's own rulebook with a library id wins over the library's), each read once."""
     have = {rulebook.id.value for rulebook in parsed.values()} | set(result.library_paths.values())
     out: list[Source] = []
-    for rulebook in list(parsed.values()):
-        if rulebook.extends is None or rulebook.extends.value in have:
+    for rulebook_id in [r.extends.value for r in parsed.values() if r.extends is not None] + list(also):
+        if rulebook_id in have:
             continue
-        found = library.find(rulebook.extends.value)
+        found = library.find(rulebook_id)
         if found is None:
             continue
         file, shown = found
-        have.add(rulebook.extends.value)
-        result.library_paths[shown] = rulebook.extends.value
+        have.add(rulebook_id)
+        result.library_paths[shown] = rulebook_id
         try:
             out.append(read_source(file, shown, root=root))
         except RulesError as exc:

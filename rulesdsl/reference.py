@@ -242,6 +242,28 @@ HEADER_EXAMPLE = (
     "}\n")
 
 
+AMEND_EXAMPLE = (
+    'game my-errata "My Errata" version "1.1" extends scs-1.8\n\n'
+    'rule G1.0 "Stacking" {\n'
+    '  summary "Up to six steps may stack in a hex."\n'
+    "  stacking.limit = 6 steps\n"
+    "}\n\n"
+    "amend rule 7.4 {\n"
+    "  combat.below_table = A2\n"
+    "}\n\n"
+    "amend sequence of play {\n"
+    "  player turn {\n"
+    "    movement  [3.0 5.0]  movement, overrun\n"
+    "  }\n"
+    "}\n\n"
+    "amend terrain effects chart {\n"
+    "  hex:\n"
+    "    woods  combat    1L\n"
+    "    open   movement  2\n"
+    "    marsh  3         1L\n"
+    "}\n")
+
+
 def example_rulebook(kind: type) -> str:
     """The whole rulebook a statement kind's example is: a standalone game holding it."""
     return _canonical(f"{EXAMPLE_HEADER}\n\n{KINDS[kind].example}")
@@ -429,6 +451,15 @@ def generate(corpus: Path | None = None) -> str:
     w("\nExample, a game of a shipped series that sets what the series requires and amends one "
       "parameter:\n\n")
     w(_fence(_canonical(HEADER_EXAMPLE), "rules"))
+    w("\n")
+    w("### Amendments\n\n`amend` changes one item of what a rulebook inherits and keeps the rest: parameters of a "
+      "rule, phases of a turn (`player turn soviet { ... }`: that side's turn only), Terrain Effects Chart rows or "
+      "single cells (`woods  combat 1L`: the movement cell as inherited), and Combat Results Table cells "
+      "(`amend combat results table { odds 3:1 / 4 D2r2 }`; an odds column the table lacks, given on every roll, "
+      "is added). A row of a terrain the chart lacks is added. Each item amended is "
+      "the game's own: its module, its card and `diff --resolved` say so. (IR: the `amend` flag of each "
+      "statement, `TerrainChart.cells`; resolved: `Effective.amended`.)\n\nExample:\n\n")
+    w(_fence(_canonical(AMEND_EXAMPLE), "rules"))
     w("\n")
     for kind in ir.STATEMENTS:
         entry = KINDS[kind]

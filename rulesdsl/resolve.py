@@ -7,6 +7,7 @@ definition in effect keeps the rulebook it came from and its position.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from fractions import Fraction
 from typing import Any, Collection, Mapping
@@ -17,7 +18,7 @@ from .errors import Diagnostic, Span, suggest, suggester
 from .context import ROOT
 from .expressions import Checker, Vocabulary
 from .runtime.model import Quantity
-from .runtime.notation import parse_result
+from .runtime.notation import odds_ratio, parse_odds
 from .validate import (PARAMETER_RESULT_HINT, RESULT_HINTS, _shown, favours_defender, reads_own_codes, result_cells,
                        rounding_threshold, typed_value)
 from .walk import walk
@@ -150,6 +151,10 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
                         f"there is no inherited {noun} to amend: write the whole chart, without amend"))
                     continue
                 amend: Any = {"terrain": _amend_terrain, "results": _amend_results, "sequence": _amend_sequence}[field]
+                if field == "results":    # its cells read in the codes in effect here: this book's, or inherited
+                    codes: ir.ResultCodes | None = book.result_codes[0] if book.result_codes else \
+                        charts["result_codes"].node if "result_codes" in charts else None
+                    amend = functools.partial(_amend_results, codes=codes)
                 charts[field] = amend(node, charts[field], origin, problems)
                 continue
             override = getattr(node, "override", False)
@@ -472,9 +477,11 @@ def _override_of_nothing(rule: ir.Rule, rules: frozenset[str]) -> Diagnostic:
 
 
 # ---- amendments: one item of an inherited definition changes, the rest holds -------------------
-def _amended(inherited: ir.Effective[Any], node: Any, new: list[ir.Amended]) -> ir.Effective[Any]:
-    """The inherited definition with `node` in effect; each item keeps the origin of its nearest amendment."""
-    keys = {a.key for a in new}
+def _amended(inherited: ir.Effective[Any], node: Any, new: list[ir.Amended],
+             replaced: Collection[str] = ()) -> ir.Effective[Any]:
+    """The inherited definition with `node` in effect; each item keeps the origin of its nearest amendment
+    (`replaced`: earlier amendments of parts of an item amended whole, now gone)."""
+    keys = {a.key for a in new} | set(replaced)
     return ir.Effective(node=node, origin=inherited.origin,
                         amended=tuple(a for a in inherited.amended if a.key not in keys) + tuple(new))
 
@@ -545,48 +552,108 @@ def _not_in_rule(name: str, parameter: ir.Parameter, rule: ir.Rule, inherited: i
 
 def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainChart], origin: str,
                    problems: list[Diagnostic]) -> ir.Effective[ir.TerrainChart]:
-    """`amend terrain effects chart { hex: / woods 3 Dx2 }`: the rows listed replace the inherited rows of
-    those terrains; every other row as inherited."""
+    """`amend terrain effects chart { hex: / woods 3 Dx2 / village combat 2L }`: a row listed replaces the
+    inherited row of its terrain, or adds a terrain the chart lacks; a single cell replaces that cell of
+    the inherited row and keeps the other; every other row as inherited."""
     rows = list(inherited.node.rows)
     where = {r.name.value.lower(): i for i, r in enumerate(rows)}
     new: list[ir.Amended] = []
+    replaced: set[str] = set()     # rows replaced whole: an earlier amendment of one of their cells is gone
     for row in chart.rows:
         key = row.name.value.lower()
-        if key not in where:
-            problems.append(Diagnostic(
-                f"the terrain effects chart of {inherited.origin} has no terrain '{row.name.value}'", row.name.span,
-                suggest(row.name.value, where) or "an amendment changes the rows of the inherited chart; a new "
-                                                 "terrain needs the whole chart, with override"))
-            continue
         if row.kind is None:
             continue  # reported by validate
+        near = suggest(row.name.value, where, cutoff=0.8) if key not in where else None
+        if near is not None:     # a misspelt inherited terrain, not a new one
+            problems.append(Diagnostic(
+                f"the terrain effects chart of {inherited.origin} has no terrain '{row.name.value}'",
+                row.name.span, near))
+            continue
+        if key not in where:     # a terrain of the game's own: after the last row of its kind
+            at = max((i for i, r in enumerate(rows) if r.kind == row.kind), default=len(rows) - 1) + 1
+            rows.insert(at, row)
+            where = {r.name.value.lower(): i for i, r in enumerate(rows)}
+            new.append(ir.Amended(key=row.name.value, text=_row_text(row), origin=origin, span=row.span))
+            continue
         old = rows[where[key]]
         if old.kind != row.kind:
-            problems.append(Diagnostic(f"'{old.name.value}' is {old.kind} terrain on the inherited chart",
-                                       row.span, f"put the row under '{'roads' if old.kind == 'road' else old.kind}:'"))
+            problems.append(_wrong_heading(old, row.span))
             continue
         if old == row:
             problems.append(_nothing_changes(f"terrain '{row.name.value}'", inherited, old.name.value,
                                              "the same row", row.span))
             continue
         rows[where[key]] = dataclasses.replace(row, name=old.name)
+        replaced |= {f"{old.name.value} movement", f"{old.name.value} combat"}
         new.append(ir.Amended(key=old.name.value, text=_row_text(row), origin=origin, span=row.span))
-    return _amended(inherited, dataclasses.replace(inherited.node, rows=tuple(rows)), new)
+    for cell in chart.cells:
+        key = cell.name.value.lower()
+        column = "movement" if cell.movement is not None else "combat"
+        if key not in where or rows[where[key]] in chart.rows:
+            if key not in where:
+                problems.append(Diagnostic(
+                    f"the terrain effects chart of {inherited.origin} has no terrain '{cell.name.value}'",
+                    cell.name.span, suggest(cell.name.value, where) or "a single cell changes a row of the "
+                    "inherited chart; a terrain of the game's own needs its whole row: name, movement cost, "
+                    "combat effect"))
+            continue     # a new row given whole and one of its cells: reported by validate
+        if cell.kind is None:
+            continue  # reported by validate
+        old = rows[where[key]]
+        if old.kind != cell.kind:
+            problems.append(_wrong_heading(old, cell.span))
+            continue
+        if cell.movement is not None:
+            changed = dataclasses.replace(old, movement=cell.movement)
+        elif cell.combat is not None:
+            changed = dataclasses.replace(old, combat=cell.combat)
+        else:
+            continue
+        item = f"{old.name.value} {column}"
+        if changed == old:
+            problems.append(_nothing_changes(f"the {column} of terrain '{cell.name.value}'", inherited, item,
+                                             "the same cell", cell.span))
+            continue
+        rows[where[key]] = changed
+        shown = _move_text(cell.movement) if cell.movement is not None else _fight_text(changed.combat)
+        new.append(ir.Amended(key=item, text=f"{old.name.value}: {column} {shown}", origin=origin, span=cell.span))
+    known = {r.name.value.lower(): r for r in rows}
+    entries: tuple[ir.TerrainRow | ir.TerrainCell, ...] = (*chart.rows, *chart.cells)
+    for entry in entries:    # what an amended row negates is a hexside of the chart in effect
+        move = entry.movement
+        if move is None or move.kind != "negates" or move.target is None or entry.kind is None:
+            continue
+        target = known.get(move.target.value.lower())
+        if target is None:
+            problems.append(Diagnostic(f"unknown terrain '{move.target.value}'", move.target.span,
+                                       suggest(move.target.value, known) or "negate a terrain of the chart"))
+        elif target.kind != "hexside":
+            problems.append(Diagnostic(f"'{entry.name.value}' can only negate a hexside feature; "
+                                       f"'{target.name.value}' is {target.kind} terrain", move.target.span))
+    return _amended(inherited, dataclasses.replace(inherited.node, rows=tuple(rows)), new, replaced)
+
+
+def _wrong_heading(old: ir.TerrainRow, span: Span) -> Diagnostic:
+    return Diagnostic(f"'{old.name.value}' is {old.kind} terrain on the inherited chart", span,
+                      f"put the row under '{'roads' if old.kind == 'road' else old.kind}:'")
 
 
 def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.SequenceOfPlay], origin: str,
                     problems: list[Diagnostic]) -> ir.Effective[ir.SequenceOfPlay]:
     """`amend sequence of play { player turn { movement ... } }`: each phase listed replaces the inherited
-    phase of that name in that turn; every other phase, and the order, as inherited."""
+    phase of that name in that turn (`player turn soviet { ... }`: in that side's turn only); every other
+    phase, and the order, as inherited."""
     blocks = list(inherited.node.blocks)
     new: list[ir.Amended] = []
     for block in sequence.blocks:
         kind = block.kind.value
-        index = next((i for i, b in enumerate(blocks) if b.kind.value == kind), None)
+        side = block.side.value if block.side is not None else None
+        index = next((i for i, b in enumerate(blocks) if b.kind.value == kind
+                      and (b.side.value if b.side is not None else None) == side), None)
         if index is None:
-            problems.append(Diagnostic(f"the sequence of play of {inherited.origin} has no {kind} turn",
-                                       block.kind.span, "amend the phases of a turn it has"))
+            problems.append(_no_such_turn(block, blocks, inherited.origin))
             continue
+        turn = f"{kind} turn {side}" if side is not None else f"{kind} turn"
         items = list(blocks[index].items)
         where = {item.name.value: i for i, item in enumerate(items) if isinstance(item, ir.Phase)}
         for item in block.items:
@@ -595,11 +662,11 @@ def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.Sequ
             name = item.name.value
             if name not in where:
                 problems.append(Diagnostic(
-                    f"the {kind} turn of {inherited.origin} has no phase '{name}'", item.name.span,
+                    f"the {turn} of {inherited.origin} has no phase '{name}'", item.name.span,
                     suggest(name, where) or "its phases are " + ", ".join(where) if where else
                     "an amendment changes the phases the inherited turn has"))
                 continue
-            key = f"{kind} turn: {name}"
+            key = f"{turn}: {name}"
             if items[where[name]] == item:
                 problems.append(_nothing_changes(f"phase '{name}'", inherited, key, "the same phase", item.span))
                 continue
@@ -612,24 +679,58 @@ def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.Sequ
     return _amended(inherited, dataclasses.replace(inherited.node, blocks=tuple(blocks)), new)
 
 
+def _no_such_turn(block: ir.TurnBlock, blocks: list[ir.TurnBlock], origin: str) -> Diagnostic:
+    """An amended turn the inherited sequence does not have: a side it lacks, a side where every side shares
+    one player turn, or one shared player turn where each side has its own."""
+    kind = block.kind.value
+    sides = [b.side.value for b in blocks if b.kind.value == kind and b.side is not None]
+    if block.side is not None:
+        side = block.side.value
+        if sides:
+            return Diagnostic(f"the sequence of play of {origin} has no player turn {side}", block.side.span,
+                              suggest(side, sides) or "its sides are " + ", ".join(sides))
+        return Diagnostic(f"the sequence of play of {origin} has no player turn {side}: its sides share one "
+                          "player turn", block.side.span, "amend it as 'player turn { ... }', with no side")
+    if sides:
+        return Diagnostic(f"the sequence of play of {origin} has a player turn per side: name the one amended",
+                          block.kind.span, "name its side after 'player turn': " + " or ".join(sides))
+    return Diagnostic(f"the sequence of play of {origin} has no {kind} turn", block.kind.span,
+                      "amend the phases of a turn it has")
+
+
 def _row_text(row: ir.TerrainRow) -> str:
-    move, combat = row.movement, row.combat
+    return f"{row.name.value}: movement {_move_text(row.movement)}, combat {_fight_text(row.combat)}"
+
+
+def _move_text(move: ir.MovementCell) -> str:
     moves = {"cost": str(move.amount), "add": f"+{move.amount}", "prohibited": "P", "other": "ot",
              "road-like": "road-like", "negates": f"negates {move.target.value if move.target else ''}"}
+    return moves[move.kind]
+
+
+def _fight_text(combat: ir.CombatCell) -> str:
     parts = [f"A x{combat.attacker}" if combat.attacker is not None else "",
              f"D x{combat.defender}" if combat.defender is not None else "",
              f"{abs(combat.shift)}{'L' if combat.shift < 0 else 'R'}" if combat.shift else "",
              f"DRM {combat.drm:+d}" if combat.drm else "", "all-across" if combat.across == "all-across" else ""]
-    fight = {"none": "ne", "prohibited": "P", "other": "ot"}.get(combat.kind) or " ".join(p for p in parts if p)
-    return f"{row.name.value}: movement {moves[move.kind]}, combat {fight}"
+    return {"none": "ne", "prohibited": "P", "other": "ot"}.get(combat.kind) or " ".join(p for p in parts if p)
 
 
 def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTable], origin: str,
-                   problems: list[Diagnostic]) -> ir.Effective[ir.ResultsTable]:
+                   problems: list[Diagnostic], codes: ir.ResultCodes | None = None) -> ir.Effective[ir.ResultsTable]:
     """`amend combat results table { odds 3:1 / 4 D1r2 }`: each cell listed (by its odds column and its dice
-    row) replaces the inherited one; every other cell as inherited."""
+    row) replaces the inherited one; every other cell as inherited. Cells read as `codes` (the result codes
+    in effect) declares, else in the table's notation."""
     base = inherited.node
-    notation = base.notation.value if base.notation else "steps-first"
+    notation = result_codes.family(codes, base)
+    read = result_codes.reader(codes, base)
+
+    def wrong(cell: ir.Text, like: str) -> Diagnostic:
+        if codes is None:
+            return Diagnostic(f"'{cell.value}' is not a combat result of the {notation} notation", cell.span,
+                              "write a result as the inherited table does, like " + like)
+        return Diagnostic(f"'{cell.value}' is not a declared result code", cell.span,
+                          result_codes.cell_hint(codes, notation, RESULT_HINTS, cell.value))
     if not table.lines or not base.lines:
         return inherited   # no odds row: reported by validate; an inherited table without one, by its own
     amend_line = table.lines[0]
@@ -646,13 +747,18 @@ def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTab
             return inherited
         line = names[wanted]
     columns: list[int | None] = []
-    for column in amend_line.columns:
+    added: list[tuple[int, ir.Text]] = []      # a column the table lacks: (its place in the amendment, odds)
+    for place, column in enumerate(amend_line.columns):
         index = next((i for i, c in enumerate(line.columns) if c.value == column.value), None)
         if index is None:
             columns_text = [c.value for c in line.columns]
-            problems.append(Diagnostic(
-                f"the combat results table of {inherited.origin} has no column {column.value}", column.span,
-                suggest(column.value, columns_text) or "its columns are " + " ".join(columns_text)))
+            if len(base.lines) == 1 and parse_odds(column.value) is not None \
+                    and odds_ratio(column.value) not in {odds_ratio(c) for c in columns_text if parse_odds(c)}:
+                added.append((place, column))     # a new odds column: every roll is given (checked below)
+            else:
+                problems.append(Diagnostic(
+                    f"the combat results table of {inherited.origin} has no column {column.value}", column.span,
+                    suggest(column.value, columns_text) or "its columns are " + " ".join(columns_text)))
         columns.append(index)
     rows = [list(r.cells) for r in base.rows]
     where = {r.label.value: i for i, r in enumerate(base.rows)}
@@ -667,10 +773,8 @@ def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTab
         for index, cell in zip(columns, row.cells):
             if index is None:
                 continue
-            if parse_result(cell.value, notation) is None:
-                problems.append(Diagnostic(f"'{cell.value}' is not a combat result of the {notation} notation",
-                                           cell.span, "write a result as the inherited table does, like "
-                                                      + base.rows[where[label]].cells[index].value))
+            if read(cell.value) is None:
+                problems.append(wrong(cell, base.rows[where[label]].cells[index].value))
                 continue
             key = f"{base.columns[index].value} x {label}"
             old = rows[where[label]][index]
@@ -679,13 +783,37 @@ def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTab
                 continue
             rows[where[label]][index] = cell
             new.append(ir.Amended(key=key, text=cell.value, origin=origin, span=cell.span))
+    odds = list(line.columns)
+    for place, column in added:
+        given = {r.label.value: r.cells[place] for r in table.rows if place < len(r.cells)}
+        missing = [r.label.value for r in base.rows if r.label.value not in given]
+        if missing:     # a misspelt column, or a new one short of rolls
+            near = suggest(column.value, [c.value for c in line.columns])
+            problems.append(Diagnostic(
+                f"the combat results table of {inherited.origin} has no column {column.value}", column.span,
+                (f"{near} (" if near else "") + f"to add column {column.value}, give it a result on every roll; "
+                f"missing: {', '.join(missing)}" + (")" if near else "")))
+            continue
+        unread = [c for c in given.values() if read(c.value) is None]
+        problems += [wrong(c, base.rows[0].cells[0].value) for c in unread]
+        if unread:
+            continue
+        at = next((i for i, c in enumerate(odds) if parse_odds(c.value) is not None
+                   and odds_ratio(c.value) > odds_ratio(column.value)), len(odds))
+        odds.insert(at, column)
+        for label, cells in zip(where, rows):
+            cells.insert(at, given[label])
+        new.append(ir.Amended(key=f"{column.value} column", origin=origin, span=column.span,
+                              text=" ".join(given[label].value for label in where)))
     new_rows = tuple(dataclasses.replace(r, cells=tuple(cells)) for r, cells in zip(base.rows, rows))
+    new_line = dataclasses.replace(line, columns=tuple(odds))
     if base.grid is not None:
-        node = dataclasses.replace(base, grid=dataclasses.replace(base.grid, rows=new_rows))
+        node = dataclasses.replace(base, grid=dataclasses.replace(
+            base.grid, rows=new_rows, lines=tuple(new_line if l is line else l for l in base.grid.lines)))
     else:
         node = dataclasses.replace(base, sides=tuple(
-            dataclasses.replace(s, rows=new_rows) if s.side.value == "defender" and s.odds is not None else s
-            for s in base.sides))
+            dataclasses.replace(s, rows=new_rows, odds=new_line) if s.side.value == "defender" and s.odds is not None
+            else s for s in base.sides))
     return _amended(inherited, node, new)
 
 

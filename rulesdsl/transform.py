@@ -412,14 +412,17 @@ class _Builder(Transformer[Token, Any]):
         amend = bool(items) and self._is(items[0], "AMEND")
         override, title, cites, items = self._leading(items[1:] if amend else items)
         rows, kind = [], None
+        cells: list[ir.TerrainCell] = []
         for item in items:
             if isinstance(item, Token):  # a heading: hex:, hexside:, roads:
                 kind = {"hex": ir.TerrainKind.HEX, "hexside": ir.TerrainKind.HEXSIDE,
                         "roads": ir.TerrainKind.ROAD}[str(item)]
+            elif isinstance(item, ir.TerrainCell):
+                cells.append(dataclasses.replace(item, kind=kind))
             else:  # a row before any heading keeps kind None: validate reports it
                 rows.append(dataclasses.replace(item, kind=kind))
         return ir.TerrainChart(span=self._span(meta), override=override, title=title, cites=cites, rows=tuple(rows),
-                               amend=amend)
+                               amend=amend, cells=tuple(cells))
 
     def terrain_heading(self, items: list[Any]) -> Any:
         return items[0]
@@ -430,6 +433,16 @@ class _Builder(Transformer[Token, Any]):
         found = dict(attributes)
         return ir.TerrainRow(span=self._span(meta), kind=None, name=self._text(name), movement=movement,
                              combat=combat, level=found.get("level"), line=found.get("line"))
+
+    @v_args(meta=True)
+    def terrain_movement(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.TerrainCell(span=self._span(meta), kind=None, name=self._text(items[0]), movement=items[-1],
+                              combat=None)
+
+    @v_args(meta=True)
+    def terrain_combat(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.TerrainCell(span=self._span(meta), kind=None, name=self._text(items[0]), movement=None,
+                              combat=items[-1])
 
     def terrain_level(self, items: list[Any]) -> Any:
         return ("level", self._whole(items[0]))

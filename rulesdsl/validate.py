@@ -463,7 +463,8 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
             out.append(Diagnostic(f"terrain '{row.name.value}' appears twice on the chart", row.name.span,
                                   f"the first is at line {rows[key].span.line}"))
         rows.setdefault(key, row)
-    for row in chart.rows:
+    out += _terrain_cells(chart, rows)
+    for row in (*chart.rows, *(_as_row(cell) for cell in chart.cells)):
         if row.kind is None:
             out.append(Diagnostic("terrain row before any heading", row.span,
                                   hint="put the row under 'hex:', 'hexside:' or 'roads:'"))
@@ -482,7 +483,9 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
         if move.kind == "negates" and move.target is not None:
             negated = move.target
             target = rows.get(negated.value.lower())
-            if target is None:
+            if target is None and chart.amend:
+                pass     # an amendment may negate an inherited terrain: resolve checks it on the chart in effect
+            elif target is None:
                 out.append(Diagnostic(f"unknown terrain '{negated.value}'", negated.span,
                                       suggest(negated.value, rows) or "negate a terrain listed on this chart"))
             elif target.kind != "hexside":
@@ -518,6 +521,35 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
     if chart.rows and not chart.amend and not any(r.kind == "hex" for r in chart.rows):
         out.append(Diagnostic("terrain effects chart has no hex terrain", chart.span, "add rows under 'hex:'"))
     return out
+
+
+def _terrain_cells(chart: ir.TerrainChart, rows: dict[str, ir.TerrainRow]) -> list[Diagnostic]:
+    """`woods  combat 2L`: a single cell amends an inherited row, once, and only in an amendment."""
+    out = []
+    seen: dict[tuple[str, str], ir.TerrainCell] = {}
+    for cell in chart.cells:
+        column = "movement" if cell.movement is not None else "combat"
+        if not chart.amend:
+            out.append(Diagnostic(f"a single {column} cell for '{cell.name.value}' belongs to an amendment",
+                                  cell.span, "give the row both cells (movement cost, then combat effect), or "
+                                             "change an inherited row in 'amend terrain effects chart'"))
+            continue
+        key = cell.name.value.lower()
+        first: ir.TerrainRow | ir.TerrainCell | None = rows.get(key) or seen.get((key, column))
+        if first is not None:
+            out.append(Diagnostic(f"the {column} of terrain '{cell.name.value}' is amended twice", cell.name.span,
+                                  f"the first is at line {first.span.line}; keep one"))
+        seen.setdefault((key, column), cell)
+    return out
+
+
+def _as_row(cell: ir.TerrainCell) -> ir.TerrainRow:
+    """A single cell as a row whose other cell says nothing, for the checks of one cell."""
+    return ir.TerrainRow(span=cell.span, kind=cell.kind, name=cell.name, level=None, line=None,
+                         movement=cell.movement or ir.MovementCell(kind=ir.MoveKind.COST, amount=Fraction(1),
+                                                                   target=None),
+                         combat=cell.combat or ir.CombatCell(kind=ir.CombatKind.NONE, attacker=None, shift=0,
+                                                             repeated=()))
 
 
 # ---- combat results table ---------------------------------------------------

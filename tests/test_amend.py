@@ -287,3 +287,352 @@ def test_ridgeline_amends_two_series_rules_and_owns_only_what_it_changes():
     changed = {name for name, p in ridgeline.PARAMETERS.items()
                if name in vcs.PARAMETERS and p.value != vcs.PARAMETERS[name].value and p.rule in ("8.0", "7.1")}
     assert changed == {"stacking.limit_units", "zoc.exit_cost_rounds_down"}
+
+
+# ---- one side's player turn --------------------------------------------------------------------------------
+# a house series where the sides play different phases: a game amends the Soviet turn only
+SIDED = '''series sided "Sided" version "1.0" extends house
+
+override sequence of play [1.0] {
+  game turn {
+    player turn german
+    player turn soviet
+  }
+  player turn german {
+    movement [3.0] movement
+    combat [7.4] combat
+  }
+  player turn soviet {
+    rail-movement strategic-movement
+    movement movement
+    combat [7.4] combat
+  }
+}
+'''
+
+
+def _sided(project, body: str):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    project.write("rulebooks/series/sided.rules", SIDED)
+    path = project.write("rulebooks/games/front.rules",
+                         'game front "Front" version "1.0" extends sided\n\n' + body)
+    return compile_project(project.root, [path])
+
+
+SOVIET_MOVEMENT = '''amend sequence of play {
+  player turn soviet {
+    movement  [3.0]  movement, overrun
+  }
+}
+'''
+
+
+def test_a_side_amendment_changes_only_that_sides_turn(project, capsys):
+    compilation = _sided(project, SOVIET_MOVEMENT)
+    assert compilation.diagnostics == []
+    resolved = compilation.resolved["front"]
+    sequence = resolved.sequence
+    assert sequence is not None and sequence.origin == "sided"
+    turns = {b.side.value: b for b in sequence.node.blocks if b.side is not None}
+    german = {i.name.value: i for i in turns["german"].items}
+    soviet = {i.name.value: i for i in turns["soviet"].items}
+    assert [a.value for a in german["movement"].activities] == ["movement"]              # untouched
+    assert [a.value for a in soviet["movement"].activities] == ["movement", "overrun"]   # amended
+    assert list(soviet) == ["rail-movement", "movement", "combat"]                       # the order holds
+    assert [(a.key, a.origin) for a in sequence.amended] == [("player turn soviet: movement", "front")]
+    # the module says the side ...
+    assert "# phase player turn soviet: movement: movement [3.0] movement, overrun, amended by front" \
+        in generate(resolved)
+    # ... and the card ...
+    code, html, err = project.run("chart", "front", "--format", "html", "--out", "-", capsys=capsys)
+    assert code == 0, err
+    own = re.search(r'<section class="chart" id="own">(.*?)</section>', html, re.S)
+    assert own is not None
+    items = [re.sub(r"<[^>]+>", "", i).strip() for i in re.findall(r"<li>(.*?)</li>", own.group(1), re.S)]
+    assert items == ["[SoP] player turn soviet: movement [3.0] movement, overrun†"]
+    marked = re.findall(r"<h3>Player Turn — (\w+)</h3>(.*?)</table>", html, re.S)
+    assert [(side, re.findall(r"\d\. (\w[\w ]*)<sup", rows)) for side, rows in marked] == [
+        ("German", []), ("Soviet", ["Movement"])]          # the Soviet movement phase only
+    # ... and diff --resolved, under that side's turn only
+    code, out, err = project.run("diff", "--resolved", "sided", "front", "--format", "json", capsys=capsys)
+    assert code in (0, 1), err
+    changes = [c for c in json.loads(out)["changes"] if c["area"] != "rulebook"]
+    assert [(c["group"], c["what"], c["new"]) for c in changes] == [
+        ("Sequence of play: soviet player turn", "movement cites", "3.0"),
+        ("Sequence of play: soviet player turn", "movement activities", "movement, overrun")]
+
+
+@pytest.mark.parametrize("body, message, hint", [
+    (SOVIET_MOVEMENT.replace("soviet", "sovjet"), "the sequence of play of sided has no player turn sovjet",
+     "did you mean 'soviet'?"),
+    (SOVIET_MOVEMENT.replace("soviet", "italian"), "the sequence of play of sided has no player turn italian",
+     "its sides are german, soviet"),
+    (SOVIET_MOVEMENT.replace("player turn soviet", "player turn"),
+     "the sequence of play of sided has a player turn per side: name the one amended",
+     "name its side after 'player turn': german or soviet"),
+    (SOVIET_MOVEMENT.replace("movement  [3.0]", "supply  [3.0]").replace("soviet", "german"),
+     "the player turn german of sided has no phase 'supply'", "its phases are movement, combat"),
+])
+def test_amending_a_side_the_ancestor_lacks_is_a_positioned_error(project, capsys, body, message, hint):
+    compilation = _sided(project, body)
+    assert [(d.message, d.hint) for d in compilation.diagnostics] == [(message, hint)]
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1 and re.search(r"front\.rules:[45]:\d+: error: " + re.escape(message), err), err
+    assert "^" in err and "Traceback" not in err
+
+
+def test_a_side_amendment_of_a_shared_player_turn_is_an_error(project):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    path = project.write("rulebooks/games/one.rules", 'game one "One" version "1.0" extends house\n\n'
+                         + SOVIET_MOVEMENT)
+    compilation = compile_project(project.root, [path])
+    assert [(d.span.line, d.message, d.hint) for d in compilation.diagnostics] == [
+        (4, "the sequence of play of new-scs has no player turn soviet: its sides share one player turn",
+         "amend it as 'player turn { ... }', with no side")]
+
+
+# ---- one TEC cell, a new TEC row, a new CRT column ---------------------------------------------------------
+CELLS = '''game cells "Cells" version "1.0" extends house
+
+amend terrain effects chart {
+  hex:
+    woods    combat    2L
+    village  movement  2
+    marsh    3         1L
+}
+
+amend combat results table {
+  odds  7:1
+  1-    D1
+  2     D1
+  3     D1r1
+  4     D1r1
+  5     D2r1
+  6     D2r1
+  7     D2r2
+  8     D2r2
+  9     D3r2
+  10    D3r2
+  11    D3r3
+  12    D4r3
+  13+   D4r4
+}
+'''
+
+
+@pytest.fixture
+def cells(project):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    path = project.write("rulebooks/games/cells.rules", CELLS)
+    compilation = compile_project(project.root, [path])
+    assert compilation.diagnostics == []
+    return project, compilation.resolved["cells"]
+
+
+def test_one_tec_cell_changes_and_the_other_is_inherited(cells):
+    _, resolved = cells
+    terrain = resolved.terrain
+    assert terrain is not None and terrain.origin == "new-scs"
+    rows = {r.name.value: r for r in terrain.node.rows}
+    # woods was 2 1L: its combat cell is the game's, its movement cost the series'
+    assert (rows["woods"].movement.amount, rows["woods"].combat.shift) == (2, -2)
+    # village was 1 1L: its movement cost is the game's, its combat shift the series'
+    assert (rows["village"].movement.amount, rows["village"].combat.shift) == (2, -1)
+    # marsh is new: after the last hex terrain, before the roads
+    assert [r.name.value for r in terrain.node.rows][:7] == [
+        "open", "woods", "village", "city", "swamp", "marsh", "road"]
+    assert [(a.key, a.text, a.origin) for a in terrain.amended] == [
+        ("marsh", "marsh: movement 3, combat 1L", "cells"),
+        ("woods combat", "woods: combat 2L", "cells"),
+        ("village movement", "village: movement 2", "cells")]
+    source = generate(resolved)
+    assert "# row woods combat: woods: combat 2L, amended by cells (rulebooks/games/cells.rules:5)" in source
+
+
+def test_a_new_crt_column_is_inserted_in_odds_order_and_is_the_games_own(cells):
+    project, resolved = cells
+    results = resolved.results
+    assert results is not None and results.origin == "new-scs"
+    table = results.node
+    assert [c.value for c in table.columns][-2:] == ["5:1", "7:1"]
+    assert all(len(r.cells) == len(table.columns) for r in table.rows)
+    assert {r.label.value: r.cells[-1].value for r in table.rows}["12"] == "D4r3"
+    assert [(a.key, a.origin) for a in results.amended] == [("7:1 column", "cells")]
+    module = generate(resolved)
+    path = project.root / "cells_module.py"
+    path.write_text(module, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("cells_module_under_test", path)
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = loaded
+    try:
+        spec.loader.exec_module(loaded)
+    finally:
+        del sys.modules[spec.name]
+    assert loaded.CRT.result("7:1", 12).text == "D4r3" and loaded.CRT.result("5:1", 12).text == "D3r4"
+
+
+def test_the_card_marks_exactly_the_amended_cells_and_the_new_row_and_column(cells, capsys):
+    project, _ = cells
+    code, html, err = project.run("chart", "cells", "--format", "html", "--out", "-", capsys=capsys)
+    assert code == 0, err
+    own_cells = re.findall(r'<td class="num own">([^<]*)<sup', html)
+    assert own_cells == ["2L", "2"]             # woods' combat cell, village's movement cell
+    woods = re.search(r'<tr class="terrain-row"><td>Woods</td><td class="num">2</td>', html)
+    assert woods is not None                     # woods' movement cell is the series', unmarked
+    assert re.search(r'<tr class="terrain-row own"><td>Marsh<sup', html)
+    assert re.findall(r'<td class="cell own">([^<]*)<sup', html) == [
+        "D1", "D1", "D1r1", "D1r1", "D2r1", "D2r1", "D2r2", "D2r2", "D3r2", "D3r2", "D3r3", "D4r3", "D4r4"]
+    own = re.search(r'<section class="chart" id="own">(.*?)</section>', html, re.S)
+    assert own is not None
+    assert [re.sub(r"<[^>]+>", "", i).strip() for i in re.findall(r"<li>(.*?)</li>", own.group(1), re.S)] == [
+        "[TEC] marsh: movement 3, combat 1L†", "[TEC] woods: combat 2L†", "[TEC] village: movement 2†",
+        "[CRT] 7:1 column: D1 D1 D1r1 D1r1 D2r1 D2r1 D2r2 D2r2 D3r2 D3r2 D3r3 D4r3 D4r4†"]
+
+
+def test_diff_resolved_shows_exactly_the_amended_cells(cells, capsys):
+    project, _ = cells
+    code, out, err = project.run("diff", "--resolved", "house", "cells", "--format", "json", capsys=capsys)
+    changes = [c for c in json.loads(out)["changes"] if c["area"] not in ("rulebook", "results")]
+    assert [(c["what"], c["old"], c["new"]) for c in changes] == [
+        ("terrain marsh", None, "hex 3 1L"), ("woods combat", "1L", "2L"), ("village movement", "1", "2")]
+    columns = [c for c in json.loads(out)["changes"] if c["area"] == "results"]
+    assert [c["what"] for c in columns] == ["column 7:1"]
+
+
+def test_an_unamended_diff_sees_a_changed_cell(project, capsys):
+    """Without --resolved: the amendment's own cells, keyed by terrain and column."""
+    old = project.write("rulebooks/games/old.rules", CELLS)
+    new = project.write("rulebooks/new.rules", CELLS.replace("woods    combat    2L", "woods    combat    3L"))
+    code, out, err = project.run("diff", str(old), str(new), capsys=capsys)
+    assert code == 1 and "woods combat combat: 2L -> 3L" in out, out
+
+
+@pytest.mark.parametrize("line, message, hint", [
+    ("    wodos  combat  2L", "the terrain effects chart of new-scs has no terrain 'wodos'", "did you mean 'woods'?"),
+    ("    bog  combat  2L", "the terrain effects chart of new-scs has no terrain 'bog'",
+     "a single cell changes a row of the inherited chart; a terrain of the game's own needs its whole row: "
+     "name, movement cost, combat effect"),
+    ("    woods  combat  1L", "amendment of the combat of terrain 'woods' changes nothing: new-scs already has the "
+                             "same cell", "delete the line, or give the value the game changes it to"),
+])
+def test_a_cell_of_a_row_no_ancestor_has_is_a_positioned_error(project, capsys, line, message, hint):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    project.write("rulebooks/games/bad.rules", 'game bad "Bad" version "1.0" extends house\n\n'
+                  f"amend terrain effects chart {{\n  hex:\n{line}\n}}\n")
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1 and f"rulebooks/games/bad.rules:5:5: error: {message}\n" in err, err
+    assert f"hint: {hint}" in err and "^" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("chart, message", [
+    ("terrain effects chart {\n  hex:\n    open  1  ne\n    woods  combat  2L\n}\n",
+     "6:5: error: a single combat cell for 'woods' belongs to an amendment"),
+    ("amend terrain effects chart {\n  hex:\n    woods  combat  2L\n    woods  combat  3L\n}\n",
+     "6:5: error: the combat of terrain 'woods' is amended twice"),
+    ("amend terrain effects chart {\n  hex:\n    woods  2  2L\n    woods  movement  3\n}\n",
+     "6:5: error: the movement of terrain 'woods' is amended twice"),
+    ("amend terrain effects chart {\n  hexside:\n    woods  combat  2L\n}\n",
+     "5:5: error: 'woods' is hex terrain on the inherited chart"),
+    ("amend terrain effects chart {\n  hex:\n    woods  combat  2L 3L\n}\n",
+     "5:23: error: two column shifts in one cell"),
+    ("amend combat results table {\n  odds  7:1\n  2  D1\n}\n",
+     "4:9: error: the combat results table of new-scs has no column 7:1\n"),
+])
+def test_wrong_cell_amendments_are_positioned_errors(project, capsys, chart, message):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    project.write("rulebooks/games/bad.rules", 'game bad "Bad" version "1.0" extends house\n\n' + chart)
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1 and f"rulebooks/games/bad.rules:{message}" in err, err
+    assert "Traceback" not in err
+
+
+def test_a_whole_row_amendment_replaces_an_earlier_cell_amendment(project):
+    """A variant amends woods' combat cell; the game then restates the whole row: the cell is the game's."""
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    project.write("rulebooks/series/variant.rules", 'series variant "V" version "1.0" extends house\n\n'
+                  "amend terrain effects chart {\n  hex:\n    woods  combat  2L\n    village  combat  2L\n}\n")
+    path = project.write("rulebooks/games/g.rules", 'game g "G" version "1.0" extends variant\n\n'
+                         "amend terrain effects chart {\n  hex:\n    woods  3  3L\n    village  movement  2\n}\n")
+    compilation = compile_project(project.root, [path])
+    assert compilation.diagnostics == []
+    terrain = compilation.resolved["g"].terrain
+    assert terrain is not None
+    assert sorted((a.key, a.origin) for a in terrain.amended) == [
+        ("village combat", "variant"), ("village movement", "g"), ("woods", "g")]
+
+
+def test_cell_amendments_format_and_round_trip():
+    test_amendments_format_and_round_trip(CELLS)
+    formatted = format_source(Source("x.rules", CELLS.replace("woods    combat    2L", "woods combat   Dx2   1L")))
+    assert "    woods    combat    Dx2 1L\n" in formatted
+    assert parse(Source("x.rules", formatted)).terrain[0].cells[0].combat.defender == 2
+
+
+def test_the_reference_amendment_example_owns_each_item_it_amends():
+    from rulesdsl import reference
+    from rulesdsl.project import compile_sources
+    compilation = compile_sources([Source("rulebooks/my-errata.rules", reference.AMEND_EXAMPLE)])
+    assert compilation.diagnostics == []
+    resolved = compilation.resolved["my-errata"]
+    assert resolved.sequence is not None and resolved.terrain is not None
+    own = [a.key for e in [*resolved.rules, resolved.sequence, resolved.terrain]
+           for a in e.amended if a.origin == "my-errata"]
+    assert own == ["combat.below_table", "player turn: movement", "marsh", "woods combat", "open movement"]
+
+
+@pytest.mark.parametrize("target, errors", [
+    ("stream", []),                                   # an inherited hexside: fine in an amendment
+    ("strem", ["5:31: unknown terrain 'strem'"]),
+    ("woods", ["5:31: 'bridge' can only negate a hexside feature; 'woods' is hex terrain"]),
+])
+def test_an_amended_cell_negates_a_terrain_of_the_chart_in_effect(project, target, errors):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    path = project.write("rulebooks/games/neg.rules", 'game neg "Neg" version "1.0" extends house\n\n'
+                         f"amend terrain effects chart {{\n  hexside:\n    bridge  movement  negates {target}\n}}\n")
+    compilation = compile_project(project.root, [path])
+    assert [f"{d.span.line}:{d.span.column}: {d.message}" for d in compilation.diagnostics] == errors
+
+
+def test_a_classic_table_is_amended_in_its_declared_codes(project):
+    """A series whose CRT prints declared codes (DE, DR ...): an amended cell, and a new column, are read
+    in those codes, not in the SCS notation."""
+    from test_result_codes import GAME as CLASSIC_GAME, SERIES as CLASSIC
+    project.write("rulebooks/classic.rules", CLASSIC + "\n" + CLASSIC_GAME.split("\n", 2)[2])
+    cell = project.write("rulebooks/cell.rules", 'game cell "Cell" version "1.0" extends classic\n\n'
+                         "amend combat results table {\n  odds  1:1\n  1     DR\n}\n")
+    column = project.write("rulebooks/column.rules", 'game column "Column" version "1.0" extends classic\n\n'
+                           "amend combat results table {\n  odds  7:1\n  1     DE\n  2     DE\n  3     DE\n"
+                           "  4     DE\n  5     DE\n  6     DX\n}\n")
+    compilation = compile_project(project.root, [cell, column])
+    assert [(d.span.line, d.span.column, d.message, d.hint) for d in compilation.diagnostics] == [
+        (10, 9, "'DX' is not a declared result code", "the declared codes are DE, DR, DRL, EX, AL, AE, NE, NA")]
+    column.write_text(column.read_text(encoding="utf-8").replace("DX", "EX"), encoding="utf-8")
+    compilation = compile_project(project.root, [cell, column])
+    assert compilation.diagnostics == []
+    one, added = compilation.resolved["cell"].results, compilation.resolved["column"].results
+    assert one is not None and added is not None
+    assert [(a.key, a.text) for a in one.amended] == [("1:1 x 1", "DR")]
+    assert [(a.key, a.text) for a in added.amended] == [("7:1 column", "DE DE DE DE DE EX")]
+    assert [c.value for c in added.node.columns] == ["1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1"]
+
+
+def test_an_amended_game_turn_phase_is_marked_where_the_card_prints_it(project, capsys):
+    project.add_repo_rulebooks()
+    project.write("rulebooks/series/house.rules", HOUSE)
+    project.write("rulebooks/games/eot.rules", 'game eot "Eot" version "1.0" extends house\n\n'
+                  "amend sequence of play {\n  game turn {\n    end-of-turn  [1.0]  turn-marker\n  }\n}\n")
+    code, html, err = project.run("chart", "eot", "--out", "-", capsys=capsys)
+    assert code == 0, err
+    game_turn = re.search(r'<ol class="sequence">(.*?)</ol>', html, re.S)
+    assert game_turn is not None
+    assert re.findall(r'<span class="break">([^<]*)</span><sup class="own-mark">', game_turn.group(1)) == \
+        ["End of turn"]
+    assert "<sup" not in html.split('<ol class="sequence">')[1].split("</ol>")[1].split("</section>")[0]

@@ -65,7 +65,7 @@ def apply(diagnostic: Diagnostic, files: dict[str, str]) -> dict[str, str] | Non
             else span.column + len(re.match(r"\S*", line[span.column - 1:]).group())
         return done(lines[:i] + [line[:span.column - 1] + by + line[end - 1:]] + lines[i + 1:])
 
-    if m := re.fullmatch(r"did you mean '([^']+)'\?", hint):
+    if m := re.match(r"did you mean '([^']+)'\?(?: \(|$)", hint):    # the name, then perhaps what else to do
         return replace_span(m.group(1))
     if m := re.fullmatch(r"the nearest rules are ([^,]+)(?:, .*)?", hint):
         return replace_span(m.group(1))

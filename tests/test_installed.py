@@ -154,3 +154,70 @@ def test_a_classic_game_of_its_own_builds_and_resolves_with_the_installed_cli(in
     assert lines["costs"] == "1.0 2.0 2.0 1.0"
     assert lines["german"] == "replacements movement combat mechanized-movement"
     assert lines["soviet"] == "replacements rail-movement movement combat"
+
+
+# a publisher's house series on the shipped New SCS (itself on scs-1.8): it prints the CRT and sets the
+# stacking limit scs-1.8 requires, so that a game of it can say nothing but its two corrections
+ERRATA_HOUSE = '''series house "House rules" version "1.0" extends new-scs
+
+rule H1.0 "Stacking limit" {
+  summary "Up to five steps may stack in one hex."
+  stacking.limit = 5 steps
+}
+'''
+
+ERRATA_GAME = '''game errata "Errata" version "1.0" extends house
+
+amend rule 7.4 {
+  combat.below_table = A2
+}
+
+amend combat results table {
+  odds  3:1
+  4     D2r2
+}
+'''
+
+
+def test_a_game_amending_one_cell_and_one_parameter_owns_exactly_those(installed, tmp_path):
+    """Done-when 3 against the installed package: one CRT cell and one parameter amended, and exactly
+    those two items are the game's own in its module, on its card and in `diff --resolved`."""
+    folder = tmp_path / "errata-title"    # outside the repository
+    (folder / "rulebooks").mkdir(parents=True)
+    (folder / "rulebooks" / "house.rules").write_text(ERRATA_HOUSE, encoding="utf-8")
+    (folder / "rulebooks" / "errata.rules").write_text(ERRATA_GAME, encoding="utf-8")
+    env = {**os.environ, "PATH": f"{installed}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("PYTHONPATH", None)
+
+    def run(*args: str, code: int = 0) -> str:
+        done = _run(list(args), cwd=folder, env=env)
+        assert "Traceback" not in done.stderr, (args, done.stderr)
+        assert done.returncode == code, (args, done.stdout, done.stderr)
+        return done.stdout
+
+    run("rulesdsl", "build")
+    # the module: one parameter and one cell carry the game's origin, nothing else
+    own = run(str(installed / "python"), "-c",
+              "from generated import errata\n"
+              "print([p.name for p in errata.PARAMETERS.values() if p.origin == 'errata'])\n"
+              "print([r for r in errata.RULES if errata.RULES[r].origin == 'errata'])\n"
+              "print(errata.CRT.result('3:1', 4).text, errata.CRT.result('4:1', 4).text)")
+    assert own.splitlines() == ["['combat.below_table']", "[]", "D2r2 D1r1"]
+    module = (folder / "generated" / "errata.py").read_text(encoding="utf-8")
+    assert [line.strip() for line in module.splitlines() if "amended by" in line] == [
+        "# cell 3:1 x 4: D2r2, amended by errata (rulebooks/errata.rules:9)"]
+    # the card: the one cell is marked where it is printed, and the two items are listed
+    html = (folder / "generated" / "charts" / "errata.en.html").read_text(encoding="utf-8")
+    assert re.findall(r'<td class="cell own">([^<]*)<sup', html) == ["D2r2"]
+    listed = re.search(r'<section class="chart" id="own">(.*?)</section>', html, re.S)
+    assert listed is not None
+    assert [re.sub(r"<[^>]+>", "", item).split("]", 1)[0] + "]"
+            for item in re.findall(r"<li>(.*?)</li>", listed.group(1), re.S)] == ["[7.4]", "[CRT]"]
+    # diff --resolved against the house series: those two changes and no other
+    out = run("rulesdsl", "diff", "--resolved", "house", "rulebooks/errata.rules", "--format", "json", code=1)
+    import json
+    changes = [c for c in json.loads(out)["changes"] if c["area"] != "rulebook"]
+    assert [(c["what"], c["old"], c["new"]) for c in changes] == [
+        ("combat.below_table", "A1", "A2"), ("3:1 x 4", "D1r1", "D2r2")]
+    # and the shipped series' own card, by id, from this folder
+    assert "<title>Standard Combat Series" in run("rulesdsl", "chart", "scs-1.8", "--out", "-")

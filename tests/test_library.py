@@ -327,3 +327,32 @@ def test_the_documented_settings_are_valid(doc, tmp_path):
     config = load_config(project)
     assert config.package == "mytitle/rules" and config.module_prefix == "mytitle.rules"
     assert config.library.folders[0].path == project / "../house-series"
+
+
+# ---- a library series' card, from a designer's project ----------------------------------------------------
+def test_chart_prints_a_library_series_by_id_in_a_designer_project(tmp_path, capsys):
+    """`rulesdsl chart scs-1.8` in a project outside the repository: the series is resolved for its card,
+    whether a rulebook of the project extends it (scs-1.8) or not (vcs); nothing else changes."""
+    assert _new(tmp_path, capsys, "game", "mytitle", "--extends", "scs-1.8")[0] == 0
+    from rulesdsl.cli import main
+    assert main(["-C", str(tmp_path), "chart", "scs-1.8", "--out", "-"]) == 0
+    html = capsys.readouterr().out
+    assert "<title>Standard Combat Series" in html and "Terrain Effects Chart" in html
+    assert main(["-C", str(tmp_path), "chart", "vcs", "--lang", "fr", "--out", str(tmp_path / "vcs.html")]) == 0
+    assert "Variable Combat System" in (tmp_path / "vcs.html").read_text(encoding="utf-8")
+    assert main(["-C", str(tmp_path), "chart", "mytitle", "--out", "-"]) == 0    # the game's own, as before
+    assert "extends Standard Combat Series" in capsys.readouterr().out
+    assert main(["-C", str(tmp_path), "chart", "scs-1.9"]) == 2
+    err = capsys.readouterr().err
+    assert "no rulebook 'scs-1.9' in this project (rulebooks: mytitle; library: new-scs, scs-1.8, vcs)" in err
+    compilation = compile_project(tmp_path, library_ids=("scs-1.8",))
+    assert compilation.ok and sorted(compilation.resolved) == ["mytitle", "scs-1.8"]
+    assert sorted(compilation.outputs) == ["generated/__init__.py", "generated/mytitle.py"]   # no library module
+
+
+def test_chart_of_a_library_id_prefers_the_projects_own_rulebook(project, capsys):
+    project.write("rulebooks/scs-1.8.rules", 'series scs-1.8 "Local edition" version "9"\n\n'
+                  'rounding standard: .50 up, keep fractions\n')
+    code, out, err = project.run("chart", "scs-1.8", "--out", "-", capsys=capsys)
+    assert code == 0, err
+    assert "<title>Local edition" in out

@@ -274,3 +274,55 @@ def test_a_code_that_marks_a_unit_names_a_declared_state(project, capsys):
     assert load_module(project).RESULT_CODES["DD"].defender_states == ("disrupted",)
     legend = {c["code"]: c["meaning"].text for c in _card(project)["codes"]}
     assert legend["DD"] == "defender disrupted"
+
+
+# a classic set where the attacker may retreat (AR) as well as the defender (DR)
+RETREATS = SERIES.replace("  AE   attacker loses all\n",
+                          "  AE   attacker loses all\n  AR   attacker retreats 1 hex\n")
+RETREAT_GAME = GAME.replace("3     AE   AL   EX", "3     AR   AR   EX").replace("6     AE   AE", "6     AR   AE")
+
+
+def test_the_card_has_an_attacker_retreat_row_beside_the_defenders(project):
+    classic(project, RETREAT_GAME, RETREATS)
+    results = _card(project)["results"]
+    more = {row["label"].text: row["cells"] for row in results["more_outcome"]}
+    # 1:1 reads AL AL AR NE AE AR; 2:1 reads DR NE AR AL EX AE; 3:1 and on, no AR
+    assert more["Attacker retreats"] == ["33.3%", "16.7%", "0.0%", "0.0%", "0.0%", "0.0%"]
+    assert [o["defender_retreat"] for o in results["outcome"]][:2] == ["0.0%", "16.7%"]
+    # AL is a unit, not a step: the attacker's losses have a chance row of their own
+    assert more["Attacker loses"][0] == "50.0%"
+    html = charts.render_html(_card(project) | {})
+    assert "<th>Attacker retreats</th><td>33.3%</td><td>16.7%</td>" in html
+    french = {row["label"].text: row["label"].fallback for row in _card(project, "fr")["results"]["more_outcome"]}
+    assert french["L'attaquant recule"] is False
+
+
+def test_every_outcome_a_declared_code_can_give_has_its_row(project):
+    """One code per kind of meaning (codes.meaning), each on some roll: each gives a row of its own."""
+    series = SERIES.replace('  NA   not allowed\n', '''  NA   not allowed
+  DA   defender advances 1 hex
+  AA   attacker advances 2 hexes
+  BT   breakthrough
+  DD   defender becomes dg
+  DU   defender loses 2 units
+''').replace("unit types {", "unit states: dg\n\nunit types {") + \
+        'labels fr "Français" {\n  state.dg  "Désorganisé"\n}\n'
+    game = GAME.replace("odds  1:1  2:1  3:1  4:1  5:1  6:1\n  1     AL   DR   DR   DRL  DE   DE",
+                        "odds  1:1  2:1  3:1  4:1  5:1  6:1\n  1     DA   AA   BT   DD   DU   AR").replace(
+        "2     AL   NE", "2     NA   NE")
+    classic(project, game, series.replace("  AE   attacker loses all\n",
+                                          "  AE   attacker loses all\n  AR   attacker retreats 1 hex\n"))
+    results = _card(project)["results"]
+    labels = [row["label"].text for row in results["more_outcome"]]
+    assert labels == ["Defender eliminated", "Attacker loses", "Attacker eliminated", "Attacker retreats",
+                      "Defender advances", "Attacker advances", "Exchange", "Breakthrough", "Defender dg",
+                      "No effect", "Attack not allowed"]
+    by_label = {row["label"].text: row["cells"] for row in results["more_outcome"]}
+    assert by_label["Defender advances"][0] == by_label["Attacker advances"][1] == "16.7%"
+    assert by_label["Breakthrough"][2] == by_label["Defender dg"][3] == "16.7%"
+    assert by_label["Defender dg"] == ["0.0%", "0.0%", "0.0%", "16.7%", "0.0%", "0.0%"]
+    # 5:1 reads DU DRL DR DR EX AL: 2 units lost is a loss for the defender, as DRL's step and EX are
+    assert results["outcome"][4]["defender_step"] == "50.0%"
+    french = [row["label"] for row in _card(project, "fr")["results"]["more_outcome"]]
+    assert not any(label.fallback for label in french)
+    assert "Défenseur : désorganisé" in [label.text for label in french]

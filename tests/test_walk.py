@@ -88,7 +88,8 @@ def test_a_labels_file_holds_only_labels_of_any_kind_of_statement():
 
 # ---- the walk --------------------------------------------------------------------------
 # what no shipped rulebook writes: a quoted value, a second summary, a repeated shift in a cell, declared
-# result codes, a TEC DRM and an all-across hexside
+# result codes, a TEC DRM and an all-across hexside, single TEC cells (an amendment's; validate reports
+# them here)
 ODD = """game odd "Odd" version "1" extends base
 
 parameters "Odd words" [1.0] {
@@ -104,8 +105,10 @@ rule 1.0 "One" {
 terrain effects chart {
   hex:
     woods 2 Dx2 1L 2L
+    forest combat 1L
   hexside:
     river +1 1L -1 all-across
+    ford movement +1
 }
 
 column shifts max 2 per side {
