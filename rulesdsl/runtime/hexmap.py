@@ -27,7 +27,8 @@ part a horizontal row counted bottom to top, the second a column counted left
 to right, and counts "to the left" in the 29.17 example).  This module follows
 the English text, as the project's rulebook note for section `map` does.  The
 other series' rules only say that the map is a hex grid whose size depends on
-the game (their rule 2.1); they give no numbering.
+the game (their rule 2.1), and the variant notes say nothing of the map; neither
+gives a numbering.
 
 Choices, where the sources are silent:
 
@@ -61,9 +62,10 @@ Choices, where the sources are silent:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import Literal
 
 __all__ = ["Direction", "Edge", "Hex", "HexMap", "Hexside", "MapSheet"]
@@ -246,20 +248,22 @@ class HexMap:
     # ---- which hexes are on it -------------------------------------------------------------------------
     def sheet(self, letter: str) -> MapSheet:
         """The sheet lettered `letter` (item A)."""
-        for sheet in self.sheets:
-            if sheet.letter == letter:
-                return sheet
-        raise ValueError(f"there is no map {letter!r}: the sheets are {self._sheet_names()}")
+        sheet = self._by_letter.get(letter)
+        if sheet is None:
+            raise ValueError(f"there is no map {letter!r}: the sheets are {self._sheet_names()}")
+        return sheet
 
     def on_map(self, hex: Hex) -> bool:
         """Whether `hex` is one of the map's playable hexes (item B; rule 3.3c makes the rest out of play)."""
-        return any(sheet.letter == hex.map and sheet.holds(hex.column, hex.row) for sheet in self.sheets)
+        sheet = self._by_letter.get(hex.map)
+        return sheet is not None and sheet.holds(hex.column, hex.row)
+
+    def __contains__(self, hex: object) -> bool:
+        return isinstance(hex, Hex) and self.on_map(hex)
 
     def hexes(self) -> tuple[Hex, ...]:
         """Every playable hex, in `Hex` order."""
-        return tuple(sorted(Hex(sheet.letter, column, row) for sheet in self.sheets
-                            for column in range(sheet.first_column, sheet.last_column + 1)
-                            for row in range(sheet.first_row, sheet.last_row + 1)))
+        return self._hexes
 
     # ---- neighbours and distance -----------------------------------------------------------------------
     def neighbour(self, hex: Hex, direction: Direction) -> Hex | None:
@@ -271,8 +275,11 @@ class HexMap:
 
     def neighbours(self, hex: Hex) -> tuple[Hex, ...]:
         """The hexes on the map that touch `hex`, clockwise from N (at most six; fewer at the edge)."""
-        found = (self.neighbour(hex, direction) for direction in Direction)
-        return tuple(neighbour for neighbour in found if neighbour is not None)
+        known = self._neighbours.get(hex)
+        if known is None:
+            found = (self.neighbour(hex, direction) for direction in Direction)
+            known = self._neighbours[hex] = tuple(neighbour for neighbour in found if neighbour is not None)
+        return known
 
     def adjacent(self, a: Hex, b: Hex) -> bool:
         """Whether `a` and `b` are different hexes of the map that share a hexside."""
@@ -334,6 +341,21 @@ class HexMap:
         return tuple(Hexside.between(hex, neighbour) for neighbour in self.neighbours(hex))
 
     # ---- the grid ------------------------------------------------------------------------------------
+    # (computed once: the dataclass is frozen, and these only depend on its fields)
+    @cached_property
+    def _by_letter(self) -> Mapping[str, MapSheet]:
+        return {sheet.letter: sheet for sheet in self.sheets}
+
+    @cached_property
+    def _neighbours(self) -> dict[Hex, tuple[Hex, ...]]:
+        return {}       # filled as `neighbours` is asked: the engine's searches ask it again and again
+
+    @cached_property
+    def _hexes(self) -> tuple[Hex, ...]:
+        return tuple(sorted(Hex(sheet.letter, column, row) for sheet in self.sheets
+                            for column in range(sheet.first_column, sheet.last_column + 1)
+                            for row in range(sheet.first_row, sheet.last_row + 1)))
+
     def _lower(self, column: int) -> int:
         """1 when `column` is one of the hexrows that sit half a hex lower, else 0."""
         return 1 if (column % 2 == 1) == (self.lower_columns == "odd") else 0
