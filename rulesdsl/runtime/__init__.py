@@ -11,6 +11,7 @@ from .combat import (AdjustmentSpec, AttackingHex, FactorSpec, Combat, CombatEng
 from .combat import BoundHex, BoundTerrain, BoundUnit, Context, Contribution, Resolution, Roll, RulesInputError
 from .terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart, TerrainNames
 from .model import Parameter, ParameterValue, Phase, PlayerTurn, Quantity, RuleEntry, frozen_mapping
+from .hexmap import Direction as Direction, Edge as Edge, Hex as Hex, HexMap as HexMap, Hexside as Hexside, MapSheet as MapSheet
 
 __all__ = [
     "AdjustmentSpec", "AttackerLosses", "AttackingHex", "FactorSpec", "Combat", "CombatEngine", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
