@@ -347,6 +347,10 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
                  for r in node.rows],
         "columns": [c.value for c in node.columns],
         "outcome": outcome, "more_outcome": more_outcome, "by_drm": by_drm, "attacker": attacker,
+        # an average of steps says nothing where a side's codes take whole units or everything: the rows of
+        # those chances say it instead
+        "steps_average": {side: not any(getattr(r, f"{side}_eliminated") or getattr(r, f"{side}_units")
+                                        for r in (codes or {}).values()) for side in ("attacker", "defender")},
         "declared": codes is not None,
         "defender_step_label": t("outcome.defender-loses") if codes else t("outcome.defender-step"),
         "breakthrough": any("*" in c.value for r in node.rows for c in r.cells),
