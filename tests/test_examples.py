@@ -67,16 +67,23 @@ def test_combat_example_part_1():
 
 
 def test_combat_example_with_the_bridge():
-    # units 4 and 6 attack across the bridge at x1/4, unit 8 at full strength
+    # units 4 and 6 attack across the bridge at x1/4, unit 8 at full strength; the example says unit 6
+    # gives 1.75 of the 2.5, so its printed Attack Strength is 7 and unit 4's is 3
     quarter = scs_1_8.attack_multiplier("open", ["river", "bridge"])
     assert quarter == 0.25
     assert scs_1_8.defense_multiplier("woods") == 2
-    attack = 3 + (4 + 6) * quarter          # 3 + 2.5 = 5.5
+    unit_4, unit_6, unit_8 = 3, 7, 3
+    assert unit_6 * quarter == 1.75
+    attack = unit_8 + (unit_4 + unit_6) * quarter          # 3 + 2.5 = 5.5
     defense = 3 * scs_1_8.defense_multiplier("woods")
     assert (attack, defense) == (5.5, 6)
     assert bocage.crt_column(attack, defense) == "1:1"
     result = bocage.resolve(attack, defense, roll=2)
     assert (result.text, result.attacker_steps, result.attacker_retreat) == ("A2r1", 2, 1)
+    # 8.0a: the first step comes off the unit with the highest printed Attack Strength: unit 6, though it
+    # added least after the bridge halved it twice
+    assert scs_1_8.parameter("steps.first_loss") == "strongest-unit"
+    assert max((unit_4, 4), (unit_6, 6), (unit_8, 8))[1] == 6
 
 
 # ---- 7.4: beyond either end of the table -------------------------------------------
@@ -133,7 +140,7 @@ def test_combat_example_with_the_bridge_unit_by_unit():
     from rulesdsl.runtime import AttackingHex, Combat, Unit
     combat = Combat(
         attacking_hexes=(
-            AttackingHex((Unit("infantry", attack=4), Unit("infantry", attack=6)), "open", ("river", "bridge")),
+            AttackingHex((Unit("infantry", attack=3), Unit("infantry", attack=7)), "open", ("river", "bridge")),
             AttackingHex((Unit("infantry", attack=3),), "open"),
         ),
         defenders=(Unit("infantry", defense=3),),
