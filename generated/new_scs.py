@@ -2122,9 +2122,9 @@ ADJUSTMENTS = (
 TABLES: MappingProxyType[str, LookupTable] = _rt.frozen_mapping((table.name, table) for table in (
     LookupTable(
         'unit-sizes', key='symbol',
-        columns=('I', 'II', 'III', 'X', 'XX', 'XXX', 'XXXX', 'XXXXX', 'KG', 'Grp'),
+        columns=('•••', 'I', 'II', 'III', 'X', 'XX', 'XXX', 'XXXX', 'XXXXX', 'KG', 'Grp'),
         rows={
-            'size': ('company', 'battalion', 'regiment', 'brigade', 'division', 'corps', 'army', 'army-group', 'kampfgruppe', 'group'),
+            'size': ('platoon', 'company', 'battalion', 'regiment', 'brigade', 'division', 'corps', 'army', 'army-group', 'kampfgruppe', 'group'),
         },
     ),
     LookupTable(
