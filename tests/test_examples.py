@@ -158,3 +158,10 @@ def test_combat_example_with_the_bridge_unit_by_unit():
     with pytest.raises(ValueError, match="unknown unit type 'tank'; did you mean 'tank'|unknown unit type 'tank'"):
         bocage.resolve_combat(Combat((AttackingHex((Unit("tank", attack=9),), "open"),),
                                      (Unit("infantry", defense=3),), "open"), 7)
+
+
+def test_unit_sizes_start_with_the_platoon():
+    """The size list starts at the platoon (the French edition's 'Section'), then the company."""
+    sizes = scs_1_8.table("unit-sizes")
+    assert sizes.columns[:2] == ("•••", "I")
+    assert sizes.rows["size"][:3] == ("platoon", "company", "battalion")
