@@ -205,7 +205,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
         'Bring tracks (tactical, airfield, support and victory points) up to date, plan special air and sea missions, adjust port demolition and rubble, then the mutual variable reinforcement step.',
         origin='vcs', source='rulebooks/series/vcs.rules:160',
         notes=(
-            'Four lettered steps a-d, in that order.',
+            "Four lettered steps a-d, in that order; the preparation phase lists their activities in that order too (mission planning as air, the variable reinforcements as reinforcement), before the air and sea stage's (4.23).",
         ),
         see=('13.5', '14.0'),
     ),
@@ -1388,7 +1388,7 @@ PLAYER_TURNS: MappingProxyType[str, tuple[Phase, ...]] = _rt.frozen_mapping((
 
 # The game turn, in order: its own phases (weather, initiative...) and the player turns it runs.
 GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
-    Phase('preparation', rules=('4.2', '4.21', '4.22', '4.23', '13.5'), activities=('weather', 'accounting', 'airborne', 'sea-transport', 'air', 'reinforcement'), note='variable reinforcements and rubble removal happen here'),
+    Phase('preparation', rules=('4.2', '4.21', '4.22', '4.23', '13.5'), activities=('weather', 'accounting', 'air', 'reinforcement', 'airborne', 'sea-transport'), note='variable reinforcements and rubble removal happen here'),
     PlayerTurn('first', PLAYER_TURNS['first']),
     PlayerTurn('second', PLAYER_TURNS['second']),
     Phase('end-of-turn', rules=('4.1', '4.4'), activities=('turn-marker',)),

@@ -111,3 +111,11 @@ def test_series_has_no_charts_of_its_own():
         vcs.crt_column(3, 1)
     with pytest.raises(LookupError):
         vcs.entry_cost("clear")
+
+
+def test_the_preparation_stage_lists_its_steps_in_the_printed_order():
+    """4.21 weather, 4.22 a-d (accounting, mission planning, rubble, variable reinforcements), then the
+    4.23 air and sea stage (airborne staging, ship transport)."""
+    from generated import vcs
+    [preparation] = [p for p in vcs.GAME_TURN if getattr(p, "name", None) == "preparation"]
+    assert preparation.activities == ("weather", "accounting", "air", "reinforcement", "airborne", "sea-transport")
