@@ -381,7 +381,7 @@ def numbers_family() -> list[Input]:
     }.items():
         out.append(_game("numbers", name, _replace_in(GAME, old, new)))
     out.append(make_input("numbers", "huge terrain cost", "rulebooks/base.rules",
-                          _replace_in(BASE, "woods     2 ", f"woods     {big} ")))
+                          _replace_in(BASE, "woods  2 ", f"woods  {big} ")))
     out.append(make_input("numbers", "huge terrain multiplier", "rulebooks/base.rules",
                           _replace_in(BASE, "Dx2", f"Dx{big}")))
     out.append(make_input("numbers", "huge shift", "rulebooks/base.rules",
