@@ -177,8 +177,8 @@ def test_a_multiplier_dividing_by_zero_is_a_positioned_error(project, capsys):
     project.write("rulebooks/base.rules", text)
     code, _, err = project.run("check", capsys=capsys)
     assert code == 1
-    assert err.startswith("rulebooks/base.rules:50:30: error: 'Dx1/0' is not a multiplier\n")
-    assert "  |                              ^~~~~\n" in err
+    assert err.startswith("rulebooks/base.rules:50:15: error: 'Dx1/0' is not a multiplier\n")
+    assert "      |               ^~~~~\n" in err
 
 
 def test_a_table_without_cites_keeps_its_first_line(project, capsys):

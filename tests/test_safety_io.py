@@ -154,7 +154,8 @@ def test_markdown_shows_every_rulebook_text_as_text(demo, capsys):
 def test_markdown_leaves_ordinary_names_alone(demo, capsys):
     old, new = str(FIXTURES / "diff" / "demo-1.0.rules"), str(FIXTURES / "diff" / "demo-1.1.rules")
     code, out, err = demo.run("diff", "--format", "md", old, new, capsys=capsys)
-    assert "| changed overrun.max_target_cost | 1 MP | 2 MP | correction |" in out
+    assert ("| changed The most the target hex may cost to enter for an overrun to be allowed "
+            "(overrun.max_target_cost) | 1 MP | 2 MP | correction |") in out
 
 
 def test_html_errata_is_escaped_and_json_keeps_the_text(demo, capsys):
