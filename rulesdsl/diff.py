@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping, assert_never, get_args
 
 from . import ir
 from .catalogue import UNIT_SPELLINGS, Declared, unit_text
-from .codes import clause_text
+from .codes import clause_text, family
 from .resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION, rule_order
 from .runtime.tables import DICE_OUTCOMES, roll_range
 from .walk import iter_fields
@@ -363,6 +363,9 @@ def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None,
             entry.pop("amend", None)
         snap["results"].pop("(override)", None)
         snap["results"].pop("(amend)", None)
+        if resolved.results is not None:   # the notation in effect: the family of the codes in effect, if any
+            snap["results"]["(notation)"] = family(
+                resolved.result_codes.node if resolved.result_codes is not None else None, resolved.results.node)
     return snap
 
 

@@ -109,8 +109,23 @@ def test_the_card_marks_exactly_the_two_items(errata, capsys):
 
 
 def test_a_game_without_amendments_marks_nothing(capsys, project):
+    # every shipped game now amends something: a game of the house series that only overrides a whole rule
     project.add_repo_rulebooks()
-    code, html, err = project.run("chart", "corridor", "--format", "html", "--out", "-", capsys=capsys)
+    project.write("rulebooks/series/house.rules", HOUSE)
+    project.write("rulebooks/games/plain.rules", '''game plain "Plain (a test title)" version "1.0" extends house
+
+override rule 12.2 "Out of Supply Effects" {
+  summary "Out-of-supply units are halved in every factor; nothing else changes."
+  supply.effects_from_marking          = yes
+  supply.out_of_supply_attack_factor   = 1/2
+  supply.out_of_supply_defense_factor  = 1/2
+  supply.out_of_supply_movement_factor = 1/2
+  supply.out_of_supply_may_exploit     = yes
+  supply.out_of_supply_may_react       = yes
+  supply.out_of_supply_may_bombard     = yes
+}
+''')
+    code, html, err = project.run("chart", "plain", "--format", "html", "--out", "-", capsys=capsys)
     assert code == 0, err
     assert 'id="own"' not in html and "cell own" not in html
 

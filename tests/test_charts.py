@@ -12,6 +12,7 @@ from pypdf import PdfReader
 import rulesdsl
 from conftest import FIXTURES, ROOT
 from rulesdsl.charts import card, render_html
+from rulesdsl.codes import family
 from rulesdsl.outcomes import column_odds
 from rulesdsl.pdf import render_pdf
 from rulesdsl.project import compile_project, default_labels
@@ -45,7 +46,9 @@ def brute_force(dice: str, rows: dict, index: int, notation: str, drm: int = 0):
 def test_outcome_odds_match_brute_force_for_every_column(key):
     resolved = PROJECT.resolved[key]
     node = resolved.results.node
-    notation = node.notation.value if node.notation else "steps-first"
+    # the notation in effect: the family the series' result codes declare (Ridgeline's table no longer
+    # restates VCS's retreat-first), else the table's own
+    notation = family(resolved.result_codes.node if resolved.result_codes is not None else None, node)
     cap = resolved.modifiers.node.cap if resolved.modifiers is not None else 0
     sides = [({r.label.value: tuple(c.value for c in r.cells) for r in node.rows}, len(node.columns))]
     if node.attacker is not None:

@@ -105,8 +105,14 @@ def test_series_has_no_crt_of_its_own():
 # ---- the resolved game ------------------------------------------------------------
 def test_game_overrides_and_provenance():
     assert bocage.RULEBOOK["extends"] == ("scs-1.8",)
-    assert bocage.RULES["6.0c"].origin == "bocage"
-    assert bocage.RULES["6.0c"].source.startswith("rulebooks/games/bocage.rules:")
+    # 6.0c is amended: the rule stays the series', the one parameter the game changes is the game's
+    assert bocage.RULES["6.0c"].origin == "scs-1.8"
+    assert bocage.PARAMETERS["overrun.max_target_cost"].origin == "bocage"
+    assert bocage.PARAMETERS["overrun.max_target_cost"].source.startswith("rulebooks/games/bocage.rules:")
+    assert bocage.PARAMETERS["overrun.target_cost_ignores_zoc"].origin == "scs-1.8"
+    # 12.2 is overridden whole: the game's
+    assert bocage.RULES["12.2"].origin == "bocage"
+    assert bocage.RULES["12.2"].source.startswith("rulebooks/games/bocage.rules:")
     assert bocage.RULES["6.0"].origin == "scs-1.8"
     assert bocage.RULES["6.0"].source.startswith("rulebooks/series/scs-1.8.rules:")
     assert bocage.OVERRUN_MAX_TARGET_COST == 1 and scs_1_8.OVERRUN_MAX_TARGET_COST == 2
