@@ -116,6 +116,12 @@ def check(block: ir.ResultCodes) -> list[Diagnostic]:
                                       + (f" for the {clause.side}" if clause.side else ""), clause.span,
                                       "say it once"))
             effects.add(key)
+            if clause.effect in (ir.CodeEffect.RETREATS, ir.CodeEffect.ADVANCES) and clause.amount is None:
+                out.append(Diagnostic(f"a side {clause.effect} a number of hexes, not all", clause.span,
+                                      "a retreat or an advance counts hexes: give their number"))
+            elif clause.amount is not None and clause.amount < 1 and clause.effect != ir.CodeEffect.BECOMES:
+                out.append(Diagnostic(f"a side {clause.effect} 1 or more, not {clause.amount}", clause.span,
+                                      "a code that changes nothing for a side leaves the clause out"))
             word = clause.word
             if word is None or clause.effect == ir.CodeEffect.BECOMES:
                 continue

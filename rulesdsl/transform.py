@@ -513,6 +513,9 @@ class _Builder(Transformer[Token, Any]):
                     repeated.append(self._text(token))
                     continue
                 shift = int(str(token)[:-1]) * (-1 if str(token).endswith("L") else 1)
+                if shift == 0:
+                    raise RulesError([Diagnostic(f"'{token}' shifts no column", self._text(token).span,
+                                                 hint="leave it out, or write ne for no effect")])
                 continue
             side, amount = str(token).split("x", 1)
             key = "attacker" if side == "A" else "defender"

@@ -153,3 +153,19 @@ def test_a_table_keyed_by_terrain_is_checked_against_the_tec(table, wrong, right
     assert line[problem.span.column - 1:].startswith(wrong)
     fixed = rulesdsl.compile_text(text.replace(wrong, right), "rulebooks/skirmish.rules")
     assert fixed.ok
+
+
+def test_a_hexside_is_not_hex_terrain_and_hex_terrain_is_not_a_hexside():
+    """A caller who swaps the two gets an error naming the mistake, not a column shifted by a river."""
+    from generated import bocage
+    from rulesdsl.runtime import AttackingHex, Combat, Unit
+    from rulesdsl.runtime.combat import RulesInputError
+    attack = (AttackingHex((Unit("infantry", attack=6),), "open"),)
+    with pytest.raises(RulesInputError, match="'river' is a hexside feature"):
+        bocage.resolve_combat(Combat(attack, (Unit("infantry", defense=2),), "river"), 7)
+    with pytest.raises(ValueError, match="'river' is a hexside feature"):
+        bocage.entry_cost("river")
+    with pytest.raises(ValueError, match="'woods' is hex terrain, not a hexside"):
+        bocage.entry_cost("open", ("woods",))
+    # one hexside given as a name alone is that hexside, not its letters
+    assert AttackingHex((), "open", "stream").hexsides == ("stream",)

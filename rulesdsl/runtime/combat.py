@@ -42,6 +42,10 @@ class AttackingHex:
     terrain: str = ""
     hexsides: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        if isinstance(self.hexsides, str):      # one name is one hexside, not its letters
+            object.__setattr__(self, "hexsides", (self.hexsides,))
+
 
 @dataclass(frozen=True)
 class Combat:
@@ -79,6 +83,9 @@ class BoundTerrain:
         for each in names:
             if chart is None or each not in chart:
                 raise _unknown("terrain", each, list(chart or ()))
+            if chart[each].kind == "hexside":
+                raise RulesInputError(f"{each!r} is a hexside feature, not the terrain of a hex: pass it in an "
+                                      "attacking hex's hexsides")
         assert chart is not None
         if len(names) > 1 and combination is None:
             raise RulesInputError(f"the hex holds {len(names)} terrains ({', '.join(names)}) but the rulebook "
@@ -134,6 +141,9 @@ class BoundHex:
         for name in self.hexsides:
             if chart is None or name not in chart:
                 raise _unknown("hexside", name, list(chart or ()))
+            if chart[name].kind != "hexside":
+                raise RulesInputError(f"{name!r} is {chart[name].kind} terrain, not a hexside feature: it is the "
+                                      "terrain of a hex")
         self._crossed = {chart[n].name for n in self.hexsides} if chart is not None else set()
         self.factor = Fraction(1)
 

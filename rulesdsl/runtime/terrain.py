@@ -84,12 +84,19 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         if isinstance(hexsides, str):
             hexsides = (hexsides,)
         sides = [self[h] for h in hexsides]
+        for side in sides:
+            if side.kind != "hexside":
+                raise ValueError(f"{side.name!r} is {side.kind} terrain, not a hexside feature: pass it as the "
+                                 "hex's terrain")
         negated = {s.movement.target for s in sides if s.movement.kind == "negates" and s.movement.target is not None}
         return [s for s in sides if s.name.lower() not in negated], negated
 
     def _hex(self, terrain: TerrainNames) -> list[Terrain]:
         names = (terrain,) if isinstance(terrain, str) else tuple(terrain)
         rows = [self[n] for n in names]
+        for row in rows:
+            if row.kind == "hexside":
+                raise ValueError(f"{row.name!r} is a hexside feature, not hex terrain: pass it in hexsides")
         return [r for r in rows if r.kind != "road"] or rows
 
     def road(self, road: bool | str) -> Terrain:
