@@ -35,6 +35,12 @@ _TERMINAL_NAMES = {
     "CODE_VERB": "what the side does (loses, retreats or advances)",
     "CODE_ALL": "'all'",
     "CODE_FLAG": "exchange, breakthrough, no effect or not allowed",
+    "PARAM_KIND": "what the parameter takes (quantity, modifier, count, number, flag, result, choice or order)",
+    "DRM": "a die roll modifier (like -1 or +2)",
+    "SHIFT": "a column shift (like 1L or 2R)",
+    "ACROSS": "all-across or any-across",
+    "FACTOR_ROLE": "attack or defense",
+    "RESULT_FIELD": "attacker-steps, attacker-retreat, defender-steps or defender-retreat",
     "_NL": "end of line",
     "$END": "end of file",
 }
