@@ -316,7 +316,8 @@ def _build(root: Path, check_only: bool) -> int:
         add_charts(compilation)
     _report(compilation)
     if not compilation.ok:
-        print(f"nothing was written to {compilation.package}/", file=sys.stderr)
+        print(f"nothing was written to {compilation.package}/" if compilation.package else "nothing was written",
+              file=sys.stderr)
         return EXIT_RULES
     if check_only:
         changed, removed = stale_outputs(root, compilation.outputs, committed_only=True,

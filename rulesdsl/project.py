@@ -95,8 +95,8 @@ def compile_project(root: Path | None, paths: list[Path] | None = None,
     card); a rulebook of the project with the same id wins."""
     try:
         config = load_config(root)
-    except RulesError as exc:
-        return Compilation(diagnostics=list(exc.diagnostics), sources=dict(exc.sources))
+    except RulesError as exc:   # the settings are wrong: where outputs would go is unknown
+        return Compilation(diagnostics=list(exc.diagnostics), sources=dict(exc.sources), package="")
     files = rulebook_files(root) if root is not None else []
     targets = None
     if paths:

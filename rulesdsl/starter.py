@@ -205,8 +205,8 @@ def _game_body(series: ir.Resolved, name: str) -> str:
     lines += [
         "",
         "# ---- charts -----------------------------------------------------------------",
-        "# Add the game's Combat Results Table and Terrain Effects Chart here (see",
-        "# docs/language.md, or a game of the repository such as rulebooks/games/bocage.rules).",
+        "# Add the game's Combat Results Table and Terrain Effects Chart here, as they are",
+        "# printed (the language guide, docs/language.md in the rulesdsl repository, shows how).",
     ]
     return "\n".join(lines) + "\n"
 
@@ -227,9 +227,12 @@ def _comment(kind: str, name: str, extends: str | None, parent: ir.Rulebook | No
             else f"a series extending {extends}" if extends else "a series")
     lines = [f"# {name}: {what}.", "#"]
     if kind == "game":
-        lines += ["# A game says only what differs from its series: its own rules, the series rules",
-                  "# it overrides, its charts.  `rulesdsl build` checks it and writes",
-                  f"# {package}/{module_name(name)}.py and its player-aid cards to {package}/charts/."]
+        lines += (["# A game says only what differs from its series: its own rules, the series rules",
+                   "# it amends or overrides, its charts."] if extends else
+                  ["# A standalone game says all its rules itself: its rounding, its sequence of play,",
+                   "# its charts."])
+        lines += [f"# `rulesdsl build` checks it and writes {package}/{module_name(name)}.py and its",
+                  f"# player-aid cards to {package}/charts/."]
     else:
         lines += ["# A series holds the rules its games share; a game extends it by id",
                   f"# (`game my-title \"My Title\" version \"1.0\" extends {name}`).  `requires <parameter>`",
