@@ -517,8 +517,19 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
 
 def _amendments(effective: ir.Effective[object], noun: str) -> list[str]:
     """One comment line per item an amendment changed: which, to what, and whose it is."""
-    return [comment(f"{noun} {a.key}: {a.text}, amended by {a.origin} ({a.span.path}:{a.span.line})")
+    return [comment(f"{noun} {a.key}: {_unkeyed(a.key, a.text)}, amended by {a.origin} ({a.span.path}:{a.span.line})")
             for a in effective.amended]
+
+
+def _unkeyed(key: str, text: str) -> str:
+    """An amended item's text without the words its key already says: 'river: combat 2L' under the key
+    'river combat' is '2L', 'movement [3.0] movement' under 'player turn red: movement' is '[3.0] movement'."""
+    keys, words = key.replace(":", "").split(), text.replace(":", "", 1).split()
+    for start in range(len(keys)):
+        tail = keys[start:]
+        if words[:len(tail)] == tail and len(words) > len(tail):
+            return " ".join(words[len(tail):])
+    return text
 
 
 def _codes(resolved: ir.Resolved) -> list[str]:

@@ -193,7 +193,7 @@ amend terrain effects chart {
     assert rows["woods"].movement.amount == 3 and rows["woods"].combat.shift == -2
     assert rows["village"].combat.shift == -1 and len(rows) == 12
     assert [(a.key, a.origin) for a in terrain.amended] == [("woods", "tec")]
-    assert "# row woods: woods: movement 3, combat 2L, amended by tec" in generate(compilation.resolved["tec"])
+    assert "# row woods: movement 3, combat 2L, amended by tec" in generate(compilation.resolved["tec"])
 
 
 def test_a_terrain_line_table_amends_a_cell_of_a_named_line(project):
@@ -284,7 +284,7 @@ amend sequence of play {
     changed = [(a, b) for a, b in zip(old, now) if a != b]
     assert len(changed) == 1 and changed[0][1].activities[0].value == "movement"
     assert [(a.key, a.origin) for a in sequence.amended] == [("player turn: movement", "phases")]
-    assert "# phase player turn: movement: movement [3.0 5.0] movement, amended by phases" in generate(resolved)
+    assert "# phase player turn: movement: [3.0 5.0] movement, amended by phases" in generate(resolved)
     code, out, err = project.run("diff", "--resolved", "house", "phases", capsys=capsys)
     assert "Sequence of play" in out and "movement" in out
 
@@ -357,7 +357,7 @@ def test_a_side_amendment_changes_only_that_sides_turn(project, capsys):
     assert list(soviet) == ["rail-movement", "movement", "combat"]                       # the order holds
     assert [(a.key, a.origin) for a in sequence.amended] == [("player turn soviet: movement", "front")]
     # the module says the side ...
-    assert "# phase player turn soviet: movement: movement [3.0] movement, overrun, amended by front" \
+    assert "# phase player turn soviet: movement: [3.0] movement, overrun, amended by front" \
         in generate(resolved)
     # ... and the card ...
     code, html, err = project.run("chart", "front", "--format", "html", "--out", "-", capsys=capsys)
@@ -464,7 +464,7 @@ def test_one_tec_cell_changes_and_the_other_is_inherited(cells):
         ("woods combat", "woods: combat 2L", "cells"),
         ("village movement", "village: movement 2", "cells")]
     source = generate(resolved)
-    assert "# row woods combat: woods: combat 2L, amended by cells (rulebooks/games/cells.rules:5)" in source
+    assert "# row woods combat: 2L, amended by cells (rulebooks/games/cells.rules:5)" in source
 
 
 def test_a_new_crt_column_is_inserted_in_odds_order_and_is_the_games_own(cells):
