@@ -544,8 +544,8 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool
 
 def _side_source(root: Path | None, spec: str) -> Source:
     path = Path(spec)
-    if path.exists() or path.is_symlink():
-        return read_source(path, shown_path(path, root), root=root)
+    if (path.exists() or path.is_symlink()) and not path.is_dir():   # a folder (the generated package,
+        return read_source(path, shown_path(path, root), root=root)  # say) does not hide a rulebook id
     if ":" in spec:
         rev, _, inner = spec.partition(":")
         return git_source(root or Path.cwd(), rev, inner, spec)

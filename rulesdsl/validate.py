@@ -132,6 +132,11 @@ def _rule_ids(rulebook: ir.Rulebook) -> list[Diagnostic]:
         if first is None:
             seen[rule.id.value] = rule
             continue
+        if rule.amend and not first.amend:
+            out.append(Diagnostic(f"rule {rule.id.value} is amended in the rulebook that defines it", rule.id.span,
+                                  f"change the rule itself (line {first.id.span.line}): amend changes a rule of "
+                                  "a rulebook this one extends"))
+            continue
         what = "overridden" if rule.override and first.override else "amended" if rule.amend and first.amend \
             else "defined"
         out.append(Diagnostic(f"rule {rule.id.value} is {what} twice in this rulebook", rule.id.span,

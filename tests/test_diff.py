@@ -188,3 +188,16 @@ def test_an_added_or_withdrawn_amendment_reads_as_one_with_what_it_sets():
     assert str(added) == "added amendment of rule 7.4: combat.below_table = A2"
     [removed] = compare(new, old)
     assert str(removed) == "removed amendment of rule 7.4: combat.below_table = A2"
+
+
+def test_a_folder_named_like_a_rulebook_id_does_not_hide_it(project, capsys, monkeypatch):
+    """With package = "demo", the generated folder demo/ sits beside rulebooks/: `diff base demo` means
+    the rulebooks, not the folder."""
+    project.add_base()
+    project.write("rulebooks/demo.rules", 'game demo "Demo" version "1" extends base\n\n'
+                  'amend rule 7.4 {\n  combat.below_table = A2\n}\n')
+    (project.root / "demo").mkdir()
+    monkeypatch.chdir(project.root)
+    code, out, err = project.run("diff", "--resolved", "base", "demo", capsys=capsys)
+    assert code == 1 and "is a directory" not in err, err
+    assert "combat.below_table" in out

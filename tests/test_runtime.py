@@ -98,3 +98,11 @@ def test_shifts_before_the_table_limits_move_the_odds_themselves():
     assert table.column((7, 1), -2, before_limits=True) == "4:1"    # 7:1 two left is 5:1, held to 4:1
     assert table.column((5, 1), -2, before_limits=True) == "3:1"
     assert table.column((2, 1), -1, before_limits=True) == "1:1"    # within the table, the same
+
+
+def test_a_quantity_reads_in_the_plural_beyond_one():
+    from fractions import Fraction
+    from rulesdsl.runtime.model import Quantity
+    assert [str(Quantity(Fraction(n), unit)) for n, unit in ((3, "hex"), (1, "hex"), (6, "step"), (2, "MP"))] \
+        == ["3 hexes", "1 hex", "6 steps", "2 MP"]
+    assert str(Quantity(Fraction(2), "MP", signed=True)) == "+2 MP"

@@ -25,6 +25,11 @@ class RuleEntry:
     see: tuple[str, ...] = ()
 
 
+# the plural of each unit a parameter may be measured in that has one (MP and SP read the same)
+_PLURALS = {"hex": "hexes", "hexside": "hexsides", "step": "steps", "unit": "units", "turn": "turns",
+            "time": "times", "die": "dice"}
+
+
 @dataclass(frozen=True, slots=True)
 class Quantity:
     """A value with its unit: Quantity(2, 'MP'); `signed` for an addition like +2 MP."""
@@ -37,7 +42,10 @@ class Quantity:
         amount = str(self.amount)
         if self.signed and self.amount >= 0:
             amount = "+" + amount
-        return f"{amount} {self.unit}" if self.unit else amount
+        if not self.unit:
+            return amount
+        plural = _PLURALS.get(self.unit) if abs(self.amount) != 1 else None
+        return f"{amount} {plural or self.unit}"
 
     def __float__(self) -> float:
         return float(self.amount)
