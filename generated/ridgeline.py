@@ -1455,7 +1455,7 @@ TERRAIN = TerrainEffectsChart((
     Terrain('road',          'road',    Movement('cost', Fraction(1, 2)),    CombatEffect('other')),
     Terrain('track',         'road',    Movement('cost', Fraction(1)),       CombatEffect('other')),
     Terrain('stream',        'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
-    Terrain('river',         'hexside', Movement('prohibited'),              CombatEffect('multiply', defender=Fraction(2))),
+    Terrain('river',         'hexside', Movement('prohibited'),              CombatEffect('multiply', defender=Fraction(2), across='all-across')),
     Terrain('bridge',        'hexside', Movement('negates', target='river'), CombatEffect('none')),
 ))
 

@@ -514,8 +514,9 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
         if combat.across == "all-across" and row.kind != "hexside":
             out.append(Diagnostic(f"'all-across' belongs to a hexside feature, not {row.kind} terrain",
                                   combat.span, "a hex's combat effect applies to every attack into it"))
-        elif combat.across == "all-across" and (combat.attacker is not None or combat.defender is not None):
-            out.append(Diagnostic("'all-across' qualifies a column shift or a DRM, not a multiplier",
+        elif combat.across == "all-across" and combat.attacker is not None:
+            out.append(Diagnostic("'all-across' qualifies a column shift, a DRM or a defender multiplier, not "
+                                  "an attacker multiplier (which applies to each attacking hex that crosses)",
                                   combat.span, "a hexside's multiplier applies to each attacking hex that crosses it; "
                                   "drop 'all-across' or the multiplier"))
         if combat.kind == "multiply":

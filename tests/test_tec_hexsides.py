@@ -263,7 +263,7 @@ def test_diff_sees_a_change_to_the_qualifier_or_the_drm(old, new, shown):
     ("river          +1  1L all-across", "river          +1  1L all-acros", "a terrain row is", "all-acros"),
     ("rough          3   -1", "rough          3   +0", "a terrain row is", "+0"),
     ("rough          3   -1", "rough          3   -1 all-across", "'all-across' belongs to a hexside", "-1"),
-    ("stream         +1  -1", "stream         +1  Ax1/2 -1 all-across", "not a multiplier", "Ax1/2"),
+    ("stream         +1  -1", "stream         +1  Ax1/2 -1 all-across", "not an attacker multiplier", "Ax1/2"),
     ("rough          3   -1", "rough          3   -1 -1", "two die roll modifiers in one cell", "-1\n"),
 ])
 def test_a_malformed_cell_is_a_positioned_error(project, capsys, old, new, message, at):
@@ -292,3 +292,19 @@ def test_an_amended_row_says_its_qualifier_and_drm_as_the_games_own():
     assert terrain is not None
     assert {a.key: a.text for a in terrain.amended} == {
         "woods": "woods: movement 2, combat D x2 DRM -1", "river": "river: movement +1, combat 1L all-across"}
+
+
+def test_a_hexside_defender_multiplier_applies_as_its_crossing_says():
+    """Ridgeline's river doubles units that defend only behind it (VCS 10.1): 'Dx2 all-across'."""
+    from generated import ridgeline
+
+    def defense(*crossings):
+        combat = Combat(tuple(AttackingHex((Unit("infantry", attack=6),), "clear", c) for c in crossings),
+                        (Unit("infantry", defense=3),), "clear")
+        return ridgeline.resolve_combat(combat, 7)
+
+    both = defense(("river",), ("river",))
+    assert both.defense == 6
+    assert any(step.startswith("defense 3 x 2 for river (every attacker across)") for step in both.derivation)
+    assert defense(("river",), ()).defense == 3                  # one attacker is not across
+    assert defense(("river", "bridge"), ("river",)).defense == 3  # the bridge negates the river for one

@@ -400,6 +400,11 @@ class CombatEngine:
                 steps.append(f"defense {defense} x {exact(multiplier)} for {ctx.defender_terrain.name}"
                              f"{self._cite(self.terrain_rules)}")
             defense *= exact(multiplier)
+            for row in self._crossed(ctx):      # a hexside's defender multiplier, as its crossing says
+                if row.combat.defender is not None and row.combat.defender != 1:
+                    steps.append(f"defense {defense} x {exact(row.combat.defender)} for {self._crossing(row)}"
+                                 f"{self._cite(self.terrain_rules)}")
+                    defense *= exact(row.combat.defender)
         return attack, defense, steps
 
     # -- column shifts ------------------------------------------------------------

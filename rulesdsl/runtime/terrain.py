@@ -41,7 +41,8 @@ class CombatEffect:
     defender: Fraction | None = None
     shift: int = 0              # column shift: - left, + right
     drm: int = 0                # die roll modifier on the roll read by odds
-    across: str = "any-across"  # a hexside's shift and DRM: when any attacking hex crosses it, or all-across
+    across: str = "any-across"  # a hexside's shift, DRM and defender multiplier: when any attacking hex
+                                # crosses it, or all-across
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,13 +165,14 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         return CombatEffect(kind, factors[0], factors[1], shift, drm)
 
     def crossed_effects(self, crossings: Iterable[TerrainNames]) -> tuple[Terrain, ...]:
-        """The hexside features whose column shift or DRM applies to an attack, given the hexsides each
-        attacking hex crosses: a feature applies when any attacking hex crosses it (and no other hexside
-        it crosses negates it), an `all-across` one only when every attacking hex does.  In chart order."""
+        """The hexside features whose column shift, DRM or defender multiplier applies to an attack, given
+        the hexsides each attacking hex crosses: a feature applies when any attacking hex crosses it (and no
+        other hexside it crosses negates it), an `all-across` one only when every attacking hex does.  In
+        chart order.  (An attacker multiplier applies hex by hex: attack_multiplier.)"""
         crossed = [{s.name for s in self._hexsides(c)[0]} for c in crossings]
         found = []
         for row in self.rows:
-            if row.kind != "hexside" or not (row.combat.shift or row.combat.drm):
+            if row.kind != "hexside" or not (row.combat.shift or row.combat.drm or row.combat.defender is not None):
                 continue
             if row.combat.kind != "multiply" or not crossed:
                 continue
