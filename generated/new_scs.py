@@ -1819,13 +1819,13 @@ TERRAIN = TerrainEffectsChart((
     Terrain('woods',       'hex',     Movement('cost', Fraction(2)),       CombatEffect('multiply', shift=-1)),
     Terrain('village',     'hex',     Movement('cost', Fraction(1)),       CombatEffect('multiply', shift=-1)),
     Terrain('city',        'hex',     Movement('cost', Fraction(1)),       CombatEffect('multiply', shift=-2)),
-    Terrain('swamp',       'hex',     Movement('cost', Fraction(3)),       CombatEffect('multiply', attacker=Fraction(1, 2))),
+    Terrain('swamp',       'hex',     Movement('cost', Fraction(3)),       CombatEffect('none')),
     Terrain('road',        'road',    Movement('cost', Fraction(1, 2)),    CombatEffect('other')),
     Terrain('trail',       'road',    Movement('cost', Fraction(1)),       CombatEffect('other')),
     Terrain('stream',      'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
-    Terrain('river',       'hexside', Movement('prohibited'),              CombatEffect('prohibited')),
-    Terrain('major-river', 'hexside', Movement('prohibited'),              CombatEffect('prohibited')),
-    Terrain('escarpment',  'hexside', Movement('prohibited'),              CombatEffect('prohibited')),
+    Terrain('river',       'hexside', Movement('prohibited'),              CombatEffect('multiply', attacker=Fraction(1, 2))),
+    Terrain('major-river', 'hexside', Movement('add', Fraction(3)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
+    Terrain('escarpment',  'hexside', Movement('add', Fraction(2)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
     Terrain('bridge',      'hexside', Movement('negates', target='river'), CombatEffect('multiply', attacker=Fraction(1, 2))),
 ))
 
