@@ -13,6 +13,7 @@ from typing import Iterable, Mapping
 
 from . import ir
 from .errors import Diagnostic, Span, suggest
+from .runtime.model import PLURALS, unit_text as unit_text   # shared with the generated modules
 
 # canonical unit -> the spellings a rulebook may use
 UNITS: dict[str, tuple[str, ...]] = {
@@ -27,17 +28,7 @@ UNITS: dict[str, tuple[str, ...]] = {
     "die": ("die", "dice"),
 }
 UNIT_SPELLINGS = {spelling: unit for unit, spellings in UNITS.items() for spelling in spellings}
-
-
-def unit_text(amount: object, unit: str | None) -> str:
-    """'2 MP', '1 hex', '3 hexes', '+2 MP' as a rulebook would write it."""
-    if unit is None:
-        return str(amount)
-    singular, plural = UNITS[unit][0], UNITS[unit][-1]
-    if unit in ("MP", "SP"):
-        return f"{amount} {singular}"
-    one = str(amount).lstrip("+-") == "1"
-    return f"{amount} {singular if one else plural}"
+assert all(UNITS[unit][-1] == plural for unit, plural in PLURALS.items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +150,13 @@ def vocabulary(chain: Iterable[ir.Rulebook]) -> tuple[dict[str, Declared], list[
                     known[name] = Declared(name, ptype, declaration.meaning.value, rulebook.id.value,
                                            declaration.span)
     return known, problems
+
+
+def example_setting(known: Mapping[str, Declared], name: str) -> str:
+    """A placeholder value for parameter `name`, of its declared type ('1 step', 'yes'); '...' when it is
+    not declared."""
+    declared = known.get(name)
+    return "..." if declared is None else declared.type.example()
 
 
 def unknown_parameter(name: ir.Text, known: Mapping[str, Declared]) -> Diagnostic:

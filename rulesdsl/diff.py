@@ -353,7 +353,8 @@ def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None,
     statements = _in_effect(rulebook, resolved)
     for kind, (area, make) in SNAPSHOTS.items():
         snap[area] = make(statements[kind])
-    declared = resolved.declared if resolved is not None and declared is None else declared or {}
+    if declared is None:
+        declared = resolved.declared if resolved is not None else {}
     snap["meanings"] = {name: declared[name].meaning for rule in snap["rules"].values()
                         for name in rule["parameters"] if name in declared}
     if resolved is not None:   # resolution has used up `override`: it chose what is in effect

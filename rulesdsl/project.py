@@ -148,11 +148,11 @@ def library_parameters(library: Library | None = None) -> dict[str, dict[str, De
 
 def compile_sources(sources: list[Source], targets: list[str] | None = None, library: Library | None = None,
                     package: str = DEFAULT_PACKAGE, root: Path | None = None,
-                    library_ids: Collection[str] = ()) -> Compilation:
+                    library_ids: Collection[str] = (), generate: bool = True) -> Compilation:
     """Parse, check, resolve and generate rulebooks given as text, with the library rulebooks they
     extend (read from `library`, by default the shipped one); writes nothing.  Outputs go under
     `package`; only the rulebooks in `sources` get any.  `library_ids`: library rulebooks resolved as
-    well (compile_project)."""
+    well (compile_project).  `generate=False` stops after resolving (a diff reads no module)."""
     result = Compilation(package=package)
     parsed: dict[str, ir.Rulebook] = {}
     failed = False
@@ -223,7 +223,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     # a problem in a series is found again when each of its games is resolved: report it once
     result.diagnostics = list(dict.fromkeys(_only(result.diagnostics, targets, result)))
     result.checked = len(targets) if targets is not None else len(sources)
-    if result.ok:
+    if result.ok and generate:
         result.outputs[f"{package}/__init__.py"] = PACKAGE_INIT
         for key, resolved in sorted(result.resolved.items()):
             if key in result.library:
@@ -528,7 +528,8 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool
         except RulesError:
             others.append(other)  # reported only if this side extends it
     config = load_config(root)
-    compilation = compile_sources([source] + others, [source.path], config.library, config.package, root)
+    compilation = compile_sources([source] + others, [source.path], config.library, config.package, root,
+                                  generate=False)
     declared = compilation.parameters.get(rulebook.id.value)
     if not resolved:   # checked by itself, with the parameters its series declare when they can be found
         problems = [d for d in check(rulebook, declared) if d.severity == "error"]

@@ -231,8 +231,8 @@ KINDS: dict[type, Kind] = {
 }
 
 
-HEADER_EXAMPLE = (
-    'game my-title "My Title" version "1.0" extends scs-1.8\n\n'
+# what a game of scs-1.8 says at the least: the stacking limit the series requires, and one amendment
+_GAME_OF_SCS = (
     'rule G1.0 "Stacking" {\n'
     '  summary "Up to six steps may stack in a hex."\n'
     "  stacking.limit = 6 steps\n"
@@ -241,16 +241,11 @@ HEADER_EXAMPLE = (
     "  combat.below_table = A2\n"
     "}\n")
 
+HEADER_EXAMPLE = 'game my-title "My Title" version "1.0" extends scs-1.8\n\n' + _GAME_OF_SCS
+
 
 AMEND_EXAMPLE = (
-    'game my-errata "My Errata" version "1.1" extends scs-1.8\n\n'
-    'rule G1.0 "Stacking" {\n'
-    '  summary "Up to six steps may stack in a hex."\n'
-    "  stacking.limit = 6 steps\n"
-    "}\n\n"
-    "amend rule 7.4 {\n"
-    "  combat.below_table = A2\n"
-    "}\n\n"
+    'game my-errata "My Errata" version "1.1" extends scs-1.8\n\n' + _GAME_OF_SCS + "\n"
     "amend sequence of play {\n"
     "  player turn {\n"
     "    movement  [3.0 5.0]  movement, overrun\n"

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any, Collection, Mapping
 
 from . import codes as result_codes, ir
-from .catalogue import Declared, unit_text, vocabulary as declared_vocabulary
+from .catalogue import Declared, example_setting, unit_text, vocabulary as declared_vocabulary
 from .errors import Diagnostic, Span, suggest, suggester
 from .context import ROOT
 from .expressions import Checker, Vocabulary
@@ -457,13 +457,8 @@ def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
                 out.append(Diagnostic(
                     f"game sets no {name.value}, which rule {effective.node.id.value} of {effective.origin} "
                     f"requires of every game", rulebook.id.span,
-                    f"add a rule of the game's own that sets it, like: {name.value} = {_example(declared.get(name.value))}"))
+                    f"add a rule of the game's own that sets it, like: {name.value} = {example_setting(declared, name.value)}"))
     return out
-
-
-def _example(declaration: Declared | None) -> str:
-    """A value of the parameter's type, as a rulebook writes it."""
-    return "..." if declaration is None else declaration.type.example()
 
 
 def _override_of_nothing(rule: ir.Rule, rules: frozenset[str]) -> Diagnostic:

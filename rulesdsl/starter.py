@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import ir
+from .catalogue import example_setting
 from .codegen import module_name, module_problem
 from .errors import Diagnostic, RulesError, suggest
 from .fmt import format_source
@@ -161,12 +162,6 @@ def _project_sources(root: Path, target: str) -> list[Source]:
     return out
 
 
-def _example(series: ir.Resolved, name: str) -> str:
-    """A placeholder value of the parameter's declared type."""
-    declared = series.declared.get(name)
-    return "..." if declared is None else declared.type.example()
-
-
 def _free_rule_id(taken: set[str], prefix: str = "G") -> str:
     number = 1
     while f"{prefix}{number}.0" in taken:
@@ -196,7 +191,7 @@ def _game_body(series: ir.Resolved, name: str) -> str:
         ]
         width = max(map(len, required))
         for key, rule in required.items():
-            lines.append(f"  {key.ljust(width)} = {_example(series, key)}   # required by rule {rule}")
+            lines.append(f"  {key.ljust(width)} = {example_setting(series.declared, key)}   # required by rule {rule}")
         lines.append("  see " + ", ".join(dict.fromkeys(required.values())))
         lines.append("}")
     else:

@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping
 from . import codes as result_codes, ir
 from .catalogue import ACTIVITIES, UNIT_SPELLINGS, UNITS, Declared, ParamType, unknown_parameter, unit_text
 from .errors import Diagnostic, suggest
+from .runtime.model import PLURALS
 from .runtime.notation import NOTATIONS, parse_odds
 from .runtime.tables import DICE_OUTCOMES, roll_range
 from .schema import check_schema
@@ -225,7 +226,7 @@ def _right_unit(amount: Fraction, ptype: ParamType) -> str:
 
 
 def _plural(unit: str) -> str:
-    return unit if unit in ("MP", "SP") else UNITS[unit][-1]
+    return PLURALS.get(unit, unit)
 
 
 def _number(amount: Fraction, signed: bool) -> str:

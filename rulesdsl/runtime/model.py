@@ -26,8 +26,16 @@ class RuleEntry:
 
 
 # the plural of each unit a parameter may be measured in that has one (MP and SP read the same)
-_PLURALS = {"hex": "hexes", "hexside": "hexsides", "step": "steps", "unit": "units", "turn": "turns",
-            "time": "times", "die": "dice"}
+PLURALS = {"hex": "hexes", "hexside": "hexsides", "step": "steps", "unit": "units", "turn": "turns",
+           "time": "times", "die": "dice"}
+
+
+def unit_text(amount: object, unit: str | None) -> str:
+    """'2 MP', '1 hex', '3 hexes', '+2 MP', as a rulebook writes an amount of a unit."""
+    if unit is None:
+        return str(amount)
+    one = str(amount).lstrip("+-") == "1"
+    return f"{amount} {unit if one else PLURALS.get(unit, unit)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +50,7 @@ class Quantity:
         amount = str(self.amount)
         if self.signed and self.amount >= 0:
             amount = "+" + amount
-        if not self.unit:
-            return amount
-        plural = _PLURALS.get(self.unit) if abs(self.amount) != 1 else None
-        return f"{amount} {plural or self.unit}"
+        return unit_text(amount, self.unit) if self.unit else amount
 
     def __float__(self) -> float:
         return float(self.amount)
