@@ -1,0 +1,113 @@
+"""What the rules engine reads of a compiled rulebook, and how it cites what it read.
+
+A `RuleSet` wraps a generated module's parameters, Terrain Effects Chart, tables and rules.  The engine
+reads a parameter only through it, so that every answer can say which rule of which rulebook (file and
+line) it applied, and so that tests can check which parameters each engine function reads.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .contract import engine_parameter
+from .model import Parameter, ParameterValue, Quantity, RuleEntry
+from .tables import LookupTable
+from .terrain import TerrainEffectsChart
+
+__all__ = ["RuleSet", "Step"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a derivation: what was found, and the rule (and parameter) that says so.
+
+    rule: the printed rule id; origin: the id of the rulebook that sets it (a game's, when it overrides the
+    series); source: `path:line` of the rule or parameter in that rulebook.  A step with no rule is
+    arithmetic or a fact of the situation.
+    """
+
+    text: str
+    rule: str | None = None
+    parameter: str | None = None
+    origin: str | None = None
+    source: str | None = None
+
+    def __str__(self) -> str:
+        if self.rule is None and self.parameter is None:
+            return self.text
+        where = [f"rule {self.rule}" if self.rule else "", self.parameter or "",
+                 f"{self.origin}, {self.source}" if self.source else (self.origin or "")]
+        return f"{self.text} [{'; '.join(w for w in where if w)}]"
+
+    def as_json(self) -> dict[str, str | None]:
+        return {"text": self.text, "rule": self.rule, "parameter": self.parameter, "origin": self.origin,
+                "source": self.source}
+
+
+@dataclass(eq=False)
+class RuleSet:
+    """The rules one compiled rulebook puts in effect, as the engine reads them.
+
+    `reads` records every parameter name read through this object (set `recording` to clear it per call in
+    tests).  An absent parameter reads as None (`flag` as False); the engine function decides what absence
+    means and says so in its derivation.
+    """
+
+    rulebook: str
+    parameters: Mapping[str, Parameter]
+    terrain: TerrainEffectsChart | None = None
+    tables: Mapping[str, LookupTable] = field(default_factory=dict)
+    rules: Mapping[str, RuleEntry] = field(default_factory=dict)
+    reads: set[str] = field(default_factory=set)
+
+    # ---- values -----------------------------------------------------------------------------------------
+    def value(self, name: str) -> ParameterValue:
+        if engine_parameter(name) is None:
+            raise KeyError(f"{name!r} is not in the engine's contract (rulesdsl.runtime.contract)")
+        self.reads.add(name)
+        parameter = self.parameters.get(name)
+        return None if parameter is None else parameter.value
+
+    def is_set(self, name: str) -> bool:
+        self.reads.add(name)
+        return name in self.parameters
+
+    def flag(self, name: str) -> bool:
+        return self.value(name) is True
+
+    def amount(self, name: str) -> Fraction | None:
+        """A quantity's, count's or number's amount; None when absent (or set to `none`)."""
+        value = self.value(name)
+        if isinstance(value, Quantity):
+            return value.amount
+        if isinstance(value, bool) or value is None or isinstance(value, (str, tuple)):
+            return None
+        return Fraction(value)
+
+    def word(self, name: str) -> str | None:
+        value = self.value(name)
+        return value if isinstance(value, str) else None
+
+    def words(self, name: str) -> tuple[str, ...]:
+        value = self.value(name)
+        if isinstance(value, tuple):
+            return value
+        return (value,) if isinstance(value, str) else ()
+
+    # ---- citations --------------------------------------------------------------------------------------
+    def cite(self, name: str, text: str) -> Step:
+        """A step that applied parameter `name`: its rule, the rulebook that set it, and where."""
+        self.reads.add(name)
+        parameter = self.parameters.get(name)
+        if parameter is None:
+            return Step(f"{text} (no rule of {self.rulebook} sets {name})", parameter=name)
+        return Step(text, rule=parameter.rule, parameter=name, origin=parameter.origin,
+                    source=parameter.source)
+
+    def cite_rule(self, rule: str, text: str) -> Step:
+        """A step that applied rule `rule` as a whole (a TEC, a table), where the rulebook has it."""
+        entry = self.rules.get(rule)
+        if entry is None:
+            return Step(text, rule=rule)
+        return Step(text, rule=rule, origin=entry.origin, source=entry.source)

@@ -1,0 +1,175 @@
+"""A situation on the map: hexes and their terrain, hexsides, roads, and the counters on them.
+
+The rules engine (`rulesdsl.runtime.engine`) answers questions about a `Situation`; `example` blocks and
+`rulesdsl explain` build one from the situation notation.  Everything here is plain immutable data: moving a
+unit gives a new situation (`Situation.moved`).
+
+Terrain names are the rows of the rulebook's Terrain Effects Chart: a hex holds one or more hex terrains
+(woods, or open and a town), a hexside holds hexside features (stream, river and bridge), and a road is a
+road-kind row running across a hexside between two hexes, so that "following the road" is a property of
+the step from one hex to the next.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import KW_ONLY, dataclass, field, replace
+from fractions import Fraction
+from types import MappingProxyType
+
+from .hexmap import Hex, HexMap, Hexside
+
+__all__ = ["Counter", "Situation"]
+
+_EMPTY_SIDES: Mapping[Hexside, tuple[str, ...]] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """A unit on the map, as its counter shows it.
+
+    attack, defense, movement: the printed values (an SCS counter's 3-2-9); `has_attack_strength` is False for
+    a value that is not an Attack Strength (barrage, supply range, defense only: rule 2.0a of the SCS).
+    capabilities: what the counter says the unit may do, by the rulebook's words: `exploit` for the yellow
+    box, `mechanized`, `armored`, `foot`, `artillery` ...  states: markers on it (out-of-supply, disrupted).
+    """
+
+    name: str
+    side: str
+    hex: Hex
+    _: KW_ONLY
+    attack: Fraction = Fraction(0)
+    defense: Fraction = Fraction(0)
+    movement: Fraction = Fraction(0)
+    steps: int = 1
+    type: str = ""
+    size: str = ""
+    capabilities: frozenset[str] = frozenset()
+    states: frozenset[str] = frozenset()
+    has_attack_strength: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("attack", "defense", "movement"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+                raise TypeError(f"unit {self.name}: {name} must be an int or a Fraction, not {value!r}")
+            object.__setattr__(self, name, Fraction(value))
+        if self.steps < 1:
+            raise ValueError(f"unit {self.name}: a unit on the map has at least one step, not {self.steps}")
+        object.__setattr__(self, "capabilities", frozenset(self.capabilities))
+        object.__setattr__(self, "states", frozenset(self.states))
+
+    def can(self, capability: str) -> bool:
+        """Whether the counter shows `capability` (or is of that type)."""
+        return capability in self.capabilities or capability == self.type
+
+    def __str__(self) -> str:
+        return f"unit {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """The map, what is on it, and whose turn it is.
+
+    terrain: each hex's terrain names; a hex on the map but not listed has the `default_terrain`.
+    hexsides: the features on a hexside (stream, river, bridge).  roads: the road row a road crossing a
+    hexside belongs to (so a road through 26.16, 26.17, 26.18 is two entries).  supply_sources: the hexes a
+    side traces supply to.  phasing: the side whose player turn it is; phase: the phase being played
+    (movement, combat, exploitation ...).  started_in: where each unit began the phase, when it differs
+    from where it stands (for the rules on units that start a phase in an enemy ZOC).
+    """
+
+    map: HexMap
+    _: KW_ONLY
+    terrain: Mapping[Hex, tuple[str, ...]] = field(default_factory=dict)
+    default_terrain: tuple[str, ...] = ()
+    hexsides: Mapping[Hexside, tuple[str, ...]] = field(default_factory=dict)
+    roads: Mapping[Hexside, str] = field(default_factory=dict)
+    units: tuple[Counter, ...] = ()
+    supply_sources: Mapping[str, frozenset[Hex]] = field(default_factory=dict)
+    phasing: str = ""
+    phase: str = "movement"
+    started_in: Mapping[str, Hex] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "terrain", MappingProxyType(dict(self.terrain)))
+        object.__setattr__(self, "hexsides", MappingProxyType(dict(self.hexsides)))
+        object.__setattr__(self, "roads", MappingProxyType(dict(self.roads)))
+        object.__setattr__(self, "supply_sources",
+                           MappingProxyType({k: frozenset(v) for k, v in self.supply_sources.items()}))
+        object.__setattr__(self, "started_in", MappingProxyType(dict(self.started_in)))
+        object.__setattr__(self, "units", tuple(self.units))
+        names = [u.name for u in self.units]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"two units are named {duplicates[0]!r}")
+        for hex in list(self.terrain) + [u.hex for u in self.units]:
+            if hex not in self.map:
+                raise ValueError(f"hex {hex} is not on the map")
+        for side in list(self.hexsides) + list(self.roads):
+            if not self.map.adjacent(side.low, side.high):
+                raise ValueError(f"hexes {side.low} and {side.high} do not touch: {side} is no hexside")
+
+    # ---- reading --------------------------------------------------------------------------------------
+    def unit(self, name: str) -> Counter:
+        for unit in self.units:
+            if unit.name == name:
+                return unit
+        raise KeyError(f"no unit {name!r} in this situation")
+
+    def units_at(self, hex: Hex) -> tuple[Counter, ...]:
+        return tuple(u for u in self.units if u.hex == hex)
+
+    def sides(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(u.side for u in self.units))
+
+    def enemies_of(self, side: str) -> tuple[Counter, ...]:
+        return tuple(u for u in self.units if u.side != side)
+
+    def friends_of(self, side: str) -> tuple[Counter, ...]:
+        return tuple(u for u in self.units if u.side == side)
+
+    def occupied_by_enemy(self, hex: Hex, side: str) -> bool:
+        return any(u.side != side for u in self.units_at(hex))
+
+    def occupied_by_friend(self, hex: Hex, side: str) -> bool:
+        return any(u.side == side for u in self.units_at(hex))
+
+    def terrain_at(self, hex: Hex) -> tuple[str, ...]:
+        return self.terrain.get(hex, self.default_terrain)
+
+    def hexside_features(self, a: Hex, b: Hex) -> tuple[str, ...]:
+        return self.hexsides.get(Hexside.between(a, b), ())
+
+    def road_between(self, a: Hex, b: Hex) -> str | None:
+        """The road (its TEC row) the step from `a` to `b` follows, or None."""
+        return self.roads.get(Hexside.between(a, b))
+
+    def has_road(self, hex: Hex) -> bool:
+        return any(hex in (side.low, side.high) for side in self.roads)
+
+    def start_of(self, unit: Counter) -> Hex:
+        """Where `unit` began the phase."""
+        return self.started_in.get(unit.name, unit.hex)
+
+    def neighbours(self, hex: Hex) -> tuple[Hex, ...]:
+        return self.map.neighbours(hex)
+
+    def __iter__(self) -> Iterator[Counter]:
+        return iter(self.units)
+
+    # ---- changing -------------------------------------------------------------------------------------
+    def moved(self, names: Iterable[str], to: Hex) -> Situation:
+        """The situation after the units `names` move to `to` (where they began the phase is kept)."""
+        names = set(names)
+        started = dict(self.started_in)
+        units = []
+        for unit in self.units:
+            if unit.name in names:
+                started.setdefault(unit.name, unit.hex)
+                unit = replace(unit, hex=to)
+            units.append(unit)
+        return replace(self, units=tuple(units), started_in=started)
+
+    def without(self, names: Iterable[str]) -> Situation:
+        names = set(names)
+        return replace(self, units=tuple(u for u in self.units if u.name not in names))
