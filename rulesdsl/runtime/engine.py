@@ -19,10 +19,11 @@ its file and line.  The engine names no series: it reads only the parameters of 
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
+from . import eligibility, movement, retreat, stacking, supply
+from .answers import Advance, Move, Reach, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
 from .hexmap import Hex
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
@@ -31,231 +32,70 @@ __all__ = ["Advance", "Move", "Reach", "Retreat", "RulesEngine", "StackCheck", "
            "Zones", "as_hex"]
 
 
-def as_hex(hex: Hex | str) -> Hex:
-    return hex if isinstance(hex, Hex) else Hex.parse(hex)
-
-
-@dataclass(frozen=True, slots=True)
-class Zones:
-    """The hexes in a side's ZOCs, each with the units that exert it there."""
-
-    side: str
-    hexes: Mapping[Hex, tuple[str, ...]]
-    steps: tuple[Step, ...] = ()
-
-    def __contains__(self, hex: object) -> bool:
-        return hex in self.hexes
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A move along a path: the MPs each hex entered cost (None where it may not be entered), their running
-    total, and whether the whole move is legal; `reason` says why not."""
-
-    unit: str
-    path: tuple[Hex, ...]
-    costs: tuple[Fraction | None, ...]
-    total: Fraction
-    allowance: Fraction
-    legal: bool
-    reason: str | None = None
-    steps: tuple[Step, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Reach:
-    """The least MPs to each hex a unit may reach this phase (its own hex at 0)."""
-
-    unit: str
-    costs: Mapping[Hex, Fraction]
-    steps: tuple[Step, ...] = ()
-
-    def __contains__(self, hex: object) -> bool:
-        return hex in self.costs
-
-
-@dataclass(frozen=True, slots=True)
-class StackCheck:
-    hex: Hex
-    legal: bool
-    size: Fraction                 # what counts against the limit, in the limit's unit
-    limit: Fraction | None         # None: no limit
-    unit: str                      # the limit's unit: step or unit
-    excess: tuple[str, ...] = ()   # units that would have to go, when the owner does not choose
-    steps: tuple[Step, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SupplyTrace:
-    unit: str
-    in_supply: bool
-    path: tuple[Hex, ...] = ()     # a trace, from the unit to a source, when there is one
-    steps: tuple[Step, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Retreat:
-    """A retreat of `units` by `hexes`: the legal paths (best first), the steps lost on the best one, and
-    whether the stack is eliminated."""
-
-    units: tuple[str, ...]
-    hexes: int
-    paths: tuple[tuple[Hex, ...], ...]
-    loss: int
-    eliminated: bool = False
-    steps: tuple[Step, ...] = ()
-
-    @property
-    def legal(self) -> bool:
-        return bool(self.paths)
-
-
-@dataclass(frozen=True, slots=True)
-class Advance:
-    units: tuple[str, ...]
-    allowed: bool
-    hexes: int                     # how many hexes the advance may go
-    reachable: tuple[Hex, ...] = ()
-    steps: tuple[Step, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """Whether something may be done (an overrun, an exploitation move, an attack), why not, and what it
-    costs where it has a cost."""
-
-    allowed: bool
-    reasons: tuple[str, ...] = ()
-    cost: Fraction | None = None
-    steps: tuple[Step, ...] = ()
-
-
 class RulesEngine:
-    """The engine for one compiled rulebook."""
+    """The engine for one compiled rulebook.  Each question is answered by the module of its stage
+    (movement, stacking, supply, retreat, eligibility); this class only binds them to one rule set."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
 
-    # ---- ZOC ------------------------------------------------------------------------------------------
+    # ---- ZOC and movement (movement.py) ----------------------------------------------------------------
     def exerts_zoc(self, situation: Situation, unit: Counter) -> tuple[bool, Step]:
-        rules = self.rules
-        least = rules.amount("zoc.min_attack_strength")
-        if not unit.has_attack_strength:
-            return False, rules.cite("zoc.min_attack_strength",
-                                     f"{unit} has no printed Attack Strength, so no ZOC")
-        if least is not None and unit.attack < least:
-            return False, rules.cite("zoc.min_attack_strength",
-                                     f"{unit} attacks at {unit.attack}, below {least}: no ZOC")
-        return True, rules.cite("zoc.min_attack_strength", f"{unit} has a ZOC")
+        return movement.exerts_zoc(self.rules, situation, unit)
 
     def zoc(self, situation: Situation, side: str) -> Zones:
         """The hexes in the ZOCs of `side`'s units (the enemy ZOCs of the other sides)."""
-        rules = self.rules
-        reach = rules.amount("zoc.range")
-        steps: list[Step] = []
-        if reach is None or reach < 1:
-            steps.append(rules.cite("zoc.range", "units have no ZOC"))
-            return Zones(side, {}, tuple(steps))
-        limited = rules.flag("zoc.limited_by_terrain")
-        held: dict[Hex, list[str]] = {}
-        for unit in situation.friends_of(side):
-            has, why = self.exerts_zoc(situation, unit)
-            steps.append(why)
-            if not has:
-                continue
-            for hex in situation.map.within(unit.hex, int(reach)):
-                if hex == unit.hex:
-                    continue
-                if limited and situation.map.adjacent(unit.hex, hex) and \
-                        self.entry_cost(situation, unit, unit.hex, hex) is None:
-                    steps.append(rules.cite("zoc.limited_by_terrain",
-                                            f"{unit}'s ZOC does not reach {hex}: it could not enter it"))
-                    continue
-                held.setdefault(hex, []).append(unit.name)
-        return Zones(side, {h: tuple(n) for h, n in sorted(held.items())}, tuple(steps))
+        return movement.zoc(self.rules, situation, side)
 
     def enemy_zoc(self, situation: Situation, side: str) -> set[Hex]:
         """The hexes in any enemy ZOC of `side`."""
-        hexes: set[Hex] = set()
-        for other in situation.sides():
-            if other != side:
-                hexes.update(self.zoc(situation, other).hexes)
-        return hexes
+        return movement.enemy_zoc(self.rules, situation, side)
 
-    # ---- movement -------------------------------------------------------------------------------------
     def entry_cost(self, situation: Situation, unit: Counter, source: Hex, target: Hex,
                    *, road: bool = True) -> Fraction | None:
         """The TEC cost for `unit` to step from `source` into the adjacent `target` (no ZOC costs); None
         when prohibited."""
-        chart = self.rules.terrain
-        if chart is None:
-            return Fraction(1)
-        way = situation.road_between(source, target) if road else None
-        cost = chart.entry_cost(situation.terrain_at(target), situation.hexside_features(source, target),
-                                way or False)
-        return None if cost is None else Fraction(cost).limit_denominator(1000)
+        return movement.entry_cost(self.rules, situation, unit, source, target, road=road)
 
     def move(self, situation: Situation, unit: str, path: Sequence[Hex | str], *,
              mode: str = "regular") -> Move:
         """Price a move of `unit` along `path` (the hexes entered, its own hex optionally first)."""
-        counter = situation.unit(unit)
-        hexes = [as_hex(h) for h in path]
-        if hexes and hexes[0] == counter.hex:
-            hexes = hexes[1:]
-        rules = self.rules
-        ezoc = self.enemy_zoc(situation, counter.side)
-        extra = rules.amount("zoc.entry_cost") if "zoc.entry_cost" in rules.parameters else None
-        steps: list[Step] = []
-        costs: list[Fraction | None] = []
-        total = Fraction(0)
-        here = counter.hex
-        for hex in hexes:
-            if not situation.map.adjacent(here, hex):
-                return Move(unit, tuple(hexes), tuple(costs), total, counter.movement, False,
-                            f"{hex} is not next to {here}", tuple(steps))
-            cost = self.entry_cost(situation, counter, here, hex)
-            if cost is None:
-                costs.append(None)
-                steps.append(Step(f"{hex}: prohibited terrain"))
-                return Move(unit, tuple(hexes), tuple(costs), total, counter.movement, False,
-                            f"{hex} may not be entered", tuple(steps))
-            if hex in ezoc and extra:
-                steps.append(rules.cite("zoc.entry_cost", f"{hex} is in an enemy ZOC: +{extra} MP"))
-                cost += extra
-            total += cost
-            costs.append(cost)
-            steps.append(Step(f"{hex}: {cost} MP, {total} in all"))
-            here = hex
-        legal = total <= counter.movement
-        return Move(unit, tuple(hexes), tuple(costs), total, counter.movement, legal,
-                    None if legal else f"{total} MP is more than the allowance of {counter.movement}",
-                    tuple(steps))
+        return movement.move(self.rules, situation, unit, [as_hex(h) for h in path], mode=mode)
 
     def reachable(self, situation: Situation, unit: str, *, mode: str = "regular") -> Reach:
-        raise NotImplementedError("reachable: issue 10, in progress")
+        """The hexes `unit` may reach this phase, each at its least cost."""
+        return movement.reachable(self.rules, situation, unit, mode=mode)
 
-    # ---- stacking, supply, retreat, advance ------------------------------------------------------------
+    # ---- stacking (stacking.py), supply (supply.py), retreat and advance (retreat.py) -------------------
     def stack(self, situation: Situation, hex: Hex | str, *, moment: str = "phase-end") -> StackCheck:
-        raise NotImplementedError("stack: issue 10, in progress")
+        """Whether the stack in `hex` is legal at `moment` (one of stacking.checked_at's words)."""
+        return stacking.stack(self.rules, situation, as_hex(hex), moment=moment)
 
     def supply(self, situation: Situation, unit: str) -> SupplyTrace:
-        raise NotImplementedError("supply: issue 10, in progress")
+        """Whether `unit` traces supply to one of its side's sources."""
+        return supply.supply(self, situation, unit)
 
     def retreat(self, situation: Situation, units: Iterable[str], hexes: int, *, attackers: Iterable[str] = (),
                 refuse: int = 0) -> Retreat:
-        raise NotImplementedError("retreat: issue 10, in progress")
+        """The retreat of the stack `units` by `hexes` away from `attackers`; `refuse` hexes taken as steps."""
+        return retreat.retreat(self, situation, tuple(units), hexes, attackers=tuple(attackers), refuse=refuse)
 
     def advance(self, situation: Situation, units: Iterable[str], vacated: Hex | str, hexes: int, *,
                 overrun: bool = False, defender_destroyed: bool = False) -> Advance:
-        raise NotImplementedError("advance: issue 10, in progress")
+        """How far and where the victorious `units` may advance after combat into `vacated` and beyond."""
+        return retreat.advance(self, situation, tuple(units), as_hex(vacated), hexes, overrun=overrun,
+                               defender_destroyed=defender_destroyed)
 
-    # ---- eligibility -----------------------------------------------------------------------------------
+    # ---- eligibility (eligibility.py) ------------------------------------------------------------------
     def may_overrun(self, situation: Situation, units: Iterable[str], from_hex: Hex | str,
                     target: Hex | str) -> Verdict:
-        raise NotImplementedError("may_overrun: issue 10, in progress")
+        """Whether the stack `units` may overrun `target` from `from_hex`, and what it costs."""
+        return eligibility.may_overrun(self, situation, tuple(units), as_hex(from_hex), as_hex(target))
 
     def may_exploit(self, situation: Situation, unit: str) -> Verdict:
-        raise NotImplementedError("may_exploit: issue 10, in progress")
+        """Whether `unit` may move in the Exploitation Phase."""
+        return eligibility.may_exploit(self, situation, unit)
 
     def may_attack(self, situation: Situation, attackers: Iterable[str], target: Hex | str) -> Verdict:
-        raise NotImplementedError("may_attack: issue 10, in progress")
+        """Whether `attackers` may attack the units in `target`."""
+        return eligibility.may_attack(self, situation, tuple(attackers), as_hex(target))

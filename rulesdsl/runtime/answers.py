@@ -1,0 +1,112 @@
+"""What the rules engine answers: plain immutable records, each with its derivation (`steps`)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .hexmap import Hex
+from .ruleset import Step
+
+__all__ = ["Advance", "Move", "Reach", "Retreat", "StackCheck", "SupplyTrace", "Verdict", "Zones", "as_hex"]
+
+
+def as_hex(hex: Hex | str) -> Hex:
+    return hex if isinstance(hex, Hex) else Hex.parse(hex)
+
+
+@dataclass(frozen=True, slots=True)
+class Zones:
+    """The hexes in a side's ZOCs, each with the units that exert it there."""
+
+    side: str
+    hexes: Mapping[Hex, tuple[str, ...]]
+    steps: tuple[Step, ...] = ()
+
+    def __contains__(self, hex: object) -> bool:
+        return hex in self.hexes
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move along a path: the MPs each hex entered cost (None where it may not be entered), their running
+    total, and whether the whole move is legal; `reason` says why not."""
+
+    unit: str
+    path: tuple[Hex, ...]
+    costs: tuple[Fraction | None, ...]
+    total: Fraction
+    allowance: Fraction
+    legal: bool
+    reason: str | None = None
+    steps: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """The least MPs to each hex a unit may reach this phase (its own hex at 0)."""
+
+    unit: str
+    costs: Mapping[Hex, Fraction]
+    steps: tuple[Step, ...] = ()
+
+    def __contains__(self, hex: object) -> bool:
+        return hex in self.costs
+
+
+@dataclass(frozen=True, slots=True)
+class StackCheck:
+    hex: Hex
+    legal: bool
+    size: Fraction                 # what counts against the limit, in the limit's unit
+    limit: Fraction | None         # None: no limit
+    unit: str                      # the limit's unit: step or unit
+    excess: tuple[str, ...] = ()   # units that would have to go, when the owner does not choose
+    steps: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyTrace:
+    unit: str
+    in_supply: bool
+    path: tuple[Hex, ...] = ()     # a trace, from the unit to a source, when there is one
+    steps: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    """A retreat of `units` by `hexes`: the legal paths (best first), the steps lost on the best one, and
+    whether the stack is eliminated."""
+
+    units: tuple[str, ...]
+    hexes: int
+    paths: tuple[tuple[Hex, ...], ...]
+    loss: int
+    eliminated: bool = False
+    steps: tuple[Step, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return bool(self.paths)
+
+
+@dataclass(frozen=True, slots=True)
+class Advance:
+    units: tuple[str, ...]
+    allowed: bool
+    hexes: int                     # how many hexes the advance may go
+    reachable: tuple[Hex, ...] = ()
+    steps: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether something may be done (an overrun, an exploitation move, an attack), why not, and what it
+    costs where it has a cost."""
+
+    allowed: bool
+    reasons: tuple[str, ...] = ()
+    cost: Fraction | None = None
+    steps: tuple[Step, ...] = ()
+
+
