@@ -13,6 +13,7 @@ from typing import Iterable, Mapping
 
 from . import ir
 from .errors import Diagnostic, Span, suggest
+from .runtime.contract import ENGINE_PARAMETERS
 from .runtime.model import PLURALS, unit_text as unit_text   # shared with the generated modules
 
 # canonical unit -> the spellings a rulebook may use
@@ -88,7 +89,9 @@ def _core(name: str, kind: ir.ParamKind, meaning: str, unit: str | None = None,
     return name, Declared(name, ParamType(kind, unit, options), meaning, CORE)
 
 
-# The parameters the compiler and the rules engine act on; a rulebook declares every other one.
+# The parameters the compiler and the rules engine act on; a rulebook declares every other one.  The combat
+# table's are listed here; the rules engine's come from its contract (rulesdsl/runtime/contract.py), so that
+# a value the engine reads always has the kind the engine expects.
 CORE_PARAMETERS: dict[str, Declared] = dict((
     _core("combat.below_table", ir.ParamKind.RESULT,
           "the result of an attack below the left-most odds column (no roll)"),
@@ -97,18 +100,17 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
     _core("combat.terrain_combination", ir.ParamKind.CHOICE,
           "how the combat effects of several terrains in the defender's hex combine",
           options=("cumulative", "most-restrictive", "defender-best")),
-    _core("zoc.entry_cost", ir.ParamKind.MODIFIER, "the extra MPs to enter a hex in an enemy ZOC", "MP"),
-    _core("stacking.limit", ir.ParamKind.QUANTITY, "the most steps that may stack in one hex", "step"),
-    _core("stacking.limit_units", ir.ParamKind.QUANTITY, "the most units that may stack in one hex", "unit"),
+    *(_core(p.name, ir.ParamKind(p.kind), p.meaning, p.unit, p.options) for p in ENGINE_PARAMETERS),
 ))
 # What each core parameter drives (the language reference prints it).
 CORE_USES: dict[str, str] = {
     "combat.below_table": "the generated `resolve_combat` and the card's odds line",
     "combat.above_table": "the card's odds line",
     "combat.terrain_combination": "the generated `resolve_combat`, for a hex of several terrains",
-    "zoc.entry_cost": "the generated `movement_cost`",
-    "stacking.limit": "the card's stacking line",
-    "stacking.limit_units": "the card's stacking line",
+    **{p.name: f"the engine's `{p.drives}`" for p in ENGINE_PARAMETERS},
+    "zoc.entry_cost": "the engine's `move` and the generated `entry_cost`",
+    "stacking.limit": "the engine's `stack` and the card's stacking line",
+    "stacking.limit_units": "the engine's `stack` and the card's stacking line",
 }
 assert set(CORE_USES) == set(CORE_PARAMETERS)
 

@@ -47,18 +47,34 @@ def _module(source: str, name: str):
     return module
 
 
-def test_the_core_vocabulary_is_only_what_the_compiler_acts_on():
-    assert sorted(catalogue.CORE_PARAMETERS) == [
+def test_the_core_vocabulary_is_only_what_the_compiler_and_the_engine_act_on():
+    from rulesdsl.runtime.contract import ENGINE_PARAMETERS
+    assert sorted(catalogue.CORE_PARAMETERS) == sorted([
         "combat.above_table", "combat.below_table", "combat.terrain_combination",
-        "stacking.limit", "stacking.limit_units", "zoc.entry_cost"]
+        *(p.name for p in ENGINE_PARAMETERS)])
     assert set(catalogue.CORE_USES) == set(catalogue.CORE_PARAMETERS)
-    # the compiler reads no other parameter by name
+    # the engine's parameters are core with the contract's kind, unit, options and meaning, and say what they drive
+    for p in ENGINE_PARAMETERS:
+        core = catalogue.CORE_PARAMETERS[p.name]
+        assert (core.type.kind, core.type.unit, core.type.options, core.meaning) == (
+            p.kind, p.unit, p.options, p.meaning)
+        assert f"`{p.drives}`" in catalogue.CORE_USES[p.name]
+    # the compiler reads no other parameter by name (the engine's are named only in its contract and stages)
     for path in (ROOT / "rulesdsl").rglob("*.py"):
-        if path.name == "catalogue.py":
+        if path.name == "catalogue.py" or path.parent.name == "runtime":
             continue
         text = path.read_text(encoding="utf-8")
         for name in ("movement.minimum_move", "overrun.cost", "bombardment.", "supply.method"):
             assert name not in text, (path, name)
+    for path in (ROOT / "rulesdsl" / "runtime").glob("*.py"):
+        assert "bombardment." not in path.read_text(encoding="utf-8"), path
+
+
+def test_a_series_does_not_redeclare_an_engine_parameter_it_sets():
+    for path in (ROOT / "rulebooks").rglob("*.rules"):
+        rulebook = parse(Source(str(path), path.read_text(encoding="utf-8")))
+        declared = {d.name.value for block in rulebook.parameter_declarations for d in block.declarations}
+        assert not declared & set(catalogue.CORE_PARAMETERS), path
 
 
 def test_a_title_declares_its_own_parameters_and_its_module_carries_value_and_meaning():
