@@ -79,6 +79,7 @@ class Declared:
     meaning: str
     origin: str                  # the id of the rulebook that declares it, or CORE
     span: Span | None = None     # None for the core vocabulary
+    descriptive: ir.Reason | None = None   # why no engine function reads it (`descriptive REASON`)
 
 
 CORE = "core"
@@ -145,12 +146,14 @@ def vocabulary(chain: Iterable[ir.Rulebook]) -> tuple[dict[str, Declared], list[
                              else f"{first.origin} at {first.span.path}:{first.span.line}")
                     problems.append(Diagnostic(
                         f"parameter '{name}' is already declared by {where}", declaration.name.span,
+                        "the compiler or the rules engine acts on it, with the kind it declares: set it in a rule "
+                        "and remove this declaration" if first.span is None else
                         "a parameter is declared once; a rulebook that extends its declarer sets it in a rule"))
                     continue
                 ptype = declared_type(declaration)
                 if ptype is not None:
                     known[name] = Declared(name, ptype, declaration.meaning.value, rulebook.id.value,
-                                           declaration.span)
+                                           declaration.span, declaration.descriptive)
     return known, problems
 
 

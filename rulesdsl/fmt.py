@@ -47,7 +47,7 @@ BLOCKS: dict[type, tuple[str, tuple[tuple[str, ...], ...]] | None] = {
     ir.Rule: ("rule", (("rule",), ("section",))),
     ir.UnitTypes: ("unit-types", (("unit", "types"),)),
     ir.Vocabulary: None,
-    ir.ParameterDeclarations: ("declarations", (("parameters",),)),   # name  kind [unit|options]  "meaning"
+    ir.ParameterDeclarations: ("declarations", (("parameters",),)),   # name  kind [unit|options]  [descriptive REASON]  "meaning"
     ir.Modifiers: ("modifiers", (("die", "roll", "modifiers"),)),
     ir.Shifts: ("shifts", (("column", "shifts"),)),
     ir.Adjustments: ("adjustments", (("result", "adjustments"),)),
@@ -106,6 +106,8 @@ def _cells(line: _Line) -> list[str] | None:
             rest = rest[2:]
         return cells
     if kind == "declarations":
+        if len(tokens) > 4 and tokens[-3] == "descriptive":   # name  kind  descriptive REASON  "meaning"
+            return [tokens[0], " ".join(tokens[1:-3]), " ".join(tokens[-3:-1]), tokens[-1]]
         return [tokens[0], " ".join(tokens[1:-1]), tokens[-1]] if len(tokens) > 2 else tokens
     if kind == "labels":
         return [tokens[0], " ".join(tokens[1:])]
@@ -143,6 +145,9 @@ def _render_group(group: list[_Line]) -> list[str]:
     if not group:
         return []
     rows = [_cells(line) if line.tokens else None for line in group]
+    if group[0].block == "declarations" and any(cells and len(cells) == 4 for cells in rows):
+        # a group with a `descriptive REASON` column: the other declarations leave it empty
+        rows = [cells[:2] + [""] + cells[2:] if cells and len(cells) == 3 else cells for cells in rows]
     widths: dict[int, int] = {}
     for cells in rows:
         for i, cell in enumerate((cells or [])[:-1]):

@@ -85,6 +85,13 @@ class ParamKind(Kind):
     RESULT = "result"        # a combat result code
 
 
+class Reason(Kind):
+    """Why no engine function reads a declared parameter (`descriptive REASON` in its declaration)."""
+    TABLE_TALK = "table-talk"    # a procedure the players carry out at the table (announcing attacks first)
+    COMPONENTS = "components"    # the physical counters, markers and map
+    INTENT = "intent"            # a choice or intent the engine cannot know
+
+
 class Side(Kind):
     """The side of the CRT a die roll modifier reads."""
     ATTACKER = "attacker"
@@ -325,6 +332,7 @@ class ParameterDeclaration:
     unit: Text | None            # quantity and modifier: the unit, as written (MP, steps, hexes)
     options: tuple[Text, ...]    # choice and order: the words the value may use
     meaning: Text
+    descriptive: Reason | None = None   # `descriptive REASON`: no engine function reads it, and why
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

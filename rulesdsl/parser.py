@@ -36,6 +36,7 @@ _TERMINAL_NAMES = {
     "CODE_ALL": "'all'",
     "CODE_FLAG": "exchange, breakthrough, no effect or not allowed",
     "PARAM_KIND": "what the parameter takes (quantity, modifier, count, number, flag, result, choice or order)",
+    "REASON": "why no engine function reads it (table-talk, components or intent)",
     "DRM": "a die roll modifier (like -1 or +2)",
     "SHIFT": "a column shift (like 1L or 2R)",
     "ACROSS": "all-across or any-across",

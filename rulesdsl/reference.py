@@ -77,17 +77,23 @@ KINDS: dict[type, Kind] = {
         "The parameters a rulebook adds to the vocabulary: each one's name, what it takes (a `quantity` or a "
         "`modifier` in a unit, a `count`, a `number`, a `flag`, a `result` code, a `choice` of words or an "
         "`order` of them) and what it means in players' words, which cards and errata print. Every "
-        "rulebook that extends it may set them; the series rulebooks declare theirs (see Parameters).",
+        "rulebook that extends it may set them; the series rulebooks declare theirs (see Parameters). "
+        "A parameter no engine function reads says why with `descriptive` and a reason: `table-talk` (a "
+        "procedure the players carry out at the table), `components` (the physical counters, markers and "
+        "map) or `intent` (a choice the engine cannot know); `rulesdsl coverage` counts the others of the "
+        "engine's categories as unaccounted.",
         'parameters "Vocabulary" {\n'
         '  morale.rout_distance  quantity hexes  "how far a routed unit flees"\n'
         '  morale.check_order    choice weakest-first, owner-choice  "which unit tests its morale first"\n'
         '  morale.cumulative     flag  "whether several morale losses add up"\n'
+        '  morale.announced      flag  descriptive table-talk  "whether morale checks are announced before any is rolled"\n'
         "}\n\n"
         'rule 9.0 "Morale" {\n'
         '  summary "Routed units flee two hexes."\n'
         "  morale.rout_distance = 2 hexes\n"
         "  morale.check_order = weakest-first\n"
         "  morale.cumulative = no\n"
+        "  morale.announced = yes\n"
         "}\n"),
     ir.Modifiers: Kind("Die roll modifiers", ("modifiers",),
                        "Modifiers to the combat roll, each with its side and the condition under which "
@@ -271,7 +277,8 @@ def example_value(kind: catalogue.ParamType) -> str:
 
 def declaration_text(declared: catalogue.Declared) -> str:
     """A parameter's declaration as a `parameters` block writes it."""
-    return f'{declared.name}  {declared.type.declared()}  "{declared.meaning}"'
+    reason = f"  descriptive {declared.descriptive}" if declared.descriptive is not None else ""
+    return f'{declared.name}  {declared.type.declared()}{reason}  "{declared.meaning}"'
 
 
 def parameters_rulebook(vocabulary: Iterable[catalogue.Declared]) -> str:
@@ -301,7 +308,8 @@ def _parameter_table(w: Callable[[str], object], names: list[catalogue.Declared]
         w(f"#### {group}\n\n| Parameter | Type | Unit | Meaning | {last} |\n| --- | --- | --- | --- | --- |\n")
         for d in entries:
             tail = _cell(catalogue.CORE_USES[d.name]) if uses else f"`{d.name} = {example_value(d.type)}`"
-            w(f"| `{d.name}` | {_cell(d.type.describe())} | {d.type.unit or ''} | {_cell(d.meaning)} | {tail} |\n")
+            meaning = d.meaning + (f" (descriptive: {d.descriptive})" if d.descriptive is not None else "")
+            w(f"| `{d.name}` | {_cell(d.type.describe())} | {d.type.unit or ''} | {_cell(meaning)} | {tail} |\n")
         w("\n")
 
 

@@ -187,12 +187,18 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def parameter_declaration(self, meta: Meta, items: list[Any]) -> Any:
         name, kind, *words, meaning = items
+        reasons = [w for w in words if isinstance(w, ir.Reason)]
+        words = [w for w in words if not isinstance(w, ir.Reason)]
         unit = None
         kind = ir.ParamKind(str(kind))
         if kind in (ir.ParamKind.QUANTITY, ir.ParamKind.MODIFIER) and len(words) == 1:
             unit, words = self._text(words[0]), []
         return ir.ParameterDeclaration(span=self._span(meta), name=self._text(name), kind=kind, unit=unit,
-                                       options=tuple(self._text(w) for w in words), meaning=self._text(meaning))
+                                       options=tuple(self._text(w) for w in words), meaning=self._text(meaning),
+                                       descriptive=reasons[0] if reasons else None)
+
+    def descriptive(self, items: list[Any]) -> Any:
+        return ir.Reason(str(items[0]))
 
     @v_args(meta=True)
     def modifiers(self, meta: Meta, items: list[Any]) -> Any:

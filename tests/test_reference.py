@@ -121,7 +121,8 @@ def test_every_parameter_a_library_series_declares_is_listed_and_its_example_com
     assert own, series
     assert f"### Declared by the library series `{series}`\n\n{len(own)} parameters" in text
     for d in own:
-        assert f"| `{d.name}` | {d.type.describe()} | {d.type.unit or ''} | {d.meaning} | " \
+        meaning = d.meaning + (f" (descriptive: {d.descriptive})" if d.descriptive is not None else "")
+        assert f"| `{d.name}` | {d.type.describe()} | {d.type.unit or ''} | {meaning} | " \
                f"`{d.name} = {reference.example_value(d.type)}` |" in text
     book = reference.parameters_rulebook(declared.values())
     assert all(f"  {name} = " in book for name in declared)
