@@ -19,8 +19,8 @@ class Arguments(argparse.Namespace):
     command: str                   # check, chart, fmt, diff, build
     paths: list[Path]              # check, fmt
     check: bool                    # fmt, build
-    rulebook: str                  # chart
-    format: str                    # chart, diff
+    rulebook: str                  # chart, coverage
+    format: str                    # chart, diff, coverage
     lang: str                      # chart
     paper: str                     # chart
     out: Path | None               # chart, reference
@@ -55,6 +55,13 @@ def _parser() -> argparse.ArgumentParser:
     chart.add_argument("--paper", choices=("a4", "letter"), default="a4")
     chart.add_argument("--out", metavar="PATH", type=Path,
                        help="where to write it (default: <module>.<lang>.<format> here; '-' for standard output)")
+    coverage = commands.add_parser(
+        "coverage", help="how many of a rulebook's parameters the rules engine executes, per category, and the lists",
+        description="Count, per category (movement, zoc, stacking, combat, retreat, advance, overrun, "
+                    "exploitation, supply), the parameters in effect that the engine executes, those marked "
+                    "descriptive (with the reason) and those unaccounted for; then list them.")
+    coverage.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
+    coverage.add_argument("--format", choices=("text", "json"), default="text")
     fmt = commands.add_parser("fmt", help="rewrite rulebooks in the canonical layout (whitespace only)")
     fmt.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is not canonical")
     fmt.add_argument("paths", nargs="*", type=Path, metavar="PATH",
@@ -124,6 +131,8 @@ def _main(argv: list[str] | None) -> int:
         return _chart(root, args)
     if args.command == "fmt":
         return _fmt(root, paths, args.check)
+    if args.command == "coverage":
+        return _coverage(root, args)
     if args.command == "diff":
         return _diff(root, args)
     assert root is not None   # build names no files: the project was found above
@@ -278,6 +287,25 @@ def _chart(root: Path | None, args: Arguments) -> int:
     except OSError as exc:
         return _usage(f"cannot write {out}: {exc.strerror or exc} (nothing was written)")
     print(f"wrote {visible(str(out))}")
+    return EXIT_OK
+
+
+def _coverage(root: Path | None, args: Arguments) -> int:
+    from .coverage import measure, render_json, render_text
+    as_path = Path(args.rulebook)
+    is_file = as_path.suffix == ".rules" or as_path.exists()
+    compilation = compile_project(root, [as_path] if is_file else None, () if is_file else (args.rulebook,))
+    key = next((k for k, r in compilation.rulebooks.items() if r.path == shown_path(as_path, root)), None) \
+        if is_file else args.rulebook
+    if not compilation.ok:
+        _report(compilation)
+        return EXIT_RULES
+    if key is None or key not in compilation.resolved:
+        known = ", ".join(sorted(set(compilation.resolved) - compilation.library))
+        return _usage(f"no rulebook '{args.rulebook}' in this project (rulebooks: {known}; "
+                      f"library: {', '.join(compilation.library_ids)})")
+    coverage = measure(compilation.resolved[key])
+    sys.stdout.write(visible_lines(render_json(coverage) if args.format == "json" else render_text(coverage)))
     return EXIT_OK
 
 
