@@ -61,8 +61,8 @@ def test_check_finds_the_project_from_a_subfolder():
 
 def test_check_one_file_outside_any_project(tmp_path):
     path = tmp_path / "lone.rules"
-    path.write_text('series lone "Lone" version "1"\nparameters {\n  overrun.cost  quantity MP  "the MPs an overrun costs"\n}\n'
+    path.write_text('series lone "Lone" version "1"\n'   # overrun.cost is core: the engine's contract declares it
                     'rule 1.0 "One" {\n  summary "x"\n  overrun.cost = 2 hexes\n}\n')
     run = _rulesdsl("check", str(path), cwd=tmp_path)
     assert run.returncode == 1
-    assert run.stderr.startswith(f"{path.as_posix()}:7:20: error: overrun.cost is measured in MP, not hexes")
+    assert run.stderr.startswith(f"{path.as_posix()}:4:20: error: overrun.cost is measured in MP, not hexes")
