@@ -48,15 +48,19 @@ class Counter:
     has_attack_strength: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("attack", "defense", "movement"):
-            value = getattr(self, name)
+        values: tuple[tuple[str, object], ...] = (
+            ("attack", self.attack), ("defense", self.defense), ("movement", self.movement))
+        for name, value in values:    # named one by one: mypy --strict with no Any (tests/test_types.py)
             if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
                 raise TypeError(f"unit {self.name}: {name} must be an int or a Fraction, not {value!r}")
-            object.__setattr__(self, name, Fraction(value))
+            exact: Fraction = Fraction(value)
+            object.__setattr__(self, name, exact)
         if self.steps < 1:
             raise ValueError(f"unit {self.name}: a unit on the map has at least one step, not {self.steps}")
-        object.__setattr__(self, "capabilities", frozenset(self.capabilities))
-        object.__setattr__(self, "states", frozenset(self.states))
+        capabilities: frozenset[str] = frozenset(self.capabilities)
+        states: frozenset[str] = frozenset(self.states)
+        object.__setattr__(self, "capabilities", capabilities)
+        object.__setattr__(self, "states", states)
 
     def can(self, capability: str) -> bool:
         """Whether the counter shows `capability` (or is of that type)."""
@@ -91,13 +95,20 @@ class Situation:
     started_in: Mapping[str, Hex] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "terrain", MappingProxyType(dict(self.terrain)))
-        object.__setattr__(self, "hexsides", MappingProxyType(dict(self.hexsides)))
-        object.__setattr__(self, "roads", MappingProxyType(dict(self.roads)))
-        object.__setattr__(self, "supply_sources",
-                           MappingProxyType({k: frozenset(v) for k, v in self.supply_sources.items()}))
-        object.__setattr__(self, "started_in", MappingProxyType(dict(self.started_in)))
-        object.__setattr__(self, "units", tuple(self.units))
+        # typed locals first: object.__setattr__ takes Any, which mypy's no-Any check refuses
+        terrain: Mapping[Hex, tuple[str, ...]] = MappingProxyType(dict(self.terrain))
+        hexsides: Mapping[Hexside, tuple[str, ...]] = MappingProxyType(dict(self.hexsides))
+        roads: Mapping[Hexside, str] = MappingProxyType(dict(self.roads))
+        sources: Mapping[str, frozenset[Hex]] = MappingProxyType(
+            {k: frozenset(v) for k, v in self.supply_sources.items()})
+        started_in: Mapping[str, Hex] = MappingProxyType(dict(self.started_in))
+        units: tuple[Counter, ...] = tuple(self.units)
+        object.__setattr__(self, "terrain", terrain)
+        object.__setattr__(self, "hexsides", hexsides)
+        object.__setattr__(self, "roads", roads)
+        object.__setattr__(self, "supply_sources", sources)
+        object.__setattr__(self, "started_in", started_in)
+        object.__setattr__(self, "units", units)
         names = [u.name for u in self.units]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
@@ -120,7 +131,8 @@ class Situation:
         return tuple(u for u in self.units if u.hex == hex)
 
     def sides(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(u.side for u in self.units))
+        sides: dict[str, None] = {u.side: None for u in self.units}    # in order of first appearance
+        return tuple(sides)
 
     def enemies_of(self, side: str) -> tuple[Counter, ...]:
         return tuple(u for u in self.units if u.side != side)
