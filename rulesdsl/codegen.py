@@ -50,6 +50,10 @@ MODULE_NAMES: dict[str, str] = {
         "ENGINE": "combat engine", "_odds_pair": "function _odds_pair(attack, defense)",
         "drm": "function drm(combat)", "column_shifts": "function column_shifts(combat)",
         "resolve_combat": "function resolve_combat(combat, roll)",
+        "RULESET": "rule set the rules engine reads", "RULES_ENGINE": "rules engine",
+        **{name: f"rules engine function {name}(situation, ...)"
+           for name in ("zoc", "move", "reachable", "stack", "supply", "retreat", "advance", "may_overrun",
+                        "may_exploit", "may_attack")},
     }.items()},
     **{name: f"Python's built-in {name}, which the module uses"
        for name in ("min", "max", "int", "float", "str", "bool", "tuple", "frozenset", "LookupError")},
@@ -60,7 +64,11 @@ MODULE_NAMES: dict[str, str] = {
                     "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "_rt",
                     # types, for the annotations
                     "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Number",
-                    "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames")},
+                    "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames",
+                    # the rules engine, its answers and what it is asked about
+                    "RulesEngine", "RuleSet", "Situation", "Hex", "Advance", "Move", "Reach", "Retreat",
+                    "StackCheck", "SupplyTrace", "Verdict", "Zones")},
+    **{name: f"collections.abc.{name}, which the module imports" for name in ("Iterable", "Sequence")},
 }
 
 
