@@ -176,13 +176,13 @@ def render_text(coverage: Coverage) -> str:
 
 
 def render_json(coverage: Coverage) -> str:
-    def share(name: str | None) -> str | None:
+    def figures(name: str | None) -> dict[str, int | str | None]:
         value = coverage.executed_share(name)
-        return None if value is None else str(value)
-    document = {
+        return {**coverage.counts(name), "executed_share": None if value is None else str(value)}
+    document: dict[str, object] = {
         "rulebook": coverage.rulebook, "path": coverage.path,
-        "categories": {name: {**coverage.counts(name), "executed_share": share(name)} for name in CATEGORIES},
-        "total": {**coverage.counts(), "executed_share": share(None)},
+        "categories": {name: figures(name) for name in CATEGORIES},
+        "total": figures(None),
         **{status: [e.as_json() for e in coverage.of(status)] for status in (*STATUSES, "outside")},
     }
     return json.dumps(document, indent=2) + "\n"
