@@ -3,7 +3,14 @@
 """Variable Combat System: series rulebook vcs, version standard rules, 4/14/2012.
 
 Rules in effect: 74 (74 from vcs).
+
+The rules engine answers, for a Situation (rulesdsl.runtime.situation), the
+questions players ask at the table, citing the rule of each step: zoc, move,
+reachable, stack, supply, retreat, advance, may_overrun, may_exploit and
+may_attack (RULES_ENGINE, over RULESET).  Combat: resolve_combat.
 """
+from collections.abc import Iterable, Sequence
+
 from rulesdsl.runtime import (
     AdjustmentSpec,
     AttackerLosses,
@@ -41,6 +48,20 @@ from rulesdsl.runtime import (
     Roll,
     TerrainNames,
 )
+from rulesdsl.runtime.engine import (
+    Advance,
+    Move,
+    Reach,
+    Retreat,
+    RulesEngine,
+    StackCheck,
+    SupplyTrace,
+    Verdict,
+    Zones,
+)
+from rulesdsl.runtime.hexmap import Hex
+from rulesdsl.runtime.ruleset import RuleSet
+from rulesdsl.runtime.situation import Situation
 import rulesdsl.runtime as _rt  # helpers under a private name: no rulebook name can shadow them
 
 RULEBOOK: MappingProxyType[str, str | tuple[str, ...]] = MappingProxyType({
@@ -1602,3 +1623,68 @@ def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
     """Resolve a combat described unit by unit; `roll` is the dice total or the dice
     (white, red). Returns a Resolution with the result and its derivation."""
     return ENGINE.resolve(combat, roll)
+
+
+# ---------------------------------------------------------------------------
+# The rules engine: the questions players ask at the table, answered from
+# these rules.  Every answer has `steps`, each naming the rule id, the
+# rulebook that sets it, and its file and line.  RULESET.reads records the
+# parameters read.
+# ---------------------------------------------------------------------------
+RULESET = RuleSet('vcs', PARAMETERS, None, TABLES, rules=RULES)
+RULES_ENGINE = RulesEngine(RULESET)
+
+
+def zoc(situation: Situation, side: str) -> Zones:
+    """The hexes in the ZOCs of `side`'s units, and which units exert each."""
+    return RULES_ENGINE.zoc(situation, side)
+
+
+def move(situation: Situation, unit: str, path: Sequence[Hex | str], *, mode: str = "regular") -> Move:
+    """What each hex of `path` costs `unit` (the hexes entered, its own hex optionally first),
+    and whether the move is legal; `mode` is regular or road (road movement)."""
+    return RULES_ENGINE.move(situation, unit, path, mode=mode)
+
+
+def reachable(situation: Situation, unit: str, *, mode: str = "regular") -> Reach:
+    """The hexes `unit` may reach this phase, each at its least cost in MPs."""
+    return RULES_ENGINE.reachable(situation, unit, mode=mode)
+
+
+def stack(situation: Situation, hex: Hex | str, *, moment: str = "phase-end") -> StackCheck:
+    """Whether the stack in `hex` is legal at `moment` (when stacking is checked), and what is in excess."""
+    return RULES_ENGINE.stack(situation, hex, moment=moment)
+
+
+def supply(situation: Situation, unit: str) -> SupplyTrace:
+    """Whether `unit` traces supply to a source of its side, and along which hexes."""
+    return RULES_ENGINE.supply(situation, unit)
+
+
+def retreat(situation: Situation, units: Iterable[str], hexes: int, *, attackers: Iterable[str] = (),
+            refuse: int = 0) -> Retreat:
+    """The retreat paths open to the stack `units` retreating `hexes` away from `attackers`,
+    and the steps it loses; `refuse` hexes are taken as step losses instead."""
+    return RULES_ENGINE.retreat(situation, units, hexes, attackers=attackers, refuse=refuse)
+
+
+def advance(situation: Situation, units: Iterable[str], vacated: Hex | str, hexes: int, *,
+            overrun: bool = False, defender_destroyed: bool = False) -> Advance:
+    """How far and where the victorious `units` may advance after combat, into `vacated` and beyond."""
+    return RULES_ENGINE.advance(situation, units, vacated, hexes, overrun=overrun,
+                                defender_destroyed=defender_destroyed)
+
+
+def may_overrun(situation: Situation, units: Iterable[str], from_hex: Hex | str, target: Hex | str) -> Verdict:
+    """Whether the stack `units` may overrun `target` from `from_hex`, and what it costs."""
+    return RULES_ENGINE.may_overrun(situation, units, from_hex, target)
+
+
+def may_exploit(situation: Situation, unit: str) -> Verdict:
+    """Whether `unit` may move in the Exploitation Phase."""
+    return RULES_ENGINE.may_exploit(situation, unit)
+
+
+def may_attack(situation: Situation, attackers: Iterable[str], target: Hex | str) -> Verdict:
+    """Whether `attackers` may attack the units in `target`."""
+    return RULES_ENGINE.may_attack(situation, attackers, target)
