@@ -73,7 +73,7 @@ def _size_rank(rules: RuleSet) -> dict[str, int] | None:
     if table is None:
         return None
     row = table.rows.get("size") or next(iter(table.rows.values()), ())
-    return {name.lower(): index for index, name in enumerate(row)}
+    return {str(name).lower(): index for index, name in enumerate(row)}
 
 
 def _largest_size(rules: RuleSet, situation: Situation) -> int | None:
@@ -308,8 +308,9 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
         row = chart[way] if way in chart else _first_road(rules)
         if row is None or row.movement.kind != "cost":
             row = _first_road(rules)
-        if blocked_hex is not None or blocked_side is not None:
-            what = (blocked_hex or blocked_side).name   # type: ignore[union-attr]
+        blocked = blocked_hex or blocked_side
+        if blocked is not None:
+            what = blocked.name
             if not rules.flag("roads.negate_prohibited"):
                 log(rules.cite("roads.negate_prohibited", f"{target}: the {way} does not open the {what}"))
                 return _Price(None, reason=f"{target} may not be entered: {what} is prohibited")
@@ -565,7 +566,11 @@ class _Mover:
         stopped = False
         if entering:
             weight, whose = self.hinder[target]
-            log(Step(f"{target} is in the ZOC of {', '.join('unit ' + n for n in dict.fromkeys(whose))}"))
+            exerting: list[str] = []
+            for name in whose:
+                if name not in exerting:
+                    exerting.append(name)
+            log(Step(f"{target} is in the ZOC of {', '.join('unit ' + n for n in exerting)}"))
             if self.mode == "reaction" and not rules.flag("reaction.may_enter_ezoc"):
                 log(rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may not enter enemy ZOCs"))
                 return _Entry(None, None, f"a reacting unit may not enter the enemy ZOC at {target}")
@@ -717,7 +722,7 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
                 (total == costs[state.hex] and len(trail[state]) < len(paths[state.hex])):
             costs[state.hex], paths[state.hex] = total, trail[state]
     # the minimum move: paths of at most that many hexes, whatever they cost
-    frontier = [(start, Fraction(0), ())]
+    frontier: list[tuple[_State, Fraction, tuple[Hex, ...]]] = [(start, Fraction(0), ())]
     for _depth in range(mover.minimum):
         following = []
         for state, spent, hexes in frontier:
