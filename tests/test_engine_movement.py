@@ -485,22 +485,26 @@ def situations(draw: st.DrawFn) -> tuple[ModuleType, Situation, str]:
         for h in draw(st.lists(st.sampled_from(ALL_HEXES), max_size=5)):
             other = draw(st.sampled_from(SMALL.neighbours(h)))
             sides[Hexside.between(h, other)] = (draw(st.sampled_from(HEXSIDES[module])),)
-    road: dict[Hexside, str] = {}
-    here = draw(st.sampled_from(ALL_HEXES))
-    for _ in range(draw(st.integers(0, 4))):
-        there = draw(st.sampled_from(SMALL.neighbours(here)))
-        road[Hexside.between(here, there)] = "road"
-        here = there
     spots = draw(st.lists(st.sampled_from(ALL_HEXES), min_size=2, max_size=4, unique=True))
+    modes = ["regular", "road", "reaction"] if module in (new_scs, corridor) else ["regular", "regular", "reaction"]
+    mode = draw(st.sampled_from(modes))
+    road: dict[Hexside, str] = {}
+    here = spots[0]
+    for _ in range(draw(st.integers(0, 6))):       # a road from where the mover stands
+        there = draw(st.sampled_from(SMALL.neighbours(here)))
+        road[Hexside.between(here, there)] = draw(st.sampled_from(["road", "road", "trail"])) \
+            if module in (new_scs, corridor) and "trail" in module.TERRAIN else "road"
+        here = there
     capabilities = draw(st.sampled_from([frozenset(), frozenset({"mechanized"}), frozenset({"infantry", "foot"})]))
     states = draw(st.sampled_from([frozenset(), frozenset({"out-of-supply"})]))
     mover = Counter("m", "allies", spots[0], attack=Fraction(2), defense=Fraction(2),
                     movement=Fraction(draw(st.integers(0, 8))), capabilities=capabilities, states=states)
-    others = [Counter(f"u{i}", draw(st.sampled_from(["allies", "axis"])), h, attack=Fraction(draw(st.integers(0, 3))),
+    enemy = "allies" if mode == "road" and draw(st.booleans()) else "axis"    # road movement keeps off the enemy
+    others = [Counter(f"u{i}", draw(st.sampled_from(["allies", enemy])), h, attack=Fraction(draw(st.integers(0, 3))),
                       defense=Fraction(1), movement=Fraction(4)) for i, h in enumerate(spots[1:])]
     default = (terrains[0],)
     return module, Situation(SMALL, default_terrain=default, terrain=terrain, hexsides=sides, roads=road,
-                             units=(mover, *others), phasing="allies"), draw(st.sampled_from(["regular", "road", "reaction"]))
+                             units=(mover, *others), phasing="axis" if mode == "reaction" else "allies"), mode
 
 
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -547,10 +551,8 @@ def test_the_reachable_set_grows_with_the_movement_allowance(case: tuple[ModuleT
     faster = dataclasses.replace(situation, units=tuple(dataclasses.replace(u, movement=u.movement + more)
                                                         if u.name == "m" else u for u in situation.units))
     slow, fast = rules.reachable(situation, "m", mode=mode), rules.reachable(faster, "m", mode=mode)
-    if mover.movement == 0 and more:
-        return      # an MA of zero has no minimum move; any MA above it does
-    assert set(slow.costs) <= set(fast.costs)
-    assert all(fast.costs[h] <= c for h, c in slow.costs.items())
+    # (the set grows; a hex's cost need not fall: leaving an EZOC costs a share of the printed MA)
+    assert set(slow.costs) <= set(fast.costs), (mover.movement, more)
 
 
 @PROPERTY
