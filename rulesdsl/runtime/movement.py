@@ -423,6 +423,7 @@ class _Mover:
     def __init__(self, rules: RuleSet, situation: Situation, counter: Counter, mode: str, log: Log):
         self.rules, self.situation, self.unit, self.mode = rules, situation, counter, mode
         self.refusal: str | None = None
+        self._prices: dict[tuple[Hex, Hex], tuple[_Price, tuple[Step, ...]]] = {}
         zoc_steps: list[Step] = []
         self.hinder = _hindering(rules, situation, counter.side, counter.name, zoc_steps)
         self.zoc_steps = zoc_steps
@@ -530,7 +531,7 @@ class _Mover:
             log(rules.cite("movement.enter_enemy_hex", f"{target} holds enemy units, which may be entered"))
         if self.mode == "road" and not self._road_distance(target, log):
             return _Entry(None, None, f"{target} is too close to the enemy for road movement")
-        price = _terrain(rules, situation, unit, here, target, log, mode=self.mode)
+        price = self._price(here, target, log)
         if price.cost is None:
             return _Entry(None, None, price.reason)
         cost = price.cost
@@ -570,7 +571,7 @@ class _Mover:
             for name in whose:
                 if name not in exerting:
                     exerting.append(name)
-            log(Step(f"{target} is in the ZOC of {', '.join('unit ' + n for n in exerting)}"))
+            log(rules.cite("zoc.range", f"{target} is in the ZOC of {', '.join('unit ' + n for n in exerting)}"))
             if self.mode == "reaction" and not rules.flag("reaction.may_enter_ezoc"):
                 log(rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may not enter enemy ZOCs"))
                 return _Entry(None, None, f"a reacting unit may not enter the enemy ZOC at {target}")
@@ -594,6 +595,17 @@ class _Mover:
                 stopped = True
                 log(rules.cite("zoc.entry_stops_movement", f"{unit} must stop in {target}"))
         return _Entry(cost, _State(target, exited, stopped))
+
+    def _price(self, here: Hex, target: Hex, log: Log) -> _Price:
+        """The terrain price of a step, worked out once per hexside and direction (its steps replayed)."""
+        known = self._prices.get((here, target))
+        if known is None:
+            said: list[Step] = []
+            price = _terrain(self.rules, self.situation, self.unit, here, target, said.append, mode=self.mode)
+            known = self._prices[(here, target)] = (price, tuple(said))
+        for step in known[1]:
+            log(step)
+        return known[0]
 
     def _off_map(self, here: Hex, target: Hex, log: Log) -> _Entry:
         if not _beyond(self.situation.map, here, target):
