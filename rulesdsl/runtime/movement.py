@@ -548,7 +548,7 @@ class _Mover:
             fraction = rules.amount("zoc.exit_cost_fraction")
             if fraction is not None:
                 share = fraction * unit.movement
-                if rules.flag("zoc.exit_cost_rounds_down"):
+                if share.denominator != 1 and rules.flag("zoc.exit_cost_rounds_down"):
                     share = Fraction(math.floor(share))
                     log(rules.cite("zoc.exit_cost_rounds_down", f"the cost to leave drops its fraction: {_mp(share)}"))
                 elif share.denominator != 1:
@@ -556,7 +556,9 @@ class _Mover:
                     log(rules.cite("zoc.exit_cost_rounds_down", f"the cost to leave counts its fraction whole: {_mp(share)}"))
                 cost += share
                 log(rules.cite("zoc.exit_cost_fraction",
-                               f"leaving the enemy ZOC at {here} costs {fraction} of the MA: +{_mp(share)}"))
+                               f"leaving the enemy ZOC at {here} costs {fraction} of the printed MA: +{_mp(share)}"))
+            else:
+                log(rules.cite("zoc.exit_cost_fraction", f"leaving the enemy ZOC at {here} costs nothing of its own"))
             if entering:
                 direct = rules.value("zoc.ezoc_to_ezoc")
                 if direct is False:
@@ -594,6 +596,8 @@ class _Mover:
             if rules.flag("zoc.entry_stops_movement"):
                 stopped = True
                 log(rules.cite("zoc.entry_stops_movement", f"{unit} must stop in {target}"))
+            else:
+                log(rules.cite("zoc.entry_stops_movement", f"{unit} need not stop in {target}"))
         return _Entry(cost, _State(target, exited, stopped))
 
     def _price(self, here: Hex, target: Hex, log: Log) -> _Price:
