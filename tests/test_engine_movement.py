@@ -181,6 +181,10 @@ def test_flip_zoc_largest_formation_only() -> None:
     zones = engine(ridgeline).zoc(situation, "axis")
     assert H("5.06") in zones and H("2.03") not in zones and H("8.09") in zones   # no size: taken as largest
     assert H("2.03") in engine(ridgeline, zoc__largest_formation_only=False).zoc(situation, "axis")
+    symbols = board(unit("d", "axis", "5.05", size="XX"), unit("r", "allies", "2.02", size="III"), default="clear")
+    assert H("5.06") in engine(vcs).zoc(symbols, "axis") and not engine(vcs).zoc(symbols, "allies").hexes
+    step = next(s for s in engine(vcs).zoc(symbols, "allies").steps if s.parameter == "zoc.largest_formation_only")
+    assert "division" in step.text and step.rule == "7.0"
 
 
 def test_flip_zoc_affects_friendly() -> None:

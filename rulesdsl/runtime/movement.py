@@ -73,7 +73,9 @@ def _size_rank(rules: RuleSet) -> dict[str, int] | None:
     if table is None:
         return None
     row = table.rows.get("size") or next(iter(table.rows.values()), ())
-    return {str(name).lower(): index for index, name in enumerate(row)}
+    ranks = {str(symbol).lower(): index for index, symbol in enumerate(table.columns)}   # XX, III ...
+    ranks.update({str(name).lower(): index for index, name in enumerate(row)})          # division, regiment ...
+    return ranks
 
 
 def _largest_size(rules: RuleSet, situation: Situation) -> int | None:
@@ -104,11 +106,13 @@ def exerts_zoc(rules: RuleSet, situation: Situation, unit: Counter) -> tuple[boo
             return True, rules.cite("zoc.largest_formation_only",
                                     f"{unit} has a ZOC: its size is not given, so it is taken as the largest "
                                     "formation")
-        names = {rank: name for name, rank in ranks.items()}
+        row = rules.tables[SIZE_TABLE].rows
+        named = row.get("size") or next(iter(row.values()), ())
+        names = {rank: str(name) for rank, name in enumerate(named)}
         if ranks[size] < largest:
             return False, rules.cite("zoc.largest_formation_only",
                                      f"{unit} is a {size}, smaller than the largest formation in play "
-                                     f"({names[largest]}): no ZOC")
+                                     f"({names.get(largest, largest)}): no ZOC")
         return True, rules.cite("zoc.largest_formation_only",
                                 f"{unit} is a {size}, the largest formation in play: it has a ZOC")
     if least is None:
