@@ -659,11 +659,11 @@ def move(rules: RuleSet, situation: Situation, unit: str, path: Sequence[Hex], *
         return answer([], Fraction(0), mover.refusal)
     if saved:
         if not rules.flag("movement.may_save_mp"):
-            steps.append(rules.cite("movement.may_save_mp", f"{unit} may not use {_mp(Fraction(saved))} saved earlier"))
+            steps.append(rules.cite("movement.may_save_mp", f"{counter} may not use {_mp(Fraction(saved))} saved earlier"))
             return answer([], Fraction(0), "MPs may not be saved or passed on")
         allowance += Fraction(saved)
         mover.allowance = allowance
-        steps.append(rules.cite("movement.may_save_mp", f"{unit} adds {_mp(Fraction(saved))} saved earlier: {_mp(allowance)}"))
+        steps.append(rules.cite("movement.may_save_mp", f"{counter} adds {_mp(Fraction(saved))} saved earlier: {_mp(allowance)}"))
     state = _State(counter.hex)
     costs: list[Fraction | None] = []
     total = Fraction(0)
@@ -680,16 +680,16 @@ def move(rules: RuleSet, situation: Situation, unit: str, path: Sequence[Hex], *
                 total += entry.cost
                 if rules.flag("movement.must_afford_entry"):
                     steps.append(rules.cite("movement.must_afford_entry",
-                                            f"{hex} costs {_mp(entry.cost)}: {unit} has only {_mp(left)} left"))
+                                            f"{hex} costs {_mp(entry.cost)}: {counter} has only {_mp(left)} left"))
                     return answer(costs, total, f"{total} MP is more than the allowance of {allowance}")
-                steps.append(rules.cite("movement.must_afford_entry", f"{unit} has no MPs left to enter {hex}"))
-                return answer(costs, total, f"{unit} has spent its allowance of {allowance} before {hex}")
+                steps.append(rules.cite("movement.must_afford_entry", f"{counter} has no MPs left to enter {hex}"))
+                return answer(costs, total, f"{counter} has spent its allowance of {allowance} before {hex}")
             steps.append(rules.cite("movement.minimum_move",
-                                    f"{hex} costs {_mp(entry.cost)}, more than {unit} has left, but a move of "
+                                    f"{hex} costs {_mp(entry.cost)}, more than {counter} has left, but a move of "
                                     f"{len(hexes)} hex may always be made"))
         elif total + entry.cost > allowance:
             steps.append(rules.cite("movement.must_afford_entry",
-                                    f"{hex}: {unit} had MPs left, so it may enter although it costs more"))
+                                    f"{hex}: {counter} had MPs left, so it may enter although it costs more"))
         total += entry.cost
         steps.append(Step(f"{hex}: {_mp(entry.cost)}, {_mp(total)} in all"))
         state = entry.state
