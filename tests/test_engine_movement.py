@@ -583,3 +583,17 @@ def test_every_reachable_hex_is_on_the_map_and_may_be_entered(case: tuple[Module
         assert hex in situation.map
         assert not any(chart[t].movement.kind == "prohibited" for t in situation.terrain_at(hex) if t in chart)
         assert not situation.occupied_by_enemy(hex, "allies")
+
+
+def test_corridor_canals_close_movement_and_zocs_except_at_bridges() -> None:
+    situation = board(unit("a", "allies", "5.03", "3-3-4"), unit("x", "axis", "5.05"),
+                      hexsides={side("5.04", "5.05"): ("canal",), side("5.05", "6.05"): ("canal", "bridge"),
+                                side("5.03", "5.04"): ("dyke",)},
+                      terrain={H("5.04"): ("polder",)})
+    rules = engine(corridor)
+    zones = rules.zoc(situation, "axis")
+    assert H("5.04") not in zones and H("6.05") in zones and H("5.06") in zones
+    assert rules.move(situation, "a", ["5.04"]).costs == (2 + 1,)     # polder 2, dyke +1, no EZOC across the canal
+    assert H("5.05") not in rules.reachable(situation, "a")
+    step = next(s for s in zones.steps if s.parameter == "zoc.limited_by_terrain")
+    assert step.origin == "scs-1.8" and step.rule == "2.0b"
