@@ -356,7 +356,8 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
             log(rules.cite("movement.mechanized_prohibited_level",
                            f"{target} is level {level}: {unit} is mechanized and no road leads in"))
             return _Price(None, reason=f"{target} (level {level}) is closed to mechanized units off the road")
-    costs = [r.movement.amount for r in hex_rows if r.movement.kind in ("cost", "add") and r.movement.amount is not None]
+    costs = [r.movement.amount for r in hex_rows
+             if r.movement.kind in ("cost", "add") and r.movement.amount is not None]
     cost = max(costs) if costs else Fraction(1)
     names = "/".join(r.name for r in hex_rows) or "terrain"
     log(Step(f"{target}: {names}, {_mp(cost)}"))
@@ -483,7 +484,8 @@ class _Mover:
         phasing = situation.phasing
         if self.mode == "reaction":
             if phasing and unit.side == phasing:
-                log(rules.cite("reaction.movement_fraction", f"reaction moves are the non-phasing side's, not {phasing}'s"))
+                log(rules.cite("reaction.movement_fraction",
+                               f"reaction moves are the non-phasing side's, not {phasing}'s"))
                 self.refusal = f"{unit} belongs to the phasing side: it may not make a reaction move"
         elif phasing and unit.side != phasing:
             if rules.flag("movement.only_phasing_units"):
@@ -499,7 +501,8 @@ class _Mover:
         near = self.rules.amount("road_movement.enemy_distance")
         if near is None:
             return True
-        enemies = [e for e in self.situation.enemies_of(self.unit.side) if self.situation.map.distance(e.hex, hex) <= near]
+        enemies = [e for e in self.situation.enemies_of(self.unit.side)
+                   if self.situation.map.distance(e.hex, hex) <= near]
         if enemies:
             log(self.rules.cite("road_movement.enemy_distance",
                                 f"{hex} is within {near} hexes of {enemies[0]}: no road movement there"))
@@ -557,7 +560,8 @@ class _Mover:
                     log(rules.cite("zoc.exit_cost_rounds_down", f"the cost to leave drops its fraction: {_mp(share)}"))
                 elif share.denominator != 1:
                     share = Fraction(math.ceil(share))
-                    log(rules.cite("zoc.exit_cost_rounds_down", f"the cost to leave counts its fraction whole: {_mp(share)}"))
+                    log(rules.cite("zoc.exit_cost_rounds_down",
+                                   f"the cost to leave counts its fraction whole: {_mp(share)}"))
                 cost += share
                 log(rules.cite("zoc.exit_cost_fraction",
                                f"leaving the enemy ZOC at {here} costs {fraction} of the printed MA: +{_mp(share)}"))
@@ -567,8 +571,10 @@ class _Mover:
                 direct = rules.value("zoc.ezoc_to_ezoc")
                 if direct is False:
                     log(rules.cite("zoc.ezoc_to_ezoc", f"{here} to {target}: no move from one enemy ZOC to another"))
-                    return _Entry(None, None, f"{unit} may not move from the enemy ZOC at {here} directly into another at {target}")
-                log(rules.cite("zoc.ezoc_to_ezoc", f"{here} to {target}: moving from enemy ZOC to enemy ZOC is allowed"))
+                    return _Entry(None, None, f"{unit} may not move from the enemy ZOC at {here} directly into "
+                                              f"another at {target}")
+                log(rules.cite("zoc.ezoc_to_ezoc",
+                               f"{here} to {target}: moving from enemy ZOC to enemy ZOC is allowed"))
             exited = True
         stopped = False
         if entering:
@@ -659,11 +665,13 @@ def move(rules: RuleSet, situation: Situation, unit: str, path: Sequence[Hex], *
         return answer([], Fraction(0), mover.refusal)
     if saved:
         if not rules.flag("movement.may_save_mp"):
-            steps.append(rules.cite("movement.may_save_mp", f"{counter} may not use {_mp(Fraction(saved))} saved earlier"))
+            steps.append(rules.cite("movement.may_save_mp",
+                                    f"{counter} may not use {_mp(Fraction(saved))} saved earlier"))
             return answer([], Fraction(0), "MPs may not be saved or passed on")
         allowance += Fraction(saved)
         mover.allowance = allowance
-        steps.append(rules.cite("movement.may_save_mp", f"{counter} adds {_mp(Fraction(saved))} saved earlier: {_mp(allowance)}"))
+        steps.append(rules.cite("movement.may_save_mp",
+                                f"{counter} adds {_mp(Fraction(saved))} saved earlier: {_mp(allowance)}"))
     state = _State(counter.hex)
     costs: list[Fraction | None] = []
     total = Fraction(0)
