@@ -278,6 +278,11 @@ def test_flip_movement_minimum_move() -> None:
     assert H("5.05") in engine(scs_1_8).reachable(situation, "a")
     assert not engine(scs_1_8, movement__minimum_move=None).move(situation, "a", ["5.05"]).legal
     assert H("5.05") not in engine(scs_1_8, movement__minimum_move=None).reachable(situation, "a")
+    two = dataclasses.replace(scs_1_8.PARAMETERS["movement.minimum_move"].value, amount=Fraction(2))
+    longer = engine(scs_1_8, movement__minimum_move=two)
+    assert longer.move(situation, "a", ["5.05", "5.06"]).legal
+    assert not longer.move(situation, "a", ["5.05", "5.06", "5.07"]).legal
+    assert longer.reachable(situation, "a").paths[H("5.06")] == (H("5.05"), H("5.06"))
     # never into prohibited terrain
     river = board(unit("a", "allies", "5.04", "1-1-1"), hexsides={side("5.04", "5.05"): ("river",)})
     assert not engine(scs_1_8).move(river, "a", ["5.05"]).legal

@@ -750,10 +750,10 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
                 (total == costs[state.hex] and len(trail[state]) < len(paths[state.hex])):
             costs[state.hex], paths[state.hex] = total, trail[state]
     # the minimum move: paths of at most that many hexes, whatever they cost
-    frontier: list[tuple[_State, Fraction, tuple[Hex, ...]]] = [(start, Fraction(0), ())]
+    frontier: dict[_State, tuple[Fraction, tuple[Hex, ...]]] = {start: (Fraction(0), ())}
     for _depth in range(mover.minimum):
-        following = []
-        for state, spent, hexes in frontier:
+        following: dict[_State, tuple[Fraction, tuple[Hex, ...]]] = {}
+        for state, (spent, hexes) in frontier.items():
             for target in situation.neighbours(state.hex):
                 entry = mover.step(state, target, remember)
                 if entry.cost is None or entry.state is None:
@@ -764,7 +764,8 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
                         remember(rules.cite("movement.minimum_move",
                                             f"{target} is reached by the minimum move, for {_mp(total)}"))
                     costs[target], paths[target] = total, path
-                following.append((entry.state, total, path))
+                if entry.state not in following or total < following[entry.state][0]:
+                    following[entry.state] = (total, path)
         frontier = following
     steps = tuple(preamble) + tuple(cited.values()) + (
         Step(f"{len(costs) - 1} hexes reachable within {_mp(mover.allowance)}"),)
