@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .hexmap import Hex
@@ -17,11 +17,18 @@ def as_hex(hex: Hex | str) -> Hex:
 
 @dataclass(frozen=True, slots=True)
 class Zones:
-    """The hexes in a side's ZOCs, each with the units that exert it there."""
+    """The hexes in a side's ZOCs, each with the units that exert it there.
+
+    hinders: the sides whose units these ZOCs hinder (the other sides, and this one where a side's ZOCs
+    affect its own units); negated: hexes where the other side's own ZOCs cancel these; weight: how many
+    ZOCs count in each hex (each unit's where several ZOCs add their effects, else one)."""
 
     side: str
     hexes: Mapping[Hex, tuple[str, ...]]
     steps: tuple[Step, ...] = ()
+    hinders: frozenset[str] = frozenset()
+    negated: frozenset[Hex] = frozenset()
+    weight: Mapping[Hex, int] = field(default_factory=dict)
 
     def __contains__(self, hex: object) -> bool:
         return hex in self.hexes
@@ -30,7 +37,9 @@ class Zones:
 @dataclass(frozen=True, slots=True)
 class Move:
     """A move along a path: the MPs each hex entered cost (None where it may not be entered), their running
-    total, and whether the whole move is legal; `reason` says why not."""
+    total, and whether the whole move is legal; `reason` says why not.  `allowance` is the MPs the unit
+    may spend in this move (its MA as supply, the movement mode and saved MPs make it); `mode` is regular,
+    road or reaction."""
 
     unit: str
     path: tuple[Hex, ...]
@@ -40,15 +49,18 @@ class Move:
     legal: bool
     reason: str | None = None
     steps: tuple[Step, ...] = ()
+    mode: str = "regular"
 
 
 @dataclass(frozen=True, slots=True)
 class Reach:
-    """The least MPs to each hex a unit may reach this phase (its own hex at 0)."""
+    """The least MPs to each hex a unit may reach this phase (its own hex at 0), and for each a path of that
+    cost (the hexes entered) that `move` accepts."""
 
     unit: str
     costs: Mapping[Hex, Fraction]
     steps: tuple[Step, ...] = ()
+    paths: Mapping[Hex, tuple[Hex, ...]] = field(default_factory=dict)
 
     def __contains__(self, hex: object) -> bool:
         return hex in self.costs

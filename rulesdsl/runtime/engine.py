@@ -58,9 +58,10 @@ class RulesEngine:
         return movement.entry_cost(self.rules, situation, unit, source, target, road=road)
 
     def move(self, situation: Situation, unit: str, path: Sequence[Hex | str], *,
-             mode: str = "regular") -> Move:
-        """Price a move of `unit` along `path` (the hexes entered, its own hex optionally first)."""
-        return movement.move(self.rules, situation, unit, [as_hex(h) for h in path], mode=mode)
+             mode: str = "regular", saved: Fraction | int = 0) -> Move:
+        """Price a move of `unit` along `path` (the hexes entered, its own hex optionally first); `mode` is
+        regular, road or reaction; `saved` MPs the unit claims to have kept from earlier."""
+        return movement.move(self.rules, situation, unit, [as_hex(h) for h in path], mode=mode, saved=saved)
 
     def reachable(self, situation: Situation, unit: str, *, mode: str = "regular") -> Reach:
         """The hexes `unit` may reach this phase, each at its least cost."""

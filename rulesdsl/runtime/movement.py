@@ -1,102 +1,772 @@
 """Zones of control and movement: who has a ZOC and where, what a step costs, moves along a path and the
-hexes a unit can reach."""
+hexes a unit can reach.
+
+Everything here is read from the contract's parameters (`rulesdsl.runtime.contract`, those that drive
+`zoc` and `move`) and from the rows of the rulebook's Terrain Effects Chart; no series is named.  `move`
+and `reachable` share one step function (`_Mover.step`), so that a hex is reachable at a cost exactly
+when some path of that cost is a legal move.
+
+Choices where the parameters leave something open (each is said in the derivation where it applies):
+
+* A road is followed when the step crosses a hexside along it (a situation's roads are such crossings).
+  `roads.continuous_path_required` set to no grants the road rate on entering any hex a road runs
+  through; when it is absent the road is followed only along its crossings.
+* Hexside rows of kind `add` (a "+1" on the chart) always add their MPs; `movement.hexside_cost_added`
+  decides for hexside rows of kind `cost`: added to the hex's cost, or else the larger of the two.
+* An unbridged river is a prohibited hexside row that some `negates` row of the chart (a bridge) can
+  cancel.  `movement.river_crossing_fraction` lets units with the `infantry` capability cross one for
+  that share of their printed MA, on top of the hex's cost.
+* `movement.mechanized_prohibited_level`: units with the `mechanized` capability may not enter a hex whose
+  terrain level (the highest of its terrains') is that or more, unless the step follows a road.
+* Out of supply (the `out-of-supply` state): the MA is multiplied by the mechanized factor for
+  `mechanized` units where the rulebook sets one, else by the general factor.
+* `movement.fractions_kept`: an allowance or a cost the engine derives from an MA (a factor, a share) keeps
+  its fraction unless the rulebook says fractions are not kept (then it is dropped).
+* Leaving a hex in an enemy ZOC costs `zoc.exit_cost_fraction` of the printed MA on top of the step's
+  terrain (fractions dropped when `zoc.exit_cost_rounds_down`, otherwise a whole MP).
+* The minimum move: a move of at most `movement.minimum_move` hexes by a unit with an MA above zero is
+  legal whatever it costs, when every hex of it may be entered (terrain, enemy units, ZOC rules).
+* Road movement (`mode="road"`): every step follows a road; the first road row of the chart costs
+  `road_movement.road_cost`, any other road row (a trail, a track) `road_movement.trail_cost`; no hex of
+  the move (its start included) may be within `road_movement.enemy_distance` hexes of an enemy unit.
+* Reaction (`mode="reaction"`): the non-phasing side moves `reaction.movement_fraction` of its MA.
+* The moving unit's own ZOC never hinders it nor negates enemy ZOCs for it.
+"""
 from __future__ import annotations
 
-from collections.abc import Sequence
+import heapq
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from .answers import Move, Reach, Zones
-from .hexmap import Hex
+from .hexmap import Hex, HexMap
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
+from .terrain import Terrain
+
+__all__ = ["enemy_zoc", "entry_cost", "exerts_zoc", "move", "reachable", "zoc"]
+
+MODES = ("regular", "road", "reaction")
+MECHANIZED = "mechanized"          # the capability word mechanized_prohibited_level and the supply factor read
+RIVER_CROSSERS = "infantry"        # the capability that may cross an unbridged river for a share of the MA
+OUT_OF_SUPPLY = "out-of-supply"    # the state the out-of-supply movement factors apply to
+SIZE_TABLE = "unit-sizes"          # the rulebook table whose order ranks formation sizes
+
+Log = Callable[[Step], None]
+
+
+def _nolog(step: Step) -> None:
+    return None
+
+
+def _mp(value: Fraction) -> str:
+    return f"{value} MP"
 
 
 # ---- ZOC ----------------------------------------------------------------------------------------------
+def _size_rank(rules: RuleSet) -> dict[str, int] | None:
+    """Formation sizes by rank, smallest first, from the rulebook's unit-sizes table."""
+    table = rules.tables.get(SIZE_TABLE)
+    if table is None:
+        return None
+    row = table.rows.get("size") or next(iter(table.rows.values()), ())
+    ranks = {str(symbol).lower(): index for index, symbol in enumerate(table.columns)}   # XX, III ...
+    ranks.update({str(name).lower(): index for index, name in enumerate(row)})          # division, regiment ...
+    return ranks
+
+
+def _largest_size(rules: RuleSet, situation: Situation) -> int | None:
+    ranks = _size_rank(rules)
+    if ranks is None:
+        return None
+    known = [ranks[u.size.lower()] for u in situation.units if u.size and u.size.lower() in ranks]
+    return max(known) if known else None
+
+
 def exerts_zoc(rules: RuleSet, situation: Situation, unit: Counter) -> tuple[bool, Step]:
+    """Whether `unit` has a ZOC, and the step that decided it."""
     least = rules.amount("zoc.min_attack_strength")
-    if not unit.has_attack_strength:
-        return False, rules.cite("zoc.min_attack_strength", f"{unit} has no printed Attack Strength, so no ZOC")
-    if least is not None and unit.attack < least:
-        return False, rules.cite("zoc.min_attack_strength", f"{unit} attacks at {unit.attack}, below {least}: no ZOC")
+    if least is not None:
+        if not unit.has_attack_strength:
+            return False, rules.cite("zoc.min_attack_strength", f"{unit} has no printed Attack Strength, so no ZOC")
+        if unit.attack < least:
+            return False, rules.cite("zoc.min_attack_strength",
+                                     f"{unit} attacks at {unit.attack}, below {least}: no ZOC")
+    if rules.flag("zoc.largest_formation_only"):
+        ranks = _size_rank(rules)
+        largest = _largest_size(rules, situation)
+        if ranks is None or largest is None:
+            return True, rules.cite("zoc.largest_formation_only",
+                                    f"{unit} has a ZOC: no formation sizes are known to rank it against")
+        size = unit.size.lower()
+        if size not in ranks:
+            return True, rules.cite("zoc.largest_formation_only",
+                                    f"{unit} has a ZOC: its size is not given, so it is taken as the largest "
+                                    "formation")
+        row = rules.tables[SIZE_TABLE].rows
+        named = row.get("size") or next(iter(row.values()), ())
+        names = {rank: str(name) for rank, name in enumerate(named)}
+        if ranks[size] < largest:
+            return False, rules.cite("zoc.largest_formation_only",
+                                     f"{unit} is a {size}, smaller than the largest formation in play "
+                                     f"({names.get(largest, largest)}): no ZOC")
+        return True, rules.cite("zoc.largest_formation_only",
+                                f"{unit} is a {size}, the largest formation in play: it has a ZOC")
+    if least is None:
+        return True, rules.cite("zoc.min_attack_strength", f"{unit} has a ZOC (no least Attack Strength)")
     return True, rules.cite("zoc.min_attack_strength", f"{unit} has a ZOC")
 
 
-def zoc(rules: RuleSet, situation: Situation, side: str) -> Zones:
+def _raw_zoc(rules: RuleSet, situation: Situation, side: str, exclude: str | None,
+             steps: list[Step]) -> dict[Hex, list[str]]:
+    """The hexes each of `side`'s units (but `exclude`) holds in its ZOC."""
     reach = rules.amount("zoc.range")
-    steps: list[Step] = []
-    if reach is None or reach < 1:
-        steps.append(rules.cite("zoc.range", "units have no ZOC"))
-        return Zones(side, {}, tuple(steps))
-    limited = rules.flag("zoc.limited_by_terrain")
     held: dict[Hex, list[str]] = {}
+    if reach is None or reach < 1:
+        steps.append(rules.cite("zoc.range", f"{side}'s units have no ZOC"))
+        return held
     for unit in situation.friends_of(side):
+        if unit.name == exclude:
+            continue
         has, why = exerts_zoc(rules, situation, unit)
         steps.append(why)
         if not has:
             continue
-        for hex in situation.map.within(unit.hex, int(reach)):
-            if hex == unit.hex:
-                continue
-            if limited and situation.map.adjacent(unit.hex, hex) and \
-                    entry_cost(rules, situation, unit, unit.hex, hex) is None:
-                steps.append(rules.cite("zoc.limited_by_terrain",
-                                        f"{unit}'s ZOC does not reach {hex}: it could not enter it"))
-                continue
+        for hex in _zoc_hexes(rules, situation, unit, int(reach), steps):
             held.setdefault(hex, []).append(unit.name)
-    return Zones(side, {h: tuple(n) for h, n in sorted(held.items())}, tuple(steps))
+    return held
+
+
+def _zoc_hexes(rules: RuleSet, situation: Situation, unit: Counter, reach: int, steps: list[Step]) -> list[Hex]:
+    if not rules.flag("zoc.limited_by_terrain"):
+        return [h for h in situation.map.within(unit.hex, reach) if h != unit.hex]
+    # only hexes the unit could enter in regular movement, stepping out from its own hex
+    found: dict[Hex, int] = {unit.hex: 0}
+    frontier = [unit.hex]
+    for depth in range(1, reach + 1):
+        following = []
+        for here in frontier:
+            for there in situation.neighbours(here):
+                if there in found:
+                    continue
+                if _terrain(rules, situation, unit, here, there, _nolog).cost is None:
+                    steps.append(rules.cite("zoc.limited_by_terrain",
+                                            f"{unit}'s ZOC does not reach {there} from {here}: it could not "
+                                            "enter it"))
+                    continue
+                found[there] = depth
+                following.append(there)
+        frontier = following
+    return sorted(h for h in found if h != unit.hex)
+
+
+def zoc(rules: RuleSet, situation: Situation, side: str, *, mover: str | None = None) -> Zones:
+    """The hexes in the ZOCs of `side`'s units, whom they hinder, where friendly ZOCs cancel them, and how
+    many ZOCs count in each hex.  `mover`: a unit whose own ZOC is left out (it moves with the unit)."""
+    steps: list[Step] = []
+    held = _raw_zoc(rules, situation, side, mover, steps)
+    hexes = {h: tuple(n) for h, n in sorted(held.items())}
+    if not hexes:
+        return Zones(side, hexes, tuple(steps), hinders=frozenset(), weight={})
+    others = frozenset(s for s in situation.sides() if s != side)
+    if rules.flag("zoc.affects_friendly"):
+        hinders = others | {side}
+        steps.append(rules.cite("zoc.affects_friendly", f"{side}'s ZOCs hinder its own units too"))
+    else:
+        hinders = others
+        steps.append(rules.cite("zoc.affects_friendly", f"{side}'s ZOCs do not hinder its own units"))
+    negated: set[Hex] = set()
+    if rules.flag("zoc.friendly_negates_enemy"):
+        for other in sorted(others):
+            theirs = _raw_zoc(rules, situation, other, mover, [])
+            cancelled = sorted(set(theirs) & set(hexes))
+            negated.update(cancelled)
+            if cancelled:
+                steps.append(rules.cite("zoc.friendly_negates_enemy",
+                                        f"{other}'s own ZOCs cancel {side}'s in "
+                                        f"{', '.join(map(str, cancelled))}"))
+    else:
+        steps.append(rules.cite("zoc.friendly_negates_enemy", "friendly ZOCs do not cancel enemy ZOCs"))
+    if rules.flag("zoc.multiple_cumulative"):
+        weight = {h: len(n) for h, n in hexes.items()}
+        steps.append(rules.cite("zoc.multiple_cumulative", "several ZOCs in a hex add their effects"))
+    else:
+        weight = {h: 1 for h in hexes}
+        steps.append(rules.cite("zoc.multiple_cumulative", "several ZOCs in a hex count as one"))
+    return Zones(side, hexes, tuple(steps), hinders=hinders, negated=frozenset(negated), weight=weight)
+
+
+def _hindering(rules: RuleSet, situation: Situation, side: str, mover: str | None,
+               steps: list[Step]) -> dict[Hex, tuple[int, tuple[str, ...]]]:
+    """The hexes whose ZOCs hinder a unit of `side` (the `mover`), with how many count there and whose."""
+    found: dict[Hex, tuple[int, tuple[str, ...]]] = {}
+    for other in situation.sides() or (side,):
+        zones = zoc(rules, situation, other, mover=mover)
+        steps.extend(zones.steps)
+        if side not in zones.hinders:
+            continue
+        for hex, units in zones.hexes.items():
+            if other != side and hex in zones.negated:
+                continue
+            weight, names = found.get(hex, (0, ()))
+            found[hex] = (weight + zones.weight.get(hex, 1), names + units)
+    return found
 
 
 def enemy_zoc(rules: RuleSet, situation: Situation, side: str) -> set[Hex]:
+    """The hexes in any enemy ZOC of `side` (those that friendly ZOCs cancel left out, where they do)."""
     hexes: set[Hex] = set()
     for other in situation.sides():
         if other != side:
-            hexes.update(zoc(rules, situation, other).hexes)
+            zones = zoc(rules, situation, other)
+            hexes.update(h for h in zones.hexes if h not in zones.negated)
     return hexes
 
 
-# ---- movement -----------------------------------------------------------------------------------------
-def entry_cost(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, target: Hex,
-               *, road: bool = True) -> Fraction | None:
+# ---- terrain ------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Price:
+    cost: Fraction | None
+    road: str | None = None        # the road row followed, if any
+    reason: str | None = None
+
+
+def _rows(rules: RuleSet, names: Sequence[str], kind: str) -> list[Terrain]:
+    chart = rules.terrain
+    assert chart is not None
+    rows = []
+    for name in names:
+        if name in chart and chart[name].kind == kind:
+            rows.append(chart[name])
+    return rows
+
+
+def _first_road(rules: RuleSet) -> Terrain | None:
+    chart = rules.terrain
+    return next((r for r in chart.rows if r.kind == "road"), None) if chart is not None else None
+
+
+def _river_rows(rules: RuleSet) -> set[str]:
+    """Prohibited hexside rows a `negates` row can cancel: water barriers that bridges cross."""
     chart = rules.terrain
     if chart is None:
-        return Fraction(1)
-    way = situation.road_between(source, target) if road else None
-    cost = chart.entry_cost(situation.terrain_at(target), situation.hexside_features(source, target), way or False)
-    return None if cost is None else Fraction(cost).limit_denominator(1000)
+        return set()
+    targets = {r.movement.target.lower() for r in chart.rows if r.movement.kind == "negates" and r.movement.target}
+    return {r.name.lower() for r in chart.rows
+            if r.kind == "hexside" and r.movement.kind == "prohibited" and r.name.lower() in targets}
 
 
-def move(rules: RuleSet, situation: Situation, unit: str, path: Sequence[Hex], *, mode: str = "regular") -> Move:
+def _share(rules: RuleSet, amount: Fraction, what: str, log: Log) -> Fraction:
+    """`amount` (derived from an MA) with its fraction kept or dropped as the rulebook says."""
+    if amount.denominator == 1:
+        return amount
+    kept = rules.value("movement.fractions_kept")
+    if kept is False:
+        log(rules.cite("movement.fractions_kept", f"{what}: {amount} drops its fraction, {math.floor(amount)}"))
+        return Fraction(math.floor(amount))
+    log(rules.cite("movement.fractions_kept", f"{what}: {amount}, its fraction kept"))
+    return amount
+
+
+def _road_followed(rules: RuleSet, situation: Situation, source: Hex, target: Hex, log: Log) -> str | None:
+    way = situation.road_between(source, target)
+    if way is not None:
+        if rules.value("roads.continuous_path_required") is not False:
+            log(rules.cite("roads.continuous_path_required",
+                           f"{source} to {target} follows the {way} across their hexside: the road rate applies"))
+        return way
+    if situation.has_road(target) and situation.roads:
+        if rules.value("roads.continuous_path_required") is False:
+            road = next(r for s, r in situation.roads.items() if target in (s.low, s.high))
+            log(rules.cite("roads.continuous_path_required",
+                           f"{target} has a {road}: the road rate applies without following it"))
+            return road
+        log(rules.cite("roads.continuous_path_required",
+                       f"{target} has a road, but {source} to {target} does not follow it: no road rate"))
+    return None
+
+
+def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, target: Hex, log: Log, *,
+             road: bool = True, mode: str = "regular") -> _Price:
+    """The terrain cost for `unit` to step from `source` into `target` (no ZOC costs), or why it may not."""
+    chart = rules.terrain
+    if chart is None or not len(chart):
+        log(Step(f"{target}: 1 MP (this rulebook has no Terrain Effects Chart)"))
+        return _Price(Fraction(1))
+    hex_rows = _rows(rules, situation.terrain_at(target), "hex")
+    features = _rows(rules, situation.hexside_features(source, target), "hexside")
+    negated = {r.movement.target.lower() for r in features if r.movement.kind == "negates" and r.movement.target}
+    sides = [r for r in features if r.movement.kind != "negates" and r.name.lower() not in negated]
+    way = _road_followed(rules, situation, source, target, log) if road else None
+    if mode == "road":
+        if way is None:
+            log(rules.cite("road_movement.ma_multiple", f"{target}: road movement must follow a road"))
+            return _Price(None, reason=f"road movement must follow a road into {target}")
+    blocked_hex = next((r for r in hex_rows if r.movement.kind == "prohibited"), None)
+    blocked_side = next((r for r in sides if r.movement.kind == "prohibited"), None)
+    level = max((r.level for r in hex_rows if r.level is not None), default=None)
+    if way is not None:
+        row = chart[way] if way in chart else _first_road(rules)
+        if row is None or row.movement.kind != "cost":
+            row = _first_road(rules)
+        blocked = blocked_hex or blocked_side
+        if blocked is not None:
+            what = blocked.name
+            if not rules.flag("roads.negate_prohibited"):
+                log(rules.cite("roads.negate_prohibited", f"{target}: the {way} does not open the {what}"))
+                return _Price(None, reason=f"{target} may not be entered: {what} is prohibited")
+            log(rules.cite("roads.negate_prohibited", f"{target}: the {way} opens the {what}"))
+        if level is not None and unit.can(MECHANIZED):
+            limit = rules.amount("movement.mechanized_prohibited_level")
+            if limit is not None and level >= limit:
+                log(rules.cite("movement.mechanized_prohibited_level",
+                               f"{target} is level {level}, but {unit} enters it along the {way}"))
+        if mode == "road":
+            first = _first_road(rules)
+            name = "road_movement.road_cost" if first is not None and row is first else "road_movement.trail_cost"
+            rate = rules.amount(name)
+            if rate is None:
+                rate = row.movement.amount if row is not None and row.movement.amount is not None else Fraction(1)
+                log(rules.cite(name, f"{target}: {_mp(rate)} along the {way}, the chart's rate"))
+            else:
+                log(rules.cite(name, f"{target}: {_mp(rate)} along the {way} in road movement"))
+            return _Price(rate, road=way)
+        rate = row.movement.amount if row is not None and row.movement.amount is not None else Fraction(1)
+        if rules.flag("roads.ignore_crossed_terrain"):
+            log(rules.cite("roads.ignore_crossed_terrain",
+                           f"{target}: {_mp(rate)} along the {way}, its terrain and hexside ignored"))
+            return _Price(rate, road=way)
+        cost = rate
+        for side in sides:
+            if side.movement.kind in ("add", "cost") and side.movement.amount is not None:
+                cost += side.movement.amount
+                log(rules.cite("roads.ignore_crossed_terrain",
+                               f"{target}: the {way} does not spare the {side.name}: +{_mp(side.movement.amount)}"))
+        log(rules.cite("roads.ignore_crossed_terrain", f"{target}: {_mp(cost)} along the {way}"))
+        return _Price(cost, road=way)
+    if blocked_hex is not None:
+        log(Step(f"{target}: {blocked_hex.name} is prohibited terrain"))
+        return _Price(None, reason=f"{target} may not be entered: {blocked_hex.name} is prohibited")
+    if level is not None and unit.can(MECHANIZED):
+        limit = rules.amount("movement.mechanized_prohibited_level")
+        if limit is not None and level >= limit:
+            log(rules.cite("movement.mechanized_prohibited_level",
+                           f"{target} is level {level}: {unit} is mechanized and no road leads in"))
+            return _Price(None, reason=f"{target} (level {level}) is closed to mechanized units off the road")
+    costs = [r.movement.amount for r in hex_rows
+             if r.movement.kind in ("cost", "add") and r.movement.amount is not None]
+    cost = max(costs) if costs else Fraction(1)
+    names = "/".join(r.name for r in hex_rows) or "terrain"
+    log(Step(f"{target}: {names}, {_mp(cost)}"))
+    rivers = _river_rows(rules)
+    for side in sides:
+        kind, amount = side.movement.kind, side.movement.amount
+        if kind == "prohibited":
+            share = rules.amount("movement.river_crossing_fraction") if side.name.lower() in rivers else None
+            if share is not None and unit.can(RIVER_CROSSERS):
+                extra = _share(rules, share * unit.movement, f"crossing the {side.name}", log)
+                log(rules.cite("movement.river_crossing_fraction",
+                               f"{unit} crosses the unbridged {side.name} for {share} of its MA: +{_mp(extra)}"))
+                cost += extra
+                continue
+            if share is not None:
+                log(rules.cite("movement.river_crossing_fraction",
+                               f"{unit} may not cross the unbridged {side.name}: it is not {RIVER_CROSSERS}"))
+            else:
+                log(Step(f"{source}/{target}: the {side.name} hexside is prohibited"))
+            return _Price(None, reason=f"the {side.name} between {source} and {target} may not be crossed")
+        if amount is None:
+            continue
+        if kind == "add":
+            cost += amount
+            step = f"{target}: +{_mp(amount)} for the {side.name}"
+            if rules.flag("movement.hexside_cost_added"):
+                log(rules.cite("movement.hexside_cost_added", step))
+            else:
+                log(Step(step + " (the chart adds it)"))
+        elif kind == "cost":
+            if rules.flag("movement.hexside_cost_added"):
+                cost += amount
+                log(rules.cite("movement.hexside_cost_added", f"{target}: +{_mp(amount)} for the {side.name}"))
+            else:
+                cost = max(cost, amount)
+                log(rules.cite("movement.hexside_cost_added",
+                               f"{target}: the {side.name} is not added: the larger cost, {_mp(cost)}"))
+    return _Price(cost)
+
+
+def entry_cost(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, target: Hex,
+               *, road: bool = True) -> Fraction | None:
+    """The terrain cost for `unit` to step from `source` into the adjacent `target` (no ZOC costs); None
+    when prohibited.  `road=False` prices the step as if no road ran there."""
+    return _terrain(rules, situation, unit, source, target, _nolog, road=road).cost
+
+
+# ---- moving -------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _State:
+    hex: Hex
+    exited: bool = False      # has left an enemy ZOC hex during this move
+    stopped: bool = False     # entered an enemy ZOC that ends movement
+    off_map: bool = False     # has left the map
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    cost: Fraction | None
+    state: _State | None
+    reason: str | None = None
+
+
+class _Mover:
+    """One unit's move: its allowance and the enemy ZOCs that hinder it, and the step function that
+    `move` and `reachable` share."""
+
+    def __init__(self, rules: RuleSet, situation: Situation, counter: Counter, mode: str, log: Log):
+        self.rules, self.situation, self.unit, self.mode = rules, situation, counter, mode
+        self.refusal: str | None = None
+        self._prices: dict[tuple[Hex, Hex], tuple[_Price, tuple[Step, ...]]] = {}
+        zoc_steps: list[Step] = []
+        self.hinder = _hindering(rules, situation, counter.side, counter.name, zoc_steps)
+        self.zoc_steps = zoc_steps
+        self.allowance = self._allowance(log)
+        if self.refusal is None:
+            self._may_move(log)
+        self.minimum = self._minimum(log) if self.refusal is None else 0
+
+    # ---- before the first hex ---------------------------------------------------------------------------
+    def _allowance(self, log: Log) -> Fraction:
+        rules, unit = self.rules, self.unit
+        allowance = unit.movement
+        log(Step(f"{unit}'s printed Movement Allowance: {_mp(allowance)}"))
+        if OUT_OF_SUPPLY in unit.states:
+            factor = None
+            if unit.can(MECHANIZED):
+                factor = rules.amount("supply.out_of_supply_mechanized_movement_factor")
+                if factor is not None:
+                    allowance = _share(rules, allowance * factor, f"{unit}'s allowance", log)
+                    log(rules.cite("supply.out_of_supply_mechanized_movement_factor",
+                                   f"{unit} is mechanized and out of supply: MA x {factor} = {_mp(allowance)}"))
+            if factor is None:
+                factor = rules.amount("supply.out_of_supply_movement_factor")
+                if factor is None:
+                    log(rules.cite("supply.out_of_supply_movement_factor",
+                                   f"{unit} is out of supply; no rule changes its MA"))
+                else:
+                    allowance = _share(rules, allowance * factor, f"{unit}'s allowance", log)
+                    log(rules.cite("supply.out_of_supply_movement_factor",
+                                   f"{unit} is out of supply: MA x {factor} = {_mp(allowance)}"))
+        if self.mode == "road":
+            multiple = rules.amount("road_movement.ma_multiple")
+            if multiple is None:
+                log(rules.cite("road_movement.ma_multiple", "there is no road movement in this game"))
+                self.refusal = "there is no road movement in this game"
+                return allowance
+            allowance = allowance * multiple
+            log(rules.cite("road_movement.ma_multiple", f"road movement: {multiple} x MA = {_mp(allowance)}"))
+        elif self.mode == "reaction":
+            fraction = rules.amount("reaction.movement_fraction")
+            if fraction is None:
+                log(rules.cite("reaction.movement_fraction", "there are no reaction moves in this game"))
+                self.refusal = "there are no reaction moves in this game"
+                return allowance
+            allowance = _share(rules, allowance * fraction, f"{unit}'s reaction allowance", log)
+            log(rules.cite("reaction.movement_fraction", f"a reaction move: {fraction} of the MA, {_mp(allowance)}"))
+        elif self.mode not in MODES:
+            self.refusal = f"unknown movement mode {self.mode!r}: one of {', '.join(MODES)}"
+        return allowance
+
+    def _may_move(self, log: Log) -> None:
+        rules, unit, situation = self.rules, self.unit, self.situation
+        phasing = situation.phasing
+        if self.mode == "reaction":
+            if phasing and unit.side == phasing:
+                log(rules.cite("reaction.movement_fraction",
+                               f"reaction moves are the non-phasing side's, not {phasing}'s"))
+                self.refusal = f"{unit} belongs to the phasing side: it may not make a reaction move"
+        elif phasing and unit.side != phasing:
+            if rules.flag("movement.only_phasing_units"):
+                log(rules.cite("movement.only_phasing_units", f"only {phasing}'s units move in its phases"))
+                self.refusal = f"{unit} is not the phasing side's: only {phasing}'s units move now"
+                return
+            log(rules.cite("movement.only_phasing_units", f"{unit} may move in {phasing}'s phase"))
+        if self.mode == "road":
+            self._road_distance(unit.hex, log)
+
+    def _road_distance(self, hex: Hex, log: Log) -> bool:
+        """Whether road movement may be in `hex` (far enough from the enemy); sets the refusal if not."""
+        near = self.rules.amount("road_movement.enemy_distance")
+        if near is None:
+            return True
+        enemies = [e for e in self.situation.enemies_of(self.unit.side)
+                   if self.situation.map.distance(e.hex, hex) <= near]
+        if enemies:
+            log(self.rules.cite("road_movement.enemy_distance",
+                                f"{hex} is within {near} hexes of {enemies[0]}: no road movement there"))
+            if hex == self.unit.hex:
+                self.refusal = f"{self.unit} stands within {near} hexes of {enemies[0]}: it may not road-move"
+            return False
+        return True
+
+    def _minimum(self, log: Log) -> int:
+        least = self.rules.amount("movement.minimum_move")
+        if least is None or least < 1 or self.unit.movement <= 0:
+            return 0
+        return int(least)
+
+    # ---- one hex --------------------------------------------------------------------------------------
+    def step(self, state: _State, target: Hex, log: Log) -> _Entry:
+        """Enter `target` from `state`: what it costs and the state after, or why it may not be entered."""
+        rules, situation, unit = self.rules, self.situation, self.unit
+        here = state.hex
+        if state.off_map:
+            return _Entry(None, None, f"{unit} has left the map")
+        if state.stopped:
+            log(rules.cite("zoc.entry_stops_movement", f"{unit} entered an enemy ZOC at {here}: its move is over"))
+            return _Entry(None, None, f"{unit} stopped on entering the enemy ZOC at {here}")
+        if target not in situation.map:
+            return self._off_map(here, target, log)
+        if not situation.map.adjacent(here, target):
+            return _Entry(None, None, f"{target} is not next to {here}")
+        if situation.occupied_by_enemy(target, unit.side):
+            if not rules.flag("movement.enter_enemy_hex"):
+                log(rules.cite("movement.enter_enemy_hex", f"{target} holds enemy units: it may not be entered"))
+                return _Entry(None, None, f"{target} holds enemy units")
+            log(rules.cite("movement.enter_enemy_hex", f"{target} holds enemy units, which may be entered"))
+        if self.mode == "road" and not self._road_distance(target, log):
+            return _Entry(None, None, f"{target} is too close to the enemy for road movement")
+        price = self._price(here, target, log)
+        if price.cost is None:
+            return _Entry(None, None, price.reason)
+        cost = price.cost
+        if price.road is not None:
+            extra = rules.amount("roads.friendly_units_extra_cost")
+            if extra and situation.occupied_by_friend(target, unit.side):
+                cost += extra
+                log(rules.cite("roads.friendly_units_extra_cost",
+                               f"{target}: friendly units on the {price.road}: +{_mp(extra)}"))
+        exited = state.exited
+        leaving = here in self.hinder
+        entering = target in self.hinder
+        if leaving:
+            fraction = rules.amount("zoc.exit_cost_fraction")
+            if fraction is not None:
+                share = fraction * unit.movement
+                if share.denominator != 1 and rules.flag("zoc.exit_cost_rounds_down"):
+                    share = Fraction(math.floor(share))
+                    log(rules.cite("zoc.exit_cost_rounds_down", f"the cost to leave drops its fraction: {_mp(share)}"))
+                elif share.denominator != 1:
+                    share = Fraction(math.ceil(share))
+                    log(rules.cite("zoc.exit_cost_rounds_down",
+                                   f"the cost to leave counts its fraction whole: {_mp(share)}"))
+                cost += share
+                log(rules.cite("zoc.exit_cost_fraction",
+                               f"leaving the enemy ZOC at {here} costs {fraction} of the printed MA: +{_mp(share)}"))
+            else:
+                log(rules.cite("zoc.exit_cost_fraction", f"leaving the enemy ZOC at {here} costs nothing of its own"))
+            if entering:
+                direct = rules.value("zoc.ezoc_to_ezoc")
+                if direct is False:
+                    log(rules.cite("zoc.ezoc_to_ezoc", f"{here} to {target}: no move from one enemy ZOC to another"))
+                    return _Entry(None, None, f"{unit} may not move from the enemy ZOC at {here} directly into "
+                                              f"another at {target}")
+                log(rules.cite("zoc.ezoc_to_ezoc",
+                               f"{here} to {target}: moving from enemy ZOC to enemy ZOC is allowed"))
+            exited = True
+        stopped = False
+        if entering:
+            weight, whose = self.hinder[target]
+            exerting: list[str] = []
+            for name in whose:
+                if name not in exerting:
+                    exerting.append(name)
+            log(rules.cite("zoc.range", f"{target} is in the ZOC of {', '.join('unit ' + n for n in exerting)}"))
+            if self.mode == "reaction" and not rules.flag("reaction.may_enter_ezoc"):
+                log(rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may not enter enemy ZOCs"))
+                return _Entry(None, None, f"a reacting unit may not enter the enemy ZOC at {target}")
+            if self.mode == "reaction":
+                log(rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may enter enemy ZOCs"))
+            if state.exited and not leaving:
+                again = rules.value("zoc.reentry_after_exit")
+                if again is False:
+                    log(rules.cite("zoc.reentry_after_exit",
+                                   f"{unit} has left an enemy ZOC: it may not enter another ({target}) this phase"))
+                    return _Entry(None, None, f"{unit} left an enemy ZOC and may not enter another at {target}")
+                log(rules.cite("zoc.reentry_after_exit", f"{unit} may enter another enemy ZOC after leaving one"))
+            extra = rules.amount("zoc.entry_cost")
+            if extra:
+                cost += extra * weight
+                times = f" x {weight} ZOCs" if weight > 1 else ""
+                log(rules.cite("zoc.entry_cost", f"{target} is in an enemy ZOC: +{_mp(extra)}{times}"))
+            else:
+                log(rules.cite("zoc.entry_cost", f"{target} is in an enemy ZOC; entering it costs nothing extra"))
+            if rules.flag("zoc.entry_stops_movement"):
+                stopped = True
+                log(rules.cite("zoc.entry_stops_movement", f"{unit} must stop in {target}"))
+            else:
+                log(rules.cite("zoc.entry_stops_movement", f"{unit} need not stop in {target}"))
+        return _Entry(cost, _State(target, exited, stopped))
+
+    def _price(self, here: Hex, target: Hex, log: Log) -> _Price:
+        """The terrain price of a step, worked out once per hexside and direction (its steps replayed)."""
+        known = self._prices.get((here, target))
+        if known is None:
+            said: list[Step] = []
+            price = _terrain(self.rules, self.situation, self.unit, here, target, said.append, mode=self.mode)
+            known = self._prices[(here, target)] = (price, tuple(said))
+        for step in known[1]:
+            log(step)
+        return known[0]
+
+    def _off_map(self, here: Hex, target: Hex, log: Log) -> _Entry:
+        if not _beyond(self.situation.map, here, target):
+            return _Entry(None, None, f"{target} is not next to {here}")
+        if not self.rules.flag("map.off_map_movement"):
+            log(self.rules.cite("map.off_map_movement", f"{target} is off the map: units may not leave it"))
+            return _Entry(None, None, f"{target} is off the map")
+        log(self.rules.cite("map.off_map_movement", f"{self.unit} leaves the map at {here}: its move ends"))
+        return _Entry(Fraction(0), _State(target, off_map=True))
+
+    def affordable(self, spent: Fraction, cost: Fraction) -> bool:
+        if self.rules.flag("movement.must_afford_entry"):
+            return spent + cost <= self.allowance
+        return spent < self.allowance
+
+
+def _beyond(map: HexMap, here: Hex, target: Hex) -> bool:
+    """Whether `target`, off the map, lies across the map edge from `here`."""
+    if here not in map or here.map != target.map:
+        return False
+    big = HexMap.rectangle(max(here.column, target.column) + 1, max(here.row, target.row) + 1, letter=here.map,
+                           first_column=0, first_row=0, lower_columns=map.lower_columns)
+    return big.adjacent(here, target)
+
+
+def move(rules: RuleSet, situation: Situation, unit: str, path: Sequence[Hex], *, mode: str = "regular",
+         saved: Fraction | int = 0) -> Move:
+    """Price a move of `unit` along `path` (the hexes entered, its own hex optionally first) and say whether
+    the rules allow it.  `saved`: MPs the unit claims to have kept from an earlier phase or unit."""
     counter = situation.unit(unit)
     hexes = list(path)
     if hexes and hexes[0] == counter.hex:
         hexes = hexes[1:]
-    ezoc = enemy_zoc(rules, situation, counter.side)
-    extra = rules.amount("zoc.entry_cost")
     steps: list[Step] = []
+    mover = _Mover(rules, situation, counter, mode, steps.append)
+    allowance = mover.allowance
+
+    def answer(costs: list[Fraction | None], total: Fraction, reason: str | None) -> Move:
+        return Move(unit, tuple(hexes), tuple(costs), total, allowance, reason is None, reason, tuple(steps),
+                    mode=mode)
+
+    if mover.refusal is not None:
+        return answer([], Fraction(0), mover.refusal)
+    if saved:
+        if not rules.flag("movement.may_save_mp"):
+            steps.append(rules.cite("movement.may_save_mp",
+                                    f"{counter} may not use {_mp(Fraction(saved))} saved earlier"))
+            return answer([], Fraction(0), "MPs may not be saved or passed on")
+        allowance += Fraction(saved)
+        mover.allowance = allowance
+        steps.append(rules.cite("movement.may_save_mp",
+                                f"{counter} adds {_mp(Fraction(saved))} saved earlier: {_mp(allowance)}"))
+    state = _State(counter.hex)
     costs: list[Fraction | None] = []
     total = Fraction(0)
-    here = counter.hex
+    short = len(hexes) <= mover.minimum
     for hex in hexes:
-        if not situation.map.adjacent(here, hex):
-            return Move(unit, tuple(hexes), tuple(costs), total, counter.movement, False,
-                        f"{hex} is not next to {here}", tuple(steps))
-        cost = entry_cost(rules, situation, counter, here, hex)
-        if cost is None:
+        entry = mover.step(state, hex, steps.append)
+        if entry.cost is None or entry.state is None:
             costs.append(None)
-            steps.append(Step(f"{hex}: prohibited terrain"))
-            return Move(unit, tuple(hexes), tuple(costs), total, counter.movement, False,
-                        f"{hex} may not be entered", tuple(steps))
-        if hex in ezoc and extra:
-            steps.append(rules.cite("zoc.entry_cost", f"{hex} is in an enemy ZOC: +{extra} MP"))
-            cost += extra
-        total += cost
-        costs.append(cost)
-        steps.append(Step(f"{hex}: {cost} MP, {total} in all"))
-        here = hex
-    legal = total <= counter.movement
-    return Move(unit, tuple(hexes), tuple(costs), total, counter.movement, legal,
-                None if legal else f"{total} MP is more than the allowance of {counter.movement}", tuple(steps))
+            return answer(costs, total, entry.reason or f"{hex} may not be entered")
+        costs.append(entry.cost)
+        if not mover.affordable(total, entry.cost):
+            if not short:
+                left = allowance - total
+                total += entry.cost
+                if rules.flag("movement.must_afford_entry"):
+                    steps.append(rules.cite("movement.must_afford_entry",
+                                            f"{hex} costs {_mp(entry.cost)}: {counter} has only {_mp(left)} left"))
+                    return answer(costs, total, f"{total} MP is more than the allowance of {allowance}")
+                steps.append(rules.cite("movement.must_afford_entry", f"{counter} has no MPs left to enter {hex}"))
+                return answer(costs, total, f"{counter} has spent its allowance of {allowance} before {hex}")
+            steps.append(rules.cite("movement.minimum_move",
+                                    f"{hex} costs {_mp(entry.cost)}, more than {counter} has left, but a move of "
+                                    f"{len(hexes)} hex may always be made"))
+        elif total + entry.cost > allowance:
+            steps.append(rules.cite("movement.must_afford_entry",
+                                    f"{hex}: {counter} had MPs left, so it may enter although it costs more"))
+        total += entry.cost
+        steps.append(Step(f"{hex}: {_mp(entry.cost)}, {_mp(total)} in all"))
+        state = entry.state
+    left = max(allowance - total, Fraction(0))
+    if rules.flag("movement.may_save_mp"):
+        steps.append(rules.cite("movement.may_save_mp", f"{counter} keeps its {_mp(left)} unused"))
+    else:
+        steps.append(rules.cite("movement.may_save_mp", f"{counter}'s {_mp(left)} unused are lost"))
+    return answer(costs, total, None)
 
 
 def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "regular") -> Reach:
-    raise NotImplementedError("reachable: issue 10, in progress")
+    """The hexes `unit` may reach this phase, each at its least cost, with one path of that cost: a
+    Dijkstra over (hex, whether it has left an enemy ZOC, whether it has had to stop), with the same step
+    function as `move`, plus the hexes of the minimum move."""
+    counter = situation.unit(unit)
+    cited: dict[str | None, Step] = {}
+    preamble: list[Step] = []
+
+    def remember(step: Step) -> None:     # one step per parameter, the first met
+        if step.parameter is not None and step.parameter not in cited:
+            cited[step.parameter] = step
+
+    mover = _Mover(rules, situation, counter, mode, preamble.append)
+    start = _State(counter.hex)
+    if mover.refusal is not None:
+        return Reach(unit, {counter.hex: Fraction(0)}, tuple(preamble) + (Step(mover.refusal),),
+                     paths={counter.hex: ()})
+    best: dict[_State, Fraction] = {start: Fraction(0)}
+    trail: dict[_State, tuple[Hex, ...]] = {start: ()}
+    order = itertools.count()
+    queue: list[tuple[Fraction, int, _State]] = [(Fraction(0), next(order), start)]
+    while queue:
+        spent, _, state = heapq.heappop(queue)
+        if best.get(state, spent) < spent:
+            continue
+        for target in situation.neighbours(state.hex):
+            entry = mover.step(state, target, remember)
+            if entry.cost is None or entry.state is None or not mover.affordable(spent, entry.cost):
+                continue
+            total = spent + entry.cost
+            if total < best.get(entry.state, total + 1):
+                best[entry.state] = total
+                trail[entry.state] = trail[state] + (target,)
+                heapq.heappush(queue, (total, next(order), entry.state))
+    costs: dict[Hex, Fraction] = {}
+    paths: dict[Hex, tuple[Hex, ...]] = {}
+    for state, total in best.items():
+        if state.hex not in costs or total < costs[state.hex] or \
+                (total == costs[state.hex] and len(trail[state]) < len(paths[state.hex])):
+            costs[state.hex], paths[state.hex] = total, trail[state]
+    # the minimum move: paths of at most that many hexes, whatever they cost
+    frontier: dict[_State, tuple[Fraction, tuple[Hex, ...]]] = {start: (Fraction(0), ())}
+    for _depth in range(mover.minimum):
+        following: dict[_State, tuple[Fraction, tuple[Hex, ...]]] = {}
+        for state, (spent, hexes) in frontier.items():
+            for target in situation.neighbours(state.hex):
+                entry = mover.step(state, target, remember)
+                if entry.cost is None or entry.state is None:
+                    continue
+                total, path = spent + entry.cost, hexes + (target,)
+                if target not in costs or total < costs[target]:
+                    if target not in costs:
+                        remember(rules.cite("movement.minimum_move",
+                                            f"{target} is reached by the minimum move, for {_mp(total)}"))
+                    costs[target], paths[target] = total, path
+                if entry.state not in following or total < following[entry.state][0]:
+                    following[entry.state] = (total, path)
+        frontier = following
+    steps = tuple(preamble) + tuple(cited.values()) + (
+        Step(f"{len(costs) - 1} hexes reachable within {_mp(mover.allowance)}"),)
+    return Reach(unit, dict(sorted(costs.items())), steps, paths=dict(sorted(paths.items())))
