@@ -15,6 +15,7 @@ from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex, HexMap, Hexside
 from rulesdsl.runtime.ruleset import RuleSet
 from rulesdsl.runtime.situation import Counter, Situation
+from rulesdsl.runtime.supply import prohibited_hex
 
 H = Hex.parse
 
@@ -279,6 +280,125 @@ def test_a_retreat_never_enters_a_prohibited_or_enemy_hex_nor_leaves_the_map(ene
         here = start
         for hex in path:
             assert hex in grid and not situation.occupied_by_enemy(hex, "axis")
+            assert not prohibited_hex(rules.rules, situation, hex)
             if not heavy_rule:
                 assert rules.entry_cost(situation, units[0], here, hex) is not None
             here = hex
+
+
+# ---- advance after combat (10.0; VCS 10.9-10.11) ------------------------------------------------------------------
+def after_combat(*extra: Counter, terrain: str = "open", **kw: Any) -> Situation:
+    """The defender has left 5.05; unit 3 (not exploit-capable) and unit 6 (exploit-capable) attacked it."""
+    kw.setdefault("phasing", "allies")
+    return Situation(HexMap.rectangle(9, 9), default_terrain=(terrain,), **kw,
+                     units=(unit("3", "allies", "5.04", attack=3), unit("6", "allies", "4.04", attack=3,
+                                                                         capabilities={"exploit", "mechanized"}))
+                     + extra)
+
+
+def test_only_exploit_capable_units_go_beyond_the_defender_hex():
+    answer = engine(scs_1_8).advance(after_combat(), ["3", "6"], "5.05", 2)
+    assert answer.allowed and answer.limits == {"3": 1, "6": 2} and answer.hexes == 2
+    assert H("5.05") in answer.reachable and H("5.06") in answer.reachable and H("5.07") not in answer.reachable
+    alone = engine(scs_1_8).advance(after_combat(), ["3"], "5.05", 2)
+    assert alone.reachable == (H("5.05"),)
+    step = next(s for s in alone.steps if s.parameter == "advance.max_not_exploit_capable")
+    assert step.rule == "10.0"
+
+
+def test_flip_max_not_exploit_capable():
+    assert engine(scs_1_8, advance__max_not_exploit_capable=None).advance(after_combat(), ["3"], "5.05", 2).hexes == 2
+
+
+def test_flip_first_hex_is_defender_hex():
+    first = engine(scs_1_8).advance(after_combat(), ["6"], "5.05", 2)
+    direct = engine(scs_1_8, advance__first_hex_is_defender_hex=False).advance(after_combat(), ["6"], "5.05", 2)
+    assert H("3.05") not in first.reachable and H("3.05") in direct.reachable       # 4.04 -> 3.05 -> ...
+
+
+def test_flip_after_defender_destroyed():
+    assert engine(scs_1_8).advance(after_combat(), ["6"], "5.05", 2, defender_destroyed=True).hexes == 2
+    none = engine(scs_1_8, advance__after_defender_destroyed=None)
+    assert none.advance(after_combat(), ["6"], "5.05", 2, defender_destroyed=True).hexes == 1
+
+
+def test_flip_length_from_original_result():
+    assert engine(scs_1_8).advance(after_combat(), ["6"], "5.05", 2, refused=1).hexes == 2
+    assert engine(ridgeline).advance(after_combat(terrain="clear"), ["6"], "5.05", 2, refused=1).hexes == 1
+    assert engine(scs_1_8, advance__length_from_original_result=False) \
+        .advance(after_combat(), ["6"], "5.05", 2, refused=2).allowed is False
+
+
+def test_flip_counted_in_hexes():
+    woods = dataclasses.replace(after_combat(), terrain={H("5.06"): ("woods",)})
+    assert H("5.06") in engine(scs_1_8).advance(woods, ["6"], "5.05", 2).reachable
+    in_mps = engine(scs_1_8, advance__counted_in_hexes=False).advance(woods, ["6"], "5.05", 2)
+    assert H("5.06") not in in_mps.reachable and H("5.05") in in_mps.reachable
+
+
+def test_flip_defender_may_advance():
+    defending = dataclasses.replace(after_combat(), phasing="axis")
+    assert not engine(scs_1_8).advance(defending, ["6"], "5.05", 2).allowed
+    assert engine(scs_1_8, advance__defender_may_advance=True).advance(defending, ["6"], "5.05", 2).allowed
+    assert engine(ridgeline).advance(dataclasses.replace(defending, default_terrain=("clear",)), ["6"], "5.05",
+                                     2).allowed
+
+
+def test_flip_after_overrun_and_overrun_must_enter():
+    scs = engine(scs_1_8).advance(after_combat(), ["6"], "5.05", 2, overrun=True)
+    assert scs.allowed and scs.hexes == 2 and scs.required
+    new = engine(new_scs).advance(after_combat(), ["6"], "5.05", 2, overrun=True)
+    assert new.allowed and new.hexes == 1 and new.required and new.reachable == (H("5.05"),)
+    assert not engine(new_scs, advance__overrun_must_enter=False).advance(after_combat(), ["6"], "5.05", 2,
+                                                                           overrun=True).allowed
+    assert not engine(scs_1_8, advance__overrun_must_enter=False).advance(after_combat(), ["6"], "5.05", 2,
+                                                                           overrun=True).required
+
+
+def test_flip_any_participant():
+    zero = after_combat(unit("0", "allies", "6.04", attack=0))
+    assert engine(scs_1_8).advance(zero, ["0"], "5.05", 2).allowed
+    assert not engine(scs_1_8, advance__any_participant=False).advance(zero, ["0"], "5.05", 2).allowed
+
+
+def ezoc_after_combat() -> Situation:
+    return after_combat(unit("x", "axis", "6.05", attack=3), terrain="clear")
+
+
+def test_vcs_ezocs_stop_an_advance_except_in_the_first_hex():
+    answer = engine(ridgeline).advance(ezoc_after_combat(), ["6"], "5.05", 3)
+    assert H("6.04") in answer.reachable and H("7.05") not in answer.reachable     # 6.04 is in the EZOC: stop
+    assert H("4.05") in answer.reachable                                            # past the first hex's EZOC
+    free = engine(ridgeline, zoc__blocks_advance=False).advance(ezoc_after_combat(), ["6"], "5.05", 3)
+    assert H("7.05") in free.reachable
+
+
+def test_flip_first_hex_ignores_ezoc():
+    stopped = engine(ridgeline, advance__first_hex_ignores_ezoc=False).advance(ezoc_after_combat(), ["6"], "5.05", 3)
+    assert stopped.reachable == (H("5.05"),)
+
+
+def test_flip_mechanized_may_deviate():
+    path = ["5.06", "5.07"]
+    mech = engine(ridgeline).advance(after_combat(terrain="clear"), ["6"], "5.05", 2, path=path)
+    assert H("4.05") in mech.reachable
+    foot = engine(ridgeline).advance(after_combat(terrain="clear"), ["3"], "5.05", 2, path=path)
+    assert foot.reachable == (H("5.05"), H("5.06"))
+    kept = engine(ridgeline, advance__mechanized_may_deviate=False).advance(after_combat(terrain="clear"), ["6"],
+                                                                            "5.05", 2, path=path)
+    assert kept.reachable == (H("5.05"), H("5.06"))
+
+
+def test_flip_breakthrough_mechanized_extra_advance():
+    assert engine(ridgeline).advance(after_combat(terrain="clear"), ["6"], "5.05", 2, breakthrough=True).hexes == 3
+    assert engine(ridgeline).advance(after_combat(terrain="clear"), ["3"], "5.05", 2, breakthrough=True).hexes == 2
+    assert engine(ridgeline, breakthrough__mechanized_extra_advance=None) \
+        .advance(after_combat(terrain="clear"), ["6"], "5.05", 2, breakthrough=True).hexes == 2
+
+
+def test_flip_armor_across_unbridged_rivers():
+    river = {Hexside.between(H("5.04"), H("5.05")): ("river",)}
+    tank = after_combat(unit("t", "allies", "5.04", capabilities={"armored"}), terrain="clear", hexsides=river)
+    assert not engine(ridgeline).advance(tank, ["t"], "5.05", 2).allowed
+    assert engine(ridgeline).advance(tank, ["3"], "5.05", 2).reachable == (H("5.05"),)   # infantry crosses, stops
+    assert engine(ridgeline, advance__armor_across_unbridged_rivers=True).advance(tank, ["t"], "5.05", 2).allowed

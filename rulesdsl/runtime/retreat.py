@@ -85,9 +85,9 @@ def retreat(engine: RulesEngine, situation: Situation, units: tuple[str, ...], h
     names = tuple(u.name for u in stack)
     strength = sum(u.steps for u in stack)
     if hexes <= 0:
-        return Retreat(names, hexes, ((),), 0, False, tuple(steps))
+        return Retreat(names, hexes, ((),), 0, False, _unique(steps))
     if hexes == 1 and _close_terrain(rules, situation, stack, attackers, steps):
-        return Retreat(names, hexes, ((),), 0, False, tuple(steps), ignored=True)
+        return Retreat(names, hexes, ((),), 0, False, _unique(steps), ignored=True)
     refused, refusal_loss = _refusal(rules, stack, hexes, refuse, steps)
     remaining = hexes - refused
     search = _Search(engine, situation, stack, origin, steps, engine.enemy_zoc(situation, stack[0].side),
@@ -100,7 +100,7 @@ def retreat(engine: RulesEngine, situation: Situation, units: tuple[str, ...], h
         if split is not None:
             loss = refusal_loss + sum(r.loss for r in split)
             eliminated = all(r.eliminated for r in split)
-            return Retreat(names, hexes, answer.paths, loss, eliminated, tuple(steps), refused=refused,
+            return Retreat(names, hexes, answer.paths, loss, eliminated, _unique(steps), refused=refused,
                            blocked=answer.blocked, split=split)
     return _result(search, names, hexes, answer.paths, refusal_loss + answer.loss, refused, answer.blocked,
                    strength, off_map=answer.off_map)
@@ -119,7 +119,7 @@ def _result(search: _Search, names: tuple[str, ...], hexes: int, paths: tuple[tu
     eliminated = off_map or loss >= strength
     if loss >= strength and not off_map:
         search.steps.append(Step(f"{loss} steps lost of the stack's {strength}: eliminated"))
-    return Retreat(names, hexes, paths, loss, eliminated, tuple(search.steps), refused=refused, blocked=blocked,
+    return Retreat(names, hexes, paths, loss, eliminated, _unique(search.steps), refused=refused, blocked=blocked,
                    off_map=off_map)
 
 
@@ -376,10 +376,14 @@ def _rank(search: _Search, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]
                 search.steps.append(rules.cite("retreat.path", "the retreat must lead toward a supply source"))
                 kept_pairs = [(k, p) for k, p in zip(preference, paths) if nearer(p)]
                 preference, paths = [k for k, _ in kept_pairs], [p for _, p in kept_pairs]
+
     def from_attackers(path: tuple[Hex, ...]) -> int:
         end = path[-1] if path else search.origin
         return -min((search.situation.map.distance(end, a) for a in search.attackers), default=0)
-    order = sorted(range(len(paths)), key=lambda i: (preference[i], from_attackers(paths[i]), paths[i]))
+
+    def key(i: int) -> tuple[tuple[int, ...], int, tuple[Hex, ...]]:
+        return preference[i], from_attackers(paths[i]), paths[i]
+    order = sorted(range(len(paths)), key=key)
     return [paths[i] for i in order]
 
 
@@ -424,7 +428,7 @@ def advance(engine: RulesEngine, situation: Situation, units: tuple[str, ...], v
     refused = max(0, min(refused, hexes))
 
     def refuse(reason: str) -> Advance:
-        return Advance(units, False, 0, (), tuple(steps), reason=reason)
+        return Advance(units, False, 0, (), _unique(steps), reason=reason)
 
     if not counters:
         return refuse("no unit advances")
@@ -472,7 +476,8 @@ def advance(engine: RulesEngine, situation: Situation, units: tuple[str, ...], v
     for unit in counters:
         if unit.attack == 0 or not unit.has_attack_strength:
             if not rules.flag("advance.any_participant"):
-                steps.append(rules.cite("advance.any_participant", f"{unit} has no Attack Strength: it may not advance"))
+                steps.append(rules.cite("advance.any_participant",
+                                        f"{unit} has no Attack Strength: it may not advance"))
                 continue
             steps.append(rules.cite("advance.any_participant", f"{unit} may advance, though it adds no strength"))
         movers.append(unit)
@@ -488,9 +493,9 @@ def advance(engine: RulesEngine, situation: Situation, units: tuple[str, ...], v
     longest = max(limits.values())
     reachable = tuple(sorted(reach))
     if not reachable:
-        return Advance(units, False, longest, (), tuple(steps), limits=limits, required=required,
+        return Advance(units, False, longest, (), _unique(steps), limits=limits, required=required,
                        reason="no hex is open to the advance")
-    return Advance(units, True, longest, reachable, tuple(steps), limits=limits, required=required)
+    return Advance(units, True, longest, reachable, _unique(steps), limits=limits, required=required)
 
 
 def _unit_length(rules: RuleSet, unit: Counter, length: int, breakthrough: bool, steps: list[Step]) -> int:
@@ -590,3 +595,9 @@ def _may_cross(rules: RuleSet, situation: Situation, unit: Counter, here: Hex, t
     steps.append(rules.cite("advance.armor_across_unbridged_rivers",
                             f"{unit} may advance across the unbridged {here}/{there} as its first hex, and stops"))
     return True
+
+
+def _unique(steps: list[Step]) -> tuple[Step, ...]:
+    """The steps in order, each once (a search meets the same hexside or unit again and again)."""
+    seen: dict[Step, None] = {step: None for step in steps}
+    return tuple(seen)

@@ -48,7 +48,7 @@ def supply(engine: RulesEngine, situation: Situation, unit: str) -> SupplyTrace:
     steps: list[Step] = [rules.cite("supply.method", f"supply is determined by {method}")]
     if not sources:
         steps.append(Step(f"the {counter.side} side has no supply source on the map"))
-        return SupplyTrace(unit, False, (), tuple(steps))
+        return SupplyTrace(unit, False, (), _unique(steps))
     if method == "range":
         return _by_range(rules, situation, counter, sources, steps)
     blocker = _Blocker(engine, situation, counter, steps)
@@ -58,9 +58,9 @@ def supply(engine: RulesEngine, situation: Situation, unit: str) -> SupplyTrace:
         path = _trace(situation, counter.hex, sources, blocker, _line_length(rules, steps))
     if path is None:
         steps.append(Step(f"{counter} traces no line to a source: out of supply"))
-        return SupplyTrace(unit, False, (), tuple(steps))
+        return SupplyTrace(unit, False, (), _unique(steps))
     steps.append(Step(f"{counter} traces supply along {' '.join(map(str, path))}: in supply"))
-    return SupplyTrace(unit, True, path, tuple(steps))
+    return SupplyTrace(unit, True, path, _unique(steps))
 
 
 # ---- what blocks a trace --------------------------------------------------------------------------------
@@ -112,7 +112,8 @@ class _Blocker:
             if rules.flag("supply.blocked_by_enemy_units"):
                 self.steps.append(rules.cite("supply.blocked_by_enemy_units", f"{hex} holds enemy units: blocked"))
                 return True
-            self.steps.append(rules.cite("supply.blocked_by_enemy_units", f"{hex} holds enemy units, which do not block"))
+            self.steps.append(rules.cite("supply.blocked_by_enemy_units",
+                                         f"{hex} holds enemy units, which do not block"))
         if prohibited_hex(rules, situation, hex):
             if rules.flag("supply.blocked_by_prohibited_terrain"):
                 self.steps.append(rules.cite("supply.blocked_by_prohibited_terrain",
@@ -170,12 +171,14 @@ def _by_range(rules: RuleSet, situation: Situation, counter: Counter, sources: f
     near = [s for s in sources if s in situation.map and
             (length is None or situation.map.distance(counter.hex, s) <= length)]
     if near:
-        source = min(near, key=lambda s: (situation.map.distance(counter.hex, s), s))
+        def nearness(source: Hex) -> tuple[int, Hex]:
+            return situation.map.distance(counter.hex, source), source
+        source = min(near, key=nearness)
         steps.append(Step(f"{counter} is {situation.map.distance(counter.hex, source)} hexes from the source "
                           f"{source}: in supply"))
-        return SupplyTrace(counter.name, True, (counter.hex, source), tuple(steps))
+        return SupplyTrace(counter.name, True, (counter.hex, source), _unique(steps))
     steps.append(Step(f"no source within range of {counter}: out of supply"))
-    return SupplyTrace(counter.name, False, (), tuple(steps))
+    return SupplyTrace(counter.name, False, (), _unique(steps))
 
 
 def _trace(situation: Situation, start: Hex, goals: Iterable[Hex], blocker: _Blocker, limit: int | None,
@@ -295,3 +298,9 @@ def _trace_by_level(rules: RuleSet, situation: Situation, counter: Counter, sour
         steps.append(Step(f"then along the road {' '.join(map(str, road))} to the source"))
     return tuple(leg + road)
 
+
+
+def _unique(steps: list[Step]) -> tuple[Step, ...]:
+    """The steps in order, each once."""
+    seen: dict[Step, None] = {step: None for step in steps}
+    return tuple(seen)
