@@ -6,11 +6,10 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generated import bocage, corridor, new_scs, ridgeline, scs_1_8, vcs
+from generated import bocage, corridor, new_scs, ridgeline, scs_1_8
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex, HexMap, Hexside
 from rulesdsl.runtime.ruleset import RuleSet
