@@ -118,7 +118,7 @@ def _result(search: _Search, names: tuple[str, ...], hexes: int, paths: tuple[tu
             refused: int, blocked: int, strength: int, *, off_map: bool = False) -> Retreat:
     eliminated = off_map or loss >= strength
     if loss >= strength and not off_map:
-        search.steps.append(Step(f"{loss} steps lost of the stack's {strength}: eliminated"))
+        search.steps.append(Step(f"{_n(loss, 'step')} lost of the stack's {strength}: eliminated"))
     return Retreat(names, hexes, paths, loss, eliminated, _unique(search.steps), refused=refused, blocked=blocked,
                    off_map=off_map)
 
@@ -158,12 +158,12 @@ def _refusal(rules: RuleSet, stack: tuple[Counter, ...], hexes: int, refuse: int
         return 0, 0
     if refuse < hexes and not rules.flag("retreat.partial_refusal"):
         steps.append(rules.cite("retreat.partial_refusal",
-                                f"only the whole retreat may be refused, not {refuse} of its {hexes} hexes"))
+                                f"only the whole retreat may be refused, not {refuse} of its {_n(hexes, 'hex')}"))
         return 0, 0
     if refuse < hexes:
-        steps.append(rules.cite("retreat.partial_refusal", f"{refuse} of the {hexes} hexes are refused"))
+        steps.append(rules.cite("retreat.partial_refusal", f"{refuse} of the {_n(hexes, 'hex')} refused"))
     loss = int(ceil(per_hex * refuse))
-    steps.append(rules.cite("retreat.step_per_hex_refused", f"{refuse} hexes refused: {loss} steps lost"))
+    steps.append(rules.cite("retreat.step_per_hex_refused", f"{_n(refuse, 'hex')} refused: {_n(loss, 'step')} lost"))
     return refuse, loss
 
 
@@ -177,7 +177,7 @@ def _stack_retreat(search: _Search, remaining: int) -> _Outcome:
     if blocked:
         per_hex = rules.amount("retreat.blocked_step_loss")
         if per_hex is None:
-            steps.append(rules.cite("retreat.blocked_step_loss", f"{blocked} retreat hexes cannot be made, at no loss"))
+            steps.append(rules.cite("retreat.blocked_step_loss", f"{_n(blocked, 'retreat hex')} not made, at no loss"))
         else:
             per_unit = rules.flag("retreat.blocked_loss_per_unit")
             many = len(search.stack) if per_unit else 1
@@ -186,7 +186,7 @@ def _stack_retreat(search: _Search, remaining: int) -> _Outcome:
                                     f"the blocked loss is taken by each unit ({many})" if per_unit else
                                     "the blocked loss is taken once by the stack"))
             steps.append(rules.cite("retreat.blocked_step_loss",
-                                    f"{blocked} retreat hexes cannot be made: {lost} steps lost"))
+                                    f"{_n(blocked, 'retreat hex')} not made: {_n(lost, 'step')} lost"))
             loss += lost
     return _Outcome(tuple(p for p in paths if p), loss, blocked, False)
 
@@ -413,8 +413,8 @@ def _ezoc_loss(search: _Search, path: tuple[Hex, ...]) -> int:
         search.steps.append(rules.cite("retreat.losses_per_stack",
                                        "the stack loses the step once" if per_stack else
                                        f"each of the {many} units loses it"))
-        search.steps.append(rules.cite("retreat.ezoc_step_loss", f"{len(counted)} enemy-ZOC hexes entered "
-                                       f"({' '.join(map(str, counted))}): {loss} steps lost"))
+        search.steps.append(rules.cite("retreat.ezoc_step_loss", f"{_n(len(counted), 'enemy-ZOC hex')} entered "
+                                       f"({' '.join(map(str, counted))}): {_n(loss, 'step')} lost"))
     return loss
 
 
@@ -444,15 +444,15 @@ def advance(engine: RulesEngine, situation: Situation, units: tuple[str, ...], v
     if refused:
         if rules.flag("advance.length_from_original_result"):
             steps.append(rules.cite("advance.length_from_original_result",
-                                    f"the advance is the retreat as rolled, {hexes} hexes, refused hexes included"))
+                                    f"the advance is the retreat as rolled, {_n(hexes, 'hex')}, refused hexes included"))
         else:
             length = hexes - refused
             steps.append(rules.cite("advance.length_from_original_result",
-                                    f"the {refused} refused hexes do not count: the advance is {length} hexes"))
+                                    f"{_n(refused, 'refused hex')} do not count: the advance is {_n(length, 'hex')}"))
     if defender_destroyed:
         if rules.flag("advance.after_defender_destroyed"):
             steps.append(rules.cite("advance.after_defender_destroyed",
-                                    f"the defender was destroyed: the advance may go the unfulfilled {length} hexes"))
+                                    f"the defender was destroyed: the advance may go the unfulfilled {_n(length, 'hex')}"))
         else:
             length = min(length, 1)
             steps.append(rules.cite("advance.after_defender_destroyed",
@@ -505,7 +505,7 @@ def _unit_length(rules: RuleSet, unit: Counter, length: int, breakthrough: bool,
         if extra:
             limit += int(extra)
             steps.append(rules.cite("breakthrough.mechanized_extra_advance",
-                                    f"{unit} is mechanized: {extra} more hexes after a breakthrough"))
+                                    f"{unit} is mechanized: {_n(extra, 'hex')} more after a breakthrough"))
         else:
             steps.append(rules.cite("breakthrough.mechanized_extra_advance", "a breakthrough adds no hexes"))
     if not unit.can("exploit"):
@@ -513,7 +513,7 @@ def _unit_length(rules: RuleSet, unit: Counter, length: int, breakthrough: bool,
         if cap is not None and cap < limit:
             limit = int(cap)
             steps.append(rules.cite("advance.max_not_exploit_capable",
-                                    f"{unit} is not exploit-capable: at most {cap} hexes"))
+                                    f"{unit} is not exploit-capable: at most {_n(cap, 'hex')}"))
     return limit
 
 
@@ -573,7 +573,7 @@ def _advance_reach(engine: RulesEngine, situation: Situation, unit: Counter, vac
     if not in_hexes:
         steps.append(rules.cite("advance.counted_in_hexes", f"{unit}'s advance is counted in MPs"))
     else:
-        steps.append(rules.cite("advance.counted_in_hexes", f"{unit} may advance {limit} hexes"))
+        steps.append(rules.cite("advance.counted_in_hexes", f"{unit} may advance {_n(limit, 'hex')}"))
     if first_fixed:
         steps.append(rules.cite("advance.first_hex_is_defender_hex", f"the first hex is the vacated {vacated}"))
     return reached
@@ -601,3 +601,8 @@ def _unique(steps: list[Step]) -> tuple[Step, ...]:
     """The steps in order, each once (a search meets the same hexside or unit again and again)."""
     seen: dict[Step, None] = {step: None for step in steps}
     return tuple(seen)
+
+
+def _n(amount: int | Fraction, what: str) -> str:
+    """'1 hex', '2 hexes', '1 step', '3 enemy-ZOC hexes'."""
+    return f"{amount} {what}" if amount == 1 else f"{amount} {what}{'es' if what.endswith('x') else 's'}"

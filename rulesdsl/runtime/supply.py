@@ -56,6 +56,7 @@ def supply(engine: RulesEngine, situation: Situation, unit: str) -> SupplyTrace:
         path = _trace_by_level(rules, situation, counter, sources, blocker, steps)
     else:
         path = _trace(situation, counter.hex, sources, blocker, _line_length(rules, steps))
+    blocker.explain(path)
     if path is None:
         steps.append(Step(f"{counter} traces no line to a source: out of supply"))
         return SupplyTrace(unit, False, (), _unique(steps))
@@ -91,6 +92,7 @@ class _Blocker:
         self.engine, self.rules, self.situation, self.counter, self.steps = \
             engine, engine.rules, situation, counter, steps
         self._ezoc: set[Hex] | None = None
+        self.notes: dict[Hex | tuple[Hex, Hex], list[Step]] = {}    # what was found of each hex and hexside
         self._hexes: dict[Hex, bool] = {}
         self._sides: dict[tuple[Hex, Hex], bool] = {}
 
@@ -103,36 +105,36 @@ class _Blocker:
         """True when the trace may not use `hex`."""
         known = self._hexes.get(hex)
         if known is None:
-            known = self._hexes[hex] = self._blocked(hex)
+            known = self._hexes[hex] = self._blocked(hex, self.notes.setdefault(hex, []))
         return known
 
-    def _blocked(self, hex: Hex) -> bool:
+    def _blocked(self, hex: Hex, steps: list[Step]) -> bool:
         rules, situation, side = self.rules, self.situation, self.counter.side
         if situation.occupied_by_enemy(hex, side):
             if rules.flag("supply.blocked_by_enemy_units"):
-                self.steps.append(rules.cite("supply.blocked_by_enemy_units", f"{hex} holds enemy units: blocked"))
+                steps.append(rules.cite("supply.blocked_by_enemy_units", f"{hex} holds enemy units: blocked"))
                 return True
-            self.steps.append(rules.cite("supply.blocked_by_enemy_units",
+            steps.append(rules.cite("supply.blocked_by_enemy_units",
                                          f"{hex} holds enemy units, which do not block"))
         if prohibited_hex(rules, situation, hex):
             if rules.flag("supply.blocked_by_prohibited_terrain"):
-                self.steps.append(rules.cite("supply.blocked_by_prohibited_terrain",
+                steps.append(rules.cite("supply.blocked_by_prohibited_terrain",
                                              f"{hex} is prohibited terrain: blocked"))
                 return True
-            self.steps.append(rules.cite("supply.blocked_by_prohibited_terrain",
+            steps.append(rules.cite("supply.blocked_by_prohibited_terrain",
                                          f"{hex} is prohibited terrain, which does not block"))
         if hex in self.ezoc():
             if not rules.flag("zoc.blocks_supply"):
-                self.steps.append(rules.cite("zoc.blocks_supply", f"{hex} is in an enemy ZOC, which does not block"))
+                steps.append(rules.cite("zoc.blocks_supply", f"{hex} is in an enemy ZOC, which does not block"))
                 return False
             if situation.occupied_by_friend(hex, side):
                 if rules.flag("zoc.negated_for_supply_by_friendly_units"):
-                    self.steps.append(rules.cite("zoc.negated_for_supply_by_friendly_units",
+                    steps.append(rules.cite("zoc.negated_for_supply_by_friendly_units",
                                                  f"{hex} is in an enemy ZOC, negated by the friendly units in it"))
                     return False
-                self.steps.append(rules.cite("zoc.negated_for_supply_by_friendly_units",
+                steps.append(rules.cite("zoc.negated_for_supply_by_friendly_units",
                                              f"{hex} is in an enemy ZOC; its friendly units do not negate it"))
-            self.steps.append(rules.cite("zoc.blocks_supply", f"{hex} is in an enemy ZOC: blocked"))
+            steps.append(rules.cite("zoc.blocks_supply", f"{hex} is in an enemy ZOC: blocked"))
             return True
         return False
 
@@ -144,7 +146,7 @@ class _Blocker:
             known = False
             if prohibited_hexside(self.rules, self.situation, a, b):
                 known = self.rules.flag("supply.blocked_by_prohibited_terrain")
-                self.steps.append(self.rules.cite(
+                self.notes.setdefault(key, []).append(self.rules.cite(
                     "supply.blocked_by_prohibited_terrain",
                     f"the hexside {a}/{b} is prohibited: " + ("blocked" if known else "it does not block")))
             self._sides[key] = known
@@ -152,6 +154,19 @@ class _Blocker:
 
     def step(self, a: Hex, b: Hex) -> bool:
         return self.side(a, b) or self.hex(b)
+
+    def explain(self, path: tuple[Hex, ...] | None) -> None:
+        """Add to the derivation what was found of the hexes and hexsides of `path` (of every one the
+        search met, when there is no path: they are why)."""
+        if path is None:
+            for notes in self.notes.values():
+                self.steps.extend(notes)
+            return
+        for index, hex in enumerate(path):
+            if index:
+                key = (min(path[index - 1], hex), max(path[index - 1], hex))
+                self.steps.extend(self.notes.get(key, ()))
+            self.steps.extend(self.notes.get(hex, ()))
 
 
 def _line_length(rules: RuleSet, steps: list[Step]) -> int | None:
