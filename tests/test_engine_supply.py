@@ -208,3 +208,18 @@ def test_friendly_units_change_supply_only_by_negating_ezocs(enemies, friends, u
     if now.in_supply and not was.in_supply:
         ezoc = rules.enemy_zoc(after, "blue")
         assert any(h in ezoc and h in set(added) | {unit_hex} for h in now.path)
+
+
+@pytest.mark.parametrize(("terrain", "hexrow", "in_supply"), [
+    ("woods", "2", True), ("woods", "1", False),            # level 2-3: at most 3 hexes
+    ("hills", "2", True),
+    ("mountain", "4", True), ("mountain", "3", False),      # level 4-6: on or next to the road
+    ("clear", "1", True),                                   # level 1: 4 hexes in Ridgeline's 5
+])
+def test_the_trace_to_the_road_is_as_long_as_the_highest_level_of_its_hexes_allows(terrain, hexrow, in_supply):
+    road = [H(f"5.{r:02d}") for r in range(1, 11)]
+    situation = Situation(HexMap.rectangle(10, 10), default_terrain=("clear",), terrain={H(f"{hexrow}.03"): (terrain,)},
+                          roads={Hexside.between(a, b): "road" for a, b in zip(road, road[1:])},
+                          units=(Counter("u", "allies", H(f"{hexrow}.03"), attack=2, defense=2, movement=4),),
+                          supply_sources={"allies": frozenset({H("5.10")})})
+    assert engine(ridgeline).supply(situation, "u").in_supply is in_supply

@@ -444,7 +444,7 @@ def advance(engine: RulesEngine, situation: Situation, units: tuple[str, ...], v
     if refused:
         if rules.flag("advance.length_from_original_result"):
             steps.append(rules.cite("advance.length_from_original_result",
-                                    f"the advance is the retreat as rolled, {_n(hexes, 'hex')}, refused hexes included"))
+                                    f"the advance is the retreat as rolled: {_n(hexes, 'hex')}"))
         else:
             length = hexes - refused
             steps.append(rules.cite("advance.length_from_original_result",
@@ -452,7 +452,8 @@ def advance(engine: RulesEngine, situation: Situation, units: tuple[str, ...], v
     if defender_destroyed:
         if rules.flag("advance.after_defender_destroyed"):
             steps.append(rules.cite("advance.after_defender_destroyed",
-                                    f"the defender was destroyed: the advance may go the unfulfilled {_n(length, 'hex')}"))
+                                    "the defender was destroyed: the advance may go the unfulfilled "
+                                    f"{_n(length, 'hex')}"))
         else:
             length = min(length, 1)
             steps.append(rules.cite("advance.after_defender_destroyed",
