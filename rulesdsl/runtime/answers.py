@@ -88,7 +88,12 @@ class SupplyTrace:
 @dataclass(frozen=True, slots=True)
 class Retreat:
     """A retreat of `units` by `hexes`: the legal paths (best first), the steps lost on the best one, and
-    whether the stack is eliminated."""
+    whether the stack is eliminated.
+
+    A path lists the hexes entered, the retreating hex excluded; `((),)` is a retreat of no hex (all refused
+    or ignored).  refused: hexes turned into step losses; blocked: hexes that could not be made (the paths
+    are then the longest ones open); ignored: a one-hex retreat the terrain lets the defender ignore;
+    off_map: destroyed for leaving the map; split: when the units take separate paths, one retreat each."""
 
     units: tuple[str, ...]
     hexes: int
@@ -96,6 +101,11 @@ class Retreat:
     loss: int
     eliminated: bool = False
     steps: tuple[Step, ...] = ()
+    refused: int = 0
+    blocked: int = 0
+    ignored: bool = False
+    off_map: bool = False
+    split: tuple[Retreat, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -104,11 +114,18 @@ class Retreat:
 
 @dataclass(frozen=True, slots=True)
 class Advance:
+    """An advance after combat: whether it may be made, how far (the farthest any unit may go; `limits` per
+    unit) and the hexes it may reach; `required`: the units must enter the vacated hex (after an overrun);
+    `reason` says why not."""
+
     units: tuple[str, ...]
     allowed: bool
     hexes: int                     # how many hexes the advance may go
     reachable: tuple[Hex, ...] = ()
     steps: tuple[Step, ...] = ()
+    limits: Mapping[str, int] = field(default_factory=dict)
+    required: bool = False
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,10 +82,14 @@ class RulesEngine:
         return retreat.retreat(self, situation, tuple(units), hexes, attackers=tuple(attackers), refuse=refuse)
 
     def advance(self, situation: Situation, units: Iterable[str], vacated: Hex | str, hexes: int, *,
-                overrun: bool = False, defender_destroyed: bool = False) -> Advance:
-        """How far and where the victorious `units` may advance after combat into `vacated` and beyond."""
+                overrun: bool = False, defender_destroyed: bool = False, refused: int = 0,
+                breakthrough: bool = False, path: Sequence[Hex | str] = ()) -> Advance:
+        """How far and where the victorious `units` may advance after combat into `vacated` and beyond:
+        `hexes` is the retreat result as rolled, `refused` the hexes of it the loser turned into steps,
+        `path` the hexes the loser retreated through (after `vacated`)."""
         return retreat.advance(self, situation, tuple(units), as_hex(vacated), hexes, overrun=overrun,
-                               defender_destroyed=defender_destroyed)
+                               defender_destroyed=defender_destroyed, refused=refused, breakthrough=breakthrough,
+                               path=tuple(as_hex(h) for h in path))
 
     # ---- eligibility (eligibility.py) ------------------------------------------------------------------
     def may_overrun(self, situation: Situation, units: Iterable[str], from_hex: Hex | str,

@@ -1,14 +1,321 @@
-"""Supply: tracing a line from a unit to its side's sources."""
+"""Supply: tracing a line from a unit to its side's sources.
+
+A trace is a chain of adjacent hexes from the unit's hex (included: the line starts there) to a hex of its
+side's `Situation.supply_sources`.  What may block a hex of it, each by its own parameter:
+
+  supply.blocked_by_enemy_units           a hex holding enemy units;
+  supply.blocked_by_prohibited_terrain    a hex of prohibited terrain, or a prohibited hexside that no other
+                                          feature of it negates (a river without its bridge), by the TEC;
+  zoc.blocks_supply                       a hex in an enemy ZOC, unless
+  zoc.negated_for_supply_by_friendly_units  friendly units stand in it (the traced unit counts).
+
+`supply.method` is `trace` (the line above) or `range` (the unit is within the line length of a source,
+counted on the grid, whatever lies between).  `supply.line_length` is `unlimited` or a number of hexes.
+
+When the rulebook has a table named `supply-distance`, keyed by terrain level, the line is in two legs: from
+the unit to a hex on a road connected to a source (or to a source), at most as many hexes as the table gives
+for the highest terrain level of the hexes of that leg (both ends included: a level 1 unit whose only road
+runs through level 4 terrain must stand next to it); then along the road, hexside by hexside, to a source.
+A hex whose terrain has no level does not raise the leg's level.
+"""
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Iterable
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from .answers import SupplyTrace
-from .situation import Situation
+from .hexmap import Hex
+from .ruleset import RuleSet, Step
+from .situation import Counter, Situation
 
 if TYPE_CHECKING:
     from .engine import RulesEngine
 
+__all__ = ["hex_level", "prohibited_hex", "prohibited_hexside", "supply"]
+
+DISTANCE_TABLE = "supply-distance"
+
 
 def supply(engine: RulesEngine, situation: Situation, unit: str) -> SupplyTrace:
-    raise NotImplementedError("supply: issue 10, in progress")
+    rules = engine.rules
+    counter = situation.unit(unit)
+    sources = situation.supply_sources.get(counter.side, frozenset())
+    method = rules.word("supply.method")
+    if method is None:
+        return SupplyTrace(unit, True, (), (rules.cite("supply.method", f"{counter} is in supply: no supply rule"),))
+    steps: list[Step] = [rules.cite("supply.method", f"supply is determined by {method}")]
+    if not sources:
+        steps.append(Step(f"the {counter.side} side has no supply source on the map"))
+        return SupplyTrace(unit, False, (), _unique(steps))
+    if method == "range":
+        return _by_range(rules, situation, counter, sources, steps)
+    blocker = _Blocker(engine, situation, counter, steps)
+    if DISTANCE_TABLE in rules.tables:
+        path = _trace_by_level(rules, situation, counter, sources, blocker, steps)
+    else:
+        path = _trace(situation, counter.hex, sources, blocker, _line_length(rules, steps))
+    blocker.explain(path)
+    if path is None:
+        steps.append(Step(f"{counter} traces no line to a source: out of supply"))
+        return SupplyTrace(unit, False, (), _unique(steps))
+    steps.append(Step(f"{counter} traces supply along {' '.join(map(str, path))}: in supply"))
+    return SupplyTrace(unit, True, path, _unique(steps))
+
+
+# ---- what blocks a trace --------------------------------------------------------------------------------
+def prohibited_hex(rules: RuleSet, situation: Situation, hex: Hex) -> bool:
+    """Whether a terrain of `hex` is prohibited to movement on the rulebook's TEC."""
+    chart = rules.terrain
+    if chart is None:
+        return False
+    return any(name in chart and chart[name].kind == "hex" and chart[name].movement.kind == "prohibited"
+               for name in situation.terrain_at(hex))
+
+
+def prohibited_hexside(rules: RuleSet, situation: Situation, a: Hex, b: Hex) -> bool:
+    """Whether the hexside between `a` and `b` has a feature prohibited to movement that no other feature
+    of it negates (a river without its bridge)."""
+    chart = rules.terrain
+    if chart is None:
+        return False
+    rows = [chart[name] for name in situation.hexside_features(a, b) if name in chart]
+    negated = {r.movement.target.lower() for r in rows if r.movement.kind == "negates" and r.movement.target}
+    return any(r.movement.kind == "prohibited" and r.name.lower() not in negated for r in rows)
+
+
+class _Blocker:
+    """Decides, once per hex (and hexside), whether a trace may enter it, and says why not in a step."""
+
+    def __init__(self, engine: RulesEngine, situation: Situation, counter: Counter, steps: list[Step]):
+        self.engine, self.rules, self.situation, self.counter, self.steps = \
+            engine, engine.rules, situation, counter, steps
+        self._ezoc: set[Hex] | None = None
+        self.notes: dict[Hex | tuple[Hex, Hex], list[Step]] = {}    # what was found of each hex and hexside
+        self._hexes: dict[Hex, bool] = {}
+        self._sides: dict[tuple[Hex, Hex], bool] = {}
+
+    def ezoc(self) -> set[Hex]:
+        if self._ezoc is None:
+            self._ezoc = self.engine.enemy_zoc(self.situation, self.counter.side)
+        return self._ezoc
+
+    def hex(self, hex: Hex) -> bool:
+        """True when the trace may not use `hex`."""
+        known = self._hexes.get(hex)
+        if known is None:
+            known = self._hexes[hex] = self._blocked(hex, self.notes.setdefault(hex, []))
+        return known
+
+    def _blocked(self, hex: Hex, steps: list[Step]) -> bool:
+        rules, situation, side = self.rules, self.situation, self.counter.side
+        if situation.occupied_by_enemy(hex, side):
+            if rules.flag("supply.blocked_by_enemy_units"):
+                steps.append(rules.cite("supply.blocked_by_enemy_units", f"{hex} holds enemy units: blocked"))
+                return True
+            steps.append(rules.cite("supply.blocked_by_enemy_units",
+                                         f"{hex} holds enemy units, which do not block"))
+        if prohibited_hex(rules, situation, hex):
+            if rules.flag("supply.blocked_by_prohibited_terrain"):
+                steps.append(rules.cite("supply.blocked_by_prohibited_terrain",
+                                             f"{hex} is prohibited terrain: blocked"))
+                return True
+            steps.append(rules.cite("supply.blocked_by_prohibited_terrain",
+                                         f"{hex} is prohibited terrain, which does not block"))
+        if hex in self.ezoc():
+            if not rules.flag("zoc.blocks_supply"):
+                steps.append(rules.cite("zoc.blocks_supply", f"{hex} is in an enemy ZOC, which does not block"))
+                return False
+            if situation.occupied_by_friend(hex, side):
+                if rules.flag("zoc.negated_for_supply_by_friendly_units"):
+                    steps.append(rules.cite("zoc.negated_for_supply_by_friendly_units",
+                                                 f"{hex} is in an enemy ZOC, negated by the friendly units in it"))
+                    return False
+                steps.append(rules.cite("zoc.negated_for_supply_by_friendly_units",
+                                             f"{hex} is in an enemy ZOC; its friendly units do not negate it"))
+            steps.append(rules.cite("zoc.blocks_supply", f"{hex} is in an enemy ZOC: blocked"))
+            return True
+        return False
+
+    def side(self, a: Hex, b: Hex) -> bool:
+        """True when the trace may not cross from `a` into `b`."""
+        key = (min(a, b), max(a, b))
+        known = self._sides.get(key)
+        if known is None:
+            known = False
+            if prohibited_hexside(self.rules, self.situation, a, b):
+                known = self.rules.flag("supply.blocked_by_prohibited_terrain")
+                self.notes.setdefault(key, []).append(self.rules.cite(
+                    "supply.blocked_by_prohibited_terrain",
+                    f"the hexside {a}/{b} is prohibited: " + ("blocked" if known else "it does not block")))
+            self._sides[key] = known
+        return known
+
+    def step(self, a: Hex, b: Hex) -> bool:
+        return self.side(a, b) or self.hex(b)
+
+    def explain(self, path: tuple[Hex, ...] | None) -> None:
+        """Add to the derivation what was found of the hexes and hexsides of `path` (of every one the
+        search met, when there is no path: they are why)."""
+        if path is None:
+            for notes in self.notes.values():
+                self.steps.extend(notes)
+            return
+        for index, hex in enumerate(path):
+            if index:
+                key = (min(path[index - 1], hex), max(path[index - 1], hex))
+                self.steps.extend(self.notes.get(key, ()))
+            self.steps.extend(self.notes.get(hex, ()))
+
+
+def _line_length(rules: RuleSet, steps: list[Step]) -> int | None:
+    word = rules.word("supply.line_length")
+    length = rules.amount("supply.line_length")
+    if length is not None:
+        steps.append(rules.cite("supply.line_length", f"a supply line is at most {length} hexes long"))
+        return int(length)
+    steps.append(rules.cite("supply.line_length", f"a supply line may be of any length ({word or 'no limit'})"))
+    return None
+
+
+# ---- the searches -----------------------------------------------------------------------------------------
+def _by_range(rules: RuleSet, situation: Situation, counter: Counter, sources: frozenset[Hex],
+              steps: list[Step]) -> SupplyTrace:
+    length = _line_length(rules, steps)
+    near = [s for s in sources if s in situation.map and
+            (length is None or situation.map.distance(counter.hex, s) <= length)]
+    if near:
+        def nearness(source: Hex) -> tuple[int, Hex]:
+            return situation.map.distance(counter.hex, source), source
+        source = min(near, key=nearness)
+        steps.append(Step(f"{counter} is {situation.map.distance(counter.hex, source)} hexes from the source "
+                          f"{source}: in supply"))
+        return SupplyTrace(counter.name, True, (counter.hex, source), _unique(steps))
+    steps.append(Step(f"no source within range of {counter}: out of supply"))
+    return SupplyTrace(counter.name, False, (), _unique(steps))
+
+
+def _trace(situation: Situation, start: Hex, goals: Iterable[Hex], blocker: _Blocker, limit: int | None,
+           follow: Callable[[Hex, Hex], bool] | None = None) -> tuple[Hex, ...] | None:
+    """The shortest chain of hexes from `start` to a goal that the blocker lets through (within `limit`
+    steps, along `follow` steps only when given); None when there is none."""
+    goals = frozenset(goals)
+    if blocker.hex(start):
+        return None
+    came: dict[Hex, Hex | None] = {start: None}
+    queue: deque[tuple[Hex, int]] = deque([(start, 0)])
+    while queue:
+        here, length = queue.popleft()
+        if here in goals:
+            return _unwind(came, here)
+        if limit is not None and length >= limit:
+            continue
+        for there in situation.neighbours(here):
+            if there in came or (follow is not None and not follow(here, there)) or blocker.step(here, there):
+                continue
+            came[there] = here
+            queue.append((there, length + 1))
+    return None
+
+
+def _unwind(came: dict[Hex, Hex | None], end: Hex) -> tuple[Hex, ...]:
+    path = [end]
+    while (before := came[path[-1]]) is not None:
+        path.append(before)
+    return tuple(reversed(path))
+
+
+def hex_level(rules: RuleSet, situation: Situation, hex: Hex) -> int | None:
+    """The highest terrain level of the hex's terrains on the TEC; None when none has a level."""
+    chart = rules.terrain
+    if chart is None:
+        return None
+    levels = [chart[n].level for n in situation.terrain_at(hex) if n in chart and chart[n].level is not None]
+    return max((lv for lv in levels if lv is not None), default=None)
+
+
+def _trace_by_level(rules: RuleSet, situation: Situation, counter: Counter, sources: frozenset[Hex],
+                    blocker: _Blocker, steps: list[Step]) -> tuple[Hex, ...] | None:
+    table = rules.tables[DISTANCE_TABLE]
+    steps.append(rules.cite_rule(DISTANCE_TABLE, f"the {DISTANCE_TABLE} table limits the trace to a road "
+                                 "or source by the terrain level of its hexes"))
+    # the road network: hexes from which a source is reached along the road, with that part of the line
+    onward: dict[Hex, Hex | None] = {}
+    queue = deque(s for s in sorted(sources) if s in situation.map and not blocker.hex(s))
+    for s in queue:
+        onward[s] = None
+    while queue:
+        here = queue.popleft()
+        for there in situation.neighbours(here):
+            if there in onward or situation.road_between(here, there) is None or blocker.step(there, here) \
+                    or blocker.hex(there):
+                continue
+            onward[there] = here
+            queue.append(there)
+    if not onward:
+        steps.append(Step("no source is open to the trace"))
+        return None
+    cap = _line_length(rules, steps)
+    # leg 1: (hex, highest level so far) states, breadth first; a state is kept while its length fits
+    start = counter.hex
+    if blocker.hex(start):
+        return None
+
+    def allowed(level: int | None) -> int | None:
+        if level is None:
+            return cap
+        try:
+            value = table(level)
+        except KeyError:
+            return 0
+        hexes = int(Fraction(value)) if not isinstance(value, str) else 0
+        return hexes if cap is None else min(hexes, cap)
+
+    first = (start, hex_level(rules, situation, start))
+    came: dict[tuple[Hex, int | None], tuple[Hex, int | None] | None] = {first: None}
+    frontier: deque[tuple[tuple[Hex, int | None], int]] = deque([(first, 0)])
+    found: tuple[Hex, int | None] | None = None
+    while frontier:
+        state, length = frontier.popleft()
+        here, level = state
+        limit = allowed(level)
+        if limit is not None and length > limit:
+            continue
+        if here in onward:
+            found = state
+            break
+        for there in situation.neighbours(here):
+            there_level = hex_level(rules, situation, there)
+            top = level if there_level is None else (there_level if level is None else max(level, there_level))
+            nxt = (there, top)
+            if nxt in came or blocker.step(here, there):
+                continue
+            came[nxt] = state
+            frontier.append((nxt, length + 1))
+    if found is None:
+        steps.append(Step(f"{counter} reaches no connected road or source within the distance its terrain allows"))
+        return None
+    leg: list[Hex] = []
+    walk: tuple[Hex, int | None] | None = found
+    while walk is not None:
+        leg.append(walk[0])
+        walk = came[walk]
+    leg.reverse()
+    steps.append(rules.cite_rule(DISTANCE_TABLE, f"{len(leg) - 1} hexes to {leg[-1]} through terrain of "
+                                 f"level {found[1]}: at most {allowed(found[1])} allowed"))
+    road: list[Hex] = []
+    after = onward[leg[-1]]
+    while after is not None:
+        road.append(after)
+        after = onward[after]
+    if road:
+        steps.append(Step(f"then along the road {' '.join(map(str, road))} to the source"))
+    return tuple(leg + road)
+
+
+
+def _unique(steps: list[Step]) -> tuple[Step, ...]:
+    """The steps in order, each once."""
+    seen: dict[Step, None] = {step: None for step in steps}
+    return tuple(seen)
