@@ -283,7 +283,8 @@ def test_the_combat_example_unit_6_may_exploit_after_its_advance_as_no_ezoc_hold
     held = dataclasses.replace(situation, units=situation.units + (
         Counter("7", "axis", H("16.11"), attack=1, defense=2, movement=5),))
     verdict = SCS.may_exploit(held, "6")
-    assert not verdict.allowed and next(s for s in verdict.steps if s.parameter == "exploitation.move_from_ezoc").rule == "2.1b"
+    assert not verdict.allowed
+    assert next(s for s in verdict.steps if s.parameter == "exploitation.move_from_ezoc").rule == "2.1b"
 
 
 def test_flip_exploitation_move_from_ezoc():
@@ -291,6 +292,7 @@ def test_flip_exploitation_move_from_ezoc():
     situation = dataclasses.replace(situation, units=tuple(dataclasses.replace(u, capabilities=frozenset({"exploit"}))
                                                            if u.name == "1" else u for u in situation.units))
     assert not SCS.may_exploit(situation, "1").allowed
+    assert engine(scs_1_8, exploitation__move_from_ezoc=True).may_exploit(situation, "1").allowed
     assert engine(new_scs).may_exploit(situation, "1").allowed
 
 
@@ -308,11 +310,15 @@ def test_flip_supply_out_of_supply_may_exploit():
     assert SCS.may_exploit(cut, "5").allowed                      # SCS sets no such rule
     refused = engine(new_scs).may_exploit(cut, "5")
     assert not refused.allowed and "out of supply" in refused.reasons[0]
+    assert engine(new_scs, supply__out_of_supply_may_exploit=True).may_exploit(cut, "5").allowed
+    assert not engine(scs_1_8, supply__out_of_supply_may_exploit=False).may_exploit(cut, "5").allowed
 
 
 def test_flip_exploitation_unready_above_fraction():
     assert engine(new_scs).may_exploit(example(), "5").unready_above == Fraction(9, 2)
     assert SCS.may_exploit(example(), "5").unready_above is None
+    assert engine(new_scs, exploitation__unready_above_fraction=Fraction(1, 3)).may_exploit(
+        example(), "5").unready_above == 3
 
 
 # ---- attacks --------------------------------------------------------------------------------------------
@@ -358,7 +364,8 @@ def test_flip_zero_strength_and_without_attack_strength():
     assert not engine(scs_1_8, combat__zero_strength_may_attack=False).may_attack(zero, ["8", "z"], "10.10").allowed
     none = with_unit(bridge(), Counter("b", "allies", H("11.11"), defense=1, movement=5, has_attack_strength=False))
     assert not SCS.may_attack(none, ["8", "b"], "10.10").allowed
-    assert engine(scs_1_8, combat__without_attack_strength_may_attack=True).may_attack(none, ["8", "b"], "10.10").allowed
+    assert engine(scs_1_8, combat__without_attack_strength_may_attack=True).may_attack(
+        none, ["8", "b"], "10.10").allowed
 
 
 def two_targets() -> Situation:

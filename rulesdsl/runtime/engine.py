@@ -5,7 +5,7 @@
   zoc(situation, side)                  which hexes the side's units hold in their ZOCs, and by whom
   move(situation, unit, path)           what each hex of a path costs, and whether the move is legal
   reachable(situation, unit)            the hexes a unit may reach within its allowance, at least cost
-  stack(situation, hex)                 whether the stack in a hex is legal, and what is in excess
+  stack(situation, hex, moment=...)     whether the stack in a hex is legal at a moment, and what is in excess
   supply(situation, unit)               whether the unit traces supply, and along which hexes
   retreat(situation, units, hexes)      the retreat paths open to a stack, and the steps it loses
   advance(situation, units, vacated, hexes)  how far and where the winners may advance
@@ -24,11 +24,12 @@ from fractions import Fraction
 
 from . import eligibility, movement, retreat, stacking, supply
 from .answers import Advance, Move, Reach, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
+from .eligibility import Record
 from .hexmap import Hex
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
 
-__all__ = ["Advance", "Move", "Reach", "Retreat", "RulesEngine", "StackCheck", "SupplyTrace", "Verdict",
+__all__ = ["Advance", "Move", "Reach", "Record", "Retreat", "RulesEngine", "StackCheck", "SupplyTrace", "Verdict",
            "Zones", "as_hex"]
 
 
@@ -92,7 +93,7 @@ class RulesEngine:
     # ---- eligibility (eligibility.py) ------------------------------------------------------------------
     def may_overrun(self, situation: Situation, units: Iterable[str], from_hex: Hex | str,
                     target: Hex | str, *, path: Sequence[Hex | str] | None = None,
-                    record: eligibility.Record | None = None, reacting: bool | None = None) -> Verdict:
+                    record: Record | None = None, reacting: bool | None = None) -> Verdict:
         """Whether the stack `units` may overrun `target` from `from_hex`, and what it costs there; `path`:
         the hexes of its move to `from_hex`; `record`: the overruns already made this phase."""
         return eligibility.may_overrun(self, situation, tuple(units), as_hex(from_hex), as_hex(target),
@@ -104,7 +105,7 @@ class RulesEngine:
         return eligibility.may_exploit(self, situation, unit)
 
     def may_attack(self, situation: Situation, attackers: Iterable[str], target: Hex | str, *,
-                   more_targets: Iterable[Hex | str] = (), record: eligibility.Record | None = None) -> Verdict:
+                   more_targets: Iterable[Hex | str] = (), record: Record | None = None) -> Verdict:
         """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
         `record`: the attacks already made this phase and turn."""
         return eligibility.may_attack(self, situation, tuple(attackers), as_hex(target),
