@@ -49,9 +49,17 @@ class Record:
     targets: Mapping[str, Hex] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for name in ("overruns", "overrun_targets", "attacks", "attacked", "turn_attacks", "targets"):
-            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
-        object.__setattr__(self, "overran", frozenset(self.overran))
+        counts: dict[str, Mapping[str, int]] = {"overruns": self.overruns, "attacks": self.attacks,
+                                                "attacked": self.attacked, "turn_attacks": self.turn_attacks}
+        for name, mapping in counts.items():
+            frozen: Mapping[str, int] = MappingProxyType(dict(mapping))
+            object.__setattr__(self, name, frozen)
+        hexes: Mapping[Hex, int] = MappingProxyType(dict(self.overrun_targets))
+        object.__setattr__(self, "overrun_targets", hexes)
+        targets: Mapping[str, Hex] = MappingProxyType(dict(self.targets))
+        object.__setattr__(self, "targets", targets)
+        overran: frozenset[str] = frozenset(self.overran)
+        object.__setattr__(self, "overran", overran)
 
 
 NOTHING_YET = Record()
@@ -569,12 +577,12 @@ def _must_also(rules: RuleSet, situation: Situation, counters: list[Counter], he
     """The enemy units that must also be attacked this phase, when a rule makes combat compulsory."""
     side = counters[0].side
     attacked = set(record.attacked) | {u.name for h in hexes for u in situation.units_at(h)}
-    found: dict[str, None] = {}
+    found: list[str] = []
     if rules.flag("combat.all_adjacent_must_be_attacked"):
         stacks = {u.hex for u in counters}
         near = [e for e in situation.enemies_of(side) if e.name not in attacked
                 and any(situation.map.adjacent(e.hex, h) for h in stacks)]
-        found.update(dict.fromkeys(e.name for e in near))
+        found += [e.name for e in near if e.name not in found]
         steps.append(rules.cite("combat.all_adjacent_must_be_attacked",
                                 "every enemy unit next to an attacking stack must be attacked this phase"
                                 + (f": {', '.join(map(str, near))} too" if near else "")))
@@ -582,7 +590,7 @@ def _must_also(rules: RuleSet, situation: Situation, counters: list[Counter], he
         friends = {u.hex for u in situation.friends_of(side)}
         near = [e for e in situation.enemies_of(side) if e.name not in attacked
                 and any(situation.map.adjacent(e.hex, h) for h in friends)]
-        found.update(dict.fromkeys(e.name for e in near))
+        found += [e.name for e in near if e.name not in found]
         steps.append(rules.cite("combat.mandatory", "units next to the enemy must attack"
                                 + (f": {', '.join(map(str, near))} must be attacked too" if near else "")))
     return tuple(found)
