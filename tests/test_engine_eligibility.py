@@ -451,3 +451,39 @@ def test_every_generated_rulebook_answers_the_three_questions(module):  # type: 
     assert rules.may_exploit(woods, "5").steps
     verdict = rules.may_overrun(woods, ["5"], "11.06", "10.05")
     assert verdict.steps and verdict.cost is not None
+
+
+class Reaching(RulesEngine):
+    """An engine whose `reachable` is a plain least-cost search over `move`'s prices (movement's own
+    `reachable` belongs to another slice): enough to check how an overrun finds the route of a stack that
+    stands in the hex it overruns from."""
+
+    def reachable(self, situation, unit, *, mode="regular"):  # type: ignore[no-untyped-def]
+        from rulesdsl.runtime.answers import Reach
+        counter = situation.unit(unit)
+        costs = {counter.hex: Fraction(0)}
+        frontier = [counter.hex]
+        while frontier:
+            here = min(frontier, key=costs.__getitem__)
+            frontier.remove(here)
+            for there in situation.neighbours(here):
+                if situation.occupied_by_enemy(there, counter.side):
+                    continue
+                price = self.move(situation.moved([unit], here), unit, [there]).costs
+                if not price or price[0] is None:
+                    continue
+                total = costs[here] + price[0]
+                if total <= counter.movement and total < costs.get(there, total + 1):
+                    costs[there] = total
+                    frontier.append(there)
+        return Reach(unit, costs)
+
+
+def test_a_stack_standing_in_the_hex_it_overruns_from_is_priced_along_its_cheapest_route():
+    moved = example().moved(["5", "6"], H("11.08"))          # began in 11.06, as `started 11.06` says
+    verdict = Reaching(SCS.rules).may_overrun(moved, ["5", "6"], "11.08", "10.08")
+    assert verdict.allowed, verdict.reasons
+    assert (verdict.cost, verdict.total) == (5, 6)
+    gone = example(**{"5": "11.08", "6": "11.08"}).moved(["8"], H("11.06"))
+    eight = Reaching(SCS.rules).may_overrun(gone, ["8"], "11.06", "10.05")
+    assert (eight.allowed, eight.cost, eight.total) == (True, 3, 4)
