@@ -169,14 +169,15 @@ def may_overrun(engine: RulesEngine, situation: Situation, units: tuple[str, ...
                                 else f"{len(starts)} stack(s) take part, at most {most}"))
     ezoc_start = engine.enemy_zoc(base, side)
     for start, group in starts.items():
-        if start in ezoc_start:
-            if rules.flag("overrun.allowed_from_ezoc"):
-                steps.append(rules.cite("overrun.allowed_from_ezoc",
-                                        f"{', '.join(map(str, group))} began the phase in an enemy ZOC ({start}), "
-                                        "which does not bar an overrun"))
-            else:
-                reasons.append(f"{', '.join(map(str, group))} began the phase in an enemy ZOC ({start})")
-                steps.append(rules.cite("overrun.allowed_from_ezoc", reasons[-1] + ": no overrun"))
+        if start not in ezoc_start:
+            steps.append(Step(f"{', '.join(map(str, group))} began the phase in {start}, in no enemy ZOC"))
+        elif rules.flag("overrun.allowed_from_ezoc"):
+            steps.append(rules.cite("overrun.allowed_from_ezoc",
+                                    f"{', '.join(map(str, group))} began the phase in an enemy ZOC ({start}), "
+                                    "which does not bar an overrun"))
+        else:
+            reasons.append(f"{', '.join(map(str, group))} began the phase in an enemy ZOC ({start})")
+            steps.append(rules.cite("overrun.allowed_from_ezoc", reasons[-1] + ": no overrun"))
 
     # ---- how often ----------------------------------------------------------------------------------
     made = max(record.overruns.get(u.name, 0) for u in counters)
@@ -224,6 +225,12 @@ def may_overrun(engine: RulesEngine, situation: Situation, units: tuple[str, ...
             reasons.append(why)
     if any(p[0] is not None for p in priced):
         return _refused(reasons, steps)
+    shown: list[tuple[Step, ...]] = []
+    for unit, (_, _, _, _, _, move_steps) in zip(counters, priced):
+        if move_steps not in shown:
+            shown.append(move_steps)
+            steps.append(Step(f"{unit}'s move to {from_hex}:"))
+            steps.extend(move_steps)
     overrun_cost = rules.amount("overrun.cost")
     steps.append(rules.cite("overrun.cost", f"the overrun costs {overrun_cost or 0} MP"))
     overrun_cost = overrun_cost or Fraction(0)
@@ -238,8 +245,7 @@ def may_overrun(engine: RulesEngine, situation: Situation, units: tuple[str, ...
     steps.append(Step(f"{cost} MP in {from_hex} ({in_hex} to enter it and {overrun_cost} to overrun), "
                       f"{need} MP in all"))
     remaining: Fraction | None = None
-    for unit, (_, _, _, allowance, moved, move_steps) in zip(counters, priced):
-        steps.extend(move_steps)
+    for unit, (_, _, _, allowance, moved, _) in zip(counters, priced):
         if need <= allowance:
             left = allowance - need
             remaining = left if remaining is None else min(remaining, left)
