@@ -75,6 +75,10 @@ class StackCheck:
     unit: str                      # the limit's unit: step or unit
     excess: tuple[str, ...] = ()   # units that would have to go, when the owner does not choose
     steps: tuple[Step, ...] = ()
+    reasons: tuple[str, ...] = ()  # why the stack is illegal (over the limit, the wrong unit on top)
+    over: Fraction = Fraction(0)   # how far over the limit, in the limit's unit
+    eliminated: bool = False       # whether the units over the limit are destroyed (else they must leave)
+    owner_chooses: bool = False    # whether the owner picks them (then `excess` is empty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,5 +141,16 @@ class Verdict:
     reasons: tuple[str, ...] = ()
     cost: Fraction | None = None
     steps: tuple[Step, ...] = ()
+    # an overrun: `cost` is what the stack spends in the hex it overruns from (entering it and the
+    # overrun); `total` adds the rest of its move there; `remaining` is what it has left after the overrun
+    total: Fraction | None = None
+    remaining: Fraction | None = None
+    # an exploitation move: the MPs it may use (None: the rulebook does not give the whole MA), the MPs beyond
+    # which it is marked unready, and for a unit that may not exploit, whether it may make the minimum move
+    allowance: Fraction | None = None
+    unready_above: Fraction | None = None
+    minimum_move: bool = False
+    # an attack: the enemy units that must also be attacked this phase
+    must_also_attack: tuple[str, ...] = ()
 
 

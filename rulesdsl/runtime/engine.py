@@ -5,7 +5,7 @@
   zoc(situation, side)                  which hexes the side's units hold in their ZOCs, and by whom
   move(situation, unit, path)           what each hex of a path costs, and whether the move is legal
   reachable(situation, unit)            the hexes a unit may reach within its allowance, at least cost
-  stack(situation, hex)                 whether the stack in a hex is legal, and what is in excess
+  stack(situation, hex, moment=...)     whether the stack in a hex is legal at a moment, and what is in excess
   supply(situation, unit)               whether the unit traces supply, and along which hexes
   retreat(situation, units, hexes)      the retreat paths open to a stack, and the steps it loses
   advance(situation, units, vacated, hexes)  how far and where the winners may advance
@@ -24,11 +24,12 @@ from fractions import Fraction
 
 from . import eligibility, movement, retreat, stacking, supply
 from .answers import Advance, Move, Reach, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
+from .eligibility import Record
 from .hexmap import Hex
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
 
-__all__ = ["Advance", "Move", "Reach", "Retreat", "RulesEngine", "StackCheck", "SupplyTrace", "Verdict",
+__all__ = ["Advance", "Move", "Reach", "Record", "Retreat", "RulesEngine", "StackCheck", "SupplyTrace", "Verdict",
            "Zones", "as_hex"]
 
 
@@ -68,9 +69,12 @@ class RulesEngine:
         return movement.reachable(self.rules, situation, unit, mode=mode)
 
     # ---- stacking (stacking.py), supply (supply.py), retreat and advance (retreat.py) -------------------
-    def stack(self, situation: Situation, hex: Hex | str, *, moment: str = "phase-end") -> StackCheck:
-        """Whether the stack in `hex` is legal at `moment` (one of stacking.checked_at's words)."""
-        return stacking.stack(self.rules, situation, as_hex(hex), moment=moment)
+    def stack(self, situation: Situation, hex: Hex | str, *, moment: str = "phase-end",
+              overrunning: Iterable[str] = (), retreated: Iterable[str] = ()) -> StackCheck:
+        """Whether the stack in `hex` is legal at `moment` (one of stacking.checked_at's words);
+        `overrunning`: the units making an overrun from it; `retreated`: the units that retreated into it."""
+        return stacking.stack(self.rules, situation, as_hex(hex), moment=moment, overrunning=tuple(overrunning),
+                              retreated=tuple(retreated))
 
     def supply(self, situation: Situation, unit: str) -> SupplyTrace:
         """Whether `unit` traces supply to one of its side's sources."""
@@ -93,14 +97,22 @@ class RulesEngine:
 
     # ---- eligibility (eligibility.py) ------------------------------------------------------------------
     def may_overrun(self, situation: Situation, units: Iterable[str], from_hex: Hex | str,
-                    target: Hex | str) -> Verdict:
-        """Whether the stack `units` may overrun `target` from `from_hex`, and what it costs."""
-        return eligibility.may_overrun(self, situation, tuple(units), as_hex(from_hex), as_hex(target))
+                    target: Hex | str, *, path: Sequence[Hex | str] | None = None,
+                    record: Record | None = None, reacting: bool | None = None) -> Verdict:
+        """Whether the stack `units` may overrun `target` from `from_hex`, and what it costs there; `path`:
+        the hexes of its move to `from_hex`; `record`: the overruns already made this phase."""
+        return eligibility.may_overrun(self, situation, tuple(units), as_hex(from_hex), as_hex(target),
+                                       path=None if path is None else [as_hex(h) for h in path],
+                                       record=record or eligibility.NOTHING_YET, reacting=reacting)
 
     def may_exploit(self, situation: Situation, unit: str) -> Verdict:
         """Whether `unit` may move in the Exploitation Phase."""
         return eligibility.may_exploit(self, situation, unit)
 
-    def may_attack(self, situation: Situation, attackers: Iterable[str], target: Hex | str) -> Verdict:
-        """Whether `attackers` may attack the units in `target`."""
-        return eligibility.may_attack(self, situation, tuple(attackers), as_hex(target))
+    def may_attack(self, situation: Situation, attackers: Iterable[str], target: Hex | str, *,
+                   more_targets: Iterable[Hex | str] = (), record: Record | None = None) -> Verdict:
+        """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
+        `record`: the attacks already made this phase and turn."""
+        return eligibility.may_attack(self, situation, tuple(attackers), as_hex(target),
+                                      more_targets=[as_hex(h) for h in more_targets],
+                                      record=record or eligibility.NOTHING_YET)
