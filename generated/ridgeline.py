@@ -54,6 +54,7 @@ from rulesdsl.runtime.engine import (
     Advance,
     Move,
     Reach,
+    Record,
     Retreat,
     RulesEngine,
     StackCheck,
@@ -1751,10 +1752,12 @@ def zoc(situation: Situation, side: str) -> Zones:
     return RULES_ENGINE.zoc(situation, side)
 
 
-def move(situation: Situation, unit: str, path: Sequence[Hex | str], *, mode: str = "regular") -> Move:
+def move(situation: Situation, unit: str, path: Sequence[Hex | str], *, mode: str = "regular",
+         saved: Fraction | int = 0) -> Move:
     """What each hex of `path` costs `unit` (the hexes entered, its own hex optionally first),
-    and whether the move is legal; `mode` is regular or road (road movement)."""
-    return RULES_ENGINE.move(situation, unit, path, mode=mode)
+    and whether the move is legal; `mode` is regular, road (road movement) or reaction;
+    `saved`: MPs the unit claims to have kept from earlier."""
+    return RULES_ENGINE.move(situation, unit, path, mode=mode, saved=saved)
 
 
 def reachable(situation: Situation, unit: str, *, mode: str = "regular") -> Reach:
@@ -1762,9 +1765,11 @@ def reachable(situation: Situation, unit: str, *, mode: str = "regular") -> Reac
     return RULES_ENGINE.reachable(situation, unit, mode=mode)
 
 
-def stack(situation: Situation, hex: Hex | str, *, moment: str = "phase-end") -> StackCheck:
-    """Whether the stack in `hex` is legal at `moment` (when stacking is checked), and what is in excess."""
-    return RULES_ENGINE.stack(situation, hex, moment=moment)
+def stack(situation: Situation, hex: Hex | str, *, moment: str = "phase-end",
+          overrunning: Iterable[str] = (), retreated: Iterable[str] = ()) -> StackCheck:
+    """Whether the stack in `hex` is legal at `moment` (when stacking is checked), and what is in excess;
+    `overrunning`: the units making an overrun from it; `retreated`: those that retreated into it."""
+    return RULES_ENGINE.stack(situation, hex, moment=moment, overrunning=overrunning, retreated=retreated)
 
 
 def supply(situation: Situation, unit: str) -> SupplyTrace:
@@ -1780,15 +1785,23 @@ def retreat(situation: Situation, units: Iterable[str], hexes: int, *, attackers
 
 
 def advance(situation: Situation, units: Iterable[str], vacated: Hex | str, hexes: int, *,
-            overrun: bool = False, defender_destroyed: bool = False) -> Advance:
-    """How far and where the victorious `units` may advance after combat, into `vacated` and beyond."""
+            overrun: bool = False, defender_destroyed: bool = False, refused: int = 0,
+            breakthrough: bool = False, path: Sequence[Hex | str] = ()) -> Advance:
+    """How far and where the victorious `units` may advance after combat, into `vacated` and beyond:
+    `hexes` is the retreat result as rolled, `refused` the hexes of it the loser took as steps,
+    `path` the hexes the loser retreated through after `vacated`."""
     return RULES_ENGINE.advance(situation, units, vacated, hexes, overrun=overrun,
-                                defender_destroyed=defender_destroyed)
+                                defender_destroyed=defender_destroyed, refused=refused,
+                                breakthrough=breakthrough, path=path)
 
 
-def may_overrun(situation: Situation, units: Iterable[str], from_hex: Hex | str, target: Hex | str) -> Verdict:
-    """Whether the stack `units` may overrun `target` from `from_hex`, and what it costs."""
-    return RULES_ENGINE.may_overrun(situation, units, from_hex, target)
+def may_overrun(situation: Situation, units: Iterable[str], from_hex: Hex | str, target: Hex | str, *,
+                path: Sequence[Hex | str] | None = None, record: Record | None = None,
+                reacting: bool | None = None) -> Verdict:
+    """Whether the stack `units` may overrun `target` from `from_hex`, and what it costs there;
+    `path`: the hexes of its move to `from_hex`; `record`: what happened earlier this phase."""
+    return RULES_ENGINE.may_overrun(situation, units, from_hex, target, path=path, record=record,
+                                    reacting=reacting)
 
 
 def may_exploit(situation: Situation, unit: str) -> Verdict:
@@ -1796,6 +1809,8 @@ def may_exploit(situation: Situation, unit: str) -> Verdict:
     return RULES_ENGINE.may_exploit(situation, unit)
 
 
-def may_attack(situation: Situation, attackers: Iterable[str], target: Hex | str) -> Verdict:
-    """Whether `attackers` may attack the units in `target`."""
-    return RULES_ENGINE.may_attack(situation, attackers, target)
+def may_attack(situation: Situation, attackers: Iterable[str], target: Hex | str, *,
+               more_targets: Iterable[Hex | str] = (), record: Record | None = None) -> Verdict:
+    """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
+    `record`: the attacks already made this phase and turn."""
+    return RULES_ENGINE.may_attack(situation, attackers, target, more_targets=more_targets, record=record)

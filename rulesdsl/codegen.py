@@ -67,7 +67,7 @@ MODULE_NAMES: dict[str, str] = {
                     "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames",
                     # the rules engine, its answers and what it is asked about
                     "RulesEngine", "RuleSet", "Situation", "Hex", "Advance", "Move", "Reach", "Retreat",
-                    "StackCheck", "SupplyTrace", "Verdict", "Zones")},
+                    "StackCheck", "SupplyTrace", "Verdict", "Zones", "Record")},
     **{name: f"collections.abc.{name}, which the module imports" for name in ("Iterable", "Sequence")},
 }
 

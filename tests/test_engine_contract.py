@@ -82,7 +82,8 @@ def _terrain(chart: TerrainEffectsChart | None) -> dict[str, str | None]:
         "rough": first(lambda r: r.kind == "hex" and r.movement.kind == "cost" and (r.movement.amount or 0) >= 2),
         "prohibited": first(lambda r: r.kind == "hex" and r.movement.kind == "prohibited"),
         "high": next((r.name for r in reversed(levels) if r.movement.kind == "cost"), None),
-        "river": first(lambda r: r.kind == "hexside" and r.movement.kind in ("prohibited", "add", "other")),
+        "river": first(lambda r: r.kind == "hexside" and r.movement.kind == "prohibited")
+        or first(lambda r: r.kind == "hexside" and r.movement.kind in ("add", "other")),
         "stream": first(lambda r: r.kind == "hexside" and r.movement.kind == "add"),
         "road": roads[0] if roads else None,
         "trail": roads[1] if len(roads) > 1 else None,     # a second road row (a trail), where there is one
@@ -134,7 +135,7 @@ class Board:
         units = (
             Counter("tank", "blue", self.centre, attack=6, defense=4, movement=10, steps=2, type="armor",
                     size="division", capabilities=mech),
-            Counter("rifles", "blue", self.centre, attack=3, defense=4, movement=4, steps=2, type="infantry",
+            Counter("rifles", "blue", self.centre, attack=3, defense=4, movement=5, steps=2, type="infantry",
                     size="regiment", capabilities=frozenset({"foot"})),
             Counter("guns", "blue", self.behind, attack=0, defense=1, movement=3, type="artillery",
                     capabilities=frozenset({"artillery", "armored"}), has_attack_strength=False),
@@ -189,6 +190,24 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
             yield lambda s=situation: engine.reachable(s, "tank", mode="road")
         for first in walk:
             yield lambda f=first: engine.move(started, "tank", [f, *[h for h in m.neighbours(f) if h != c][:1]])
+        # no enemy near: road movement, a road over the river, and rifles wading it
+        quiet = dataclasses.replace(plain, units=tuple(u for u in plain.units if u.side == "blue"))
+        if board.names["road"]:
+            bridged = dataclasses.replace(quiet, roads={**quiet.roads, m.hexside(c, board.flank): board.names["road"]})
+            yield lambda: engine.move(bridged, "tank", [board.flank])
+            yield lambda: engine.move(bridged, "tank", [board.flank], mode="road")
+        for situation in (quiet, dataclasses.replace(quiet, phase="reaction", phasing="red")):
+            yield lambda s=situation: engine.move(s, "tank", list(board.road_hexes[1:]), mode="road")
+            yield lambda s=situation: engine.move(s, "scouts", [H("2.04"), H("2.05")], mode="road")
+            yield lambda s=situation: engine.move(s, "rifles", [board.flank])
+            yield lambda s=situation: engine.move(s, "cut-off", [H("9.10"), H("8.09")])
+        # a reaction move of the side that is not phasing, into and out of an enemy ZOC
+        yield lambda: engine.move(reacting, "tank", [board.behind, *[h for h in m.neighbours(board.behind)
+                                                                     if h != c][:1]], mode="reaction")
+        yield lambda: engine.move(reacting, "red-2", [H("10.12")], mode="reaction")
+        yield lambda: engine.move(reacting, "red-3", [H("3.06"), H("3.07")], mode="reaction")
+        yield lambda: engine.move(reacting, "red-1", [h for h in m.neighbours(board.front) if m.adjacent(h, c)
+                                                       and h != c][:1], mode="reaction")
     elif function == "stack":
         crowd = tuple(Counter(f"extra-{i}", "blue", c, attack=1, defense=1, movement=4, steps=2) for i in range(4))
         top = Counter("top", "blue", board.behind, attack=0, defense=1, movement=4, has_attack_strength=False)
