@@ -552,7 +552,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.2.6', 'Isolation and Surrender',
         'Optional: a unit still isolated in a supply phase gets a second marker; with two it rolls a die each supply phase to surrender steps; attacked isolated units get the second marker at once.',
-        origin='vcs', source='rulebooks/series/vcs.rules:555',
+        origin='vcs', source='rulebooks/series/vcs.rules:561',
         notes=(
             'The table below gives the surrender roll: 1-2 no effect, 3-4 one step lost, 5-6 two steps lost.',
         ),
@@ -560,7 +560,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.3', 'Supply Depots/Supply Sources',
         'Depots supply their own nationality fully and allies in emergency only; alone they defend with one point, never retreat (destroyed instead) and return two turns after loss.',
-        origin='vcs', source='rulebooks/series/vcs.rules:566',
+        origin='vcs', source='rulebooks/series/vcs.rules:572',
         notes=(
             "Depots are placed by set-up or reinforcement schedule and move only by sea transfer to a port. The text cites '4.22b'; the ship transfer step is 4.23b, which is read instead.",
             'Other sources (map edges, towns, cities, depots) are named by each game.',
@@ -570,7 +570,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.4', 'Air and Sea Supply',
         'In the supply phase, one air or sea point per turn without rain or storm may try to supply one unit (sea: coastal hexes only); success raises its supply one level and costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:577',
+        origin='vcs', source='rulebooks/series/vcs.rules:583',
         notes=(
             'The roll is 1-3 on one die for a unit in an EZOC and 1-5 with no enemy adjacent. The text skips a unit next to an enemy but outside any EZOC (an enemy without a ZOC). Choice: the harder 1-3.',
             'The cost is read as charged per attempt (air or sea), whether it succeeds or not.',
@@ -579,7 +579,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.0', 'Support Points',
         'Attacks cost the attacker one support point each, except breakthroughs and first airborne assaults; points belong to one nationality and come from active depots each turn.',
-        origin='vcs', source='rulebooks/series/vcs.rules:593',
+        origin='vcs', source='rulebooks/series/vcs.rules:599',
         notes=(
             'Costs of other functions are on a Support Point Summary not included in the text. Each depot yields points by the rating of its source; games without depots give fixed amounts per turn.',
         ),
@@ -588,7 +588,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.1', 'Support Depreciation',
         'A side that attacks more than four times in a game turn at once loses two support points, split among the depots that backed the attacks.',
-        origin='vcs', source='rulebooks/series/vcs.rules:602',
+        origin='vcs', source='rulebooks/series/vcs.rules:608',
         notes=(
             'Read as a single charge in a game turn, taken on the fifth attack.',
         ),
@@ -596,7 +596,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.2', 'Negative Support',
         'While a support track is at zero or below, every unit of that nationality drops one supply level and no artillery or integrity shift is awarded to it.',
-        origin='vcs', source='rulebooks/series/vcs.rules:609',
+        origin='vcs', source='rulebooks/series/vcs.rules:615',
         notes=(
             'The drop: supplied becomes out of supply, out of supply becomes isolated. The combat effect is declared with attacker-support-negative and defender-support-negative.',
         ),
@@ -605,13 +605,13 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.0', 'Engineers',
         'In the engineering phase players destroy and build bridges, demolish roads, dig entrenchments and help units across rivers.',
-        origin='vcs', source='rulebooks/series/vcs.rules:618',
+        origin='vcs', source='rulebooks/series/vcs.rules:624',
         see=('4.3',),
     ),
     RuleEntry(
         '13.1', 'Bridge Destruction',
         'Any supplied combat unit with a supply path of at most four hexes to a bridge within three hexes of the enemy may try to blow it, twice a turn at most, on the Demolition Table.',
-        origin='vcs', source='rulebooks/series/vcs.rules:623',
+        origin='vcs', source='rulebooks/series/vcs.rules:629',
         notes=(
             'The Demolition Table is not printed in the standard rules; each game supplies it.',
         ),
@@ -619,7 +619,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.2', 'Bridge Building',
         'An engineer that starts next to a blown bridge, with no enemy unit adjacent to it or to the bridge, repairs it by staying two engineering phases and doing nothing else; it costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:631',
+        origin='vcs', source='rulebooks/series/vcs.rules:637',
         notes=(
             'Two building markers track the work: the first engineering phase removes one, the second turns the other to its finished face.',
             "'Remains in the hex' is read as the engineer's own hex next to the bridge.",
@@ -628,7 +628,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.3', 'Road Demolitions',
         'Roads in level 5-6 terrain may be demolished like bridges (two tries per player turn, one per target per phase); any foot unit repairs one in a single engineering phase.',
-        origin='vcs', source='rulebooks/series/vcs.rules:639',
+        origin='vcs', source='rulebooks/series/vcs.rules:645',
         notes=(
             'The same four-hex supply path applies (set in 13.1). No demolition of a road hex held by friendly mechanized units; units on transit tracks do not count for proximity.',
         ),
@@ -637,7 +637,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.4', 'Entrenchments',
         'An engineer and a parent infantry or mech-infantry unit that stay two consecutive turns in a hex, no enemy within three hexes, build an entrenchment; it costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:649',
+        origin='vcs', source='rulebooks/series/vcs.rules:655',
         notes=(
             'The text asks for two full consecutive turns and also completes the work by markers over two engineering phases. Choice: the two engineering phases of two consecutive game turns, with the units in place throughout.',
             'Not in cities, towns or transit tracks. The marker goes if the hex is empty at the end of a movement phase or its units die or retreat. Effects: 10.1.',
@@ -647,7 +647,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.5', 'Rubble',
         'Air or NGS shifts against enemy units in a city or town hex leave rubble (one marker per hex): +1 MP to enter, one left shift for later defenders, and it ends advances; retreats ignore it.',
-        origin='vcs', source='rulebooks/series/vcs.rules:659',
+        origin='vcs', source='rulebooks/series/vcs.rules:665',
         notes=(
             "Rubble does not change the combat that created it, though it does limit that combat's advance. It may be removed in the preparation stage by the side that holds or last passed the hex. It does not count for stacking.",
             'The extra MP applies to tactical movement; the shift comes on top of any town shift and is given once per combat (max 1).',
@@ -657,19 +657,19 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.6', 'Entrenchment assault',
         'An engineer in an attacking stack against an entrenchment gives one right shift, once per combat.',
-        origin='vcs', source='rulebooks/series/vcs.rules:670',
+        origin='vcs', source='rulebooks/series/vcs.rules:676',
         see=('13.4',),
     ),
     RuleEntry(
         '13.7', 'Assisted river crossing',
         'Armor and artillery may cross an unbridged river with an engineer if all start stacked next to it and spend their whole MA; not into prohibited terrain, nor in rain or storm.',
-        origin='vcs', source='rulebooks/series/vcs.rules:675',
+        origin='vcs', source='rulebooks/series/vcs.rules:681',
         see=('5.1',),
     ),
     RuleEntry(
         '14.0', 'Reinforcements',
         "New units arrive in their own side's movement phase or reserve phase, by any movement mode, in column from a road; if every entry is blocked they wait one turn; they may be held back.",
-        origin='vcs', source='rulebooks/series/vcs.rules:683',
+        origin='vcs', source='rulebooks/series/vcs.rules:689',
         notes=(
             'Delayed units may enter at any hex of the same map edge or at the nearest allied depot. Seaborne reinforcements land at the supply depot.',
             "'VAR' units come only when their conditions are met and their support and victory point costs paid (4.22d).",
@@ -679,7 +679,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '15.0', 'Replacements',
         'Replacement points come by nationality from the turn track and may be saved; they cannot rebuild units in EZOCs, unsupplied or isolated units, artillery, or wiped-out formations.',
-        origin='vcs', source='rulebooks/series/vcs.rules:694',
+        origin='vcs', source='rulebooks/series/vcs.rules:700',
         notes=(
             'Also barred: destroyed parent units none of whose members survive above cadre, and units supplied by air or sea this phase.',
         ),
@@ -688,7 +688,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '16.0', 'Designers Notes',
         "The designer's background to the system and its hidden-strength aim; no rules.",
-        origin='vcs', source='rulebooks/series/vcs.rules:704',
+        origin='vcs', source='rulebooks/series/vcs.rules:710',
     ),
 ))
 
@@ -1082,11 +1082,11 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether unused air points carry over to a later turn'),
     Parameter('air.support_per_combat', AIR_SUPPORT_PER_COMBAT, rule='10.6', origin='vcs', source='rulebooks/series/vcs.rules:393',
               meaning='how many air points each side may commit to one combat'),
-    Parameter('air_supply.level_gain', AIR_SUPPLY_LEVEL_GAIN, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:580',
+    Parameter('air_supply.level_gain', AIR_SUPPLY_LEVEL_GAIN, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:586',
               meaning='how many supply levels a successful air or sea supply raises a unit'),
-    Parameter('air_supply.support_cost', AIR_SUPPLY_SUPPORT_COST, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:581',
+    Parameter('air_supply.support_cost', AIR_SUPPLY_SUPPORT_COST, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:587',
               meaning='the support points an air or sea supply attempt costs'),
-    Parameter('air_supply.units_per_point', AIR_SUPPLY_UNITS_PER_POINT, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:579',
+    Parameter('air_supply.units_per_point', AIR_SUPPLY_UNITS_PER_POINT, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:585',
               meaning='how many units one air or sea supply point may supply'),
     Parameter('artillery.adjacent_uses_strength', ARTILLERY_ADJACENT_USES_STRENGTH, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:385',
               meaning='whether artillery next to enemy units fights with its printed strength instead of giving support'),
@@ -1142,37 +1142,37 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether all units in a hex defend as one'),
     Parameter('combat.stack_may_split_attacks', COMBAT_STACK_MAY_SPLIT_ATTACKS, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:347',
               meaning='whether units of one stack may attack different hexes'),
-    Parameter('demolition.attempts_per_target', DEMOLITION_ATTEMPTS_PER_TARGET, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:643',
+    Parameter('demolition.attempts_per_target', DEMOLITION_ATTEMPTS_PER_TARGET, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:649',
               meaning='how many demolition attempts one target may receive in an engineering phase'),
-    Parameter('demolition.bridge_attempts_per_unit', DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:627',
+    Parameter('demolition.bridge_attempts_per_unit', DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:633',
               meaning='how many bridge demolitions one unit may attempt in a game turn'),
-    Parameter('demolition.enemy_range', DEMOLITION_ENEMY_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:626',
+    Parameter('demolition.enemy_range', DEMOLITION_ENEMY_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:632',
               meaning='how near an enemy unit must be for a bridge to be eligible for demolition'),
-    Parameter('demolition.road_attempts_per_player_turn', DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:642',
+    Parameter('demolition.road_attempts_per_player_turn', DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:648',
               meaning='how many road demolitions a side may attempt in a player turn'),
-    Parameter('demolition.road_min_level', DEMOLITION_ROAD_MIN_LEVEL, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:641',
+    Parameter('demolition.road_min_level', DEMOLITION_ROAD_MIN_LEVEL, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:647',
               meaning='the lowest terrain level in which roads may be demolished'),
-    Parameter('demolition.trace_range', DEMOLITION_TRACE_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:625',
+    Parameter('demolition.trace_range', DEMOLITION_TRACE_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:631',
               meaning='the longest supply path a unit may trace to the bridge or road it tries to demolish'),
-    Parameter('depot.allied_supply_level_penalty', DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:571',
+    Parameter('depot.allied_supply_level_penalty', DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:577',
               meaning='how many supply levels a unit drops when only an allied depot supplies it'),
-    Parameter('depot.defense_strength', DEPOT_DEFENSE_STRENGTH, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:568',
+    Parameter('depot.defense_strength', DEPOT_DEFENSE_STRENGTH, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:574',
               meaning='the defense strength of a supply depot attacked alone'),
-    Parameter('depot.eliminated_by_retreat', DEPOT_ELIMINATED_BY_RETREAT, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:569',
+    Parameter('depot.eliminated_by_retreat', DEPOT_ELIMINATED_BY_RETREAT, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:575',
               meaning='whether a depot that must retreat is destroyed instead'),
-    Parameter('depot.return_delay', DEPOT_RETURN_DELAY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:570',
+    Parameter('depot.return_delay', DEPOT_RETURN_DELAY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:576',
               meaning='how many game turns after its destruction a depot returns as a reinforcement'),
-    Parameter('engineering.bridge_repair_cost', ENGINEERING_BRIDGE_REPAIR_COST, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:634',
+    Parameter('engineering.bridge_repair_cost', ENGINEERING_BRIDGE_REPAIR_COST, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:640',
               meaning='the support points repairing a bridge costs'),
-    Parameter('engineering.bridge_repair_phases', ENGINEERING_BRIDGE_REPAIR_PHASES, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:633',
+    Parameter('engineering.bridge_repair_phases', ENGINEERING_BRIDGE_REPAIR_PHASES, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:639',
               meaning='how many engineering phases repairing a bridge takes'),
-    Parameter('engineering.entrenchment_cost', ENGINEERING_ENTRENCHMENT_COST, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:653',
+    Parameter('engineering.entrenchment_cost', ENGINEERING_ENTRENCHMENT_COST, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:659',
               meaning='the support points starting an entrenchment costs'),
-    Parameter('engineering.entrenchment_enemy_distance', ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:652',
+    Parameter('engineering.entrenchment_enemy_distance', ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:658',
               meaning='how close enemy units may not come while an entrenchment is built'),
-    Parameter('engineering.entrenchment_turns', ENGINEERING_ENTRENCHMENT_TURNS, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:651',
+    Parameter('engineering.entrenchment_turns', ENGINEERING_ENTRENCHMENT_TURNS, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:657',
               meaning='how many consecutive game turns building an entrenchment takes'),
-    Parameter('engineering.road_repair_phases', ENGINEERING_ROAD_REPAIR_PHASES, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:644',
+    Parameter('engineering.road_repair_phases', ENGINEERING_ROAD_REPAIR_PHASES, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:650',
               meaning='how many engineering phases repairing a road takes'),
     Parameter('intelligence.examine_enemy_stacks', INTELLIGENCE_EXAMINE_ENEMY_STACKS, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:21',
               meaning='whether a player may look beneath the top unit of an enemy stack'),
@@ -1182,7 +1182,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning="what an isolated unit's defense strength is multiplied by"),
     Parameter('isolation.friendly_unit_range', ISOLATION_FRIENDLY_UNIT_RANGE, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:533',
               meaning='how near a friendly supplied combat unit keeps a cut-off unit from being isolated'),
-    Parameter('isolation.markers_before_surrender', ISOLATION_MARKERS_BEFORE_SURRENDER, rule='11.2.6', origin='vcs', source='rulebooks/series/vcs.rules:557',
+    Parameter('isolation.markers_before_surrender', ISOLATION_MARKERS_BEFORE_SURRENDER, rule='11.2.6', origin='vcs', source='rulebooks/series/vcs.rules:563',
               meaning='how many isolation markers a unit carries before it must roll for surrender'),
     Parameter('isolation.max_attack_strength', ISOLATION_MAX_ATTACK_STRENGTH, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:541',
               meaning='the most an isolated unit may attack with'),
@@ -1190,7 +1190,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the Movement Allowance of an isolated mechanized unit'),
     Parameter('isolation.movement_factor', ISOLATION_MOVEMENT_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:544',
               meaning="what an isolated non-mechanized unit's Movement Allowance is multiplied by"),
-    Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:677',
+    Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:683',
               meaning='the share of its MA a unit spends on an engineer-assisted river crossing'),
     Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:271',
               meaning='whether units may enter enemy-occupied hexes'),
@@ -1206,25 +1206,25 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the share of its MA a unit allowed to do so spends to cross an unbridged river hexside'),
     Parameter('naval.gunfire_automatic_in_range', NAVAL_GUNFIRE_AUTOMATIC_IN_RANGE, rule='10.7', origin='vcs', source='rulebooks/series/vcs.rules:402',
               meaning='whether naval gunfire support within range needs no roll to arrive'),
-    Parameter('reinforcement.any_movement_mode', REINFORCEMENT_ANY_MOVEMENT_MODE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:686',
+    Parameter('reinforcement.any_movement_mode', REINFORCEMENT_ANY_MOVEMENT_MODE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:692',
               meaning='whether reinforcements may use any movement mode on the turn they enter'),
     Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:534',
               meaning='whether reinforcements are in supply when they arrive'),
-    Parameter('reinforcement.blocked_delay', REINFORCEMENT_BLOCKED_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:688',
+    Parameter('reinforcement.blocked_delay', REINFORCEMENT_BLOCKED_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:694',
               meaning='how many game turns reinforcements wait when every entry hex is blocked'),
-    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:687',
+    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:693',
               meaning='whether a player may hold reinforcements back'),
-    Parameter('reinforcement.may_enter_in_reserve_phase', REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:685',
+    Parameter('reinforcement.may_enter_in_reserve_phase', REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:691',
               meaning='whether reinforcements may also enter in the reserve phase'),
-    Parameter('replacement.artillery_eligible', REPLACEMENT_ARTILLERY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:699',
+    Parameter('replacement.artillery_eligible', REPLACEMENT_ARTILLERY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:705',
               meaning='whether artillery may receive replacements'),
     Parameter('replacement.battalions_eligible', REPLACEMENT_BATTALIONS_ELIGIBLE, rule='battalions', origin='vcs', source='rulebooks/series/vcs.rules:96',
               meaning='whether battalions may receive replacements'),
-    Parameter('replacement.out_of_supply_eligible', REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:698',
+    Parameter('replacement.out_of_supply_eligible', REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:704',
               meaning='whether out-of-supply or isolated units may receive replacements'),
-    Parameter('replacement.points_may_be_saved', REPLACEMENT_POINTS_MAY_BE_SAVED, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:696',
+    Parameter('replacement.points_may_be_saved', REPLACEMENT_POINTS_MAY_BE_SAVED, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:702',
               meaning='whether replacement points may be kept for later turns'),
-    Parameter('replacement.units_in_ezoc_eligible', REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:697',
+    Parameter('replacement.units_in_ezoc_eligible', REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:703',
               meaning='whether units in an enemy ZOC may receive replacements'),
     Parameter('reserve.may_attack', RESERVE_MAY_ATTACK, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:229',
               meaning='whether units may attack after their reserve move'),
@@ -1258,13 +1258,13 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the extra MPs to move along a road hex that friendly units occupy'),
     Parameter('roads.ignore_crossed_terrain', ROADS_IGNORE_CROSSED_TERRAIN, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:192',
               meaning='whether road movement ignores the cost of the hex entered and the hexside crossed'),
-    Parameter('rubble.affects_retreat', RUBBLE_AFFECTS_RETREAT, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:664',
+    Parameter('rubble.affects_retreat', RUBBLE_AFFECTS_RETREAT, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:670',
               meaning='whether rubble hinders retreats'),
-    Parameter('rubble.ends_advance', RUBBLE_ENDS_ADVANCE, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:663',
+    Parameter('rubble.ends_advance', RUBBLE_ENDS_ADVANCE, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:669',
               meaning='whether a unit advancing after combat into rubble must stop there'),
-    Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:661',
+    Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:667',
               meaning='how many rubble markers one hex may hold'),
-    Parameter('rubble.movement_cost', RUBBLE_MOVEMENT_COST, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:662',
+    Parameter('rubble.movement_cost', RUBBLE_MOVEMENT_COST, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:668',
               meaning='the extra MPs to enter a hex holding rubble'),
     Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:267',
               meaning='the moments when the stacking limit is enforced'),
@@ -1310,17 +1310,17 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning="what an out-of-supply unit's Movement Allowance is multiplied by"),
     Parameter('supply.penalties_round_down', SUPPLY_PENALTIES_ROUND_DOWN, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:525',
               meaning='whether fractions left by supply penalties are dropped'),
-    Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:595',
+    Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:601',
               meaning='the support points each attack costs'),
-    Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:604',
+    Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:610',
               meaning='how many attacks a side may make in a game turn before support depreciation'),
-    Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:605',
+    Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:611',
               meaning='the support points a side loses when it attacks more than the depreciation limit in a turn'),
-    Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:597',
+    Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:603',
               meaning='whether a nationality that loses every depot loses its remaining support points'),
-    Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:611',
+    Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:617',
               meaning="how many supply levels every unit drops while its side's support is zero or less"),
-    Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:596',
+    Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:602',
               meaning='whether support points may pass between nationalities'),
     Parameter('units.cadre_strength', UNITS_CADRE_STRENGTH, rule='cadres', origin='vcs', source='rulebooks/series/vcs.rules:89',
               meaning='the fixed combat strength of a formation reduced to its cadre'),
@@ -1540,14 +1540,22 @@ SHIFTS = (
 )
 
 # ---------------------------------------------------------------------------
-# Strength factors (11.1.5, 11.2.5): each unit, before the odds
+# Strength factors (10.1, 11.1.5, 11.2.5): each unit, before the odds
 
 # ---------------------------------------------------------------------------
 FACTORS = (
-    # supply-attack     attack   supply.out_of_supply_attack_factor when out-of-supply and not isolated
-    FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: (u1.is_('out-of-supply') and (not u1.is_('isolated'))), rules=('11.1.5', '11.2.5')),
-    # isolated-defense  defense  isolation.defense_factor when isolated
-    FactorSpec('isolated-defense', 'defense', lambda ctx: PARAMETERS['isolation.defense_factor'].number, lambda ctx, u1: u1.is_('isolated'), rules=('11.1.5', '11.2.5')),
+    # river-defense               defense  combat.behind_river_defense_factor when river-assault and not entrenched
+    FactorSpec('river-defense', 'defense', lambda ctx: PARAMETERS['combat.behind_river_defense_factor'].number, lambda ctx, u1: (ctx.situation('river-assault') and (not ctx.situation('entrenched'))), rules=('10.1', '11.1.5', '11.2.5')),
+    # entrenchment-defense        defense  combat.entrenched_defense_factor when entrenched and not river-assault
+    FactorSpec('entrenchment-defense', 'defense', lambda ctx: PARAMETERS['combat.entrenched_defense_factor'].number, lambda ctx, u1: (ctx.situation('entrenched') and (not ctx.situation('river-assault'))), rules=('10.1', '11.1.5', '11.2.5')),
+    # entrenchment-river-defense  defense  combat.entrenched_behind_river_defense_factor when entrenched and river-assault
+    FactorSpec('entrenchment-river-defense', 'defense', lambda ctx: PARAMETERS['combat.entrenched_behind_river_defense_factor'].number, lambda ctx, u1: (ctx.situation('entrenched') and ctx.situation('river-assault')), rules=('10.1', '11.1.5', '11.2.5')),
+    # supply-attack               attack   supply.out_of_supply_attack_factor when out-of-supply and not isolated
+    FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: (u1.is_('out-of-supply') and (not u1.is_('isolated'))), rules=('10.1', '11.1.5', '11.2.5')),
+    # supply-defense              defense  supply.out_of_supply_defense_factor when out-of-supply and not isolated
+    FactorSpec('supply-defense', 'defense', lambda ctx: PARAMETERS['supply.out_of_supply_defense_factor'].number, lambda ctx, u1: (u1.is_('out-of-supply') and (not u1.is_('isolated'))), rules=('10.1', '11.1.5', '11.2.5')),
+    # isolated-defense            defense  isolation.defense_factor when isolated
+    FactorSpec('isolated-defense', 'defense', lambda ctx: PARAMETERS['isolation.defense_factor'].number, lambda ctx, u1: u1.is_('isolated'), rules=('10.1', '11.1.5', '11.2.5')),
 )
 
 

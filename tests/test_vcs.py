@@ -119,3 +119,18 @@ def test_the_preparation_stage_lists_its_steps_in_the_printed_order():
     from generated import vcs
     [preparation] = [p for p in vcs.GAME_TURN if getattr(p, "name", None) == "preparation"]
     assert preparation.activities == ("weather", "accounting", "air", "reinforcement", "airborne", "sea-transport")
+
+
+def test_rule_10_1_defense_factors_apply_when_the_players_declare_the_river_or_the_entrenchment():
+    """10.1: defense x2 behind a river, x2 entrenched, x3 entrenched behind a river (declared situations)."""
+    from generated import ridgeline
+    from rulesdsl.runtime import AttackingHex, Combat, Unit
+
+    def defense(*situations: str) -> object:
+        combat = Combat(attacking_hexes=(AttackingHex((Unit("infantry", attack=12),), "clear"),),
+                        defenders=(Unit("infantry", defense=3),), defender_terrain="clear", situations=situations)
+        return ridgeline.resolve_combat(combat, roll=7).defense
+
+    assert defense() == 3
+    assert defense("river-assault") == defense("entrenched") == 6
+    assert defense("entrenched", "river-assault") == 9
