@@ -21,7 +21,8 @@ from pathlib import Path
 
 from . import ir
 from .codegen import module_name
-from .modcheck import build_module, name_problems, resolved_problems
+from .examples import has_examples, run as run_examples
+from .modcheck import build_module, load_module, name_problems, resolved_problems
 from .errors import Diagnostic, RulesError
 from .settings import DEFAULT_PACKAGE, Library, load_config
 from .catalogue import Declared, vocabulary
@@ -230,6 +231,11 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                 continue    # resolved for its card only: a library rulebook has no output
             module, problems = build_module(resolved)  # compiled and imported before anything is written
             result.diagnostics += problems
+            if module is not None and has_examples(resolved):
+                # its worked examples, and those it inherits, run against the module (examples.py)
+                loaded, _ = load_module(module_name(key), module)
+                if loaded is not None:
+                    result.diagnostics += _only(run_examples(resolved, loaded).diagnostics, targets, result)
             if module is not None:
                 result.outputs[f"{package}/{module_name(key)}.py"] = module
         if not result.ok:
