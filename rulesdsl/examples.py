@@ -15,17 +15,20 @@ import types
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import ir
-from .errors import Diagnostic
+from .errors import Diagnostic, Span
 from .runtime.engine import RulesEngine
 from .runtime.hexmap import Hex
 from .runtime.ruleset import RuleSet, Step
 from .runtime.situation import Situation
 from .situations import build, query_text, result_text
 
-__all__ = ["Answer", "ask", "engine_of", "run"]
+if TYPE_CHECKING:
+    from .source import Source
+
+__all__ = ["Answer", "Explanation", "ask", "engine_of", "explain", "has_examples", "run"]
 
 
 def engine_of(module: types.ModuleType) -> RulesEngine:
@@ -254,19 +257,20 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
 
 # ---- running the examples of a rulebook ------------------------------------------------------------------
 def derivation(steps: Iterable[Step], limit: int = 12) -> str:
-    """The derivation as a hint: one step per line, each citing its rule."""
+    """The derivation as a hint (one line): each step, citing its rule, separated by ';'."""
     lines = [str(s) for s in steps]
     if len(lines) > limit:
         lines = lines[:limit] + [f"... and {len(lines) - limit} more steps (rulesdsl explain prints them all)"]
-    return "derivation:\n  " + "\n  ".join(lines) if lines else "the engine gave no derivation"
+    return "derivation: " + "; ".join(lines) if lines else "the engine gave no derivation"
 
 
 @dataclass
 class Run:
-    """The diagnostics of a rulebook's examples, and how many expect lines ran."""
+    """The diagnostics of a rulebook's examples, how many expect lines ran, and those that failed (by span)."""
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
     checked: int = 0
+    failed: set[Span] = field(default_factory=set)
 
 
 def _inherited(resolved: ir.Resolved) -> list[tuple[ir.Example, str]]:
@@ -278,25 +282,33 @@ def has_examples(resolved: ir.Resolved) -> bool:
     return any(book.examples for book in (resolved.rulebook, *resolved.ancestors))
 
 
-def run(resolved: ir.Resolved, module: types.ModuleType) -> Run:
+def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool = True,
+        inherited: bool = True, failed: Iterable[Span] = ()) -> Run:
     """Run the rulebook's own examples (a failure is an error) and those it inherits (a difference is a
-    note naming the rulebook's own rule that changed the answer, when the derivation cites one)."""
+    note naming the rulebook's own rule that changed the answer, when the derivation cites one); an
+    inherited expect line in `failed` (it fails in its own rulebook, an error there) is not run again."""
     engine = engine_of(module)
     chart = getattr(module, "TERRAIN", None)
     out = Run()
     own = resolved.rulebook.id.value
-    for example, origin in [(e, own) for e in resolved.rulebook.examples] + _inherited(resolved):
+    skip = set(failed)
+    examples = [(e, own) for e in resolved.rulebook.examples] if own_examples else []
+    for example, origin in examples + (_inherited(resolved) if inherited else []):
         situation, problems = build(example.situation, chart)
         if situation is None:
             if origin == own:
                 out.diagnostics += problems
+                out.failed.update(e.span for e in example.situation.expectations)
             continue
         for expectation in example.situation.expectations:
+            if expectation.span in skip:
+                continue
             out.checked += 1
             try:
                 answer = ask(engine, module, situation, expectation)
             except Unanswerable as exc:
                 if origin == own:
+                    out.failed.add(expectation.span)
                     out.diagnostics.append(Diagnostic(str(exc), expectation.span,
                                                       hint=f"the query '{query_text(expectation)}' waits for the "
                                                            "engine stage that answers it"))
@@ -304,6 +316,7 @@ def run(resolved: ir.Resolved, module: types.ModuleType) -> Run:
             if answer.matches:
                 continue
             if origin == own:
+                out.failed.add(expectation.span)
                 out.diagnostics.append(Diagnostic(answer.mismatch, expectation.span, hint=derivation(answer.steps)))
                 continue
             overriding = sorted({f"rule {s.rule}" for s in answer.steps if s.origin == own and s.rule})
@@ -313,3 +326,48 @@ def run(resolved: ir.Resolved, module: types.ModuleType) -> Run:
                 resolved.rulebook.id.span, severity="note",
                 hint=f"{expectation.span}: expect {expectation.text}"))
     return out
+
+
+# ---- rulesdsl explain -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Explanation:
+    rulebook: str
+    query: str
+    answer: Answer
+    expected: str | None      # the result the query gave, if any
+
+    def text(self) -> str:
+        lines = [f"{self.query}  ({self.rulebook})"]
+        for number, step in enumerate(self.answer.steps, 1):
+            lines.append(f"  {number:>2}. {step}")
+        lines.append(f"answer: {self.answer.computed}")
+        if self.expected:
+            lines.append(f"expected: {self.expected} ({'as computed' if self.answer.matches else 'differs'})")
+        return "\n".join(lines) + "\n"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rulebook": self.rulebook, "query": self.query, "answer": self.answer.computed,
+                "data": self.answer.data, "steps": [s.as_json() for s in self.answer.steps],
+                "expected": self.expected, "matches": self.answer.matches if self.expected else None}
+
+
+def explain(module: types.ModuleType, source: Source, query: str) -> Explanation:
+    """The derivation of `query` (the words of an expect line, its result optional) in the situation
+    `source` holds, under the rules of `module`; RulesError with positioned diagnostics otherwise."""
+    from .errors import RulesError
+    from .source import Source
+    from .transform import parse_situation
+    text = source.text.rstrip("\n")
+    query_line = len(text.split("\n")) + 1 if text.strip() else 1
+    whole = Source(source.path, (text + "\n" if text.strip() else "") + "expect " + query + "\n")
+    situation_ir = parse_situation(whole)
+    expectation = next(e for e in situation_ir.expectations if e.span.line == query_line)
+    situation, problems = build(situation_ir, getattr(module, "TERRAIN", None))
+    if situation is None:
+        raise RulesError(problems, {whole.path: whole.text})
+    try:
+        answer = ask(engine_of(module), module, situation, expectation)
+    except Unanswerable as exc:
+        raise RulesError([Diagnostic(str(exc), expectation.span)], {whole.path: whole.text}) from None
+    expected = result_text(expectation.result, expectation.kind) or None
+    return Explanation(module.RULEBOOK["id"], query_text(expectation), answer, expected)

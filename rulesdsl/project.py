@@ -15,6 +15,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import types
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from . import ir
 from .codegen import module_name
 from .examples import has_examples, run as run_examples
 from .modcheck import build_module, load_module, name_problems, resolved_problems
-from .errors import Diagnostic, RulesError
+from .errors import Diagnostic, RulesError, Span
 from .settings import DEFAULT_PACKAGE, Library, load_config
 from .catalogue import Declared, vocabulary
 from .resolve import chain, resolve
@@ -225,6 +226,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     result.diagnostics = list(dict.fromkeys(_only(result.diagnostics, targets, result)))
     result.checked = len(targets) if targets is not None else len(sources)
     if result.ok and generate:
+        with_examples: list[tuple[ir.Resolved, types.ModuleType]] = []
         result.outputs[f"{package}/__init__.py"] = PACKAGE_INIT
         for key, resolved in sorted(result.resolved.items()):
             if key in result.library:
@@ -232,12 +234,21 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
             module, problems = build_module(resolved)  # compiled and imported before anything is written
             result.diagnostics += problems
             if module is not None and has_examples(resolved):
-                # its worked examples, and those it inherits, run against the module (examples.py)
                 loaded, _ = load_module(module_name(key), module)
                 if loaded is not None:
-                    result.diagnostics += _only(run_examples(resolved, loaded).diagnostics, targets, result)
+                    with_examples.append((resolved, loaded))
             if module is not None:
                 result.outputs[f"{package}/{module_name(key)}.py"] = module
+        # the worked examples run against the modules: each rulebook's own (a failure is an error), then
+        # those a rulebook inherits (a difference is a note; one that fails in its own rulebook is not rerun)
+        failed: set[Span] = set()
+        for resolved, loaded in with_examples:
+            run = run_examples(resolved, loaded, inherited=False)
+            result.diagnostics += _only(run.diagnostics, targets, result)
+            failed |= run.failed
+        for resolved, loaded in with_examples:
+            run = run_examples(resolved, loaded, own_examples=False, failed=failed)
+            result.diagnostics += _only(run.diagnostics, targets, result)
         if not result.ok:
             result.outputs = {}
     return result
