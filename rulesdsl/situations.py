@@ -13,7 +13,7 @@ Three things live here, each reading only the model (`ir.Situation`):
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 
 from . import ir
@@ -267,8 +267,8 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
     return problems
 
 
-def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit], on_map: object,
-                       query: bool) -> list[Diagnostic]:
+def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
+                       on_map: Callable[[ir.Text], Hex | None], query: bool) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for unit in (*e.units, *e.others):
         if unit.value not in names:
@@ -276,10 +276,10 @@ def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
                                        hint=suggest(unit.value, names) or
                                        "place it with a unit line: unit NAME SIDE A-D-M at HEX"))
     for hex in e.hexes:
-        on_map(hex)   # type: ignore[operator]
+        on_map(hex)
     if e.result is not None:
         for hex in (*e.result.hexes, *e.result.absent):
-            on_map(hex)   # type: ignore[operator]
+            on_map(hex)
     if e.kind == ir.ExpectKind.RETREAT and (e.count is None or not e.units):
         problems.append(Diagnostic("a retreat is: retreat UNIT... HEXES", e.span,
                                    hint="name the retreating units, then how many hexes, like: retreat 7 2"))
