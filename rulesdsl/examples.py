@@ -277,6 +277,22 @@ def _inherited(resolved: ir.Resolved) -> list[tuple[ir.Example, str]]:
     return [(example, book.id.value) for book in resolved.ancestors for example in book.examples]
 
 
+def _own_terrain(resolved: ir.Resolved, situation: ir.Situation) -> list[str]:
+    """The rulebook's own Terrain Effects Chart, or its amended rows, where the situation uses them (the
+    engine's steps cite no TEC row: a game's chart is named from what the situation holds)."""
+    chart, own = resolved.terrain, resolved.rulebook.id.value
+    if chart is None:
+        return []
+    if chart.origin == own:
+        return ["Terrain Effects Chart"]
+    used = {t.value for area in situation.maps for t in area.terrain} | \
+        {t.value for h in situation.hexes for t in h.terrain} | \
+        {t.value for s in situation.hexsides for t in s.features} | \
+        {r.road.value if r.road is not None else "" for r in situation.roads}
+    rows = sorted({a.key.split(" ")[0] for a in chart.amended if a.origin == own} & used)
+    return [f"Terrain Effects Chart ({', '.join(rows)})"] if rows else []
+
+
 def has_examples(resolved: ir.Resolved) -> bool:
     """Whether the rulebook has examples of its own or inherits some."""
     return any(book.examples for book in (resolved.rulebook, *resolved.ancestors))
@@ -320,6 +336,7 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
                 out.diagnostics.append(Diagnostic(answer.mismatch, expectation.span, hint=derivation(answer.steps)))
                 continue
             overriding = sorted({f"rule {s.rule}" for s in answer.steps if s.origin == own and s.rule})
+            overriding += _own_terrain(resolved, example.situation)
             why = f", under {own}'s {', '.join(overriding)}" if overriding else ""
             out.diagnostics.append(Diagnostic(
                 f"{own} answers example '{example.title.value}' of {origin} otherwise{why}: {answer.mismatch}",

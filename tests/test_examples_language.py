@@ -332,8 +332,8 @@ def test_a_game_reruns_inherited_examples_and_notes_where_its_rules_answer_other
     game = project.write("rulebooks/hills.rules", GAME_OVERRIDING)
     code, out, err = project.run("check", str(game), capsys=capsys)
     assert code == 0, err
-    assert "rulebooks/hills.rules:1:6: note: hills answers example 'Woods' of line otherwise: " \
-           "expected costs 2, computed costs 3" in err
+    assert "rulebooks/hills.rules:1:6: note: hills answers example 'Woods' of line otherwise, under hills's " \
+           "Terrain Effects Chart (woods): expected costs 2, computed costs 3" in err
     assert "rulebooks/line.rules:17:10: expect move a 2.02 costs 2" in err
     # the series' own example fails in the series: an error there, and no note again in the game
     project.write("rulebooks/line.rules", SERIES_WITH_EXAMPLE.replace("costs 2", "costs 5"))
