@@ -73,6 +73,8 @@ def _engine_call(what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
         raise Unanswerable(f"the engine cannot answer '{what}' yet") from None
     except (KeyError, ValueError, LookupError) as exc:
         raise Unanswerable(f"the engine cannot answer this {what}: {exc}") from None
+    except Exception as exc:   # a bug in an engine stage: said at the expect line, not as a traceback
+        raise Unanswerable(f"the engine failed on this {what}: {type(exc).__name__}: {exc}") from None
 
 
 def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation,
@@ -236,6 +238,7 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
     shown: list[str] = []
     ok = True
+    asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome))   # `roll N` is an input
     pairs = [("odds", resolution.odds), ("column", resolution.column or "-")]
     if roll is not None:
         pairs += [("roll", str(roll)), ("result", str(resolution.result.text))]
@@ -243,7 +246,7 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         expected = None
         if r is not None:
             expected = {"odds": r.odds, "column": r.column, "roll": None, "result": r.outcome}[name]
-        if r is None or expected is not None or name == "roll":
+        if not asked or expected is not None or name == "roll":
             shown += [name, value]
         if expected is not None and getattr(expected, "value", expected) != value:
             ok = False
@@ -387,4 +390,8 @@ def explain(module: types.ModuleType, source: Source, query: str) -> Explanation
     except Unanswerable as exc:
         raise RulesError([Diagnostic(str(exc), expectation.span)], {whole.path: whole.text}) from None
     expected = result_text(expectation.result, expectation.kind) or None
+    r = expectation.result
+    if expectation.kind == ir.ExpectKind.COMBAT and r is not None and r.odds is None and r.column is None \
+            and r.outcome is None:
+        expected = None     # only the roll to read: an input, not an answer
     return Explanation(module.RULEBOOK["id"], query_text(expectation), answer, expected)

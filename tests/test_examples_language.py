@@ -396,3 +396,20 @@ def test_the_shipped_movement_example_runs_in_check(project, capsys):
     series.write_text(text.replace("costs 1 2 3 2 total 8", "costs 1 2 3 3 total 8"), encoding="utf-8")
     code, out, err = project.run("check", capsys=capsys)
     assert code == 1 and "error: expected costs 1 2 3 3 total 8, computed costs 1 2 3 2 total 8" in err
+
+
+COMBAT = ("map 1.01 - 5.05 open; hex 3.03 woods; unit 4 allies 3-2-9 at 2.02 type infantry; "
+          "unit 8 allies 3-2-9 at 3.02 type armor; unit 9 axis 2-3-5 at 3.03 type infantry")
+
+
+def test_a_combat_query_goes_through_the_combat_engine_and_the_roll_is_an_input(project, capsys):
+    project.add_repo_rulebooks()
+    game = str(project.root / "rulebooks/games/bocage.rules")
+    code, out, err = project.run("explain", game, COMBAT, "combat", "4", "8", "on", "3.03", "roll", "7",
+                                 capsys=capsys)
+    assert (code, err) == (0, "")
+    assert "defense 3 x 2 for woods" in out and "expected:" not in out
+    assert out.endswith("answer: odds 1:1 column 1:1 roll 7 result D1r1\n")
+    code, out, err = project.run("explain", game, COMBAT, "combat", "4", "8", "on", "3.03", "roll", "7", "odds", "1:1",
+                                 "result", "D2", capsys=capsys)
+    assert "expected: odds 1:1 roll 7 result D2 (differs)" in out
