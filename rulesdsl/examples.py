@@ -86,6 +86,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
     units = [u.value for u in e.units]
     hexes = [Hex.parse(h.value) for h in e.hexes]
     want = result_text(r, kind)
+    mode = {} if e.mode is None else {"mode": e.mode.value}
     shown: list[str] = []
     ok = True
 
@@ -97,7 +98,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             ok = False
 
     if kind == ir.ExpectKind.MOVE:
-        move = _engine_call("move", engine.move, situation, units[0], hexes)
+        move = _engine_call("move", engine.move, situation, units[0], hexes, **mode)
         data = {"unit": move.unit, "path": _hexes(move.path), "costs": [_fraction(c) for c in move.costs],
                 "total": str(move.total), "allowance": str(move.allowance), "legal": move.legal,
                 "reason": move.reason}
@@ -120,7 +121,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             data["reason"] = move.reason
     elif kind in (ir.ExpectKind.REACH, ir.ExpectKind.ZOC):
         if kind == ir.ExpectKind.REACH:
-            found = _engine_call("reach", engine.reachable, situation, units[0])
+            found = _engine_call("reach", engine.reachable, situation, units[0], **mode)
             inside = set(found.costs)
             data = {"unit": found.unit, "costs": {str(h): str(c) for h, c in sorted(found.costs.items())}}
         else:
@@ -137,7 +138,8 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             ok = all(Hex.parse(h.value) in inside for h in r.hexes) and \
                 not any(Hex.parse(h.value) in inside for h in r.absent)
     elif kind == ir.ExpectKind.STACK:
-        check = _engine_call("stack", engine.stack, situation, hexes[0])
+        moment = {} if e.moment is None else {"moment": e.moment.value}
+        check = _engine_call("stack", engine.stack, situation, hexes[0], **moment)
         data = {"hex": str(check.hex), "legal": check.legal, "size": str(check.size),
                 "limit": None if check.limit is None else str(check.limit), "unit": check.unit,
                 "excess": list(check.excess)}
@@ -167,7 +169,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                 shown += ["cost", "(none)"]
     elif kind == ir.ExpectKind.RETREAT:
         retreat = _engine_call("retreat", engine.retreat, situation, units, e.count or 0,
-                               attackers=[u.value for u in e.others])
+                               attackers=[u.value for u in e.others], refuse=e.refuse or 0)
         data = {"units": list(retreat.units), "hexes": retreat.hexes, "paths": [_hexes(p) for p in retreat.paths],
                 "loss": retreat.loss, "eliminated": retreat.eliminated}
         steps = retreat.steps
@@ -191,7 +193,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             shown += ["via", " ".join(_hexes(retreat.paths[0]))]
     elif kind == ir.ExpectKind.ADVANCE:
         advance = _engine_call("advance", engine.advance, situation, units, hexes[0], e.count or 0,
-                               defender_destroyed=e.destroyed)
+                               overrun=e.overrun, defender_destroyed=e.destroyed)
         data = {"units": list(advance.units), "allowed": advance.allowed, "hexes": advance.hexes,
                 "reachable": _hexes(advance.reachable)}
         steps = advance.steps

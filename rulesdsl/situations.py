@@ -43,6 +43,10 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += [u.value for u in e.units]
     if e.kind in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK):
         parts += [h.value for h in e.hexes]
+    if e.mode is not None:
+        parts += ["mode", e.mode.value]
+    if e.moment is not None:
+        parts += ["when", e.moment.value]
     elif e.kind == ir.ExpectKind.OVERRUN:
         hexes = [h.value for h in e.hexes] + ["", ""]
         parts += ["from", hexes[0], "on", hexes[1]]
@@ -56,6 +60,10 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += ["into", *(h.value for h in e.hexes), "after", "" if e.count is None else str(e.count)]
         if e.destroyed:
             parts.append("destroyed")
+    if e.refuse is not None:
+        parts += ["refuse", str(e.refuse)]
+    if e.overrun:
+        parts.append("overrun")
     # what no query of its kind reads (the grammar writes none): shown all the same, so nothing is hidden
     if e.kind not in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK, ir.ExpectKind.OVERRUN, ir.ExpectKind.ATTACK,
                       ir.ExpectKind.COMBAT, ir.ExpectKind.ADVANCE):
