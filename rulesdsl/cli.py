@@ -134,7 +134,8 @@ def _main(argv: list[str] | None) -> int:
         return _usage(f"{args.project} has no rulebooks/ folder")
     root = find_root(start.resolve())
     paths: list[Path] | None = getattr(args, "paths", None) or None
-    if not paths:
+    names_one = args.command in ("chart", "coverage", "explain")   # a rulebook file or id: no project needed
+    if not paths and not names_one:
         if root is None:
             return _usage("no rulebooks/ folder here or in any folder above; run inside a project, "
                           "use --project DIR, or name rulebook files")

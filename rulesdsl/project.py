@@ -163,7 +163,8 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     failed = False
     library = library or Library()
     result.library_ids = library.ids()
-    wanted: list[Source] = list(sources)
+    # with no rulebook of its own (a library id named outside any project), start from the library's
+    wanted: list[Source] = list(sources) or _from_library(parsed, library, root, result, library_ids)
     while wanted:
         for source in wanted:
             result.sources[source.path] = source.text
