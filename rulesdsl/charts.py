@@ -513,6 +513,7 @@ SECTIONS: dict[type, tuple[str | None, Callable[[ir.Resolved, Labeler], Any]]] =
     ir.ParameterDeclarations: (None, _nothing),   # what parameters mean: printed where a parameter is
     ir.Rounding: (None, _nothing),           # folded into the outcome odds
     ir.Labels: (None, _nothing),             # how every section prints: label_layers
+    ir.Example: (None, _nothing),            # worked examples are checked by `rulesdsl check`, not printed
     ir.SequenceOfPlay: ("sequence", _sequence),
     ir.TerrainChart: ("terrain", _terrain),
     ir.ResultsTable: ("results", lambda resolved, t: _results(resolved, t, {p.name: p for p in resolved.parameters})),

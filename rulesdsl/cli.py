@@ -32,6 +32,8 @@ class Arguments(argparse.Namespace):
     name: str                      # new
     extends: str | None            # new
     title: str | None              # new
+    situation: str                 # explain
+    query: list[str]               # explain
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -81,6 +83,19 @@ def _parser() -> argparse.ArgumentParser:
         "reference", help="print the language reference (docs/reference.md) generated from the compiler's sources")
     reference.add_argument("-o", "--out", metavar="PATH", type=Path, default=None,
                            help="write it to PATH (default: standard output)")
+    explain = commands.add_parser(
+        "explain", help="ask the rules engine about a situation and print the derivation, rule by rule",
+        description="Answer a query about a situation under a rulebook's rules, printing each step of the "
+                    "derivation with the rule id, the rulebook, file and line it comes from.")
+    explain.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
+    explain.add_argument("situation", metavar="SITUATION",
+                         help="a file in the situation notation, '-' for standard input, or the lines "
+                              "themselves with ';' between them ('map 1.01 - 5.05 open; unit a x 3-2-9 at 2.02')")
+    explain.add_argument("query", nargs="+", metavar="QUERY",
+                         help="the query of an expect line: move 6 23.16 24.16, reach 6, zoc axis, stack 10.07, "
+                              "supply 3, overrun 5 6 from 11.08 on 11.07, exploit 7, attack 4 6 on 10.10, "
+                              "retreat 7 2, advance 5 into 11.07 after 2, combat 4 6 on 10.10 roll 7")
+    explain.add_argument("--format", choices=("text", "json"), default="text")
     build = commands.add_parser("build", help="compile every rulebook into generated/ (modules and charts)")
     build.add_argument("--check", action="store_true",
                        help="write nothing; exit 1 if generated/ is not what a build would write")
@@ -126,6 +141,8 @@ def _main(argv: list[str] | None) -> int:
         return _fmt(root, paths, args.check)
     if args.command == "diff":
         return _diff(root, args)
+    if args.command == "explain":
+        return _explain(root, args)
     assert root is not None   # build names no files: the project was found above
     return _build(root, args.check)
 
@@ -278,6 +295,48 @@ def _chart(root: Path | None, args: Arguments) -> int:
     except OSError as exc:
         return _usage(f"cannot write {out}: {exc.strerror or exc} (nothing was written)")
     print(f"wrote {visible(str(out))}")
+    return EXIT_OK
+
+
+def _explain(root: Path | None, args: Arguments) -> int:
+    import json
+    from .codegen import module_name
+    from .errors import RulesError
+    from .examples import explain
+    from .modcheck import build_module, load_module
+    from .source import Source, read_source
+    as_path = Path(args.rulebook)
+    is_file = as_path.suffix == ".rules" or as_path.exists()
+    compilation = compile_project(root, [as_path] if is_file else None, () if is_file else (args.rulebook,))
+    key = next((k for k, r in compilation.rulebooks.items() if r.path == shown_path(as_path, root)), None) \
+        if is_file else args.rulebook
+    if not compilation.ok:
+        _report(compilation)
+        return EXIT_RULES
+    if key is None or key not in compilation.resolved:
+        known = ", ".join(sorted(set(compilation.resolved) - compilation.library))
+        return _usage(f"no rulebook '{args.rulebook}' in this project (rulebooks: {known}; "
+                      f"library: {', '.join(compilation.library_ids)})")
+    source_text, problems = build_module(compilation.resolved[key])
+    module = load_module(module_name(key), source_text)[0] if source_text is not None else None
+    if module is None:
+        print(render_all(problems, compilation.sources), file=sys.stderr)
+        return EXIT_RULES
+    try:
+        if args.situation == "-":
+            situation = Source("<stdin>", sys.stdin.read())
+        elif Path(args.situation).is_file():
+            situation = read_source(Path(args.situation), shown_path(Path(args.situation), root), root=root)
+        else:
+            situation = Source("<situation>", args.situation.replace(";", "\n"))
+        explanation = explain(module, situation, " ".join(args.query))
+    except RulesError as exc:
+        print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
+        return EXIT_RULES
+    if args.format == "json":
+        sys.stdout.write(json.dumps(explanation.as_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(visible_lines(explanation.text()))
     return EXIT_OK
 
 

@@ -813,6 +813,7 @@ SECTIONS: dict[type, tuple[str, ...]] = {
     ir.ResultCodes: ("codes",),
     ir.LookupTable: ("tables",),
     ir.Labels: (),
+    ir.Example: (),     # run by `rulesdsl check` against the module, not part of it
 }
 
 

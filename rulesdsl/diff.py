@@ -25,7 +25,7 @@ from .walk import iter_fields
 
 SEVERITIES = ("correction", "addition", "breaking")
 AREAS = ("rulebook", "rule", "sequence", "terrain", "results", "result-codes", "modifiers", "shifts", "adjustments",
-         "unit-factors", "tables", "unit-types", "vocabulary", "parameters", "rounding", "labels")
+         "unit-factors", "tables", "unit-types", "vocabulary", "parameters", "rounding", "labels", "examples")
 
 
 @dataclass(frozen=True)
@@ -301,6 +301,17 @@ def _rounding(blocks: list[ir.Rounding]) -> dict[str, dict[str, str]]:
     return {block.name.value: _record(block, "name") for block in blocks[:1]}
 
 
+def _examples(blocks: list[ir.Example]) -> dict[str, dict[str, str]]:
+    """Examples by title; in each, its cites and each line of its situation keyed by meaning (a unit by its
+    name, an expect line by its query), so a changed expectation reads `expect move 6 ...: costs 1 2 -> ...`."""
+    from .situations import lines
+    out: dict[str, dict[str, str]] = {}
+    for block in blocks:
+        title = f"{block.title.value} (line {block.span.line})" if block.title.value in out else block.title.value
+        out[title] = {"cites": _text(block.cites), **lines(block.situation)}
+    return out
+
+
 # The area of the snapshot each statement kind fills, and how (tests/test_walk.py checks every kind is here).
 SNAPSHOTS: dict[type, tuple[str, Callable[[list[Any]], Any]]] = {
     ir.Rule: ("rules", _rules_snapshot),
@@ -318,6 +329,7 @@ SNAPSHOTS: dict[type, tuple[str, Callable[[list[Any]], Any]]] = {
     ir.ResultCodes: ("result_codes", _by_name("codes", "code")),
     ir.LookupTable: ("tables", _tables),
     ir.Labels: ("labels", _labels),
+    ir.Example: ("examples", _examples),
 }
 
 
@@ -385,6 +397,7 @@ _KEYED = {
     "rounding": ("rounding", "Rounding", "rounding rule"),
     "result_codes": ("result-codes", "Result codes", "result code"),
     "labels": ("labels", "Labels", "language"),
+    "examples": ("examples", "Worked examples", "example"),
 }
 
 

@@ -59,6 +59,7 @@ BLOCKS: dict[type, tuple[str, tuple[tuple[str, ...], ...]] | None] = {
     ir.ResultCodes: ("codes", (("result", "codes"),)),            # code  what it does, ...
     ir.LookupTable: ("grid", (("table",),)),
     ir.Labels: ("labels", (("labels",),)),
+    ir.Example: ("example", (("example",),)),   # one item per line, as written
 }
 # blocks inside statements
 _INNER = {("defender", "side"): "grid", ("attacker", "side"): "grid", ("game", "turn"): "phases",

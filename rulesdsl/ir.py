@@ -137,6 +137,32 @@ class BinaryOp(Kind):
     OR = "or"
 
 
+class ExpectKind(Kind):
+    """What an `expect` line of an example asks the rules engine."""
+    MOVE = "move"
+    REACH = "reach"
+    ZOC = "zoc"
+    STACK = "stack"
+    SUPPLY = "supply"
+    OVERRUN = "overrun"
+    EXPLOIT = "exploit"
+    ATTACK = "attack"
+    RETREAT = "retreat"
+    ADVANCE = "advance"
+    COMBAT = "combat"
+
+
+class Ruling(Kind):
+    """The yes/no part of what an `expect` line says the rules answer."""
+    LEGAL = "legal"
+    ILLEGAL = "illegal"
+    ALLOWED = "allowed"
+    REFUSED = "refused"
+    IN = "in"
+    OUT = "out"
+    ELIMINATED = "eliminated"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Text:
     """A positioned name, id or string."""
@@ -664,6 +690,133 @@ class LookupTable:
     rows: tuple[tuple[Text, ...], ...]
 
 
+# ---- worked examples -----------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MapArea:
+    """`map 22.14 - 27.19 open`: the playable hexes (a rectangle, corners inclusive) and the default terrain."""
+
+    span: Span = _span()
+    first: Text
+    last: Text
+    terrain: tuple[Text, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HexTerrain:
+    """`hex 26.16 open town`: a hex's terrain, TEC hex rows."""
+
+    span: Span = _span()
+    hex: Text
+    terrain: tuple[Text, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HexsideFeatures:
+    """`hexside 23.16/24.16 river bridge`: the TEC hexside rows on a hexside."""
+
+    span: Span = _span()
+    hexside: Text
+    features: tuple[Text, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoadLine:
+    """`road [trail] 26.16 26.17 26.18`: a road along these hexes, in order; `road` None: the TEC's first road row."""
+
+    span: Span = _span()
+    road: Text | None
+    hexes: tuple[Text, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SupplySource:
+    """`source allies 22.14 22.15`: the hexes a side traces supply to."""
+
+    span: Span = _span()
+    side: Text
+    hexes: tuple[Text, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SituationUnit:
+    """`unit 7 axis 2-3-5 at 25.16 steps 2 type armor size division can exploit marked dg started 25.17`."""
+
+    span: Span = _span()
+    name: Text
+    side: Text
+    strengths: tuple[Text, ...]    # the counter's attack, defense and MA, as written (validate: three numbers)
+    hex: Text
+    steps: int | None
+    type: Text | None
+    size: Text | None
+    capabilities: tuple[Text, ...]
+    states: tuple[Text, ...]
+    started: Text | None           # where it began the phase, when it moved
+    no_attack_strength: bool       # its first value is no Attack Strength
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExpectedResult:
+    """What an `expect` line says the rules answer; the fields its kind of query uses are set."""
+
+    span: Span = _span()
+    ruling: Ruling | None          # legal, illegal, allowed, refused, in, out, eliminated
+    costs: tuple[Fraction, ...]    # move: MPs per hex entered
+    total: Fraction | None         # move: MPs in all
+    hexes: tuple[Text, ...]        # reach, zoc: hexes in; retreat: the path (`via`)
+    absent: tuple[Text, ...]       # reach, zoc: hexes not in (`not`)
+    amount: Fraction | None        # overrun: `cost`; retreat: `loss`; advance: `hexes`
+    odds: Text | None              # combat
+    column: Text | None
+    roll: int | None
+    outcome: Text | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Expectation:
+    """`expect QUERY RESULT`: a query of the rules engine and what the rules answer (None: a bare query, as
+    `rulesdsl explain` takes; validate reports one in an example)."""
+
+    span: Span = _span()
+    kind: ExpectKind
+    units: tuple[Text, ...]        # the units the query names (a move's unit, an attack's attackers)
+    side: Text | None              # zoc
+    hexes: tuple[Text, ...]        # move: the path; stack: the hex; overrun: from, on; attack, combat: on;
+                                   # advance: into
+    count: int | None              # retreat: hexes to retreat; advance: the retreat it follows (`after`)
+    others: tuple[Text, ...]       # retreat: the attackers it retreats from
+    destroyed: bool                # advance: the defender was destroyed
+    result: ExpectedResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Situation:
+    """A situation as written: an example's body, or a file `rulesdsl explain` reads."""
+
+    span: Span = _span()
+    notes: tuple[Text, ...]
+    maps: tuple[MapArea, ...]            # validate: exactly one
+    hexes: tuple[HexTerrain, ...]
+    hexsides: tuple[HexsideFeatures, ...]
+    roads: tuple[RoadLine, ...]
+    sources: tuple[SupplySource, ...]
+    phasing: tuple[Text, ...]            # validate: at most one
+    phase: tuple[Text, ...]              # validate: at most one
+    units: tuple[SituationUnit, ...]
+    expectations: tuple[Expectation, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Example:
+    """`example "Title" [cites] { ... }`: a worked example, run against the resolved rules by `rulesdsl check`."""
+
+    span: Span = _span()
+    title: Text
+    cites: tuple[Text, ...]
+    situation: Situation
+
+
 # ---- the rulebook ----------------------------------------------------------
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NotWhole:
@@ -696,6 +849,7 @@ class Rulebook:
     result_codes: tuple[ResultCodes, ...]
     tables: tuple[LookupTable, ...]
     labels: tuple[Labels, ...]
+    examples: tuple[Example, ...]
     # how numbers were mis-written, not what the rulebook means: out of equality and of the statements
     not_whole: tuple[NotWhole, ...] = field(compare=False, repr=False)
 
@@ -710,7 +864,7 @@ class Rulebook:
 
 
 Statement = Union[Rule, UnitTypes, Vocabulary, ParameterDeclarations, Modifiers, Shifts, Adjustments, UnitFactors, Rounding,
-                  SequenceOfPlay, TerrainChart, ResultsTable, ResultCodes, LookupTable, Labels]
+                  SequenceOfPlay, TerrainChart, ResultsTable, ResultCodes, LookupTable, Labels, Example]
 
 # The statement kinds, read off Rulebook's fields (each a tuple of one kind of block): adding a block kind
 # is adding a field there, and every consumer that dispatches on STATEMENTS must then handle it

@@ -18,7 +18,9 @@ from .source import Source
 
 _EMPTY_HINT = 'a rulebook starts with a header, like: game my-title "My Title" version "1.0" extends scs-1.8'
 
-_LARK = Lark.open("grammar.lark", rel_to=__file__, parser="lalr", propagate_positions=True)
+# two start symbols: a rulebook, and a situation by itself (`rulesdsl explain`)
+_LARK = Lark.open("grammar.lark", rel_to=__file__, parser="lalr", propagate_positions=True,
+                  start=["start", "situation"])
 
 _TERMINAL_NAMES = {
     "NAME": "a name (lower case, like woods or zoc.entry_cost)",
@@ -117,7 +119,7 @@ def _index_examples() -> dict[_StateKey, str]:
     for label, examples in _EXAMPLES.items():
         for example in examples:
             try:
-                _LARK.parse(example)
+                _LARK.parse(example, start="start")
             except UnexpectedInput as exc:
                 position, token_type = _state_key(exc)
                 if position is not None:
@@ -194,7 +196,7 @@ def _open_brace(text: str) -> tuple[int, int] | None:
     return stack[-1] if stack else None
 
 
-def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
+def _diagnose(exc: UnexpectedInput, source: Source, start: str = "start") -> Diagnostic:
     text = source.text
     line, column = getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedCharacters):
@@ -240,7 +242,7 @@ def _diagnose(exc: UnexpectedInput, source: Source) -> Diagnostic:
     expected = expected_names
     header_line = _header_line(text.split("\n"))
     first_word = text.split("\n")[header_line - 1].split()[0] if header_line else ""
-    if line == header_line and first_word not in ("series", "game"):
+    if start == "start" and line == header_line and first_word not in ("series", "game"):
         return Diagnostic(next(iter(_EXAMPLES)), Span(source.path, line, 1, line, 1 + len(first_word)),
                           hint=f"found '{first_word}'")
     if "NAME" in expected and token.type == "WORD" and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*", str(token)) \
@@ -272,7 +274,7 @@ _STRUCTURAL = {label for label in _EXAMPLES if "header" in label or "'{'" in lab
                or "the dice" in label}
 
 
-def parse_tree(source: Source) -> Tree[Token]:
+def parse_tree(source: Source, start: str = "start") -> Tree[Token]:
     """Parse a rulebook's text; raise RulesError with its syntax errors, each positioned.
 
     After an error inside a line, the line is set aside (blanked, so positions
@@ -281,6 +283,10 @@ def parse_tree(source: Source) -> Tree[Token]:
     would only be the same mistake seen again.
     """
     if not source.text.strip():
+        if start != "start":
+            raise RulesError([Diagnostic("empty situation", Span(source.path, 1, 1, 1, 1),
+                                         hint="give its lines, like: map 1.01 - 5.05 open; unit a x 1-1-4 at 2.02")],
+                             {source.path: source.text})
         raise RulesError([Diagnostic("empty rulebook", Span(source.path, 1, 1, 1, 1),
                                      hint=_EMPTY_HINT)],
                          {source.path: source.text})
@@ -290,15 +296,15 @@ def parse_tree(source: Source) -> Tree[Token]:
     while True:
         attempt = Source(source.path, "\n".join(lines))
         try:
-            tree = _LARK.parse(attempt.text)
+            tree = _LARK.parse(attempt.text, start=start)
         except UnexpectedInput as exc:
-            diagnostic = _diagnose(exc, attempt)
+            diagnostic = _diagnose(exc, attempt, start)
             line = diagnostic.span.line
             code = lines[line - 1] if 0 < line <= len(lines) else ""
             if problems and (code.strip() in ("}", "") or diagnostic in problems):
                 break  # only the echo of the mistake before it
             problems.append(diagnostic)
-            structural = "{" in code or "}" in code or line <= _header_line(lines) \
+            structural = "{" in code or "}" in code or (start == "start" and line <= _header_line(lines)) \
                 or diagnostic.message in _STRUCTURAL or diagnostic.message.startswith(("unterminated", "empty"))
             budget -= len(attempt.text)
             if structural or len(problems) >= MAX_SYNTAX_ERRORS or budget < 0:

@@ -15,14 +15,16 @@ import secrets
 import shutil
 import subprocess
 import sys
+import types
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ir
 from .codegen import module_name
-from .modcheck import build_module, name_problems, resolved_problems
-from .errors import Diagnostic, RulesError
+from .examples import has_examples, run as run_examples
+from .modcheck import build_module, load_module, name_problems, resolved_problems
+from .errors import Diagnostic, RulesError, Span
 from .settings import DEFAULT_PACKAGE, Library, load_config
 from .catalogue import Declared, vocabulary
 from .resolve import chain, resolve
@@ -224,14 +226,29 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     result.diagnostics = list(dict.fromkeys(_only(result.diagnostics, targets, result)))
     result.checked = len(targets) if targets is not None else len(sources)
     if result.ok and generate:
+        with_examples: list[tuple[ir.Resolved, types.ModuleType]] = []
         result.outputs[f"{package}/__init__.py"] = PACKAGE_INIT
         for key, resolved in sorted(result.resolved.items()):
             if key in result.library:
                 continue    # resolved for its card only: a library rulebook has no output
             module, problems = build_module(resolved)  # compiled and imported before anything is written
             result.diagnostics += problems
+            if module is not None and has_examples(resolved):
+                loaded, _ = load_module(module_name(key), module)
+                if loaded is not None:
+                    with_examples.append((resolved, loaded))
             if module is not None:
                 result.outputs[f"{package}/{module_name(key)}.py"] = module
+        # the worked examples run against the modules: each rulebook's own (a failure is an error), then
+        # those a rulebook inherits (a difference is a note; one that fails in its own rulebook is not rerun)
+        failed: set[Span] = set()
+        for resolved, loaded in with_examples:
+            run = run_examples(resolved, loaded, inherited=False)
+            result.diagnostics += _only(run.diagnostics, targets, result)
+            failed |= run.failed
+        for resolved, loaded in with_examples:
+            run = run_examples(resolved, loaded, own_examples=False, failed=failed)
+            result.diagnostics += _only(run.diagnostics, targets, result)
         if not result.ok:
             result.outputs = {}
     return result

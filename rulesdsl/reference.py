@@ -228,6 +228,32 @@ KINDS: dict[type, Kind] = {
                     'labels fr "Français" {\n'
                     '  phase.movement  "Phase de mouvement"\n'
                     "}\n"),
+    ir.Example: Kind("Worked examples", ("example",),
+                     "A small situation (the playable hexes and their terrain, hexsides, roads, supply sources, "
+                     "whose turn and phase it is, and the units with side, attack-defense-movement, steps, type, "
+                     "size, capabilities and markers), and `expect` lines: each a query of the rules engine "
+                     "(move, reach, zoc, stack, supply, overrun, exploit, attack, retreat, advance, combat) and "
+                     "what the rules answer. `rulesdsl check` and `rulesdsl build` run every one against the "
+                     "rules in effect; a game re-runs the examples it inherits and notes where its own rules "
+                     "answer otherwise. `rulesdsl explain RULEBOOK SITUATION QUERY` takes the same lines and "
+                     "prints the derivation. `note` lines say where the source is cut.",
+                     "terrain effects chart {\n"
+                     "  hex:\n"
+                     "    open   1  ne\n"
+                     "    woods  2  Dx2\n"
+                     "  hexside:\n"
+                     "    stream  +1  Ax1/2\n"
+                     "}\n\n"
+                     'example "Through the woods and over the stream" {\n'
+                     '  note "The hexes are laid out so that the costs hold."\n'
+                     "  map 1.01 - 4.04 open      # the playable hexes, and their terrain unless a hex line says\n"
+                     "  hex 2.02 woods\n"
+                     "  hexside 2.02/3.02 stream\n"
+                     "  unit a blue 3-2-4 at 1.02\n"
+                     "  unit b red 2-2-4 at 4.04 steps 2 can exploit marked out-of-supply\n"
+                     "  expect move a 2.02 3.02 costs 2 2 total 4\n"
+                     "  expect move a 2.02 3.02 4.02 illegal\n"
+                     "}\n"),
 }
 
 

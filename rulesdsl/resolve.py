@@ -35,6 +35,7 @@ RESOLUTION: dict[type, str] = {
     ir.Vocabulary: MERGED,
     ir.ParameterDeclarations: MERGED,    # every rulebook adds to its ancestors' (catalogue.vocabulary)
     ir.Labels: LAYERED,
+    ir.Example: MERGED,                  # a game re-runs the examples it inherits (examples.py)
     ir.UnitTypes: "unit types",
     ir.Rounding: "rounding rule",
     ir.SequenceOfPlay: "sequence of play",

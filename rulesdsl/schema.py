@@ -39,6 +39,7 @@ DOCUMENT: dict[type, str] = {
     ir.ParameterDeclarations: MANY,
     ir.LookupTable: MANY,
     ir.Labels: MANY,
+    ir.Example: MANY,
     ir.UnitTypes: "unit types block",
     ir.Rounding: "rounding rule",
     ir.SequenceOfPlay: "sequence of play",

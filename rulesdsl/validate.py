@@ -17,6 +17,7 @@ from .runtime.model import PLURALS
 from .runtime.notation import NOTATIONS, parse_odds
 from .runtime.tables import DICE_OUTCOMES, roll_range
 from .schema import check_schema
+from .situations import check_example
 from .walk import walk
 
 
@@ -809,4 +810,5 @@ CHECKS: dict[type, Callable[[Any], list[Diagnostic]]] = {
     ir.ResultCodes: result_codes.check,
     ir.LookupTable: _lookup,
     ir.Labels: _nothing,             # languages and keys across blocks: _labels
+    ir.Example: check_example,       # the situation by itself; its terrain and its expect lines: examples.py
 }
