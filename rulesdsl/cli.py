@@ -169,8 +169,8 @@ def _usage(message: str) -> int:
 
 
 def _report(compilation: Compilation) -> None:
-    if compilation.diagnostics:
-        print(render_all(compilation.diagnostics, compilation.sources), file=sys.stderr)
+    if compilation.diagnostics or compilation.notes:
+        print(render_all([*compilation.diagnostics, *compilation.notes], compilation.sources), file=sys.stderr)
     errors = sum(d.severity == "error" for d in compilation.diagnostics)
     noun = "rulebook" if compilation.checked == 1 else "rulebooks"
     if errors and compilation.checked:

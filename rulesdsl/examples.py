@@ -178,7 +178,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                 ok = retreat.eliminated
             else:
                 ok = not retreat.eliminated and r.amount == retreat.loss
-                if r.hexes:
+                if r.hexes and not retreat.eliminated:
                     path = tuple(Hex.parse(h.value) for h in r.hexes)
                     legal = path in {tuple(p) for p in retreat.paths}
                     shown += ["via", " ".join(h.value for h in r.hexes) if legal else

@@ -43,6 +43,10 @@ _TERMINAL_NAMES = {
     "ACROSS": "all-across or any-across",
     "FACTOR_ROLE": "attack or defense",
     "RESULT_FIELD": "attacker-steps, attacker-retreat, defender-steps or defender-retreat",
+    "SPOT": "a hex number (like 23.15 or A10.10)",
+    "HEXSIDE_SPOT": "a hexside (like 23.16/24.16)",
+    "COUNTER": "a counter's attack-defense-movement (like 3-2-9)",
+    "NO_ATTACK": "no-attack-strength",
     "_NL": "end of line",
     "$END": "end of file",
 }

@@ -83,6 +83,9 @@ class Compilation:
     library_paths: dict[str, str] = field(default_factory=dict)   # their shown paths -> the id asked for
     library_ids: list[str] = field(default_factory=list)    # every id the library folders offer
     parameters: dict[str, dict[str, Declared] | None] = field(default_factory=dict)   # id -> what it may set
+    # where a rulebook's own rules answer an example it inherits otherwise (examples.py): printed with the
+    # diagnostics, never a problem
+    notes: list[Diagnostic] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -248,7 +251,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
             failed |= run.failed
         for resolved, loaded in with_examples:
             run = run_examples(resolved, loaded, own_examples=False, failed=failed)
-            result.diagnostics += _only(run.diagnostics, targets, result)
+            result.notes += _only(run.diagnostics, targets, result)
         if not result.ok:
             result.outputs = {}
     return result
