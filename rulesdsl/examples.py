@@ -73,6 +73,8 @@ def _engine_call(what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
         raise Unanswerable(f"the engine cannot answer '{what}' yet") from None
     except (KeyError, ValueError, LookupError) as exc:
         raise Unanswerable(f"the engine cannot answer this {what}: {exc}") from None
+    except Exception as exc:   # a bug in an engine stage: said at the expect line, not as a traceback
+        raise Unanswerable(f"the engine failed on this {what}: {type(exc).__name__}: {exc}") from None
 
 
 def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation,
@@ -84,6 +86,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
     units = [u.value for u in e.units]
     hexes = [Hex.parse(h.value) for h in e.hexes]
     want = result_text(r, kind)
+    mode = {} if e.mode is None else {"mode": e.mode.value}
     shown: list[str] = []
     ok = True
 
@@ -95,7 +98,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             ok = False
 
     if kind == ir.ExpectKind.MOVE:
-        move = _engine_call("move", engine.move, situation, units[0], hexes)
+        move = _engine_call("move", engine.move, situation, units[0], hexes, **mode)
         data = {"unit": move.unit, "path": _hexes(move.path), "costs": [_fraction(c) for c in move.costs],
                 "total": str(move.total), "allowance": str(move.allowance), "legal": move.legal,
                 "reason": move.reason}
@@ -118,7 +121,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             data["reason"] = move.reason
     elif kind in (ir.ExpectKind.REACH, ir.ExpectKind.ZOC):
         if kind == ir.ExpectKind.REACH:
-            found = _engine_call("reach", engine.reachable, situation, units[0])
+            found = _engine_call("reach", engine.reachable, situation, units[0], **mode)
             inside = set(found.costs)
             data = {"unit": found.unit, "costs": {str(h): str(c) for h, c in sorted(found.costs.items())}}
         else:
@@ -135,7 +138,8 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             ok = all(Hex.parse(h.value) in inside for h in r.hexes) and \
                 not any(Hex.parse(h.value) in inside for h in r.absent)
     elif kind == ir.ExpectKind.STACK:
-        check = _engine_call("stack", engine.stack, situation, hexes[0])
+        moment = {} if e.moment is None else {"moment": e.moment.value}
+        check = _engine_call("stack", engine.stack, situation, hexes[0], **moment)
         data = {"hex": str(check.hex), "legal": check.legal, "size": str(check.size),
                 "limit": None if check.limit is None else str(check.limit), "unit": check.unit,
                 "excess": list(check.excess)}
@@ -165,7 +169,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                 shown += ["cost", "(none)"]
     elif kind == ir.ExpectKind.RETREAT:
         retreat = _engine_call("retreat", engine.retreat, situation, units, e.count or 0,
-                               attackers=[u.value for u in e.others])
+                               attackers=[u.value for u in e.others], refuse=e.refuse or 0)
         data = {"units": list(retreat.units), "hexes": retreat.hexes, "paths": [_hexes(p) for p in retreat.paths],
                 "loss": retreat.loss, "eliminated": retreat.eliminated}
         steps = retreat.steps
@@ -189,7 +193,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             shown += ["via", " ".join(_hexes(retreat.paths[0]))]
     elif kind == ir.ExpectKind.ADVANCE:
         advance = _engine_call("advance", engine.advance, situation, units, hexes[0], e.count or 0,
-                               defender_destroyed=e.destroyed)
+                               overrun=e.overrun, defender_destroyed=e.destroyed)
         data = {"units": list(advance.units), "allowed": advance.allowed, "hexes": advance.hexes,
                 "reachable": _hexes(advance.reachable)}
         steps = advance.steps
@@ -236,6 +240,7 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
     shown: list[str] = []
     ok = True
+    asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome))   # `roll N` is an input
     pairs = [("odds", resolution.odds), ("column", resolution.column or "-")]
     if roll is not None:
         pairs += [("roll", str(roll)), ("result", str(resolution.result.text))]
@@ -243,7 +248,7 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         expected = None
         if r is not None:
             expected = {"odds": r.odds, "column": r.column, "roll": None, "result": r.outcome}[name]
-        if r is None or expected is not None or name == "roll":
+        if not asked or expected is not None or name == "roll":
             shown += [name, value]
         if expected is not None and getattr(expected, "value", expected) != value:
             ok = False
@@ -275,6 +280,22 @@ class Run:
 
 def _inherited(resolved: ir.Resolved) -> list[tuple[ir.Example, str]]:
     return [(example, book.id.value) for book in resolved.ancestors for example in book.examples]
+
+
+def _own_terrain(resolved: ir.Resolved, situation: ir.Situation) -> list[str]:
+    """The rulebook's own Terrain Effects Chart, or its amended rows, where the situation uses them (the
+    engine's steps cite no TEC row: a game's chart is named from what the situation holds)."""
+    chart, own = resolved.terrain, resolved.rulebook.id.value
+    if chart is None:
+        return []
+    if chart.origin == own:
+        return ["Terrain Effects Chart"]
+    used = {t.value for area in situation.maps for t in area.terrain} | \
+        {t.value for h in situation.hexes for t in h.terrain} | \
+        {t.value for s in situation.hexsides for t in s.features} | \
+        {r.road.value if r.road is not None else "" for r in situation.roads}
+    rows = sorted({a.key.split(" ")[0] for a in chart.amended if a.origin == own} & used)
+    return [f"Terrain Effects Chart ({', '.join(rows)})"] if rows else []
 
 
 def has_examples(resolved: ir.Resolved) -> bool:
@@ -320,6 +341,7 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
                 out.diagnostics.append(Diagnostic(answer.mismatch, expectation.span, hint=derivation(answer.steps)))
                 continue
             overriding = sorted({f"rule {s.rule}" for s in answer.steps if s.origin == own and s.rule})
+            overriding += _own_terrain(resolved, example.situation)
             why = f", under {own}'s {', '.join(overriding)}" if overriding else ""
             out.diagnostics.append(Diagnostic(
                 f"{own} answers example '{example.title.value}' of {origin} otherwise{why}: {answer.mismatch}",
@@ -370,4 +392,8 @@ def explain(module: types.ModuleType, source: Source, query: str) -> Explanation
     except Unanswerable as exc:
         raise RulesError([Diagnostic(str(exc), expectation.span)], {whole.path: whole.text}) from None
     expected = result_text(expectation.result, expectation.kind) or None
+    r = expectation.result
+    if expectation.kind == ir.ExpectKind.COMBAT and r is not None and r.odds is None and r.column is None \
+            and r.outcome is None:
+        expected = None     # only the roll to read: an input, not an answer
     return Explanation(module.RULEBOOK["id"], query_text(expectation), answer, expected)

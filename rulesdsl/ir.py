@@ -787,6 +787,10 @@ class Expectation:
     others: tuple[Text, ...]       # retreat: the attackers it retreats from
     destroyed: bool                # advance: the defender was destroyed
     result: ExpectedResult | None
+    mode: Text | None = None       # move, reach: the movement mode (`mode road`); None: regular
+    moment: Text | None = None     # stack: when the limit is checked (`when overrun`); None: at the phase's end
+    refuse: int | None = None      # retreat: hexes of the retreat taken as step losses instead (`refuse 1`)
+    overrun: bool = False          # advance: after an overrun
     text: str = _as_written()
 
 

@@ -244,13 +244,13 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                 result.outputs[f"{package}/{module_name(key)}.py"] = module
         # the worked examples run against the modules: each rulebook's own (a failure is an error), then
         # those a rulebook inherits (a difference is a note; one that fails in its own rulebook is not rerun)
-        failed: set[Span] = set()
+        failing: set[Span] = set()
         for resolved, loaded in with_examples:
             run = run_examples(resolved, loaded, inherited=False)
             result.diagnostics += _only(run.diagnostics, targets, result)
-            failed |= run.failed
+            failing |= run.failed
         for resolved, loaded in with_examples:
-            run = run_examples(resolved, loaded, own_examples=False, failed=failed)
+            run = run_examples(resolved, loaded, own_examples=False, failed=failing)
             result.notes += _only(run.diagnostics, targets, result)
         if not result.ok:
             result.outputs = {}

@@ -13,7 +13,7 @@ Three things live here, each reading only the model (`ir.Situation`):
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 
 from . import ir
@@ -43,6 +43,10 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += [u.value for u in e.units]
     if e.kind in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK):
         parts += [h.value for h in e.hexes]
+    if e.mode is not None:
+        parts += ["mode", e.mode.value]
+    if e.moment is not None:
+        parts += ["when", e.moment.value]
     elif e.kind == ir.ExpectKind.OVERRUN:
         hexes = [h.value for h in e.hexes] + ["", ""]
         parts += ["from", hexes[0], "on", hexes[1]]
@@ -56,6 +60,10 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += ["into", *(h.value for h in e.hexes), "after", "" if e.count is None else str(e.count)]
         if e.destroyed:
             parts.append("destroyed")
+    if e.refuse is not None:
+        parts += ["refuse", str(e.refuse)]
+    if e.overrun:
+        parts.append("overrun")
     # what no query of its kind reads (the grammar writes none): shown all the same, so nothing is hidden
     if e.kind not in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK, ir.ExpectKind.OVERRUN, ir.ExpectKind.ATTACK,
                       ir.ExpectKind.COMBAT, ir.ExpectKind.ADVANCE):
@@ -267,8 +275,8 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
     return problems
 
 
-def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit], on_map: object,
-                       query: bool) -> list[Diagnostic]:
+def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
+                       on_map: Callable[[ir.Text], Hex | None], query: bool) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for unit in (*e.units, *e.others):
         if unit.value not in names:
@@ -276,10 +284,10 @@ def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
                                        hint=suggest(unit.value, names) or
                                        "place it with a unit line: unit NAME SIDE A-D-M at HEX"))
     for hex in e.hexes:
-        on_map(hex)   # type: ignore[operator]
+        on_map(hex)
     if e.result is not None:
         for hex in (*e.result.hexes, *e.result.absent):
-            on_map(hex)   # type: ignore[operator]
+            on_map(hex)
     if e.kind == ir.ExpectKind.RETREAT and (e.count is None or not e.units):
         problems.append(Diagnostic("a retreat is: retreat UNIT... HEXES", e.span,
                                    hint="name the retreating units, then how many hexes, like: retreat 7 2"))

@@ -636,9 +636,29 @@ class _Builder(Transformer[Token, Any]):
 
     def _expect(self, meta: Meta, kind: ir.ExpectKind, result: ir.ExpectedResult | None, *,
                 units: tuple[ir.Text, ...] = (), side: ir.Text | None = None, hexes: tuple[ir.Text, ...] = (),
-                count: int | None = None, others: tuple[ir.Text, ...] = (), destroyed: bool = False) -> ir.Expectation:
+                count: int | None = None, others: tuple[ir.Text, ...] = (), destroyed: bool = False,
+                options: dict[str, Any] | None = None) -> ir.Expectation:
         return ir.Expectation(span=self._span(meta), kind=kind, units=units, side=side, hexes=hexes, count=count,
-                              others=others, destroyed=destroyed, result=result, text=self._source(meta))
+                              others=others, destroyed=destroyed, result=result, text=self._source(meta),
+                              **(options or {}))
+
+    @staticmethod
+    def _options(rest: list[Any]) -> tuple[list[Any], dict[str, Any]]:
+        """A query's optional parts (`mode road`, `when overrun`, `refuse 1`, `overrun`) apart from the rest."""
+        options = {item[1]: item[2] for item in rest if isinstance(item, tuple) and item[:1] == ("option",)}
+        return [item for item in rest if not (isinstance(item, tuple) and item[:1] == ("option",))], options
+
+    def query_mode(self, items: list[Any]) -> Any:
+        return ("option", "mode", self._text(items[0]))
+
+    def query_moment(self, items: list[Any]) -> Any:
+        return ("option", "moment", self._text(items[0]))
+
+    def query_refuse(self, items: list[Any]) -> Any:
+        return ("option", "refuse", self._whole(items[0]))
+
+    def query_overrun(self, items: list[Any]) -> Any:
+        return ("option", "overrun", True)
 
     def _result(self, meta: Meta, **fields: Any) -> ir.ExpectedResult:
         values: dict[str, Any] = {"ruling": None, "costs": (), "total": None, "hexes": (), "absent": (),
@@ -658,14 +678,15 @@ class _Builder(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def expect_move(self, meta: Meta, items: list[Any]) -> Any:
-        units, hexes, result = self._split(items)
+        units, rest, result = self._split(items)
+        hexes, options = self._options(rest)
         return self._expect(meta, ir.ExpectKind.MOVE, result, units=tuple(units),
-                            hexes=tuple(self._text(t) for t in hexes))
+                            hexes=tuple(self._text(t) for t in hexes), options=options)
 
     @v_args(meta=True)
     def expect_reach(self, meta: Meta, items: list[Any]) -> Any:
-        units, _, result = self._split(items)
-        return self._expect(meta, ir.ExpectKind.REACH, result, units=tuple(units))
+        units, rest, result = self._split(items)
+        return self._expect(meta, ir.ExpectKind.REACH, result, units=tuple(units), options=self._options(rest)[1])
 
     @v_args(meta=True)
     def expect_zoc(self, meta: Meta, items: list[Any]) -> Any:
@@ -675,7 +696,9 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def expect_stack(self, meta: Meta, items: list[Any]) -> Any:
         hex_, *rest = items
-        return self._expect(meta, ir.ExpectKind.STACK, rest[0] if rest else None, hexes=(self._text(hex_),))
+        rest, options = self._options(rest)
+        return self._expect(meta, ir.ExpectKind.STACK, rest[0] if rest else None, hexes=(self._text(hex_),),
+                            options=options)
 
     @v_args(meta=True)
     def expect_supply(self, meta: Meta, items: list[Any]) -> Any:
@@ -708,12 +731,14 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def expect_retreat(self, meta: Meta, items: list[Any]) -> Any:
         units, rest, result = self._split(items)
+        rest, options = self._options(rest)
         others = rest[0][1] if rest else ()
         count = None
         if units:   # the last number written is how many hexes
             last = units.pop()
             count = self._whole_text(last)
-        return self._expect(meta, ir.ExpectKind.RETREAT, result, units=tuple(units), count=count, others=others)
+        return self._expect(meta, ir.ExpectKind.RETREAT, result, units=tuple(units), count=count, others=others,
+                            options=options)
 
     def retreat_from(self, items: list[Any]) -> Any:
         return ("from", tuple(items))
@@ -721,9 +746,10 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def expect_advance(self, meta: Meta, items: list[Any]) -> Any:
         units, rest, result = self._split(items)
+        rest, options = self._options(rest)
         hex_, after, *flag = rest
         return self._expect(meta, ir.ExpectKind.ADVANCE, result, units=tuple(units), hexes=(self._text(hex_),),
-                            count=self._whole(after), destroyed=bool(flag))
+                            count=self._whole(after), destroyed=bool(flag), options=options)
 
     def _whole_text(self, text: ir.Text) -> int | None:
         """A unit name written where a whole number is needed (retreat's hexes): None if it is no number;

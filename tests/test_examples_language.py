@@ -36,17 +36,17 @@ EVERY_LINE = HEADER + """example "Every line" [2.1a 3.1e] {
   unit 6 blue 3-2-9 at 1.02
   unit kg-x red 1/2-3-5 at 5.05 steps 2 type armor size division can exploit, mechanized marked out-of-supply started 5.06 no-attack-strength
   expect move 6 2.02 3.02 costs 2 1/2 total 5/2 legal
-  expect move 6 2.02 illegal
-  expect reach 6 2.02 not 9.09
+  expect move 6 2.02 mode road illegal
+  expect reach 6 mode road 2.02 not 9.09
   expect zoc red not 1.01
-  expect stack 1.02 legal
+  expect stack 1.02 when overrun legal
   expect supply 6 out
   expect overrun 6 from 4.04 on 5.05 allowed cost 5
   expect exploit kg-x refused
   expect attack 6 on 5.05 allowed
   expect retreat kg-x 2 from 6 loss 1 via 6.05 7.05
-  expect retreat kg-x 1 eliminated
-  expect advance 6 into 5.05 after 2 destroyed hexes 2
+  expect retreat kg-x 1 refuse 1 eliminated
+  expect advance 6 into 5.05 after 2 destroyed overrun hexes 2
   expect combat 6 on 5.05 odds 1:1 column 1:1 roll 2 result A1
 }
 """
@@ -85,7 +85,9 @@ def test_every_line_of_an_example_becomes_its_typed_node():
     assert ([u.value for u in retreat.units], retreat.count, [u.value for u in retreat.others]) == (["kg-x"], 2, ["6"])
     assert retreat.result.amount == 1 and [h.value for h in retreat.result.hexes] == ["6.05", "7.05"]
     advance = next(e for e in s.expectations if e.kind == ir.ExpectKind.ADVANCE)
-    assert (advance.count, advance.destroyed, advance.result.amount) == (2, True, 2)
+    assert (advance.count, advance.destroyed, advance.overrun, advance.result.amount) == (2, True, True, 2)
+    options = [(e.mode and e.mode.value, e.moment and e.moment.value, e.refuse) for e in s.expectations]
+    assert ("road", None, None) in options and (None, "overrun", None) in options and (None, None, 1) in options
     combat = s.expectations[-1]
     assert (combat.result.odds.value, combat.result.roll, combat.result.outcome.value) == ("1:1", 2, "A1")
 
@@ -240,8 +242,8 @@ def test_the_arguments_reach_the_engine(monkeypatch):
         return RIGHT["advance"](situation, units, vacated, hexes)
 
     _run(monkeypatch, {**RIGHT, "retreat": retreat, "advance": advance})
-    assert seen["retreat"] == (["b"], 2, {"attackers": ["a"]})
-    assert seen["advance"] == (["a"], "4.04", 2, {"defender_destroyed": False})
+    assert seen["retreat"] == (["b"], 2, {"attackers": ["a"], "refuse": 0})
+    assert seen["advance"] == (["a"], "4.04", 2, {"overrun": False, "defender_destroyed": False})
 
 
 def test_a_stage_the_engine_has_not_got_is_a_positioned_error_not_a_traceback(monkeypatch):
@@ -332,8 +334,8 @@ def test_a_game_reruns_inherited_examples_and_notes_where_its_rules_answer_other
     game = project.write("rulebooks/hills.rules", GAME_OVERRIDING)
     code, out, err = project.run("check", str(game), capsys=capsys)
     assert code == 0, err
-    assert "rulebooks/hills.rules:1:6: note: hills answers example 'Woods' of line otherwise: " \
-           "expected costs 2, computed costs 3" in err
+    assert "rulebooks/hills.rules:1:6: note: hills answers example 'Woods' of line otherwise, under hills's " \
+           "Terrain Effects Chart (woods): expected costs 2, computed costs 3" in err
     assert "rulebooks/line.rules:17:10: expect move a 2.02 costs 2" in err
     # the series' own example fails in the series: an error there, and no note again in the game
     project.write("rulebooks/line.rules", SERIES_WITH_EXAMPLE.replace("costs 2", "costs 5"))
@@ -396,3 +398,40 @@ def test_the_shipped_movement_example_runs_in_check(project, capsys):
     series.write_text(text.replace("costs 1 2 3 2 total 8", "costs 1 2 3 3 total 8"), encoding="utf-8")
     code, out, err = project.run("check", capsys=capsys)
     assert code == 1 and "error: expected costs 1 2 3 3 total 8, computed costs 1 2 3 2 total 8" in err
+
+
+COMBAT = ("map 1.01 - 5.05 open; hex 3.03 woods; unit 4 allies 3-2-9 at 2.02 type infantry; "
+          "unit 8 allies 3-2-9 at 3.02 type armor; unit 9 axis 2-3-5 at 3.03 type infantry")
+
+
+def test_a_combat_query_goes_through_the_combat_engine_and_the_roll_is_an_input(project, capsys):
+    project.add_repo_rulebooks()
+    game = str(project.root / "rulebooks/games/bocage.rules")
+    code, out, err = project.run("explain", game, COMBAT, "combat", "4", "8", "on", "3.03", "roll", "7",
+                                 capsys=capsys)
+    assert (code, err) == (0, "")
+    assert "defense 3 x 2 for woods" in out and "expected:" not in out
+    assert out.endswith("answer: odds 1:1 column 1:1 roll 7 result D1r1\n")
+    code, out, err = project.run("explain", game, COMBAT, "combat", "4", "8", "on", "3.03", "roll", "7", "odds", "1:1",
+                                 "result", "D2", capsys=capsys)
+    assert "expected: odds 1:1 roll 7 result D2 (differs)" in out
+
+
+def test_a_movement_mode_and_a_stacking_moment_reach_the_engine(monkeypatch):
+    from rulesdsl.runtime.answers import Move
+    seen = {}
+
+    def move(self, situation, unit, path, **kw):
+        seen["move"] = kw
+        return Move(unit, tuple(path), (Fraction(1),), Fraction(1), Fraction(6), True)
+
+    def stack(self, situation, hex, **kw):
+        seen["stack"] = kw
+        return StackCheck(hex, True, Fraction(1), Fraction(3), "step")
+
+    monkeypatch.setattr(RulesEngine, "move", move)
+    monkeypatch.setattr(RulesEngine, "stack", stack)
+    resolved, module = _module(HEADER + 'example "Modes" {\n  map 1.01 - 5.05 open\n  unit a blue 3-2-6 at 1.02\n'
+                               "  expect move a 1.03 mode strategic costs 1\n  expect stack 1.02 when overrun legal\n}\n")
+    assert examples.run(resolved, module).diagnostics == []
+    assert seen == {"move": {"mode": "strategic"}, "stack": {"moment": "overrun"}}

@@ -34,6 +34,11 @@ NOT_MECHANICAL = {
     r"^write 'odds open 1:2 1:1 \.\.\.'": "the names and odds of the terrain lines come from the printed chart",
     r"^merge them into one|merge the two": "which lines to keep is the designer's choice",
     r"^write them after (choice|order), like: ": "the words a parameter may take come from the printed rules",
+    r"^give the playable hexes and their terrain, like: ": "an example's map comes from the printed figure",
+    r"^give the lower-left hex first": "an example's map comes from the printed figure",
+    r"^end it with ": "what the rules answer is the printed example's conclusion",
+    r"^name the retreating units, then how many hexes": "the retreat comes from the printed example",
+    r"^give the roll before the result": "the roll comes from the printed example",
 }
 
 # Hints that describe the problem or point elsewhere, without proposing text to write.

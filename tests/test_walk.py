@@ -136,17 +136,17 @@ example "Every line" [1.0] {
   phase exploitation
   unit 6 blue 3-2-9 at 1.02
   unit 7 red 2-3-5 at 5.05 steps 2 type armor size division can exploit, mechanized marked out-of-supply, dg started 5.06 no-attack-strength
-  expect move 6 2.02 3.02 costs 2 2 total 4 legal
-  expect reach 6 2.02 not 9.09
+  expect move 6 2.02 3.02 mode road costs 2 2 total 4 legal
+  expect reach 6 mode road 2.02 not 9.09
   expect zoc red 5.04 not 1.01
-  expect stack 1.02 legal
+  expect stack 1.02 when overrun legal
   expect supply 6 in
   expect overrun 6 from 4.04 on 5.05 allowed cost 5
   expect exploit 7 refused
   expect attack 6 on 5.05 allowed
-  expect retreat 7 2 from 6 loss 1 via 6.05 7.05
+  expect retreat 7 2 from 6 refuse 1 loss 1 via 6.05 7.05
   expect retreat 7 1 eliminated
-  expect advance 6 into 5.05 after 2 destroyed hexes 2
+  expect advance 6 into 5.05 after 2 destroyed overrun hexes 2
   expect combat 6 on 5.05 odds 1:1 column 1:1 roll 2 result A1
 }
 """
