@@ -89,6 +89,12 @@ table sizes "Sizes" [rounding] {
   level 1 2-3
   hexes 4 3
 }
+example "Every example line" [rounding] {
+  note "A situation."
+  map 1.01 - 5.05 open
+  unit a blue 3-2-6 at 1.02
+  expect move a 1.03 costs 1
+}
 unit types [rounding] {
   infantry foot
   armor armored, exploit
