@@ -194,8 +194,10 @@ def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
             gutter = f"{span.line:>5} | "
             out.append(gutter + visible(line))
             out.append(" " * (len(gutter) - 2) + "| " + " " * indent + "^" + "~" * (width - 1))
-    if diagnostic.hint:
-        out.append(visible(f"hint: {diagnostic.hint}"))
+    if diagnostic.hint:   # a hint of several lines (a derivation) is indented under its first
+        first, *more = diagnostic.hint.split("\n")
+        out.append(visible(f"hint: {first}"))
+        out += [visible(f"      {line}") for line in more]
     return "\n".join(out)
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import ir
 from .errors import Diagnostic, Span
+from .runtime.combat import Resolution
 from .runtime.engine import RulesEngine
 from .runtime.hexmap import Hex
 from .runtime.ruleset import RuleSet, Step
@@ -213,8 +214,8 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
 def _combat(module: types.ModuleType | None, situation: Situation, expectation: ir.Expectation) -> Answer:
     """A combat through the module's CombatEngine: attackers by hex, defenders in the target hex."""
     from .runtime.combat import AttackingHex, Combat, Unit
-    if module is None or not hasattr(module, "resolve_combat"):
-        raise Unanswerable("the engine cannot answer 'combat' here: the rulebook has no combat results table")
+    if module is None or not hasattr(module, "ENGINE"):
+        raise Unanswerable("the engine cannot answer 'combat' here: the rulebook has no combat rules")
     r = expectation.result
     target = Hex.parse(expectation.hexes[0].value)
     attackers = [situation.unit(u.value) for u in expectation.units]
@@ -235,14 +236,15 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         defender_terrain=situation.terrain_at(target))
     roll = r.roll if r is not None and r.roll is not None else None
     try:
-        resolution = module.resolve_combat(combat, roll if roll is not None else 7)
+        # odds and column need no roll (and no table for the odds); a result needs both
+        resolution = module.ENGINE.assess(combat) if roll is None else module.resolve_combat(combat, roll)
     except Exception as exc:  # a combat the rulebook refuses (an unknown unit type, a roll off the table)
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
     shown: list[str] = []
     ok = True
     asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome))   # `roll N` is an input
     pairs = [("odds", resolution.odds), ("column", resolution.column or "-")]
-    if roll is not None:
+    if isinstance(resolution, Resolution):
         pairs += [("roll", str(roll)), ("result", str(resolution.result.text))]
     for name, value in pairs:
         expected = None
@@ -253,7 +255,7 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         if expected is not None and getattr(expected, "value", expected) != value:
             ok = False
     data = {"odds": resolution.odds, "column": resolution.column, "roll": roll,
-            "result": str(resolution.result.text) if roll is not None else None}
+            "result": str(resolution.result.text) if isinstance(resolution, Resolution) else None}
     steps = tuple(Step(line) for line in resolution.derivation)
     computed = " ".join(shown)
     return Answer(computed, data, steps, ok,
@@ -262,11 +264,11 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
 
 # ---- running the examples of a rulebook ------------------------------------------------------------------
 def derivation(steps: Iterable[Step], limit: int = 12) -> str:
-    """The derivation as a hint (one line): each step, citing its rule, separated by ';'."""
+    """The derivation as a hint: each step on its own line, citing its rule; the first `limit` steps."""
     lines = [str(s) for s in steps]
     if len(lines) > limit:
         lines = lines[:limit] + [f"... and {len(lines) - limit} more steps (rulesdsl explain prints them all)"]
-    return "derivation: " + "; ".join(lines) if lines else "the engine gave no derivation"
+    return "derivation:\n" + "\n".join(lines) if lines else "the engine gave no derivation"
 
 
 @dataclass
@@ -314,6 +316,7 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
     own = resolved.rulebook.id.value
     skip = set(failed)
     examples = [(e, own) for e in resolved.rulebook.examples] if own_examples else []
+    otherwise: dict[str, list[str]] = {}
     for example, origin in examples + (_inherited(resolved) if inherited else []):
         situation, problems = build(example.situation, chart)
         if situation is None:
@@ -331,8 +334,8 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
                 if origin == own:
                     out.failed.add(expectation.span)
                     out.diagnostics.append(Diagnostic(str(exc), expectation.span,
-                                                      hint=f"the query '{query_text(expectation)}' waits for the "
-                                                           "engine stage that answers it"))
+                                                      hint=f"the rules engine cannot answer "
+                                                           f"'{query_text(expectation)}' in this situation"))
                 continue
             if answer.matches:
                 continue
@@ -342,11 +345,15 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
                 continue
             overriding = sorted({f"rule {s.rule}" for s in answer.steps if s.origin == own and s.rule})
             overriding += _own_terrain(resolved, example.situation)
-            why = f", under {own}'s {', '.join(overriding)}" if overriding else ""
-            out.diagnostics.append(Diagnostic(
-                f"{own} answers example '{example.title.value}' of {origin} otherwise{why}: {answer.mismatch}",
-                resolved.rulebook.id.span, severity="note",
-                hint=f"{expectation.span}: expect {expectation.text}"))
+            why = f" (under {own}'s {', '.join(overriding)})" if overriding else ""
+            otherwise.setdefault(origin, []).append(
+                f"{expectation.span}: {example.title.value}: {answer.mismatch}{why}")
+    # one note per rulebook whose examples read otherwise here, each differing expect line under it
+    for origin, lines in otherwise.items():
+        out.diagnostics.append(Diagnostic(
+            f"{own} answers {len(lines)} expect line{'s' if len(lines) != 1 else ''} of {origin}'s examples "
+            f"otherwise, under its own rules", resolved.rulebook.id.span, severity="note",
+            hint="\n".join(lines)))
     return out
 
 
@@ -363,6 +370,12 @@ class Explanation:
         for number, step in enumerate(self.answer.steps, 1):
             lines.append(f"  {number:>2}. {step}")
         lines.append(f"answer: {self.answer.computed}")
+        why = self.answer.data.get("reason") if isinstance(self.answer.data, dict) else None
+        reasons = self.answer.data.get("reasons") if isinstance(self.answer.data, dict) else None
+        if isinstance(why, str) and why:
+            lines.append(f"because: {why}")
+        if isinstance(reasons, (list, tuple)):
+            lines += [f"because: {r}" for r in reasons if isinstance(r, str) and r]
         if self.expected:
             lines.append(f"expected: {self.expected} ({'as computed' if self.answer.matches else 'differs'})")
         return "\n".join(lines) + "\n"

@@ -187,11 +187,12 @@ def test_strength_factors_halve_dg_and_out_of_supply_units_by_the_rulebooks_own_
 def test_the_demonstration_tec_agrees_with_what_the_notes_say():
     """The notes print no TEC; the series' chart is a demonstration that must not contradict them: swamp
     halves attackers out of it (not into it), major rivers and escarpments forbid overruns (not movement),
-    attackers across a river or a bridge are reduced."""
+    attackers across a river or a bridge are reduced, and engineers halve a river's cost."""
     from generated import new_scs
     assert new_scs.attack_multiplier("swamp") == 1
     assert new_scs.entry_cost("open", ("major-river",)) is not None
     assert new_scs.entry_cost("open", ("escarpment",)) is not None
     assert new_scs.attack_multiplier("open", ("river",)) == 0.5
     assert new_scs.attack_multiplier("open", ("river", "bridge")) == 0.5
-    assert new_scs.entry_cost("open", ("river",)) is None and new_scs.entry_cost("open", ("river", "bridge")) == 1
+    # the engineer rule halves a river's normal MP cost, so a river has one (not P); a bridge negates it
+    assert new_scs.entry_cost("open", ("river",)) == 3 and new_scs.entry_cost("open", ("river", "bridge")) == 1

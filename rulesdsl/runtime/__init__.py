@@ -8,7 +8,7 @@ from .notation import Result, parse_odds, parse_result
 from .tables import DICE_OUTCOMES, AttackerLosses, CombatResultsTable, LookupTable, TableCell, combat_column
 from .combat import (AdjustmentSpec, AttackingHex, FactorSpec, Combat, CombatEngine, ModifierSpec, ShiftSpec, Unit, Vocabulary, all_where,
                      any_where, ceil_, count_where, divide, floor_, max_of, min_of, sum_of)
-from .combat import BoundHex, BoundTerrain, BoundUnit, Context, Contribution, Resolution, Roll, RulesInputError
+from .combat import Assessment, BoundHex, BoundTerrain, BoundUnit, Context, Contribution, Resolution, Roll, RulesInputError
 from .terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart, TerrainNames
 from .model import Parameter, ParameterValue, Phase, PlayerTurn, Quantity, RuleEntry, frozen_mapping
 from .hexmap import Direction as Direction, Edge as Edge, Hex as Hex, HexMap as HexMap, Hexside as Hexside, MapSheet as MapSheet
@@ -21,6 +21,6 @@ __all__ = [
     "Parameter", "Phase", "PlayerTurn", "Quantity", "Result", "RuleEntry", "Terrain", "TerrainEffectsChart", "combat_column",
     "exact", "frozen_mapping", "odds_pair", "parse_odds", "parse_result", "round_from",
     # the types a generated module's annotations name
-    "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Number", "ParameterValue", "Resolution",
+    "Assessment", "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Number", "ParameterValue", "Resolution",
     "Roll", "RulesInputError", "TableCell", "TerrainNames",
 ]

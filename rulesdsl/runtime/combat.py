@@ -78,6 +78,17 @@ class BoundTerrain:
     def __init__(self, chart: TerrainEffectsChart | None, name: str | tuple[str, ...],
                  combination: str | None = None):
         names = (name,) if isinstance(name, str) else tuple(name)
+        if not names and not chart:
+            # a rulebook with no Terrain Effects Chart (a series that leaves it to its games): terrain
+            # changes nothing, and a hex given no terrain is read as plain ground
+            self.rows: tuple[Terrain, ...] = ()
+            self.names: frozenset[str] = frozenset()
+            self.name = "no terrain"
+            self.level = Fraction(0)
+            self.shift, self.drm = Fraction(0), 0
+            self.attack = self.defense = Fraction(1)
+            self.query: str | tuple[str, ...] = ()
+            return
         if not names:
             raise RulesInputError("a hex needs at least one terrain")
         for each in names:
@@ -107,7 +118,7 @@ class BoundTerrain:
             self.drm = effect.drm
             self.attack = Fraction(effect.attacker if effect.attacker is not None else 1)
             self.defense = Fraction(effect.defender if effect.defender is not None else 1)
-        self.query: str | tuple[str, ...] = names[0] if len(names) == 1 else names
+        self.query = names[0] if len(names) == 1 else names
 
     def has(self, name: str) -> bool:
         """`terrain is woods`: the hex holds that terrain."""
@@ -136,7 +147,7 @@ class BoundUnit:
 class BoundHex:
     def __init__(self, hex_: AttackingHex, vocabulary: Vocabulary, chart: TerrainEffectsChart | None):
         self.units = tuple(BoundUnit(u, vocabulary) for u in hex_.units)
-        self._terrain = BoundTerrain(chart, hex_.terrain) if hex_.terrain else None
+        self._terrain = BoundTerrain(chart, hex_.terrain or ()) if hex_.terrain or not chart else None
         self.hexsides = tuple(hex_.hexsides)
         for name in self.hexsides:
             if chart is None or name not in chart:
@@ -281,6 +292,19 @@ class Contribution:
         side = f" ({self.side})" if self.side else ""
         cites = f" [{' '.join(self.rules)}]" if self.rules else ""
         return f"{self.name}{side}: {self.value}{cites}"
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """A combat's odds and column before the roll, and how they were reached."""
+
+    odds: str
+    column: str | None
+    attack: Fraction
+    defense: Fraction
+    shift: int
+    shifts: tuple[Contribution, ...]
+    derivation: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -463,6 +487,32 @@ class CombatEngine:
             attacker = max(-self.cap, min(self.cap, attacker))
             defender = max(-self.cap, min(self.cap, defender))
         return (attacker, defender), found
+
+    # -- odds and column, before any roll ------------------------------------------------
+    def assess(self, combat: Combat) -> Assessment:
+        """The strengths, odds, shifts and column of a combat, without rolling: what the players work out
+        before the dice.  Works on a rulebook without a Combat Results Table (the column is then None)."""
+        if self.odds is None:
+            raise LookupError("this rulebook has no rounding rule, so no odds")
+        ctx = self.bind(combat)
+        attack, defense, steps = self.strengths(ctx)
+        derivation = list(steps)
+        derivation.append(f"attack {attack}, defense {defense}")
+        pair = None if defense == 0 else self.odds(attack, defense)
+        odds_text = "-" if pair is None else f"{pair[0]}:{pair[1]}"
+        derivation.append(f"odds {odds_text}{self._cite(self.odds_rules)}")
+        shift, shifts = self.column_shifts(ctx)
+        derivation += [f"column shift {c}" for c in shifts]
+        column: str | None = None
+        if self.table is not None:
+            table = self.table
+            if table.lines and self.terrain is not None:
+                row = next((r for r in ctx.defender_terrain.rows if r.line), ctx.defender_terrain.rows[0])
+                table = table.line(row.line or row.name)
+                derivation.append(f"odds line {row.line or row.name} for {row.name}")
+            column = table.column(pair, shift, self.shifts_before_limits)
+            derivation.append(f"column {column}" if column is not None else "below the table")
+        return Assessment(odds_text, column, attack, defense, shift, shifts, tuple(derivation))
 
     # -- the whole procedure ----------------------------------------------------------
     def resolve(self, combat: Combat, roll: Roll) -> Resolution:

@@ -87,6 +87,8 @@ ENGINE_PARAMETERS: tuple[EngineParameter, ...] = (
                     meaning='the MPs per road hex in road movement'),
     EngineParameter("road_movement.trail_cost", "quantity", unit="MP", drives="move",
                     meaning='the MPs per trail hex in road movement'),
+    EngineParameter("road_movement.through_friendly_units", "flag", drives="move",
+                    meaning='whether a unit in road movement may enter hexes friendly units occupy'),
     EngineParameter("road_movement.enemy_distance", "quantity", unit="hex", drives="move",
                     meaning='how close to enemy units road movement may not come'),
     EngineParameter("zoc.ezoc_to_ezoc", "flag", drives="move",

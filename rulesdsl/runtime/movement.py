@@ -538,6 +538,13 @@ class _Mover:
             log(rules.cite("movement.enter_enemy_hex", f"{target} holds enemy units, which may be entered"))
         if self.mode == "road" and not self._road_distance(target, log):
             return _Entry(None, None, f"{target} is too close to the enemy for road movement")
+        if self.mode == "road" and any(u.side == unit.side and u.name != unit.name for u in situation.units_at(target)):
+            if rules.value("road_movement.through_friendly_units") is False:
+                log(rules.cite("road_movement.through_friendly_units",
+                               f"{target} holds friendly units: road movement may not enter it"))
+                return _Entry(None, None, f"{target} holds friendly units, which road movement may not pass")
+            log(rules.cite("road_movement.through_friendly_units", f"{target} holds friendly units, which road "
+                           "movement may pass"))
         price = self._price(here, target, log)
         if price.cost is None:
             return _Entry(None, None, price.reason)
