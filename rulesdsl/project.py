@@ -93,11 +93,12 @@ class Compilation:
 
 
 def compile_project(root: Path | None, paths: list[Path] | None = None,
-                    library_ids: Collection[str] = ()) -> Compilation:
+                    library_ids: Collection[str] = (), examples: bool = True) -> Compilation:
     """Read every rulebook of the project (and `paths`), then compile them together, with the library
     rulebooks they extend; `paths` limits what is reported to those files and the rulebooks they extend.
     `library_ids`: library rulebooks resolved too, whether or not a rulebook extends them (a series'
-    card); a rulebook of the project with the same id wins."""
+    card); a rulebook of the project with the same id wins.  `examples=False` skips running the worked
+    examples (a command that reads one rulebook: its card, its coverage, an explanation)."""
     try:
         config = load_config(root)
     except RulesError as exc:   # the settings are wrong: where outputs would go is unknown
@@ -118,7 +119,8 @@ def compile_project(root: Path | None, paths: list[Path] | None = None,
         except RulesError as exc:
             problems += exc.diagnostics
             texts.update(exc.sources)
-    result = compile_sources(sources, targets, config.library, config.package, root, library_ids)
+    result = compile_sources(sources, targets, config.library, config.package, root, library_ids,
+                             examples=examples)
     result.diagnostics = _only(problems, targets, result) + result.diagnostics
     result.sources.update(texts)
     result.checked = len(targets) if targets is not None else len(files)
@@ -153,7 +155,8 @@ def library_parameters(library: Library | None = None) -> dict[str, dict[str, De
 
 def compile_sources(sources: list[Source], targets: list[str] | None = None, library: Library | None = None,
                     package: str = DEFAULT_PACKAGE, root: Path | None = None,
-                    library_ids: Collection[str] = (), generate: bool = True) -> Compilation:
+                    library_ids: Collection[str] = (), generate: bool = True,
+                    examples: bool = True) -> Compilation:
     """Parse, check, resolve and generate rulebooks given as text, with the library rulebooks they
     extend (read from `library`, by default the shipped one); writes nothing.  Outputs go under
     `package`; only the rulebooks in `sources` get any.  `library_ids`: library rulebooks resolved as
@@ -237,7 +240,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                 continue    # resolved for its card only: a library rulebook has no output
             module, problems = build_module(resolved)  # compiled and imported before anything is written
             result.diagnostics += problems
-            if module is not None and has_examples(resolved):
+            if module is not None and examples and has_examples(resolved):
                 loaded, _ = load_module(module_name(key), module)
                 if loaded is not None:
                     with_examples.append((resolved, loaded))

@@ -367,6 +367,24 @@ def road_board() -> Situation:
                  roads=roads(*(f"1.0{r}" for r in range(1, 10))) | roads("1.01", "2.01", "3.01", kind="trail"))
 
 
+def friends_on_the_road() -> Situation:
+    situation = road_board()
+    return dataclasses.replace(situation, units=(*situation.units, unit("f", "allies", "1.02", "2-2-4")))
+
+
+def test_flip_road_movement_through_friendly_units() -> None:
+    """New SCS: road movement never passes through friendly units (set to no); where a rulebook allows it,
+    or says nothing, it may."""
+    situation = friends_on_the_road()
+    refused = engine(new_scs).move(situation, "a", ["1.02", "1.03"], mode="road")
+    assert not refused.legal and "friendly" in (refused.reason or "")
+    assert engine(new_scs, road_movement__through_friendly_units=True).move(
+        situation, "a", ["1.02", "1.03"], mode="road").legal
+    assert engine(new_scs, road_movement__through_friendly_units=None).move(
+        situation, "a", ["1.02", "1.03"], mode="road").legal
+    assert engine(new_scs).move(situation, "a", ["1.02", "1.03"]).legal        # regular movement may
+
+
 def test_flip_road_movement_ma_multiple() -> None:
     situation = road_board()
     assert engine(new_scs).reachable(situation, "a", mode="road").costs[H("1.09")] == 4
@@ -444,6 +462,7 @@ def test_zoc_and_move_read_every_parameter_of_their_contract() -> None:
         (scs_1_8, "move", board(unit("x", "axis", "5.10", "1-1-9")), "x", ["5.09"], "regular", {}),
         (new_scs, "move", road_board(), "a", ["2.01"], "road", {}),
         (new_scs, "move", road_board(), "a", ["1.02"], "road", {}),
+        (new_scs, "move", friends_on_the_road(), "a", ["1.02", "1.03"], "road", {}),
         (new_scs, "move", board(unit("a", "allies", "1.05", "2-2-4"), unit("x", "axis", "5.05"),
                                 roads=roads("1.05", "2.05")), "a", ["2.05"], "road", {}),
         (new_scs, "move", board(unit("r", "axis", "5.01", "3-3-12"), unit("a", "allies", "5.05")),

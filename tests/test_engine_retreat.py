@@ -15,6 +15,7 @@ from rulesdsl.runtime.hexmap import Hex, HexMap, Hexside
 from rulesdsl.runtime.ruleset import RuleSet
 from rulesdsl.runtime.situation import Counter, Situation
 from rulesdsl.runtime.supply import prohibited_hex
+from rulesdsl.runtime.terrain import Movement, TerrainEffectsChart
 
 H = Hex.parse
 
@@ -39,6 +40,17 @@ def unit(name: str, side: str, hex: str, **kw: Any) -> Counter:
     kw.setdefault("defense", 2)
     kw.setdefault("movement", 5)
     return Counter(name, side, H(hex), **kw)
+
+
+def walled(module: ModuleType, **values: Any) -> RulesEngine:
+    """`engine(module, **values)` with the river prohibited, so that `lane`'s walls hold whatever the module's
+    chart says of rivers (New SCS's cost MPs: its engineers halve their normal cost)."""
+    found = engine(module, **values)
+    assert found.rules.terrain is not None
+    found.rules.terrain = TerrainEffectsChart(
+        dataclasses.replace(row, movement=Movement("prohibited")) if row.name == "river" else row
+        for row in found.rules.terrain.rows)
+    return found
 
 
 def lane(*units: Counter, rows: int = 8, open_terrain: str = "open", **kw: Any) -> Situation:
@@ -98,7 +110,7 @@ def test_a_blocked_retreat_costs_a_step_per_hex_not_made():
 def test_flip_blocked_loss_per_unit():
     situation = lane(*defender(unit("d2", "axis", "2.03", steps=3), unit("e", "allies", "2.05", attack=0), steps=3))
     assert engine(scs_1_8).retreat(situation, ["d", "d2"], 2).loss == 1
-    assert engine(new_scs).retreat(situation, ["d", "d2"], 2).loss == 2          # New SCS: per unit
+    assert walled(new_scs).retreat(situation, ["d", "d2"], 2).loss == 2          # New SCS: per unit
     assert engine(scs_1_8, retreat__blocked_loss_per_unit=True).retreat(situation, ["d", "d2"], 2).loss == 2
 
 
@@ -242,12 +254,12 @@ def test_flip_may_split():
 
 def test_flip_close_terrain_ignores_one_hex():
     city = dataclasses.replace(lane(*defender()), terrain={H("2.03"): ("city",)})
-    ignored = engine(new_scs).retreat(city, ["d"], 1, attackers=["a"])
+    ignored = walled(new_scs).retreat(city, ["d"], 1, attackers=["a"])
     assert ignored.ignored and ignored.paths == ((),) and ignored.loss == 0
-    assert engine(new_scs).retreat(city, ["d"], 2, attackers=["a"]).paths == ((H("2.04"), H("2.05")),)
-    assert not engine(new_scs, retreat__close_terrain_ignores_one_hex=False).retreat(city, ["d"], 1).ignored
+    assert walled(new_scs).retreat(city, ["d"], 2, attackers=["a"]).paths == ((H("2.04"), H("2.05")),)
+    assert not walled(new_scs, retreat__close_terrain_ignores_one_hex=False).retreat(city, ["d"], 1).ignored
     woods = dataclasses.replace(city, terrain={H("2.03"): ("woods",)})
-    assert not engine(new_scs).retreat(woods, ["d"], 1).ignored
+    assert not walled(new_scs).retreat(woods, ["d"], 1).ignored
     town = dataclasses.replace(city, terrain={H("2.03"): ("town",)})
     assert engine(corridor).retreat(town, ["d"], 1).ignored
 
