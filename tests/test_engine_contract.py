@@ -3,8 +3,10 @@
 For each function of `rulesdsl.runtime.contract.ENGINE_FUNCTIONS`, the function is run over situations
 that meet each of its rules (roads, enemy ZOCs, prohibited terrain and hexsides, the map edge, stacks,
 supply sources, units out of supply, exploit-capable and zero-strength units ...), under the rules of
-every shipped rulebook and of two rule sets that set every contract parameter (flags all yes, then all
-no), and `RuleSet.reads` must then hold every parameter the contract lists for that function.  A
+every shipped rulebook, of two rule sets that set every contract parameter (flags all yes, then all
+no) and of one whose chart has a flat-cost hexside, and `RuleSet.reads` must then hold every parameter the
+contract lists for that function (the engine reads a parameter only where it decides, so the calls must
+reach each decision: earlier overruns and attacks, refused hexes, stacks hemmed in ...).  A
 parameter the function never reads is one the rulebook sets for nothing: move it out of the contract
 (marked `descriptive`, with the reason) or make the function apply it.
 
@@ -23,12 +25,12 @@ import pytest
 
 from generated import bocage, corridor, new_scs, ridgeline, scs_1_8, vcs
 from rulesdsl.runtime.contract import ENGINE_FUNCTIONS, ENGINE_PARAMETERS, EngineParameter
-from rulesdsl.runtime.engine import RulesEngine
+from rulesdsl.runtime.engine import Record, RulesEngine
 from rulesdsl.runtime.hexmap import Hex, HexMap, Hexside
 from rulesdsl.runtime.model import Parameter, ParameterValue, Quantity
 from rulesdsl.runtime.ruleset import RuleSet
 from rulesdsl.runtime.situation import Counter, Situation
-from rulesdsl.runtime.terrain import TerrainEffectsChart
+from rulesdsl.runtime.terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart
 
 MODULES = (scs_1_8, new_scs, vcs, bocage, ridgeline, corridor)
 H = Hex.parse
@@ -56,14 +58,25 @@ def _everything_set(module: object, flag: bool) -> dict[str, Parameter]:
     return parameters
 
 
+def _with_flat_hexside(chart: TerrainEffectsChart) -> TerrainEffectsChart:
+    """The chart plus a hexside row of kind `cost` (a flat cost to cross, which no shipped chart has): the
+    only hexside whose price `movement.hexside_cost_added` decides (added to the hex's, or the larger)."""
+    ridge = Terrain("ridge", "hexside", Movement("cost", Fraction(3)), CombatEffect("none"))
+    return TerrainEffectsChart((*chart.rows, ridge))
+
+
 def rule_sets() -> Iterator[RuleSet]:
-    """Each shipped module's RULESET (a fresh copy: its own reads), then SCS 1.8 and VCS with everything set."""
+    """Each shipped module's RULESET (a fresh copy: its own reads), then SCS 1.8 and VCS with everything set,
+    then SCS 1.8 with a flat-cost hexside row on its chart."""
     for module in MODULES:
         yield dataclasses.replace(module.RULESET, reads=set())
     for flag in (True, False):
         for module in (scs_1_8, vcs):
             yield dataclasses.replace(module.RULESET, rulebook=f"{module.RULESET.rulebook} (everything set, "
                                       f"flags {flag})", parameters=_everything_set(module, flag), reads=set())
+    assert scs_1_8.RULESET.terrain is not None
+    yield dataclasses.replace(scs_1_8.RULESET, rulebook=f"{scs_1_8.RULESET.rulebook} (a flat-cost hexside)",
+                              terrain=_with_flat_hexside(scs_1_8.RULESET.terrain), reads=set())
 
 
 # ---- situations -----------------------------------------------------------------------------------------
@@ -85,6 +98,9 @@ def _terrain(chart: TerrainEffectsChart | None) -> dict[str, str | None]:
         "river": first(lambda r: r.kind == "hexside" and r.movement.kind == "prohibited")
         or first(lambda r: r.kind == "hexside" and r.movement.kind in ("add", "other")),
         "stream": first(lambda r: r.kind == "hexside" and r.movement.kind == "add"),
+        "ridge": first(lambda r: r.kind == "hexside" and r.movement.kind == "cost"),
+        "close": min(hexes, key=lambda r: r.combat.shift).name if hexes and min(r.combat.shift for r in hexes) < 0
+        else None,                                         # the hex of the strongest shift, where there is one
         "road": roads[0] if roads else None,
         "trail": roads[1] if len(roads) > 1 else None,     # a second road row (a trail), where there is one
     }
@@ -124,6 +140,8 @@ class Board:
             hexsides[m.hexside(H("3.03"), H("3.04"))] = (n["river"],)
         if n["stream"]:
             hexsides[m.hexside(self.centre, self.behind)] = (n["stream"],)
+        if n["ridge"]:
+            hexsides[m.hexside(self.edge, H("2.06"))] = (n["ridge"],)
         roads: dict[Hexside, str] = {}
         if n["road"]:
             for a, b in zip(self.road_hexes, self.road_hexes[1:]):
@@ -211,10 +229,21 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
     elif function == "stack":
         crowd = tuple(Counter(f"extra-{i}", "blue", c, attack=1, defense=1, movement=4, steps=2) for i in range(4))
         top = Counter("top", "blue", board.behind, attack=0, defense=1, movement=4, has_attack_strength=False)
-        for situation in (plain, board.situation(extra=crowd), board.situation(extra=(top,))):
+        # under the guns and `top` (no Attack Strength), a unit that has one: the order of the stack matters
+        under = Counter("under", "blue", board.behind, attack=2, defense=2, movement=4)
+        came = tuple(u.name for u in crowd)
+        for situation in (plain, board.situation(extra=crowd), board.situation(extra=(top, under))):
             for moment in ("phase-end", "overrun", "advance-end", "movement-end", "always"):
                 yield lambda s=situation, t=moment: engine.stack(s, c, moment=t)
                 yield lambda s=situation, t=moment: engine.stack(s, board.behind, moment=t)
+                # the tank overruns from the centre, with the rest of the stack there or not counted
+                yield lambda s=situation, t=moment: engine.stack(s, c, moment=t, overrunning=("tank",))
+                # the crowd retreated into the centre: over the limit only because of them
+                yield lambda s=situation, t=moment: engine.stack(s, c, moment=t, retreated=came)
+            for phase, phasing in (("movement", "blue"), ("combat", "blue"), ("movement", "red")):
+                later = dataclasses.replace(situation, phase=phase, phasing=phasing)
+                yield lambda s=later: engine.stack(s, c, moment="movement-end", retreated=came)
+                yield lambda s=later: engine.stack(s, c, moment="phase-end", retreated=came)
     elif function == "supply":
         friend_in_ezoc = Counter("picket", "blue", [h for h in m.neighbours(board.front) if h != c][0],
                                  attack=1, defense=1, movement=4)
@@ -236,6 +265,31 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
                     yield lambda s=situation, u=units, a=attackers, n=hexes: engine.retreat(s, u, n, attackers=a)
                 yield lambda s=situation, u=units, a=attackers: engine.retreat(s, u, 2, attackers=a, refuse=1)
                 yield lambda s=situation, u=units, a=attackers: engine.retreat(s, u, 3, attackers=a, refuse=3)
+        # a stack of an armored and a foot unit, hemmed in: it may not retreat together; may it split?
+        stuck = Counter("stuck", "blue", H("10.10"), attack=1, defense=2, movement=4, capabilities=frozenset({"foot"}))
+        hemmed = dataclasses.replace(walled, units=(*walled.units, stuck))
+        for hexes in (1, 2):
+            yield lambda n=hexes: engine.retreat(hemmed, ("cut-off", "stuck"), n, attackers=("red-2",))
+        # the unit on the map's edge with the enemy on every side: the only way is off the map
+        cornered = board.situation(extra=tuple(Counter(f"edge-wall-{i}", "red", h, attack=2, defense=2, movement=4)
+                                               for i, h in enumerate(m.neighbours(board.edge))))
+        for hexes in (1, 2):
+            yield lambda n=hexes: engine.retreat(cornered, ("edge",), n, attackers=("edge-wall-0",))
+        # the only way out is a hex in the enemy's ZOC, held by a friendly unit
+        pocket = H("9.04")
+        exits = m.neighbours(pocket)
+        trapped = board.situation(extra=(
+            Counter("held", "blue", pocket, attack=2, defense=2, movement=4, steps=2),
+            Counter("held-2", "blue", pocket, attack=2, defense=2, movement=4, steps=2),
+            Counter("friend", "blue", exits[0], attack=1, defense=1, movement=4),
+            *(Counter(f"ring-{i}", "red", h, attack=2, defense=2, movement=4) for i, h in enumerate(exits[1:]))))
+        for hexes in (1, 2):
+            yield lambda n=hexes: engine.retreat(trapped, ("held", "held-2"), n, attackers=("ring-0",))
+            yield lambda n=hexes: engine.retreat(trapped, ("held",), n, attackers=("ring-0",))
+        # a defender in the terrain of the strongest shift on the chart, told to retreat one hex
+        if board.names["close"]:
+            dug_in = dataclasses.replace(plain, terrain={**plain.terrain, board.front: (board.names["close"],)})
+            yield lambda: engine.retreat(dug_in, ("red-1",), 1, attackers=("tank", "rifles"))
     elif function == "advance":
         vacated = board.front
         emptied = board.situation(extra=())
@@ -248,6 +302,14 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
                     yield lambda s=situation, u=units, n=hexes: engine.advance(s, u, vacated, n,
                                                                                 defender_destroyed=True)
             yield lambda s=situation: engine.advance(s, ("tank",), board.flank, 2)     # across the river
+            # part of the retreat was refused; a breakthrough; the advance along the loser's retreat path
+            beyond = [h for h in m.neighbours(vacated) if m.distance(h, c) == 2]
+            for units in (("tank",), ("rifles",)):
+                yield lambda s=situation, u=units: engine.advance(s, u, vacated, 3, refused=1)
+                yield lambda s=situation, u=units: engine.advance(s, u, vacated, 2, breakthrough=True)
+                yield lambda s=situation, u=units: engine.advance(s, u, vacated, 2, path=beyond[:1])
+        # the defender, its attackers gone from their hex, advances into it
+        yield lambda: engine.advance(plain, ("red-1",), c, 1)
     elif function == "may_overrun":
         for situation in (plain, far, reacting, started):
             for units in (("tank",), ("rifles",), ("tank", "rifles"), ("cut-off",), ("guns",)):
@@ -256,6 +318,11 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
                     yield lambda s=situation, u=units, h=hex: engine.may_overrun(s, u, h, board.front)
                 yield lambda s=situation, u=units, h=start: engine.may_overrun(s, u, h, H("10.11"))
             yield lambda s=situation: engine.may_overrun(s, ("scouts",), H("3.04"), H("3.05"))
+            # the tank overran once already this phase, and the target was overrun once already
+            for record in (Record(overruns={"tank": 1}), Record(overrun_targets={board.front: 1})):
+                for hex in [c, *away]:
+                    yield lambda s=situation, h=hex, r=record: engine.may_overrun(s, ("tank",), h, board.front,
+                                                                                  record=r)
     elif function == "may_exploit":
         for situation in (plain, far, started, board.situation(phase="exploitation", started={"tank": c})):
             for unit in ("tank", "rifles", "cut-off", "scouts", "guns", "edge"):
@@ -268,6 +335,13 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
                 yield lambda s=situation, a=attackers: engine.may_attack(s, a, board.front)
                 yield lambda s=situation, a=attackers: engine.may_attack(s, a, H("3.05"))
             yield lambda s=situation: engine.may_attack(s, ("red-1",), c)
+            # one attack on two hexes
+            yield lambda s=situation: engine.may_attack(s, ("tank", "rifles"), board.front, more_targets=(H("3.05"),))
+            # after earlier attacks and overruns: by the tank, on red-1, by the rifles on another hex
+            earlier = Record(attacks={"tank": 1}, turn_attacks={"tank": 1}, overran=frozenset({"tank"}),
+                             attacked={"red-1": 1}, targets={"rifles": H("3.05")})
+            for attackers in (("tank",), ("tank", "rifles")):
+                yield lambda s=situation, a=attackers: engine.may_attack(s, a, board.front, record=earlier)
     else:   # pragma: no cover - a new engine function needs its calls here
         raise AssertionError(f"no calls written for engine function {function}")
 
