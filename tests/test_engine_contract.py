@@ -216,9 +216,16 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
             yield lambda: engine.move(bridged, "tank", [board.flank], mode="road")
         for situation in (quiet, dataclasses.replace(quiet, phase="reaction", phasing="red")):
             yield lambda s=situation: engine.move(s, "tank", list(board.road_hexes[1:]), mode="road")
+            yield lambda s=situation: engine.move(s, "guns", [c], mode="road")   # along the road into friends
             yield lambda s=situation: engine.move(s, "scouts", [H("2.04"), H("2.05")], mode="road")
             yield lambda s=situation: engine.move(s, "rifles", [board.flank])
             yield lambda s=situation: engine.move(s, "cut-off", [H("9.10"), H("8.09")])
+        # armor stacked with an engineer, crossing the river (an assisted crossing)
+        sappers = Counter("sappers", "blue", c, attack=1, defense=2, movement=4, capabilities=frozenset({"engineer"}))
+        for situation in (board.situation(extra=(sappers,)),
+                          dataclasses.replace(board.situation(extra=(sappers,)), units=tuple(
+                              u for u in board.situation(extra=(sappers,)).units if u.side == "blue"))):
+            yield lambda s=situation: engine.move(s, "tank", [board.flank])
         # a reaction move of the side that is not phasing, into and out of an enemy ZOC
         yield lambda: engine.move(reacting, "tank", [board.behind, *[h for h in m.neighbours(board.behind)
                                                                      if h != c][:1]], mode="reaction")
@@ -329,6 +336,16 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
                 yield lambda s=situation, u=unit: engine.may_exploit(s, u)
     elif function == "may_attack":
         combat = board.situation(phase="combat")
+        # two parent units, four guns and a unit over the stacking limit, all in the centre hex
+        crowd = board.situation(phase="combat", extra=(
+            *(Counter(f"hq-{i}", "blue", c, attack=3, defense=3, movement=4, capabilities=frozenset({"parent"}))
+              for i in range(2)),
+            *(Counter(f"gun-{i}", "blue", c, attack=2, defense=1, movement=3, capabilities=frozenset({"artillery"}))
+              for i in range(4)),
+            Counter("spare", "blue", c, attack=2, defense=2, movement=4, states=frozenset({"overstacked"}))))
+        for attackers in (("hq-0", "hq-1"), ("hq-0",), ("tank", "gun-0", "gun-1", "gun-2", "gun-3"), ("spare",),
+                          ("tank", "spare")):
+            yield lambda a=attackers: engine.may_attack(crowd, a, board.front)
         for situation in (combat, plain, started):
             for attackers in (("tank",), ("rifles",), ("tank", "rifles"), ("guns",), ("tank", "guns"),
                               ("scouts",), ("cut-off",)):

@@ -487,3 +487,37 @@ def test_a_stack_standing_in_the_hex_it_overruns_from_is_priced_along_its_cheape
     gone = example(**{"5": "11.08", "6": "11.08"}).moved(["8"], H("11.06"))
     eight = Reaching(SCS.rules).may_overrun(gone, ["8"], "11.06", "10.05")
     assert (eight.allowed, eight.cost, eight.total) == (True, 3, 4)
+
+
+# ---- what one hex may send into an attack (VCS 8.1, 8.2) ------------------------------------------------
+def _one_hex_attack(*attackers: Counter) -> Situation:
+    return Situation(HexMap.rectangle(6, 6), default_terrain=("clear",), phasing="allies", phase="combat",
+                     units=(*attackers, Counter("d", "axis", H("3.04"), attack=2, defense=2, movement=4)))
+
+
+def test_flip_parent_units_and_artillery_per_hex():
+    """VCS 8.2: one parent unit and at most three artillery units attack from one hex."""
+    parents = _one_hex_attack(*(Counter(f"p{i}", "allies", H("3.03"), attack=4, defense=4, movement=4,
+                                        capabilities=frozenset({"parent"})) for i in range(2)))
+    refused = engine(ridgeline).may_attack(parents, ["p0", "p1"], "3.04")
+    assert not refused.allowed and any("parent units" in r for r in refused.reasons)
+    assert any(s.parameter == "combat.parent_units_per_hex" and s.rule == "8.2" for s in refused.steps)
+    assert engine(ridgeline).may_attack(parents, ["p0"], "3.04").allowed
+    assert engine(ridgeline, combat__parent_units_per_hex=2).may_attack(parents, ["p0", "p1"], "3.04").allowed
+    guns = _one_hex_attack(Counter("p", "allies", H("3.03"), attack=4, defense=4, movement=4),
+                           *(Counter(f"g{i}", "allies", H("3.03"), attack=2, defense=1, movement=3,
+                                     capabilities=frozenset({"artillery"})) for i in range(4)))
+    four = ["p", "g0", "g1", "g2", "g3"]
+    assert not engine(ridgeline).may_attack(guns, four, "3.04").allowed
+    assert engine(ridgeline).may_attack(guns, four[:4], "3.04").allowed
+    assert engine(ridgeline, combat__artillery_per_hex=None).may_attack(guns, four, "3.04").allowed
+
+
+def test_flip_overstacked_units_fight():
+    """VCS 8.1: units over the limit after a retreat add nothing to an attack."""
+    situation = _one_hex_attack(Counter("o", "allies", H("3.03"), attack=4, defense=4, movement=4,
+                                        states=frozenset({"overstacked"})))
+    refused = engine(ridgeline).may_attack(situation, ["o"], "3.04")
+    assert not refused.allowed and any("over the stacking limit" in r for r in refused.reasons)
+    assert engine(ridgeline, stacking__overstacked_units_fight=True).may_attack(situation, ["o"], "3.04").allowed
+    assert engine(ridgeline, stacking__overstacked_units_fight=None).may_attack(situation, ["o"], "3.04").allowed

@@ -463,6 +463,10 @@ def test_zoc_and_move_read_every_parameter_of_their_contract() -> None:
         (new_scs, "move", road_board(), "a", ["2.01"], "road", {}),
         (new_scs, "move", road_board(), "a", ["1.02"], "road", {}),
         (new_scs, "move", friends_on_the_road(), "a", ["1.02", "1.03"], "road", {}),
+        (ridgeline, "move", board(unit("t", "allies", "3.03", "6-4-8", capabilities=frozenset({"armored"})),
+                                  unit("e", "allies", "3.03", "1-2-4", capabilities=frozenset({"engineer"})),
+                                  unit("x", "axis", "9.09"), default="clear",
+                                  hexsides={side("3.03", "3.04"): ("river",)}), "t", ["3.04"], "regular", {}),
         (new_scs, "move", board(unit("a", "allies", "1.05", "2-2-4"), unit("x", "axis", "5.05"),
                                 roads=roads("1.05", "2.05")), "a", ["2.05"], "road", {}),
         (new_scs, "move", board(unit("r", "axis", "5.01", "3-3-12"), unit("a", "allies", "5.05")),
@@ -621,3 +625,20 @@ def test_corridor_canals_close_movement_and_zocs_except_at_bridges() -> None:
     assert H("5.05") not in rules.reachable(situation, "a")
     step = next(s for s in zones.steps if s.parameter == "zoc.limited_by_terrain")
     assert step.origin == "scs-1.8" and step.rule == "2.0b"
+
+
+def test_flip_assisted_river_crossing_fraction() -> None:
+    """VCS 13.7: armor and artillery stacked with an engineer cross an unbridged river for their whole MA;
+    without the engineer, or without the rule, they may not (5.1 lets only infantry wade)."""
+    river = {side("3.03", "3.04"): ("river",)}
+    tank = unit("t", "allies", "3.03", "6-4-8", capabilities=frozenset({"armored", "mechanized"}))
+    sappers = unit("e", "allies", "3.03", "1-2-4", capabilities=frozenset({"engineer"}))
+    helped = board(tank, sappers, unit("x", "axis", "9.09"), default="clear", hexsides=river)
+    move = engine(ridgeline).move(helped, "t", ["3.04"])
+    assert move.legal and move.costs == (1 + 8,)                   # clear, and the whole MA for the river
+    assert any(s.parameter == "movement.assisted_river_crossing_fraction" and s.rule == "13.7" for s in move.steps)
+    alone = board(tank, unit("x", "axis", "9.09"), default="clear", hexsides=river)
+    assert not engine(ridgeline).move(alone, "t", ["3.04"]).legal
+    assert not engine(ridgeline, movement__assisted_river_crossing_fraction=None).move(helped, "t", ["3.04"]).legal
+    half = engine(ridgeline, movement__assisted_river_crossing_fraction=Fraction(1, 2)).move(helped, "t", ["3.04"])
+    assert half.costs == (1 + 4,)

@@ -122,15 +122,21 @@ def test_the_preparation_stage_lists_its_steps_in_the_printed_order():
 
 
 def test_rule_10_1_defense_factors_apply_when_the_players_declare_the_river_or_the_entrenchment():
-    """10.1: defense x2 behind a river, x2 entrenched, x3 entrenched behind a river (declared situations)."""
-    from generated import ridgeline
+    """10.1: defense x2 behind a river, x2 entrenched, x3 entrenched behind a river.  The series (no chart)
+    reads the players' river-assault declaration; Ridgeline's chart doubles across its river itself, and its
+    factors make the entrenchment behind a river x3 in all, not x6."""
+    from generated import ridgeline, vcs
     from rulesdsl.runtime import AttackingHex, Combat, Unit
 
-    def defense(*situations: str) -> object:
-        combat = Combat(attacking_hexes=(AttackingHex((Unit("infantry", attack=12),), "clear"),),
-                        defenders=(Unit("infantry", defense=3),), defender_terrain="clear", situations=situations)
-        return ridgeline.resolve_combat(combat, roll=7).defense
+    def defense(module, *situations: str, across: tuple[str, ...] = ()) -> object:
+        terrain = "clear" if module is ridgeline else ()
+        combat = Combat(attacking_hexes=(AttackingHex((Unit("infantry", attack=12),), terrain or "", across),),
+                        defenders=(Unit("infantry", defense=3),), defender_terrain=terrain, situations=situations)
+        return module.ENGINE.assess(combat).defense
 
-    assert defense() == 3
-    assert defense("river-assault") == defense("entrenched") == 6
-    assert defense("entrenched", "river-assault") == 9
+    assert defense(vcs) == 3
+    assert defense(vcs, "river-assault") == defense(vcs, "entrenched") == 6
+    assert defense(vcs, "entrenched", "river-assault") == 9
+    assert defense(ridgeline, across=("river",)) == 6                       # the chart's Dx2 all-across
+    assert defense(ridgeline, "entrenched") == 6
+    assert defense(ridgeline, "entrenched", "river-assault", across=("river",)) == 9

@@ -504,6 +504,9 @@ def may_attack(engine: RulesEngine, situation: Situation, attackers: tuple[str, 
                 continue
             steps.append(rules.cite("combat.only_into_enterable_terrain", f"{unit} could move into {open_[0]}"))
 
+    # ---- what one hex may send ---------------------------------------------------------------------
+    _per_hex(rules, counters, reasons, steps)
+
     # ---- what happened earlier ------------------------------------------------------------------------
     for unit in counters:
         _earlier(rules, situation, unit, hexes, record, reasons, steps)
@@ -519,6 +522,36 @@ def may_attack(engine: RulesEngine, situation: Situation, attackers: tuple[str, 
     # ---- what else must be attacked -------------------------------------------------------------------
     must = _must_also(rules, situation, counters, hexes, record, steps)
     return Verdict(not reasons, tuple(reasons), None, tuple(steps), must_also_attack=must)
+
+
+def _per_hex(rules: RuleSet, counters: list[Counter], reasons: list[str], steps: list[Step]) -> None:
+    """The limits on what one hex may put into an attack: parent (formation) units and artillery, by the
+    counter's `parent` and `artillery` words, and units marked over the stacking limit."""
+    by_hex: dict[Hex, list[Counter]] = {}
+    for unit in counters:
+        by_hex.setdefault(unit.hex, []).append(unit)
+    for hex, units in by_hex.items():
+        for word, name, what in (("parent", "combat.parent_units_per_hex", "parent units"),
+                                 ("artillery", "combat.artillery_per_hex", "artillery units")):
+            count = sum(1 for u in units if u.can(word))
+            if not count:
+                continue
+            most = rules.amount(name)
+            if most is not None and count > most:
+                reasons.append(f"{count} {what} attack from {hex}: at most {most} may")
+                steps.append(rules.cite(name, reasons[-1]))
+            else:
+                steps.append(rules.cite(name, f"{count} of the {what} that may attack from {hex}"
+                                        if most is not None else f"{count} {what} from {hex}: no limit"))
+        over = [u for u in units if "overstacked" in u.states]
+        if over:
+            if rules.value("stacking.overstacked_units_fight") is False:
+                reasons.append(f"{', '.join(map(str, over))} over the stacking limit in {hex} add nothing to an "
+                               "attack")
+                steps.append(rules.cite("stacking.overstacked_units_fight", reasons[-1]))
+            else:
+                steps.append(rules.cite("stacking.overstacked_units_fight",
+                                        f"{', '.join(map(str, over))} over the stacking limit may still attack"))
 
 
 def _zoc_covers(engine: RulesEngine, situation: Situation, zones: Zones, unit: Counter,

@@ -372,6 +372,20 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
                                f"{unit} crosses the unbridged {side.name} for {share} of its MA: +{_mp(extra)}"))
                 cost += extra
                 continue
+            assisted = rules.amount("movement.assisted_river_crossing_fraction") \
+                if side.name.lower() in rivers else None
+            engineers = [u for u in situation.units_at(source)
+                         if u.side == unit.side and u.name != unit.name and u.can("engineer")]
+            if assisted is not None and engineers and (unit.can("armored") or unit.can("artillery")):
+                extra = _share(rules, assisted * unit.movement, f"crossing the {side.name} with an engineer", log)
+                log(rules.cite("movement.assisted_river_crossing_fraction",
+                               f"{unit} crosses the unbridged {side.name} with {engineers[0]} for {assisted} of "
+                               f"its MA: +{_mp(extra)}"))
+                cost += extra
+                continue
+            if assisted is not None and engineers:
+                log(rules.cite("movement.assisted_river_crossing_fraction",
+                               f"{engineers[0]} helps armor and artillery across the {side.name}, not {unit}"))
             if share is not None:
                 log(rules.cite("movement.river_crossing_fraction",
                                f"{unit} may not cross the unbridged {side.name}: it is not {RIVER_CROSSERS}"))
