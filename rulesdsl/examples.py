@@ -219,6 +219,11 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     r = expectation.result
     target = Hex.parse(expectation.hexes[0].value)
     attackers = [situation.unit(u.value) for u in expectation.units]
+    types = sorted(getattr(getattr(module, "VOCABULARY", None), "unit_types", None) or ())
+    untyped = [u for u in (*attackers, *situation.units_at(target)) if types and not u.type]
+    if untyped:
+        raise Unanswerable(f"{untyped[0]} has no type, and this rulebook's combat rules read unit types: give "
+                           f"its unit line `type WORD`, one of {', '.join(types)}")
     by_hex: dict[Hex, list[Any]] = {}
     for unit in attackers:
         by_hex.setdefault(unit.hex, []).append(unit)

@@ -437,3 +437,11 @@ def test_a_movement_mode_and_a_stacking_moment_reach_the_engine(monkeypatch):
                                "  expect move a 1.03 mode strategic costs 1\n  expect stack 1.02 when overrun legal\n}\n")
     assert examples.run(resolved, module).diagnostics == []
     assert seen == {"move": {"mode": "strategic"}, "stack": {"moment": "overrun"}}
+
+
+def test_a_combat_of_units_without_a_type_says_which_types_the_rules_read(project, capsys):
+    project.add_repo_rulebooks()
+    code, out, err = project.run("explain", "scs-1.8", "map 1.01 - 3.03 open; unit a x 3-2-9 at 2.02; "
+                                 "unit b y 1-1-4 at 2.03 type infantry", "combat", "a", "on", "2.03", capsys=capsys)
+    assert code == 1 and "unit a has no type" in err and "one of armor, artillery, infantry" in err
+    assert "Traceback" not in err
