@@ -1648,8 +1648,8 @@ SHIFTS = (
 FACTORS = (
     # entrenchment-defense        defense  combat.entrenched_defense_factor when entrenched and not river-assault
     FactorSpec('entrenchment-defense', 'defense', lambda ctx: PARAMETERS['combat.entrenched_defense_factor'].number, lambda ctx, u1: (ctx.situation('entrenched') and (not ctx.situation('river-assault'))), rules=('10.1', '11.1.5', '11.2.5')),
-    # entrenchment-river-defense  defense  combat.entrenched_behind_river_defense_factor / combat.behind_river_defense_factor when entrenched and river-assault
-    FactorSpec('entrenchment-river-defense', 'defense', lambda ctx: _rt.divide(PARAMETERS['combat.entrenched_behind_river_defense_factor'].number, PARAMETERS['combat.behind_river_defense_factor'].number), lambda ctx, u1: (ctx.situation('entrenched') and ctx.situation('river-assault')), rules=('10.1', '11.1.5', '11.2.5')),
+    # entrenchment-river-defense  defense  3/2 when entrenched and river-assault
+    FactorSpec('entrenchment-river-defense', 'defense', lambda ctx: _rt.divide(Fraction(3), Fraction(2)), lambda ctx, u1: (ctx.situation('entrenched') and ctx.situation('river-assault')), rules=('10.1', '11.1.5', '11.2.5')),
     # supply-attack               attack   supply.out_of_supply_attack_factor when out-of-supply and not isolated
     FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: (u1.is_('out-of-supply') and (not u1.is_('isolated'))), rules=('10.1', '11.1.5', '11.2.5')),
     # supply-defense              defense  supply.out_of_supply_defense_factor when out-of-supply and not isolated
