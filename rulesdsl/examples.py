@@ -56,7 +56,7 @@ class Unanswerable(Exception):
 
 
 def _fraction(value: Fraction | None) -> str:
-    return "P" if value is None else str(value)
+    return "x" if value is None else str(value)   # x: the hex may not be entered (the reason says why)
 
 
 def _hexes(items: Iterable[Hex]) -> list[str]:
@@ -103,7 +103,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
         data = {"unit": move.unit, "path": _hexes(move.path), "costs": [_fraction(c) for c in move.costs],
                 "total": str(move.total), "allowance": str(move.allowance), "legal": move.legal,
                 "reason": move.reason}
-        steps = move.steps
+        steps = move.steps if move.legal or not move.reason else (*move.steps, Step(f"refused: {move.reason}"))
         if r is None or r.costs or (r.ruling is None and r.total is None):
             shown += ["costs", *(_fraction(c) for c in move.costs)]
             if r is not None and tuple(move.costs) != tuple(r.costs):
@@ -375,12 +375,6 @@ class Explanation:
         for number, step in enumerate(self.answer.steps, 1):
             lines.append(f"  {number:>2}. {step}")
         lines.append(f"answer: {self.answer.computed}")
-        why = self.answer.data.get("reason") if isinstance(self.answer.data, dict) else None
-        reasons = self.answer.data.get("reasons") if isinstance(self.answer.data, dict) else None
-        if isinstance(why, str) and why:
-            lines.append(f"because: {why}")
-        if isinstance(reasons, (list, tuple)):
-            lines += [f"because: {r}" for r in reasons if isinstance(r, str) and r]
         if self.expected:
             lines.append(f"expected: {self.expected} ({'as computed' if self.answer.matches else 'differs'})")
         return "\n".join(lines) + "\n"
