@@ -1,7 +1,7 @@
 """Worked examples, run: each `expect` line asked of the rules engine of the resolved rulebook.
 
 `run(resolved, module)` builds each example's situation (situations.build, its terrain checked against the
-chart in effect) and asks each `expect` line's query of `RulesEngine(RuleSet(...))` over the generated
+chart in effect) and asks each `expect` line's query of the rules engine (RULES_ENGINE) of the generated
 module of the rulebook (codegen's output, compiled and imported in memory, see modcheck).  An answer that
 differs from what the line says is an error at the line: `expected costs 1 2 3 2, computed costs 1 2 3 3`,
 with the derivation, rule by rule, as its hint.  A game also runs the examples it inherits from its series
@@ -22,7 +22,7 @@ from .errors import Diagnostic, Span
 from .runtime.combat import Resolution
 from .runtime.engine import RulesEngine
 from .runtime.hexmap import Hex
-from .runtime.ruleset import RuleSet, Step
+from .runtime.ruleset import Step
 from .runtime.situation import Situation
 from .situations import build, query_text, result_text
 
@@ -33,10 +33,10 @@ __all__ = ["Answer", "Explanation", "ask", "engine_of", "explain", "has_examples
 
 
 def engine_of(module: types.ModuleType) -> RulesEngine:
-    """The rules engine over a generated module's rules (its parameters, chart, tables and rules)."""
-    ruleset = RuleSet(module.RULEBOOK["id"], module.PARAMETERS, getattr(module, "TERRAIN", None),
-                      getattr(module, "TABLES", {}), getattr(module, "RULES", {}))
-    return RulesEngine(ruleset)
+    """The rules engine a generated module binds to its rules (RULES_ENGINE)."""
+    engine = module.RULES_ENGINE
+    assert isinstance(engine, RulesEngine)
+    return engine
 
 
 @dataclass(frozen=True)

@@ -316,3 +316,13 @@ def test_questions_about_hexes_off_the_map_name_the_hex():
         Hexside(Hex.parse("25.18"), Hex.parse("24.17"))
     with pytest.raises(ValueError, match="malformed hexside '24.17'"):
         Hexside.parse("24.17")
+
+
+def test_a_step_off_the_edge_leads_away_from_a_hex_inside_or_not():
+    """`leads_away` measures a step on the grid even where it leaves the map (a retreat the edge stops)."""
+    board = HexMap.rectangle(5, 5)
+    edge, inside = Hex.parse("1.03"), Hex.parse("2.03")
+    off = [d for d in Direction if board.neighbour(edge, d) is None]
+    assert off and all(board.leads_away(inside, edge, d) for d in off if d.value[0] < 0)
+    assert not board.leads_away(edge, inside, Direction.NW if board.neighbour(inside, Direction.NW) == edge
+                                else Direction.SW)

@@ -295,8 +295,18 @@ class HexMap:
         if grid_a != grid_b:
             raise ValueError(f"no distance between {a} and {b}: their sheets are not joined "
                              "(give both sheets an offset to join them)")
-        across = abs(column_a - column_b)
-        return across + max(0, (abs(height_a - height_b) - across) // 2)
+        return _grid_distance(column_a, height_a, column_b, height_b)
+
+    def leads_away(self, origin: Hex, hex: Hex, direction: Direction) -> bool:
+        """Whether a step from `hex` in `direction`, onto the map or off its edge, ends farther from `origin`
+        on the grid than `hex` is (a retreat the map's edge stops is one that goes away from its combat)."""
+        grid_o, column_o, height_o = self._place(origin)
+        grid, column, height = self._place(hex)
+        if grid_o != grid:
+            raise ValueError(f"no distance between {origin} and {hex}: their sheets are not joined")
+        step_column, step_height = direction.value
+        return _grid_distance(column_o, height_o, column + step_column, height + step_height) > \
+            _grid_distance(column_o, height_o, column, height)
 
     def within(self, centre: Hex, hexes: int) -> tuple[Hex, ...]:
         """The hexes of the map at most `hexes` hexes from `centre`, itself included ("at or within",
@@ -386,6 +396,12 @@ class HexMap:
 
     def _sheet_names(self) -> str:
         return ", ".join(str(sheet) for sheet in self.sheets)
+
+
+def _grid_distance(column_a: int, height_a: int, column_b: int, height_b: int) -> int:
+    """Hexes between two grid places (column, half-hex height), on the map or off it."""
+    across = abs(column_a - column_b)
+    return across + max(0, (abs(height_a - height_b) - across) // 2)
 
 
 def _overlap(a: MapSheet, b: MapSheet) -> bool:

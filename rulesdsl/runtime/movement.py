@@ -45,7 +45,7 @@ from .answers import Move, Reach, Zones
 from .hexmap import Hex, HexMap
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
-from .terrain import Terrain
+from .terrain import Terrain, negated
 
 __all__ = ["enemy_zoc", "entry_cost", "exerts_zoc", "move", "reachable", "zoc"]
 
@@ -254,7 +254,7 @@ def _river_rows(rules: RuleSet) -> set[str]:
     chart = rules.terrain
     if chart is None:
         return set()
-    targets = {r.movement.target.lower() for r in chart.rows if r.movement.kind == "negates" and r.movement.target}
+    targets = negated(chart.rows)
     return {r.name.lower() for r in chart.rows
             if r.kind == "hexside" and r.movement.kind == "prohibited" and r.name.lower() in targets}
 
@@ -298,8 +298,8 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
         return _Price(Fraction(1))
     hex_rows = _rows(rules, situation.terrain_at(target), "hex")
     features = _rows(rules, situation.hexside_features(source, target), "hexside")
-    negated = {r.movement.target.lower() for r in features if r.movement.kind == "negates" and r.movement.target}
-    sides = [r for r in features if r.movement.kind != "negates" and r.name.lower() not in negated]
+    cancelled = negated(features)
+    sides = [r for r in features if r.movement.kind != "negates" and r.name.lower() not in cancelled]
     way = _road_followed(rules, situation, source, target, log) if road else None
     if mode == "road":
         if way is None:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from .answers import Advance, Retreat
 from .hexmap import Direction, Hex
-from .ruleset import RuleSet, Step
+from .ruleset import RuleSet, Step, unique_steps
 from .situation import Counter, Situation
 from .supply import prohibited_hex, prohibited_hexside
 
@@ -85,9 +85,9 @@ def retreat(engine: RulesEngine, situation: Situation, units: tuple[str, ...], h
     names = tuple(u.name for u in stack)
     strength = sum(u.steps for u in stack)
     if hexes <= 0:
-        return Retreat(names, hexes, ((),), 0, False, _unique(steps))
+        return Retreat(names, hexes, ((),), 0, False, unique_steps(steps))
     if hexes == 1 and _close_terrain(rules, situation, stack, attackers, steps):
-        return Retreat(names, hexes, ((),), 0, False, _unique(steps), ignored=True)
+        return Retreat(names, hexes, ((),), 0, False, unique_steps(steps), ignored=True)
     refused, refusal_loss = _refusal(rules, stack, hexes, refuse, steps)
     remaining = hexes - refused
     search = _Search(engine, situation, stack, origin, steps, engine.enemy_zoc(situation, stack[0].side),
@@ -100,7 +100,7 @@ def retreat(engine: RulesEngine, situation: Situation, units: tuple[str, ...], h
         if split is not None:
             loss = refusal_loss + sum(r.loss for r in split)
             eliminated = all(r.eliminated for r in split)
-            return Retreat(names, hexes, answer.paths, loss, eliminated, _unique(steps), refused=refused,
+            return Retreat(names, hexes, answer.paths, loss, eliminated, unique_steps(steps), refused=refused,
                            blocked=answer.blocked, split=split)
     return _result(search, names, hexes, answer.paths, refusal_loss + answer.loss, refused, answer.blocked,
                    strength, off_map=answer.off_map)
@@ -119,7 +119,7 @@ def _result(search: _Search, names: tuple[str, ...], hexes: int, paths: tuple[tu
     eliminated = off_map or loss >= strength
     if loss >= strength and not off_map:
         search.steps.append(Step(f"{_n(loss, 'step')} lost of the stack's {strength}: eliminated"))
-    return Retreat(names, hexes, paths, loss, eliminated, _unique(search.steps), refused=refused, blocked=blocked,
+    return Retreat(names, hexes, paths, loss, eliminated, unique_steps(search.steps), refused=refused, blocked=blocked,
                    off_map=off_map)
 
 
@@ -303,22 +303,8 @@ def _paths(search: _Search, remaining: int) -> tuple[list[tuple[Hex, ...]], int,
 def _leaves_map(situation: Situation, origin: Hex, here: Hex, away: bool) -> bool:
     """Whether the retreat could go on from `here` but for the map's edge: a step off the map (farther from
     the combat hex, when the retreat must go away from it)."""
-    def place(hex: Hex) -> tuple[int, int]:
-        lower = 1 if (hex.column % 2 == 1) == (situation.map.lower_columns == "odd") else 0
-        return hex.column, 2 * hex.row - lower
-
-    def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-        across = abs(a[0] - b[0])
-        return across + max(0, (abs(a[1] - b[1]) - across) // 2)
-
-    column, height = place(here)
-    for direction in Direction:
-        if situation.map.neighbour(here, direction) is not None:
-            continue
-        beyond = (column + direction.value[0], height + direction.value[1])
-        if not away or distance(place(origin), beyond) > distance(place(origin), (column, height)):
-            return True
-    return False
+    return any(situation.map.neighbour(here, direction) is None
+               and (not away or situation.map.leads_away(origin, here, direction)) for direction in Direction)
 
 
 def _hex_class(search: _Search, hex: Hex) -> str:
@@ -428,7 +414,7 @@ def advance(engine: RulesEngine, situation: Situation, units: tuple[str, ...], v
     refused = max(0, min(refused, hexes))
 
     def refuse(reason: str) -> Advance:
-        return Advance(units, False, 0, (), _unique(steps), reason=reason)
+        return Advance(units, False, 0, (), unique_steps(steps), reason=reason)
 
     if not counters:
         return refuse("no unit advances")
@@ -494,9 +480,9 @@ def advance(engine: RulesEngine, situation: Situation, units: tuple[str, ...], v
     longest = max(limits.values())
     reachable = tuple(sorted(reach))
     if not reachable:
-        return Advance(units, False, longest, (), _unique(steps), limits=limits, required=required,
+        return Advance(units, False, longest, (), unique_steps(steps), limits=limits, required=required,
                        reason="no hex is open to the advance")
-    return Advance(units, True, longest, reachable, _unique(steps), limits=limits, required=required)
+    return Advance(units, True, longest, reachable, unique_steps(steps), limits=limits, required=required)
 
 
 def _unit_length(rules: RuleSet, unit: Counter, length: int, breakthrough: bool, steps: list[Step]) -> int:
@@ -598,10 +584,6 @@ def _may_cross(rules: RuleSet, situation: Situation, unit: Counter, here: Hex, t
     return True
 
 
-def _unique(steps: list[Step]) -> tuple[Step, ...]:
-    """The steps in order, each once (a search meets the same hexside or unit again and again)."""
-    seen: dict[Step, None] = {step: None for step in steps}
-    return tuple(seen)
 
 
 def _n(amount: int | Fraction, what: str) -> str:

@@ -6,7 +6,7 @@ line) it applied, and so that tests can check which parameters each engine funct
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -15,7 +15,7 @@ from .model import Parameter, ParameterValue, Quantity, RuleEntry
 from .tables import LookupTable
 from .terrain import TerrainEffectsChart
 
-__all__ = ["RuleSet", "Step"]
+__all__ = ["RuleSet", "Step", "unique_steps"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,11 @@ class Step:
     def as_json(self) -> dict[str, str | None]:
         return {"text": self.text, "rule": self.rule, "parameter": self.parameter, "origin": self.origin,
                 "source": self.source}
+
+
+def unique_steps(steps: Iterable[Step]) -> tuple[Step, ...]:
+    """The steps in order, each once (a search meets the same hexside, unit or rule again and again)."""
+    return tuple(dict.fromkeys(steps))
 
 
 @dataclass(eq=False)

@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING
 
 from .answers import SupplyTrace
 from .hexmap import Hex
-from .ruleset import RuleSet, Step
+from .ruleset import RuleSet, Step, unique_steps
 from .situation import Counter, Situation
+from .terrain import negated
 
 if TYPE_CHECKING:
     from .engine import RulesEngine
@@ -48,7 +49,7 @@ def supply(engine: RulesEngine, situation: Situation, unit: str) -> SupplyTrace:
     steps: list[Step] = [rules.cite("supply.method", f"supply is determined by {method}")]
     if not sources:
         steps.append(Step(f"the {counter.side} side has no supply source on the map"))
-        return SupplyTrace(unit, False, (), _unique(steps))
+        return SupplyTrace(unit, False, (), unique_steps(steps))
     if method == "range":
         return _by_range(rules, situation, counter, sources, steps)
     blocker = _Blocker(engine, situation, counter, steps)
@@ -59,9 +60,9 @@ def supply(engine: RulesEngine, situation: Situation, unit: str) -> SupplyTrace:
     blocker.explain(path)
     if path is None:
         steps.append(Step(f"{counter} traces no line to a source: out of supply"))
-        return SupplyTrace(unit, False, (), _unique(steps))
+        return SupplyTrace(unit, False, (), unique_steps(steps))
     steps.append(Step(f"{counter} traces supply along {' '.join(map(str, path))}: in supply"))
-    return SupplyTrace(unit, True, path, _unique(steps))
+    return SupplyTrace(unit, True, path, unique_steps(steps))
 
 
 # ---- what blocks a trace --------------------------------------------------------------------------------
@@ -81,8 +82,8 @@ def prohibited_hexside(rules: RuleSet, situation: Situation, a: Hex, b: Hex) -> 
     if chart is None:
         return False
     rows = [chart[name] for name in situation.hexside_features(a, b) if name in chart]
-    negated = {r.movement.target.lower() for r in rows if r.movement.kind == "negates" and r.movement.target}
-    return any(r.movement.kind == "prohibited" and r.name.lower() not in negated for r in rows)
+    cancelled = negated(rows)
+    return any(r.movement.kind == "prohibited" and r.name.lower() not in cancelled for r in rows)
 
 
 class _Blocker:
@@ -191,9 +192,9 @@ def _by_range(rules: RuleSet, situation: Situation, counter: Counter, sources: f
         source = min(near, key=nearness)
         steps.append(Step(f"{counter} is {situation.map.distance(counter.hex, source)} hexes from the source "
                           f"{source}: in supply"))
-        return SupplyTrace(counter.name, True, (counter.hex, source), _unique(steps))
+        return SupplyTrace(counter.name, True, (counter.hex, source), unique_steps(steps))
     steps.append(Step(f"no source within range of {counter}: out of supply"))
-    return SupplyTrace(counter.name, False, (), _unique(steps))
+    return SupplyTrace(counter.name, False, (), unique_steps(steps))
 
 
 def _trace(situation: Situation, start: Hex, goals: Iterable[Hex], blocker: _Blocker, limit: int | None,
@@ -312,10 +313,3 @@ def _trace_by_level(rules: RuleSet, situation: Situation, counter: Counter, sour
     if road:
         steps.append(Step(f"then along the road {' '.join(map(str, road))} to the source"))
     return tuple(leg + road)
-
-
-
-def _unique(steps: list[Step]) -> tuple[Step, ...]:
-    """The steps in order, each once."""
-    seen: dict[Step, None] = {step: None for step in steps}
-    return tuple(seen)

@@ -57,6 +57,11 @@ class Terrain:
     line: str | None = None     # the CRT odds line this terrain reads, for terrain-line tables
 
 
+def negated(rows: Iterable[Terrain]) -> frozenset[str]:
+    """The names, in lower case, of the rows that a `negates` row among `rows` cancels (a bridge's river)."""
+    return frozenset(r.movement.target.lower() for r in rows if r.movement.kind == "negates" and r.movement.target)
+
+
 class TerrainEffectsChart(Mapping[str, Terrain]):
     """The chart's rows by name; names match case-insensitively."""
 
@@ -81,7 +86,7 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name.lower() in self._by_name
 
-    def _hexsides(self, hexsides: TerrainNames) -> tuple[list[Terrain], set[str]]:
+    def _hexsides(self, hexsides: TerrainNames) -> tuple[list[Terrain], frozenset[str]]:
         if isinstance(hexsides, str):
             hexsides = (hexsides,)
         sides = [self[h] for h in hexsides]
@@ -89,8 +94,8 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
             if side.kind != "hexside":
                 raise ValueError(f"{side.name!r} is {side.kind} terrain, not a hexside feature: pass it as the "
                                  "hex's terrain")
-        negated = {s.movement.target for s in sides if s.movement.kind == "negates" and s.movement.target is not None}
-        return [s for s in sides if s.name.lower() not in negated], negated
+        cancelled = negated(sides)
+        return [s for s in sides if s.name.lower() not in cancelled], cancelled
 
     def _hex(self, terrain: TerrainNames) -> list[Terrain]:
         names = (terrain,) if isinstance(terrain, str) else tuple(terrain)
