@@ -47,7 +47,8 @@ class Step:
 
 def unique_steps(steps: Iterable[Step]) -> tuple[Step, ...]:
     """The steps in order, each once (a search meets the same hexside, unit or rule again and again)."""
-    return tuple(dict.fromkeys(steps))
+    seen: dict[Step, None] = {step: None for step in steps}
+    return tuple(seen)
 
 
 @dataclass(eq=False)
