@@ -28,6 +28,7 @@ from rulesdsl.runtime.contract import ENGINE_FUNCTIONS, ENGINE_PARAMETERS, Engin
 from rulesdsl.runtime.engine import Record, RulesEngine
 from rulesdsl.runtime.hexmap import Hex, HexMap, Hexside
 from rulesdsl.runtime.model import Parameter, ParameterValue, Quantity
+from rulesdsl.runtime.notation import Result
 from rulesdsl.runtime.ruleset import RuleSet
 from rulesdsl.runtime.situation import Counter, Situation
 from rulesdsl.runtime.terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart
@@ -208,6 +209,11 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
             yield lambda s=situation: engine.reachable(s, "tank", mode="road")
         for first in walk:
             yield lambda f=first: engine.move(started, "tank", [f, *[h for h in m.neighbours(f) if h != c][:1]])
+        # an out-of-supply unit of the non-phasing side tries a reaction move
+        hungry = dataclasses.replace(plain, units=tuple(
+            dataclasses.replace(u, states=u.states | {"out-of-supply"}) if u.name == "red-2" else u
+            for u in plain.units))
+        yield lambda: engine.move(hungry, "red-2", [m.neighbours(H("10.11"))[0]], mode="reaction")
         # no enemy near: road movement, a road over the river, and rifles wading it
         quiet = dataclasses.replace(plain, units=tuple(u for u in plain.units if u.side == "blue"))
         if board.names["road"]:
@@ -245,6 +251,8 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
                 yield lambda s=situation, t=moment: engine.stack(s, board.behind, moment=t)
                 # the tank overruns from the centre, with the rest of the stack there or not counted
                 yield lambda s=situation, t=moment: engine.stack(s, c, moment=t, overrunning=("tank",))
+                # the crowd overruns from the centre with the tank: over the limit at the overrun
+                yield lambda s=situation, t=moment: engine.stack(s, c, moment=t, overrunning=("tank", *came))
                 # the crowd retreated into the centre: over the limit only because of them
                 yield lambda s=situation, t=moment: engine.stack(s, c, moment=t, retreated=came)
             for phase, phasing in (("movement", "blue"), ("combat", "blue"), ("movement", "red")):
@@ -359,6 +367,23 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
                              attacked={"red-1": 1}, targets={"rifles": H("3.05")})
             for attackers in (("tank",), ("tank", "rifles")):
                 yield lambda s=situation, a=attackers: engine.may_attack(s, a, board.front, record=earlier)
+    elif function == "engage":
+        # a second defender that retreated into the front hex, and a crowd over the limit there
+        arrival = Counter("red-4", "red", board.front, attack=2, defense=2, movement=4)
+        crowd = tuple(Counter(f"red-x{i}", "red", board.front, attack=1, defense=1, movement=4, steps=2)
+                      for i in range(6))
+        for situation in (board.situation(phase="combat", extra=(arrival,)),
+                          board.situation(phase="combat", extra=(arrival, *crowd))):
+            for attackers in (("tank",), ("tank", "rifles")):
+                yield lambda s=situation, a=attackers: engine.engage(s, a, [board.front])
+                yield lambda s=situation, a=attackers: engine.engage(s, a, [board.front], defenders=("red-1",))
+                yield lambda s=situation, a=attackers: engine.engage(s, a, [board.front], arrived=("red-4",))
+                yield lambda s=situation, a=attackers: engine.engage(s, a, [board.front], overrun=True)
+                yield lambda s=situation, a=attackers: engine.engage(s, a, [board.front, H("3.05")])
+                for result in (Result(attacker_retreat=1), Result(attacker_steps=1), Result(defender_steps=1)):
+                    yield lambda s=situation, a=attackers, r=result: engine.engage(s, a, [board.front], result=r)
+                    yield lambda s=situation, a=attackers, r=result: engine.engage(s, a, [board.front], result=r,
+                                                                                     overrun=True)
     else:   # pragma: no cover - a new engine function needs its calls here
         raise AssertionError(f"no calls written for engine function {function}")
 

@@ -472,6 +472,8 @@ def test_zoc_and_move_read_every_parameter_of_their_contract() -> None:
         (new_scs, "move", board(unit("r", "axis", "5.01", "3-3-12"), unit("a", "allies", "5.05")),
          "r", ["5.02", "5.03", "5.04"], "reaction", {}),
         (new_scs, "move", board(unit("o", "allies", "5.01", "3-3-5", states={"out-of-supply"})), "o", ["5.02"], "regular", {}),
+        (new_scs, "move", board(unit("r", "axis", "5.01", "3-3-12", states={"out-of-supply"}), unit("a", "allies", "5.05")),
+         "r", ["5.02"], "reaction", {}),
         (ridgeline, "move", river_board(), "i", ["5.05"], "regular", {}),
         (ridgeline, "move", board(unit("m", "allies", "5.04", capabilities={"mechanized"}, states={"out-of-supply"}),
                                   unit("f", "allies", "5.03"), terrain={H("5.05"): ("mountain",)},

@@ -31,9 +31,17 @@ OVERRUN = stack(unit("1"), unit("5", 3), unit("6", 3))
 def test_seven_steps_in_10_07_break_the_example_limit_of_six_at_the_overrun():
     check = SCS.stack(OVERRUN, "10.07", moment="overrun", overrunning=["5", "6"])
     assert (check.legal, check.size, check.limit, check.unit, check.over) == (False, 7, 6, "step", 1)
-    assert check.eliminated and check.owner_chooses and check.excess == ()
+    # 4.0a: an overrun that breaks the limit is taken back and the move made again; nothing is destroyed
+    assert check.undone and not check.eliminated and check.excess == ()
     cited = {s.parameter: s.rule for s in check.steps if s.parameter}
     assert cited["stacking.checked_at"] == "4.0a" and cited["stacking.limit"] == "test"
+    assert cited["stacking.overrun_violation_undoes_move"] == "4.0a"
+    # without that rule the excess is dealt with as at the end of a phase: the owner picks who dies
+    plain = engine(scs_1_8, stacking__limit=SIX, stacking__overrun_violation_undoes_move=False)
+    check = plain.stack(OVERRUN, "10.07", moment="overrun", overrunning=["5", "6"])
+    assert not check.undone and check.eliminated and check.owner_chooses and check.excess == ()
+    # at the end of a phase the same stack is not taken back
+    assert not SCS.stack(OVERRUN, "10.07", moment="phase-end").undone
     assert engine(bocage).stack(OVERRUN, "10.07", moment="overrun").limit == 6
     assert engine(corridor).stack(stack(unit("5", 3), unit("6", 3)), "10.07").size == 6
 

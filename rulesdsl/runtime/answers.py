@@ -8,7 +8,7 @@ from fractions import Fraction
 from .hexmap import Hex
 from .ruleset import Step
 
-__all__ = ["Advance", "Move", "Reach", "Retreat", "StackCheck", "SupplyTrace", "Verdict", "Zones", "as_hex"]
+__all__ = ["Advance", "Engagement", "Move", "Reach", "Retreat", "StackCheck", "SupplyTrace", "Verdict", "Zones", "as_hex"]
 
 
 def as_hex(hex: Hex | str) -> Hex:
@@ -79,6 +79,7 @@ class StackCheck:
     over: Fraction = Fraction(0)   # how far over the limit, in the limit's unit
     eliminated: bool = False       # whether the units over the limit are destroyed (else they must leave)
     owner_chooses: bool = False    # whether the owner picks them (then `excess` is empty)
+    undone: bool = False           # an overrun that breaks the limit is taken back, and the move made again
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +131,29 @@ class Advance:
     limits: Mapping[str, int] = field(default_factory=dict)
     required: bool = False
     reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Engagement:
+    """Who takes part in a combat and who suffers its result.
+
+    attackers, defenders: the units whose strengths count; terrain_hex: the hex whose terrain the combat
+    reads; sharing: units that add nothing but suffer the result; spared: units in a combat hex the result
+    leaves alone; lost_if_adverse: units destroyed by any result adverse to their side.  Given the result
+    read from the table: the retreats carried out, and the units destroyed beyond the step losses."""
+
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    terrain_hex: Hex
+    sharing: tuple[str, ...] = ()
+    spared: tuple[str, ...] = ()
+    lost_if_adverse: tuple[str, ...] = ()
+    allowed: bool = True
+    reasons: tuple[str, ...] = ()
+    steps: tuple[Step, ...] = ()
+    attacker_retreat: int = 0
+    defender_retreat: int = 0
+    destroyed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,37 +13,80 @@ from typing import Callable
 Number = int | float | Fraction
 
 
+# floats already read as exact decimals (a float's shortest decimal text is parsed once, not per call)
+_DECIMALS: dict[float, Fraction] = {}
+
+
+# the whole numbers strengths, steps and factors are made of, as Fractions made once (a Fraction never
+# changes, so one object serves every caller)
+_WHOLE: dict[int, Fraction] = {n: Fraction(n) for n in range(-64, 257)}
+
+
 def exact(x: Number) -> Fraction:
+    if type(x) is int:
+        whole = _WHOLE.get(x)
+        return whole if whole is not None else Fraction(x)
     if isinstance(x, bool):
         raise TypeError("a strength is a number, not a bool")
     if isinstance(x, float):
+        known = _DECIMALS.get(x)
+        if known is not None:
+            return known
         if not math.isfinite(x):
             raise ValueError(f"not a finite number: {x}")
-        return Fraction(repr(x))
+        value = Fraction(repr(x))
+        if len(_DECIMALS) < 4096:
+            _DECIMALS[x] = value
+        return value
     return Fraction(x)
+
+
+_PARTS: dict[float, tuple[int, int]] = {}
+
+
+def _parts(x: Number) -> tuple[int, int]:
+    """`x` as an exact numerator and denominator, without building a Fraction for an int."""
+    if type(x) is int:
+        return x, 1
+    if type(x) is float:
+        known = _PARTS.get(x)
+        if known is not None:
+            return known
+    value = exact(x)
+    parts = value.numerator, value.denominator
+    if type(x) is float and len(_PARTS) < 4096:
+        _PARTS[x] = parts
+    return parts
 
 
 def round_from(x: Number, threshold: Fraction) -> int:
     """Round down a fraction below `threshold`, up from it: round_from(4.65, 1/2) == 5."""
-    value = exact(x)
-    whole = math.floor(value)
-    return whole + (1 if value - whole >= threshold and value != whole else 0)
+    numerator, denominator = _parts(x)
+    whole, rest = divmod(numerator, denominator)
+    return whole + (1 if rest and rest * threshold.denominator >= threshold.numerator * denominator else 0)
 
 
 def odds_pair(attack: Number, defense: Number, rounder: Callable[[Fraction], int],
-              favour_defender: bool = False) -> tuple[int, int]:
+              favour_defender: bool = False, *, threshold: Fraction | None = None) -> tuple[int, int]:
     """Divide both strengths by the smaller and round each with `rounder`; with
     `favour_defender`, the attacker's number rounds down and the defender's up
-    (21 to 6 is 3:1, 6 to 21 is 1:4)."""
-    a, d = exact(attack), exact(defense)
-    if a < 0 or d < 0:
+    (21 to 6 is 3:1, 6 to 21 is 1:4).  `threshold`: the rounder rounds up from it
+    (round_from), so the ratio is rounded in whole numbers, with no Fraction built."""
+    an, ad = _parts(attack)
+    dn, dd = _parts(defense)
+    if an < 0 or dn < 0:
         raise ValueError("strengths cannot be negative")
-    if d == 0:
+    if dn == 0:
         raise ValueError("the defense strength is zero: there are no odds to compute")
-    if a == 0:
+    if an == 0:
         return 0, 1
+    a, d = an * dd, dn * ad          # attack : defense over one denominator
     if favour_defender:
-        return (math.floor(a / d), 1) if a >= d else (1, math.ceil(d / a))
-    if a >= d:
-        return rounder(a / d), 1
-    return 1, rounder(d / a)
+        return (a // d, 1) if a >= d else (1, -(-d // a))
+    high, low = (a, d) if a >= d else (d, a)
+    if threshold is None:
+        rounded = rounder(Fraction(high, low))
+    else:
+        whole, rest = divmod(high, low)
+        rounded = whole + (1 if rest and rest * threshold.denominator >= threshold.numerator * low else 0)
+    return (rounded, 1) if a >= d else (1, rounded)

@@ -41,6 +41,7 @@ class AttackingHex:
     units: tuple[Unit, ...]
     terrain: str = ""
     hexsides: tuple[str, ...] = ()
+    name: str = ""          # the hex's number on the map, for the derivation (else 'hex 1', 'hex 2' ...)
 
     def __post_init__(self) -> None:
         if isinstance(self.hexsides, str):      # one name is one hexside, not its letters
@@ -147,7 +148,7 @@ class BoundUnit:
 class BoundHex:
     def __init__(self, hex_: AttackingHex, vocabulary: Vocabulary, chart: TerrainEffectsChart | None):
         self.units = tuple(BoundUnit(u, vocabulary) for u in hex_.units)
-        self._terrain = BoundTerrain(chart, hex_.terrain or ()) if hex_.terrain or not chart else None
+        self._terrain = bound_terrain(chart, hex_.terrain or ()) if hex_.terrain or not chart else None
         self.hexsides = tuple(hex_.hexsides)
         for name in self.hexsides:
             if chart is None or name not in chart:
@@ -184,13 +185,28 @@ class Vocabulary:
     amounts: frozenset[str] = frozenset()
 
 
+def bound_terrain(chart: TerrainEffectsChart | None, name: str | tuple[str, ...],
+                  combination: str | None = None) -> BoundTerrain:
+    """A hex's terrain as expressions read it, bound once per chart and spelling (it never changes)."""
+    key = (id(chart), name if isinstance(name, str) else tuple(name), combination)
+    bound = _BOUND_TERRAIN.get(key)
+    if bound is None or bound[0] is not chart:
+        bound = (chart, BoundTerrain(chart, name, combination))
+        if len(_BOUND_TERRAIN) < 4096:
+            _BOUND_TERRAIN[key] = bound
+    return bound[1]
+
+
+_BOUND_TERRAIN: dict[tuple[object, ...], tuple[TerrainEffectsChart | None, BoundTerrain]] = {}
+
+
 class Context:
     """A combat bound to a rulebook: what expressions read (see rulesdsl/context.py)."""
 
     def __init__(self, combat: Combat, vocabulary: Vocabulary, chart: TerrainEffectsChart | None,
                  combination: str | None = None):
         self.combat = combat
-        self.defender_terrain = BoundTerrain(chart, combat.defender_terrain, combination)
+        self.defender_terrain = bound_terrain(chart, combat.defender_terrain, combination)
         self.attacking_hexes = tuple(BoundHex(h, vocabulary, chart) for h in combat.attacking_hexes)
         for hex_ in self.attacking_hexes:
             hex_.set_factor(self.defender_terrain, chart, combination)
@@ -305,6 +321,7 @@ class Assessment:
     shift: int
     shifts: tuple[Contribution, ...]
     derivation: tuple[str, ...] = ()
+    position: int | None = None    # the column's place from the left (on its terrain line); None below the table
 
 
 @dataclass(frozen=True)
@@ -332,6 +349,7 @@ class ModifierSpec:
     side: str
     condition: Callable[[Context], bool]
     rules: tuple[str, ...] = ()
+    game: bool = False    # set by a game's rulebook, not its series (see overrun.game_modifiers_apply)
 
 
 @dataclass(frozen=True)
@@ -341,6 +359,7 @@ class FactorSpec:
     factor: Callable[[Context], Fraction]
     condition: Callable[[Context, BoundUnit], bool]
     rules: tuple[str, ...] = ()
+    supply: bool = False  # a supply penalty (see supply.minimum_strength, supply.penalties_round_down)
 
 
 @dataclass(frozen=True)
@@ -369,8 +388,16 @@ class CombatEngine:
                  modifiers: Iterable[ModifierSpec] = (), cap: int | None = None, shifts: Iterable[ShiftSpec] = (),
                  per_side: int | None = None, terrain_rules: Iterable[str] = (), odds_rules: Iterable[str] = (),
                  adjustments: Iterable[AdjustmentSpec] = (), shifts_before_limits: bool = False,
-                 factors: Iterable[FactorSpec] = (), terrain_combination: str | None = None):
+                 factors: Iterable[FactorSpec] = (), terrain_combination: str | None = None,
+                 shift_off_left: bool | None = None, terrain_per_unit: bool = True,
+                 game_modifiers_in_overruns: bool = True, supply_minimum: Number | None = None,
+                 supply_round_down: bool = False, parameter_rules: Mapping[str, str] | None = None):
         self.terrain_combination = terrain_combination
+        self.shift_off_left, self.terrain_per_unit = shift_off_left, terrain_per_unit
+        self.game_modifiers_in_overruns = game_modifiers_in_overruns
+        self.supply_minimum = None if supply_minimum is None else exact(supply_minimum)
+        self.supply_round_down = supply_round_down
+        self.parameter_rules = dict(parameter_rules or {})   # parameter -> the rule that sets it, for citing
         self.vocabulary, self.terrain, self.table, self.odds = vocabulary, terrain, table, odds
         self.modifiers, self.cap = tuple(modifiers), cap
         self.shift_specs, self.per_side = tuple(shifts), per_side
@@ -388,21 +415,37 @@ class CombatEngine:
     def _cite(rules: tuple[str, ...]) -> str:
         return f" [{' '.join(rules)}]" if rules else ""
 
+    def _cite_parameter(self, name: str) -> str:
+        rule = self.parameter_rules.get(name)
+        return f" [{rule}: {name}]" if rule else f" [{name}]"
+
     # -- strengths ----------------------------------------------------------
     def _unit_strength(self, ctx: Context, unit: BoundUnit, role: str, steps: list[str]) -> Fraction:
         """A unit's attack or defense after the rulebook's strength factors (DG, supply ...)."""
-        value = unit.attack if role == "attack" else unit.defense
+        printed = value = unit.attack if role == "attack" else unit.defense
+        penalised = False
         for spec in self.factors:
             if spec.role == role and spec.condition(ctx, unit):
                 factor = Fraction(spec.factor(ctx))
                 steps.append(f"{unit.type} {role} {value} x {factor} for {spec.name}{self._cite(spec.rules)}")
                 value *= factor
+                penalised = penalised or (spec.supply and factor < 1)
+        if penalised and self.supply_round_down and value.denominator != 1:
+            steps.append(f"{unit.type} {role} {value} rounded down to {math.floor(value)}"
+                         f"{self._cite_parameter('supply.penalties_round_down')}")
+            value = Fraction(math.floor(value))
+        if penalised and self.supply_minimum is not None and value < min(self.supply_minimum, printed):
+            floor = min(self.supply_minimum, printed)
+            steps.append(f"{unit.type} {role} {value} raised to {floor}, the least a supply penalty leaves"
+                         f"{self._cite_parameter('supply.minimum_strength')}")
+            value = floor
         return value
 
     def strengths(self, ctx: Context) -> tuple[Fraction, Fraction, list[str]]:
         steps: list[str] = []
         attack = Fraction(0)
         combination = self.terrain_combination or "cumulative"
+        factors: list[Fraction] = []
         for index, hex_ in enumerate(ctx.attacking_hexes, 1):
             factor = Fraction(1)
             if self.terrain is not None:
@@ -411,10 +454,18 @@ class CombatEngine:
                     crossed = ", ".join(hex_.hexsides) or ctx.defender_terrain.name
                     raise RulesInputError(f"attacking from hex {index} across {crossed} is prohibited")
                 factor = exact(multiplier)
+            factors.append(factor)
+        whole = min(factors, default=Fraction(1))
+        if not self.terrain_per_unit and any(f != whole for f in factors):
+            steps.append(f"terrain counts for the whole attack, not unit by unit: every attacking hex takes "
+                         f"the least favourable multiplier, x {whole}{self._cite_parameter('combat.terrain_per_unit')}")
+            factors = [whole] * len(factors)
+        for index, (hex_, factor) in enumerate(zip(ctx.attacking_hexes, factors), 1):
             total = sum((self._unit_strength(ctx, u, "attack", steps) for u in hex_.units), Fraction(0))
             attack += total * factor
             if factor != 1:
-                steps.append(f"hex {index}: attack {total} x {factor} for terrain{self._cite(self.terrain_rules)}")
+                label = ctx.combat.attacking_hexes[index - 1].name or f"hex {index}"
+                steps.append(f"{label}: attack {total} x {factor} for terrain{self._cite(self.terrain_rules)}")
         defense = sum((self._unit_strength(ctx, u, "defense", steps) for u in ctx.defenders), Fraction(0))
         if self.terrain is not None:
             multiplier = self.terrain.defense_multiplier(ctx.defender_terrain.query, (), combination)
@@ -479,6 +530,8 @@ class CombatEngine:
         terrain = [(name, drm) for name, drm in [("terrain", ctx.defender_terrain.drm)] + [
             (self._crossing(row), row.combat.drm) for row in self._crossed(ctx)] if drm]
         applied = tuple(m for m in self.modifiers if m.condition(ctx))
+        if ctx.overrun and not self.game_modifiers_in_overruns:   # the game's own DRMs stay out of overruns
+            applied = tuple(m for m in applied if not m.game)
         found = tuple(Contribution(name, drm, self.terrain_rules) for name, drm in terrain) + \
             tuple(Contribution(m.name, m.value, m.rules, m.side) for m in applied)
         attacker = sum(m.value for m in applied if m.side in ("attacker", "both"))
@@ -504,15 +557,17 @@ class CombatEngine:
         shift, shifts = self.column_shifts(ctx)
         derivation += [f"column shift {c}" for c in shifts]
         column: str | None = None
+        position: int | None = None
         if self.table is not None:
             table = self.table
             if table.lines and self.terrain is not None:
                 row = next((r for r in ctx.defender_terrain.rows if r.line), ctx.defender_terrain.rows[0])
                 table = table.line(row.line or row.name)
                 derivation.append(f"odds line {row.line or row.name} for {row.name}")
-            column = table.column(pair, shift, self.shifts_before_limits)
+            column = table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
             derivation.append(f"column {column}" if column is not None else "below the table")
-        return Assessment(odds_text, column, attack, defense, shift, shifts, tuple(derivation))
+            position = None if column is None else table.columns.index(column)
+        return Assessment(odds_text, column, attack, defense, shift, shifts, tuple(derivation), position)
 
     # -- the whole procedure ----------------------------------------------------------
     def resolve(self, combat: Combat, roll: Roll) -> Resolution:
@@ -542,7 +597,7 @@ class CombatEngine:
             line = row.line or row.name
             table = self.table.line(line)
             derivation.append(f"odds line {line} for {row.name}")
-        column = table.column(pair, shift, self.shifts_before_limits)
+        column = table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
         (drm_attacker, drm_defender), modifiers = self.drm(ctx)
         derivation += [f"DRM {c}" for c in modifiers]
         if column is None:

@@ -19,7 +19,7 @@ __all__ = ["ENGINE_FUNCTIONS", "ENGINE_PARAMETERS", "EngineParameter", "engine_p
 
 # the engine functions, in the order a player turn meets them
 ENGINE_FUNCTIONS = ("zoc", "move", "stack", "supply", "retreat", "advance", "may_overrun", "may_exploit",
-                    "may_attack")
+                    "may_attack", "engage")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +111,8 @@ ENGINE_PARAMETERS: tuple[EngineParameter, ...] = (
                     meaning='the share of its MA a reacting unit may use'),
     EngineParameter("reaction.may_enter_ezoc", "flag", drives="move",
                     meaning='whether reacting units may enter enemy ZOCs'),
+    EngineParameter("supply.out_of_supply_may_react", "flag", drives="move",
+                    meaning='whether out-of-supply units may make reaction moves'),
     EngineParameter("map.off_map_movement", "flag", drives="move",
                     meaning='whether units may move off the map'),
     # ---- stack -------------------------------------------------------------------------------------
@@ -284,6 +286,25 @@ ENGINE_PARAMETERS: tuple[EngineParameter, ...] = (
                     meaning='whether, once a stack attacks, every enemy unit next to an attacking stack must be attacked that phase'),
     EngineParameter("overrun.may_also_attack_in_combat", "flag", drives="may_attack",
                     meaning='whether units that overran may attack again in the Combat Phase'),
+    # ---- engage ------------------------------------------------------------------------------------
+    EngineParameter("combat.stack_defends_together", "flag", drives="engage",
+                    meaning='whether all units in a hex defend as one'),
+    EngineParameter("combat.defender_best_terrain", "flag", drives="engage",
+                    meaning='whether a combat against several hexes reads the terrain most favourable to the defender'),
+    EngineParameter("combat.arrivals_share_results", "flag", drives="engage",
+                    meaning="whether units that retreated into a hex before it is attacked suffer that attack's results"),
+    EngineParameter("combat.non_participants_share_results", "flag", drives="engage",
+                    meaning='whether units in a combat hex that do not take part still suffer its results'),
+    EngineParameter("overrun.results_affect_only_participants", "flag", drives="engage",
+                    meaning='whether overrun results hit only the overrunning units, not others sharing their hex'),
+    EngineParameter("stacking.overstacked_lost_on_adverse_result", "flag", drives="engage",
+                    meaning='whether units over the stacking limit are destroyed by any adverse combat result in their hex'),
+    EngineParameter("overrun.attacker_retreats_apply", "flag", drives="engage",
+                    meaning='whether retreat results against the overrunning units are carried out'),
+    EngineParameter("retreat.attacker_retreats_on_empty_result", "flag", drives="engage",
+                    meaning='whether attackers who lost steps retreat a hex when the defender lost nothing'),
+    EngineParameter("stacking.overrun_violation_undoes_move", "flag", drives="stack",
+                    meaning='whether an overrun that breaks the limit is taken back and the move redone, destroying nothing'),
 )
 
 _BY_NAME = MappingProxyType({p.name: p for p in ENGINE_PARAMETERS})

@@ -12,6 +12,7 @@
   may_overrun(situation, units, from_hex, target)   whether an overrun may be made, and its cost
   may_exploit(situation, unit)          whether a unit may move in the Exploitation Phase
   may_attack(situation, attackers, target)          whether an attack may be made
+  engage(situation, attackers, targets)  who fights, whose terrain counts, who suffers the result
 
 Every answer carries `steps`: the derivation, each step citing the rule id, the rulebook that sets it and
 its file and line.  The engine names no series: it reads only the parameters of its contract
@@ -19,17 +20,19 @@ its file and line.  The engine names no series: it reads only the parameters of 
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
-from . import eligibility, movement, retreat, stacking, supply
-from .answers import Advance, Move, Reach, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
+from . import engagement, eligibility, movement, retreat, stacking, supply
+from .answers import Advance, Engagement, Move, Reach, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
+from .combat import Assessment, Combat
+from .notation import Result
 from .eligibility import Record
 from .hexmap import Hex
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
 
-__all__ = ["Advance", "Move", "Reach", "Record", "Retreat", "RulesEngine", "StackCheck", "SupplyTrace", "Verdict",
+__all__ = ["Advance", "Engagement", "Move", "Reach", "Record", "Retreat", "RulesEngine", "StackCheck", "SupplyTrace", "Verdict",
            "Zones", "as_hex"]
 
 
@@ -37,8 +40,9 @@ class RulesEngine:
     """The engine for one compiled rulebook.  Each question is answered by the module of its stage
     (movement, stacking, supply, retreat, eligibility); this class only binds them to one rule set."""
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, *, assess: Callable[[Combat], Assessment] | None = None) -> None:
         self.rules = rules
+        self.assess = assess    # the module's combat assessment, for the terrain a multi-hex attack reads
 
     # ---- ZOC and movement (movement.py) ----------------------------------------------------------------
     def exerts_zoc(self, situation: Situation, unit: Counter) -> tuple[bool, Step]:
@@ -116,3 +120,15 @@ class RulesEngine:
         return eligibility.may_attack(self, situation, tuple(attackers), as_hex(target),
                                       more_targets=[as_hex(h) for h in more_targets],
                                       record=record or eligibility.NOTHING_YET)
+
+    # ---- engagement (engagement.py) --------------------------------------------------------------------
+    def engage(self, situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
+               defenders: Iterable[str] | None = None, arrived: Iterable[str] = (), overrun: bool = False,
+               result: Result | None = None) -> Engagement:
+        """Who takes part in the attack of `attackers` on `targets`, whose terrain it reads, and who suffers
+        its result: `defenders` the units the defender names (None: all in the targets); `arrived` units
+        that retreated into a target before it was attacked; `result` the result read from the table, to
+        say what of it is carried out."""
+        return engagement.engage(self.rules, situation, tuple(attackers), tuple(as_hex(h) for h in targets),
+                                 defenders=None if defenders is None else tuple(defenders),
+                                 arrived=tuple(arrived), overrun=overrun, result=result, judge=self.assess)

@@ -501,6 +501,15 @@ class _Mover:
                 log(rules.cite("reaction.movement_fraction",
                                f"reaction moves are the non-phasing side's, not {phasing}'s"))
                 self.refusal = f"{unit} belongs to the phasing side: it may not make a reaction move"
+                return
+            if OUT_OF_SUPPLY in unit.states:
+                allowed = rules.value("supply.out_of_supply_may_react")
+                if allowed is False:
+                    log(rules.cite("supply.out_of_supply_may_react", f"{unit} is out of supply: no reaction move"))
+                    self.refusal = f"{unit} is out of supply: it may not make a reaction move"
+                    return
+                log(rules.cite("supply.out_of_supply_may_react",
+                               f"{unit} is out of supply; {'it may still react' if allowed else 'no rule bars its reaction'}"))
         elif phasing and unit.side != phasing:
             if rules.flag("movement.only_phasing_units"):
                 log(rules.cite("movement.only_phasing_units", f"only {phasing}'s units move in its phases"))

@@ -15,7 +15,7 @@ from .hexmap import Hex
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
 
-__all__ = ["MOMENTS", "stack"]
+__all__ = ["MOMENTS", "over_limit", "stack"]
 
 # the moments `stacking.checked_at` may name; `always` covers every one of them
 MOMENTS = ("phase-end", "overrun", "advance-end", "movement-end", "always")
@@ -94,6 +94,14 @@ def stack(rules: RuleSet, situation: Situation, hex: Hex, *, moment: str = "phas
         return StackCheck(hex, not reasons, size_out, limit, unit_word, reasons=tuple(reasons), steps=tuple(steps))
 
     reasons.append(f"{size_out} {unit_word}s in {hex} is over the limit of {limit}")
+    if moment == "overrun" and names:
+        if rules.flag("stacking.overrun_violation_undoes_move"):
+            steps.append(rules.cite("stacking.overrun_violation_undoes_move",
+                                    "the overrun is taken back and the move made again; nothing is destroyed"))
+            return StackCheck(hex, False, size_out, limit, unit_word, (), tuple(steps), reasons=tuple(reasons),
+                              over=over, undone=True)
+        steps.append(rules.cite("stacking.overrun_violation_undoes_move",
+                                "no rule takes the overrun back: the excess is dealt with as at any other moment"))
     eliminated = rules.flag("stacking.excess_eliminated")
     steps.append(rules.cite("stacking.excess_eliminated",
                             "the units over the limit are destroyed" if eliminated
@@ -109,6 +117,14 @@ def stack(rules: RuleSet, situation: Situation, hex: Hex, *, moment: str = "phas
                                 f"the units over the limit are those at the bottom of the stack: {', '.join(excess)}"))
     return StackCheck(hex, False, size_out, limit, unit_word, excess, tuple(steps), reasons=tuple(reasons),
                       over=over, eliminated=eliminated, owner_chooses=chooses)
+
+
+def over_limit(rules: RuleSet, units: list[Counter]) -> tuple[str, ...]:
+    """The units of one side's stack over the stacking limit, bottom of the stack first (none without one)."""
+    limit_steps, limit_units = rules.amount("stacking.limit"), rules.amount("stacking.limit_units")
+    if limit_steps is None and limit_units is None:
+        return ()
+    return _excess(rules, units, limit_steps, limit_units)
 
 
 # ---- helpers --------------------------------------------------------------------------------------------

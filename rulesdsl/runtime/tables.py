@@ -38,6 +38,31 @@ def row_for(rows: Mapping[str, tuple[str, ...]], roll: int) -> tuple[str, ...]:
     return ranges[0][1] if roll < ranges[0][0][0] else ranges[-1][1]
 
 
+class RowIndex:
+    """A table's dice rows, indexed once: every roll the row labels name maps straight to its row, and a
+    modified roll beyond every row reads the nearest end row."""
+
+    __slots__ = ("_ranges", "_by_roll")
+
+    def __init__(self, rows: Mapping[str, tuple[str, ...]]):
+        self._ranges = sorted((roll_range(label), cells) for label, cells in rows.items())
+        self._by_roll: dict[int, tuple[str, ...]] = {}
+        finite = [end for (low, high), _ in self._ranges for end in (low, high) if abs(end) < OPEN]
+        if finite:      # every roll the labels name, and a modified roll up to 20 beyond either end
+            first, last = min(finite) - 20, max(finite) + 20
+            for roll in range(first, last + 1):
+                self._by_roll[roll] = row_for(rows, roll)
+
+    def row(self, roll: int) -> tuple[str, ...]:
+        cells = self._by_roll.get(roll)
+        if cells is not None:
+            return cells
+        for (low, high), cells in self._ranges:
+            if low <= roll <= high:
+                return cells
+        return self._ranges[0][1] if roll < self._ranges[0][0][0] else self._ranges[-1][1]
+
+
 @dataclass(frozen=True)
 class CombatResultsTable:
     """Odds columns across the top, dice rows down the side.
@@ -55,18 +80,33 @@ class CombatResultsTable:
     attacker: AttackerLosses | None = None              # the attacker side of a dual-sided table
     codes: Mapping[str, Result] | None = None           # the declared result codes and their meaning
     _ratios: tuple[Fraction, ...] = field(init=False, repr=False, compare=False)
+    _index: RowIndex = field(init=False, repr=False, compare=False)
+    _read: dict[str, Result] = field(init=False, repr=False, compare=False)      # cell text -> its Result
+    _lines: dict[str, CombatResultsTable] = field(init=False, repr=False, compare=False)
+    _columns: dict[tuple[object, ...], str | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ratios: tuple[Fraction, ...] = tuple(odds_ratio(c) for c in self.columns)
         object.__setattr__(self, "_ratios", ratios)
+        object.__setattr__(self, "_index", RowIndex(self.rows))
+        read: dict[str, Result] = {}
+        lines: dict[str, CombatResultsTable] = {}
+        columns: dict[tuple[object, ...], str | None] = {}
+        object.__setattr__(self, "_read", read)
+        object.__setattr__(self, "_lines", lines)
+        object.__setattr__(self, "_columns", columns)
 
     def line(self, name: str) -> CombatResultsTable:
         """The table as read by one terrain line: its own odds over the same results."""
         if not self.lines or name not in self.lines:
             raise KeyError(f"no odds line {name!r}; the lines are {', '.join(self.lines or ())}")
-        return replace(self, columns=self.lines[name], lines=None)
+        table = self._lines.get(name)
+        if table is None:
+            table = self._lines[name] = replace(self, columns=self.lines[name], lines=None)
+        return table
 
-    def column(self, odds: tuple[int, int] | None, shift: int = 0, before_limits: bool = False) -> str | None:
+    def column(self, odds: tuple[int, int] | None, shift: int = 0, before_limits: bool = False,
+               off_left: bool | None = None) -> str | None:
         """The column for odds `a:d` after `shift` columns (+ right, - left).
 
         Odds above the right-most column use it, and shifts start from it;
@@ -74,8 +114,20 @@ class CombatResultsTable:
         shifted off its left side, give None: the below-table result.
         With `before_limits`, shifts move the odds themselves one whole step
         a column (8:1 shifted two left is 6:1), and only then is the result
-        held to the table.
+        held to the table.  `off_left` says what a shift past the left-most
+        column gives: True the below-table result (the left-most column when
+        that is what below the table means), False the left-most column;
+        None follows the below-table rule.
         """
+        key = (odds, shift, before_limits, off_left)
+        try:
+            return self._columns[key]
+        except KeyError:
+            column = self._columns[key] = self._column(odds, shift, before_limits, off_left)
+            return column
+
+    def _column(self, odds: tuple[int, int] | None, shift: int, before_limits: bool,
+                off_left: bool | None) -> str | None:
         if odds is None:  # defense strength zero: beyond every column
             index = len(self.columns) - 1
         elif before_limits and odds[1] == 1 and self._ratios[-1] >= 1 \
@@ -92,7 +144,9 @@ class CombatResultsTable:
             index = fitting[-1]
         index += int(shift)
         if index < 0:
-            return self.columns[0] if self.below == "leftmost" else None
+            if off_left is None:
+                off_left = self.below != "leftmost"
+            return None if off_left and self.below != "leftmost" else self.columns[0]
         return self.columns[min(index, len(self.columns) - 1)]
 
     def result(self, column: str, roll: int, modifier: int = 0) -> Result:
@@ -100,8 +154,11 @@ class CombatResultsTable:
         if column not in self.columns:
             raise KeyError(f"no odds column {column!r}; the columns are {', '.join(self.columns)}")
         check_roll(self.dice, roll)
-        cells = row_for(self.rows, roll + modifier)
-        return _result(cells[self.columns.index(column)], self.notation, self.codes)
+        text = self._index.row(roll + modifier)[self.columns.index(column)]
+        result = self._read.get(text)
+        if result is None:
+            result = self._read[text] = _result(text, self.notation, self.codes)
+        return result
 
     def below_result(self) -> Result:
         if self.below is None or self.below == "leftmost":
@@ -132,6 +189,7 @@ class AttackerLosses:
     rows: Mapping[str, tuple[str, ...]]
     notation: str = "steps-first"
     codes: Mapping[str, Result] | None = None
+    _index: RowIndex = field(init=False, repr=False, compare=False)
 
     def column(self, defense: Number) -> str:
         """The right-most column whose range starts at or below the strength (the first, if none)."""
@@ -139,9 +197,12 @@ class AttackerLosses:
         fitting = [label for label in self.columns if roll_range(label)[0] <= strength]
         return fitting[-1] if fitting else self.columns[0]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", RowIndex(self.rows))
+
     def result(self, defense: Number, roll: int, modifier: int = 0) -> Result:
         check_roll(self.dice, roll)
-        cells = row_for(self.rows, roll + modifier)
+        cells = self._index.row(roll + modifier)
         return _result(cells[self.columns.index(self.column(defense))], self.notation, self.codes)
 
 
@@ -149,7 +210,9 @@ def combat_column(table: CombatResultsTable | None, odds: Callable[[Number, Numb
                   attack: Number, defense: Number, shift: int = 0) -> str | None:
     if table is None:
         raise LookupError("this rulebook has no Combat Results Table")
-    pair = None if exact(defense) == 0 else odds(attack, defense)
+    if isinstance(defense, bool):
+        raise TypeError("a strength is a number, not a bool")
+    pair = None if defense == 0 else odds(attack, defense)
     return table.column(pair, shift)
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -68,6 +68,11 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
     def __init__(self, rows: Iterable[Terrain]):
         self.rows = tuple(rows)
         self._by_name = {row.name.lower(): row for row in self.rows}
+        # answers already worked out, by question: the chart never changes, so each is worked out once
+        self._costs: dict[Hashable, float | None] = {}
+        self._effects: dict[Hashable, CombatEffect] = {}
+        self._multipliers: dict[Hashable, float | None] = {}
+        self._crossed: dict[Hashable, tuple[Terrain, ...]] = {}
 
     def __getitem__(self, name: str) -> Terrain:
         try:
@@ -115,6 +120,16 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
 
     def entry_cost(self, terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,
                    ezoc_cost: Fraction | int = Fraction(0)) -> float | None:
+        """MPs to enter a hex of `terrain` across `hexsides`; None when prohibited (see _entry_cost)."""
+        key = (_key(terrain), _key(hexsides), _key(road), ezoc_cost)
+        try:
+            return self._costs[key]
+        except KeyError:
+            cost = self._costs[key] = self._entry_cost(terrain, hexsides, road, ezoc_cost)
+            return cost
+
+    def _entry_cost(self, terrain: TerrainNames, hexsides: TerrainNames, road: bool | str,
+                    ezoc_cost: Fraction | int) -> float | None:
         """MPs to enter a hex of `terrain` across `hexsides`; None when prohibited.
 
         Following a road pays the road's cost and ignores the hex and the
@@ -147,6 +162,14 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
 
     def hex_effect(self, terrain: TerrainNames, combination: str = "cumulative") -> CombatEffect:
         """The combat effect of a hex holding one or several terrains, combined by `combination`."""
+        key = (_key(terrain), combination)
+        try:
+            return self._effects[key]
+        except KeyError:
+            effect = self._effects[key] = self._hex_effect(terrain, combination)
+            return effect
+
+    def _hex_effect(self, terrain: TerrainNames, combination: str) -> CombatEffect:
         if combination not in COMBINATIONS:
             raise ValueError(f"unknown terrain combination {combination!r}: one of {', '.join(COMBINATIONS)}")
         effects = [r.combat for r in self._hex(terrain) if r.combat.kind != "other"]
@@ -174,6 +197,15 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         the hexsides each attacking hex crosses: a feature applies when any attacking hex crosses it (and no
         other hexside it crosses negates it), an `all-across` one only when every attacking hex does.  In
         chart order.  (An attacker multiplier applies hex by hex: attack_multiplier.)"""
+        asked: tuple[tuple[str, ...], ...] = tuple((c,) if isinstance(c, str) else tuple(c) for c in crossings)
+        key = _key(asked)
+        try:
+            return self._crossed[key]
+        except KeyError:
+            found = self._crossed[key] = self._crossed_effects(asked)
+            return found
+
+    def _crossed_effects(self, crossings: tuple[tuple[str, ...], ...]) -> tuple[Terrain, ...]:
         crossed = [{s.name for s in self._hexsides(c)[0]} for c in crossings]
         found = []
         for row in self.rows:
@@ -198,6 +230,15 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
 
     def _side_multiplier(self, side: str, terrain: TerrainNames, hexsides: TerrainNames,
                          combination: str) -> float | None:
+        key = (side, _key(terrain), _key(hexsides), combination)
+        try:
+            return self._multipliers[key]
+        except KeyError:
+            factor = self._multipliers[key] = self._work_out_multiplier(side, terrain, hexsides, combination)
+            return factor
+
+    def _work_out_multiplier(self, side: str, terrain: TerrainNames, hexsides: TerrainNames,
+                             combination: str) -> float | None:
         hex_ = self.hex_effect(terrain, combination)
         if hex_.kind == "prohibited":
             return None
@@ -214,6 +255,18 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
             if row.combat.kind == "multiply" and value is not None:
                 factor *= value
         return factor
+
+
+def _key(value: object) -> Hashable:
+    """A question's argument as a cache key: names in lower case (names match case-insensitively), a list
+    or tuple of them as a tuple."""
+    if isinstance(value, str):
+        return value.lower()
+    if isinstance(value, (list, tuple)):
+        return tuple(v.lower() if isinstance(v, str) else _key(v) for v in value)
+    if isinstance(value, Hashable):
+        return value
+    raise TypeError(f"a terrain name or a sequence of them, not {type(value).__name__}")
 
 
 def _factor(effect: CombatEffect, side: str) -> Fraction:
