@@ -1,43 +1,80 @@
-"""How long each pipeline stage takes on the shipped rulebooks, as a ratio to parsing.
+"""What users wait for, as ratios to floors measured in the same run.
 
-Run: python benchmarks/bench_pipeline.py [repeats]
-Timings are medians over the repeats; the baseline is the Lark parse of the
-same files in the same run, so the ratios hold from one machine to another.
+Run: python benchmarks/bench_pipeline.py [--rounds N] [--quick] [--write]
+
+1. Stages on the shipped rulebooks, against the Lark floor: a bare `Lark(grammar, parser="lalr").parse`
+   of the same text.  The stages are interleaved round by round (one warm-up round first), so a busy
+   machine slows all of them alike; each row shows the min and the median per round, the spread
+   (max/min) and the ratio of medians to the floor.
+2. Whole commands in a fresh process, against `python -c pass` and `python -c "import lark"`.
+3. Scaling: parse-to-IR and the full check of generated series of 1k, 10k and 100k lines, clean and with
+   one error every 10 rules, as cost per line relative to 1k lines (1.0 is linear).
+
+--write puts the tables in benchmarks/RESULTS.md (the README quotes it).
 """
 from __future__ import annotations
 
+import argparse
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from lark import Lark  # noqa: E402
+
+from bench_errors import rulebook as generated_series  # noqa: E402
 from rulesdsl.charts import card, render_html  # noqa: E402
 from rulesdsl.codegen import generate  # noqa: E402
 from rulesdsl.diff import compare, snapshot  # noqa: E402
 from rulesdsl.fmt import format_text  # noqa: E402
-from rulesdsl.parser import parse_tree  # noqa: E402
 from rulesdsl.pdf import render_pdf  # noqa: E402
 from rulesdsl.project import compile_project, rulebook_files  # noqa: E402
 from rulesdsl.resolve import resolve  # noqa: E402
-from rulesdsl.source import read_source  # noqa: E402
+from rulesdsl.source import Source, read_source  # noqa: E402
 from rulesdsl.transform import parse  # noqa: E402
 from rulesdsl.validate import check  # noqa: E402
 
+GRAMMAR = (ROOT / "rulesdsl" / "grammar.lark").read_text(encoding="utf-8")
 
-def timed(function, repeats: int) -> float:
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
+
+def bare_lark() -> Lark:
+    """The floor: Lark's LALR parser for the same grammar, with no options of the project's."""
+    return Lark(GRAMMAR, parser="lalr", start=["start", "situation"])
+
+
+def _time(function: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+def interleaved(stages: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
+    for function in stages.values():      # warm-up
         function()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+    samples: dict[str, list[float]] = {name: [] for name in stages}
+    for _ in range(rounds):
+        for name, function in stages.items():
+            samples[name].append(_time(function))
+    return samples
 
 
-def main(repeats: int = 5) -> None:
+def _row(name: str, values: list[float], floor: float, unit: float = 1000, suffix: str = "ms") -> str:
+    median = statistics.median(values)
+    return (f"| {name} | {min(values) * unit:.1f} {suffix} | {median * unit:.1f} {suffix} | "
+            f"{max(values) / min(values):.2f} | {median / floor:.2f} |")
+
+
+def stage_table(rounds: int) -> list[str]:
     sources = [read_source(f, f.relative_to(ROOT).as_posix()) for f in rulebook_files(ROOT)]
+    lark = bare_lark()
     rulebooks = [parse(s) for s in sources]
     index = {r.id.value: r for r in rulebooks}
     project = compile_project(ROOT)
@@ -45,24 +82,108 @@ def main(repeats: int = 5) -> None:
     bocage = project.resolved["bocage"]
     data, _ = card(bocage, "en", project.labels)
     html = render_html(data)
-    stages = {
-        "parse (Lark tree)": lambda: [parse_tree(s) for s in sources],
-        "parse to IR": lambda: [parse(s) for s in sources],
-        "check": lambda: [check(r) for r in rulebooks],
+    stages: dict[str, Callable[[], object]] = {
+        "floor: bare Lark parse": lambda: [lark.parse(s.text, start="start") for s in sources],
+        "parse (rulesdsl's Lark tree)": lambda: [parse(s) for s in sources],
+        "check (validate)": lambda: [check(r) for r in rulebooks],
         "resolve": lambda: [resolve(r, index) for r in rulebooks if r.kind.value != "labels"],
+        "whole check (compile_project: what `rulesdsl check` runs)": lambda: compile_project(ROOT),
         "generate modules": lambda: [generate(r) for r in resolved],
         "format": lambda: [format_text(s.text) for s in sources],
         "diff (snapshot both sides)": lambda: [compare(snapshot(r), snapshot(r)) for r in rulebooks],
-        "card HTML (one game)": lambda: render_html(card(bocage, "en", project.labels)[0]),
-        "card PDF (one game)": lambda: render_pdf(html, data, bocage.rulebook.span),
+        "card HTML (Bocage)": lambda: render_html(card(bocage, "en", project.labels)[0]),
+        "card PDF (Bocage)": lambda: render_pdf(html, data, bocage.rulebook.span),
     }
-    baseline = timed(stages["parse (Lark tree)"], repeats)
-    print(f"{len(sources)} rulebooks, {sum(len(s.text.splitlines()) for s in sources)} lines, "
-          f"median of {repeats} runs; baseline: Lark parse = {baseline * 1000:.1f} ms")
-    for name, function in stages.items():
-        seconds = timed(function, repeats)
-        print(f"  {name:28} {seconds * 1000:9.1f} ms   x{seconds / baseline:6.2f}")
+    samples = interleaved(stages, rounds)
+    floor = statistics.median(samples["floor: bare Lark parse"])
+    lines = sum(len(s.text.splitlines()) for s in sources)
+    out = [f"{len(sources)} rulebooks, {lines} lines; {rounds} interleaved rounds after a warm-up.", "",
+           "| stage | min | median | spread (max/min) | x floor |", "| --- | --- | --- | --- | --- |"]
+    out += [_row(name, values, floor) for name, values in samples.items()]
+    return out
+
+
+def _command(args: list[str], cwd: Path) -> Callable[[], object]:
+    env = {**os.environ, "CI": "true"}
+    return lambda: subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False, timeout=600)
+
+
+def command_table(rounds: int) -> list[str]:
+    python = sys.executable
+    rulesdsl = [python, "-m", "rulesdsl"]
+    commands: dict[str, Callable[[], object]] = {
+        "python -c pass": _command([python, "-c", "pass"], ROOT),
+        "python -c 'import lark'": _command([python, "-c", "import lark"], ROOT),
+        "rulesdsl --version": _command([*rulesdsl, "--version"], ROOT),
+        "rulesdsl check (every shipped rulebook)": _command([*rulesdsl, "check"], ROOT),
+        "rulesdsl chart bocage (HTML)": _command([*rulesdsl, "chart", "bocage", "--out", os.devnull], ROOT),
+        "rulesdsl coverage scs-1.8": _command([*rulesdsl, "coverage", "scs-1.8"], ROOT),
+    }
+    samples = interleaved(commands, rounds)
+    python_floor = statistics.median(samples["python -c pass"])
+    lark_floor = statistics.median(samples["python -c 'import lark'"])
+    out = [f"{rounds} interleaved rounds after a warm-up; each command in a fresh process.", "",
+           "| command | min | median | spread | x `python -c pass` | x `import lark` |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for name, values in samples.items():
+        median = statistics.median(values)
+        out.append(f"| {name} | {min(values) * 1000:.0f} ms | {median * 1000:.0f} ms | "
+                   f"{max(values) / min(values):.2f} | {median / python_floor:.1f} | {median / lark_floor:.1f} |")
+    return out
+
+
+def scaling_table(sizes: tuple[int, ...], rounds: int) -> list[str]:
+    out = ["Cost per line relative to the 1k-line file (1.00 is linear); errors: one every 10 rules.", "",
+           "| lines | parse to IR, per line | ratio | whole check, per line | ratio | "
+           "check with errors, per line | ratio |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    base: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for lines in sizes:
+            clean = generated_series(lines, 0)
+            broken = generated_series(lines, max(1, lines // 70))
+            folders = {}
+            for name, text in (("clean", clean), ("broken", broken)):
+                folder = Path(tmp) / f"{name}-{lines}"
+                (folder / "rulebooks").mkdir(parents=True)
+                (folder / "rulebooks" / "big.rules").write_text(text, encoding="utf-8")
+                folders[name] = folder
+            source = Source("big.rules", clean)
+            repeat = max(1, rounds if lines <= 10_000 else 1)
+            samples = interleaved({
+                "parse": lambda: parse(source),
+                "check": lambda: compile_project(folders["clean"]),
+                "errors": lambda: compile_project(folders["broken"]),
+            }, repeat)
+            real = len(clean.splitlines())
+            per = {k: statistics.median(v) / real for k, v in samples.items()}
+            base = base or per
+            out.append(f"| {real} | {per['parse'] * 1e6:.1f} us | {per['parse'] / base['parse']:.2f} | "
+                       f"{per['check'] * 1e6:.1f} us | {per['check'] / base['check']:.2f} | "
+                       f"{per['errors'] * 1e6:.1f} us | {per['errors'] / base['errors']:.2f} |")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--quick", action="store_true", help="1k and 10k lines only, 3 rounds")
+    parser.add_argument("--write", action="store_true", help="write benchmarks/RESULTS.md")
+    args = parser.parse_args()
+    rounds = 3 if args.quick else args.rounds
+    sizes = (1_000, 10_000) if args.quick else (1_000, 10_000, 100_000)
+    sections = [("Stages, against the Lark floor", stage_table(rounds)),
+                ("Whole commands", command_table(rounds)),
+                ("Scaling", scaling_table(sizes, rounds))]
+    text = ["# Benchmark results", "",
+            f"Written by `python benchmarks/bench_pipeline.py --write` on {os.cpu_count()} cores, Python "
+            f"{sys.version.split()[0]}. Ratios are taken within one run; absolute times depend on the machine.",
+            ""]
+    for title, lines in sections:
+        text += [f"## {title}", "", *lines, ""]
+    print("\n".join(text))
+    if args.write:
+        (ROOT / "benchmarks" / "RESULTS.md").write_text("\n".join(text), encoding="utf-8")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
+    main()

@@ -7,6 +7,7 @@ on the LALR state), and human names for the expected terminals otherwise.
 """
 from __future__ import annotations
 
+import os
 import re
 from typing import Iterable
 
@@ -19,8 +20,24 @@ from .source import Source
 _EMPTY_HINT = 'a rulebook starts with a header, like: game my-title "My Title" version "1.0" extends scs-1.8'
 
 # two start symbols: a rulebook, and a situation by itself (`rulesdsl explain`)
+
+
+def _cache_file() -> str | bool:
+    """Where Lark keeps the analysed LALR tables: the user's own cache folder (not the shared temporary
+    folder, whose files another user could write).  Lark stores a hash of the grammar, the options and its
+    version in the file and rebuilds the tables when it does not match, so a changed grammar never reads
+    stale tables.  False (no cache) where the folder cannot be made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "rulesdsl")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.join(folder, "grammar.lark-tables")
+
+
 _LARK = Lark.open("grammar.lark", rel_to=__file__, parser="lalr", propagate_positions=True,
-                  start=["start", "situation"])
+                  start=["start", "situation"], cache=_cache_file())
 
 _TERMINAL_NAMES = {
     "NAME": "a name (lower case, like woods or zoc.entry_cost)",
@@ -139,7 +156,8 @@ def _label(exc: UnexpectedInput) -> str | None:
     position, token_type = _state_key(exc)
     if position is None:
         return None
-    return _LABELS.get((position, token_type)) or _LABELS.get((position, None))
+    labels = _labels()
+    return labels.get((position, token_type)) or labels.get((position, None))
 
 
 def _terminal_name(name: str) -> str:
@@ -264,7 +282,15 @@ def _diagnose(exc: UnexpectedInput, source: Source, start: str = "start") -> Dia
     return Diagnostic(f"unexpected {_found(token)}; expected {_expected(expected)}", span)
 
 
-_LABELS = _index_examples()
+_LABELS: dict[_StateKey, str] = {}
+
+
+def _labels() -> dict[_StateKey, str]:
+    """The labelled examples by LALR state, indexed the first time a syntax error needs them (indexing
+    parses every example: a run without a syntax error never pays for it)."""
+    if not _LABELS:
+        _LABELS.update(_index_examples())
+    return _LABELS
 
 
 MAX_SYNTAX_ERRORS = 20

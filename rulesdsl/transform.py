@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -929,6 +932,62 @@ class _Builder(Transformer[Token, Any]):
         return ir.CodeClause(span=self._span(meta), effect=ir.CodeEffect(" ".join(str(items[0]).split())),
                              side=None, amount=None, word=None)
 
+    # -- the player-aid card ----------------------------------------------
+    @v_args(meta=True)
+    def card(self, meta: Meta, items: list[Any]) -> Any:
+        """Each setting once; a second `sides` or `paper` line is kept as `repeated` for validate to report
+        (reminders and charts lines add up; a terrain's second swatch is validate's too)."""
+        found: dict[str, Any] = {"sides": None, "paper": None}
+        sides_span = self._span(meta)
+        reminders: list[ir.Text] = []
+        charts: list[ir.Text] = []
+        swatches: list[ir.Swatch] = []
+        repeated: list[ir.Text] = []
+        for kind, keyword, value in items:
+            if kind in found:
+                if found[kind] is not None:
+                    repeated.append(keyword)
+                elif kind == "sides":
+                    found[kind], sides_span = value
+                else:
+                    found[kind] = value
+            elif kind == "reminders":
+                reminders += value
+            elif kind == "charts":
+                charts += value
+            else:
+                swatches.append(value)
+        return ir.Card(span=self._span(meta), sides=found["sides"], paper=found["paper"],
+                       reminders=tuple(reminders), swatches=tuple(swatches), charts=tuple(charts),
+                       repeated=tuple(repeated), sides_span=sides_span)
+
+    def _keyword(self, meta: Meta, word: str) -> ir.Text:
+        """The setting's keyword, positioned at the start of its line."""
+        return ir.Text(span=Span(self.path, meta.line, meta.column, meta.line, meta.column + len(word)), value=word)
+
+    @v_args(meta=True)
+    def card_sides(self, meta: Meta, items: list[Any]) -> Any:
+        return ("sides", self._keyword(meta, "sides"), (self._whole(items[0]), self._text(items[0]).span))
+
+    @v_args(meta=True)
+    def card_paper(self, meta: Meta, items: list[Any]) -> Any:
+        return ("paper", self._keyword(meta, "paper"), self._text(items[0]))
+
+    @v_args(meta=True)
+    def card_reminders(self, meta: Meta, items: list[Any]) -> Any:
+        return ("reminders", self._keyword(meta, "reminders"), [self._text(t) for t in items])
+
+    @v_args(meta=True)
+    def card_charts(self, meta: Meta, items: list[Any]) -> Any:
+        return ("charts", self._keyword(meta, "charts"), [self._text(t) for t in items])
+
+    @v_args(meta=True)
+    def card_swatch(self, meta: Meta, items: list[Any]) -> Any:
+        terrain, colour, *pattern = items
+        return ("swatch", self._keyword(meta, "swatch"),
+                ir.Swatch(span=self._span(meta), terrain=self._text(terrain), colour=self._text(colour),
+                          pattern=self._text(pattern[0]) if pattern else None))
+
     @v_args(meta=True)
     def lookup_table(self, meta: Meta, items: list[Any]) -> Any:
         override = bool(items) and self._is(items[0], "OVERRIDE")
@@ -979,13 +1038,29 @@ def parse_situation(source: Source) -> ir.Situation:
 
 
 def parse(source: Source) -> ir.Rulebook:
-    """Source text to a Rulebook, or RulesError with positioned diagnostics."""
-    tree = parse_tree(source)
-    check_limits(tree, source)  # before anything recursive walks the tree (limits.py)
+    """Source text to a Rulebook, or RulesError with positioned diagnostics.
+
+    The cyclic garbage collector is paused meanwhile: parsing makes many objects and frees none, so its
+    passes find nothing and only grow the cost per line with the file's size (a tree holds no cycle the
+    reference counts do not free)."""
+    with _collector_paused():
+        tree = parse_tree(source)
+        check_limits(tree, source)  # before anything recursive walks the tree (limits.py)
+        try:
+            rulebook: ir.Rulebook = _Builder(source.path, source.text).transform(tree)
+            return rulebook
+        except VisitError as exc:
+            if isinstance(exc.orig_exc, RulesError):
+                raise RulesError(exc.orig_exc.diagnostics, {source.path: source.text}) from None
+            raise
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        rulebook: ir.Rulebook = _Builder(source.path, source.text).transform(tree)
-        return rulebook
-    except VisitError as exc:
-        if isinstance(exc.orig_exc, RulesError):
-            raise RulesError(exc.orig_exc.diagnostics, {source.path: source.text}) from None
-        raise
+        yield
+    finally:
+        if enabled:
+            gc.enable()
