@@ -10,6 +10,7 @@ changes nothing.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -60,6 +61,7 @@ BLOCKS: dict[type, tuple[str, tuple[tuple[str, ...], ...]] | None] = {
     ir.LookupTable: ("grid", (("table",),)),
     ir.Labels: ("labels", (("labels",),)),
     ir.Example: ("example", (("example",),)),   # one item per line, as written
+    ir.Card: ("card", (("card",),)),            # swatch lines align: swatch  terrain  "colour"  pattern
 }
 # blocks inside statements
 _INNER = {("defender", "side"): "grid", ("attacker", "side"): "grid", ("game", "turn"): "phases",
@@ -112,6 +114,8 @@ def _cells(line: _Line) -> list[str] | None:
         return [tokens[0], " ".join(tokens[1:-1]), tokens[-1]] if len(tokens) > 2 else tokens
     if kind == "labels":
         return [tokens[0], " ".join(tokens[1:])]
+    if kind == "card":
+        return [" ".join(tokens[:2])] + tokens[2:] if tokens[0] == "swatch" and len(tokens) > 1 else None
     if kind == "modifiers":
         return tokens[:3] + [" ".join(tokens[3:])] if len(tokens) > 3 else tokens
     if kind == "adjustments":
@@ -286,3 +290,19 @@ def format_source(source: Source) -> str:
         f"not formatted, file left as it is: {problem}", Span(source.path),
         hint="this is a bug in rulesdsl fmt; please report it with the rulebook attached")],
         {source.path: source.text})
+
+
+def unified_diff(shown: str, before: str, after: str) -> str:
+    """What formatting would change, as a unified diff (`--- PATH\t(original)`, `+++ PATH\t(formatted)`:
+    after a tab, as black puts its timestamps, so that patch and git apply read the path alone);
+    "" when the texts are the same.  A last line without a newline is marked as diff marks it."""
+    def lines(text: str) -> list[str]:   # at \n only: str.splitlines also splits at form feeds and \x1c-\x1e
+        return re.findall(r"[^\n]*\n|[^\n]+$", text)
+
+    out = []
+    for line in difflib.unified_diff(lines(before), lines(after),
+                                     f"{shown}\t(original)", f"{shown}\t(formatted)"):
+        out.append(line)
+        if not line.endswith("\n"):
+            out.append("\n\\ No newline at end of file\n")
+    return "".join(out)

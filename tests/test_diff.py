@@ -90,12 +90,13 @@ def test_known_changes_between_two_versions_and_nothing_else():
          "Overrun targets may cost at most 2 MP.", "correction"),
         ("rule", "changed", "overrun.max_target_cost", "1 MP", "2 MP", "correction"),
         ("rule", "renumbered", "rule Night turns", "G2.0", "G4.0", "breaking"),
-        ("rule", "removed", "rule G3.0 Bridges", None, None, "breaking"),
+        ("rule", "removed", "rule G3.0 Bridges", "Engineers may repair a blown bridge in one turn.", None,
+         "breaking"),
         ("rule", "added", "rule G5.0 Weather", None, "Rain halves movement allowances.", "addition"),
-        ("sequence", "added", "player turn phase supply", None, "4 of 4", "addition"),
+        ("sequence", "added", "player turn phase supply", None, "4 of 4, after exploitation", "addition"),
         ("terrain", "changed", "woods combat", "Dx2", "Dx1½", "correction"),
-        ("terrain", "added", "terrain marsh", None, "hex 3 Ax½", "addition"),
-        ("results", "added", "column 4:1", None, None, "addition"),
+        ("terrain", "added", "terrain marsh", None, "kind hex, movement 3, combat Ax½", "addition"),
+        ("results", "added", "column 4:1", None, "1-2 D1, 3 D1r1, 4 D1r2, 5-6 D2r2", "addition"),
         ("results", "changed", "3:1 x 4", "D1r1", "D1r2", "correction"),
     }
 
@@ -132,13 +133,21 @@ def test_formats_and_exit_codes():
     assert (same.returncode, same.stdout) == (0, "no semantic changes\n")
     text = run("diff", old, new)
     assert text.returncode == 1 and "6.0c Target hex cost limit" in text.stdout
-    # a parameter reads as what it means (its declaration in the series), then its name
-    assert "[correction] The most the target hex may cost to enter for an overrun to be allowed " \
-           "(overrun.max_target_cost): 1 MP -> 2 MP" in text.stdout
+    # a parameter reads as what it means (its declaration in the series); its id is only in the JSON
+    assert "[correction] The most the target hex may cost to enter for an overrun to be allowed: " \
+           "1 MP -> 2 MP" in text.stdout
+    assert "overrun.max_target_cost" not in text.stdout
     assert run("diff", "--exit-zero", old, new).returncode == 0
     md = run("diff", "--format", "md", old, new).stdout
-    assert md.startswith("# Errata: Demo Game: 1.0 to 1.1") and "to be allowed (overrun.max_target_cost) | 1 MP | 2 MP |" in md
+    assert md.startswith("# Errata: Demo Game: 1.0 to 1.1") and "to be allowed | 1 MP | 2 MP |" in md
     assert md.index("## 6.0c") < md.index("## G4.0") < md.index("## G5.0")     # grouped in rule order
+    # charts filed under the rule they cite, among the rules
+    assert md.index("## 1.0 Sequence of play") < md.index("## 3.2 Terrain Effects Chart") < md.index("## 6.0c") \
+        < md.index("## 7.1 Combat Results Table") < md.index("## G3.0")
+    assert "overrun.max_target_cost" not in md
+    report = json.loads(run("diff", "--format", "json", old, new).stdout)
+    [parameter] = [c for c in report["changes"] if c["what"] == "overrun.max_target_cost"]
+    assert parameter["meaning"].startswith("the most the target hex may cost") and parameter["rule"] == "6.0c"
     html = run("diff", "--format", "html", old, new).stdout
     assert '<td class="old">1 MP</td><td class="new">2 MP</td>' in html
     missing = run("diff", old, "no-such-thing")
@@ -163,7 +172,7 @@ def test_git_revision_paths(tmp_path):
     report = json.loads(result.stdout)
     assert report["old"]["version"] == "1.0" and report["new"]["version"] == "1.1"
     resolved = run("diff", "--resolved", "v1.0:rulebooks/demo.rules", "rulebooks/demo.rules", cwd=tmp_path)
-    assert resolved.returncode == 1 and "(overrun.max_target_cost): 1 MP -> 2 MP" in resolved.stdout
+    assert resolved.returncode == 1 and "for an overrun to be allowed: 1 MP -> 2 MP" in resolved.stdout
     bad = run("diff", "v9.9:rulebooks/demo.rules", "rulebooks/demo.rules", cwd=tmp_path)
     assert bad.returncode == 2 and "cannot read v9.9:rulebooks/demo.rules from git" in bad.stderr
 
@@ -175,7 +184,8 @@ def test_one_change_reads_in_the_singular_and_units_read_as_written():
     assert new_text != old_text
     old, new = raw(old_text), raw(new_text)
     changes = compare(old, new)
-    assert [str(c) for c in changes] == ["stacking.limit: 6 steps -> 1 step"]
+    # the core vocabulary gives its meaning even to a rulebook read by itself
+    assert [str(c) for c in changes] == ["The most steps that may stack in one hex: 6 steps -> 1 step"]
     assert "\n1 change: 1 correction, " in text(changes, old, new)
     assert "\n1 change: 1 correction, " in markdown(changes, old, new)
     assert "1 changes" not in text(changes, old, new) + markdown(changes, old, new)
@@ -184,10 +194,12 @@ def test_one_change_reads_in_the_singular_and_units_read_as_written():
 def test_an_added_or_withdrawn_amendment_reads_as_one_with_what_it_sets():
     old = raw('game g "G" version "1" extends base\n')
     new = raw('game g "G" version "1" extends base\n\namend rule 7.4 {\n  combat.below_table = A2\n}\n')
+    sets = ("The result of an attack below the left-most odds column (no roll): A2",)   # in words, not ids
     [added] = compare(old, new)
-    assert str(added) == "added amendment of rule 7.4: combat.below_table = A2"
-    [removed] = compare(new, old)
-    assert str(removed) == "removed amendment of rule 7.4: combat.below_table = A2"
+    assert str(added) == "added amendment of rule 7.4" and added.details == sets
+    [withdrawn] = compare(new, old)      # the series rule is in effect again: nothing is removed
+    assert str(withdrawn) == "withdrawn amendment of rule 7.4: the series rule applies again"
+    assert withdrawn.severity == "correction" and withdrawn.details == sets
 
 
 def test_a_folder_named_like_a_rulebook_id_does_not_hide_it(project, capsys, monkeypatch):
@@ -200,4 +212,4 @@ def test_a_folder_named_like_a_rulebook_id_does_not_hide_it(project, capsys, mon
     monkeypatch.chdir(project.root)
     code, out, err = project.run("diff", "--resolved", "base", "demo", capsys=capsys)
     assert code == 1 and "is a directory" not in err, err
-    assert "combat.below_table" in out
+    assert "The result of an attack below the left-most odds column (no roll): A1 -> A2" in out

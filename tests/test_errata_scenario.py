@@ -1,0 +1,255 @@
+"""The errata scenario: two versions of a title written for the test (tests/fixtures/errata/), about fifteen
+edits of every kind between them, each reported once, with its content, in players' words, and nothing
+else (a comment or a change of layout is no change); and `--resolved` on REV:path sides in a git fixture
+whose series changed between the revisions."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import pytest
+
+from conftest import FIXTURES
+from rulesdsl.diff import RENUMBER_THRESHOLD, compare, snapshot
+from rulesdsl.source import Source
+from rulesdsl.transform import parse
+
+ERRATA = FIXTURES / "errata"
+OLD, NEW = ERRATA / "hedgerow-1.0.rules", ERRATA / "hedgerow-1.1.rules"
+
+# every edit of the scenario: (rule it is filed under, kind, what, old, new, severity)
+EXPECTED = {
+    # value: a parameter, by its declared meaning (its id is in the JSON only); MP and MPs are one unit
+    ("G2.0", "changed", "mud.extra_cost", "+1 MP", "+2 MP", "correction"),
+    # unit: two turns become one turn
+    ("G3.0", "changed", "bridge.repair_time", "2 turns", "1 turn", "correction"),
+    # insert-and-shift: one insertion, three renumberings, nothing removed
+    ("G3.1a", "added", "rule G3.1a Bridge ratings", None,
+     "Each bridge is rated light or heavy; only light bridges may be blown by a single engineer.", "addition"),
+    ("G3.1b", "renumbered", "rule Bridge demolition", "G3.1a", "G3.1b", "breaking"),
+    ("G3.1c", "renumbered", "rule Bridge capture", "G3.1b", "G3.1c", "breaking"),
+    ("G3.1d", "renumbered", "rule Bridge guards", "G3.1c", "G3.1d", "breaking"),
+    # renumber (the same content)
+    ("G8.0", "renumbered", "rule Victory", "G7.0", "G8.0", "breaking"),
+    # move: renumbered and edited; found by similarity
+    ("G9.0", "renumbered", "rule Air support", "G6.0", "G9.0", "breaking"),
+    ("G9.0", "changed", "summary", "Each side receives two air points each day turn, spent on bombardment.",
+     "Each side receives three air points each day turn, spent on bombardment.", "correction"),
+    # delete, with what the rule said
+    ("G5.0", "removed", "rule G5.0 Partisans", "Partisans may cut one road hex a turn behind German lines.", None,
+     "breaking"),
+    # add, with its summary (and its parameter in the details)
+    ("G10.0", "added", "rule G10.0 Rain", None, "Rain turns cut movement allowances by a third.", "addition"),
+    # summary only
+    ("G4.0", "changed", "summary", "Night turns halve movement allowances and forbid exploitation.",
+     "Night turns halve movement allowances and forbid both exploitation and overruns.", "correction"),
+    # a designer's note: apart, no player errata
+    ("G4.0", "changed", "designer's notes", "Simplified from the designer's playtests of the night rules.",
+     "Simplified from the designer's playtests of the night rules, which found overruns at night too strong.",
+     "note"),
+    # a withdrawn override: the series rule applies again
+    ("6.0c", "withdrawn", "override of rule 6.0c Target hex cost limit", "Overrun targets may cost at most 1 MP.",
+     "the series rule applies again", "correction"),
+    # phases: one inserted (with where), two swapped
+    ("1.0", "added", "player turn phase air", None, "4 of 5, after combat", "addition"),
+    ("1.0", "reordered", "player turn phases", "reinforcements, movement, combat, exploitation",
+     "movement, reinforcements, combat, exploitation", "breaking"),
+    # TEC cells
+    ("3.2", "changed", "woods combat", "Dx2", "Dx1½", "correction"),
+    ("3.2", "changed", "bocage movement", "3", "2", "correction"),
+    # CRT: a cell and a column, with its results
+    ("7.1", "changed", "3:1 x 4", "D1r1", "D1r2", "correction"),
+    ("7.1", "added", "column 4:1", None, "1-2 D1, 3 D1r1, 4 D1r2, 5-6 D2r2", "addition"),
+    # the header
+    (None, "changed", "version", "1.0", "1.1", "correction"),
+}
+
+
+def _report(project, capsys, *args: str, fmt: str = "json"):
+    project.add_base()
+    code, out, err = project.run("diff", "--format", fmt, *args, str(OLD), str(NEW), capsys=capsys)
+    assert code == 1, err
+    return json.loads(out) if fmt == "json" else out
+
+
+def test_every_edit_is_reported_once_with_content_and_nothing_else(project, capsys):
+    report = _report(project, capsys)
+    found = [(c["rule"], c["kind"], c["what"], c["old"], c["new"], c["severity"]) for c in report["changes"]]
+    assert len(found) == len(set(found))
+    assert set(found) == EXPECTED
+    by_what = {c["what"]: c for c in report["changes"]}
+    # the content of what was added or removed, in players' words
+    assert by_what["rule G10.0 Rain"]["details"] == ["What movement allowances are multiplied by in rain: 2/3"]
+    assert by_what["player turn phase air"]["details"] == ["rule G9.0", "air points are allotted and flown"]
+    assert by_what["override of rule 6.0c Target hex cost limit"]["details"] == [
+        "The most the target hex may cost to enter for an overrun to be allowed: 1 MP",
+        "Whether the target hex's cost for the overrun limit counts terrain only, not enemy ZOCs: yes"]
+    # ids in the JSON, meanings beside them
+    assert by_what["mud.extra_cost"]["meaning"] == "the extra MPs a unit spends to enter a mud hex"
+    assert report["summary"] == {"correction": 9, "addition": 4, "breaking": 7, "note": 1}
+
+
+def test_the_text_errata_reads_in_players_words_in_rule_order(project, capsys):
+    out = _report(project, capsys, fmt="text")
+    assert out.startswith("Hedgerow Test: 1.0 to 1.1\n21 changes: 9 corrections, 4 additions, 7 breaking changes; "
+                          "1 designer's note (no change to play)\n")
+    assert "The extra MPs a unit spends to enter a mud hex: +1 MP -> +2 MP" in out
+    assert "How long engineers take to repair a blown bridge: 2 turns -> 1 turn" in out
+    # no parameter id on the page, and no false removal
+    assert not re.search(r"\b(mud|bridge|night|rain|overrun)\.[a-z_]+", out)
+    assert "removed rule G3" not in out and "removed rule 6.0c" not in out
+    assert "withdrawn override of rule 6.0c Target hex cost limit: the series rule applies again" in out
+    assert "added column 4:1: 1-2 D1, 3 D1r1, 4 D1r2, 5-6 D2r2" in out
+    assert "A cell is named column x die roll: 3:1 x 4 is the 3:1 column at a roll of 4." in out
+    # charts filed under the rules they cite, among the rules; designer's notes last, apart
+    headings = [line for line in out.splitlines() if line and not line.startswith(" ")][2:]
+    assert headings == ["Rulebook", "1.0 Sequence of play", "3.2 Terrain Effects Chart", "6.0c Target hex cost limit",
+                        "7.1 Combat Results Table", "G2.0 Mud", "G3.0 Bridges", "G3.1a Bridge ratings",
+                        "G3.1b Bridge demolition", "G3.1c Bridge capture", "G3.1d Bridge guards", "G4.0 Night turns",
+                        "G5.0 Partisans", "G8.0 Victory", "G9.0 Air support", "G10.0 Rain",
+                        "Designer's notes: G4.0 Night turns"]
+    assert "      - What movement allowances are multiplied by in rain: 2/3" in out
+
+
+def test_comments_and_layout_alone_are_no_change():
+    text = OLD.read_text(encoding="utf-8")
+    varied = re.sub(r"\n  ", "\n      ", text).replace("\nrule ", "\n# a new comment\nrule ")
+    varied = varied.replace("+1 MP", "+1 MPs").replace('summary "Mud', 'summary   "Mud')
+    assert varied != text
+    assert compare(snapshot(parse(Source("a.rules", text))), snapshot(parse(Source("b.rules", varied)))) == []
+
+
+def test_the_resolved_errata_says_the_series_rule_applies_again(project, capsys):
+    report = _report(project, capsys, "--resolved")
+    changes = {(c["rule"], c["kind"], c["what"], c["old"], c["new"]) for c in report["changes"]}
+    assert ("6.0c", "withdrawn", "override of rule 6.0c Target hex cost limit", None,
+            "the series rule applies again") in changes
+    assert ("6.0c", "changed", "overrun.max_target_cost", "1 MP", "2 MP") in changes   # what that means in play
+    assert not any(kind == "removed" and what.startswith("rule 6.") for _, kind, what, _, _ in changes)
+
+
+def test_a_rewritten_rule_keeps_its_number_and_a_dissimilar_one_is_not_a_renumbering():
+    head = 'game g "G" version "1" extends base\n\n'
+    old = head + 'rule G1.0 "Fog" {\n  summary "Units are hidden until an enemy unit is adjacent."\n}\n'
+    rewritten = head + 'rule G1.0 "Fog" {\n  summary "Stacks may be inspected only by the owner."\n}\n'
+    [change] = compare(snapshot(parse(Source("a.rules", old))), snapshot(parse(Source("b.rules", rewritten))))
+    assert (change.kind, change.what) == ("changed", "summary")
+    other = head + 'rule G2.0 "Supply" {\n  summary "A unit traces supply five hexes to a road."\n}\n'
+    kinds = sorted(c.kind for c in compare(snapshot(parse(Source("a.rules", old))),
+                                           snapshot(parse(Source("b.rules", other)))))
+    assert kinds == ["added", "removed"]
+    assert 0 < RENUMBER_THRESHOLD < 1
+
+
+# ---- REV:path sides, resolved against the rulebooks as they were at that revision --------------------
+
+# the test fixtures' base series, with a parameter of its own
+SERIES = (FIXTURES / "base.rules").read_text(encoding="utf-8").replace('series base "Base Series (test fixture)"', 'series house "House Series"') + """
+parameters "House parameters" [2.1a] {
+  house.bonus  count  "the bonus a unit gets in its home hex"
+}
+"""
+
+GAME = """game x "X" version "1" extends house
+
+rule G1.0 "Home" {
+  summary "Units defend better at home."
+  house.bonus = 1
+}
+"""
+
+
+def _git(folder, *args):
+    subprocess.run(["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid",
+                    "-c", "init.defaultBranch=main", *args], cwd=folder, check=True, capture_output=True)
+
+
+@pytest.fixture
+def history(project, monkeypatch):
+    """A project in git: the series and the game committed, then the series changed (its parameter renamed,
+    the ZOC cost lowered) and the game following it, committed again."""
+    project.write("rulebooks/series/house.rules", SERIES)
+    project.write("rulebooks/games/x.rules", GAME)
+    _git(project.root, "init", "-q")
+    _git(project.root, "add", "-A")
+    _git(project.root, "commit", "-qm", "1")
+    project.write("rulebooks/series/house.rules", SERIES.replace("house.bonus", "house.home_bonus")
+                  .replace("zoc.entry_cost = +2 MP", "zoc.entry_cost = +1 MP"))
+    project.write("rulebooks/games/x.rules", GAME.replace("house.bonus", "house.home_bonus"))
+    _git(project.root, "add", "-A")
+    _git(project.root, "commit", "-qm", "2")
+    monkeypatch.chdir(project.root)
+    return project
+
+
+def test_resolved_rev_path_reads_the_series_of_that_revision(history, capsys):
+    code, out, err = history.run("diff", "--resolved", "--format", "json", "HEAD~1:rulebooks/games/x.rules",
+                                 "rulebooks/games/x.rules", capsys=capsys)
+    # the old revision was valid when committed: its parameter is declared by the series of its time
+    assert code == 1, err
+    changes = {(c["rule"], c["kind"], c["what"], c["old"], c["new"]) for c in json.loads(out)["changes"]}
+    # the committed series change is reported, though the game's own text hardly changed
+    assert ("2.1a", "changed", "zoc.entry_cost", "+2 MP", "+1 MP") in changes
+    assert ("G1.0", "removed", "house.bonus", "1", None) in changes
+    assert ("G1.0", "added", "house.home_bonus", None, "1") in changes
+    text = history.run("diff", "--resolved", "HEAD~1:rulebooks/games/x.rules", "HEAD:rulebooks/games/x.rules",
+                       capsys=capsys)[1]
+    assert "The extra MPs to enter a hex in an enemy ZOC: +2 MP -> +1 MP" in text
+    assert "The bonus a unit gets in its home hex: 1" in text
+    # the same revision on both sides: no change
+    same = history.run("diff", "--resolved", "HEAD~1:rulebooks/games/x.rules", "HEAD~1:rulebooks/games/x.rules",
+                       capsys=capsys)
+    assert same[:2] == (0, "no semantic changes\n")
+
+
+def test_a_series_change_alone_is_seen_between_revisions(history, capsys):
+    _git(history.root, "tag", "v2")
+    history.write("rulebooks/series/house.rules", (history.root / "rulebooks/series/house.rules").read_text()
+                  .replace("woods     2 ", "woods     3 "))
+    _git(history.root, "commit", "-qam", "3")
+    code, out, err = history.run("diff", "--resolved", "v2:rulebooks/games/x.rules", "HEAD:rulebooks/games/x.rules",
+                                 capsys=capsys)
+    assert code == 1 and "woods movement: 2 -> 3" in out, err
+    unresolved = history.run("diff", "v2:rulebooks/games/x.rules", "HEAD:rulebooks/games/x.rules", capsys=capsys)
+    assert unresolved[:2] == (0, "no semantic changes\n")    # the game's own text did not change
+
+
+def test_inserting_3_1b_in_the_series_reads_as_one_insertion_and_renumberings():
+    """The issue's reproducer: insert 3.1b in SCS 1.8 and shift 3.1b-3.1e down a letter (their cross
+    references following): 18 changes with a false 'removed' before; now one addition, four renumberings."""
+    from conftest import ROOT
+    text = (ROOT / "rulebooks/series/scs-1.8.rules").read_text(encoding="utf-8")
+    shifted = text
+    for was, now in (("3.1e", "3.1f"), ("3.1d", "3.1e"), ("3.1c", "3.1d"), ("3.1b", "3.1c")):
+        shifted = re.sub(rf"\b{re.escape(was)}\b", now, shifted)
+    shifted = shifted.replace('rule 3.1c "Movement Allowance"', 'rule 3.1b "Road march" {\n  summary "Units in '
+                              'road march double their MA."\n}\n\nrule 3.1c "Movement Allowance"')
+    changes = compare(snapshot(parse(Source("a.rules", text))), snapshot(parse(Source("b.rules", shifted))))
+    rules = sorted((c.kind, c.old, c.new) for c in changes if c.area == "rule" and c.severity != "note")
+    assert rules == [("added", None, "Units in road march double their MA."),
+                     ("renumbered", "3.1b", "3.1c"), ("renumbered", "3.1c", "3.1d"),
+                     ("renumbered", "3.1d", "3.1e"), ("renumbered", "3.1e", "3.1f")]
+    assert not any(c.kind == "removed" for c in changes)
+
+
+def test_a_phase_whose_activities_change_reads_in_players_words():
+    text = OLD.read_text(encoding="utf-8")
+    edited = text.replace("movement        [3.0]   movement, overrun", "movement        [3.0]   movement")
+    assert edited != text
+    [change] = compare(snapshot(parse(Source("a.rules", text))), snapshot(parse(Source("b.rules", edited))))
+    assert str(change) == "movement activities: units move; units may overrun -> units move"
+    assert change.rule == "1.0"
+
+
+def test_a_withdrawn_chart_override_reads_as_the_series_chart_applying_again():
+    text = OLD.read_text(encoding="utf-8")
+    start = text.index("override terrain effects chart")
+    without = text[:start] + text[text.index("combat results table"):]
+    [change] = compare(snapshot(parse(Source("a.rules", text))), snapshot(parse(Source("b.rules", without))))
+    assert str(change) == "withdrawn override of the Terrain Effects Chart: the series chart applies again"
+    assert (change.rule, change.severity) == ("3.2", "correction")
+    start = text.index("override sequence of play")
+    without = text[:start] + text[text.index("override terrain effects chart"):]
+    [change] = compare(snapshot(parse(Source("a.rules", text))), snapshot(parse(Source("b.rules", without))))
+    assert str(change) == "withdrawn override of the Sequence of play: the series chart applies again"
