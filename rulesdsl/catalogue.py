@@ -101,6 +101,18 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
     _core("combat.terrain_combination", ir.ParamKind.CHOICE,
           "how the combat effects of several terrains in the defender's hex combine",
           options=("cumulative", "most-restrictive", "defender-best")),
+    _core("combat.imaginary_columns", ir.ParamKind.FLAG,
+          "whether column shifts may count from columns beyond the table's edges"),
+    _core("combat.shift_off_left_is_below_table", ir.ParamKind.FLAG,
+          "whether an attack shifted past the left-most column counts as below the table"),
+    _core("combat.terrain_per_unit", ir.ParamKind.FLAG,
+          "whether terrain multipliers apply to each attacking unit according to its own position"),
+    _core("overrun.game_modifiers_apply", ir.ParamKind.FLAG,
+          "whether a game's combat modifiers apply to overruns as to other combats"),
+    _core("supply.minimum_strength", ir.ParamKind.QUANTITY,
+          "the least combat strength that supply penalties can leave a unit", unit="SP"),
+    _core("supply.penalties_round_down", ir.ParamKind.FLAG,
+          "whether fractions left by supply penalties are dropped"),
     *(_core(p.name, ir.ParamKind(p.kind), p.meaning, p.unit, p.options) for p in ENGINE_PARAMETERS),
 ))
 # What each core parameter drives (the language reference prints it).
@@ -108,6 +120,13 @@ CORE_USES: dict[str, str] = {
     "combat.below_table": "the generated `resolve_combat` and the card's odds line",
     "combat.above_table": "the card's odds line",
     "combat.terrain_combination": "the generated `resolve_combat`, for a hex of several terrains",
+    "combat.imaginary_columns": "the generated `resolve_combat`: shifts count from odds beyond the table",
+    "combat.shift_off_left_is_below_table": "the generated `resolve_combat`: a shift past the left-most column",
+    "combat.terrain_per_unit": "the generated `resolve_combat`: one terrain multiplier per attacking hex, or one "
+                               "for the whole attack",
+    "overrun.game_modifiers_apply": "the generated `resolve_combat`: the game's own DRMs in an overrun",
+    "supply.minimum_strength": "the generated `resolve_combat`: the floor under a supply strength penalty",
+    "supply.penalties_round_down": "the generated `resolve_combat`: fractions a supply strength penalty leaves",
     **{p.name: f"the engine's `{p.drives}`" for p in ENGINE_PARAMETERS},
     "zoc.entry_cost": "the engine's `move` and the generated `entry_cost`",
     "stacking.limit": "the engine's `stack` and the card's stacking line",
@@ -203,3 +222,34 @@ ACTIVITIES: dict[str, str] = {
     "air-sea-supply": "air or sea points deliver supply to cut-off units",
     "surrender": "isolated units test for surrender",
 }
+
+
+# What a `card` block may say (ir.Card): the papers, the reminders panel's topics (each a group of the
+# parameters in effect, charts.reminders), the swatch patterns, and the kinds of optional chart.
+CARD_PAPERS: tuple[str, ...] = ("a4", "letter")
+CARD_REMINDERS: dict[str, str] = {
+    "odds": "the odds ratio, its rounding, and attacks off either end of the table",
+    "zoc": "zones of control: their reach and what entering or leaving one costs",
+    "overrun": "what an overrun costs and which hexes it may target",
+    "retreat": "the step losses a retreat may cost",
+    "advance": "how far units advance after combat",
+    "supply": "what being out of supply does to a unit",
+    "stacking": "the stacking limit",
+}
+# The core parameters each topic of a card's reminders panel prints (card { reminders: ... }), those the
+# rulebook sets, in this order.
+REMINDER_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "odds": ("combat.below_table", "combat.above_table"),
+    "zoc": ("zoc.range", "zoc.entry_cost", "zoc.exit_cost_fraction", "zoc.entry_stops_movement", "zoc.ezoc_to_ezoc",
+            "zoc.min_attack_strength"),
+    "overrun": ("overrun.who", "overrun.cost", "overrun.max_target_cost", "overrun.per_phase"),
+    "retreat": ("retreat.path", "retreat.hex_priority", "retreat.ezoc_step_loss", "retreat.blocked_step_loss",
+                "retreat.step_per_hex_refused"),
+    "advance": ("advance.max_not_exploit_capable", "advance.after_overrun", "advance.defender_may_advance"),
+    "supply": ("supply.out_of_supply_attack_factor", "supply.out_of_supply_defense_factor",
+               "supply.out_of_supply_movement_factor", "supply.out_of_supply_mechanized_movement_factor",
+               "supply.minimum_strength"),
+    "stacking": ("stacking.limit", "stacking.limit_units"),
+}
+CARD_PATTERNS: tuple[str, ...] = ("plain", "hatch", "cross", "dots", "waves")
+CARD_MAX_SIDES = 8

@@ -10,6 +10,7 @@ from .errors import Diagnostic, render_all, visible, visible_lines
 from .project import Compilation, add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_atomically, write_outputs
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_UNFORMATTABLE = 123   # fmt: a file it cannot read, parse or write (black's status for this)
 
 
 class Arguments(argparse.Namespace):
@@ -19,11 +20,13 @@ class Arguments(argparse.Namespace):
     command: str                   # check, chart, fmt, diff, build
     paths: list[Path]              # check, fmt
     check: bool                    # fmt, build
+    diff: bool                     # fmt
+    stdin_filename: str | None     # fmt
     rulebook: str                  # chart, coverage
     format: str                    # chart, diff, coverage
     lang: str                      # chart
-    paper: str                     # chart
-    out: Path | None               # chart, reference
+    paper: str                     # chart, diff
+    out: Path | None               # chart, reference, diff
     old: str                       # diff
     new: str                       # diff
     resolved: bool                 # diff
@@ -41,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="rulesdsl",
         description="Compile wargame rulebooks written in the rulesdsl language.",
         epilog="Exit status: 0 clean, 1 the rulebooks have errors (or generated/ is stale with --check), "
-               "2 usage error.")
+               "2 usage error; fmt: 1 a file would be reformatted (--check, --diff), 123 a file it cannot "
+               "read or parse.")
     parser.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
     parser.add_argument("-C", "--project", metavar="DIR", type=Path,
                         help="the project folder (the one holding rulebooks/); default: the current "
@@ -54,7 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     chart.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
     chart.add_argument("--format", choices=("html", "pdf"), default="html")
     chart.add_argument("--lang", choices=("en", "fr"), default="en")
-    chart.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    chart.add_argument("--paper", choices=("a4", "letter"), default=None,
+                       help="the paper (default: the rulebook's card block, else a4)")
     chart.add_argument("--out", metavar="PATH", type=Path,
                        help="where to write it (default: <module>.<lang>.<format> here; '-' for standard output)")
     coverage = commands.add_parser(
@@ -64,14 +69,28 @@ def _parser() -> argparse.ArgumentParser:
                     "descriptive (with the reason) and those unaccounted for; then list them.")
     coverage.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
     coverage.add_argument("--format", choices=("text", "json"), default="text")
-    fmt = commands.add_parser("fmt", help="rewrite rulebooks in the canonical layout (whitespace only)")
+    fmt = commands.add_parser(
+        "fmt", help="rewrite rulebooks in the canonical layout (whitespace only)",
+        description="Rewrite rulebooks in the canonical layout. It changes whitespace only; a file is "
+                    "replaced whole, or left as it is.",
+        epilog="Exit status: 0 every file is (now) canonical; 1 with --check or --diff, a file would be "
+               "reformatted; 123 a file could not be read or parsed (the other files are still formatted "
+               "or checked); 2 usage error.")
     fmt.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is not canonical")
+    fmt.add_argument("--diff", action="store_true",
+                     help="write nothing; print what would change as a unified diff, exit 1 if anything would")
+    fmt.add_argument("--stdin-filename", metavar="NAME", default=None,
+                     help="the name to give standard input in messages (implies '-' when no PATH is given)")
     fmt.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                     help="rulebook files (default: every rulebook under rulebooks/)")
+                     help="rulebook files (default: every rulebook under rulebooks/); '-' reads standard "
+                          "input and writes the formatted text to standard output")
     diff = commands.add_parser("diff", help="what changed between two versions of a rulebook (an errata sheet)")
     diff.add_argument("old", metavar="OLD", help="a rulebook file, REV:path from git, or a rulebook id")
     diff.add_argument("new", metavar="NEW", help="a rulebook file, REV:path from git, or a rulebook id")
-    diff.add_argument("--format", choices=("text", "md", "json", "html"), default="text")
+    diff.add_argument("--format", choices=("text", "md", "json", "html", "pdf"), default="text")
+    diff.add_argument("--paper", choices=("a4", "letter"), default="a4", help="the page size of html and pdf")
+    diff.add_argument("--out", metavar="PATH", type=Path,
+                      help="write the errata to PATH (default: standard output; a pdf needs a file)")
     diff.add_argument("--resolved", action="store_true",
                       help="compare the rules in effect after overrides (what a player sees)")
     diff.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are changes")
@@ -134,6 +153,8 @@ def _main(argv: list[str] | None) -> int:
         return _usage(f"{args.project} has no rulebooks/ folder")
     root = find_root(start.resolve())
     paths: list[Path] | None = getattr(args, "paths", None) or None
+    if args.command == "fmt" and args.stdin_filename is not None and not paths:
+        paths = [Path("-")]   # as ruff: a name for standard input means standard input
     names_one = args.command in ("chart", "coverage", "explain")   # a rulebook file or id: no project needed
     if not paths and not names_one:
         if root is None:
@@ -146,7 +167,7 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "chart":
         return _chart(root, args)
     if args.command == "fmt":
-        return _fmt(root, paths, args.check)
+        return _fmt(root, paths, args)
     if args.command == "coverage":
         return _coverage(root, args)
     if args.command == "diff":
@@ -198,7 +219,7 @@ def _check(root: Path | None, paths: list[Path] | None) -> int:
 
 def _diff(root: Path | None, args: Arguments) -> int:
     from .diff import compare, snapshot
-    from .errata import RENDERERS
+    from .errata import RENDERERS, html, pdf
     from .errors import RulesError
     from .project import SideError, load_rulebook_side
     sides = []
@@ -213,51 +234,125 @@ def _diff(root: Path | None, args: Arguments) -> int:
         return EXIT_USAGE
     old, new = sides
     changes = compare(old, new)
-    sys.stdout.write(RENDERERS[args.format](changes, old, new))
-    return EXIT_OK if args.exit_zero or not changes else EXIT_RULES
+    status = EXIT_OK if args.exit_zero or not changes else EXIT_RULES
+    content: str | bytes
+    if args.format == "pdf":
+        if args.out is None or str(args.out) == "-":
+            return _usage("a PDF is not written to standard output: give --out FILE")
+        content = pdf(changes, old, new, args.paper)
+    elif args.format == "html":
+        content = html(changes, old, new, args.paper)
+    else:
+        content = RENDERERS[args.format](changes, old, new)
+    if args.out is None or str(args.out) == "-":
+        assert isinstance(content, str)
+        sys.stdout.write(content)
+        return status
+    try:
+        write_atomically(args.out, content)
+    except OSError as exc:
+        return _usage(f"cannot write {args.out}: {exc.strerror or exc} (nothing was written)")
+    print(f"wrote {visible(str(args.out))}", file=sys.stderr)
+    return status
 
 
-def _fmt(root: Path | None, paths: list[Path] | None, check_only: bool) -> int:
-    from .errors import RulesError
-    from .fmt import format_source
+def _count(n: int, what: str) -> str:
+    return f"{n} file{'' if n == 1 else 's'} {what}"
+
+
+def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
+    """Like black and ruff format: 0 nothing to do (or done), 1 with --check or --diff a file would be
+    reformatted, EXIT_UNFORMATTABLE a file could not be read, parsed or written (the others are still
+    formatted; a file is replaced whole or left as it is)."""
+    import os
+    from .errors import RulesError, Span
+    from .fmt import format_source, unified_diff
     from .project import rulebook_files
-    from .source import read_source
+    from .source import MAX_SOURCE_BYTES, read_bytes, read_source, too_large
+    stdin = [p for p in paths or () if str(p) == "-"]
+    if stdin and len(paths or ()) > 1:
+        return _usage("'-' (standard input) must be the only PATH")
+    if args.stdin_filename is not None and not stdin:
+        return _usage("--stdin-filename names standard input: give '-' as the PATH, or no PATH")
     if paths:
-        files = paths
+        files = list({os.path.abspath(p) if str(p) != "-" else "-": p for p in paths}.values())
     else:
         assert root is not None   # _main found the project, as no files were named
         files = rulebook_files(root)
+    report_only = args.check or args.diff
     problems: list[Diagnostic] = []
     sources: dict[str, str] = {}
-    changed: list[tuple[Path, str, str]] = []
+    changed: list[tuple[Path | None, str, bytes, str, str]] = []   # file (None: stdin), shown, bytes, text, formatted
+    failed = unchanged = 0
     for file in files:
-        shown = shown_path(file, root)
+        from_stdin = str(file) == "-"
+        shown = (args.stdin_filename or "<stdin>") if from_stdin else shown_path(file, root)
         try:
-            source = read_source(file, shown, root=root)
+            if from_stdin:
+                try:
+                    stream = getattr(sys.stdin, "buffer", None)   # None: no standard input at all
+                    if stream is None:
+                        raise OSError("there is none")
+                    data = stream.read(MAX_SOURCE_BYTES + 1)
+                except OSError as exc:
+                    raise RulesError([Diagnostic(f"cannot read standard input: {exc.strerror or exc}",
+                                                 Span(shown))]) from None
+                if len(data) > MAX_SOURCE_BYTES:
+                    raise RulesError([Diagnostic(too_large(None), Span(shown))])
+            else:
+                data = read_bytes(file, shown, root)
+            source = read_source(file, shown, data=data)
             formatted = format_source(source)
-        except RulesError as exc:  # a syntax error, or fmt refusing its own output: the file is left alone
+        except RulesError as exc:  # unreadable, a syntax error, or fmt refusing its own output: left alone
             problems += exc.diagnostics
             sources.update(exc.sources)
+            failed += 1
             continue
-        try:  # the bytes, not the Source: CRLF or CR line ends and a BOM are not canonical
-            canonical = file.read_bytes() == formatted.encode("utf-8")
-        except OSError:
-            canonical = False
-        if not canonical:
-            changed.append((file, shown, formatted))
+        if from_stdin and not report_only:   # a filter: the formatted text, byte for byte, whatever it was
+            sys.stdout.flush()
+            sys.stdout.buffer.write(formatted.encode("utf-8"))
+            sys.stdout.buffer.flush()
+        if data == formatted.encode("utf-8"):   # the bytes: CRLF or CR line ends and a BOM are not canonical
+            unchanged += 1
+        else:
+            changed.append((None if from_stdin else file, shown, data, source.text, formatted))
     if problems:
         print(render_all(problems, sources), file=sys.stderr)
-    for file, shown, formatted in changed:
-        if check_only:
+    written = 0
+    for target, shown, data, before, formatted in changed:
+        if report_only:
+            if args.diff:
+                sys.stdout.write(visible_lines(unified_diff(shown, before, formatted)))
+                if before == formatted:   # the text is canonical, its bytes are not: say what the diff cannot
+                    what = [w for w, there in (("its CRLF or CR line ends", b"\r" in data),
+                                                ("its byte order mark", data.startswith(b"\xef\xbb\xbf"))) if there]
+                    print(f"{visible(shown)}: would lose {' and '.join(what)}", file=sys.stderr)
             print(f"not canonical: {visible(shown)}", file=sys.stderr)
-        else:
-            write_atomically(file, formatted.encode("utf-8"))
+        elif target is not None:
+            try:
+                write_atomically(target, formatted.encode("utf-8"))
+            except OSError as exc:
+                print(render_all([Diagnostic(f"cannot write the formatted file: {exc.strerror or exc} "
+                                             "(file left as it is)", Span(shown))], {}), file=sys.stderr)
+                failed += 1
+                continue
+            written += 1
             print(f"formatted {visible(shown)}")
-    if problems or (check_only and changed):
-        return EXIT_RULES
-    if not changed:
-        print(f"{len(files)} {'rulebook' if len(files) == 1 else 'rulebooks'} already canonical")
-    return EXIT_OK
+    parts = []
+    if report_only and changed:
+        parts.append(_count(len(changed), "would be reformatted"))
+    if written:
+        parts.append(_count(written, "formatted"))
+    if unchanged or not (parts or failed):
+        parts.append(_count(unchanged, "already canonical"))
+    if failed:
+        parts.append(_count(failed, "could not be formatted"))
+    status = EXIT_UNFORMATTABLE if failed else EXIT_RULES if report_only and changed else EXIT_OK
+    if stdin and not report_only and not status:
+        return status   # a filter says nothing when all went well
+    quiet_stdout = stdin or args.diff   # standard output carries the text or the diff
+    print(", ".join(parts), file=sys.stderr if status or quiet_stdout else sys.stdout)
+    return status
 
 
 def _one_rulebook(root: Path | None, name: str) -> tuple[Compilation, str] | int:
@@ -281,9 +376,9 @@ def _one_rulebook(root: Path | None, name: str) -> tuple[Compilation, str] | int
 
 
 def _chart(root: Path | None, args: Arguments) -> int:
-    from .charts import card, render_html
+    from .charts import card, card_options
     from .codegen import module_name
-    from .pdf import render_pdf
+    from .pdf import card_pdf
     if args.out is not None and str(args.out) != "-" and not args.out.parent.is_dir():
         return _usage(f"cannot write {args.out}: the folder {args.out.parent} does not exist (nothing was written)")
     found = _one_rulebook(root, args.rulebook)
@@ -291,12 +386,14 @@ def _chart(root: Path | None, args: Arguments) -> int:
         return found
     compilation, key = found
     resolved = compilation.resolved[key]
-    data, warnings = card(resolved, args.lang, compilation.labels, args.paper)
-    html = render_html(data)
-    content: str | bytes | None = html
-    if args.format == "pdf":
-        content, problems = render_pdf(html, data, resolved.rulebook.id.span)
-        warnings += problems
+    options = card_options(resolved)
+    data, warnings = card(resolved, args.lang, compilation.labels, args.paper or options.paper or "a4")
+    # the HTML is the card as laid out for print (its page and columns chosen by pdf.lay_out), on at most
+    # the sides its card block allows
+    html, pdf, problems = card_pdf(data, resolved.rulebook.id.span, sides=options.sides,
+                                   write=args.format == "pdf")
+    warnings += problems
+    content: str | bytes | None = pdf if args.format == "pdf" else (None if pdf is None else html)
     if warnings:
         print(render_all(warnings, compilation.sources), file=sys.stderr)
     if content is None:

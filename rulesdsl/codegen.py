@@ -22,6 +22,7 @@ from .errors import Diagnostic, Span
 from .expressions import Checker, Emitter, function_name
 from .runtime.model import Quantity
 from .runtime.notation import Result
+from .walk import walk
 
 
 # A rulebook name that is a Python keyword or soft keyword gets a trailing
@@ -48,12 +49,13 @@ MODULE_NAMES: dict[str, str] = {
         "MODIFIERS": "die roll modifiers", "SHIFTS": "column shifts", "FACTORS": "strength factors",
         "ADJUSTMENTS": "result adjustments", "TABLES": "charts", "table": "function table(name)",
         "ENGINE": "combat engine", "_odds_pair": "function _odds_pair(attack, defense)",
+        "_ROUNDS_UP_FROM": "rounding threshold",
         "drm": "function drm(combat)", "column_shifts": "function column_shifts(combat)",
         "resolve_combat": "function resolve_combat(combat, roll)",
         "RULESET": "rule set the rules engine reads", "RULES_ENGINE": "rules engine",
         **{name: f"rules engine function {name}(situation, ...)"
            for name in ("zoc", "move", "reachable", "stack", "supply", "retreat", "advance", "may_overrun",
-                        "may_exploit", "may_attack")},
+                        "may_exploit", "may_attack", "engage")},
     }.items()},
     **{name: f"Python's built-in {name}, which the module uses"
        for name in ("min", "max", "int", "float", "str", "bool", "tuple", "frozenset", "LookupError")},
@@ -66,7 +68,7 @@ MODULE_NAMES: dict[str, str] = {
                     "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Number",
                     "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames",
                     # the rules engine, its answers and what it is asked about
-                    "RulesEngine", "RuleSet", "Situation", "Hex", "Advance", "Move", "Reach", "Retreat",
+                    "RulesEngine", "RuleSet", "Situation", "Hex", "Advance", "Engagement", "Move", "Reach", "Retreat",
                     "StackCheck", "SupplyTrace", "Verdict", "Zones", "Record")},
     **{name: f"collections.abc.{name}, which the module imports" for name in ("Iterable", "Sequence")},
 }
@@ -274,6 +276,7 @@ class ModifierEntry(TypedDict):
     side: ir.Side
     python: str
     text: str
+    game: bool                   # set by a game's rulebook (overrun.game_modifiers_apply)
 
 
 class ModifiersSection(TypedDict):
@@ -318,6 +321,7 @@ class FactorEntry(TypedDict):
     factor: str
     condition: str
     text: str
+    supply: bool                 # a supply penalty (supply.minimum_strength, supply.penalties_round_down)
 
 
 class FactorsSection(TypedDict):
@@ -353,6 +357,7 @@ class ExpressionContext(TypedDict):
 
 
 class ModuleContext(ExpressionContext):
+    combat_options: list[tuple[str, str, str]]   # (comment, keyword, value) for the CombatEngine
     version: str
     source: str
     id: str
@@ -518,9 +523,47 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "ezoc": params.get("zoc.entry_cost"),
         "results": results,
         "below": params.get("combat.below_table"),
+        "combat_options": _combat_options(params, resolved.shifts is not None and resolved.shifts.node.before_limits),
         "codes": _codes(resolved),
         **_issue3_context(resolved, names),
     }
+
+
+# the core parameters the CombatEngine reads, and its keyword for each
+_COMBAT_OPTIONS = (("combat.shift_off_left_is_below_table", "shift_off_left"),
+                   ("combat.terrain_per_unit", "terrain_per_unit"),
+                   ("overrun.game_modifiers_apply", "game_modifiers_in_overruns"),
+                   ("supply.minimum_strength", "supply_minimum"),
+                   ("supply.penalties_round_down", "supply_round_down"))
+
+
+def _combat_options(params: dict[str, ir.EffectiveParameter], before_limits: bool) -> list[tuple[str, str, str]]:
+    """The CombatEngine's keywords for the combat parameters in effect: (comment, keyword, value).  Shifts
+    count from imaginary columns when `combat.imaginary_columns` says so or the shifts chart says `before
+    limits` (resolve refuses the two disagreeing)."""
+    options = []
+    imaginary = params.get("combat.imaginary_columns")
+    if imaginary is not None:
+        options.append((comment(f"{imaginary.rule} ({imaginary.origin}): combat.imaginary_columns = "
+                                f"{_shown(imaginary.value)}"), "shifts_before_limits",
+                        py(bool(imaginary.value) or before_limits)))
+    elif before_limits:
+        options.append((comment("column shifts ... before limits"), "shifts_before_limits", "True"))
+    for name, keyword_ in _COMBAT_OPTIONS:
+        parameter = params.get(name)
+        if parameter is None:
+            continue
+        value = parameter.value
+        amount = value.amount if isinstance(value, Quantity) else value
+        options.append((comment(f"{parameter.rule} ({parameter.origin}): {name} = {_shown(value)}"), keyword_,
+                        py(amount)))
+    return options
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _amendments(effective: ir.Effective[object], noun: str) -> list[str]:
@@ -739,8 +782,11 @@ def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionCont
     modifiers: ModifiersSection | None = None
     if resolved.modifiers is not None:
         node = resolved.modifiers.node
-        modifiers = {"cap": node.cap, "cites": _cites(node), "origin": resolved.modifiers.origin, "entries": [
-            {"name": m.name.value, "value": m.value, "side": m.side, "python": condition, "text": comment(m.text)}
+        games = {b.id.value for b in (resolved.rulebook, *resolved.ancestors) if b.kind.value == "game"}
+        in_effect = resolved.modifiers
+        modifiers = {"cap": node.cap, "cites": _cites(node), "origin": in_effect.origin, "entries": [
+            {"name": m.name.value, "value": m.value, "side": m.side, "python": condition, "text": comment(m.text),
+             "game": in_effect.item_origin(m.name.value) in games}
             for m, condition in zip(node.modifiers, python.modifiers)]}
     shifts: ShiftsSection | None = None
     if resolved.shifts is not None:
@@ -758,7 +804,8 @@ def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionCont
     if resolved.unit_factors is not None:
         multiplying = resolved.unit_factors.node
         factors = {"cites": _cites(multiplying), "entries": [
-            {"name": f.name.value, "role": f.role, "factor": factor, "condition": condition, "text": comment(f.text)}
+            {"name": f.name.value, "role": f.role, "factor": factor, "condition": condition, "text": comment(f.text),
+             "supply": _supply_penalty(f)}
             for f, (factor, condition) in zip(multiplying.factors, python.factors)]}
     tables: list[TableEntry] = []
     for effective in resolved.tables:
@@ -783,6 +830,14 @@ def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionCont
         "factors": factors,
         "tables": tables,
     }
+
+
+def _supply_penalty(factor: ir.UnitFactor) -> bool:
+    """A strength factor is a supply penalty when its value is a supply parameter, or it applies to units
+    marked out of supply."""
+    names = [n.path for n in walk(factor.factor) if isinstance(n, ir.Name)]
+    states = [n.path for n in walk(factor.condition) if isinstance(n, ir.Name)]
+    return any(n.startswith("supply.") for n in names) or "out-of-supply" in states
 
 
 _NUMBER_CELL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+|[0-9]+/[0-9]*[1-9][0-9]*)")
@@ -822,6 +877,7 @@ SECTIONS: dict[type, tuple[str, ...]] = {
     ir.LookupTable: ("tables",),
     ir.Labels: (),
     ir.Example: (),     # run by `rulesdsl check` against the module, not part of it
+    ir.Card: (),        # how the card is printed: charts.card_options
 }
 
 

@@ -41,7 +41,7 @@ _BY_PREFIX = {prefix: category for category, prefixes in CATEGORIES.items() for 
 # the category of the engine function a parameter drives, for an engine parameter named outside them
 _BY_FUNCTION = {"zoc": "zoc", "move": "movement", "stack": "stacking", "supply": "supply", "retreat": "retreat",
                 "advance": "advance", "may_overrun": "overrun", "may_exploit": "exploitation",
-                "may_attack": "combat"}
+                "may_attack": "combat", "engage": "combat"}
 STATUSES = ("executed", "descriptive", "unaccounted")
 
 

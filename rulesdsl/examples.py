@@ -213,7 +213,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
 
 def _combat(module: types.ModuleType | None, situation: Situation, expectation: ir.Expectation) -> Answer:
     """A combat through the module's CombatEngine: attackers by hex, defenders in the target hex."""
-    from .runtime.combat import AttackingHex, Combat, Unit
+    from .runtime.engagement import as_combat
     if module is None or not hasattr(module, "ENGINE"):
         raise Unanswerable("the engine cannot answer 'combat' here: the rulebook has no combat rules")
     r = expectation.result
@@ -224,21 +224,10 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     if untyped:
         raise Unanswerable(f"{untyped[0]} has no type, and this rulebook's combat rules read unit types: give "
                            f"its unit line `type WORD`, one of {', '.join(types)}")
-    by_hex: dict[Hex, list[Any]] = {}
-    for unit in attackers:
-        by_hex.setdefault(unit.hex, []).append(unit)
-
-    def as_unit(counter: Any) -> Unit:
-        return Unit(type=counter.type, attack=counter.attack, defense=counter.defense, steps=counter.steps,
-                    states=counter.states)
-
-    combat = Combat(
-        attacking_hexes=tuple(AttackingHex(units=tuple(as_unit(u) for u in units),
-                                           terrain=situation.terrain_at(hex)[0] if situation.terrain_at(hex) else "",
-                                           hexsides=situation.hexside_features(hex, target))
-                              for hex, units in by_hex.items()),
-        defenders=tuple(as_unit(u) for u in situation.units_at(target) if u.side != attackers[0].side),
-        defender_terrain=situation.terrain_at(target))
+    engagement = module.RULES_ENGINE.engage(situation, [u.name for u in attackers], [target])
+    if not engagement.allowed:
+        raise Unanswerable(f"the combat cannot be made: {'; '.join(engagement.reasons)}")
+    combat = as_combat(situation, engagement.attackers, engagement.defenders, engagement.terrain_hex)
     roll = r.roll if r is not None and r.roll is not None else None
     try:
         # odds and column need no roll (and no table for the odds); a result needs both
@@ -261,7 +250,7 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
             ok = False
     data = {"odds": resolution.odds, "column": resolution.column, "roll": roll,
             "result": str(resolution.result.text) if isinstance(resolution, Resolution) else None}
-    steps = tuple(Step(line) for line in resolution.derivation)
+    steps = engagement.steps + tuple(Step(line) for line in resolution.derivation)
     computed = " ".join(shown)
     return Answer(computed, data, steps, ok,
                   "" if ok else f"expected {result_text(r, expectation.kind)}, computed {computed}")

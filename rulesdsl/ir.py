@@ -829,6 +829,32 @@ class Example:
     situation: Situation
 
 
+# ---- the player-aid card -------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Swatch:
+    """`swatch woods "#3a7d44" hatch`: the colour (and pattern) a card shows beside a terrain's TEC row."""
+
+    span: Span = _span()
+    terrain: Text
+    colour: Text              # as written: "#3a7d44", "#3a7"; validate checks it
+    pattern: Text | None      # hatch, cross, dots, waves; None: plain
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Card:
+    """`card { sides 2 / paper a4 / reminders: odds zoc / swatch woods "#3a7d44" hatch / charts: turns }`: how
+    the rulebook's player-aid card is printed.  Every line is optional; a game without one takes its series'."""
+
+    span: Span = _span()
+    sides: int | None              # the most sheet sides the card may take
+    paper: Text | None             # a4, letter
+    reminders: tuple[Text, ...]    # the reminders panel's topics, in the order printed
+    swatches: tuple[Swatch, ...]
+    charts: tuple[Text, ...]       # optional charts: lookup tables printed as a turn track or a schedule
+    repeated: tuple[Text, ...]     # a setting written a second time (its keyword): an error validate reports
+    sides_span: Span = _span()     # where `sides` is given, for validate's message
+
+
 # ---- the rulebook ----------------------------------------------------------
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NotWhole:
@@ -862,6 +888,7 @@ class Rulebook:
     tables: tuple[LookupTable, ...]
     labels: tuple[Labels, ...]
     examples: tuple[Example, ...]
+    card: tuple[Card, ...]
     # how numbers were mis-written, not what the rulebook means: out of equality and of the statements
     not_whole: tuple[NotWhole, ...] = field(compare=False, repr=False)
 
@@ -876,7 +903,7 @@ class Rulebook:
 
 
 Statement = Union[Rule, UnitTypes, Vocabulary, ParameterDeclarations, Modifiers, Shifts, Adjustments, UnitFactors, Rounding,
-                  SequenceOfPlay, TerrainChart, ResultsTable, ResultCodes, LookupTable, Labels, Example]
+                  SequenceOfPlay, TerrainChart, ResultsTable, ResultCodes, LookupTable, Labels, Example, Card]
 
 # The statement kinds, read off Rulebook's fields (each a tuple of one kind of block): adding a block kind
 # is adding a field there, and every consumer that dispatches on STATEMENTS must then handle it

@@ -6,22 +6,34 @@ fonts-dejavu-extra used to synthesise the italic from the regular face and
 write other PDF bytes.  `fingerprint` hashes everything a PDF is made from but
 the renderer itself, which is what `generated/charts/pdfs.sha256` commits.
 
-Each sheet of the card must fit one page: a sheet that runs onto a second
-page, or a table wider than the page's content box, is an error, never a
-clipped chart.
+The charts of a card flow in columns, several to a side, each chart whole.
+`lay_out` prints the card on each orientation and column count of
+`CANDIDATES` and keeps the one that needs the fewest sides, then the one
+that fills them best (ties go to the earlier candidate, so the choice is
+deterministic).  A table wider than its column on every candidate, or a card
+that needs more sides than the rulebook allows, is an error, never a clipped
+or sprawling card.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import os
+import re
 from html.parser import HTMLParser
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 from .errors import Diagnostic, Span
 
 _MM_PER_PX = 25.4 / 96
+# (orientation, columns), in the order a tie is settled: portrait first, fewer columns first
+CANDIDATES = (("portrait", 1), ("portrait", 2), ("landscape", 2), ("landscape", 3))
+# tried only when a table is too wide for every candidate: the widest column there is
+FALLBACK = ("landscape", 1)
+SIDES = 2      # the most sides a card may take unless its rulebook allows more
 FONTS = Path(__file__).parent / "fonts"
 FONTS_CSS = FONTS / "fonts.css"
 
@@ -39,12 +51,6 @@ def fingerprint(html: str, paper: str) -> str:
         digest.update(f"{name}\0{len(data)}\0".encode())
         digest.update(data)
     return digest.hexdigest()
-
-
-def _boxes(box: Any) -> Iterator[Any]:   # weasyprint's layout boxes
-    yield box
-    for child in getattr(box, "children", ()):
-        yield from _boxes(child)
 
 
 class _Text(HTMLParser):
@@ -82,36 +88,250 @@ def uncovered(html: str) -> list[str]:
     return sorted(c for c in parser.chars if not c.isspace() and ord(c) not in _covered())
 
 
-def render_pdf(html: str, data: dict[str, Any], span: Span) -> tuple[bytes | None, list[Diagnostic]]:
+@dataclass(frozen=True)
+class Layout:
+    """One way of printing a card: its page, how many sides it takes and how full they are."""
+
+    orientation: str
+    columns: int
+    html: str
+    document: Any               # weasyprint's laid-out Document
+    sides: int
+    fill: float                 # the charts' area over the pages' content area, 0..1
+    over: float                 # how far (mm) the widest table runs out of its column or page; 0 when none
+
+
+class _ForBrowsers(logging.Filter):
+    """Drops WeasyPrint's notice that it ignores `print-color-adjust`: the property is for browsers (a
+    PDF always prints its colours), and the notice would reach the user's terminal."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "print-color-adjust" not in record.getMessage()
+
+
+_FOR_BROWSERS = _ForBrowsers()
+
+
+def _render(html: str) -> Any:
     # font subsets carry a timestamp: pin it so a rebuild writes the same bytes
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     import weasyprint
+    logging.getLogger("weasyprint").addFilter(_FOR_BROWSERS)    # once: filters are a set
     from weasyprint.text.fonts import FontConfiguration
 
     font_config = FontConfiguration()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
-    document = weasyprint.HTML(string=html).render(stylesheets=[fonts], font_config=font_config)
-    problems: list[Diagnostic] = []
-    sheets = html.count('<div class="sheet"')
-    paper = data["paper"].upper() if data["paper"] == "a4" else "US Letter"
-    if len(document.pages) != sheets:
-        problems.append(Diagnostic(
-            f"the {data['id']} card ({data['lang']}) takes {len(document.pages)} {paper} pages for {sheets} "
-            "sheets: a chart does not fit its page", span, "shorten the chart, or print on larger paper"))
+    return weasyprint.HTML(string=html).render(stylesheets=[fonts], font_config=font_config)
+
+
+def _is_chart(box: Any) -> bool:
+    element = getattr(box, "element", None)
+    return (getattr(box, "element_tag", None) in ("section", "header") and element is not None
+            and bool({"chart", "card"} & set((element.get("class") or "").split())))
+
+
+def _measure(page_box: Any, wider: dict[str, float]) -> tuple[float, float]:
+    """A page's charts: the area they occupy (px², to the right edge of their widest line or table), and
+    how far (px) a table runs out of its chart's column or the page's content box (each chart that runs
+    out of its column is added to `wider`, by id, with how far, px)."""
+    right = page_box.position_x + page_box.margin_left + page_box.width + 0.5
+    area = over = 0.0
+
+    def walk(box: Any, chart: Any) -> float:
+        nonlocal over
+        reach = 0.0
+        if chart is None and _is_chart(box):
+            chart = box
+        for child in getattr(box, "children", ()):
+            reach = max(reach, walk(child, chart))
+        if type(box).__name__ in ("TableBox", "TextBox"):     # what is printed, not the lines it sits on
+            edge = box.position_x + box.margin_width()
+            reach = max(reach, edge)
+            if type(box).__name__ == "TableBox":
+                limit = right if chart is None else min(right, chart.position_x + chart.margin_width() + 0.5)
+                over = max(over, edge - limit)
+                if chart is not None and edge > limit and chart.element.get("id"):
+                    key = chart.element.get("id")
+                    wider[key] = max(wider.get(key, 0.0), edge - limit)
+        return reach
+
+    def charts(box: Any) -> Iterator[Any]:
+        if _is_chart(box):
+            yield box
+            return
+        for child in getattr(box, "children", ()):
+            yield from charts(child)
+
+    for chart in charts(page_box):
+        reach = walk(chart, chart)
+        area += max(0.0, min(reach, chart.position_x + chart.margin_width()) - chart.position_x) * chart.margin_height()
+    walk(page_box, None)
+    return area, over
+
+
+def measure(document: Any, wider: dict[str, float] | None = None) -> tuple[int, float, float]:
+    """A laid-out card's sides, fill (0..1) and widest overflow (mm)."""
+    area = over = 0.0
+    content = 0.0
+    wider = {} if wider is None else wider
     for page in document.pages:
-        page_box = page._page_box
-        right = page_box.position_x + page_box.margin_left + page_box.width + 0.5
-        for box in _boxes(page_box):
-            if type(box).__name__ in ("TableBox", "TableWrapperBox", "BlockBox") and box.element_tag == "table":
-                edge = box.position_x + box.margin_width()
-                if edge > right:
-                    over = (edge - right) * _MM_PER_PX
-                    problems.append(Diagnostic(
-                        f"a table on the {data['id']} card ({data['lang']}) is {over:.0f} mm too wide for "
-                        f"{paper} paper", span, "fewer columns, or print on larger paper; nothing is clipped"))
+        box = page._page_box
+        used, out = _measure(box, wider)
+        area += used
+        over = max(over, out)
+        content += box.width * box.height
+    return len(document.pages), (area / content if content else 0.0), over * _MM_PER_PX
+
+
+def _paper_name(paper: str) -> str:
+    return paper.upper() if paper == "a4" else "US Letter"
+
+
+def choose(data: dict[str, Any]) -> Layout:
+    """The card laid out on every candidate page and column count; the best: no table out of its column,
+    then the fewest sides, then the fullest, then the first candidate."""
+    from .charts import page_size, render_html
+    return _best(tuple((orientation, columns, render_html({**data, "orientation": orientation, "columns": columns,
+                                                           "size": page_size(data["paper"], orientation)}))
+                       for orientation, columns in CANDIDATES + (FALLBACK,)))
+
+
+def _key(layout: Layout) -> tuple[bool, int, float]:
+    return layout.over > 0.5, layout.sides, -round(layout.fill, 3)
+
+
+@functools.lru_cache(maxsize=8)     # a build, `chart` and the tests lay the same card out more than once
+def _best(candidates: tuple[tuple[str, int, str], ...]) -> Layout:
+    """Each candidate as written, then the most promising one again with its charts packed into the gaps
+    the flow leaves (a chart that does not fit the rest of a column leaves it empty): the best of all."""
+    layouts: list[Layout] = []
+    packed: list[tuple[tuple[bool, int, float], int, str]] = []
+    for orientation, columns, html in candidates:
+        if (orientation, columns) == FALLBACK and any(l.over <= 0.5 for l in layouts):
+            break
+        document = _render(html)
+        sides, fill, over = measure(document)
+        layouts.append(Layout(orientation, columns, html, document, sides, fill, over))
+        order, estimate = _pack(document, columns)
+        reordered = _reorder(html, order)
+        if reordered != html and estimate < sides:
+            packed.append(((over > 0.5, estimate, -round(fill * sides / estimate, 3)), len(layouts) - 1, reordered))
+    for (_, estimate, _), index, html in sorted(packed)[:3]:     # the most promising first, until one keeps its word
+        document = _render(html)
+        base = layouts[index]
+        layouts.append(Layout(base.orientation, base.columns, html, document, *measure(document)))
+        if layouts[-1].sides <= estimate:
+            break
+    return min(layouts, key=lambda l: (*_key(l), layouts.index(l)))
+
+
+def _charts(box: Any) -> Iterator[Any]:
+    if _is_chart(box) and box.element_tag == "section":
+        yield box
+        return
+    for child in getattr(box, "children", ()):
+        yield from _charts(child)
+
+
+def _pack(document: Any, columns: int) -> tuple[list[str], int]:
+    """The charts (ids) in the order that packs them into the columns first-fit (each into the first column,
+    on any side, with room left for it), and how many sides that takes."""
+    heights: dict[str, float] = {}
+    follows: dict[str, str] = {}    # a part of a chart (the CRT's attacker side) never goes before the chart
+    first_top = None
+    for page in document.pages:
+        for chart in _charts(page._page_box):
+            key = chart.element.get("id") or ""
+            heights[key] = heights.get(key, 0.0) + chart.margin_height()
+            if chart.element.get("data-follows"):
+                follows[key] = chart.element.get("data-follows")
+            if first_top is None:
+                first_top = chart.position_y
+    if not document.pages or first_top is None:
+        return list(heights), len(document.pages)
+    page = document.pages[0]._page_box
+    top = page.position_y + page.margin_top
+    full = page.height
+    first = full - (first_top - top)            # the first side's columns start below the card's header
+    room: list[float] = []
+    where: dict[str, int] = {}
+    for key, height in heights.items():
+        earliest = where.get(follows.get(key, ""), 0)
+        column = next((i for i, left in enumerate(room) if i >= earliest and left + 0.5 >= height), None)
+        if column is None:
+            column = len(room)
+            while True:     # a chart taller than a column runs on into the next ones
+                room.append(first if len(room) < columns else full)
+                if room[-1] + 0.5 >= height or len(room) > column + 20:
                     break
+                height -= room[-1]
+                room[-1] = 0.0
+        room[-1 if column >= len(room) else column] -= height
+        where[key] = column
+    written = list(heights)
+    order = sorted(heights, key=lambda k: (where[k], written.index(k)))
+    return order, -(-len(room) // columns)
+
+
+def _reorder(html: str, order: list[str]) -> str:
+    """The card's HTML with its chart sections in the given order (by id)."""
+    found = {m.group(1): m.group(0) for m in _SECTION.finditer(html)}
+    if set(found) != set(order) or len(found) < 2:
+        return html
+    positions = [m.span() for m in _SECTION.finditer(html)]
+    start, end = positions[0][0], positions[-1][1]
+    if any(html[b:c].strip() for (_, b), (c, _) in zip(positions, positions[1:])):
+        return html         # something other than charts between them: keep the order written
+    return html[:start] + "\n".join(found[key] for key in order) + html[end:]
+
+
+_SECTION = re.compile(r'<section class="[^"]*\bchart\b[^"]*" id="([^"]+)".*?</section>', re.S)
+
+
+def _check(layout: Layout, data: dict[str, Any], span: Span, sides: int) -> list[Diagnostic]:
+    paper = _paper_name(data["paper"])
+    problems = []
+    if layout.over > 0.5:
+        problems.append(Diagnostic(
+            f"a table on the {data['id']} card ({data['lang']}) is {layout.over:.0f} mm too wide for "
+            f"{paper} paper, even {layout.orientation} in {layout.columns} column{'s' if layout.columns > 1 else ''}",
+            span, "fewer columns, or print on larger paper; nothing is clipped"))
+    if layout.sides > sides:
+        problems.append(Diagnostic(
+            f"the {data['id']} card ({data['lang']}) needs {layout.sides} sides of {paper} paper, more than the "
+            f"{sides} allowed", span,
+            "shorten a chart, allow more sides (card { sides N }), or print on larger paper"))
+    return problems
+
+
+def lay_out(data: dict[str, Any], span: Span, sides: int = SIDES) -> tuple[Layout, list[Diagnostic]]:
+    """The best layout of a card (its HTML is what the card prints) and the layout check's errors."""
+    layout = choose(data)
+    return layout, _check(layout, data, span, sides)
+
+
+def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES,
+             write: bool = True) -> tuple[str, bytes | None, list[Diagnostic]]:
+    """A card's HTML as laid out, its PDF (None on an error, or b"" when not `write`) and the problems found."""
+    layout, problems = lay_out(data, span, sides)
+    if problems:
+        return layout.html, None, problems
+    return layout.html, layout.document.write_pdf() if write else b"", _uncovered(layout.html, data, span)
+
+
+def render_pdf(html: str, data: dict[str, Any], span: Span, sides: int = SIDES) -> tuple[bytes | None, list[Diagnostic]]:
+    """The PDF of a card's HTML as it is (its page already chosen), with the same checks as `lay_out`."""
+    document = _render(html)
+    pages, fill, over = measure(document)
+    layout = Layout(data.get("orientation", "portrait"), data.get("columns", 1), html, document, pages, fill, over)
+    problems = _check(layout, data, span, sides)
     if problems:
         return None, problems
+    return document.write_pdf(), _uncovered(html, data, span)
+
+
+def _uncovered(html: str, data: dict[str, Any], span: Span) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
     lacking = uncovered(html)
     if lacking:
         shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in lacking[:5]) + (", ..." if len(lacking) > 5 else "")
@@ -119,4 +339,4 @@ def render_pdf(html: str, data: dict[str, Any], span: Span) -> tuple[bytes | Non
             f"the {data['id']} card ({data['lang']}) prints characters the fonts rulesdsl ships lack: {shown}",
             span, "the PDF takes them from this machine's fonts, so its bytes may differ on another machine",
             severity="warning"))
-    return document.write_pdf(), problems
+    return problems

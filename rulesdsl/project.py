@@ -16,8 +16,9 @@ import shutil
 import subprocess
 import sys
 import types
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from . import ir
@@ -284,25 +285,28 @@ def _from_library(parsed: dict[str, ir.Rulebook], library: Library, root: Path |
     return out
 
 
-def add_charts(result: Compilation, formats: Collection[str] = ("html", "pdf"), paper: str = "a4") -> None:
-    """Add every rulebook's cards, in each of its languages, to the outputs (and warnings, errors)."""
-    from .charts import card, languages, render_html
-    from .pdf import fingerprint, render_pdf
+def add_charts(result: Compilation, formats: Collection[str] = ("html", "pdf"), paper: str | None = None) -> None:
+    """Add every rulebook's cards, in each of its languages, to the outputs (and warnings, errors), on the
+    paper and within the sides each rulebook's card block asks for (`paper` overrides it)."""
+    from .charts import card, card_options, languages
+    from .pdf import card_pdf, fingerprint
     fingerprints = []
     for key, resolved in sorted(result.resolved.items()):
         for lang in languages(resolved):
-            data, warnings = card(resolved, lang, result.labels, paper)
+            options = card_options(resolved)
+            data, warnings = card(resolved, lang, result.labels, paper or options.paper or "a4")
             result.diagnostics += warnings
-            html = render_html(data)
+            # the card as laid out for print: its page and columns chosen, the layout check run
+            html, pdf, problems = card_pdf(data, resolved.rulebook.id.span, sides=options.sides,
+                                           write="pdf" in formats)
+            result.diagnostics += problems
             stem = f"{result.package}/charts/{module_name(key)}.{lang}"
             if "html" in formats:
                 result.outputs[stem + ".html"] = html
             if "pdf" in formats:
-                pdf, problems = render_pdf(html, data, resolved.rulebook.id.span)
-                result.diagnostics += problems
                 if pdf is not None:
                     result.outputs[stem + ".pdf"] = pdf
-                    fingerprints.append(f"{module_name(key)}.{lang}.pdf {fingerprint(html, paper)}\n")
+                    fingerprints.append(f"{module_name(key)}.{lang}.pdf {fingerprint(html, data['paper'])}\n")
     if "pdf" in formats and fingerprints:
         result.outputs[pdf_manifest(result.package)] = PDF_MANIFEST_HEAD + "".join(fingerprints)
     if not result.ok:
@@ -321,12 +325,14 @@ def _only(diagnostics: Iterable[Diagnostic], targets: list[str] | None, result: 
 
 
 def default_labels() -> dict[str, dict[str, str]]:
-    """The chart labels the compiler ships (rulesdsl/labels/charts.rules)."""
-    file = Path(__file__).parent / "labels" / "charts.rules"
-    rulebook = parse(read_source(file, "rulesdsl/labels/charts.rules"))
+    """The chart labels the compiler ships (rulesdsl/labels/charts.rules, and words.rules: how the
+    cards word conditions)."""
     labels: dict[str, dict[str, str]] = {}
-    for block in rulebook.labels:
-        labels.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
+    for name in ("charts.rules", "words.rules"):
+        file = Path(__file__).parent / "labels" / name
+        rulebook = parse(read_source(file, f"rulesdsl/labels/{name}"))
+        for block in rulebook.labels:
+            labels.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
     return labels
 
 
@@ -530,7 +536,8 @@ class SideError(Exception):
 def load_rulebook_side(root: Path | None, spec: str, resolved: bool
                        ) -> tuple[ir.Rulebook, ir.Resolved | None, dict[str, Declared]]:
     """One side of a diff, checked: its rulebook, with `resolved` the rules in effect once it is
-    resolved against the rulebooks it extends (found in the project's current tree), and the
+    resolved against the rulebooks it extends (found in the project's current tree; for REV:path, in
+    the project's rulebooks/ as they were at REV), and the
     parameters it may set (empty when the rulebooks it extends cannot be found).
     RulesError when that rulebook (or, resolved, its series) has errors; SideError when `spec` names
     nothing readable."""
@@ -539,9 +546,14 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool
     others: list[Source] = []
     unread: list[Diagnostic] = []
     texts: dict[str, str] = {}
-    for file in rulebook_files(root) if root is not None else []:
+    revision = _side_revision(spec)
+    # REV:path is resolved against the project's rulebooks as they were at REV, read from git too
+    candidates = _revision_rulebooks(root or Path.cwd(), revision) if revision is not None else \
+        [partial(read_source, file, shown_path(file, root), root=root)
+         for file in (rulebook_files(root) if root is not None else [])]
+    for read in candidates:
         try:
-            other = read_source(file, shown_path(file, root), root=root)
+            other = read()
         except RulesError as exc:
             unread += exc.diagnostics  # reported only if this side cannot be resolved
             texts.update(exc.sources)
@@ -565,6 +577,30 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool
     if problems or effective is None:
         raise RulesError(problems + (unread if effective is None else []), {**texts, **compilation.sources})
     return effective.rulebook, effective, dict(effective.declared)
+
+
+def _side_revision(spec: str) -> str | None:
+    """The git revision of a REV:path side (as _side_source reads it), else None."""
+    path = Path(spec)
+    if (path.exists() or path.is_symlink()) and not path.is_dir():
+        return None
+    return spec.partition(":")[0] if ":" in spec else None
+
+
+def _revision_rulebooks(folder: Path, rev: str) -> list[Callable[[], Source]]:
+    """A reader for each rulebook of the project at `folder` as it was at commit `rev` (the .rules files
+    under its rulebooks/ in that commit), each shown as REV:path."""
+    commit = _git(folder, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+    prefix = _git(folder, "rev-parse", "--show-prefix")
+    if commit.returncode != 0 or prefix.returncode != 0:
+        return []   # _side_source has already said why
+    sha = commit.stdout.decode("ascii", errors="replace").strip()
+    inside = prefix.stdout.decode("utf-8", errors="replace").strip() + "rulebooks/"
+    listing = _git(folder, "ls-tree", "-r", "-z", "--full-tree", "--name-only", sha)
+    names = [n for n in listing.stdout.decode("utf-8", errors="replace").split("\0")
+             if n.startswith(inside) and n.endswith(".rules")]
+    top = _git(folder, "rev-parse", "--show-toplevel").stdout.decode("utf-8", errors="replace").strip()
+    return [partial(git_source, Path(top) if top else folder, sha, name, f"{rev}:{name}") for name in sorted(names)]
 
 
 def _side_source(root: Path | None, spec: str) -> Source:
@@ -626,7 +662,16 @@ def git_source(folder: Path, rev: str, inner: str, spec: str) -> Source:
 
 def write_atomically(file: Path, content: str | bytes) -> None:
     """Write `file` through a temporary file in its folder and a rename: it holds the old content or
-    the new, never a part; the temporary file is removed when anything fails (OSError is raised)."""
+    the new, never a part; the temporary file is removed when anything fails (OSError is raised).
+
+    What is not a regular file is written to, never replaced: a device (`--out /dev/null`), a pipe, or a
+    symbolic link, whose target is written the same way (the link stays a link)."""
+    if file.is_symlink():
+        file = file.resolve()
+    if file.exists() and not file.is_file() and not file.is_dir():
+        with open(file, "wb") as handle:
+            handle.write(_bytes(content))
+        return
     temp = file.with_name(f".{file.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:

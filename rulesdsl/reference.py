@@ -234,6 +234,31 @@ KINDS: dict[type, Kind] = {
                     'labels fr "Français" {\n'
                     '  phase.movement  "Phase de mouvement"\n'
                     "}\n"),
+    ir.Card: Kind("Player-aid card", ("card",),
+                  "How the rulebook's player-aid card is printed: the most sheet sides it may take, the paper, "
+                  "the topics of its reminders panel (odds, zoc, overrun, retreat, advance, supply, stacking: "
+                  "the values in effect, with their rule numbers), a colour and pattern (plain, hatch, cross, "
+                  "dots, waves) for a terrain's Terrain Effects Chart row, and tables printed as optional "
+                  "charts (a one-row table as a turn record track). Every line is optional; a terrain without "
+                  "a swatch takes a colour from its name. A game without a card block takes its series'; "
+                  "one with its own replaces it whole.",
+                  "terrain effects chart {\n"
+                  "  hex:\n"
+                  "    open   1  ne\n"
+                  "    woods  2  Dx2\n"
+                  "}\n\n"
+                  'table turns "Turn Record Track" {\n'
+                  "  turn    1       2       3\n"
+                  "  date    june-6  june-7  june-8\n"
+                  "}\n\n"
+                  "card {\n"
+                  "  sides 2\n"
+                  "  paper a4\n"
+                  "  reminders: odds zoc overrun retreat advance\n"
+                  '  swatch woods "#3a7d44" hatch\n'
+                  '  swatch open  "#f2ecd0"\n'
+                  "  charts: turns\n"
+                  "}\n"),
     ir.Example: Kind("Worked examples", ("example",),
                      "A small situation (the playable hexes and their terrain, hexsides, roads, supply sources, "
                      "whose turn and phase it is, and the units with side, attack-defense-movement, steps, type, "

@@ -27,8 +27,9 @@ from .walk import walk
 # (tests/test_walk.py checks every kind is here):
 #   a chart: one per rulebook, the nearest wins, and only with `override`; named by its noun;
 #   BY_ID: rules, by id (`override rule`); BY_NAME: tables, by name (`override table`);
-#   MERGED: vocabularies, every rulebook adds its words; LAYERED: labels, nearest first (charts.label_layers).
-BY_ID, BY_NAME, MERGED, LAYERED = "by id", "by name", "merged", "layered"
+#   MERGED: vocabularies, every rulebook adds its words; LAYERED: labels, nearest first (charts.label_layers);
+#   NEAREST: the nearest rulebook's block, whole, with no `override` (the card block: charts.card_options).
+BY_ID, BY_NAME, MERGED, LAYERED, NEAREST = "by id", "by name", "merged", "layered", "nearest"
 RESOLUTION: dict[type, str] = {
     ir.Rule: BY_ID,
     ir.LookupTable: BY_NAME,
@@ -46,9 +47,10 @@ RESOLUTION: dict[type, str] = {
     ir.Shifts: "column shifts",
     ir.Adjustments: "result adjustments",
     ir.UnitFactors: "strength factors",
+    ir.Card: NEAREST,                    # a game without a card block prints its series' way
 }
 _CHARTS = {ir.STATEMENT_FIELD[kind]: noun for kind, noun in RESOLUTION.items()
-           if noun not in (BY_ID, BY_NAME, MERGED, LAYERED)}
+           if noun not in (BY_ID, BY_NAME, MERGED, LAYERED, NEAREST)}
 # how each chart's block begins when it replaces an inherited one (grammar.lark); rounding has no override
 _OVERRIDE_SYNTAX = {
     "unit_types": "override unit types",
@@ -183,12 +185,14 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _table_fit(charts)
     problems += _terrain_keys(tables, charts)
     problems += _terrain_labels(rulebook, charts)
+    problems += _card_references(rulebook, charts, tables)
     if "results" in charts and "rounding" not in charts:   # a standalone game brings its own
         problems.append(Diagnostic(
             "a combat results table needs a rounding rule: its column comes from the rounded odds",
             charts["results"].node.span, "add a rounding rule, like: rounding standard: .50 up, keep fractions"))
     problems += _declared_cells(books, charts)
     problems += _result_parameters(rulebook, ordered, charts, declared)
+    problems += _imaginary_columns(parameters, charts)
     vocabulary = _vocabulary(books, ordered, charts, problems)
     problems += _code_states(charts, vocabulary)
     vocabulary.parameters = {p.name: "number" for p in parameters
@@ -203,6 +207,30 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
         modifiers=charts.get("modifiers"), shifts=charts.get("shifts"), tables=tuple(tables.values()),
         vocabulary=vocabulary, definitions=definitions, adjustments=charts.get("adjustments"),
         unit_factors=charts.get("unit_factors"), result_codes=charts.get("result_codes"), declared=declared), []
+
+
+def _card_references(rulebook: ir.Rulebook, charts: Mapping[str, ir.Effective[Any]],
+                     tables: Mapping[str, ir.Effective[ir.LookupTable]]) -> list[Diagnostic]:
+    """The rulebook's own card block names terrains of the Terrain Effects Chart in effect and tables in
+    effect (a series' block, inherited, may name terrains a game's chart lacks: those swatches go unused)."""
+    out: list[Diagnostic] = []
+    for card in rulebook.card[:1]:
+        terrain = charts.get("terrain")
+        names = [row.name.value for row in terrain.node.rows] if terrain is not None else []
+        for swatch in card.swatches:
+            if swatch.terrain.value not in names:
+                out.append(Diagnostic(
+                    f"swatch for unknown terrain '{swatch.terrain.value}'", swatch.terrain.span,
+                    suggest(swatch.terrain.value, names) or (
+                        "the Terrain Effects Chart in effect has " + ", ".join(names) if names
+                        else "there is no Terrain Effects Chart in effect")))
+        for name in card.charts:
+            if name.value not in tables:
+                out.append(Diagnostic(f"card chart '{name.value}' is no table", name.span,
+                                      suggest(name.value, tables) or (
+                                          "the tables in effect are " + ", ".join(sorted(tables)) if tables
+                                          else "declare it with: table NAME \"Title\" { ... }")))
+    return out
 
 
 def _tables(books: list[ir.Rulebook], problems: list[Diagnostic]) -> dict[str, ir.Effective[ir.LookupTable]]:
@@ -436,6 +464,19 @@ def _check_expressions(rulebook: ir.Rulebook, vocabulary: Vocabulary, rules: tup
             checker.in_unit(f.condition, number=False)
     problems += checker.problems
     return definitions
+
+
+def _imaginary_columns(parameters: tuple[ir.EffectiveParameter, ...],
+                       charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
+    """`column shifts ... before limits` and `combat.imaginary_columns` say one thing two ways: they must agree."""
+    shifts = charts.get("shifts")
+    said = next((p for p in parameters if p.name == "combat.imaginary_columns"), None)
+    if shifts is None or not shifts.node.before_limits or said is None or said.value is not False:
+        return []
+    return [Diagnostic(
+        f"'before limits' shifts the odds from columns beyond the table, but rule {said.rule} sets "
+        f"combat.imaginary_columns = no ({said.span.path}:{said.span.line})", shifts.node.span,
+        "remove 'before limits', or override the rule with combat.imaginary_columns = yes")]
 
 
 def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:

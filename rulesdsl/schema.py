@@ -50,6 +50,7 @@ DOCUMENT: dict[type, str] = {
     ir.Shifts: "column shifts block",
     ir.Adjustments: "result adjustments block",
     ir.UnitFactors: "strength factors block",
+    ir.Card: "card block",
 }
 _ONE = {ir.STATEMENT_FIELD[kind]: noun for kind, noun in DOCUMENT.items() if noun not in (RULE, MANY)}
 

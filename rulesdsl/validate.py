@@ -11,7 +11,8 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from . import codes as result_codes, ir
-from .catalogue import ACTIVITIES, UNIT_SPELLINGS, UNITS, Declared, ParamType, unknown_parameter, unit_text
+from .catalogue import (ACTIVITIES, CARD_MAX_SIDES, CARD_PAPERS, CARD_PATTERNS, CARD_REMINDERS, UNIT_SPELLINGS, UNITS,
+                        Declared, ParamType, unknown_parameter, unit_text)
 from .errors import Diagnostic, suggest
 from .runtime.model import PLURALS
 from .runtime.notation import NOTATIONS, parse_odds
@@ -793,6 +794,46 @@ def _ranges(rolls: list[int]) -> str:
     return ", ".join(parts)
 
 
+_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+
+def _card(card: ir.Card) -> list[Diagnostic]:
+    """The card block's values by themselves; its swatches' terrains and its charts need the charts in
+    effect (resolve)."""
+    out = [Diagnostic(f"'{word.value}' is given twice in the card block", word.span, "keep one")
+           for word in card.repeated]
+    if card.sides is not None and not 1 <= card.sides <= CARD_MAX_SIDES:
+        out.append(Diagnostic(f"a card takes 1 to {CARD_MAX_SIDES} sides, not {card.sides}", card.sides_span,
+                              "write: sides 2"))
+    if card.paper is not None and card.paper.value not in CARD_PAPERS:
+        out.append(Diagnostic(f"unknown paper '{card.paper.value}'", card.paper.span,
+                              suggest(card.paper.value, CARD_PAPERS) or "the papers are " + ", ".join(CARD_PAPERS)))
+    for group, known in (("reminder", CARD_REMINDERS), ("chart", ())):
+        seen: dict[str, ir.Text] = {}
+        for word in card.reminders if group == "reminder" else card.charts:
+            if known and word.value not in known:
+                out.append(Diagnostic(f"unknown reminder '{word.value}'", word.span,
+                                      suggest(word.value, known) or "the reminders are " + ", ".join(known)))
+            elif word.value in seen:
+                out.append(Diagnostic(f"{group} '{word.value}' is listed twice", word.span,
+                                      f"the first is at line {seen[word.value].span.line}"))
+            seen.setdefault(word.value, word)
+    swatches: dict[str, ir.Swatch] = {}
+    for swatch in card.swatches:
+        if swatch.terrain.value in swatches:
+            out.append(Diagnostic(f"terrain '{swatch.terrain.value}' has two swatches", swatch.terrain.span,
+                                  f"the first is at line {swatches[swatch.terrain.value].span.line}"))
+        swatches.setdefault(swatch.terrain.value, swatch)
+        if not _COLOUR.fullmatch(swatch.colour.value):
+            out.append(Diagnostic(f"'{swatch.colour.value}' is not a colour", swatch.colour.span,
+                                  'write it in hex, like "#3a7d44" or "#3a7"'))
+        if swatch.pattern is not None and swatch.pattern.value not in CARD_PATTERNS:
+            out.append(Diagnostic(f"unknown pattern '{swatch.pattern.value}'", swatch.pattern.span,
+                                  suggest(swatch.pattern.value, CARD_PATTERNS)
+                                  or "the patterns are " + ", ".join(CARD_PATTERNS)))
+    return out
+
+
 # What each kind of statement is checked for by itself; tests/test_walk.py checks every kind is here.
 CHECKS: dict[type, Callable[[Any], list[Diagnostic]]] = {
     ir.Rule: _rule,
@@ -811,4 +852,5 @@ CHECKS: dict[type, Callable[[Any], list[Diagnostic]]] = {
     ir.LookupTable: _lookup,
     ir.Labels: _nothing,             # languages and keys across blocks: _labels
     ir.Example: check_example,       # the situation by itself; its terrain and its expect lines: examples.py
+    ir.Card: _card,                  # its swatches' terrains and its charts against those in effect: resolve
 }

@@ -854,6 +854,8 @@ def _check_fmt(item: Input, project: Path, lines: dict[str, int], model) -> list
     target = project / item.target
     before = target.read_bytes()
     code, _, err, exc = _run_cli(["-C", str(project), "fmt", str(target)])
+    if code == 123:
+        code = 1  # a file fmt cannot read or parse: its errors are rendered like check's, and judged the same way
     found = check_output("fmt", code, err, exc, item, lines)
     after = target.read_bytes()
     if code == 1 and after != before:

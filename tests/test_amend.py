@@ -101,11 +101,19 @@ def test_the_card_marks_exactly_the_two_items(errata, capsys):
     code, html, err = project.run("chart", "errata", "--format", "html", "--out", "-", capsys=capsys)
     assert code == 0, err
     assert re.findall(r'<td class="cell own">([^<]*)<sup', html) == ["D2r2"]
-    own = re.search(r'<section class="chart" id="own">(.*?)</section>', html, re.S)
-    assert own is not None
-    items = re.findall(r"<li>(.*?)</li>", own.group(1), re.S)
-    assert [re.sub(r"<[^>]+>", "", i).strip() for i in items] == [
-        "[7.4] The result of an attack below the left-most odds column (no roll): A2†", "[CRT] 3:1 x 4: D2r2†"]
+    assert _exceptions(html) == [
+        "7.4 Odds Determination (amended)",
+        "The result of an attack below the left-most odds column (no roll): A2 (series: A1)",
+        "7.4 Combat Results Table (amended)", "3:1 x 4: D2r2"]
+
+
+def _exceptions(html: str) -> list[str]:
+    """The lines of the card's panel of the title's exceptions, as read (tags gone)."""
+    found = re.search(r'<section class="chart panel exceptions" id="exceptions">(.*?)</section>', html, re.S)
+    assert found is not None
+    text = re.sub(r"<(?:li|ul)[^>]*>", "\n", found.group(1))
+    return [line for line in (" ".join(re.sub(r"<[^>]+>", " ", l).split()) for l in text.split("\n"))
+            if line and not line.startswith("This title&#39;s exceptions")]
 
 
 def test_a_game_without_amendments_marks_nothing(capsys, project):
@@ -122,7 +130,7 @@ override rule 12.2 "Out of Supply Effects" {
   supply.out_of_supply_movement_factor = 1/2
   supply.out_of_supply_may_exploit     = yes
   supply.out_of_supply_may_react       = yes
-  supply.out_of_supply_may_bombard     = yes
+  bombardment.out_of_supply_allowed   = yes
 }
 ''')
     code, html, err = project.run("chart", "plain", "--format", "html", "--out", "-", capsys=capsys)
@@ -134,9 +142,10 @@ def test_diff_resolved_shows_exactly_the_two_items(errata, capsys):
     project, _ = errata
     code, out, err = project.run("diff", "--resolved", "house", "errata", "--format", "json", capsys=capsys)
     changes = [c for c in json.loads(out)["changes"] if c["area"] != "rulebook"]
+    # in rule order: the CRT is filed under the rule it cites, before 7.4
     assert [(c["group"], c["what"], c["old"], c["new"]) for c in changes] == [
-        ("7.4", "combat.below_table", "A1", "A2"),
         ("Combat Results Table", "3:1 x 4", "D1r1", "D2r2"),
+        ("7.4", "combat.below_table", "A1", "A2"),
     ]
 
 
@@ -362,10 +371,8 @@ def test_a_side_amendment_changes_only_that_sides_turn(project, capsys):
     # ... and the card ...
     code, html, err = project.run("chart", "front", "--format", "html", "--out", "-", capsys=capsys)
     assert code == 0, err
-    own = re.search(r'<section class="chart" id="own">(.*?)</section>', html, re.S)
-    assert own is not None
-    items = [re.sub(r"<[^>]+>", "", i).strip() for i in re.findall(r"<li>(.*?)</li>", own.group(1), re.S)]
-    assert items == ["[SoP] player turn soviet: movement [3.0] movement, overrun†"]
+    assert _exceptions(html) == ["1.0 Sequence of Play (amended)",
+                                 "player turn soviet: movement: [3.0] movement, overrun"]
     marked = re.findall(r"<h3>Player Turn — (\w+)</h3>(.*?)</table>", html, re.S)
     assert [(side, re.findall(r"\d\. (\w[\w ]*)<sup", rows)) for side, rows in marked] == [
         ("German", []), ("Soviet", ["Movement"])]          # the Soviet movement phase only
@@ -375,7 +382,7 @@ def test_a_side_amendment_changes_only_that_sides_turn(project, capsys):
     changes = [c for c in json.loads(out)["changes"] if c["area"] != "rulebook"]
     assert [(c["group"], c["what"], c["new"]) for c in changes] == [
         ("Sequence of play: soviet player turn", "movement cites", "3.0"),
-        ("Sequence of play: soviet player turn", "movement activities", "movement, overrun")]
+        ("Sequence of play: soviet player turn", "movement activities", "units move; units may overrun")]
 
 
 @pytest.mark.parametrize("body, message, hint", [
@@ -496,16 +503,16 @@ def test_the_card_marks_exactly_the_amended_cells_and_the_new_row_and_column(cel
     assert code == 0, err
     own_cells = re.findall(r'<td class="num own">([^<]*)<sup', html)
     assert own_cells == ["2L", "2"]             # woods' combat cell, village's movement cell
+    html = re.sub(r'<span class="swatch".*?</svg></span>', "", html)     # each row's terrain swatch
     woods = re.search(r'<tr class="terrain-row"><td>Woods</td><td class="num">2</td>', html)
     assert woods is not None                     # woods' movement cell is the series', unmarked
     assert re.search(r'<tr class="terrain-row own"><td>Marsh<sup', html)
     assert re.findall(r'<td class="cell own">([^<]*)<sup', html) == [
         "D1", "D1", "D1r1", "D1r1", "D2r1", "D2r1", "D2r2", "D2r2", "D3r2", "D3r2", "D3r3", "D4r3", "D4r4"]
-    own = re.search(r'<section class="chart" id="own">(.*?)</section>', html, re.S)
-    assert own is not None
-    assert [re.sub(r"<[^>]+>", "", i).strip() for i in re.findall(r"<li>(.*?)</li>", own.group(1), re.S)] == [
-        "[TEC] marsh: movement 3, combat 1L†", "[TEC] woods: combat 2L†", "[TEC] village: movement 2†",
-        "[CRT] 7:1 column: D1 D1 D1r1 D1r1 D2r1 D2r1 D2r2 D2r2 D3r2 D3r2 D3r3 D4r3 D4r4†"]
+    assert _exceptions(html)[1:] == [
+        "Marsh: movement 3, combat 1L", "Woods: combat 2L", "Village: movement 2",
+        "7.4 Combat Results Table (amended)",
+        "7:1 column: D1 D1 D1r1 D1r1 D2r1 D2r1 D2r2 D2r2 D3r2 D3r2 D3r3 D4r3 D4r4"]
 
 
 def test_diff_resolved_shows_exactly_the_amended_cells(cells, capsys):
@@ -513,7 +520,7 @@ def test_diff_resolved_shows_exactly_the_amended_cells(cells, capsys):
     code, out, err = project.run("diff", "--resolved", "house", "cells", "--format", "json", capsys=capsys)
     changes = [c for c in json.loads(out)["changes"] if c["area"] not in ("rulebook", "results")]
     assert [(c["what"], c["old"], c["new"]) for c in changes] == [
-        ("terrain marsh", None, "hex 3 1L"), ("woods combat", "1L", "2L"), ("village movement", "1", "2")]
+        ("terrain marsh", None, "kind hex, movement 3, combat 1L"), ("woods combat", "1L", "2L"), ("village movement", "1", "2")]
     columns = [c for c in json.loads(out)["changes"] if c["area"] == "results"]
     assert [c["what"] for c in columns] == ["column 7:1"]
 

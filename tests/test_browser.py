@@ -68,6 +68,43 @@ def test_every_chart_is_visible_and_nothing_overflows_its_page(page, path):
         return out;
     }""")
     assert overflowing == []
+    # the charts flow in columns on one sheet: no table runs out of its chart's column
+    wide = page.evaluate("""() => [...document.querySelectorAll('section.chart table')]
+        .filter(t => t.getBoundingClientRect().right > t.closest('section.chart').getBoundingClientRect().right + 1)
+        .map(t => t.closest('section.chart').id)""")
+    assert wide == []
+
+
+@pytest.mark.parametrize("path", CHARTS, ids=lambda p: p.name)
+def test_type_sizes_colours_and_padding_as_the_browser_computes_them(page, path):
+    page.goto(path.as_uri())
+    sizes = page.evaluate("""() => {
+        const out = {smallest: 1000, crt: 1000, text: ''};
+        for (const el of document.querySelectorAll('body *')) {
+            if (![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+            const size = parseFloat(getComputedStyle(el).fontSize);
+            if (size < out.smallest) { out.smallest = size; out.text = el.textContent.slice(0, 40); }
+            if (el.matches('#crt td.cell, #crt th.col')) out.crt = Math.min(out.crt, size);
+        }
+        return out;
+    }""")
+    assert sizes["smallest"] >= 7.5 * 96 / 72 - 0.01, sizes      # no text under 7.5pt
+    if page.locator("#crt").count():
+        assert sizes["crt"] >= 10 * 96 / 72 - 0.01, sizes        # CRT cells at 10pt
+    style = page.evaluate("""() => { const s = getComputedStyle(document.querySelector('h2'));
+        return [s.printColorAdjust || s.webkitPrintColorAdjust, s.webkitPrintColorAdjust]; }""")
+    assert "exact" in style
+    padding = page.evaluate("() => getComputedStyle(document.querySelector('.sheet')).paddingLeft")
+    assert abs(float(padding.removesuffix("px")) - 8 * 96 / 25.4) < 0.5      # the stylesheet no longer clears it
+
+
+@pytest.mark.parametrize("path", CHARTS, ids=lambda p: p.name)
+def test_the_browser_prints_a_card_on_one_or_two_sides(page, path):
+    page.goto(path.as_uri())
+    page.emulate_media(media="print")
+    content = page.pdf(prefer_css_page_size=True, print_background=True)
+    from pypdf import PdfReader
+    assert 1 <= len(PdfReader(io.BytesIO(content)).pages) <= 2
 
 
 @pytest.mark.parametrize("key", sorted(k for k, r in PROJECT.resolved.items() if r.results is not None))

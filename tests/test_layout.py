@@ -114,6 +114,11 @@ result adjustments "Adjustments" {
 labels fr "Français" {
   terrain.open "Dégagé"
 }
+card {
+  sides 2
+  reminders: odds zoc
+  swatch open "#f3eed8" dots
+}
 '''
 
 SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules")) + [ROOT / "rulesdsl/labels/charts.rules"]
@@ -343,7 +348,7 @@ def test_fmt_refuses_to_write_a_file_it_would_break(breakage, project, capsys, m
     original = fmt_module.format_text
     monkeypatch.setattr(fmt_module, "format_text", lambda text: breakage(original(text)))
     code, out, err = project.run("fmt", str(path), capsys=capsys)
-    assert code == 1
+    assert code == 123   # could not be formatted, not 'would be reformatted'
     assert path.read_bytes() == before
     assert err.startswith("rulebooks/sample.rules: error: not formatted, file left as it is: "), err
     assert "bug in rulesdsl fmt" in err
@@ -352,7 +357,7 @@ def test_fmt_refuses_to_write_a_file_it_would_break(breakage, project, capsys, m
     with pytest.raises(FormatRefused):
         format_source(Source("sample.rules", before.decode()))
     code, out, err = project.run("fmt", "--check", str(path), capsys=capsys)
-    assert code == 1 and "left as it is" in err
+    assert code == 123 and "left as it is" in err
 
 
 def test_fmt_check_reports_crlf_as_not_canonical(project, capsys):

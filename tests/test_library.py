@@ -339,7 +339,8 @@ def test_chart_prints_a_library_series_by_id_in_a_designer_project(tmp_path, cap
     from rulesdsl.cli import main
     assert main(["-C", str(tmp_path), "chart", "scs-1.8", "--out", "-"]) == 0
     html = capsys.readouterr().out
-    assert "<title>Standard Combat Series" in html and "Terrain Effects Chart" in html
+    assert "<title>Standard Combat Series" in html and "<h2>Sequence of Play</h2>" in html and "Reminders" in html
+    assert 'class="tec"' not in html        # the series' example TEC is not for the table
     assert main(["-C", str(tmp_path), "chart", "vcs", "--lang", "fr", "--out", str(tmp_path / "vcs.html")]) == 0
     assert "Variable Combat System" in (tmp_path / "vcs.html").read_text(encoding="utf-8")
     assert main(["-C", str(tmp_path), "chart", "mytitle", "--out", "-"]) == 0    # the game's own, as before

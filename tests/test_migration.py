@@ -75,7 +75,7 @@ OLD = {
   supply.out_of_supply_movement_factor = 1/2
   supply.out_of_supply_may_exploit     = no
   supply.out_of_supply_may_react       = no
-  supply.out_of_supply_may_bombard     = no
+  bombardment.out_of_supply_allowed   = no
 '''),
     "ridgeline": ('''amend rule 12.1 {
   summary "Mountain supply lines wear out quickly: a side that attacks more than three times in a game turn loses two support points."
@@ -99,8 +99,12 @@ def test_an_amendment_means_what_the_whole_override_meant(game, capsys, project)
     code, out, err = project.run("diff", "--resolved", str(old), str(new), "--format", "json", capsys=capsys)
     assert code in (0, 1), err
     changes = json.loads(out)["changes"] if out.strip() else []
-    # the amendment inherits the series' notes and references; no parameter, chart or title changes
-    assert all(c["what"] in ("notes", "cross references") and c["severity"] == "correction" for c in changes), changes
+    # the amendment inherits the series' notes and references; no parameter, chart or title changes; the whole
+    # override is withdrawn, the series rule applying again with the game's amendment
+    assert all((c["what"], c["severity"]) in (("designer's notes", "note"), ("cross references", "correction"))
+               or (c["kind"], c["new"]) == ("withdrawn", "the series rule applies again, as this title amends it")
+               for c in changes), changes
+    assert [c["kind"] for c in changes].count("withdrawn") == 1
 
 
 @pytest.mark.parametrize("game, name, rule", [

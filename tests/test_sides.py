@@ -132,7 +132,7 @@ def test_the_card_shows_the_game_turn_in_place_and_each_sides_turn():
     section = section[:section.index("</section>")]
     game_turn = re.findall(r'<li><span class="break">([^<]+)</span>', section)
     assert game_turn == ["Weather", "Initiative", "German", "Soviet", "End of turn"]
-    assert "German</span> (plays its own player turn, below)" in section
+    assert '<span class="break">German</span> player turn' in section
     headings = re.findall(r"<h3>([^<]+)</h3>", section)
     assert headings == ["Game Turn", "Player Turn — German", "Player Turn — Soviet"]
     german = section[section.index("Player Turn — German"):section.index("Player Turn — Soviet")]
@@ -146,7 +146,7 @@ def test_the_french_card_names_the_sides_in_french():
     data, _ = card(compile_game().resolved["east"], "fr", default_labels())
     html = render_html(data)
     assert "<h3>Phases du joueur — Allemand</h3>" in html and "<h3>Phases du joueur — Soviétique</h3>" in html
-    assert "Allemand</span> (joue ses propres phases, ci-dessous)" in html
+    assert '<span class="break">Allemand</span> — tour de joueur' in html
 
 
 def test_diff_reports_a_phase_added_to_one_side_under_that_side():
@@ -154,7 +154,7 @@ def test_diff_reports_a_phase_added_to_one_side_under_that_side():
     assert edited != GAME
     changes = compare(snapshot(parse(Source("a.rules", GAME))), snapshot(parse(Source("b.rules", edited))))
     assert [(c.group, c.kind, c.what, c.new) for c in changes] == [
-        ("Sequence of play: soviet player turn", "added", "phase supply", "5 of 5")]
+        ("Sequence of play: soviet player turn", "added", "phase supply", "5 of 5, after combat")]
     # a change of one side's phase is reported under that side, not the other's
     edited = GAME.replace("mechanized-movement movement", "mechanized-movement exploitation")
     changes = compare(snapshot(parse(Source("a.rules", GAME))), snapshot(parse(Source("b.rules", edited))))

@@ -217,7 +217,8 @@ def test_results_carry_the_declared_meaning(classic):
 # ---- card, fmt, diff ----------------------------------------------------------------------------------
 def _tec(html: str) -> str:
     section = html[html.index('class="tec"'):]
-    return re.sub(r"\s+", " ", section[:section.index("</table>")])
+    section = re.sub(r'<span class="swatch"[^>]*>.*?</span>', "", section[:section.index("</table>")])   # the swatches
+    return re.sub(r"\s+", " ", section)
 
 
 def test_the_card_prints_the_qualifier_and_the_drm_in_english_and_french():
@@ -228,7 +229,7 @@ def test_the_card_prints_the_qualifier_and_the_drm_in_english_and_french():
         in english
     assert '<td>Rough</td><td class="num">3</td><td class="num">\u22121 DRM</td>' in english
     assert '<td class="num">\u22121 DRM</td>' in english.split("<td>Stream</td>")[1]
-    assert ('<td>Rivière</td><td class="num">+1</td><td class="num">1L '
+    assert ('<td>Rivière</td><td class="num">+1</td><td class="num">1G '     # G: gauche, the French code
             '(seulement si tous les attaquants attaquent à travers ce côté)</td>') in french
     assert '<td>Terrain accidenté</td><td class="num">3</td><td class="num">\u22121 au dé</td>' in french
 

@@ -124,6 +124,16 @@ result codes "Legend" [1.0] family steps-first {
   NA   not allowed
 }
 
+card {
+  sides 2
+  paper letter
+  reminders: odds zoc
+  swatch woods "#3a7d44" hatch
+  swatch forest "#2f6b3a"
+  charts: turns
+  sides 1
+}
+
 example "Every line" [1.0] {
   note "Every kind of line and result."
   map 1.01 - 9.09 open
@@ -383,8 +393,8 @@ def test_the_card_shows_strength_factors_and_result_adjustments():
     project = compile_project(ROOT)
     data, _ = charts.card(project.resolved["new-scs"], "en", project.labels)
     assert [e["name"].text for e in data["factors"]["entries"]][:2] == ["Dg attack", "Dg defense"]
-    assert data["factors"]["entries"][0]["factor"] == "1/2"     # combat.dg_factor's value, not its id
-    assert data["factors"]["entries"][0]["when"] == "dg"
+    assert data["factors"]["entries"][0]["factor"].text == "½"     # combat.dg_factor's value, not its id
+    assert data["factors"]["entries"][0]["when"].text == "the unit is DG"   # in words (rulesdsl.wording)
     assert data["adjustments"]["entries"][0]["change"] == "-1"
     html = charts.render_html(data)
     assert 'id="strength-factors"' in html and 'id="result-adjustments"' in html

@@ -1,0 +1,215 @@
+"""Cards that fit the table: charts share the sides, the page is chosen by fit, type is big enough to read,
+a card that needs too many sides fails the build at the rulebook's id, and the sections print what a
+player looks up (rule numbers, the legend of what the card uses)."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from pypdf import PdfReader
+
+import rulesdsl
+from conftest import FIXTURES, ROOT
+from rulesdsl import pdf
+from rulesdsl.charts import card, card_options, languages, page_size, render_html
+from rulesdsl.errors import render_all
+from rulesdsl.project import compile_project, default_labels
+
+PROJECT = compile_project(ROOT)
+CARDS = [(key, lang) for key, resolved in sorted(PROJECT.resolved.items()) for lang in languages(resolved)]
+_PT = 96 / 72       # px a point
+
+
+def _laid_out(key: str, lang: str = "en"):
+    data, _ = card(PROJECT.resolved[key], lang, PROJECT.labels)
+    sides = card_options(PROJECT.resolved[key]).sides
+    return data, pdf.lay_out(data, PROJECT.resolved[key].rulebook.id.span, sides)
+
+
+# The shipped cards that take a third side, which their card block allows (card { sides 3 }, with the
+# reason in the rulebook); every other card takes one or two.
+THREE_SIDES = {"corridor", "ridgeline"}
+
+
+def _boxes(box):
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from _boxes(child)
+
+
+def _pdf_sizes(content: bytes) -> dict[float, str]:
+    """Every size (pt) text is set in in a PDF, with a sample of the text."""
+    sizes: dict[float, str] = {}
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            scale = (tm[2] ** 2 + tm[3] ** 2) ** 0.5 * (cm[2] ** 2 + cm[3] ** 2) ** 0.5
+            sizes.setdefault(round(size * scale, 2), text.strip())
+    for page in PdfReader(io.BytesIO(content)).pages:
+        page.extract_text(visitor_text=visit)
+    return sizes
+
+
+# ---- pages ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("key, lang", CARDS, ids=lambda v: str(v))
+def test_every_shipped_card_takes_the_sides_its_rulebook_allows_in_the_orientation_chosen(key, lang):
+    data, (layout, problems) = _laid_out(key, lang)
+    assert problems == [], render_all(problems, PROJECT.sources)
+    assert 1 <= layout.sides <= (3 if key in THREE_SIDES else 2) <= card_options(PROJECT.resolved[key]).sides
+    assert layout.over <= 0.5, "a table runs out of its column"
+    reader = PdfReader(io.BytesIO(layout.document.write_pdf()))
+    assert len(reader.pages) == layout.sides
+    for page in reader.pages:
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        assert (width > height) == (layout.orientation == "landscape")
+    assert f'data-orientation="{layout.orientation}"' in layout.html
+    assert f'class="flow cols-{layout.columns}"' in layout.html
+
+
+def test_the_layout_chosen_needs_no_more_sides_than_any_candidate_and_is_deterministic():
+    data, (layout, _) = _laid_out("bocage")
+    for orientation, columns in pdf.CANDIDATES:
+        html = render_html({**data, "orientation": orientation, "columns": columns,
+                            "size": page_size("a4", orientation)})
+        sides, fill, over = pdf.measure(pdf._render(html))
+        if over <= 0.5:
+            assert layout.sides <= sides, (orientation, columns)
+    pdf._best.cache_clear()
+    again, _ = pdf.lay_out(data, PROJECT.resolved["bocage"].rulebook.id.span)
+    assert (again.orientation, again.columns, again.sides, again.html) == \
+        (layout.orientation, layout.columns, layout.sides, layout.html)
+
+
+def test_charts_share_a_side_and_none_is_forced_onto_a_page_of_its_own():
+    data, (layout, _) = _laid_out("bocage")
+    assert layout.html.count('<div class="sheet"') == 1
+    css = render_html(data)
+    assert "break-after: page" not in css and "page-break-after: always" not in css
+    assert re.search(r"section\.chart \{[^}]*break-inside: avoid", css)
+    # the sequence of play, the TEC and the CRT: at least two of the charts on the first side
+    first = layout.document.pages[0]._page_box
+    ids = {b.element.get("id") for b in _boxes(first) if pdf._is_chart(b) and b.element_tag == "section"}
+    assert len(ids) >= 3, ids
+
+
+def test_packing_moves_a_chart_into_the_gap_a_column_leaves():
+    html = ('<div class="flow"><section class="chart" id="a">A</section>\n'
+            '<section class="chart" id="b">B</section>\n<section class="chart" id="c">C</section></div>')
+    assert pdf._reorder(html, ["a", "c", "b"]) == html.replace(
+        '<section class="chart" id="b">B</section>\n<section class="chart" id="c">C</section>',
+        '<section class="chart" id="c">C</section>\n<section class="chart" id="b">B</section>')
+    # something else between the charts: the order written is kept
+    odd = html.replace("</section>\n<section class=\"chart\" id=\"c\"", "</section><p>x</p><section class=\"chart\" id=\"c\"")
+    assert pdf._reorder(odd, ["a", "c", "b"]) == odd
+
+
+# ---- the layout check ------------------------------------------------------------------------------
+HUGE_TEC = "\n".join(f"    terrain-{n}  {1 + n % 4}  Dx2" for n in range(400))
+HUGE = (f'game huge "Huge" version "1" extends base\n\n'
+        f'override terrain effects chart "A very long TEC" {{\n  hex:\n{HUGE_TEC}\n}}\n')
+
+
+def test_a_card_that_needs_more_sides_than_allowed_fails_at_the_rulebook_id(project, capsys):
+    project.add_base()
+    project.write("rulebooks/huge.rules", HUGE)
+    out = project.root / "huge.pdf"
+    code, stdout, err = project.run("chart", "huge", "--format", "pdf", "--out", str(out), capsys=capsys)
+    assert code == 1 and not out.exists()
+    first = err.splitlines()[0]
+    assert re.fullmatch(r"rulebooks/huge\.rules:1:6: error: the huge card \(en\) needs \d+ sides of A4 paper, "
+                        r"more than the 2 allowed", first), err
+    assert "    1 | game huge" in err and "      |      ^" in err
+    assert "Traceback" not in err
+    code, _, err = project.run("build", capsys=capsys)
+    assert code == 1 and "huge card (en) needs" in err
+
+
+def test_the_layout_check_takes_the_sides_allowed():
+    compilation = rulesdsl.compile_text(HUGE, "rulebooks/huge.rules",
+                                        ("rulebooks/base.rules", (FIXTURES / "base.rules").read_text()))
+    resolved = compilation.resolved["huge"]
+    data, _ = card(resolved, "en", default_labels())
+    layout, problems = pdf.lay_out(data, resolved.rulebook.id.span)
+    assert layout.sides > 2 and len(problems) == 1 and problems[0].span == resolved.rulebook.id.span
+    assert pdf.lay_out(data, resolved.rulebook.id.span, sides=layout.sides)[1] == []
+    html, content, problems = pdf.card_pdf(data, resolved.rulebook.id.span, sides=layout.sides - 1)
+    assert content is None and f"needs {layout.sides} sides" in problems[0].message
+    html, content, problems = pdf.card_pdf(data, resolved.rulebook.id.span, sides=layout.sides)
+    assert content is not None and problems == []
+
+
+# ---- type ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("key", ["bocage", "corridor", "ridgeline"])
+def test_no_text_under_7_5_pt_and_crt_cells_at_10_pt(key):
+    data, (layout, _) = _laid_out(key)
+    sizes = _pdf_sizes(layout.document.write_pdf())
+    assert min(sizes) >= 7.5, {s: t for s, t in sizes.items() if s < 7.5}
+    cells = [b for page in layout.document.pages for b in _boxes(page._page_box)
+             if type(b).__name__ == "TableCellBox" and "cell" in (b.element.get("class") or "").split()]
+    assert cells, "no CRT cell laid out"
+    assert min(c.style["font_size"] for c in cells) >= 10 * _PT - 0.01
+    texts = [b for page in layout.document.pages for b in _boxes(page._page_box) if type(b).__name__ == "TextBox"]
+    assert min(t.style["font_size"] for t in texts) >= 7.5 * _PT - 0.01
+
+
+def test_heading_bars_print_with_the_browsers_default_settings_and_the_screen_keeps_its_padding():
+    html = render_html(card(PROJECT.resolved["bocage"], "en", PROJECT.labels)[0])
+    assert "-webkit-print-color-adjust: exact; print-color-adjust: exact;" in html
+    style = html[html.index("<style>"):html.index("</style>")]
+    # the sheet's on-screen padding comes after the stylesheet's rule that clears it for print
+    assert style.index(".sheet { padding: 0; }") < style.index("@media screen { .sheet {")
+    assert re.search(r"@media screen \{ \.sheet \{[^}]*padding: 8mm", style)
+
+
+# ---- what the sections print -----------------------------------------------------------------------
+def test_the_rules_column_prints_rule_numbers_not_internal_ids():
+    for key in ("new-scs", "corridor"):
+        data, _ = card(PROJECT.resolved[key], "en", PROJECT.labels)
+        phases = [p for turn in data["sequence"]["player_turns"] for p in turn["phases"]]
+        printed = [c for p in phases for c in p["cites"]]
+        assert printed and all(re.fullmatch(r"[A-Z]?\d+(\.\d+)*[a-z]?", c) for c in printed), printed
+        html = render_html(data)
+        rules = re.findall(r'<td class="cites rules">([^<]*)</td>', html)
+        assert rules and not any(word in " ".join(rules) for word in ("readiness", "combat-procedure", "supply-effects"))
+        assert "7.0" in rules and "12.0" in rules
+
+
+def test_no_sequence_of_play_prints_1_0_map_or_runs_the_player_turn_below():
+    for key, lang in CARDS:
+        html = render_html(card(PROJECT.resolved[key], lang, PROJECT.labels)[0])
+        assert "1.0 map" not in html and "[map]" not in html, key
+        assert "runs the player turn below" not in html and "joue les phases du joueur ci-dessous" not in html, key
+    html = render_html(card(PROJECT.resolved["bocage"], "en", PROJECT.labels)[0])
+    assert '<span class="break">First</span> player turn' in html
+
+
+def test_the_tec_legend_shows_only_the_codes_the_card_uses():
+    data, _ = card(PROJECT.resolved["bocage"], "en", PROJECT.labels)    # Dx2, Ax½, P, ot, ne: no shifts
+    assert [key.text for key, _ in data["terrain"]["legend"]] == ["P", "ot", "A", "D", "ne"]
+    html = render_html(data)
+    legend = re.search(r'<p class="legend" id="tec-legend">.*?</p>', html, re.S).group(0)
+    assert "column shift" not in legend and "prohibited" in legend
+    data, _ = card(PROJECT.resolved["corridor"], "en", PROJECT.labels)  # 1L, 2L: a left shift, no right
+    keys = [key.text for key, _ in data["terrain"]["legend"]]
+    assert "L" in keys and "R" not in keys
+
+
+def test_the_crt_legend_explains_a_dash_only_when_the_table_has_one():
+    data, _ = card(PROJECT.resolved["bocage"], "en", PROJECT.labels)
+    assert data["results"]["dash"] is False
+    assert '<span class="key">-</span>' not in render_html(data)
+    data, _ = card(PROJECT.resolved["corridor"], "en", PROJECT.labels)
+    assert data["results"]["dash"] is True
+
+
+def test_the_series_example_tec_is_printed_on_no_card():
+    for key, lang in CARDS:
+        data, _ = card(PROJECT.resolved[key], lang, PROJECT.labels)
+        kind = PROJECT.resolved[key].rulebook.kind.value
+        if kind == "series":
+            assert data["terrain"] is None, key
+        else:
+            assert data["terrain"] is not None and "Example TEC" not in render_html(data), key
+    html = render_html(card(PROJECT.resolved["scs-1.8"], "en", PROJECT.labels)[0])
+    assert "Example TEC" not in html and "terrain-effects-chart" not in html
