@@ -8,8 +8,8 @@ Rules in effect: 102 (98 from scs-1.8, 4 from bocage).
 
 The rules engine answers, for a Situation (rulesdsl.runtime.situation), the
 questions players ask at the table, citing the rule of each step: zoc, move,
-reachable, stack, supply, retreat, advance, may_overrun, may_exploit and
-may_attack (RULES_ENGINE, over RULESET).  Combat: resolve_combat.
+reachable, stack, supply, retreat, advance, may_overrun, may_exploit,
+may_attack and engage (RULES_ENGINE, over RULESET).  Combat: resolve_combat.
 """
 from collections.abc import Iterable, Sequence
 
@@ -52,6 +52,7 @@ from rulesdsl.runtime import (
 )
 from rulesdsl.runtime.engine import (
     Advance,
+    Engagement,
     Move,
     Reach,
     Record,
@@ -1538,16 +1539,19 @@ def parameter(name: str) -> ParameterValue:
 # ---------------------------------------------------------------------------
 # Rounding and odds
 # ---------------------------------------------------------------------------
+_ROUNDS_UP_FROM = Fraction(1, 2)   # the fraction from which round_standard rounds up
+
+
 def round_standard(x: Number) -> int:
     """Round `x` the standard way (rounding (Standard Rounding Rule), cumulative-effects (Cumulative Effects), 7.4 (Odds Determination)): .50 up, keep fractions.
 
     Fractions from 1/2 round up, smaller ones down.
     """
-    return _rt.round_from(x, Fraction(1, 2))
+    return _rt.round_from(x, _ROUNDS_UP_FROM)
 
 
 def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
-    return _rt.odds_pair(attack, defense, round_standard)
+    return _rt.odds_pair(attack, defense, round_standard, threshold=_ROUNDS_UP_FROM)
 
 
 def odds_ratio(attack: Number, defense: Number) -> Fraction:
@@ -1701,7 +1705,7 @@ VOCABULARY = Vocabulary(
 # ---------------------------------------------------------------------------
 FACTORS = (
     # supply-attack  attack  supply.out_of_supply_attack_factor when out-of-supply
-    FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: u1.is_('out-of-supply'), rules=('12.2', 'cumulative-effects')),
+    FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: u1.is_('out-of-supply'), rules=('12.2', 'cumulative-effects'), supply=True),
 )
 
 
@@ -1736,6 +1740,15 @@ ENGINE = CombatEngine(
     terrain_rules=('3.2', '7.3', 'G1.1'),
     odds_rules=('rounding', 'cumulative-effects', '7.4'),
     factors=FACTORS,
+    # 7.4 (scs-1.8): combat.imaginary_columns = no
+    shifts_before_limits=False,
+    # 7.4 (scs-1.8): combat.shift_off_left_is_below_table = yes
+    shift_off_left=True,
+    # 7.3 (scs-1.8): combat.terrain_per_unit = yes
+    terrain_per_unit=True,
+    # 6.1f (scs-1.8): overrun.game_modifiers_apply = yes
+    game_modifiers_in_overruns=True,
+    parameter_rules={name: p.rule for name, p in PARAMETERS.items()},
 )
 
 
@@ -1762,7 +1775,7 @@ def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
 # parameters read.
 # ---------------------------------------------------------------------------
 RULESET = RuleSet('bocage', PARAMETERS, TERRAIN, TABLES, rules=RULES)
-RULES_ENGINE = RulesEngine(RULESET)
+RULES_ENGINE = RulesEngine(RULESET, assess=ENGINE.assess)
 
 
 def zoc(situation: Situation, side: str) -> Zones:
@@ -1832,3 +1845,13 @@ def may_attack(situation: Situation, attackers: Iterable[str], target: Hex | str
     """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
     `record`: the attacks already made this phase and turn."""
     return RULES_ENGINE.may_attack(situation, attackers, target, more_targets=more_targets, record=record)
+
+
+def engage(situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
+           defenders: Iterable[str] | None = None, arrived: Iterable[str] = (), overrun: bool = False,
+           result: Result | None = None) -> Engagement:
+    """Who takes part in the attack of `attackers` on `targets`, whose terrain it reads, and who
+    suffers its `result`; `defenders`: the units the defender names; `arrived`: units that retreated
+    into a target before it was attacked."""
+    return RULES_ENGINE.engage(situation, attackers, targets, defenders=defenders, arrived=arrived,
+                               overrun=overrun, result=result)

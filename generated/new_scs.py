@@ -8,8 +8,8 @@ Rules in effect: 116 (91 from scs-1.8, 25 from new-scs).
 
 The rules engine answers, for a Situation (rulesdsl.runtime.situation), the
 questions players ask at the table, citing the rule of each step: zoc, move,
-reachable, stack, supply, retreat, advance, may_overrun, may_exploit and
-may_attack (RULES_ENGINE, over RULESET).  Combat: resolve_combat.
+reachable, stack, supply, retreat, advance, may_overrun, may_exploit,
+may_attack and engage (RULES_ENGINE, over RULESET).  Combat: resolve_combat.
 """
 from collections.abc import Iterable, Sequence
 
@@ -52,6 +52,7 @@ from rulesdsl.runtime import (
 )
 from rulesdsl.runtime.engine import (
     Advance,
+    Engagement,
     Move,
     Reach,
     Record,
@@ -248,7 +249,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'applying-results', 'Applying combat results',
         'Defenders in two-left-shift terrain may ignore a one-hex retreat; attackers who lost steps retreat a hex if the defender lost nothing.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:363',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:372',
         notes=(
             'Armor retreating through the ZOC of units with no anti-tank defense (infantry, light armor, pioneers) loses no step for it.',
             "Overrunning attackers must enter a vacated target hex; combat-phase attackers may advance as far as the defender's retreat, first into the defender's hex. Defenders never advance after beating off an attack.",
@@ -258,18 +259,18 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'supply-effects', 'Supply phase',
         'Only the activated formation checks supply in its supply phase.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:398',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:407',
         see=('12.2',),
     ),
     RuleEntry(
         'dg-removal', 'DG removal phase',
         'Only the activated formation removes its DG markers; enemy units stay DG until the end of their own next activation.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:403',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:412',
     ),
     RuleEntry(
         'bombardment', 'Bombardment',
         "A rating is the chance in six on the white die to DG the target; then the red die, by soft units present, gives 0-2 step losses, never the hex's last step.",
-        origin='new-scs', source='rulebooks/series/new-scs.rules:409',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:418',
         notes=(
             'A hex is bombarded at most once an activation; only three units of one rating may fire together (group fire, rating +1).',
             "Armored units and units in cities or fortifications read the '0 soft units' column; a rating of 1 uses the 2-or-less table and 5 the 4-or-more table.",
@@ -734,7 +735,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '8.0a', 'First step loss',
         "The enemy picks each side's first step loss (armor only after an attack into shift terrain or with enemy tanks or anti-tank present); the owner picks the rest.",
-        origin='new-scs', source='rulebooks/series/new-scs.rules:372',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:381',
     ),
     RuleEntry(
         '8.0b', 'Spread the losses',
@@ -765,7 +766,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '9.0b', 'Blocked retreats',
         'Units that cannot retreat lose one step per unit for each hex of retreat not made.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:377',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:386',
         notes=(
             'SCS takes one step from the stack per hex; New SCS takes one per unit.',
         ),
@@ -926,7 +927,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.2', 'Out of Supply Effects',
         'Out-of-supply units are halved in every factor and may not bombard, exploit or react; a unit that traces in its supply phase loses the marker.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:387',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:396',
     ),
     RuleEntry(
         '13.0', 'Hex Control',
@@ -1009,7 +1010,7 @@ REACTION_MAY_ENTER_EZOC = True
 
 # combat-procedure Basic combat procedure
 #   how many artillery units may give defensive support to one combat
-COMBAT_DEFENSIVE_SUPPORT_UNITS = 1
+BOMBARDMENT_DEFENSIVE_SUPPORT_UNITS = 1
 #   what a disrupted (DG) unit's combat strength is multiplied by
 COMBAT_DG_FACTOR = Fraction(1, 2)
 
@@ -1429,7 +1430,7 @@ SUPPLY_OUT_OF_SUPPLY_MAY_EXPLOIT = False
 #   whether out-of-supply units may make reaction moves
 SUPPLY_OUT_OF_SUPPLY_MAY_REACT = False
 #   whether out-of-supply artillery may bombard, defensively included
-SUPPLY_OUT_OF_SUPPLY_MAY_BOMBARD = False
+BOMBARDMENT_OUT_OF_SUPPLY_ALLOWED = False
 
 # 13.0 Hex Control
 #   whether a unit gains control of a hex by moving through it
@@ -1462,23 +1463,27 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the least a road hex costs in an interdicted area'),
     Parameter('bombardment.air_rating', BOMBARDMENT_AIR_RATING, rule='air-phase', origin='new-scs', source='rulebooks/series/new-scs.rules:80',
               meaning='the rating of an air bombardment'),
-    Parameter('bombardment.armor_reduction', BOMBARDMENT_ARMOR_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:417',
+    Parameter('bombardment.armor_reduction', BOMBARDMENT_ARMOR_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:426',
               meaning='how much armored targets lower a rating'),
+    Parameter('bombardment.defensive_support_units', BOMBARDMENT_DEFENSIVE_SUPPORT_UNITS, rule='combat-procedure', origin='new-scs', source='rulebooks/series/new-scs.rules:184',
+              meaning='how many artillery units may give defensive support to one combat'),
     Parameter('bombardment.flak_air_rating', BOMBARDMENT_FLAK_AIR_RATING, rule='air-phase', origin='new-scs', source='rulebooks/series/new-scs.rules:81',
               meaning='the rating of an air bombardment near enemy flak'),
-    Parameter('bombardment.group_bonus', BOMBARDMENT_GROUP_BONUS, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:412',
+    Parameter('bombardment.group_bonus', BOMBARDMENT_GROUP_BONUS, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:421',
               meaning="how much a group's rating rises"),
-    Parameter('bombardment.group_size', BOMBARDMENT_GROUP_SIZE, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:411',
+    Parameter('bombardment.group_size', BOMBARDMENT_GROUP_SIZE, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:420',
               meaning='how many same-rated units fire together as a group'),
-    Parameter('bombardment.heavy_cover_reduction', BOMBARDMENT_HEAVY_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:416',
+    Parameter('bombardment.heavy_cover_reduction', BOMBARDMENT_HEAVY_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:425',
               meaning='how much cities and fortifications lower a rating'),
-    Parameter('bombardment.light_cover_reduction', BOMBARDMENT_LIGHT_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:415',
+    Parameter('bombardment.light_cover_reduction', BOMBARDMENT_LIGHT_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:424',
               meaning='how much villages and similar cover lower a rating'),
-    Parameter('bombardment.min_rating', BOMBARDMENT_MIN_RATING, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:414',
+    Parameter('bombardment.min_rating', BOMBARDMENT_MIN_RATING, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:423',
               meaning='the lowest a bombardment rating can fall'),
-    Parameter('bombardment.moved_penalty', BOMBARDMENT_MOVED_PENALTY, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:413',
+    Parameter('bombardment.moved_penalty', BOMBARDMENT_MOVED_PENALTY, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:422',
               meaning='how much a rating falls for artillery that moved'),
-    Parameter('bombardment.spares_last_step', BOMBARDMENT_SPARES_LAST_STEP, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:418',
+    Parameter('bombardment.out_of_supply_allowed', BOMBARDMENT_OUT_OF_SUPPLY_ALLOWED, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:404',
+              meaning='whether out-of-supply artillery may bombard, defensively included'),
+    Parameter('bombardment.spares_last_step', BOMBARDMENT_SPARES_LAST_STEP, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:427',
               meaning='whether the last step in a hex survives bombardment'),
     Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:707',
               meaning='where an attack above the right-most odds column is resolved'),
@@ -1496,8 +1501,6 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether the defender carries out his result before the attacker'),
     Parameter('combat.defender_hexes_per_attack', COMBAT_DEFENDER_HEXES_PER_ATTACK, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:618',
               meaning='how many hexes one attack may target'),
-    Parameter('combat.defensive_support_units', COMBAT_DEFENSIVE_SUPPORT_UNITS, rule='combat-procedure', origin='new-scs', source='rulebooks/series/new-scs.rules:184',
-              meaning='how many artillery units may give defensive support to one combat'),
     Parameter('combat.dg_factor', COMBAT_DG_FACTOR, rule='combat-procedure', origin='new-scs', source='rulebooks/series/new-scs.rules:185',
               meaning="what a disrupted (DG) unit's combat strength is multiplied by"),
     Parameter('combat.imaginary_columns', COMBAT_IMAGINARY_COLUMNS, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:708',
@@ -1628,13 +1631,13 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the MPs a reinforcement spends to be placed'),
     Parameter('reinforcement.placement_ignores_ezoc', REINFORCEMENT_PLACEMENT_IGNORES_EZOC, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:405',
               meaning='whether enemy ZOCs have no effect on placing reinforcements'),
-    Parameter('retreat.attacker_retreats_on_empty_result', RETREAT_ATTACKER_RETREATS_ON_EMPTY_RESULT, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:366',
+    Parameter('retreat.attacker_retreats_on_empty_result', RETREAT_ATTACKER_RETREATS_ON_EMPTY_RESULT, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:375',
               meaning='whether attackers who lost steps retreat a hex when the defender lost nothing'),
-    Parameter('retreat.blocked_loss_per_unit', RETREAT_BLOCKED_LOSS_PER_UNIT, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:381',
+    Parameter('retreat.blocked_loss_per_unit', RETREAT_BLOCKED_LOSS_PER_UNIT, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:390',
               meaning='whether a blocked retreat costs a step per unit rather than per stack'),
-    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:379',
+    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:388',
               meaning='the steps a stack loses for each retreat hex it cannot make'),
-    Parameter('retreat.close_terrain_ignores_one_hex', RETREAT_CLOSE_TERRAIN_IGNORES_ONE_HEX, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:365',
+    Parameter('retreat.close_terrain_ignores_one_hex', RETREAT_CLOSE_TERRAIN_IGNORES_ONE_HEX, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:374',
               meaning='whether defenders in the strongest shift terrain may ignore a one-hex retreat'),
     Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:831',
               meaning='whether retreats are counted in hexes rather than Movement Points'),
@@ -1648,7 +1651,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether retreat-caused step losses are taken once per stack rather than per unit'),
     Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='9.0e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:860',
               meaning='whether retreating units may take different paths'),
-    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:380',
+    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:389',
               meaning='whether the owner picks which units take retreat-caused step losses'),
     Parameter('retreat.owner_retreats', RETREAT_OWNER_RETREATS, rule='9.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:884',
               meaning='whether the owning player moves his own retreating units'),
@@ -1708,7 +1711,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning="whether a stack's top unit must be one able to attack, when the stack holds one"),
     Parameter('steps.excess_ignored', STEPS_EXCESS_IGNORED, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:802',
               meaning='whether step losses beyond what a side can absorb are ignored'),
-    Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='new-scs', source='rulebooks/series/new-scs.rules:374',
+    Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='new-scs', source='rulebooks/series/new-scs.rules:383',
               meaning="which unit takes a side's first step loss"),
     Parameter('steps.markers_change_strength', STEPS_MARKERS_CHANGE_STRENGTH, rule='8.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:784',
               meaning='whether step-loss markers under a unit lower its strength'),
@@ -1720,7 +1723,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether enemy-occupied hexes block supply lines'),
     Parameter('supply.blocked_by_prohibited_terrain', SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1158',
               meaning='whether prohibited terrain blocks supply lines'),
-    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:389',
+    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:398',
               meaning='whether out-of-supply effects apply from the moment a unit is marked until the marker goes'),
     Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1260',
               meaning='whether a supply status holds until the next Supply Phase'),
@@ -1728,17 +1731,15 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='how long a supply line may be'),
     Parameter('supply.method', SUPPLY_METHOD, rule='12.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1146',
               meaning='how supply is determined: a traced line or a range'),
-    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:390',
+    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:399',
               meaning="what an out-of-supply unit's Attack Strength is multiplied by"),
-    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:391',
+    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:400',
               meaning="what an out-of-supply unit's Defense Strength is multiplied by"),
-    Parameter('supply.out_of_supply_may_bombard', SUPPLY_OUT_OF_SUPPLY_MAY_BOMBARD, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:395',
-              meaning='whether out-of-supply artillery may bombard, defensively included'),
-    Parameter('supply.out_of_supply_may_exploit', SUPPLY_OUT_OF_SUPPLY_MAY_EXPLOIT, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:393',
+    Parameter('supply.out_of_supply_may_exploit', SUPPLY_OUT_OF_SUPPLY_MAY_EXPLOIT, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:402',
               meaning='whether out-of-supply units may exploit'),
-    Parameter('supply.out_of_supply_may_react', SUPPLY_OUT_OF_SUPPLY_MAY_REACT, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:394',
+    Parameter('supply.out_of_supply_may_react', SUPPLY_OUT_OF_SUPPLY_MAY_REACT, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:403',
               meaning='whether out-of-supply units may make reaction moves'),
-    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:392',
+    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:401',
               meaning="what an out-of-supply unit's Movement Allowance is multiplied by"),
     Parameter('victory.off_map_losses_count', VICTORY_OFF_MAP_LOSSES_COUNT, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:342',
               meaning='whether units destroyed by leaving the map count as losses for victory'),
@@ -1775,16 +1776,19 @@ def parameter(name: str) -> ParameterValue:
 # ---------------------------------------------------------------------------
 # Rounding and odds
 # ---------------------------------------------------------------------------
+_ROUNDS_UP_FROM = Fraction(1, 2)   # the fraction from which round_standard rounds up
+
+
 def round_standard(x: Number) -> int:
     """Round `x` the standard way (rounding (Standard Rounding Rule), cumulative-effects (Cumulative Effects), 7.4 (Odds Determination)): .50 up, keep fractions.
 
     Fractions from 1/2 round up, smaller ones down.
     """
-    return _rt.round_from(x, Fraction(1, 2))
+    return _rt.round_from(x, _ROUNDS_UP_FROM)
 
 
 def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
-    return _rt.odds_pair(attack, defense, round_standard)
+    return _rt.odds_pair(attack, defense, round_standard, threshold=_ROUNDS_UP_FROM)
 
 
 def odds_ratio(attack: Number, defense: Number) -> Fraction:
@@ -2115,9 +2119,9 @@ FACTORS = (
     # dg-defense      defense  combat.dg_factor when dg
     FactorSpec('dg-defense', 'defense', lambda ctx: PARAMETERS['combat.dg_factor'].number, lambda ctx, u1: u1.is_('dg'), rules=('terrain-shifts', 'combat-procedure', '12.2')),
     # supply-attack   attack   supply.out_of_supply_attack_factor when out-of-supply
-    FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: u1.is_('out-of-supply'), rules=('terrain-shifts', 'combat-procedure', '12.2')),
+    FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: u1.is_('out-of-supply'), rules=('terrain-shifts', 'combat-procedure', '12.2'), supply=True),
     # supply-defense  defense  supply.out_of_supply_defense_factor when out-of-supply
-    FactorSpec('supply-defense', 'defense', lambda ctx: PARAMETERS['supply.out_of_supply_defense_factor'].number, lambda ctx, u1: u1.is_('out-of-supply'), rules=('terrain-shifts', 'combat-procedure', '12.2')),
+    FactorSpec('supply-defense', 'defense', lambda ctx: PARAMETERS['supply.out_of_supply_defense_factor'].number, lambda ctx, u1: u1.is_('out-of-supply'), rules=('terrain-shifts', 'combat-procedure', '12.2'), supply=True),
 )
 
 # ---------------------------------------------------------------------------
@@ -2208,6 +2212,15 @@ ENGINE = CombatEngine(
     per_side=None,
     adjustments=ADJUSTMENTS,
     factors=FACTORS,
+    # 7.4 (scs-1.8): combat.imaginary_columns = no
+    shifts_before_limits=False,
+    # 7.4 (scs-1.8): combat.shift_off_left_is_below_table = yes
+    shift_off_left=True,
+    # 7.3 (scs-1.8): combat.terrain_per_unit = yes
+    terrain_per_unit=True,
+    # 6.1f (scs-1.8): overrun.game_modifiers_apply = yes
+    game_modifiers_in_overruns=True,
+    parameter_rules={name: p.rule for name, p in PARAMETERS.items()},
 )
 
 
@@ -2234,7 +2247,7 @@ def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
 # parameters read.
 # ---------------------------------------------------------------------------
 RULESET = RuleSet('new-scs', PARAMETERS, TERRAIN, TABLES, rules=RULES)
-RULES_ENGINE = RulesEngine(RULESET)
+RULES_ENGINE = RulesEngine(RULESET, assess=ENGINE.assess)
 
 
 def zoc(situation: Situation, side: str) -> Zones:
@@ -2304,3 +2317,13 @@ def may_attack(situation: Situation, attackers: Iterable[str], target: Hex | str
     """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
     `record`: the attacks already made this phase and turn."""
     return RULES_ENGINE.may_attack(situation, attackers, target, more_targets=more_targets, record=record)
+
+
+def engage(situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
+           defenders: Iterable[str] | None = None, arrived: Iterable[str] = (), overrun: bool = False,
+           result: Result | None = None) -> Engagement:
+    """Who takes part in the attack of `attackers` on `targets`, whose terrain it reads, and who
+    suffers its `result`; `defenders`: the units the defender names; `arrived`: units that retreated
+    into a target before it was attacked."""
+    return RULES_ENGINE.engage(situation, attackers, targets, defenders=defenders, arrived=arrived,
+                               overrun=overrun, result=result)

@@ -8,8 +8,8 @@ Rules in effect: 79 (74 from vcs, 5 from ridgeline).
 
 The rules engine answers, for a Situation (rulesdsl.runtime.situation), the
 questions players ask at the table, citing the rule of each step: zoc, move,
-reachable, stack, supply, retreat, advance, may_overrun, may_exploit and
-may_attack (RULES_ENGINE, over RULESET).  Combat: resolve_combat.
+reachable, stack, supply, retreat, advance, may_overrun, may_exploit,
+may_attack and engage (RULES_ENGINE, over RULESET).  Combat: resolve_combat.
 """
 from collections.abc import Iterable, Sequence
 
@@ -52,6 +52,7 @@ from rulesdsl.runtime import (
 )
 from rulesdsl.runtime.engine import (
     Advance,
+    Engagement,
     Move,
     Reach,
     Record,
@@ -1401,16 +1402,19 @@ def parameter(name: str) -> ParameterValue:
 # ---------------------------------------------------------------------------
 # Rounding and odds
 # ---------------------------------------------------------------------------
+_ROUNDS_UP_FROM = Fraction(1)   # the fraction from which round_vcs_defender rounds up
+
+
 def round_vcs_defender(x: Number) -> int:
     """Round `x` the vcs-defender way (10.8 (Combat Resolution), 11.1.5 (Out of supply reductions), 11.2.5 (Isolation reductions)): down, odds favour defender.
 
     Fractions from 1 round up, smaller ones down.
     """
-    return _rt.round_from(x, Fraction(1))
+    return _rt.round_from(x, _ROUNDS_UP_FROM)
 
 
 def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
-    return _rt.odds_pair(attack, defense, round_vcs_defender, favour_defender=True)
+    return _rt.odds_pair(attack, defense, round_vcs_defender, threshold=_ROUNDS_UP_FROM, favour_defender=True)
 
 
 def odds_ratio(attack: Number, defense: Number) -> Fraction:
@@ -1651,9 +1655,9 @@ FACTORS = (
     # entrenchment-river-defense  defense  3/2 when entrenched and river-assault
     FactorSpec('entrenchment-river-defense', 'defense', lambda ctx: _rt.divide(Fraction(3), Fraction(2)), lambda ctx, u1: (ctx.situation('entrenched') and ctx.situation('river-assault')), rules=('10.1', '11.1.5', '11.2.5')),
     # supply-attack               attack   supply.out_of_supply_attack_factor when out-of-supply and not isolated
-    FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: (u1.is_('out-of-supply') and (not u1.is_('isolated'))), rules=('10.1', '11.1.5', '11.2.5')),
+    FactorSpec('supply-attack', 'attack', lambda ctx: PARAMETERS['supply.out_of_supply_attack_factor'].number, lambda ctx, u1: (u1.is_('out-of-supply') and (not u1.is_('isolated'))), rules=('10.1', '11.1.5', '11.2.5'), supply=True),
     # supply-defense              defense  supply.out_of_supply_defense_factor when out-of-supply and not isolated
-    FactorSpec('supply-defense', 'defense', lambda ctx: PARAMETERS['supply.out_of_supply_defense_factor'].number, lambda ctx, u1: (u1.is_('out-of-supply') and (not u1.is_('isolated'))), rules=('10.1', '11.1.5', '11.2.5')),
+    FactorSpec('supply-defense', 'defense', lambda ctx: PARAMETERS['supply.out_of_supply_defense_factor'].number, lambda ctx, u1: (u1.is_('out-of-supply') and (not u1.is_('isolated'))), rules=('10.1', '11.1.5', '11.2.5'), supply=True),
     # isolated-defense            defense  isolation.defense_factor when isolated
     FactorSpec('isolated-defense', 'defense', lambda ctx: PARAMETERS['isolation.defense_factor'].number, lambda ctx, u1: u1.is_('isolated'), rules=('10.1', '11.1.5', '11.2.5')),
 )
@@ -1724,6 +1728,15 @@ ENGINE = CombatEngine(
     shifts=SHIFTS,
     per_side=None,
     factors=FACTORS,
+    # 10.8 (vcs): combat.imaginary_columns = no
+    shifts_before_limits=False,
+    # 10.8 (vcs): combat.shift_off_left_is_below_table = no
+    shift_off_left=False,
+    # 11.1.5 (vcs): supply.minimum_strength = 1 SP
+    supply_minimum=Fraction(1),
+    # 11.1.5 (vcs): supply.penalties_round_down = yes
+    supply_round_down=True,
+    parameter_rules={name: p.rule for name, p in PARAMETERS.items()},
 )
 
 
@@ -1750,7 +1763,7 @@ def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
 # parameters read.
 # ---------------------------------------------------------------------------
 RULESET = RuleSet('ridgeline', PARAMETERS, TERRAIN, TABLES, rules=RULES)
-RULES_ENGINE = RulesEngine(RULESET)
+RULES_ENGINE = RulesEngine(RULESET, assess=ENGINE.assess)
 
 
 def zoc(situation: Situation, side: str) -> Zones:
@@ -1820,3 +1833,13 @@ def may_attack(situation: Situation, attackers: Iterable[str], target: Hex | str
     """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
     `record`: the attacks already made this phase and turn."""
     return RULES_ENGINE.may_attack(situation, attackers, target, more_targets=more_targets, record=record)
+
+
+def engage(situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
+           defenders: Iterable[str] | None = None, arrived: Iterable[str] = (), overrun: bool = False,
+           result: Result | None = None) -> Engagement:
+    """Who takes part in the attack of `attackers` on `targets`, whose terrain it reads, and who
+    suffers its `result`; `defenders`: the units the defender names; `arrived`: units that retreated
+    into a target before it was attacked."""
+    return RULES_ENGINE.engage(situation, attackers, targets, defenders=defenders, arrived=arrived,
+                               overrun=overrun, result=result)

@@ -6,8 +6,8 @@ Rules in effect: 100 (100 from scs-1.8).
 
 The rules engine answers, for a Situation (rulesdsl.runtime.situation), the
 questions players ask at the table, citing the rule of each step: zoc, move,
-reachable, stack, supply, retreat, advance, may_overrun, may_exploit and
-may_attack (RULES_ENGINE, over RULESET).  Combat: resolve_combat.
+reachable, stack, supply, retreat, advance, may_overrun, may_exploit,
+may_attack and engage (RULES_ENGINE, over RULESET).  Combat: resolve_combat.
 """
 from collections.abc import Iterable, Sequence
 
@@ -50,6 +50,7 @@ from rulesdsl.runtime import (
 )
 from rulesdsl.runtime.engine import (
     Advance,
+    Engagement,
     Move,
     Reach,
     Record,
@@ -1507,16 +1508,19 @@ def parameter(name: str) -> ParameterValue:
 # ---------------------------------------------------------------------------
 # Rounding and odds
 # ---------------------------------------------------------------------------
+_ROUNDS_UP_FROM = Fraction(1, 2)   # the fraction from which round_standard rounds up
+
+
 def round_standard(x: Number) -> int:
     """Round `x` the standard way (rounding (Standard Rounding Rule), cumulative-effects (Cumulative Effects), 7.4 (Odds Determination)): .50 up, keep fractions.
 
     Fractions from 1/2 round up, smaller ones down.
     """
-    return _rt.round_from(x, Fraction(1, 2))
+    return _rt.round_from(x, _ROUNDS_UP_FROM)
 
 
 def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
-    return _rt.odds_pair(attack, defense, round_standard)
+    return _rt.odds_pair(attack, defense, round_standard, threshold=_ROUNDS_UP_FROM)
 
 
 def odds_ratio(attack: Number, defense: Number) -> Fraction:
@@ -1663,6 +1667,15 @@ ENGINE = CombatEngine(
     odds=_odds_pair,
     terrain_rules=('3.2', '7.3'),
     odds_rules=('rounding', 'cumulative-effects', '7.4'),
+    # 7.4 (scs-1.8): combat.imaginary_columns = no
+    shifts_before_limits=False,
+    # 7.4 (scs-1.8): combat.shift_off_left_is_below_table = yes
+    shift_off_left=True,
+    # 7.3 (scs-1.8): combat.terrain_per_unit = yes
+    terrain_per_unit=True,
+    # 6.1f (scs-1.8): overrun.game_modifiers_apply = yes
+    game_modifiers_in_overruns=True,
+    parameter_rules={name: p.rule for name, p in PARAMETERS.items()},
 )
 
 
@@ -1689,7 +1702,7 @@ def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
 # parameters read.
 # ---------------------------------------------------------------------------
 RULESET = RuleSet('scs-1.8', PARAMETERS, TERRAIN, TABLES, rules=RULES)
-RULES_ENGINE = RulesEngine(RULESET)
+RULES_ENGINE = RulesEngine(RULESET, assess=ENGINE.assess)
 
 
 def zoc(situation: Situation, side: str) -> Zones:
@@ -1759,3 +1772,13 @@ def may_attack(situation: Situation, attackers: Iterable[str], target: Hex | str
     """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
     `record`: the attacks already made this phase and turn."""
     return RULES_ENGINE.may_attack(situation, attackers, target, more_targets=more_targets, record=record)
+
+
+def engage(situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
+           defenders: Iterable[str] | None = None, arrived: Iterable[str] = (), overrun: bool = False,
+           result: Result | None = None) -> Engagement:
+    """Who takes part in the attack of `attackers` on `targets`, whose terrain it reads, and who
+    suffers its `result`; `defenders`: the units the defender names; `arrived`: units that retreated
+    into a target before it was attacked."""
+    return RULES_ENGINE.engage(situation, attackers, targets, defenders=defenders, arrived=arrived,
+                               overrun=overrun, result=result)
