@@ -78,17 +78,3 @@ def column_odds(dice: str, rows: dict[str, tuple[str, ...]], index: int, notatio
     return Odds(d_step, d_retreat, d_steps, a_steps, a_step, d_all, a_all, exchange, not_allowed,
                 a_retreat, d_advance, a_advance, breakthrough, no_effect,
                 tuple((side, state, chance) for (side, state), chance in states.items()))
-
-
-def percent(value: Fraction) -> str:
-    """'58.3%' from an exact Fraction, rounded half up at the last place shown."""
-    tenths = value * 1000
-    whole = int(tenths) + (1 if tenths - int(tenths) >= Fraction(1, 2) else 0)
-    return f"{whole // 10}.{whole % 10}%"
-
-
-def number(value: Fraction) -> str:
-    """An expectation shown to two places: '1.25'."""
-    hundredths = value * 100
-    whole = int(hundredths) + (1 if hundredths - int(hundredths) >= Fraction(1, 2) else 0)
-    return f"{whole // 100}.{whole % 100:02d}"

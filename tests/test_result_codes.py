@@ -157,9 +157,9 @@ def test_the_odds_under_each_column_come_from_the_declared_meaning(project):
         read = [read_result(row_for(rows, roll)[index], "declared", codes) for roll in distribution("1d6")]
         eliminated = Fraction(sum(r.defender_eliminated for r in read), 6)
         loses = Fraction(sum(r.defender_loses for r in read), 6)
-        from rulesdsl.outcomes import percent
-        assert more["Defender eliminated"][index] == percent(eliminated), column
-        assert by_column[column]["defender_step"] == percent(loses), column
+        from rulesdsl.wording import percent
+        assert more["Defender eliminated"][index] == percent(eliminated, "en"), column
+        assert by_column[column]["defender_step"] == percent(loses, "en"), column
 
 
 def test_fmt_round_trips_the_codes_and_diff_sees_a_changed_meaning(project, capsys):
