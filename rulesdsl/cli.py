@@ -376,23 +376,17 @@ def _one_rulebook(root: Path | None, name: str) -> tuple[Compilation, str] | int
 
 
 def _chart(root: Path | None, args: Arguments) -> int:
-    from .charts import card, card_options
     from .codegen import module_name
-    from .pdf import card_pdf
+    from .project import print_card
     if args.out is not None and str(args.out) != "-" and not args.out.parent.is_dir():
         return _usage(f"cannot write {args.out}: the folder {args.out.parent} does not exist (nothing was written)")
     found = _one_rulebook(root, args.rulebook)
     if isinstance(found, int):
         return found
     compilation, key = found
-    resolved = compilation.resolved[key]
-    options = card_options(resolved)
-    data, warnings = card(resolved, args.lang, compilation.labels, args.paper or options.paper or "a4")
-    # the HTML is the card as laid out for print (its page and columns chosen by pdf.lay_out), on at most
-    # the sides its card block allows
-    html, pdf, problems = card_pdf(data, resolved.rulebook.id.span, sides=options.sides,
-                                   write=args.format == "pdf")
-    warnings += problems
+    # the HTML is the card as laid out for print, on at most the sides its card block allows
+    _, html, pdf, warnings = print_card(compilation.resolved[key], args.lang, compilation.labels, args.paper,
+                                        args.format == "pdf")
     content: str | bytes | None = pdf if args.format == "pdf" else (None if pdf is None else html)
     if warnings:
         print(render_all(warnings, compilation.sources), file=sys.stderr)

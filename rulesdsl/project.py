@@ -18,6 +18,7 @@ import sys
 import types
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 from functools import partial
 from pathlib import Path
 
@@ -285,20 +286,28 @@ def _from_library(parsed: dict[str, ir.Rulebook], library: Library, root: Path |
     return out
 
 
+def print_card(resolved: ir.Resolved, lang: str, labels: dict[str, dict[str, str]], paper: str | None = None,
+               pdf: bool = True) -> tuple[dict[str, Any], str, bytes | None, list[Diagnostic]]:
+    """One card as printed, on the paper and within the sides its card block asks for (`paper` overrides
+    it): its data, its HTML as laid out (page and columns chosen), its PDF (None on a layout error, b""
+    when not `pdf`) and its warnings and the layout check's errors."""
+    from .charts import card, card_options
+    from .pdf import card_pdf
+    options = card_options(resolved)
+    data, warnings = card(resolved, lang, labels, paper or options.paper or "a4")
+    html, content, problems = card_pdf(data, resolved.rulebook.id.span, sides=options.sides, write=pdf)
+    return data, html, content, warnings + problems
+
+
 def add_charts(result: Compilation, formats: Collection[str] = ("html", "pdf"), paper: str | None = None) -> None:
     """Add every rulebook's cards, in each of its languages, to the outputs (and warnings, errors), on the
     paper and within the sides each rulebook's card block asks for (`paper` overrides it)."""
-    from .charts import card, card_options, languages
-    from .pdf import card_pdf, fingerprint
+    from .charts import languages
+    from .pdf import fingerprint
     fingerprints = []
     for key, resolved in sorted(result.resolved.items()):
         for lang in languages(resolved):
-            options = card_options(resolved)
-            data, warnings = card(resolved, lang, result.labels, paper or options.paper or "a4")
-            result.diagnostics += warnings
-            # the card as laid out for print: its page and columns chosen, the layout check run
-            html, pdf, problems = card_pdf(data, resolved.rulebook.id.span, sides=options.sides,
-                                           write="pdf" in formats)
+            data, html, pdf, problems = print_card(resolved, lang, result.labels, paper, "pdf" in formats)
             result.diagnostics += problems
             stem = f"{result.package}/charts/{module_name(key)}.{lang}"
             if "html" in formats:
