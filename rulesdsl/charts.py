@@ -23,10 +23,9 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from . import __version__, catalogue, codes as result_codes, ir, wording
 from .errors import Diagnostic
 from .outcomes import Odds, column_odds
-from .catalogue import UNIT_SPELLINGS
+from .catalogue import PAPERS, UNIT_SPELLINGS
 from .runtime.model import PLURALS, Quantity
 
-PAPERS = {"a4": ("210mm", "297mm"), "letter": ("8.5in", "11in")}
 ORIENTATIONS = ("portrait", "landscape")
 
 
@@ -757,7 +756,7 @@ def _odds_lines(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
         text = t("reminder.odds-up", "Fractions round up")
     else:
         template = t("reminder.odds-threshold", "Fractions of {n} or more round up, smaller ones down")
-        text = Label(template.text.replace("{n}", fraction(resolved.threshold or Fraction(1, 2))), template.fallback)
+        text = _filled(template, n=fraction(resolved.threshold or Fraction(1, 2)))
     lines = [{"name": "rounding", "meaning": t("reminder.odds-ratio", "Odds: total attack ÷ total defense"),
               "value": None, "rule": refs},
              {"name": "rounding", "meaning": text, "value": None, "rule": refs}]
@@ -828,6 +827,14 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     return out
 
 
+def _filled(template: Label, **values: str) -> Label:
+    """A label with its {placeholders} filled in (values are printed as given)."""
+    text = template.text
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", value)
+    return Label(text, template.fallback)
+
+
 def _amended_item(field_name: str, amended: ir.Amended, t: Labeler) -> dict[str, Any]:
     """One item of a chart the title amends: a terrain row or cell, a phase of a turn, a CRT cell or column."""
     text = amended.text
@@ -835,7 +842,12 @@ def _amended_item(field_name: str, amended: ir.Amended, t: Labeler) -> dict[str,
         name = amended.key.split(" ", 1)[0]
         meaning = t.name("terrain", name)
         text = text[len(name) + 2:] if text.startswith(f"{name}: ") else text
-    else:                           # "player turn soviet: movement": "movement [3.0] ..."; "3:1 x 4": "D2r2"
+    elif field_name == "results" and " x " in amended.key:      # "3:1 x 4": "D2r2", a cell
+        column, _, roll = amended.key.partition(" x ")
+        meaning = _filled(t("exceptions.crt-cell", "{column} column, roll {roll}"), column=column, roll=roll)
+    elif field_name == "results" and amended.key.endswith(" column"):   # "7:1 column": its results, by roll
+        meaning = _filled(t("exceptions.crt-column", "new {column} column"), column=amended.key[:-len(" column")])
+    else:                           # "player turn soviet: movement": "movement [3.0] ..."
         meaning = Label(amended.key)
         phase = amended.key.split(": ", 1)[-1]
         for prefix in (f"{amended.key}: ", f"{phase} "):
@@ -894,7 +906,8 @@ def _panels(resolved: ir.Resolved, t: Labeler) -> dict[str, Any]:
             "sides": options.sides, "paper": options.paper,
             "headings": {"exceptions": t("heading.exceptions", "This title's exceptions to the series"),
                          "reminders": t("heading.reminders", "Reminders"),
-                         "series": t("exceptions.series", "series:")}}
+                         "series": t("exceptions.series", "series:"),
+                         "colon": t("exceptions.colon", ":")}}
 
 
 _ENV = Environment(loader=PackageLoader("rulesdsl", "templates"), undefined=StrictUndefined,

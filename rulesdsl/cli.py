@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from . import __version__
+from .catalogue import CARD_PAPERS
 from .errors import Diagnostic, render_all, visible, visible_lines
 from .project import Compilation, add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_atomically, write_outputs
 
@@ -58,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     chart.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
     chart.add_argument("--format", choices=("html", "pdf"), default="html")
     chart.add_argument("--lang", choices=("en", "fr"), default="en")
-    chart.add_argument("--paper", choices=("a4", "letter"), default=None,
+    chart.add_argument("--paper", choices=CARD_PAPERS, default=None,
                        help="the paper (default: the rulebook's card block, else a4)")
     chart.add_argument("--out", metavar="PATH", type=Path,
                        help="where to write it (default: <module>.<lang>.<format> here; '-' for standard output)")
@@ -88,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("old", metavar="OLD", help="a rulebook file, REV:path from git, or a rulebook id")
     diff.add_argument("new", metavar="NEW", help="a rulebook file, REV:path from git, or a rulebook id")
     diff.add_argument("--format", choices=("text", "md", "json", "html", "pdf"), default="text")
-    diff.add_argument("--paper", choices=("a4", "letter"), default="a4", help="the page size of html and pdf")
+    diff.add_argument("--paper", choices=CARD_PAPERS, default="a4", help="the page size of html and pdf")
     diff.add_argument("--out", metavar="PATH", type=Path,
                       help="write the errata to PATH (default: standard output; a pdf needs a file)")
     diff.add_argument("--resolved", action="store_true",
@@ -481,10 +484,31 @@ def _new(folder: Path, args: Arguments) -> int:
     return EXIT_OK
 
 
+@contextlib.contextmanager
+def _progress() -> Iterator[Callable[[str], Callable[[int, int], None] | None]]:
+    """On a terminal, a progress bar (rich) for a step that makes people wait: `progress(what)` gives the
+    step's `(done, total)` callback.  Elsewhere (CI, a pipe) it shows nothing and gives None."""
+    if not sys.stderr.isatty():
+        yield lambda what: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        def step(what: str) -> Callable[[int, int], None]:
+            task = bar.add_task(what, total=None)
+
+            def advance(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+            return advance
+        yield step
+
+
 def _build(root: Path, check_only: bool) -> int:
-    compilation = compile_project(root)
-    if compilation.ok:
-        add_charts(compilation)
+    with _progress() as progress:
+        compilation = compile_project(root)
+        if compilation.ok:
+            add_charts(compilation, progress=progress(f"{len(compilation.rulebooks)} rulebooks compiled; cards"))
     _report(compilation)
     if not compilation.ok:
         print(f"nothing was written to {compilation.package}/" if compilation.package else "nothing was written",

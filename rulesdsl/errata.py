@@ -9,6 +9,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
+from .catalogue import PAPERS
 from .diff import Change, Group, as_json, grouped, summary
 from .errors import visible, visible_lines
 
@@ -147,8 +148,6 @@ def html(changes: list[Change], old: dict[str, Any], new: dict[str, Any], paper:
         cells={id(c): _cells(c) for g in groups for c in g.changes}, heading=_heading, what=what,
         size=PAPERS[paper]))
 
-
-PAPERS = {"a4": ("210mm", "297mm"), "letter": ("8.5in", "11in")}
 
 
 def pdf(changes: list[Change], old: dict[str, Any], new: dict[str, Any], paper: str = "a4") -> bytes:

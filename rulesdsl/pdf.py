@@ -26,6 +26,7 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from . import cache
 from .errors import Diagnostic, Span
 
 _MM_PER_PX = 25.4 / 96
@@ -34,6 +35,9 @@ CANDIDATES = (("portrait", 1), ("portrait", 2), ("landscape", 2), ("landscape", 
 # tried only when a table is too wide for every candidate: the widest column there is
 FALLBACK = ("landscape", 1)
 SIDES = 2      # the most sides a card may take unless its rulebook allows more
+# WeasyPrint lays a card out a little shorter than its HTML asks (the page's bottom margin is larger), so that
+# a browser, whose line boxes run a little taller, prints the same HTML on no more sides than the PDF takes.
+SLACK = "@page { margin-bottom: 14mm !important; }"    # a user sheet: !important outranks the card's own
 FONTS = Path(__file__).parent / "fonts"
 FONTS_CSS = FONTS / "fonts.css"
 
@@ -45,7 +49,8 @@ def font_files() -> list[Path]:
 def fingerprint(html: str, paper: str) -> str:
     """SHA-256 of a PDF card's inputs: its HTML, the font stylesheet, the font files and the paper."""
     digest = hashlib.sha256(b"rulesdsl pdf inputs 1\0")
-    parts = [("paper", paper.encode()), ("html", html.encode("utf-8")), ("fonts.css", FONTS_CSS.read_bytes())]
+    parts = [("paper", paper.encode()), ("html", html.encode("utf-8")), ("fonts.css", FONTS_CSS.read_bytes()),
+             ("slack", SLACK.encode())]
     parts += [(f"fonts/{file.name}", file.read_bytes()) for file in font_files()]
     for name, data in parts:
         digest.update(f"{name}\0{len(data)}\0".encode())
@@ -89,16 +94,22 @@ def uncovered(html: str) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Layout:
-    """One way of printing a card: its page, how many sides it takes and how full they are."""
+class Placement:
+    """How a card is printed: its page, how many sides it takes and how full they are."""
 
     orientation: str
     columns: int
     html: str
-    document: Any               # weasyprint's laid-out Document
     sides: int
     fill: float                 # the charts' area over the pages' content area, 0..1
     over: float                 # how far (mm) the widest table runs out of its column or page; 0 when none
+
+
+@dataclass(frozen=True)
+class Layout(Placement):
+    """A placement as WeasyPrint laid it out."""
+
+    document: Any = None        # weasyprint's laid-out Document
 
 
 class _ForBrowsers(logging.Filter):
@@ -121,7 +132,8 @@ def _render(html: str) -> Any:
 
     font_config = FontConfiguration()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
-    return weasyprint.HTML(string=html).render(stylesheets=[fonts], font_config=font_config)
+    slack = weasyprint.CSS(string=SLACK)
+    return weasyprint.HTML(string=html).render(stylesheets=[fonts, slack], font_config=font_config)
 
 
 def _is_chart(box: Any) -> bool:
@@ -184,16 +196,21 @@ def measure(document: Any, wider: dict[str, float] | None = None) -> tuple[int, 
 
 
 def _paper_name(paper: str) -> str:
-    return paper.upper() if paper == "a4" else "US Letter"
+    return {"letter": "US Letter", "tabloid": "US Tabloid (11x17 in)"}.get(paper, paper.upper())
+
+
+def _candidates(data: dict[str, Any]) -> tuple[tuple[str, int, str], ...]:
+    """The card's HTML on every candidate page and column count."""
+    from .charts import page_size, render_html
+    return tuple((orientation, columns, render_html({**data, "orientation": orientation, "columns": columns,
+                                                     "size": page_size(data["paper"], orientation)}))
+                 for orientation, columns in CANDIDATES + (FALLBACK,))
 
 
 def choose(data: dict[str, Any]) -> Layout:
     """The card laid out on every candidate page and column count; the best: no table out of its column,
     then the fewest sides, then the fullest, then the first candidate."""
-    from .charts import page_size, render_html
-    return _best(tuple((orientation, columns, render_html({**data, "orientation": orientation, "columns": columns,
-                                                           "size": page_size(data["paper"], orientation)}))
-                       for orientation, columns in CANDIDATES + (FALLBACK,)))
+    return _best(_candidates(data))
 
 
 def _key(layout: Layout) -> tuple[bool, int, float]:
@@ -211,7 +228,7 @@ def _best(candidates: tuple[tuple[str, int, str], ...]) -> Layout:
             break
         document = _render(html)
         sides, fill, over = measure(document)
-        layouts.append(Layout(orientation, columns, html, document, sides, fill, over))
+        layouts.append(Layout(orientation, columns, html, sides, fill, over, document))
         order, estimate = _pack(document, columns)
         reordered = _reorder(html, order)
         if reordered != html and estimate < sides:
@@ -219,7 +236,7 @@ def _best(candidates: tuple[tuple[str, int, str], ...]) -> Layout:
     for (_, estimate, _), index, html in sorted(packed)[:3]:     # the most promising first, until one keeps its word
         document = _render(html)
         base = layouts[index]
-        layouts.append(Layout(base.orientation, base.columns, html, document, *measure(document)))
+        layouts.append(Layout(base.orientation, base.columns, html, *measure(document), document))
         if layouts[-1].sides <= estimate:
             break
     return min(layouts, key=lambda l: (*_key(l), layouts.index(l)))
@@ -288,7 +305,7 @@ def _reorder(html: str, order: list[str]) -> str:
 _SECTION = re.compile(r'<section class="[^"]*\bchart\b[^"]*" id="([^"]+)".*?</section>', re.S)
 
 
-def _check(layout: Layout, data: dict[str, Any], span: Span, sides: int) -> list[Diagnostic]:
+def _check(layout: Placement, data: dict[str, Any], span: Span, sides: int) -> list[Diagnostic]:
     paper = _paper_name(data["paper"])
     problems = []
     if layout.over > 0.5:
@@ -312,18 +329,93 @@ def lay_out(data: dict[str, Any], span: Span, sides: int = SIDES) -> tuple[Layou
 
 def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES,
              write: bool = True) -> tuple[str, bytes | None, list[Diagnostic]]:
-    """A card's HTML as laid out, its PDF (None on an error, or b"" when not `write`) and the problems found."""
-    layout, problems = lay_out(data, span, sides)
+    """A card's HTML as laid out, its PDF (None on an error, or b"" when not `write`) and the problems found.
+    The placement and the PDF come from the cache when the same candidates were laid out before by the same
+    renderer (cache_key); the cache never changes what is printed, only how soon."""
+    candidates = _candidates(data)
+    key = cache_key(candidates)
+    hit = cache.read("cards", key)
+    content: bytes | None = None
+    if hit is not None:
+        meta, content = hit
+        placement = Placement(meta["orientation"], meta["columns"], meta["html"], meta["sides"], meta["fill"],
+                              meta["over"])
+    else:
+        layout = _best(candidates)
+        placement = Placement(layout.orientation, layout.columns, layout.html, layout.sides, layout.fill, layout.over)
+        content = layout.document.write_pdf() if write and layout.over <= 0.5 else None
+        cache.write("cards", key, {"orientation": layout.orientation, "columns": layout.columns, "html": layout.html,
+                                   "sides": layout.sides, "fill": layout.fill, "over": layout.over}, content)
+    problems = _check(placement, data, span, sides)
     if problems:
-        return layout.html, None, problems
-    return layout.html, layout.document.write_pdf() if write else b"", _uncovered(layout.html, data, span)
+        return placement.html, None, problems
+    if write and content is None:       # stored by a run that wrote no PDF
+        content = _render(placement.html).write_pdf()
+        cache.write("cards", key, {"orientation": placement.orientation, "columns": placement.columns,
+                                   "html": placement.html, "sides": placement.sides, "fill": placement.fill,
+                                   "over": placement.over}, content)
+    return placement.html, content if write else b"", _uncovered(placement.html, data, span)
+
+
+def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
+              progress: Any = None) -> list[tuple[str, bytes | None, list[Diagnostic]]]:
+    """`card_pdf` of each (data, span, sides), in order.  The cards the cache does not hold are laid out in
+    parallel, a process per core (WeasyPrint is pure CPU); `progress(done, total)` is told as they finish."""
+    misses = [i for i, (data, _, _) in enumerate(jobs) if cache.read("cards", cache_key(_candidates(data))) is None]
+    workers = min(len(misses), os.cpu_count() or 1)
+    done: dict[int, tuple[str, bytes | None, list[Diagnostic]]] = {}
+    if workers > 1:
+        import concurrent.futures
+        import multiprocessing
+        try:
+            with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                futures = {pool.submit(card_pdf, *jobs[i], write): i for i in misses}
+                for future in concurrent.futures.as_completed(futures):
+                    done[futures[future]] = future.result()
+                    if progress is not None:
+                        progress(len(done), len(jobs))
+        except (OSError, concurrent.futures.process.BrokenProcessPool):
+            done = {}           # no processes here: one at a time
+    for i, job in enumerate(jobs):
+        if i not in done:
+            done[i] = card_pdf(*job, write)
+            if progress is not None:
+                progress(len(done), len(jobs))
+    return [done[i] for i in range(len(jobs))]
+
+
+def cache_key(candidates: tuple[tuple[str, int, str], ...]) -> str:
+    """What a card's placement and PDF are made from: its candidate HTMLs and the renderer (WeasyPrint's
+    version, this module's code, the fonts and their stylesheet, rulesdsl's version)."""
+    digest = hashlib.sha256(b"rulesdsl card 1\0")
+    digest.update(_renderer().encode())
+    for orientation, columns, html in candidates:
+        digest.update(f"{orientation}\0{columns}\0{len(html)}\0".encode())
+        digest.update(html.encode("utf-8"))
+    return digest.hexdigest()
+
+
+def _renderer() -> str:
+    """The renderer's identity, hashed again only when a font file, the stylesheet or this module changes."""
+    files = (Path(__file__), FONTS_CSS, *font_files())
+    return _renderer_of(tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files))
+
+
+@functools.lru_cache(maxsize=4)
+def _renderer_of(files: tuple[tuple[str, int, int], ...]) -> str:
+    from importlib.metadata import version
+    from . import __version__
+    digest = hashlib.sha256(f"weasyprint {version('weasyprint')}\0rulesdsl {__version__}\0{SLACK}\0".encode())
+    for name, _, _ in files:
+        digest.update(Path(name).read_bytes())
+    return digest.hexdigest()
 
 
 def render_pdf(html: str, data: dict[str, Any], span: Span, sides: int = SIDES) -> tuple[bytes | None, list[Diagnostic]]:
     """The PDF of a card's HTML as it is (its page already chosen), with the same checks as `lay_out`."""
     document = _render(html)
     pages, fill, over = measure(document)
-    layout = Layout(data.get("orientation", "portrait"), data.get("columns", 1), html, document, pages, fill, over)
+    layout = Layout(data.get("orientation", "portrait"), data.get("columns", 1), html, pages, fill, over, document)
     problems = _check(layout, data, span, sides)
     if problems:
         return None, problems

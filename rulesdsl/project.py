@@ -291,31 +291,41 @@ def print_card(resolved: ir.Resolved, lang: str, labels: dict[str, dict[str, str
     """One card as printed, on the paper and within the sides its card block asks for (`paper` overrides
     it): its data, its HTML as laid out (page and columns chosen), its PDF (None on a layout error, b""
     when not `pdf`) and its warnings and the layout check's errors."""
-    from .charts import card, card_options
     from .pdf import card_pdf
-    options = card_options(resolved)
-    data, warnings = card(resolved, lang, labels, paper or options.paper or "a4")
-    html, content, problems = card_pdf(data, resolved.rulebook.id.span, sides=options.sides, write=pdf)
+    data, warnings, job = _card_job(resolved, lang, labels, paper)
+    html, content, problems = card_pdf(*job, write=pdf)
     return data, html, content, warnings + problems
 
 
-def add_charts(result: Compilation, formats: Collection[str] = ("html", "pdf"), paper: str | None = None) -> None:
+def _card_job(resolved: ir.Resolved, lang: str, labels: dict[str, dict[str, str]],
+              paper: str | None) -> tuple[dict[str, Any], list[Diagnostic], tuple[dict[str, Any], Span, int]]:
+    """A card's data and warnings, and what pdf.card_pdf lays out: the data, where errors point, the sides."""
+    from .charts import card, card_options
+    options = card_options(resolved)
+    data, warnings = card(resolved, lang, labels, paper or options.paper or "a4")
+    return data, warnings, (data, resolved.rulebook.id.span, options.sides)
+
+
+def add_charts(result: Compilation, formats: Collection[str] = ("html", "pdf"), paper: str | None = None,
+               progress: Callable[[int, int], None] | None = None) -> None:
     """Add every rulebook's cards, in each of its languages, to the outputs (and warnings, errors), on the
-    paper and within the sides each rulebook's card block asks for (`paper` overrides it)."""
+    paper and within the sides each rulebook's card block asks for (`paper` overrides it).  The cards are
+    laid out in parallel where the cache does not hold them (pdf.card_pdfs); `progress(done, total)`."""
     from .charts import languages
-    from .pdf import fingerprint
+    from .pdf import card_pdfs, fingerprint
     fingerprints = []
-    for key, resolved in sorted(result.resolved.items()):
-        for lang in languages(resolved):
-            data, html, pdf, problems = print_card(resolved, lang, result.labels, paper, "pdf" in formats)
-            result.diagnostics += problems
-            stem = f"{result.package}/charts/{module_name(key)}.{lang}"
-            if "html" in formats:
-                result.outputs[stem + ".html"] = html
-            if "pdf" in formats:
-                if pdf is not None:
-                    result.outputs[stem + ".pdf"] = pdf
-                    fingerprints.append(f"{module_name(key)}.{lang}.pdf {fingerprint(html, data['paper'])}\n")
+    cards = [(key, lang, resolved) for key, resolved in sorted(result.resolved.items()) for lang in languages(resolved)]
+    prepared = [_card_job(resolved, lang, result.labels, paper) for _, lang, resolved in cards]
+    printed = card_pdfs([job for _, _, job in prepared], write="pdf" in formats, progress=progress)
+    for (key, lang, _), (data, warnings, _), (html, pdf, problems) in zip(cards, prepared, printed):
+        result.diagnostics += warnings + problems
+        stem = f"{result.package}/charts/{module_name(key)}.{lang}"
+        if "html" in formats:
+            result.outputs[stem + ".html"] = html
+        if "pdf" in formats:
+            if pdf is not None:
+                result.outputs[stem + ".pdf"] = pdf
+                fingerprints.append(f"{module_name(key)}.{lang}.pdf {fingerprint(html, data['paper'])}\n")
     if "pdf" in formats and fingerprints:
         result.outputs[pdf_manifest(result.package)] = PDF_MANIFEST_HEAD + "".join(fingerprints)
     if not result.ok:

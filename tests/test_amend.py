@@ -104,7 +104,12 @@ def test_the_card_marks_exactly_the_two_items(errata, capsys):
     assert _exceptions(html) == [
         "7.4 Odds Determination (amended)",
         "The result of an attack below the left-most odds column (no roll): A2 (series: A1)",
-        "7.4 Combat Results Table (amended)", "3:1 x 4: D2r2"]
+        "7.4 Combat Results Table (amended)", "3:1 column, roll 4: D2r2"]
+    code, html, err = project.run("chart", "errata", "--format", "html", "--lang", "fr", "--out", "-", capsys=capsys)
+    assert code == 0, err
+    assert "colonne 3:1, jet 4 : D2r2" in _exceptions(html)
+    assert "jet 4 : " in html          # French sets a no-break space before the colon
+    assert "3:1 x 4" not in html        # the table coordinate is the errata's notation, not the card's
 
 
 def _exceptions(html: str) -> list[str]:
@@ -512,7 +517,7 @@ def test_the_card_marks_exactly_the_amended_cells_and_the_new_row_and_column(cel
     assert _exceptions(html)[1:] == [
         "Marsh: movement 3, combat 1L", "Woods: combat 2L", "Village: movement 2",
         "7.4 Combat Results Table (amended)",
-        "7:1 column: D1 D1 D1r1 D1r1 D2r1 D2r1 D2r2 D2r2 D3r2 D3r2 D3r3 D4r3 D4r4"]
+        "new 7:1 column: D1 D1 D1r1 D1r1 D2r1 D2r1 D2r2 D2r2 D3r2 D3r2 D3r3 D4r3 D4r4"]
 
 
 def test_diff_resolved_shows_exactly_the_amended_cells(cells, capsys):

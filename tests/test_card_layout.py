@@ -29,7 +29,7 @@ def _laid_out(key: str, lang: str = "en"):
 
 # The shipped cards that take a third side, which their card block allows (card { sides 3 }, with the
 # reason in the rulebook); every other card takes one or two.
-THREE_SIDES = {"corridor", "ridgeline"}
+THREE_SIDES = {"corridor"}
 
 
 def _boxes(box):

@@ -166,8 +166,8 @@ def test_the_shipped_games_inherit_or_replace_their_series_card(shipped):
     assert charts.card_options(shipped.resolved["corridor"]) == new
     bocage = charts.card_options(shipped.resolved["bocage"])
     assert bocage.reminders[-1] == "supply" and bocage.swatches["bocage"] == charts.Swatch("#6f8f3a", "cross")
-    ridgeline = charts.card_options(shipped.resolved["ridgeline"])  # supply is on its factor chart already
-    assert (ridgeline.sides, ridgeline.reminders) == (3, ("odds", "zoc", "retreat", "advance"))
+    ridgeline = charts.card_options(shipped.resolved["ridgeline"])  # two sides; supply is on its factor chart
+    assert (ridgeline.sides, ridgeline.reminders) == (2, ("odds", "zoc", "retreat", "advance"))
 
 
 # ---- diff --------------------------------------------------------------------------------------
