@@ -7,13 +7,13 @@ on the LALR state), and human names for the expected terminals otherwise.
 """
 from __future__ import annotations
 
-import os
 import re
 from typing import Iterable
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from . import cache
 from .errors import Diagnostic, RulesError, Span
 from .source import Source
 
@@ -23,17 +23,12 @@ _EMPTY_HINT = 'a rulebook starts with a header, like: game my-title "My Title" v
 
 
 def _cache_file() -> str | bool:
-    """Where Lark keeps the analysed LALR tables: the user's own cache folder (not the shared temporary
-    folder, whose files another user could write).  Lark stores a hash of the grammar, the options and its
-    version in the file and rebuilds the tables when it does not match, so a changed grammar never reads
-    stale tables.  False (no cache) where the folder cannot be made."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "rulesdsl")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
-        return False
-    return os.path.join(folder, "grammar.lark-tables")
+    """Where Lark keeps the analysed LALR tables: the user's own cache folder (cache.folder; not the shared
+    temporary folder, whose files another user could write).  Lark stores a hash of the grammar, the options
+    and its version in the file and rebuilds the tables when it does not match, so a changed grammar never
+    reads stale tables.  False (no cache) when caching is off or the folder cannot be made."""
+    base = cache.folder()
+    return False if base is None else str(base / "grammar.lark-tables")
 
 
 _LARK = Lark.open("grammar.lark", rel_to=__file__, parser="lalr", propagate_positions=True,

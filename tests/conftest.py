@@ -1,8 +1,11 @@
 """Shared fixtures: the repository root, throwaway projects, golden files."""
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,12 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 if str(ROOT) not in sys.path:  # `generated` is imported from the repository root
     sys.path.insert(0, str(ROOT))
+
+# The tests' own cache (parser tables, laid-out cards: rulesdsl/cache.py), never the user's: set before
+# rulesdsl is imported, and deleted when the run ends.
+os.environ["RULESDSL_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulesdsl-test-cache-")
+os.environ.pop("RULESDSL_NO_CACHE", None)
+atexit.register(shutil.rmtree, os.environ["RULESDSL_CACHE_DIR"], True)
 
 
 def pytest_addoption(parser):

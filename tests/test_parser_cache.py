@@ -12,7 +12,7 @@ PARSE = ("from rulesdsl.transform import parse; from rulesdsl.source import Sour
 
 
 def _run(cache: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env = {**{k: v for k, v in os.environ.items() if k != "RULESDSL_CACHE_DIR"}, "XDG_CACHE_HOME": str(cache)}
     return subprocess.run([sys.executable, "-c", PARSE], env=env, capture_output=True, text=True, timeout=120)
 
 
@@ -41,6 +41,15 @@ def test_a_damaged_cache_or_an_unwritable_folder_changes_nothing(tmp_path):
     blocked.write_text("x")
     result = _run(blocked)                                        # the cache folder cannot be made
     assert result.returncode == 0 and result.stdout.strip() == "s", result.stderr
+
+
+def test_rulesdsl_cache_dir_overrides_and_rulesdsl_no_cache_turns_it_off(tmp_path):
+    env = {**os.environ, "RULESDSL_CACHE_DIR": str(tmp_path / "here"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    assert subprocess.run([sys.executable, "-c", PARSE], env=env, capture_output=True, timeout=120).returncode == 0
+    assert (tmp_path / "here" / "grammar.lark-tables").is_file() and not (tmp_path / "xdg").exists()
+    env = {**env, "RULESDSL_CACHE_DIR": str(tmp_path / "off"), "RULESDSL_NO_CACHE": "1"}
+    done = subprocess.run([sys.executable, "-c", PARSE], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "s" and not (tmp_path / "off").exists()
 
 
 def test_parsing_pauses_the_collector_and_gives_it_back_as_it_was():

@@ -1,0 +1,124 @@
+"""Incremental builds: a card's placement and PDF are cached by a hash of what they are made from
+(rulesdsl/cache.py, pdf.cache_key), so a build that changes nothing lays nothing out again, an edited game
+lays out only its own cards, and the cache never changes a byte of what is written."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from rulesdsl import cache, pdf
+
+SERIES = (ROOT / "rulebooks" / "series" / "scs-1.8.rules").read_text(encoding="utf-8")
+GAME = '''game hollow "Hollow Ridge (a test title)" version "1.0" extends scs-1.8
+
+rule G1.0 "Stacking" {
+  summary "Up to four steps may stack in a hex."
+  stacking.limit = 4 steps
+}
+
+override terrain effects chart "Hollow Ridge TEC" [3.2] {
+  hex:
+    open    1   ne
+    woods   2   Dx2
+  hexside:
+    river   P   P
+}
+'''
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(folder))
+    return folder
+
+
+def _entries(folder: Path) -> set[str]:
+    return {p.stem for p in (folder / "cards").glob("*.json")}
+
+
+def _built(project, capsys) -> dict[str, bytes]:
+    code, _, err = project.run("build", capsys=capsys)
+    assert code == 0, err
+    return project.tree()
+
+
+def test_a_second_build_lays_nothing_out_and_writes_the_same_bytes(project, capsys, own_cache, monkeypatch):
+    project.write("rulebooks/series/scs-1.8.rules", SERIES)
+    project.write("rulebooks/games/hollow.rules", GAME)
+    first = _built(project, capsys)
+    assert len(_entries(own_cache)) == len([p for p in first if p.endswith(".pdf")]) >= 2
+    monkeypatch.setattr(pdf, "_render", lambda html: pytest.fail("a no-op build laid a card out again"))
+    (project.root / "generated" / "charts" / "hollow.en.pdf").unlink()      # written again, from the cache
+    assert _built(project, capsys) == first
+
+
+def test_an_edited_game_lays_out_only_its_own_cards(project, capsys, own_cache):
+    project.write("rulebooks/series/scs-1.8.rules", SERIES)
+    game = project.write("rulebooks/games/hollow.rules", GAME)
+    _built(project, capsys)
+    before = _entries(own_cache)
+    game.write_text(GAME.replace("woods   2   Dx2", "woods   3   Dx2"), encoding="utf-8")
+    after = _built(project, capsys)
+    new = _entries(own_cache) - before
+    hollow = [p for p in after if p.startswith("generated/charts/hollow.") and p.endswith(".pdf")]
+    scs = [p for p in after if p.startswith("generated/charts/scs_1_8.") and p.endswith(".pdf")]
+    assert len(new) == len(hollow) == 2 and len(scs) == 2      # its English and French cards; not the series'
+    assert len(_entries(own_cache)) == 6
+    assert "<td class=\"num\">3</td>" in after["generated/charts/hollow.en.html"].decode()
+
+
+def test_the_cache_never_changes_what_a_build_writes(project, capsys, own_cache, monkeypatch):
+    project.write("rulebooks/series/scs-1.8.rules", SERIES)
+    project.write("rulebooks/games/hollow.rules", GAME)
+    cached = _built(project, capsys)
+    monkeypatch.setenv("RULESDSL_NO_CACHE", "1")
+    for path in (project.root / "generated").rglob("*"):
+        if path.is_file():
+            path.unlink()
+    assert _built(project, capsys) == cached
+
+
+def test_a_damaged_or_unwritable_cache_is_no_cache(project, capsys, own_cache, monkeypatch):
+    project.write("rulebooks/series/scs-1.8.rules", SERIES)
+    project.write("rulebooks/games/hollow.rules", GAME)
+    first = _built(project, capsys)
+    for entry in (own_cache / "cards").glob("*.json"):
+        entry.write_text("{ not json", encoding="utf-8")         # a crash mid-write, a full disk
+    for blob in (own_cache / "cards").glob("*.bin"):
+        blob.write_bytes(b"")
+    assert _built(project, capsys) == first
+    blocked = project.write("not-a-folder", "a file where the cache folder would be")
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(blocked))
+    assert cache.folder() is None
+    assert _built(project, capsys) == first
+
+
+def test_an_entry_is_named_by_everything_the_card_is_made_from(monkeypatch):
+    candidates = (("portrait", 1, "<p>card</p>"),)
+    key = pdf.cache_key(candidates)
+    assert pdf.cache_key(candidates) == key
+    assert pdf.cache_key((("portrait", 2, "<p>card</p>"),)) != key
+    assert pdf.cache_key((("portrait", 1, "<p>card.</p>"),)) != key
+    monkeypatch.setattr(pdf, "SLACK", pdf.SLACK.replace("14mm", "15mm"))     # the renderer changed
+    pdf._renderer_of.cache_clear()
+    assert pdf.cache_key(candidates) != key
+
+
+def test_the_cache_stays_in_its_folder_and_keeps_no_more_than_its_limit(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(tmp_path / "c"))
+    monkeypatch.setattr(cache, "KEEP", 3)
+    for n in range(5):
+        cache.write("cards", f"{n:064x}", {"n": n}, b"pdf")
+        os.utime(tmp_path / "c" / "cards" / f"{n:064x}.json", ns=(n * 10**9, n * 10**9))
+    cache.write("cards", "f" * 64, {"n": 9})
+    kept = sorted(p.name for p in (tmp_path / "c" / "cards").iterdir())
+    assert len([k for k in kept if k.endswith(".json")]) == 3
+    assert cache.read("cards", "f" * 64) == ({"n": 9, "key": "f" * 64, "blob": False}, None)
+    assert json.loads((tmp_path / "c" / "cards" / f"{4:064x}.json").read_text())["n"] == 4
+    assert cache.read("cards", f"{0:064x}") is None             # the oldest went first
+    assert not [p for p in (tmp_path / "c" / "cards").iterdir() if p.name.startswith(".tmp-")]
