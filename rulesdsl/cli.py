@@ -365,7 +365,7 @@ def _one_rulebook(root: Path | None, name: str) -> tuple[Compilation, str] | int
     is_file = as_path.suffix == ".rules" or as_path.exists()
     # an id may be the project's own rulebook or a library one (a shipped series' card)
     compilation = compile_project(root, [as_path] if is_file else None, () if is_file else (name,),
-                                  examples=False)   # its examples are `check`'s business
+                                  examples=False, generate=False)   # its modules and examples are `check`'s business
     key = next((k for k, r in compilation.rulebooks.items() if r.path == shown_path(as_path, root)), None) \
         if is_file else name
     if not compilation.ok:

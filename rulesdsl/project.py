@@ -95,12 +95,13 @@ class Compilation:
 
 
 def compile_project(root: Path | None, paths: list[Path] | None = None,
-                    library_ids: Collection[str] = (), examples: bool = True) -> Compilation:
+                    library_ids: Collection[str] = (), examples: bool = True, generate: bool = True) -> Compilation:
     """Read every rulebook of the project (and `paths`), then compile them together, with the library
     rulebooks they extend; `paths` limits what is reported to those files and the rulebooks they extend.
     `library_ids`: library rulebooks resolved too, whether or not a rulebook extends them (a series'
     card); a rulebook of the project with the same id wins.  `examples=False` skips running the worked
-    examples (a command that reads one rulebook: its card, its coverage, an explanation)."""
+    examples; `generate=False` stops after resolving: no module is generated (a card, a coverage report and
+    an explanation read the resolved rules; `check` and `build` generate, import and run every module)."""
     try:
         config = load_config(root)
     except RulesError as exc:   # the settings are wrong: where outputs would go is unknown
@@ -122,7 +123,7 @@ def compile_project(root: Path | None, paths: list[Path] | None = None,
             problems += exc.diagnostics
             texts.update(exc.sources)
     result = compile_sources(sources, targets, config.library, config.package, root, library_ids,
-                             examples=examples)
+                             examples=examples, generate=generate)
     result.diagnostics = _only(problems, targets, result) + result.diagnostics
     result.sources.update(texts)
     result.checked = len(targets) if targets is not None else len(files)
