@@ -23,6 +23,7 @@ import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -338,22 +339,18 @@ def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES,
     content: bytes | None = None
     if hit is not None:
         meta, content = hit
-        placement = Placement(meta["orientation"], meta["columns"], meta["html"], meta["sides"], meta["fill"],
-                              meta["over"])
+        placement = Placement(**{f.name: meta[f.name] for f in dataclasses.fields(Placement)})
     else:
         layout = _best(candidates)
-        placement = Placement(layout.orientation, layout.columns, layout.html, layout.sides, layout.fill, layout.over)
+        placement = Placement(**{f.name: getattr(layout, f.name) for f in dataclasses.fields(Placement)})
         content = layout.document.write_pdf() if write and layout.over <= 0.5 else None
-        cache.write("cards", key, {"orientation": layout.orientation, "columns": layout.columns, "html": layout.html,
-                                   "sides": layout.sides, "fill": layout.fill, "over": layout.over}, content)
+        cache.write("cards", key, dataclasses.asdict(placement), content)
     problems = _check(placement, data, span, sides)
     if problems:
         return placement.html, None, problems
     if write and content is None:       # stored by a run that wrote no PDF
         content = _render(placement.html).write_pdf()
-        cache.write("cards", key, {"orientation": placement.orientation, "columns": placement.columns,
-                                   "html": placement.html, "sides": placement.sides, "fill": placement.fill,
-                                   "over": placement.over}, content)
+        cache.write("cards", key, dataclasses.asdict(placement), content)
     return placement.html, content if write else b"", _uncovered(placement.html, data, span)
 
 
