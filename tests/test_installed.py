@@ -215,7 +215,7 @@ def test_a_game_amending_one_cell_and_one_parameter_owns_exactly_those(installed
                                                                  listed.group(1), re.S)]
     assert items == ["7.4Odds Determination (amended)The result of an attack below the left-most odds column "
                      "(no roll): A2 (series: A1)",
-                     "7.4Combat Results Table (amended)3:1 x 4: D2r2"]
+                     "7.4Combat Results Table (amended)3:1 column, roll 4: D2r2"]
     # diff --resolved against the house series: those two changes and no other
     out = run("rulesdsl", "diff", "--resolved", "house", "rulebooks/errata.rules", "--format", "json", code=1)
     import json
