@@ -7,8 +7,12 @@ Run: python benchmarks/bench_pipeline.py [--rounds N] [--quick] [--write]
    machine slows all of them alike; each row shows the min and the median per round, the spread
    (max/min) and the ratio of medians to the floor.
 2. Whole commands in a fresh process, against `python -c pass` and `python -c "import lark"`.
-3. Scaling: parse-to-IR and the full check of generated series of 1k, 10k and 100k lines, clean and with
+3. Builds: `rulesdsl build` with nothing changed (every card from the cache) and with no cache (every card
+   laid out), against `rulesdsl check`, in a copy of the project.
+4. Scaling: parse-to-IR and the full check of generated series of 1k, 10k and 100k lines, clean and with
    one error every 10 rules, as cost per line relative to 1k lines (1.0 is linear).
+5. The generated runtime against hand-written code (bench_runtime.py), and the engine's movement and supply
+   searches against a plain Dijkstra and BFS on the same map (bench_search.py).
 
 --write puts the tables in benchmarks/RESULTS.md (the README quotes it).
 """
@@ -30,6 +34,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from lark import Lark  # noqa: E402
 
+import bench_runtime  # noqa: E402
+import bench_search  # noqa: E402
 from bench_errors import rulebook as generated_series  # noqa: E402
 from rulesdsl.charts import card, render_html  # noqa: E402
 from rulesdsl.codegen import generate  # noqa: E402
@@ -132,6 +138,40 @@ def command_table(rounds: int) -> list[str]:
     return out
 
 
+def build_table(rounds: int) -> list[str]:
+    """`rulesdsl build` in a copy of the project: with no cache (every card laid out, in parallel), and again
+    with nothing changed (every card from the cache), against `rulesdsl check` of the same rulebooks."""
+    import shutil
+    python = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp) / "project"
+        shutil.copytree(ROOT / "rulebooks", project / "rulebooks")
+        warm, cold = Path(tmp) / "warm-cache", Path(tmp) / "cold-cache"
+
+        def run(args: list[str], cache: Path, fresh: bool = False) -> Callable[[], object]:
+            def command() -> object:
+                if fresh:
+                    shutil.rmtree(cache, ignore_errors=True)
+                env = {**os.environ, "CI": "true", "RULESDSL_CACHE_DIR": str(cache)}
+                return subprocess.run([python, "-m", "rulesdsl", *args], cwd=project, env=env,
+                                      capture_output=True, check=False, timeout=1200)
+            return command
+        commands = {"rulesdsl check": run(["check"], warm),
+                    "rulesdsl build, nothing changed (cards from the cache)": run(["build"], warm)}
+        samples = interleaved(commands, rounds)
+        samples["rulesdsl build, no cache (every card laid out)"] = [
+            _time(run(["build"], cold, fresh=True)) for _ in range(max(1, rounds // 3))]
+    check = statistics.median(samples["rulesdsl check"])
+    out = [f"In a copy of the project, on {os.cpu_count()} cores (cards are laid out one process per core); "
+           "the cold build is run fewer times.", "",
+           "| command | min | median | spread | x `rulesdsl check` |", "| --- | --- | --- | --- | --- |"]
+    for name, values in samples.items():
+        median = statistics.median(values)
+        out.append(f"| {name} | {min(values):.2f} s | {median:.2f} s | {max(values) / min(values):.2f} | "
+                   f"{median / check:.2f} |")
+    return out
+
+
 def scaling_table(sizes: tuple[int, ...], rounds: int) -> list[str]:
     out = ["Cost per line relative to the 1k-line file (1.00 is linear); errors: one every 10 rules.", "",
            "| lines | parse to IR, per line | ratio | whole check, per line | ratio | "
@@ -173,6 +213,9 @@ def main() -> None:
     sizes = (1_000, 10_000) if args.quick else (1_000, 10_000, 100_000)
     sections = [("Stages, against the Lark floor", stage_table(rounds)),
                 ("Whole commands", command_table(rounds)),
+                ("Builds, with and without the card cache", build_table(rounds)),
+                ("The generated runtime against hand-written code", bench_runtime.table(max(rounds, 7))),
+                ("The engine's map searches against a plain search", bench_search.table(max(rounds, 5))),
                 ("Scaling", scaling_table(sizes, rounds))]
     text = ["# Benchmark results", "",
             f"Written by `python benchmarks/bench_pipeline.py --write` on {os.cpu_count()} cores, Python "

@@ -129,12 +129,14 @@ def once(function: Callable[[], object], loops: int) -> float:
     return (time.perf_counter() - start) / loops
 
 
-def main(rounds: int = 15) -> None:
+def table(rounds: int = 15) -> list[str]:
+    """The comparison as a Markdown table (bench_pipeline.py puts it in RESULTS.md)."""
     check_same_answers()
     loops = 200
-    print(f"generated/bocage.py against hand-written code: {rounds} interleaved rounds of {loops} loops, "
-          f"after a warm-up\n")
-    print(f"{'call':<16}{'generated':>12}{'hand':>10}{'ratio':>8}{'of mins':>9}{'spread':>8}{'target':>8}")
+    out = [f"generated/bocage.py against hand-written code: {rounds} interleaved rounds of {loops} loops, "
+           "after a warm-up.", "",
+           "| call | generated | hand-written | ratio of medians | ratio of mins | spread | target |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, (generated, hand) in PAIRS.items():
         once(generated, loops), once(hand, loops)          # warm-up
         samples_g, samples_h = [], []
@@ -144,9 +146,15 @@ def main(rounds: int = 15) -> None:
         ratios = [g / h for g, h in zip(samples_g, samples_h)]
         per = CALLS[name]
         ratio = statistics.median(samples_g) / statistics.median(samples_h)
-        print(f"{name:<16}{statistics.median(samples_g) / per * 1e6:>10.2f}us{statistics.median(samples_h) / per * 1e6:>8.2f}us"
-              f"{ratio:>7.1f}x{min(samples_g) / min(samples_h):>8.1f}x{max(ratios) / min(ratios):>7.2f}x"
-              f"{TARGETS[name]:>7.0f}x")
+        out.append(f"| `{name}` | {statistics.median(samples_g) / per * 1e6:.2f} us | "
+                   f"{statistics.median(samples_h) / per * 1e6:.2f} us | {ratio:.1f}x | "
+                   f"{min(samples_g) / min(samples_h):.1f}x | {max(ratios) / min(ratios):.2f} | "
+                   f"{TARGETS[name]:.0f}x |")
+    return out
+
+
+def main(rounds: int = 15) -> None:
+    print("\n".join(table(rounds)))
 
 
 if __name__ == "__main__":

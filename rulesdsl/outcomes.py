@@ -6,6 +6,7 @@ Fractions (no simulation), for any net DRM.
 """
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -50,7 +51,17 @@ class Odds:
 def column_odds(dice: str, rows: dict[str, tuple[str, ...]], index: int, notation: str = "steps-first",
                 drm: int = 0, codes: Mapping[str, Result] | None = None) -> Odds:
     """The outcome odds of column `index` of a table whose rows are `rows`, with a net `drm`; cells read as
-    `codes` declares them, else in `notation`."""
+    `codes` declares them, else in `notation`.  Remembered: a card in each language, and a game that keeps
+    its series' table, ask for the same odds."""
+    return _column_odds(dice, tuple(rows.items()), index, notation, drm,
+                        None if codes is None else tuple(sorted(codes.items())))
+
+
+@functools.lru_cache(maxsize=4096)
+def _column_odds(dice: str, table: tuple[tuple[str, tuple[str, ...]], ...], index: int, notation: str, drm: int,
+                 declared: tuple[tuple[str, Result], ...] | None) -> Odds:
+    rows = dict(table)
+    codes = None if declared is None else dict(declared)
     d_step = d_retreat = d_steps = a_steps = a_step = Fraction(0)
     d_all = a_all = exchange = not_allowed = Fraction(0)
     a_retreat = d_advance = a_advance = breakthrough = no_effect = Fraction(0)

@@ -328,20 +328,19 @@ def lay_out(data: dict[str, Any], span: Span, sides: int = SIDES) -> tuple[Layou
     return layout, _check(layout, data, span, sides)
 
 
-def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES,
-             write: bool = True) -> tuple[str, bytes | None, list[Diagnostic]]:
+def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES, write: bool = True,
+             key: str | None = None) -> tuple[str, bytes | None, list[Diagnostic]]:
     """A card's HTML as laid out, its PDF (None on an error, or b"" when not `write`) and the problems found.
     The placement and the PDF come from the cache when the same candidates were laid out before by the same
-    renderer (cache_key); the cache never changes what is printed, only how soon."""
-    candidates = _candidates(data)
-    key = cache_key(candidates)
+    renderer (cache_key, or `key` when it is known); the cache never changes what is printed, only how soon."""
+    key = key or cache_key(data)
     hit = cache.read("cards", key)
     content: bytes | None = None
     if hit is not None:
         meta, content = hit
         placement = Placement(**{f.name: meta[f.name] for f in dataclasses.fields(Placement)})
     else:
-        layout = _best(candidates)
+        layout = _best(_candidates(data))
         placement = Placement(**{f.name: getattr(layout, f.name) for f in dataclasses.fields(Placement)})
         content = layout.document.write_pdf() if write and layout.over <= 0.5 else None
         cache.write("cards", key, dataclasses.asdict(placement), content)
@@ -358,7 +357,8 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
               progress: Any = None) -> list[tuple[str, bytes | None, list[Diagnostic]]]:
     """`card_pdf` of each (data, span, sides), in order.  The cards the cache does not hold are laid out in
     parallel, a process per core (WeasyPrint is pure CPU); `progress(done, total)` is told as they finish."""
-    misses = [i for i, (data, _, _) in enumerate(jobs) if cache.read("cards", cache_key(_candidates(data))) is None]
+    keys = [cache_key(data) for data, _, _ in jobs]
+    misses = [i for i, key in enumerate(keys) if cache.read("cards", key) is None]
     workers = min(len(misses), os.cpu_count() or 1)
     done: dict[int, tuple[str, bytes | None, list[Diagnostic]]] = {}
     if workers > 1:
@@ -366,7 +366,7 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
         import multiprocessing
         try:
             with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                futures = {pool.submit(card_pdf, *jobs[i], write): i for i in misses}
+                futures = {pool.submit(card_pdf, *jobs[i], write, keys[i]): i for i in misses}
                 for future in concurrent.futures.as_completed(futures):
                     done[futures[future]] = future.result()
                     if progress is not None:
@@ -375,26 +375,34 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
             done = {}           # no processes here: one at a time
     for i, job in enumerate(jobs):
         if i not in done:
-            done[i] = card_pdf(*job, write)
+            done[i] = card_pdf(*job, write, keys[i])
             if progress is not None:
                 progress(len(done), len(jobs))
     return [done[i] for i in range(len(jobs))]
 
 
-def cache_key(candidates: tuple[tuple[str, int, str], ...]) -> str:
-    """What a card's placement and PDF are made from: its candidate HTMLs and the renderer (WeasyPrint's
-    version, this module's code, the fonts and their stylesheet, rulesdsl's version)."""
-    digest = hashlib.sha256(b"rulesdsl card 1\0")
+def cache_key(data: dict[str, Any]) -> str:
+    """What a card's placement and PDF are made from: its HTML on the first candidate page (the others differ
+    from it only by what the template makes of the page and the column count, so the candidates, the template
+    and its code stand for them) and the renderer (WeasyPrint's version, this module's code, the fonts and
+    their stylesheet, rulesdsl's version)."""
+    from .charts import page_size, render_html
+    orientation, columns = CANDIDATES[0]
+    html = render_html({**data, "orientation": orientation, "columns": columns,
+                        "size": page_size(data["paper"], orientation)})
+    digest = hashlib.sha256(b"rulesdsl card 2\0")
     digest.update(_renderer().encode())
-    for orientation, columns, html in candidates:
-        digest.update(f"{orientation}\0{columns}\0{len(html)}\0".encode())
-        digest.update(html.encode("utf-8"))
+    digest.update(repr((CANDIDATES, FALLBACK, SIDES)).encode())
+    digest.update(f"{len(html)}\0".encode())
+    digest.update(html.encode("utf-8"))
     return digest.hexdigest()
 
 
 def _renderer() -> str:
-    """The renderer's identity, hashed again only when a font file, the stylesheet or this module changes."""
-    files = (Path(__file__), FONTS_CSS, *font_files())
+    """The renderer's identity, hashed again only when a font file, the stylesheet, the card's template, or
+    this module or the one that renders the template changes."""
+    here = Path(__file__).parent
+    files = (Path(__file__), here / "charts.py", *sorted((here / "templates").glob("card*")), FONTS_CSS, *font_files())
     return _renderer_of(tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files))
 
 

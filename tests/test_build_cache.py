@@ -99,14 +99,20 @@ def test_a_damaged_or_unwritable_cache_is_no_cache(project, capsys, own_cache, m
 
 
 def test_an_entry_is_named_by_everything_the_card_is_made_from(monkeypatch):
-    candidates = (("portrait", 1, "<p>card</p>"),)
-    key = pdf.cache_key(candidates)
-    assert pdf.cache_key(candidates) == key
-    assert pdf.cache_key((("portrait", 2, "<p>card</p>"),)) != key
-    assert pdf.cache_key((("portrait", 1, "<p>card.</p>"),)) != key
+    from rulesdsl.charts import card
+    from rulesdsl.project import compile_project
+    shipped = compile_project(ROOT, examples=False, generate=False)
+    data, _ = card(shipped.resolved["bocage"], "en", shipped.labels)
+    key = pdf.cache_key(data)
+    assert pdf.cache_key(dict(data)) == key
+    assert pdf.cache_key({**data, "paper": "letter"}) != key                    # the card's own content
+    assert pdf.cache_key({**data, "title": data["title"].__class__("Bocage!")}) != key
+    monkeypatch.setattr(pdf, "CANDIDATES", pdf.CANDIDATES[:2])                  # the pages tried
+    assert pdf.cache_key(data) != key
+    monkeypatch.undo()
     monkeypatch.setattr(pdf, "SLACK", pdf.SLACK.replace("14mm", "15mm"))     # the renderer changed
     pdf._renderer_of.cache_clear()
-    assert pdf.cache_key(candidates) != key
+    assert pdf.cache_key(data) != key
 
 
 def test_the_cache_stays_in_its_folder_and_keeps_no_more_than_its_limit(tmp_path, monkeypatch):

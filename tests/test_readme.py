@@ -15,3 +15,17 @@ def test_readme_python_examples():
         test = parser.get_doctest(block, {}, f"README block {i}", "README.md", 0)
         runner.run(test)
     assert runner.failures == 0 and runner.tries > 0
+
+
+def test_the_speed_figures_are_the_latest_benchmark_results():
+    """The README quotes rows of benchmarks/RESULTS.md, which only the benchmark writes: each quoted row
+    must be there as it is, so the README's figures cannot drift from the latest run."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    speed = readme[readme.index("## Speed"):readme.index("\n## ", readme.index("## Speed") + 1)]
+    quoted = [line for line in speed.splitlines() if line.startswith("| ") and not line.startswith("| ---")]
+    results = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    assert results.startswith("# Benchmark results\n\nWritten by `python benchmarks/bench_pipeline.py --write`")
+    figures = [line for line in quoted if re.search(r"\d", line)]
+    assert len(figures) >= 5, "the Speed section quotes no benchmark rows"
+    missing = [line for line in quoted if line not in results.splitlines()]
+    assert missing == [], "README rows not in benchmarks/RESULTS.md (run the benchmark with --write, quote it)"
