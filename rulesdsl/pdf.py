@@ -336,9 +336,9 @@ def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES, write: bool =
     key = key or cache_key(data)
     hit = cache.read("cards", key)
     content: bytes | None = None
-    if hit is not None:
-        meta, content = hit
-        placement = Placement(**{f.name: meta[f.name] for f in dataclasses.fields(Placement)})
+    cached = None if hit is None else _placement(hit[0])
+    if hit is not None and cached is not None:
+        placement, content = cached, hit[1]
     else:
         layout = _best(_candidates(data))
         placement = Placement(**{f.name: getattr(layout, f.name) for f in dataclasses.fields(Placement)})
@@ -351,6 +351,17 @@ def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES, write: bool =
         content = _render(placement.html).write_pdf()
         cache.write("cards", key, dataclasses.asdict(placement), content)
     return placement.html, content if write else b"", _uncovered(placement.html, data, span)
+
+
+_TYPES: dict[str, type | tuple[type, ...]] = {"orientation": str, "columns": int, "html": str, "sides": int,
+                                           "fill": (int, float), "over": (int, float)}
+
+
+def _placement(meta: dict[str, Any]) -> Placement | None:
+    """The placement a cache entry holds; None when it holds no whole one (an entry damaged by hand)."""
+    if any(not isinstance(meta.get(name), kind) for name, kind in _TYPES.items()):
+        return None
+    return Placement(**{name: meta[name] for name in _TYPES})
 
 
 def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,

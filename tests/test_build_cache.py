@@ -128,3 +128,13 @@ def test_the_cache_stays_in_its_folder_and_keeps_no_more_than_its_limit(tmp_path
     assert json.loads((tmp_path / "c" / "cards" / f"{4:064x}.json").read_text())["n"] == 4
     assert cache.read("cards", f"{0:064x}") is None             # the oldest went first
     assert not [p for p in (tmp_path / "c" / "cards").iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_an_entry_without_a_whole_placement_is_a_miss():
+    import dataclasses
+    assert set(pdf._TYPES) == {f.name for f in dataclasses.fields(pdf.Placement)}
+    whole = {"orientation": "portrait", "columns": 2, "html": "<p>card</p>", "sides": 1, "fill": 0.5, "over": 0}
+    assert pdf._placement(whole) == pdf.Placement("portrait", 2, "<p>card</p>", 1, 0.5, 0)
+    for name in whole:
+        assert pdf._placement({k: v for k, v in whole.items() if k != name}) is None
+    assert pdf._placement({**whole, "columns": "2"}) is None
