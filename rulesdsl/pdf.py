@@ -21,6 +21,7 @@ import hashlib
 import logging
 import os
 import re
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 import dataclasses
@@ -372,7 +373,7 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
     misses = [i for i, key in enumerate(keys) if cache.read("cards", key) is None]
     workers = min(len(misses), os.cpu_count() or 1)
     done: dict[int, tuple[str, bytes | None, list[Diagnostic]]] = {}
-    if workers > 1:
+    if workers > 1 and sys.platform.startswith("linux"):    # forked workers: where fork is safe and cheap
         import concurrent.futures
         import multiprocessing
         try:

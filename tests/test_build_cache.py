@@ -138,3 +138,18 @@ def test_an_entry_without_a_whole_placement_is_a_miss():
     for name in whole:
         assert pdf._placement({k: v for k, v in whole.items() if k != name}) is None
     assert pdf._placement({**whole, "columns": "2"}) is None
+
+
+def test_cards_laid_out_in_parallel_are_the_cards_laid_out_one_by_one(tmp_path, monkeypatch):
+    from rulesdsl.project import _card_job, compile_project
+    shipped = compile_project(ROOT, examples=False, generate=False)
+    jobs = [_card_job(shipped.resolved[key], "en", shipped.labels, None)[2] for key in ("scs-1.8", "vcs")]
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(tmp_path / "parallel"))
+    told: list[tuple[int, int]] = []
+    parallel = pdf.card_pdfs(jobs, progress=lambda done, total: told.append((done, total)))
+    assert told[-1] == (2, 2) and len(told) == 2
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(tmp_path / "serial"))
+    monkeypatch.setattr(pdf.os, "cpu_count", lambda: 1)
+    serial = pdf.card_pdfs(jobs)
+    assert [(html, content) for html, content, _ in parallel] == [(html, content) for html, content, _ in serial]
+    assert all(content for _, content, _ in serial)
