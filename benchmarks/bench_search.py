@@ -16,7 +16,6 @@ import heapq
 import random
 import statistics
 import sys
-import time
 from collections import deque
 from collections.abc import Callable
 from fractions import Fraction
@@ -24,7 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from bench_runtime import once  # noqa: E402
 from generated import bocage  # noqa: E402
 from rulesdsl.runtime.hexmap import Hex, HexMap  # noqa: E402
 from rulesdsl.runtime.situation import Counter, Situation  # noqa: E402
@@ -100,13 +101,6 @@ PAIRS: dict[str, tuple[Callable[[], object], Callable[[], object]]] = {
                lambda: hand_supply(MOVER.hex, SITUATION.supply_sources["allied"])),
 }
 TARGETS = {"reachable": 2.0, "supply": 2.0}
-
-
-def once(function: Callable[[], object], loops: int) -> float:
-    start = time.perf_counter()
-    for _ in range(loops):
-        function()
-    return (time.perf_counter() - start) / loops
 
 
 def table(rounds: int = 7) -> list[str]:

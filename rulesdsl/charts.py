@@ -465,9 +465,9 @@ def _outcome_label(key: str, t: Labeler) -> Label:
     if not key.startswith("state "):
         return t(f"outcome.{key}")
     _, side, state = key.split(" ", 2)
-    template, who, what = t("outcome.becomes"), t(f"code.side.{side}"), t.name("state", state)
-    text = template.text.replace("{side}", who.text).replace("{state}", what.text.lower())
-    return Label(text[:1].upper() + text[1:], template.fallback or who.fallback or what.fallback)
+    what = t.name("state", state)
+    label = _filled(t("outcome.becomes"), side=t(f"code.side.{side}"), state=Label(what.text.lower(), what.fallback))
+    return Label(label.text[:1].upper() + label.text[1:], label.fallback)
 
 
 def _codes(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]] | None:
@@ -491,12 +491,10 @@ def _clause_label(clause: ir.CodeClause, t: Labeler) -> Label:
     else:
         key = f"code.{clause.effect}" + ("-units" if word in result_codes.UNIT_WORDS else "") + \
             ("-one" if clause.amount == 1 else "")
-    template = t(key)
-    state = t.name("state", word) if clause.effect == ir.CodeEffect.BECOMES else None
-    text = template.text.replace("{side}", side.text).replace("{n}", str(clause.amount or 0))
-    if state is not None:
-        text = text.replace("{state}", state.text.lower())
-    return Label(text, template.fallback or side.fallback)
+    values: dict[str, str | Label] = {"side": side, "n": str(clause.amount or 0)}
+    if clause.effect == ir.CodeEffect.BECOMES:      # the state's own label is not checked for English here
+        values["state"] = t.name("state", word).text.lower()
+    return _filled(t(key), **values)
 
 
 def _modifiers(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
@@ -827,12 +825,13 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     return out
 
 
-def _filled(template: Label, **values: str) -> Label:
-    """A label with its {placeholders} filled in (values are printed as given)."""
+def _filled(template: Label, **values: str | Label) -> Label:
+    """A label with its {placeholders} filled in: text as given, or labels (the result is marked as English
+    when the template or a label put in it is)."""
     text = template.text
     for name, value in values.items():
-        text = text.replace("{" + name + "}", value)
-    return Label(text, template.fallback)
+        text = text.replace("{" + name + "}", str(value))
+    return Label(text, template.fallback or any(isinstance(v, Label) and v.fallback for v in values.values()))
 
 
 def _amended_item(field_name: str, amended: ir.Amended, t: Labeler) -> dict[str, Any]:

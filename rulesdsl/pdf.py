@@ -16,16 +16,18 @@ or sprawling card.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import logging
 import os
 import re
 import sys
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-import dataclasses
-from dataclasses import dataclass
 from typing import Any, Iterator
 
 from . import cache
@@ -201,11 +203,16 @@ def _paper_name(paper: str) -> str:
     return {"letter": "US Letter", "tabloid": "US Tabloid (11x17 in)"}.get(paper, paper.upper())
 
 
+def _html(data: dict[str, Any], orientation: str, columns: int) -> str:
+    """The card's HTML on one page orientation and column count."""
+    from .charts import page_size, render_html
+    return render_html({**data, "orientation": orientation, "columns": columns,
+                        "size": page_size(data["paper"], orientation)})
+
+
 def _candidates(data: dict[str, Any]) -> tuple[tuple[str, int, str], ...]:
     """The card's HTML on every candidate page and column count."""
-    from .charts import page_size, render_html
-    return tuple((orientation, columns, render_html({**data, "orientation": orientation, "columns": columns,
-                                                     "size": page_size(data["paper"], orientation)}))
+    return tuple((orientation, columns, _html(data, orientation, columns))
                  for orientation, columns in CANDIDATES + (FALLBACK,))
 
 
@@ -335,11 +342,22 @@ def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES, write: bool =
     The placement and the PDF come from the cache when the same candidates were laid out before by the same
     renderer (cache_key, or `key` when it is known); the cache never changes what is printed, only how soon."""
     key = key or cache_key(data)
+    return _printed(data, span, sides, write, key, _cached(key))
+
+
+def _cached(key: str) -> tuple[Placement, bytes | None] | None:
+    """The placement (and PDF, if one was stored) of a card's cache entry; None for no whole entry."""
     hit = cache.read("cards", key)
+    placement = None if hit is None else _placement(hit[0])
+    return None if hit is None or placement is None else (placement, hit[1])
+
+
+def _printed(data: dict[str, Any], span: Span, sides: int, write: bool, key: str,
+             cached: tuple[Placement, bytes | None] | None) -> tuple[str, bytes | None, list[Diagnostic]]:
+    """card_pdf, given what the cache holds for the card."""
     content: bytes | None = None
-    cached = None if hit is None else _placement(hit[0])
-    if hit is not None and cached is not None:
-        placement, content = cached, hit[1]
+    if cached is not None:
+        placement, content = cached
     else:
         layout = _best(_candidates(data))
         placement = Placement(**{f.name: getattr(layout, f.name) for f in dataclasses.fields(Placement)})
@@ -354,8 +372,9 @@ def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES, write: bool =
     return placement.html, content if write else b"", _uncovered(placement.html, data, span)
 
 
-_TYPES: dict[str, type | tuple[type, ...]] = {"orientation": str, "columns": int, "html": str, "sides": int,
-                                           "fill": (int, float), "over": (int, float)}
+# what each field of a cached placement must be (JSON writes a whole float like 0.0 as 0)
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    name: (int, float) if kind is float else kind for name, kind in typing.get_type_hints(Placement).items()}
 
 
 def _placement(meta: dict[str, Any]) -> Placement | None:
@@ -366,11 +385,12 @@ def _placement(meta: dict[str, Any]) -> Placement | None:
 
 
 def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
-              progress: Any = None) -> list[tuple[str, bytes | None, list[Diagnostic]]]:
+              progress: Callable[[int, int], None] | None = None) -> list[tuple[str, bytes | None, list[Diagnostic]]]:
     """`card_pdf` of each (data, span, sides), in order.  The cards the cache does not hold are laid out in
     parallel, a process per core (WeasyPrint is pure CPU); `progress(done, total)` is told as they finish."""
     keys = [cache_key(data) for data, _, _ in jobs]
-    misses = [i for i, key in enumerate(keys) if cache.read("cards", key) is None]
+    cached = [_cached(key) for key in keys]         # each entry read once
+    misses = [i for i, hit in enumerate(cached) if hit is None]
     workers = min(len(misses), os.cpu_count() or 1)
     done: dict[int, tuple[str, bytes | None, list[Diagnostic]]] = {}
     if workers > 1 and sys.platform.startswith("linux"):    # forked workers: where fork is safe and cheap
@@ -378,7 +398,7 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
         import multiprocessing
         try:
             with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                futures = {pool.submit(card_pdf, *jobs[i], write, keys[i]): i for i in misses}
+                futures = {pool.submit(_printed, *jobs[i], write, keys[i], None): i for i in misses}
                 for future in concurrent.futures.as_completed(futures):
                     done[futures[future]] = future.result()
                     if progress is not None:
@@ -387,7 +407,7 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
             done = {}           # no processes here: one at a time
     for i, job in enumerate(jobs):
         if i not in done:
-            done[i] = card_pdf(*job, write, keys[i])
+            done[i] = _printed(*job, write, keys[i], cached[i])
             if progress is not None:
                 progress(len(done), len(jobs))
     return [done[i] for i in range(len(jobs))]
@@ -398,10 +418,7 @@ def cache_key(data: dict[str, Any]) -> str:
     from it only by what the template makes of the page and the column count, so the candidates, the template
     and its code stand for them) and the renderer (WeasyPrint's version, this module's code, the fonts and
     their stylesheet, rulesdsl's version)."""
-    from .charts import page_size, render_html
-    orientation, columns = CANDIDATES[0]
-    html = render_html({**data, "orientation": orientation, "columns": columns,
-                        "size": page_size(data["paper"], orientation)})
+    html = _html(data, *CANDIDATES[0])
     digest = hashlib.sha256(b"rulesdsl card 2\0")
     digest.update(_renderer().encode())
     digest.update(repr((CANDIDATES, FALLBACK, SIDES)).encode())
