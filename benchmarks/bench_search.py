@@ -47,34 +47,44 @@ def zoc_of(enemy: Counter) -> set[Hex]:
     return {enemy.hex, *MAP.neighbours(enemy.hex)}
 
 
-EZOC = zoc_of(ENEMY)
+def enemy_zoc(situation: Situation, side: str) -> set[Hex]:
+    """Every enemy unit's ZOC (its hex and the six around it), worked out per call as the engine must."""
+    zone: set[Hex] = set()
+    for unit in situation.units:
+        if unit.side != side:
+            zone |= zoc_of(unit)
+    return zone
+
+
 ZOC_ENTRY = 2           # Bocage, by SCS 2.1a: entering an enemy ZOC costs 2 MPs more
 
 
 def hand_reachable(start: Hex, allowance: int) -> dict[Hex, int]:
     """Least MPs to every hex within the allowance; entering an enemy ZOC costs 2 MPs more and ends the move,
     the enemy's hex is closed, and a unit may always move one hex (the minimum move)."""
+    ezoc = enemy_zoc(SITUATION, MOVER.side)
     best = {start: 0}
     queue = [(0, start)]
     while queue:
         spent, here = heapq.heappop(queue)
-        if spent > best[here] or (here in EZOC and here != start):
+        if spent > best[here] or (here in ezoc and here != start):
             continue
         for there in MAP.neighbours(here):
             if there == ENEMY.hex:
                 continue
-            total = spent + COST[TERRAIN[there][0]] + (ZOC_ENTRY if there in EZOC else 0)
+            total = spent + COST[TERRAIN[there][0]] + (ZOC_ENTRY if there in ezoc else 0)
             if total <= allowance and total < best.get(there, total + 1):
                 best[there] = total
                 heapq.heappush(queue, (total, there))
     for there in MAP.neighbours(start):     # the minimum move: one hex, whatever it costs
         if there != ENEMY.hex and there not in best:
-            best[there] = COST[TERRAIN[there][0]] + (ZOC_ENTRY if there in EZOC else 0)
+            best[there] = COST[TERRAIN[there][0]] + (ZOC_ENTRY if there in ezoc else 0)
     return best
 
 
 def hand_supply(start: Hex, sources: frozenset[Hex]) -> bool:
     """A chain of hexes to a source that no enemy unit or enemy ZOC blocks."""
+    ezoc = enemy_zoc(SITUATION, MOVER.side)
     seen = {start}
     queue = deque([start])
     while queue:
@@ -82,7 +92,7 @@ def hand_supply(start: Hex, sources: frozenset[Hex]) -> bool:
         if here in sources:
             return True
         for there in MAP.neighbours(here):
-            if there not in seen and there not in EZOC:
+            if there not in seen and there not in ezoc:
                 seen.add(there)
                 queue.append(there)
     return False
@@ -120,8 +130,8 @@ def table(rounds: int = 7) -> list[str]:
         ratios = [e / h for e, h in zip(samples_e, samples_h)]
         out.append(f"| `{name}` | {statistics.median(samples_e) * 1e3:.2f} ms | "
                    f"{statistics.median(samples_h) * 1e3:.3f} ms | "
-                   f"{statistics.median(samples_e) / statistics.median(samples_h):.0f}x | "
-                   f"{min(samples_e) / min(samples_h):.0f}x | {max(ratios) / min(ratios):.2f} | "
+                   f"{statistics.median(samples_e) / statistics.median(samples_h):.1f}x | "
+                   f"{min(samples_e) / min(samples_h):.1f}x | {max(ratios) / min(ratios):.2f} | "
                    f"{TARGETS[name]:.0f}x |")
     return out
 

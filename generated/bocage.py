@@ -43,6 +43,7 @@ from rulesdsl.runtime import (
     BoundUnit,
     Context,
     Contribution,
+    Exact,
     Number,
     ParameterValue,
     Resolution,

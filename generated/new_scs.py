@@ -43,6 +43,7 @@ from rulesdsl.runtime import (
     BoundUnit,
     Context,
     Contribution,
+    Exact,
     Number,
     ParameterValue,
     Resolution,
@@ -1976,8 +1977,9 @@ VOCABULARY = Vocabulary(
 # ---------------------------------------------------------------------------
 # rule ambush-and-surprise:
 #   define hazardous-attack = all(attacking_hexes where factor < 1 and terrain.shift == 0)
+@_rt.once_per_combat
 def _def_hazardous_attack(ctx: Context) -> bool:
-    return _rt.all_where(ctx.attacking_hexes, lambda h1: ((h1.factor < Fraction(1)) and (h1.terrain.shift == Fraction(0))))
+    return _rt.all_where(ctx.attacking_hexes, lambda h1: ((h1.factor < 1) and (h1.terrain.shift == 0)))
 
 
 def hazardous_attack(combat: Combat) -> bool:
@@ -1987,17 +1989,19 @@ def hazardous_attack(combat: Combat) -> bool:
 
 # rule ambush-and-surprise:
 #   define ambush-chance = min(3, 1 + if(max(defenders of quality) > max(attackers of quality), 1, 0) + if(hazardous-attack, 1, 0) + if(intelligence-favours-defender, 1, 0))
-def _def_ambush_chance(ctx: Context) -> Fraction:
-    return min(Fraction(3), (((Fraction(1) + (Fraction(1) if (_rt.max_of(ctx.defenders, None, lambda u1: u1.quality) > _rt.max_of(ctx.attackers, None, lambda u1: u1.quality)) else Fraction(0))) + (Fraction(1) if _def_hazardous_attack(ctx) else Fraction(0))) + (Fraction(1) if ctx.situation('intelligence-favours-defender') else Fraction(0))))
+@_rt.once_per_combat
+def _def_ambush_chance(ctx: Context) -> Exact:
+    return min(3, (((1 + (1 if (_rt.max_of(ctx.defenders, None, lambda u1: u1.quality) > _rt.max_of(ctx.attackers, None, lambda u1: u1.quality)) else 0)) + (1 if _def_hazardous_attack(ctx) else 0)) + (1 if ctx.situation('intelligence-favours-defender') else 0)))
 
 
-def ambush_chance(combat: Combat) -> Fraction:
+def ambush_chance(combat: Combat) -> Exact:
     """ambush-chance (rule ambush-and-surprise) for a combat."""
     return _def_ambush_chance(ENGINE.bind(combat))
 
 
 # rule ambush-and-surprise:
 #   define ambush = dice.white <= ambush-chance and not all(defenders where dg)
+@_rt.once_per_combat
 def _def_ambush(ctx: Context) -> bool:
     return ((ctx.dice_white <= _def_ambush_chance(ctx)) and (not _rt.all_where(ctx.defenders, lambda u1: u1.is_('dg'))))
 
@@ -2009,33 +2013,36 @@ def ambush(combat: Combat) -> bool:
 
 # rule armor-advantage:
 #   define armor-attack = sum(attackers where tank of attack)
-def _def_armor_attack(ctx: Context) -> Fraction:
+@_rt.once_per_combat
+def _def_armor_attack(ctx: Context) -> Exact:
     return _rt.sum_of(ctx.attackers, lambda u1: u1.is_('tank'), lambda u1: u1.attack)
 
 
-def armor_attack(combat: Combat) -> Fraction:
+def armor_attack(combat: Combat) -> Exact:
     """armor-attack (rule armor-advantage) for a combat."""
     return _def_armor_attack(ENGINE.bind(combat))
 
 
 # rule armor-advantage:
 #   define armor-defense = sum(defenders where tank or anti-tank of defense)
-def _def_armor_defense(ctx: Context) -> Fraction:
+@_rt.once_per_combat
+def _def_armor_defense(ctx: Context) -> Exact:
     return _rt.sum_of(ctx.defenders, lambda u1: (u1.is_('tank') or u1.is_('anti-tank')), lambda u1: u1.defense)
 
 
-def armor_defense(combat: Combat) -> Fraction:
+def armor_defense(combat: Combat) -> Exact:
     """armor-defense (rule armor-advantage) for a combat."""
     return _def_armor_defense(ENGINE.bind(combat))
 
 
 # rule armor-advantage:
 #   define armor-odds = odds(armor-attack, armor-defense)
-def _def_armor_odds(ctx: Context) -> Fraction:
+@_rt.once_per_combat
+def _def_armor_odds(ctx: Context) -> Exact:
     return odds_ratio(_def_armor_attack(ctx), _def_armor_defense(ctx))
 
 
-def armor_odds(combat: Combat) -> Fraction:
+def armor_odds(combat: Combat) -> Exact:
     """armor-odds (rule armor-advantage) for a combat."""
     return _def_armor_odds(ENGINE.bind(combat))
 
@@ -2047,8 +2054,9 @@ def armor_odds(combat: Combat) -> Fraction:
 #       defender  when armor-defense > 0 and armor-odds <= 1:1 and (any(defenders where tank) or any(attackers where armored))
 #       neither   otherwise
 #     }
+@_rt.once_per_combat
 def _def_armor_advantage(ctx: Context) -> str:
-    return ('neither' if (ctx.defender_terrain.shift < Fraction(0)) else 'attacker' if ((_def_armor_attack(ctx) > Fraction(0)) and ((_def_armor_defense(ctx) == Fraction(0)) or (_def_armor_odds(ctx) >= Fraction(4, 1)))) else 'defender' if (((_def_armor_defense(ctx) > Fraction(0)) and (_def_armor_odds(ctx) <= Fraction(1, 1))) and (_rt.any_where(ctx.defenders, lambda u1: u1.is_('tank')) or _rt.any_where(ctx.attackers, lambda u1: u1.is_('armored')))) else 'neither')
+    return ('neither' if (ctx.defender_terrain.shift < 0) else 'attacker' if ((_def_armor_attack(ctx) > 0) and ((_def_armor_defense(ctx) == 0) or (_def_armor_odds(ctx) >= Fraction(4, 1)))) else 'defender' if (((_def_armor_defense(ctx) > 0) and (_def_armor_odds(ctx) <= Fraction(1, 1))) and (_rt.any_where(ctx.defenders, lambda u1: u1.is_('tank')) or _rt.any_where(ctx.attackers, lambda u1: u1.is_('armored')))) else 'neither')
 
 
 def armor_advantage(combat: Combat) -> str:
@@ -2058,19 +2066,21 @@ def armor_advantage(combat: Combat) -> str:
 
 # rule ambush-and-surprise:
 #   define surprise-chance = min(3, 1 + if(min(attackers of quality) > max(defenders of quality), 1, 0) + if(intelligence-favours-attacker, 1, 0))
-def _def_surprise_chance(ctx: Context) -> Fraction:
-    return min(Fraction(3), ((Fraction(1) + (Fraction(1) if (_rt.min_of(ctx.attackers, None, lambda u1: u1.quality) > _rt.max_of(ctx.defenders, None, lambda u1: u1.quality)) else Fraction(0))) + (Fraction(1) if ctx.situation('intelligence-favours-attacker') else Fraction(0))))
+@_rt.once_per_combat
+def _def_surprise_chance(ctx: Context) -> Exact:
+    return min(3, ((1 + (1 if (_rt.min_of(ctx.attackers, None, lambda u1: u1.quality) > _rt.max_of(ctx.defenders, None, lambda u1: u1.quality)) else 0)) + (1 if ctx.situation('intelligence-favours-attacker') else 0)))
 
 
-def surprise_chance(combat: Combat) -> Fraction:
+def surprise_chance(combat: Combat) -> Exact:
     """surprise-chance (rule ambush-and-surprise) for a combat."""
     return _def_surprise_chance(ENGINE.bind(combat))
 
 
 # rule ambush-and-surprise:
 #   define surprise = not ambush and dice.red >= 7 - surprise-chance and not all(attackers where dg)
+@_rt.once_per_combat
 def _def_surprise(ctx: Context) -> bool:
-    return (((not _def_ambush(ctx)) and (ctx.dice_red >= (Fraction(7) - _def_surprise_chance(ctx)))) and (not _rt.all_where(ctx.attackers, lambda u1: u1.is_('dg'))))
+    return (((not _def_ambush(ctx)) and (ctx.dice_red >= (7 - _def_surprise_chance(ctx)))) and (not _rt.all_where(ctx.attackers, lambda u1: u1.is_('dg'))))
 
 
 def surprise(combat: Combat) -> bool:
@@ -2090,11 +2100,11 @@ MODIFIERS = (
     # defensive-artillery       -1  both      when defensive-artillery and not overrun
     ModifierSpec('defensive-artillery', -1, 'both', lambda ctx: (ctx.situation('defensive-artillery') and (not ctx.overrun)), rules=('drm',)),
     # defender-density          +1  defender  when count(defenders) >= 3
-    ModifierSpec('defender-density', 1, 'defender', lambda ctx: (_rt.count_where(ctx.defenders, None) >= Fraction(3)), rules=('drm',)),
+    ModifierSpec('defender-density', 1, 'defender', lambda ctx: (_rt.count_where(ctx.defenders, None) >= 3), rules=('drm',)),
     # attack-density            -1  attacker  when any(attacking_hexes where count(units) >= 3)
-    ModifierSpec('attack-density', -1, 'attacker', lambda ctx: _rt.any_where(ctx.attacking_hexes, lambda h1: (_rt.count_where(h1.units, None) >= Fraction(3))), rules=('drm',)),
+    ModifierSpec('attack-density', -1, 'attacker', lambda ctx: _rt.any_where(ctx.attacking_hexes, lambda h1: (_rt.count_where(h1.units, None) >= 3)), rules=('drm',)),
     # soft-attack-density       -1  attacker  when any(attacking_hexes where count(units where soft) >= 3)
-    ModifierSpec('soft-attack-density', -1, 'attacker', lambda ctx: _rt.any_where(ctx.attacking_hexes, lambda h1: (_rt.count_where(h1.units, lambda u2: u2.is_('soft')) >= Fraction(3))), rules=('drm',)),
+    ModifierSpec('soft-attack-density', -1, 'attacker', lambda ctx: _rt.any_where(ctx.attacking_hexes, lambda h1: (_rt.count_where(h1.units, lambda u2: u2.is_('soft')) >= 3)), rules=('drm',)),
     # attacker-quality          +1  defender  when min(attackers of quality) > max(defenders of quality)
     ModifierSpec('attacker-quality', 1, 'defender', lambda ctx: (_rt.min_of(ctx.attackers, None, lambda u1: u1.quality) > _rt.max_of(ctx.defenders, None, lambda u1: u1.quality)), rules=('drm',)),
     # defender-quality          -1  attacker  when max(defenders of quality) > max(attackers of quality)
@@ -2106,7 +2116,7 @@ MODIFIERS = (
 # ---------------------------------------------------------------------------
 SHIFTS = (
     # engineers  1 max 1 when defender_terrain.shift < 0 and any(attackers where engineer and not dg)
-    ShiftSpec('engineers', lambda ctx: Fraction(1), 1, lambda ctx: ((ctx.defender_terrain.shift < Fraction(0)) and _rt.any_where(ctx.attackers, lambda u1: (u1.is_('engineer') and (not u1.is_('dg'))))), rules=('terrain-shifts',)),
+    ShiftSpec('engineers', lambda ctx: 1, 1, lambda ctx: ((ctx.defender_terrain.shift < 0) and _rt.any_where(ctx.attackers, lambda u1: (u1.is_('engineer') and (not u1.is_('dg'))))), rules=('terrain-shifts',)),
 )
 
 # ---------------------------------------------------------------------------
@@ -2132,15 +2142,15 @@ ADJUSTMENTS = (
     # ambush-retreat     defender-retreat  -1  when ambush
     AdjustmentSpec('ambush-retreat', 'defender-retreat', -1, lambda ctx: _def_ambush(ctx), rules=('ambush-and-surprise',)),
     # ambush-losses      defender-steps    -1  when ambush and result.defender_steps > 0
-    AdjustmentSpec('ambush-losses', 'defender-steps', -1, lambda ctx: (_def_ambush(ctx) and (ctx.result.defender_steps > Fraction(0))), rules=('ambush-and-surprise',)),
+    AdjustmentSpec('ambush-losses', 'defender-steps', -1, lambda ctx: (_def_ambush(ctx) and (ctx.result.defender_steps > 0)), rules=('ambush-and-surprise',)),
     # ambush-punishes    attacker-steps    +1  when ambush and result.defender_steps == 0
-    AdjustmentSpec('ambush-punishes', 'attacker-steps', 1, lambda ctx: (_def_ambush(ctx) and (ctx.result.defender_steps == Fraction(0))), rules=('ambush-and-surprise',)),
+    AdjustmentSpec('ambush-punishes', 'attacker-steps', 1, lambda ctx: (_def_ambush(ctx) and (ctx.result.defender_steps == 0)), rules=('ambush-and-surprise',)),
     # surprise-retreat   defender-retreat  +1  when surprise
     AdjustmentSpec('surprise-retreat', 'defender-retreat', 1, lambda ctx: _def_surprise(ctx), rules=('ambush-and-surprise',)),
     # surprise-losses    attacker-steps    -1  when surprise and result.attacker_steps > 0
-    AdjustmentSpec('surprise-losses', 'attacker-steps', -1, lambda ctx: (_def_surprise(ctx) and (ctx.result.attacker_steps > Fraction(0))), rules=('ambush-and-surprise',)),
+    AdjustmentSpec('surprise-losses', 'attacker-steps', -1, lambda ctx: (_def_surprise(ctx) and (ctx.result.attacker_steps > 0)), rules=('ambush-and-surprise',)),
     # surprise-punishes  defender-steps    +1  when surprise and result.attacker_steps == 0
-    AdjustmentSpec('surprise-punishes', 'defender-steps', 1, lambda ctx: (_def_surprise(ctx) and (ctx.result.attacker_steps == Fraction(0))), rules=('ambush-and-surprise',)),
+    AdjustmentSpec('surprise-punishes', 'defender-steps', 1, lambda ctx: (_def_surprise(ctx) and (ctx.result.attacker_steps == 0)), rules=('ambush-and-surprise',)),
 )
 
 

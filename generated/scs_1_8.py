@@ -41,6 +41,7 @@ from rulesdsl.runtime import (
     BoundUnit,
     Context,
     Contribution,
+    Exact,
     Number,
     ParameterValue,
     Resolution,

@@ -41,6 +41,7 @@ from rulesdsl.runtime import (
     BoundUnit,
     Context,
     Contribution,
+    Exact,
     Number,
     ParameterValue,
     Resolution,
@@ -1490,22 +1491,24 @@ VOCABULARY = Vocabulary(
 # ---------------------------------------------------------------------------
 # rule 10.41:
 #   define combined-arms-stacks = count(attacking_hexes where (any(units where armor) and any(units where infantry or engineer)) or any(units where intrinsic-combined-arms))
-def _def_combined_arms_stacks(ctx: Context) -> Fraction:
+@_rt.once_per_combat
+def _def_combined_arms_stacks(ctx: Context) -> Exact:
     return _rt.count_where(ctx.attacking_hexes, lambda h1: ((_rt.any_where(h1.units, lambda u2: u2.is_('armor')) and _rt.any_where(h1.units, lambda u2: (u2.is_('infantry') or u2.is_('engineer')))) or _rt.any_where(h1.units, lambda u2: u2.is_('intrinsic-combined-arms'))))
 
 
-def combined_arms_stacks(combat: Combat) -> Fraction:
+def combined_arms_stacks(combat: Combat) -> Exact:
     """combined-arms-stacks (rule 10.41) for a combat."""
     return _def_combined_arms_stacks(ENGINE.bind(combat))
 
 
 # rule 10.1:
 #   define elevation-difference = max(attacking_hexes of terrain.level) - defender_terrain.level
-def _def_elevation_difference(ctx: Context) -> Fraction:
+@_rt.once_per_combat
+def _def_elevation_difference(ctx: Context) -> Exact:
     return (_rt.max_of(ctx.attacking_hexes, None, lambda h1: h1.terrain.level) - ctx.defender_terrain.level)
 
 
-def elevation_difference(combat: Combat) -> Fraction:
+def elevation_difference(combat: Combat) -> Exact:
     """elevation-difference (rule 10.1) for a combat."""
     return _def_elevation_difference(ENGINE.bind(combat))
 
@@ -1520,11 +1523,11 @@ SHIFTS = (
     # integrity-attack             integrity-formations max 2 when not attacker-support-negative
     ShiftSpec('integrity-attack', lambda ctx: ctx.amount('integrity-formations'), 2, lambda ctx: (not ctx.situation('attacker-support-negative')), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # integrity-defense-shift      -1 max 1 when integrity-defense and not defender-support-negative
-    ShiftSpec('integrity-defense-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: (ctx.situation('integrity-defense') and (not ctx.situation('defender-support-negative'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
+    ShiftSpec('integrity-defense-shift', lambda ctx: (-1), 1, lambda ctx: (ctx.situation('integrity-defense') and (not ctx.situation('defender-support-negative'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # combined-arms-attack         if(river-assault, min(combined-arms-stacks, 1), combined-arms-stacks) max 6 when not combined-arms-defense and not entrenched
-    ShiftSpec('combined-arms-attack', lambda ctx: (min(_def_combined_arms_stacks(ctx), Fraction(1)) if ctx.situation('river-assault') else _def_combined_arms_stacks(ctx)), 6, lambda ctx: ((not ctx.situation('combined-arms-defense')) and (not ctx.situation('entrenched'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
+    ShiftSpec('combined-arms-attack', lambda ctx: (min(_def_combined_arms_stacks(ctx), 1) if ctx.situation('river-assault') else _def_combined_arms_stacks(ctx)), 6, lambda ctx: ((not ctx.situation('combined-arms-defense')) and (not ctx.situation('entrenched'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # combined-arms-defense-shift  -1 max 1 when combined-arms-defense and any(defenders where armor) and not any(attackers where armor or anti-tank)
-    ShiftSpec('combined-arms-defense-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: ((ctx.situation('combined-arms-defense') and _rt.any_where(ctx.defenders, lambda u1: u1.is_('armor'))) and (not _rt.any_where(ctx.attackers, lambda u1: (u1.is_('armor') or u1.is_('anti-tank'))))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
+    ShiftSpec('combined-arms-defense-shift', lambda ctx: (-1), 1, lambda ctx: ((ctx.situation('combined-arms-defense') and _rt.any_where(ctx.defenders, lambda u1: u1.is_('armor'))) and (not _rt.any_where(ctx.attackers, lambda u1: (u1.is_('armor') or u1.is_('anti-tank'))))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # artillery-attack-shift       artillery-attack max 2 when not attacker-support-negative
     ShiftSpec('artillery-attack-shift', lambda ctx: ctx.amount('artillery-attack'), 2, lambda ctx: (not ctx.situation('attacker-support-negative')), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # artillery-defense-shift      -artillery-defense max 1 when not defender-support-negative
@@ -1538,9 +1541,9 @@ SHIFTS = (
     # naval-defense-shift          -naval-gunfire-defense max 1
     ShiftSpec('naval-defense-shift', lambda ctx: (-ctx.amount('naval-gunfire-defense')), 1, None, rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # rubble-shift                 -1 max 1 when rubble
-    ShiftSpec('rubble-shift', lambda ctx: (-Fraction(1)), 1, lambda ctx: ctx.situation('rubble'), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
+    ShiftSpec('rubble-shift', lambda ctx: (-1), 1, lambda ctx: ctx.situation('rubble'), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
     # entrenchment-assault         1 max 1 when entrenched and any(attackers where engineer)
-    ShiftSpec('entrenchment-assault', lambda ctx: Fraction(1), 1, lambda ctx: (ctx.situation('entrenched') and _rt.any_where(ctx.attackers, lambda u1: u1.is_('engineer'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
+    ShiftSpec('entrenchment-assault', lambda ctx: 1, 1, lambda ctx: (ctx.situation('entrenched') and _rt.any_where(ctx.attackers, lambda u1: u1.is_('engineer'))), rules=('10.8', '10.1', '10.3', '10.41', '10.42', '10.5', '10.6', '10.7', '13.5', '13.6')),
 )
 
 # ---------------------------------------------------------------------------

@@ -65,7 +65,7 @@ MODULE_NAMES: dict[str, str] = {
                     "Vocabulary", "Fraction", "MappingProxyType", "Movement", "Parameter", "Phase", "PlayerTurn",
                     "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "_rt",
                     # types, for the annotations
-                    "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Number",
+                    "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Number",
                     "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames",
                     # the rules engine, its answers and what it is asked about
                     "RulesEngine", "RuleSet", "Situation", "Hex", "Advance", "Engagement", "Move", "Reach", "Retreat",
@@ -666,7 +666,11 @@ class PythonEmitter(Emitter):
     runtime helpers as `_rt.<name>`, definitions as their private `_def_` functions."""
 
     def number(self, value: Fraction) -> str:
-        return py(Fraction(value))
+        """A whole number as an int literal (exact beside Fractions, and cheap), else a Fraction."""
+        value = Fraction(value)
+        if value.denominator == 1:
+            return str(value.numerator) if value >= 0 else f"({value.numerator})"
+        return py(value)
 
     def odds(self, ratio: Fraction) -> str:
         return f"Fraction({ratio.numerator}, {ratio.denominator})"

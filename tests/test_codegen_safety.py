@@ -413,8 +413,9 @@ def test_the_checker_alone_writes_nothing_and_codegen_writes_python():
     assert checker.problems == [] and set(checker.sources.values()) == {None}
     assert checker.kinds == {"x": "number", "y": "number"}
     python = codegen.translate(resolved).definitions
-    assert python["x"] == "(max(ctx.amount('n'), Fraction(2)) + _rt.count_where(ctx.attackers, None))"
-    assert python["y"] == "(_def_x(ctx) * Fraction(2))"
+    # whole numbers are int literals (exact beside Fractions), as the rulebook writes them
+    assert python["x"] == "(max(ctx.amount('n'), 2) + _rt.count_where(ctx.attackers, None))"
+    assert python["y"] == "(_def_x(ctx) * 2)"
 
 
 def test_checking_errors_are_still_reported_by_resolve_with_positions():

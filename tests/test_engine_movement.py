@@ -574,6 +574,30 @@ def test_every_reachable_hex_has_a_legal_move_of_that_cost(case: tuple[ModuleTyp
 
 
 @PROPERTY
+@given(situations(), flips)
+def test_reachable_prices_a_kind_of_step_once_and_answers_as_pricing_every_step(
+        case: tuple[ModuleType, Situation, str], changes: dict[str, Any]) -> None:
+    """`reachable` works out the terrain price once per kind of step (terrain, hexside features, road):
+    its costs, paths and cited steps are those of pricing every hexside on its own."""
+    from rulesdsl.runtime import movement
+    module, situation, mode = case
+    rules = engine(module, **changes)
+    pooled = rules.reachable(situation, "m", mode=mode)
+    original = movement._Mover.__init__
+
+    def every_step(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        self.first_citations = False
+    try:
+        movement._Mover.__init__ = every_step  # type: ignore[method-assign]
+        each = rules.reachable(situation, "m", mode=mode)
+    finally:
+        movement._Mover.__init__ = original  # type: ignore[method-assign]
+    assert (pooled.costs, pooled.paths, pooled.steps) == (each.costs, each.paths, each.steps)
+    assert all(isinstance(cost, Fraction) for cost in pooled.costs.values())
+
+
+@PROPERTY
 @given(situations(), st.lists(st.sampled_from(range(6)), max_size=4), flips)
 def test_every_legal_move_ends_in_the_reachable_set_at_no_less_cost(case: tuple[ModuleType, Situation, str],
                                                                     turns: list[int], changes: dict[str, Any]) -> None:

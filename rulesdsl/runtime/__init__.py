@@ -3,11 +3,11 @@ that turn a rulebook's charts into answers.  Standard library only."""
 from fractions import Fraction
 from types import MappingProxyType
 
-from .arithmetic import Number, exact, odds_pair, round_from
+from .arithmetic import Exact, Number, exact, exact_value, odds_pair, round_from
 from .notation import Result, parse_odds, parse_result
 from .tables import DICE_OUTCOMES, AttackerLosses, CombatResultsTable, LookupTable, TableCell, combat_column
 from .combat import (AdjustmentSpec, AttackingHex, FactorSpec, Combat, CombatEngine, ModifierSpec, ShiftSpec, Unit, Vocabulary, all_where,
-                     any_where, ceil_, count_where, divide, floor_, max_of, min_of, sum_of)
+                     any_where, ceil_, count_where, divide, floor_, max_of, min_of, once_per_combat, sum_of)
 from .combat import Assessment, BoundHex, BoundTerrain, BoundUnit, Context, Contribution, Resolution, Roll, RulesInputError
 from .terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart, TerrainNames
 from .model import Parameter, ParameterValue, Phase, PlayerTurn, Quantity, RuleEntry, frozen_mapping
@@ -16,11 +16,11 @@ from .hexmap import Direction as Direction, Edge as Edge, Hex as Hex, HexMap as 
 __all__ = [
     "AdjustmentSpec", "AttackerLosses", "AttackingHex", "FactorSpec", "Combat", "CombatEngine", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
     "Vocabulary", "all_where", "any_where", "ceil_", "count_where", "divide", "floor_", "max_of", "min_of",
-    "sum_of",
+    "once_per_combat", "sum_of",
     "CombatEffect", "CombatResultsTable", "DICE_OUTCOMES", "Fraction", "MappingProxyType", "Movement",
     "Parameter", "Phase", "PlayerTurn", "Quantity", "Result", "RuleEntry", "Terrain", "TerrainEffectsChart", "combat_column",
-    "exact", "frozen_mapping", "odds_pair", "parse_odds", "parse_result", "round_from",
+    "exact", "exact_value", "frozen_mapping", "odds_pair", "parse_odds", "parse_result", "round_from",
     # the types a generated module's annotations name
-    "Assessment", "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Number", "ParameterValue", "Resolution",
+    "Assessment", "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Number", "ParameterValue", "Resolution",
     "Roll", "RulesInputError", "TableCell", "TerrainNames",
 ]

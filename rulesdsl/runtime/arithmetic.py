@@ -11,6 +11,9 @@ from fractions import Fraction
 from typing import Callable
 
 Number = int | float | Fraction
+# An exact number as the runtime keeps it: a whole number as an int (cheap, and exact beside Fractions:
+# 3 * Fraction(1, 2) is Fraction(3, 2)), anything else as a Fraction.
+Exact = int | Fraction
 
 
 # floats already read as exact decimals (a float's shortest decimal text is parsed once, not per call)
@@ -39,6 +42,16 @@ def exact(x: Number) -> Fraction:
             _DECIMALS[x] = value
         return value
     return Fraction(x)
+
+
+def exact_value(x: Number) -> Exact:
+    """`x` exactly, an int left as it is: see `Exact`."""
+    return x if type(x) is int else exact(x)
+
+
+def simplest(x: Exact) -> Exact:
+    """A Fraction that is a whole number as that int; anything else as it is."""
+    return x if type(x) is int or x.denominator != 1 else x.numerator
 
 
 _PARTS: dict[float, tuple[int, int]] = {}

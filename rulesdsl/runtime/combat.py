@@ -11,10 +11,11 @@ import difflib
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property, partial, wraps
 from fractions import Fraction
-from typing import TypeVar
+from typing import TypeVar, cast
 
-from .arithmetic import Number, exact
+from .arithmetic import Exact, Number, exact_value, simplest
 from .notation import Result
 from .tables import CombatResultsTable
 from .terrain import Terrain, TerrainEffectsChart
@@ -127,37 +128,37 @@ class BoundTerrain:
 
 
 class BoundUnit:
-    def __init__(self, unit: Unit, vocabulary: Vocabulary):
-        if unit.type not in vocabulary.unit_types:
-            raise _unknown("unit type", unit.type, vocabulary.unit_types)
-        for state in unit.states:
-            if state not in vocabulary.states:
-                raise _unknown("unit state", state, vocabulary.states)
+    """A unit as expressions read it: its numbers exact, and the words it answers to (its type, the
+    type's capabilities, its states)."""
+
+    __slots__ = ("unit", "type", "attack", "defense", "quality", "steps", "_words")
+
+    def __init__(self, unit: Unit, words: frozenset[str]):
         self.unit = unit
         self.type = unit.type
-        self.attack = exact(unit.attack)
-        self.defense = exact(unit.defense)
-        self.quality = exact(unit.quality)
-        self.steps = exact(unit.steps)
-        self._words: set[str] = {unit.type, *vocabulary.unit_types[unit.type], *unit.states}
+        self.attack = exact_value(unit.attack)
+        self.defense = exact_value(unit.defense)
+        self.quality = exact_value(unit.quality)
+        self.steps = exact_value(unit.steps)
+        self._words = words
 
     def is_(self, word: str) -> bool:
         return word in self._words
 
 
 class BoundHex:
-    def __init__(self, hex_: AttackingHex, vocabulary: Vocabulary, chart: TerrainEffectsChart | None):
-        self.units = tuple(BoundUnit(u, vocabulary) for u in hex_.units)
-        self._terrain = bound_terrain(chart, hex_.terrain or ()) if hex_.terrain or not chart else None
-        self.hexsides = tuple(hex_.hexsides)
-        for name in self.hexsides:
-            if chart is None or name not in chart:
-                raise _unknown("hexside", name, list(chart or ()))
-            if chart[name].kind != "hexside":
-                raise RulesInputError(f"{name!r} is {chart[name].kind} terrain, not a hexside feature: it is the "
-                                      "terrain of a hex")
-        self._crossed = {chart[n].name for n in self.hexsides} if chart is not None else set()
-        self.factor = Fraction(1)
+    """An attacking hex as expressions read it."""
+
+    __slots__ = ("units", "_terrain", "hexsides", "_crossed", "factor", "prohibited")
+
+    def __init__(self, units: tuple[BoundUnit, ...], terrain: BoundTerrain | None, hexsides: tuple[str, ...],
+                 crossed: frozenset[str], factor: Fraction | None):
+        self.units = units
+        self._terrain = terrain
+        self.hexsides = hexsides
+        self._crossed = crossed
+        self.prohibited = factor is None          # attacking across its hexsides is prohibited
+        self.factor: Exact = 0 if factor is None else (1 if factor == 1 else factor)
 
     @property
     def terrain(self) -> BoundTerrain:
@@ -166,12 +167,6 @@ class BoundHex:
             raise RulesInputError("the rulebook reads the terrain of an attacking hex: "
                                   "give each AttackingHex its terrain")
         return self._terrain
-
-    def set_factor(self, defender_terrain: BoundTerrain, chart: TerrainEffectsChart | None,
-                   combination: str | None = None) -> None:
-        if chart is not None:
-            multiplier = chart.attack_multiplier(defender_terrain.query, self.hexsides, combination or "cumulative")
-            self.factor = Fraction(0) if multiplier is None else exact(multiplier)
 
     def crosses(self, name: str) -> bool:
         return name in self._crossed
@@ -185,42 +180,34 @@ class Vocabulary:
     amounts: frozenset[str] = frozenset()
 
 
-def bound_terrain(chart: TerrainEffectsChart | None, name: str | tuple[str, ...],
-                  combination: str | None = None) -> BoundTerrain:
-    """A hex's terrain as expressions read it, bound once per chart and spelling (it never changes)."""
-    key = (id(chart), name if isinstance(name, str) else tuple(name), combination)
-    bound = _BOUND_TERRAIN.get(key)
-    if bound is None or bound[0] is not chart:
-        bound = (chart, BoundTerrain(chart, name, combination))
-        if len(_BOUND_TERRAIN) < 4096:
-            _BOUND_TERRAIN[key] = bound
-    return bound[1]
-
-
-_BOUND_TERRAIN: dict[tuple[object, ...], tuple[TerrainEffectsChart | None, BoundTerrain]] = {}
-
-
 class Context:
-    """A combat bound to a rulebook: what expressions read (see rulesdsl/context.py)."""
+    """A combat bound to a rulebook: what expressions read (see rulesdsl/context.py).  CombatEngine.bind
+    makes one; `memo` keeps each definition's value for this combat (see `once_per_combat`)."""
 
-    def __init__(self, combat: Combat, vocabulary: Vocabulary, chart: TerrainEffectsChart | None,
-                 combination: str | None = None):
+    __slots__ = ("combat", "defender_terrain", "attacking_hexes", "attackers", "defenders", "overrun",
+                 "crossed", "memo", "_situations", "_amounts", "_dice", "_result")
+
+    def __init__(self, combat: Combat, vocabulary: Vocabulary, defender_terrain: BoundTerrain,
+                 attacking_hexes: tuple[BoundHex, ...], defenders: tuple[BoundUnit, ...],
+                 crossed: tuple[Terrain, ...]):
         self.combat = combat
-        self.defender_terrain = bound_terrain(chart, combat.defender_terrain, combination)
-        self.attacking_hexes = tuple(BoundHex(h, vocabulary, chart) for h in combat.attacking_hexes)
-        for hex_ in self.attacking_hexes:
-            hex_.set_factor(self.defender_terrain, chart, combination)
-        self.attackers = tuple(u for h in self.attacking_hexes for u in h.units)
-        self.defenders = tuple(BoundUnit(u, vocabulary) for u in combat.defenders)
+        self.defender_terrain = defender_terrain
+        self.attacking_hexes = attacking_hexes
+        self.attackers = tuple(u for h in attacking_hexes for u in h.units)
+        self.defenders = defenders
+        self.crossed = crossed      # the hexside features whose shift, DRM or defender factor applies
         self.overrun = bool(combat.overrun)
-        for name in combat.situations:
-            if name not in vocabulary.situations:
-                raise _unknown("combat situation", name, vocabulary.situations)
-        for name in combat.amounts:
-            if name not in vocabulary.amounts:
-                raise _unknown("combat amount", name, vocabulary.amounts)
-        self._situations = set(combat.situations)
-        self._amounts = {k: exact(v) for k, v in combat.amounts.items()}
+        self.memo: dict[str, object] = {}
+        if combat.situations:
+            for name in combat.situations:
+                if name not in vocabulary.situations:
+                    raise _unknown("combat situation", name, vocabulary.situations)
+        if combat.amounts:
+            for name in combat.amounts:
+                if name not in vocabulary.amounts:
+                    raise _unknown("combat amount", name, vocabulary.amounts)
+        self._situations = frozenset(combat.situations)
+        self._amounts = {k: exact_value(v) for k, v in combat.amounts.items()} if combat.amounts else {}
         self._dice = tuple(combat.dice)
         self._result: Result | None = None
 
@@ -235,29 +222,51 @@ class Context:
     def result(self, result: Result) -> None:
         self._result = result
 
-    def _die(self, index: int) -> Fraction:
+    def _die(self, index: int) -> int:
         if len(self._dice) < 2:
             raise RulesInputError("this rulebook reads the white and the red die: pass the roll as (white, red)")
-        return Fraction(self._dice[index])
+        return int(self._dice[index])
 
     @property
-    def dice_white(self) -> Fraction:
+    def dice_white(self) -> int:
         return self._die(0)
 
     @property
-    def dice_red(self) -> Fraction:
+    def dice_red(self) -> int:
         return self._die(1)
 
     def situation(self, name: str) -> bool:
         return name in self._situations
 
-    def amount(self, name: str) -> Fraction:
-        return self._amounts.get(name, Fraction(0))
+    def amount(self, name: str) -> Exact:
+        return self._amounts.get(name, 0)
+
+
+D = TypeVar("D")
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def once_per_combat(function: Callable[[Context], D]) -> Callable[[Context], D]:
+    """A rulebook definition, worked out once per combat however many rules read it: its value is kept
+    in the combat's context (definitions read the combat, never the result, so the value cannot change)."""
+    name = function.__name__
+
+    @wraps(function)
+    def definition(ctx: Context) -> D:
+        memo = ctx.memo
+        if name in memo:
+            return cast(D, memo[name])
+        value = memo[name] = function(ctx)
+        return value
+
+    return definition
 
 
 # ---- what compiled expressions call ---------------------------------------------
-def count_where(items: Iterable[T], test: Callable[[T], bool] | None) -> Fraction:
-    return Fraction(sum(1 for item in items if test is None or test(item)))
+# Numbers stay exact: whole ones as ints, the rest as Fractions (see arithmetic.Exact).
+def count_where(items: Iterable[T], test: Callable[[T], bool] | None) -> int:
+    return sum(1 for item in items if test is None or test(item))
 
 
 def any_where(items: Iterable[T], test: Callable[[T], bool] | None) -> bool:
@@ -268,30 +277,30 @@ def all_where(items: Iterable[T], test: Callable[[T], bool]) -> bool:
     return all(test(item) for item in items)
 
 
-def sum_of(items: Iterable[T], test: Callable[[T], bool] | None, value: Callable[[T], Fraction]) -> Fraction:
-    return sum((value(item) for item in items if test is None or test(item)), Fraction(0))
+def sum_of(items: Iterable[T], test: Callable[[T], bool] | None, value: Callable[[T], Exact]) -> Exact:
+    return sum((value(item) for item in items if test is None or test(item)), 0)
 
 
-def max_of(items: Iterable[T], test: Callable[[T], bool] | None, value: Callable[[T], Fraction]) -> Fraction:
-    return max((value(item) for item in items if test is None or test(item)), default=Fraction(0))
+def max_of(items: Iterable[T], test: Callable[[T], bool] | None, value: Callable[[T], Exact]) -> Exact:
+    return max((value(item) for item in items if test is None or test(item)), default=0)
 
 
-def min_of(items: Iterable[T], test: Callable[[T], bool] | None, value: Callable[[T], Fraction]) -> Fraction:
-    return min((value(item) for item in items if test is None or test(item)), default=Fraction(0))
+def min_of(items: Iterable[T], test: Callable[[T], bool] | None, value: Callable[[T], Exact]) -> Exact:
+    return min((value(item) for item in items if test is None or test(item)), default=0)
 
 
-def divide(a: Fraction, b: Fraction) -> Fraction:
+def divide(a: Exact, b: Exact) -> Fraction:
     if b == 0:
         raise ZeroDivisionError("a rulebook expression divided by zero")
     return Fraction(a) / Fraction(b)
 
 
-def floor_(x: Fraction) -> Fraction:
-    return Fraction(math.floor(x))
+def floor_(x: Exact) -> int:
+    return math.floor(x)
 
 
-def ceil_(x: Fraction) -> Fraction:
-    return Fraction(math.ceil(x))
+def ceil_(x: Exact) -> int:
+    return math.ceil(x)
 
 
 # ---- resolving a combat, with its derivation ------------------------------------
@@ -310,36 +319,50 @@ class Contribution:
         return f"{self.name}{side}: {self.value}{cites}"
 
 
+Explain = Callable[[], tuple[str, ...]]
+
+
 @dataclass(frozen=True)
 class Assessment:
-    """A combat's odds and column before the roll, and how they were reached."""
+    """A combat's odds and column before the roll, and how they were reached.  `derivation` is worked out
+    when first read (the engine goes through the combat again, writing each step down)."""
 
     odds: str
     column: str | None
-    attack: Fraction
-    defense: Fraction
+    attack: Exact
+    defense: Exact
     shift: int
     shifts: tuple[Contribution, ...]
-    derivation: tuple[str, ...] = ()
     position: int | None = None    # the column's place from the left (on its terrain line); None below the table
+    explain: Explain | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def derivation(self) -> tuple[str, ...]:
+        """Each step from the units to the column, citing its rules."""
+        return self.explain() if self.explain is not None else ()
 
 
 @dataclass(frozen=True)
 class Resolution:
-    """A resolved combat and how it was reached."""
+    """A resolved combat and how it was reached.  `derivation` is worked out when first read."""
 
     result: Result
     odds: str
     column: str | None
-    attack: Fraction
-    defense: Fraction
+    attack: Exact
+    defense: Exact
     shift: int
     shifts: tuple[Contribution, ...]
     drm: tuple[int, int]                # (attacker side, defender side), after the cap
     modifiers: tuple[Contribution, ...]
     roll: int
     line: str | None = None
-    derivation: tuple[str, ...] = ()
+    explain: Explain | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def derivation(self) -> tuple[str, ...]:
+        """Each step from the units to the result, citing its rules."""
+        return self.explain() if self.explain is not None else ()
 
 
 @dataclass(frozen=True)
@@ -356,7 +379,7 @@ class ModifierSpec:
 class FactorSpec:
     name: str
     role: str             # attack or defense
-    factor: Callable[[Context], Fraction]
+    factor: Callable[[Context], Exact]
     condition: Callable[[Context, BoundUnit], bool]
     rules: tuple[str, ...] = ()
     supply: bool = False  # a supply penalty (see supply.minimum_strength, supply.penalties_round_down)
@@ -374,14 +397,22 @@ class AdjustmentSpec:
 @dataclass(frozen=True)
 class ShiftSpec:
     source: str
-    amount: Callable[[Context], Fraction]
+    amount: Callable[[Context], Exact]
     maximum: int | None
     condition: Callable[[Context], bool] | None
     rules: tuple[str, ...] = ()
 
 
 class CombatEngine:
-    """The combat procedure a generated module assembles from its rulebook."""
+    """The combat procedure a generated module assembles from its rulebook.
+
+    One procedure serves every question: it binds the combat (checking every name against the rulebook),
+    works out the strengths, odds, column shifts and column, then the DRMs and the result.  It writes the
+    derivation down only when asked: a Resolution or Assessment reads the combat again, with `steps`, the
+    first time its `derivation` is read.  What depends on the rulebook alone (a terrain as expressions read
+    it, a hexside crossing's multiplier, a unit type's words) is worked out once and kept."""
+
+    _KEEP = 4096    # answers kept per kind of question (they depend on the rulebook and the names asked)
 
     def __init__(self, *, vocabulary: Vocabulary, terrain: TerrainEffectsChart | None,
                  table: CombatResultsTable | None, odds: Callable[[Number, Number], tuple[int, int]] | None,
@@ -395,7 +426,7 @@ class CombatEngine:
         self.terrain_combination = terrain_combination
         self.shift_off_left, self.terrain_per_unit = shift_off_left, terrain_per_unit
         self.game_modifiers_in_overruns = game_modifiers_in_overruns
-        self.supply_minimum = None if supply_minimum is None else exact(supply_minimum)
+        self.supply_minimum = None if supply_minimum is None else exact_value(supply_minimum)
         self.supply_round_down = supply_round_down
         self.parameter_rules = dict(parameter_rules or {})   # parameter -> the rule that sets it, for citing
         self.vocabulary, self.terrain, self.table, self.odds = vocabulary, terrain, table, odds
@@ -405,11 +436,100 @@ class CombatEngine:
         self.adjustments = tuple(adjustments)
         self.shifts_before_limits = shifts_before_limits
         self.factors = tuple(factors)
+        self._role_factors = {role: tuple(f for f in self.factors if f.role == role) for role in ("attack", "defense")}
+        self._combination = terrain_combination or "cumulative"
+        # what depends on the rulebook alone, by the names asked
+        self._terrains: dict[object, BoundTerrain] = {}
+        self._sides: dict[tuple[str, ...], frozenset[str]] = {}
+        self._hex_factors: dict[tuple[object, tuple[str, ...]], Fraction | None] = {}
+        self._defense_factors: dict[object, Fraction | None] = {}
+        self._crossings: dict[tuple[tuple[str, ...], ...], tuple[Terrain, ...]] = {}
+        self._words: dict[tuple[str, object], frozenset[str]] = {}
 
+    # -- binding a combat to the rulebook ------------------------------------------------
     def bind(self, combat: Combat) -> Context:
         if not isinstance(combat, Combat):
             raise TypeError("expected a rulesdsl.runtime.combat.Combat")
-        return Context(combat, self.vocabulary, self.terrain, self.terrain_combination)
+        chart = self.terrain
+        defender_terrain = self._terrain(combat.defender_terrain)
+        hexes = []
+        for hex_ in combat.attacking_hexes:
+            sides = hex_.hexsides if type(hex_.hexsides) is tuple else tuple(hex_.hexsides)
+            crossed = self._crossed_names(sides)
+            units = tuple([BoundUnit(u, self._unit_words(u)) for u in hex_.units])
+            terrain = self._terrain(hex_.terrain or ()) if hex_.terrain or not chart else None
+            factor = self._hex_factor(defender_terrain.query, sides) if chart is not None else Fraction(1)
+            hexes.append(BoundHex(units, terrain, sides, crossed, factor))
+        defenders = tuple([BoundUnit(u, self._unit_words(u)) for u in combat.defenders])
+        crossings = tuple(h.hexsides for h in hexes)
+        crossed_rows = self._crossings.get(crossings)
+        if crossed_rows is None:
+            crossed_rows = () if chart is None else chart.crossed_effects(crossings)
+            self._keep(self._crossings, crossings, crossed_rows)
+        return Context(combat, self.vocabulary, defender_terrain, tuple(hexes), defenders, crossed_rows)
+
+    def _keep(self, cache: dict[K, V], key: K, value: V) -> None:
+        if len(cache) < self._KEEP:
+            cache[key] = value
+
+    def _terrain(self, name: str | tuple[str, ...]) -> BoundTerrain:
+        key = name if isinstance(name, str) else tuple(name)
+        bound = self._terrains.get(key)
+        if bound is None:
+            bound = BoundTerrain(self.terrain, key, self.terrain_combination)
+            self._keep(self._terrains, key, bound)
+        return bound
+
+    def _crossed_names(self, sides: tuple[str, ...]) -> frozenset[str]:
+        """The chart's names of the hexside features `sides` names, each checked to be one."""
+        names = self._sides.get(sides)
+        if names is None:
+            chart = self.terrain
+            for name in sides:
+                if chart is None or name not in chart:
+                    raise _unknown("hexside", name, list(chart or ()))
+                if chart[name].kind != "hexside":
+                    raise RulesInputError(f"{name!r} is {chart[name].kind} terrain, not a hexside feature: it is "
+                                          "the terrain of a hex")
+            names = frozenset(chart[n].name for n in sides) if chart is not None else frozenset()
+            self._keep(self._sides, sides, names)
+        return names
+
+    def _hex_factor(self, terrain: str | tuple[str, ...], sides: tuple[str, ...]) -> Fraction | None:
+        """The TEC's exact multiplier on attacks from a hex across `sides` into `terrain`; None: prohibited."""
+        key = (terrain, sides)
+        try:
+            return self._hex_factors[key]
+        except KeyError:
+            assert self.terrain is not None
+            factor = self.terrain.attack_factor(terrain, sides, self._combination)
+            self._keep(self._hex_factors, key, factor)
+            return factor
+
+    def _defense_factor(self, terrain: str | tuple[str, ...]) -> Fraction | None:
+        try:
+            return self._defense_factors[terrain]
+        except KeyError:
+            assert self.terrain is not None
+            factor = self.terrain.defense_factor(terrain, (), self._combination)
+            self._keep(self._defense_factors, terrain, factor)
+            return factor
+
+    def _unit_words(self, unit: Unit) -> frozenset[str]:
+        """What `unit` answers to in expressions: its type, the type's capabilities, its states."""
+        states = unit.states
+        key = (unit.type, states if isinstance(states, (frozenset, tuple)) else tuple(states))
+        words = self._words.get(key)
+        if words is None:
+            vocabulary = self.vocabulary
+            if unit.type not in vocabulary.unit_types:
+                raise _unknown("unit type", unit.type, vocabulary.unit_types)
+            for state in states:
+                if state not in vocabulary.states:
+                    raise _unknown("unit state", state, vocabulary.states)
+            words = frozenset((unit.type, *vocabulary.unit_types[unit.type])) | frozenset(states)
+            self._keep(self._words, key, words)
+        return words
 
     @staticmethod
     def _cite(rules: tuple[str, ...]) -> str:
@@ -420,67 +540,82 @@ class CombatEngine:
         return f" [{rule}: {name}]" if rule else f" [{name}]"
 
     # -- strengths ----------------------------------------------------------
-    def _unit_strength(self, ctx: Context, unit: BoundUnit, role: str, steps: list[str]) -> Fraction:
+    def _unit_strength(self, ctx: Context, unit: BoundUnit, role: str, steps: list[str] | None) -> Exact:
         """A unit's attack or defense after the rulebook's strength factors (DG, supply ...)."""
         printed = value = unit.attack if role == "attack" else unit.defense
         penalised = False
-        for spec in self.factors:
-            if spec.role == role and spec.condition(ctx, unit):
-                factor = Fraction(spec.factor(ctx))
-                steps.append(f"{unit.type} {role} {value} x {factor} for {spec.name}{self._cite(spec.rules)}")
+        for spec in self._role_factors[role]:
+            if spec.condition(ctx, unit):
+                factor = exact_value(spec.factor(ctx))
+                if steps is not None:
+                    steps.append(f"{unit.type} {role} {value} x {factor} for {spec.name}{self._cite(spec.rules)}")
                 value *= factor
                 penalised = penalised or (spec.supply and factor < 1)
-        if penalised and self.supply_round_down and value.denominator != 1:
-            steps.append(f"{unit.type} {role} {value} rounded down to {math.floor(value)}"
-                         f"{self._cite_parameter('supply.penalties_round_down')}")
-            value = Fraction(math.floor(value))
-        if penalised and self.supply_minimum is not None and value < min(self.supply_minimum, printed):
+        if not penalised:
+            return value
+        if self.supply_round_down and not isinstance(value, int) and value.denominator != 1:
+            if steps is not None:
+                steps.append(f"{unit.type} {role} {value} rounded down to {math.floor(value)}"
+                             f"{self._cite_parameter('supply.penalties_round_down')}")
+            value = math.floor(value)
+        if self.supply_minimum is not None and value < min(self.supply_minimum, printed):
             floor = min(self.supply_minimum, printed)
-            steps.append(f"{unit.type} {role} {value} raised to {floor}, the least a supply penalty leaves"
-                         f"{self._cite_parameter('supply.minimum_strength')}")
+            if steps is not None:
+                steps.append(f"{unit.type} {role} {value} raised to {floor}, the least a supply penalty leaves"
+                             f"{self._cite_parameter('supply.minimum_strength')}")
             value = floor
         return value
 
-    def strengths(self, ctx: Context) -> tuple[Fraction, Fraction, list[str]]:
-        steps: list[str] = []
-        attack = Fraction(0)
-        combination = self.terrain_combination or "cumulative"
-        factors: list[Fraction] = []
+    def strengths(self, ctx: Context, steps: list[str] | None = None) -> tuple[Exact, Exact]:
+        """The attack (each hex's units times its terrain multiplier) and the defense (times the defender's
+        terrain and the hexsides crossed), each unit after its strength factors."""
+        factors: list[Exact] = []
         for index, hex_ in enumerate(ctx.attacking_hexes, 1):
-            factor = Fraction(1)
-            if self.terrain is not None:
-                multiplier = self.terrain.attack_multiplier(ctx.defender_terrain.query, hex_.hexsides, combination)
-                if multiplier is None:
-                    crossed = ", ".join(hex_.hexsides) or ctx.defender_terrain.name
-                    raise RulesInputError(f"attacking from hex {index} across {crossed} is prohibited")
-                factor = exact(multiplier)
-            factors.append(factor)
-        whole = min(factors, default=Fraction(1))
-        if not self.terrain_per_unit and any(f != whole for f in factors):
-            steps.append(f"terrain counts for the whole attack, not unit by unit: every attacking hex takes "
-                         f"the least favourable multiplier, x {whole}{self._cite_parameter('combat.terrain_per_unit')}")
-            factors = [whole] * len(factors)
+            if hex_.prohibited:
+                crossed = ", ".join(hex_.hexsides) or ctx.defender_terrain.name
+                raise RulesInputError(f"attacking from hex {index} across {crossed} is prohibited")
+            factors.append(hex_.factor)
+        if not self.terrain_per_unit and factors:
+            whole = min(factors)
+            if any(f != whole for f in factors):
+                if steps is not None:
+                    steps.append(f"terrain counts for the whole attack, not unit by unit: every attacking hex takes "
+                                 f"the least favourable multiplier, x {whole}"
+                                 f"{self._cite_parameter('combat.terrain_per_unit')}")
+                factors = [whole] * len(factors)
+        plain_attack = not self._role_factors["attack"]
+        attack: Exact = 0
         for index, (hex_, factor) in enumerate(zip(ctx.attacking_hexes, factors), 1):
-            total = sum((self._unit_strength(ctx, u, "attack", steps) for u in hex_.units), Fraction(0))
+            total: Exact = 0
+            for unit in hex_.units:
+                total += unit.attack if plain_attack else self._unit_strength(ctx, unit, "attack", steps)
+            if factor == 1:
+                attack += total
+                continue
             attack += total * factor
-            if factor != 1:
+            if steps is not None:
                 label = ctx.combat.attacking_hexes[index - 1].name or f"hex {index}"
                 steps.append(f"{label}: attack {total} x {factor} for terrain{self._cite(self.terrain_rules)}")
-        defense = sum((self._unit_strength(ctx, u, "defense", steps) for u in ctx.defenders), Fraction(0))
+        plain_defense = not self._role_factors["defense"]
+        defense: Exact = 0
+        for unit in ctx.defenders:
+            defense += unit.defense if plain_defense else self._unit_strength(ctx, unit, "defense", steps)
         if self.terrain is not None:
-            multiplier = self.terrain.defense_multiplier(ctx.defender_terrain.query, (), combination)
+            multiplier = self._defense_factor(ctx.defender_terrain.query)
             if multiplier is None:
                 raise RulesInputError(f"attacking into {ctx.defender_terrain.name} is prohibited")
             if multiplier != 1:
-                steps.append(f"defense {defense} x {exact(multiplier)} for {ctx.defender_terrain.name}"
-                             f"{self._cite(self.terrain_rules)}")
-            defense *= exact(multiplier)
-            for row in self._crossed(ctx):      # a hexside's defender multiplier, as its crossing says
-                if row.combat.defender is not None and row.combat.defender != 1:
-                    steps.append(f"defense {defense} x {exact(row.combat.defender)} for {self._crossing(row)}"
+                if steps is not None:
+                    steps.append(f"defense {defense} x {multiplier} for {ctx.defender_terrain.name}"
                                  f"{self._cite(self.terrain_rules)}")
-                    defense *= exact(row.combat.defender)
-        return attack, defense, steps
+                defense *= multiplier
+            for row in ctx.crossed:      # a hexside's defender multiplier, as its crossing says
+                if row.combat.defender is not None and row.combat.defender != 1:
+                    if steps is not None:
+                        steps.append(f"defense {defense} x {row.combat.defender} for {self._crossing(row)}"
+                                     f"{self._cite(self.terrain_rules)}")
+                    defense *= row.combat.defender
+        return simplest(attack), simplest(defense)
 
     # -- column shifts ------------------------------------------------------------
     def column_shifts(self, ctx: Context) -> tuple[int, tuple[Contribution, ...]]:
@@ -488,12 +623,12 @@ class CombatEngine:
         then the net after the per-side cap: right shifts (+) and left shifts (-) add up, so
         identical opposing shifts cancel."""
         found: list[Contribution] = []
-        amounts: list[int] = []
+        right = left = 0
         terrain = int(ctx.defender_terrain.shift)
         if terrain:
             found.append(Contribution("terrain", terrain, self.terrain_rules))
-            amounts.append(terrain)
-        for row in self._crossed(ctx):
+        amounts = [terrain]
+        for row in ctx.crossed:
             if row.combat.shift:
                 found.append(Contribution(self._crossing(row), row.combat.shift, self.terrain_rules))
                 amounts.append(row.combat.shift)
@@ -506,17 +641,14 @@ class CombatEngine:
             if amount:
                 found.append(Contribution(spec.source, amount, spec.rules))
                 amounts.append(amount)
-        right = sum(a for a in amounts if a > 0)
-        left = sum(a for a in amounts if a < 0)
+        for amount in amounts:
+            if amount > 0:
+                right += amount
+            else:
+                left += amount
         if self.per_side is not None:
             right, left = min(right, self.per_side), max(left, -self.per_side)
         return right + left, tuple(found)
-
-    def _crossed(self, ctx: Context) -> tuple[Terrain, ...]:
-        """The hexside features whose shift or DRM applies: see TerrainEffectsChart.crossed_effects."""
-        if self.terrain is None:
-            return ()
-        return self.terrain.crossed_effects(h.hexsides for h in ctx.attacking_hexes)
 
     @staticmethod
     def _crossing(row: Terrain) -> str:
@@ -528,10 +660,12 @@ class CombatEngine:
         """(attacker side, defender side) net DRMs after the cap, and each that applied."""
         # the TEC's DRMs (the defender's hex, then each hexside crossed) modify the roll read by odds
         terrain = [(name, drm) for name, drm in [("terrain", ctx.defender_terrain.drm)] + [
-            (self._crossing(row), row.combat.drm) for row in self._crossed(ctx)] if drm]
+            (self._crossing(row), row.combat.drm) for row in ctx.crossed] if drm]
         applied = tuple(m for m in self.modifiers if m.condition(ctx))
         if ctx.overrun and not self.game_modifiers_in_overruns:   # the game's own DRMs stay out of overruns
             applied = tuple(m for m in applied if not m.game)
+        if not terrain and not applied:
+            return (0, 0), ()
         found = tuple(Contribution(name, drm, self.terrain_rules) for name, drm in terrain) + \
             tuple(Contribution(m.name, m.value, m.rules, m.side) for m in applied)
         attacker = sum(m.value for m in applied if m.side in ("attacker", "both"))
@@ -542,32 +676,60 @@ class CombatEngine:
         return (attacker, defender), found
 
     # -- odds and column, before any roll ------------------------------------------------
+    def _column(self, ctx: Context, steps: list[str] | None
+                ) -> tuple[Exact, Exact, str, int, tuple[Contribution, ...], CombatResultsTable | None,
+                           str | None, str | None]:
+        """Strengths, odds, shifts and column: (attack, defense, odds, shift, shifts, table read, its terrain
+        line, column).  The table is None when the rulebook has none, and so is the column below it."""
+        odds = self.odds
+        assert odds is not None     # assess and resolve refuse a rulebook without odds
+        attack, defense = self.strengths(ctx, steps)
+        pair = None if defense == 0 else odds(attack, defense)
+        odds_text = "-" if pair is None else f"{pair[0]}:{pair[1]}"
+        shift, shifts = self.column_shifts(ctx)
+        if steps is not None:
+            steps.append(f"attack {attack}, defense {defense}")
+            steps.append(f"odds {odds_text}{self._cite(self.odds_rules)}")
+            steps += [f"column shift {c}" for c in shifts]
+        table, line = self.table, None
+        if table is None:
+            return attack, defense, odds_text, shift, shifts, None, None, None
+        if table.lines:
+            if self.terrain is None:
+                raise LookupError("a terrain-line Combat Results Table needs a Terrain Effects Chart")
+            row = next((r for r in ctx.defender_terrain.rows if r.line), ctx.defender_terrain.rows[0])
+            line = row.line or row.name
+            table = table.line(line)
+            if steps is not None:
+                steps.append(f"odds line {line} for {row.name}")
+        column = table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
+        return attack, defense, odds_text, shift, shifts, table, line, column
+
     def assess(self, combat: Combat) -> Assessment:
         """The strengths, odds, shifts and column of a combat, without rolling: what the players work out
         before the dice.  Works on a rulebook without a Combat Results Table (the column is then None)."""
         if self.odds is None:
             raise LookupError("this rulebook has no rounding rule, so no odds")
-        ctx = self.bind(combat)
-        attack, defense, steps = self.strengths(ctx)
-        derivation = list(steps)
-        derivation.append(f"attack {attack}, defense {defense}")
-        pair = None if defense == 0 else self.odds(attack, defense)
-        odds_text = "-" if pair is None else f"{pair[0]}:{pair[1]}"
-        derivation.append(f"odds {odds_text}{self._cite(self.odds_rules)}")
-        shift, shifts = self.column_shifts(ctx)
-        derivation += [f"column shift {c}" for c in shifts]
-        column: str | None = None
-        position: int | None = None
-        if self.table is not None:
-            table = self.table
-            if table.lines and self.terrain is not None:
-                row = next((r for r in ctx.defender_terrain.rows if r.line), ctx.defender_terrain.rows[0])
-                table = table.line(row.line or row.name)
-                derivation.append(f"odds line {row.line or row.name} for {row.name}")
-            column = table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
-            derivation.append(f"column {column}" if column is not None else "below the table")
-            position = None if column is None else table.columns.index(column)
-        return Assessment(odds_text, column, attack, defense, shift, shifts, tuple(derivation), position)
+        return self._assess(combat, None)
+
+    def _assess(self, combat: Combat, steps: list[str] | None) -> Assessment:
+        attack, defense, odds_text, shift, shifts, table, _, column = self._column(self.bind(combat), steps)
+        if steps is not None and table is not None:
+            steps.append(f"column {column}" if column is not None else "below the table")
+        position = None if column is None or table is None else table.columns.index(column)
+        explain = partial(self._explain_assessment, combat) if steps is None else None
+        return Assessment(odds_text, column, attack, defense, shift, shifts, position, explain)
+
+    def _explain_assessment(self, combat: Combat) -> tuple[str, ...]:
+        """An assessment's derivation: the same procedure again, writing each step down."""
+        steps: list[str] = []
+        self._assess(combat, steps)
+        return tuple(steps)
+
+    def _explain_resolution(self, combat: Combat, total: int) -> tuple[str, ...]:
+        steps: list[str] = []
+        self._resolve(combat, total, steps)
+        return tuple(steps)
 
     # -- the whole procedure ----------------------------------------------------------
     def resolve(self, combat: Combat, roll: Roll) -> Resolution:
@@ -575,47 +737,42 @@ class CombatEngine:
             raise LookupError("this rulebook has no Combat Results Table")
         if self.odds is None:
             raise LookupError("this rulebook has no rounding rule, so no odds")
-        dice: tuple[int, ...] = () if isinstance(roll, int) else tuple(roll)
-        total = roll if isinstance(roll, int) else sum(dice)
+        if isinstance(roll, int):      # a bool too: the table refuses it as a roll
+            return self._resolve(combat, roll, None)
+        dice = tuple(roll)
         if dice and not combat.dice:
             combat = Combat(combat.attacking_hexes, combat.defenders, combat.defender_terrain, combat.overrun,
                             combat.situations, combat.amounts, dice)
+        return self._resolve(combat, sum(dice), None)
+
+    def _resolve(self, combat: Combat, total: int, steps: list[str] | None) -> Resolution:
         ctx = self.bind(combat)
-        attack, defense, steps = self.strengths(ctx)
-        derivation = list(steps)
-        derivation.append(f"attack {attack}, defense {defense}")
-        pair = None if defense == 0 else self.odds(attack, defense)
-        odds_text = "-" if pair is None else f"{pair[0]}:{pair[1]}"
-        derivation.append(f"odds {odds_text}{self._cite(self.odds_rules)}")
-        shift, shifts = self.column_shifts(ctx)
-        derivation += [f"column shift {c}" for c in shifts]
-        table, line = self.table, None
-        if self.table.lines:
-            if self.terrain is None:
-                raise LookupError("a terrain-line Combat Results Table needs a Terrain Effects Chart")
-            row = next((r for r in ctx.defender_terrain.rows if r.line), ctx.defender_terrain.rows[0])
-            line = row.line or row.name
-            table = self.table.line(line)
-            derivation.append(f"odds line {line} for {row.name}")
-        column = table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
+        attack, defense, odds_text, shift, shifts, table, line, column = self._column(ctx, steps)
+        assert table is not None
         (drm_attacker, drm_defender), modifiers = self.drm(ctx)
-        derivation += [f"DRM {c}" for c in modifiers]
+        explain = partial(self._explain_resolution, combat, total) if steps is None else None
+        if steps is not None:
+            steps += [f"DRM {c}" for c in modifiers]
         if column is None:
             result = table.below_result()
-            derivation.append(f"below the table: {result.text}, no roll")
+            if steps is not None:
+                steps.append(f"below the table: {result.text}, no roll")
             return Resolution(result, odds_text, None, attack, defense, shift, shifts, (0, 0), modifiers,
-                              total, line, tuple(derivation))
-        derivation.append(f"column {column}" + (f" (shifted {shift:+d})" if shift else ""))
+                              total, line, explain)
+        if steps is not None:
+            steps.append(f"column {column}" + (f" (shifted {shift:+d})" if shift else ""))
         if table.attacker is None:
             net = drm_defender  # a one-sided table reads one roll: 'both' DRMs apply once
             result = table.result(column, total, net)
-            derivation.append(f"roll {total}{f' {net:+d} = {total + net}' if net else ''}: {result.text}")
+            if steps is not None:
+                steps.append(f"roll {total}{f' {net:+d} = {total + net}' if net else ''}: {result.text}")
         else:
             defender = table.result(column, total, drm_defender)
             attacker = table.attacker.result(defense, total, drm_attacker)
-            derivation.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}")
-            derivation.append(f"attacker side: roll {total} {drm_attacker:+d} on defense "
-                              f"{table.attacker.column(defense)}: {attacker.text}")
+            if steps is not None:
+                steps.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}")
+                steps.append(f"attacker side: roll {total} {drm_attacker:+d} on defense "
+                             f"{table.attacker.column(defense)}: {attacker.text}")
             result = replace(defender, attacker_steps=attacker.attacker_steps,
                              attacker_retreat=attacker.attacker_retreat, text=f"{attacker.text} / {defender.text}",
                              breakthrough=attacker.breakthrough or defender.breakthrough,
@@ -625,26 +782,27 @@ class CombatEngine:
                              exchange=attacker.exchange or defender.exchange,
                              not_allowed=attacker.not_allowed or defender.not_allowed)
         result, adjusted = self.adjust(ctx, result)
-        derivation += [f"adjusted {c}" for c in adjusted]
-        if adjusted:
-            derivation.append(f"result {result.text}")
+        if steps is not None:
+            steps += [f"adjusted {c}" for c in adjusted]
+            if adjusted:
+                steps.append(f"result {result.text}")
         return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
-                          modifiers, total, line, tuple(derivation))
+                          modifiers, total, line, explain)
 
     def adjust(self, ctx: Context, result: Result) -> tuple[Result, tuple[Contribution, ...]]:
         """Apply the result adjustments, each judged against the result as read from the table."""
         if not self.adjustments:
             return result, ()
         ctx.result = result
-        found = tuple(Contribution(a.name, f"{a.field} {a.amount:+d}", a.rules)
-                      for a in self.adjustments if a.condition(ctx))
-        if not found:
+        applied = [a for a in self.adjustments if a.condition(ctx)]
+        if not applied:
             return result, ()
+        found = tuple(Contribution(a.name, f"{a.field} {a.amount:+d}", a.rules) for a in applied)
         values = {"attacker-steps": result.attacker_steps, "attacker-retreat": result.attacker_retreat,
                   "defender-steps": result.defender_steps, "defender-retreat": result.defender_retreat}
-        for spec in self.adjustments:
-            if spec.condition(ctx):
-                values[spec.field] = max(0, values[spec.field] + spec.amount)
+        for spec in applied:
+            values[spec.field] = max(0, values[spec.field] + spec.amount)
         return replace(result, attacker_steps=values["attacker-steps"], attacker_retreat=values["attacker-retreat"],
                        defender_steps=values["defender-steps"], defender_retreat=values["defender-retreat"],
                        text=result.text + " (adjusted)"), found
+

@@ -209,7 +209,7 @@ def _for_the_attacker(assessment: Assessment) -> tuple[int, Fraction]:
     """How good an assessment is for the attacker: the column's place from the left on its terrain line
     (below the table is worst), then the ratio of strengths."""
     place = -1 if assessment.position is None else assessment.position
-    ratio = assessment.attack / assessment.defense if assessment.defense else assessment.attack
+    ratio = Fraction(assessment.attack) / assessment.defense if assessment.defense else Fraction(assessment.attack)
     return place, ratio
 
 

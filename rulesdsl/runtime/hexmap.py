@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 from typing import Literal
@@ -85,6 +85,7 @@ class Hex:
     map: str
     column: int
     row: int
+    _hash: int = field(init=False, repr=False, compare=False)   # worked out once: searches hash hexes a lot
 
     def __post_init__(self) -> None:
         if not (self.map == "" or (len(self.map) == 1 and "A" <= self.map <= "Z")):
@@ -92,6 +93,14 @@ class Hex:
         for name, value in (("column", self.column), ("row", self.row)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"hex {name} {value!r} is not a whole number of zero or more")
+        object.__setattr__(self, "_hash", hash((self.map, self.column, self.row)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Hex], tuple[str, int, int]]:
+        # rebuilt from its number, so that another process works out its own hash
+        return Hex, (self.map, self.column, self.row)
 
     @classmethod
     def parse(cls, text: str) -> Hex:
@@ -278,7 +287,8 @@ class HexMap:
         known = self._neighbours.get(hex)
         if known is None:
             found = (self.neighbour(hex, direction) for direction in Direction)
-            known = self._neighbours[hex] = tuple(neighbour for neighbour in found if neighbour is not None)
+            same = self._canonical       # the map's own Hex objects: a search's lookups then match by identity
+            known = self._neighbours[hex] = tuple(same.get(n, n) for n in found if n is not None)
         return known
 
     def adjacent(self, a: Hex, b: Hex) -> bool:
@@ -359,6 +369,10 @@ class HexMap:
     @cached_property
     def _neighbours(self) -> dict[Hex, tuple[Hex, ...]]:
         return {}       # filled as `neighbours` is asked: the engine's searches ask it again and again
+
+    @cached_property
+    def _canonical(self) -> dict[Hex, Hex]:
+        return {hex: hex for hex in self._hexes}
 
     @cached_property
     def _hexes(self) -> tuple[Hex, ...]:

@@ -113,9 +113,11 @@ class Parameter:
         value = self.value
         if isinstance(value, Quantity):
             return value.amount
+        if isinstance(value, Fraction):     # immutable: no copy (rules read it in every combat)
+            return value
         if isinstance(value, bool):
             return Fraction(int(value))
-        if isinstance(value, (int, Fraction)):
+        if isinstance(value, int):
             return Fraction(value)
         raise TypeError(f"parameter {self.name} is {value!r}, not a number")
 

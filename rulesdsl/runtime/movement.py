@@ -40,8 +40,10 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from .answers import Move, Reach, Zones
+from .arithmetic import Exact, exact, simplest
 from .hexmap import Hex, HexMap
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
@@ -420,16 +422,14 @@ def entry_cost(rules: RuleSet, situation: Situation, unit: Counter, source: Hex,
 
 
 # ---- moving -------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _State:
+class _State(NamedTuple):      # a tuple: the searches hash and compare thousands of them
     hex: Hex
     exited: bool = False      # has left an enemy ZOC hex during this move
     stopped: bool = False     # entered an enemy ZOC that ends movement
     off_map: bool = False     # has left the map
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
+class _Entry(NamedTuple):
     cost: Fraction | None
     state: _State | None
     reason: str | None = None
@@ -439,10 +439,19 @@ class _Mover:
     """One unit's move: its allowance and the enemy ZOCs that hinder it, and the step function that
     `move` and `reachable` share."""
 
-    def __init__(self, rules: RuleSet, situation: Situation, counter: Counter, mode: str, log: Log):
+    def __init__(self, rules: RuleSet, situation: Situation, counter: Counter, mode: str, log: Log, *,
+                 first_citations: bool = False):
         self.rules, self.situation, self.unit, self.mode = rules, situation, counter, mode
         self.refusal: str | None = None
         self._prices: dict[tuple[Hex, Hex], tuple[_Price, tuple[Step, ...]]] = {}
+        # `reachable` keeps only the first step citing each parameter: a step's terrain price is then worked
+        # out once per kind of step (see _price), not once per hexside
+        self.first_citations = first_citations
+        self._enemy_hexes = frozenset(u.hex for u in situation.enemies_of(counter.side))
+        self._by_kind: dict[tuple[object, ...], _Price] = {}
+        chart = rules.terrain
+        self._closed = frozenset(r.name.lower() for r in chart.rows if r.movement.kind == "prohibited") \
+            if chart is not None else frozenset()
         zoc_steps: list[Step] = []
         self.hinder = _hindering(rules, situation, counter.side, counter.name, zoc_steps)
         self.zoc_steps = zoc_steps
@@ -541,8 +550,9 @@ class _Mover:
         return int(least)
 
     # ---- one hex --------------------------------------------------------------------------------------
-    def step(self, state: _State, target: Hex, log: Log) -> _Entry:
-        """Enter `target` from `state`: what it costs and the state after, or why it may not be entered."""
+    def step(self, state: _State, target: Hex, log: Log, *, neighbour: bool = False) -> _Entry:
+        """Enter `target` from `state`: what it costs and the state after, or why it may not be entered.
+        `neighbour`: the caller took `target` from the map's neighbours of `state.hex` (a search)."""
         rules, situation, unit = self.rules, self.situation, self.unit
         here = state.hex
         if state.off_map:
@@ -550,11 +560,12 @@ class _Mover:
         if state.stopped:
             log(rules.cite("zoc.entry_stops_movement", f"{unit} entered an enemy ZOC at {here}: its move is over"))
             return _Entry(None, None, f"{unit} stopped on entering the enemy ZOC at {here}")
-        if target not in situation.map:
-            return self._off_map(here, target, log)
-        if not situation.map.adjacent(here, target):
-            return _Entry(None, None, f"{target} is not next to {here}")
-        if situation.occupied_by_enemy(target, unit.side):
+        if not neighbour:
+            if target not in situation.map:
+                return self._off_map(here, target, log)
+            if not situation.map.adjacent(here, target):
+                return _Entry(None, None, f"{target} is not next to {here}")
+        if target in self._enemy_hexes:
             if not rules.flag("movement.enter_enemy_hex"):
                 log(rules.cite("movement.enter_enemy_hex", f"{target} holds enemy units: it may not be entered"))
                 return _Entry(None, None, f"{target} holds enemy units")
@@ -641,7 +652,24 @@ class _Mover:
         return _Entry(cost, _State(target, exited, stopped))
 
     def _price(self, here: Hex, target: Hex, log: Log) -> _Price:
-        """The terrain price of a step, worked out once per hexside and direction (its steps replayed)."""
+        """The terrain price of a step, worked out once per hexside and direction (its steps replayed).
+
+        For a search that keeps only the first step citing each parameter, once per kind of step: the
+        target's terrain, the hexside features crossed and the road followed decide the price and every
+        parameter it cites, so the first step of a kind cites all its kind will, and the rest add nothing.
+        A step across a prohibited hexside also reads the units in `here` (engineers): it is not pooled."""
+        if self.first_citations:
+            situation = self.situation
+            features = situation.hexside_features(here, target)
+            if not any(f.lower() in self._closed for f in features):
+                way = situation.road_between(here, target)
+                key = (situation.terrain_at(target), features, way,
+                       situation.road_at(target) if way is None and situation.roads else None)
+                price = self._by_kind.get(key)
+                if price is None:
+                    price = self._by_kind[key] = _terrain(self.rules, situation, self.unit, here, target, log,
+                                                          mode=self.mode)
+                return price
         known = self._prices.get((here, target))
         if known is None:
             said: list[Step] = []
@@ -751,34 +779,39 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
         if step.parameter is not None and step.parameter not in cited:
             cited[step.parameter] = step
 
-    mover = _Mover(rules, situation, counter, mode, preamble.append)
+    mover = _Mover(rules, situation, counter, mode, preamble.append, first_citations=True)
     start = _State(counter.hex)
     if mover.refusal is not None:
         return Reach(unit, {counter.hex: Fraction(0)}, tuple(preamble) + (Step(mover.refusal),),
                      paths={counter.hex: ()})
-    best: dict[_State, Fraction] = {start: Fraction(0)}
+    # MPs as exact numbers, whole ones as ints (cheap to add and compare); Fractions again in the answer
+    allowance = simplest(mover.allowance)
+    must_afford = rules.flag("movement.must_afford_entry")
+    best: dict[_State, Exact] = {start: 0}
     trail: dict[_State, tuple[Hex, ...]] = {start: ()}
     order = itertools.count()
-    queue: list[tuple[Fraction, int, _State]] = [(Fraction(0), next(order), start)]
+    queue: list[tuple[Exact, int, _State]] = [(0, next(order), start)]
     while queue:
         spent, _, state = heapq.heappop(queue)
         if best.get(state, spent) < spent:
             continue
         for target in situation.neighbours(state.hex):
-            entry = mover.step(state, target, remember)
-            if entry.cost is None or entry.state is None or not mover.affordable(spent, entry.cost):
+            entry = mover.step(state, target, remember, neighbour=True)
+            if entry.cost is None or entry.state is None:
                 continue
-            total = spent + entry.cost
+            total = spent + simplest(entry.cost)
+            if not (total <= allowance if must_afford else spent < allowance):
+                continue
             if total < best.get(entry.state, total + 1):
                 best[entry.state] = total
                 trail[entry.state] = trail[state] + (target,)
                 heapq.heappush(queue, (total, next(order), entry.state))
     costs: dict[Hex, Fraction] = {}
     paths: dict[Hex, tuple[Hex, ...]] = {}
-    for state, total in best.items():
-        if state.hex not in costs or total < costs[state.hex] or \
-                (total == costs[state.hex] and len(trail[state]) < len(paths[state.hex])):
-            costs[state.hex], paths[state.hex] = total, trail[state]
+    for state, spent in best.items():
+        if state.hex not in costs or spent < costs[state.hex] or \
+                (spent == costs[state.hex] and len(trail[state]) < len(paths[state.hex])):
+            costs[state.hex], paths[state.hex] = exact(spent), trail[state]
     # the minimum move: paths of at most that many hexes, whatever they cost
     frontier: dict[_State, tuple[Fraction, tuple[Hex, ...]]] = {start: (Fraction(0), ())}
     for _depth in range(mover.minimum):

@@ -150,14 +150,24 @@ class Situation:
         return self.terrain.get(hex, self.default_terrain)
 
     def hexside_features(self, a: Hex, b: Hex) -> tuple[str, ...]:
+        if not self.hexsides:       # the searches ask of every step: no hexside is built for an empty map
+            return ()
         return self.hexsides.get(Hexside.between(a, b), ())
 
     def road_between(self, a: Hex, b: Hex) -> str | None:
         """The road (its TEC row) the step from `a` to `b` follows, or None."""
+        if not self.roads:
+            return None
         return self.roads.get(Hexside.between(a, b))
 
     def has_road(self, hex: Hex) -> bool:
+        if not self.roads:
+            return False
         return any(hex in (side.low, side.high) for side in self.roads)
+
+    def road_at(self, hex: Hex) -> str | None:
+        """The road (its TEC row) of the first road crossing that touches `hex`, or None."""
+        return next((road for side, road in self.roads.items() if hex in (side.low, side.high)), None)
 
     def start_of(self, unit: Counter) -> Hex:
         """Where `unit` began the phase."""

@@ -96,6 +96,11 @@ class _Blocker:
         self.notes: dict[Hex | tuple[Hex, Hex], list[Step]] = {}    # what was found of each hex and hexside
         self._hexes: dict[Hex, bool] = {}
         self._sides: dict[tuple[Hex, Hex], bool] = {}
+        # asked of every hex the trace meets: worked out once
+        self._enemy_hexes = frozenset(u.hex for u in situation.enemies_of(counter.side))
+        chart = self.rules.terrain
+        self._closed = frozenset(r.name.lower() for r in chart.rows
+                                 if r.kind == "hex" and r.movement.kind == "prohibited") if chart else frozenset()
 
     def ezoc(self) -> set[Hex]:
         if self._ezoc is None:
@@ -111,13 +116,13 @@ class _Blocker:
 
     def _blocked(self, hex: Hex, steps: list[Step]) -> bool:
         rules, situation, side = self.rules, self.situation, self.counter.side
-        if situation.occupied_by_enemy(hex, side):
+        if hex in self._enemy_hexes:
             if rules.flag("supply.blocked_by_enemy_units"):
                 steps.append(rules.cite("supply.blocked_by_enemy_units", f"{hex} holds enemy units: blocked"))
                 return True
             steps.append(rules.cite("supply.blocked_by_enemy_units",
                                          f"{hex} holds enemy units, which do not block"))
-        if prohibited_hex(rules, situation, hex):
+        if self._closed and any(name.lower() in self._closed for name in situation.terrain_at(hex)):
             if rules.flag("supply.blocked_by_prohibited_terrain"):
                 steps.append(rules.cite("supply.blocked_by_prohibited_terrain",
                                              f"{hex} is prohibited terrain: blocked"))
@@ -141,6 +146,8 @@ class _Blocker:
 
     def side(self, a: Hex, b: Hex) -> bool:
         """True when the trace may not cross from `a` into `b`."""
+        if not self.situation.hexsides:     # no hexside features: none is prohibited
+            return False
         key = (min(a, b), max(a, b))
         known = self._sides.get(key)
         if known is None:
@@ -206,14 +213,17 @@ def _trace(situation: Situation, start: Hex, goals: Iterable[Hex], blocker: _Blo
         return None
     came: dict[Hex, Hex | None] = {start: None}
     queue: deque[tuple[Hex, int]] = deque([(start, 0)])
+    neighbours, side_blocked, hex_blocked = situation.neighbours, blocker.side, blocker.hex
+    sides = bool(situation.hexsides)    # else no hexside blocks: only the hexes entered can
     while queue:
         here, length = queue.popleft()
         if here in goals:
             return _unwind(came, here)
         if limit is not None and length >= limit:
             continue
-        for there in situation.neighbours(here):
-            if there in came or (follow is not None and not follow(here, there)) or blocker.step(here, there):
+        for there in neighbours(here):
+            if there in came or (follow is not None and not follow(here, there)) or \
+                    (sides and side_blocked(here, there)) or hex_blocked(there):
                 continue
             came[there] = here
             queue.append((there, length + 1))

@@ -71,7 +71,7 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         # answers already worked out, by question: the chart never changes, so each is worked out once
         self._costs: dict[Hashable, float | None] = {}
         self._effects: dict[Hashable, CombatEffect] = {}
-        self._multipliers: dict[Hashable, float | None] = {}
+        self._multipliers: dict[Hashable, Fraction | None] = {}
         self._crossed: dict[Hashable, tuple[Terrain, ...]] = {}
 
     def __getitem__(self, name: str) -> Terrain:
@@ -221,15 +221,27 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
     def attack_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = (),
                           combination: str = "cumulative") -> float | None:
         """The factor on attackers: the hex's and each hexside's; None when attacking is prohibited."""
-        return self._side_multiplier("attacker", terrain, hexsides, combination)
+        factor = self.attack_factor(terrain, hexsides, combination)
+        return None if factor is None else float(factor)
 
     def defense_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = (),
                            combination: str = "cumulative") -> float | None:
         """The factor on the defender's strength; None when attacking into it is prohibited."""
+        factor = self.defense_factor(terrain, hexsides, combination)
+        return None if factor is None else float(factor)
+
+    def attack_factor(self, terrain: TerrainNames, hexsides: TerrainNames = (),
+                      combination: str = "cumulative") -> Fraction | None:
+        """attack_multiplier, exactly (a third stays a third)."""
+        return self._side_multiplier("attacker", terrain, hexsides, combination)
+
+    def defense_factor(self, terrain: TerrainNames, hexsides: TerrainNames = (),
+                       combination: str = "cumulative") -> Fraction | None:
+        """defense_multiplier, exactly."""
         return self._side_multiplier("defender", terrain, hexsides, combination)
 
     def _side_multiplier(self, side: str, terrain: TerrainNames, hexsides: TerrainNames,
-                         combination: str) -> float | None:
+                         combination: str) -> Fraction | None:
         key = (side, _key(terrain), _key(hexsides), combination)
         try:
             return self._multipliers[key]
@@ -238,12 +250,12 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
             return factor
 
     def _work_out_multiplier(self, side: str, terrain: TerrainNames, hexsides: TerrainNames,
-                             combination: str) -> float | None:
+                             combination: str) -> Fraction | None:
         hex_ = self.hex_effect(terrain, combination)
         if hex_.kind == "prohibited":
             return None
         factor = self._multiplier(side, self._hexsides(hexsides)[0])
-        return None if factor is None else float(_factor(hex_, side) * factor)
+        return None if factor is None else _factor(hex_, side) * factor
 
     @staticmethod
     def _multiplier(side: str, rows: list[Terrain]) -> Fraction | None:
