@@ -162,6 +162,17 @@ def once(function: Callable[[], object], loops: int) -> float:
     return (time.perf_counter() - start) / loops
 
 
+def interleave(first: Callable[[], object], second: Callable[[], object], loops: int,
+               rounds: int) -> tuple[list[float], list[float]]:
+    """Seconds per call of each, round by round in turn, after one warm-up round of both."""
+    once(first, loops), once(second, loops)
+    samples: tuple[list[float], list[float]] = ([], [])
+    for _ in range(rounds):
+        samples[0].append(once(first, loops))
+        samples[1].append(once(second, loops))
+    return samples
+
+
 def table(rounds: int = 15) -> list[str]:
     """The comparison as a Markdown table (bench_pipeline.py puts it in RESULTS.md)."""
     check_same_answers()
@@ -171,11 +182,7 @@ def table(rounds: int = 15) -> list[str]:
            "| call | generated | hand-written | ratio of medians | ratio of mins | spread | target |",
            "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, (generated, hand) in PAIRS.items():
-        once(generated, loops), once(hand, loops)          # warm-up
-        samples_g, samples_h = [], []
-        for _ in range(rounds):
-            samples_g.append(once(generated, loops))
-            samples_h.append(once(hand, loops))
+        samples_g, samples_h = interleave(generated, hand, loops, rounds)
         ratios = [g / h for g, h in zip(samples_g, samples_h)]
         per = CALLS[name]
         ratio = statistics.median(samples_g) / statistics.median(samples_h)

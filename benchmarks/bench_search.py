@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_runtime import once  # noqa: E402
+from bench_runtime import interleave  # noqa: E402
 from generated import bocage  # noqa: E402
 from rulesdsl.runtime.hexmap import Hex, HexMap  # noqa: E402
 from rulesdsl.runtime.situation import Counter, Situation  # noqa: E402
@@ -122,11 +122,7 @@ def table(rounds: int = 7) -> list[str]:
            "| search | engine | plain | ratio of medians | ratio of mins | spread | target |",
            "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, (engine, hand) in PAIRS.items():
-        once(engine, loops), once(hand, loops)
-        samples_e, samples_h = [], []
-        for _ in range(rounds):
-            samples_e.append(once(engine, loops))
-            samples_h.append(once(hand, loops))
+        samples_e, samples_h = interleave(engine, hand, loops, rounds)
         ratios = [e / h for e, h in zip(samples_e, samples_h)]
         out.append(f"| `{name}` | {statistics.median(samples_e) * 1e3:.2f} ms | "
                    f"{statistics.median(samples_h) * 1e3:.3f} ms | "

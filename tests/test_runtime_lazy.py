@@ -4,6 +4,7 @@ per combat, and the Terrain Effects Chart's multipliers stay exact."""
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 from dataclasses import replace
 from fractions import Fraction
 from types import ModuleType
@@ -91,9 +92,7 @@ def test_every_generated_definition_is_worked_out_once_per_combat(module: Module
 
 
 def test_the_generated_modules_write_whole_numbers_as_ints() -> None:
-    source = (next(iter(generated.__path__)) + "/new_scs.py")
-    with open(source, encoding="utf-8") as file:
-        text = file.read()
+    text = (Path(generated.__file__).parent / "new_scs.py").read_text(encoding="utf-8")
     assert "Fraction(1)" not in text.split("# Definitions")[1].split("# Die roll modifiers")[0]
     assert "min(3, ((1 + (1 if " in text
 

@@ -282,7 +282,7 @@ def _road_followed(rules: RuleSet, situation: Situation, source: Hex, target: He
         return way
     if situation.has_road(target) and situation.roads:
         if rules.value("roads.continuous_path_required") is False:
-            road = next(r for s, r in situation.roads.items() if target in (s.low, s.high))
+            road = situation.road_at(target)
             log(rules.cite("roads.continuous_path_required",
                            f"{target} has a {road}: the road rate applies without following it"))
             return road
@@ -448,10 +448,9 @@ class _Mover:
         # out once per kind of step (see _price), not once per hexside
         self.first_citations = first_citations
         self._enemy_hexes = frozenset(u.hex for u in situation.enemies_of(counter.side))
+        self.must_afford = rules.flag("movement.must_afford_entry")     # read once: asked of every step
         self._by_kind: dict[tuple[object, ...], _Price] = {}
-        chart = rules.terrain
-        self._closed = frozenset(r.name.lower() for r in chart.rows if r.movement.kind == "prohibited") \
-            if chart is not None else frozenset()
+        self._closed = rules.terrain.closed_hexsides if rules.terrain is not None else frozenset()
         zoc_steps: list[Step] = []
         self.hinder = _hindering(rules, situation, counter.side, counter.name, zoc_steps)
         self.zoc_steps = zoc_steps
@@ -688,10 +687,11 @@ class _Mover:
         log(self.rules.cite("map.off_map_movement", f"{self.unit} leaves the map at {here}: its move ends"))
         return _Entry(Fraction(0), _State(target, off_map=True))
 
-    def affordable(self, spent: Fraction, cost: Fraction) -> bool:
-        if self.rules.flag("movement.must_afford_entry"):
-            return spent + cost <= self.allowance
-        return spent < self.allowance
+    def affordable(self, spent: Exact, cost: Exact) -> bool:
+        limit = simplest(self.allowance)      # whole MPs compare as ints, without Fraction's slow path
+        if self.must_afford:
+            return spent + cost <= limit
+        return spent < limit
 
 
 def _beyond(map: HexMap, here: Hex, target: Hex) -> bool:
@@ -785,8 +785,6 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
         return Reach(unit, {counter.hex: Fraction(0)}, tuple(preamble) + (Step(mover.refusal),),
                      paths={counter.hex: ()})
     # MPs as exact numbers, whole ones as ints (cheap to add and compare); Fractions again in the answer
-    allowance = simplest(mover.allowance)
-    must_afford = rules.flag("movement.must_afford_entry")
     best: dict[_State, Exact] = {start: 0}
     trail: dict[_State, tuple[Hex, ...]] = {start: ()}
     order = itertools.count()
@@ -799,9 +797,10 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
             entry = mover.step(state, target, remember, neighbour=True)
             if entry.cost is None or entry.state is None:
                 continue
-            total = spent + simplest(entry.cost)
-            if not (total <= allowance if must_afford else spent < allowance):
+            cost = simplest(entry.cost)
+            if not mover.affordable(spent, cost):
                 continue
+            total = spent + cost
             if total < best.get(entry.state, total + 1):
                 best[entry.state] = total
                 trail[entry.state] = trail[state] + (target,)

@@ -69,10 +69,8 @@ def supply(engine: RulesEngine, situation: Situation, unit: str) -> SupplyTrace:
 def prohibited_hex(rules: RuleSet, situation: Situation, hex: Hex) -> bool:
     """Whether a terrain of `hex` is prohibited to movement on the rulebook's TEC."""
     chart = rules.terrain
-    if chart is None:
-        return False
-    return any(name in chart and chart[name].kind == "hex" and chart[name].movement.kind == "prohibited"
-               for name in situation.terrain_at(hex))
+    closed = chart.closed_hexes if chart is not None else frozenset()
+    return bool(closed) and any(name.lower() in closed for name in situation.terrain_at(hex))
 
 
 def prohibited_hexside(rules: RuleSet, situation: Situation, a: Hex, b: Hex) -> bool:
@@ -96,11 +94,7 @@ class _Blocker:
         self.notes: dict[Hex | tuple[Hex, Hex], list[Step]] = {}    # what was found of each hex and hexside
         self._hexes: dict[Hex, bool] = {}
         self._sides: dict[tuple[Hex, Hex], bool] = {}
-        # asked of every hex the trace meets: worked out once
-        self._enemy_hexes = frozenset(u.hex for u in situation.enemies_of(counter.side))
-        chart = self.rules.terrain
-        self._closed = frozenset(r.name.lower() for r in chart.rows
-                                 if r.kind == "hex" and r.movement.kind == "prohibited") if chart else frozenset()
+        self._enemy_hexes = frozenset(u.hex for u in situation.enemies_of(counter.side))   # asked of every hex
 
     def ezoc(self) -> set[Hex]:
         if self._ezoc is None:
@@ -122,7 +116,7 @@ class _Blocker:
                 return True
             steps.append(rules.cite("supply.blocked_by_enemy_units",
                                          f"{hex} holds enemy units, which do not block"))
-        if self._closed and any(name.lower() in self._closed for name in situation.terrain_at(hex)):
+        if prohibited_hex(rules, situation, hex):
             if rules.flag("supply.blocked_by_prohibited_terrain"):
                 steps.append(rules.cite("supply.blocked_by_prohibited_terrain",
                                              f"{hex} is prohibited terrain: blocked"))
@@ -214,7 +208,6 @@ def _trace(situation: Situation, start: Hex, goals: Iterable[Hex], blocker: _Blo
     came: dict[Hex, Hex | None] = {start: None}
     queue: deque[tuple[Hex, int]] = deque([(start, 0)])
     neighbours, side_blocked, hex_blocked = situation.neighbours, blocker.side, blocker.hex
-    sides = bool(situation.hexsides)    # else no hexside blocks: only the hexes entered can
     while queue:
         here, length = queue.popleft()
         if here in goals:
@@ -223,7 +216,7 @@ def _trace(situation: Situation, start: Hex, goals: Iterable[Hex], blocker: _Blo
             continue
         for there in neighbours(here):
             if there in came or (follow is not None and not follow(here, there)) or \
-                    (sides and side_blocked(here, there)) or hex_blocked(there):
+                    side_blocked(here, there) or hex_blocked(there):
                 continue
             came[there] = here
             queue.append((there, length + 1))

@@ -68,6 +68,11 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
     def __init__(self, rows: Iterable[Terrain]):
         self.rows = tuple(rows)
         self._by_name = {row.name.lower(): row for row in self.rows}
+        # the names, in lower case, of the hexes and hexside features closed to movement (the searches ask)
+        self.closed_hexes = frozenset(r.name.lower() for r in self.rows
+                                      if r.kind == "hex" and r.movement.kind == "prohibited")
+        self.closed_hexsides = frozenset(r.name.lower() for r in self.rows
+                                         if r.kind == "hexside" and r.movement.kind == "prohibited")
         # answers already worked out, by question: the chart never changes, so each is worked out once
         self._costs: dict[Hashable, float | None] = {}
         self._effects: dict[Hashable, CombatEffect] = {}
