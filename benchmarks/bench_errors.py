@@ -25,15 +25,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulesdsl.catalogue import ACTIVITIES, CORE  # noqa: E402
-from rulesdsl.project import library_parameters  # noqa: E402
+from rulesdsl.model.catalogue import ACTIVITIES, CORE  # noqa: E402
+from rulesdsl.project.build import library_parameters  # noqa: E402
 
 # the big series declares the parameters of the shipped VCS series (a misspelling is made of one of them)
 PARAMETERS = library_parameters()["vcs"]
 DECLARATIONS = ["parameters {", *(f'  {d.name}  {d.type.declared()}  "{d.meaning}"' for d in PARAMETERS.values()
                                   if d.origin != CORE), "}", ""]
 from rulesdsl.errors import render_all  # noqa: E402
-from rulesdsl.project import compile_project  # noqa: E402
+from rulesdsl.project.build import compile_project  # noqa: E402
 
 # in an order where two kinds that break the same line of a rule are never neighbours
 KINDS = ("summary", "unit", "parameter", "reference", "missing-summary", "wrong-type", "activity")

@@ -37,16 +37,16 @@ from lark import Lark  # noqa: E402
 import bench_runtime  # noqa: E402
 import bench_search  # noqa: E402
 from bench_errors import rulebook as generated_series  # noqa: E402
-from rulesdsl.charts import card, render_html  # noqa: E402
-from rulesdsl.codegen import generate  # noqa: E402
-from rulesdsl.diff import compare, snapshot  # noqa: E402
-from rulesdsl.fmt import format_text  # noqa: E402
-from rulesdsl.pdf import render_pdf  # noqa: E402
-from rulesdsl.project import compile_project, rulebook_files  # noqa: E402
-from rulesdsl.resolve import resolve  # noqa: E402
-from rulesdsl.source import Source, read_source  # noqa: E402
-from rulesdsl.transform import parse  # noqa: E402
-from rulesdsl.validate import check  # noqa: E402
+from rulesdsl.cards.charts import card, render_html  # noqa: E402
+from rulesdsl.modules.codegen import generate  # noqa: E402
+from rulesdsl.errata.diff import compare, snapshot  # noqa: E402
+from rulesdsl.language.fmt import format_text  # noqa: E402
+from rulesdsl.cards.pdf import render_pdf  # noqa: E402
+from rulesdsl.project.build import compile_project, rulebook_files  # noqa: E402
+from rulesdsl.checks.resolve import resolve  # noqa: E402
+from rulesdsl.language.source import Source, read_source  # noqa: E402
+from rulesdsl.language.transform import parse  # noqa: E402
+from rulesdsl.checks.validate import check  # noqa: E402
 
 GRAMMAR = (ROOT / "rulesdsl" / "grammar.lark").read_text(encoding="utf-8")
 

@@ -1,23 +1,25 @@
 """rulesdsl: a declarative language for hex-and-counter wargame rulebooks, and its compiler.
 
-Pipeline, one module per stage:
-  source.py (read) -> parser.py (text to tree) -> transform.py (tree to IR, ir.py)
-  -> schema.py + validate.py (checks) -> resolve.py (extends and overrides)
-  -> codegen.py (IR to Python) ; project.py drives it, cli.py is the front door.
+The pipeline, one subpackage per stage (arrows point one way; tests/test_imports.py fails on a circle):
+  language/ (text to the model: read, parse, transform, fmt) -> model/ (the IR and its one walk)
+  -> checks/ (schema, semantic checks, expressions, resolution against the series, worked examples)
+  -> modules/ (generated Python), cards/ (player aids), errata/ (semantic diffs)
+  runtime/ is the rules engine the generated modules import; project/ drives a build; cli.py and
+  this module are the front doors; errors.py (the one renderer) and cache.py serve every stage.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .project import Compilation
+    from rulesdsl.project.build import Compilation
 
-__version__ = "0.1.0"
+from rulesdsl.version import __version__ as __version__
 
 
 def compile_text(text: str, path: str = "<text>", *others: tuple[str, str]) -> "Compilation":
     """Compile one rulebook given as text (with `others`, (path, text) pairs it may
     extend) and return the Compilation: diagnostics, resolved rulebooks, outputs."""
-    from .project import compile_sources
-    from .source import Source
+    from rulesdsl.project.build import compile_sources
+    from rulesdsl.language.source import Source
     return compile_sources([Source(path, text), *(Source(p, t) for p, t in others)], [path])

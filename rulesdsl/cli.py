@@ -7,10 +7,10 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from . import __version__
-from .catalogue import CARD_PAPERS
-from .errors import Diagnostic, render_all, visible, visible_lines
-from .project import Compilation, add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_atomically, write_outputs
+from rulesdsl.version import __version__
+from rulesdsl.model.catalogue import CARD_PAPERS
+from rulesdsl.errors import Diagnostic, render_all, visible, visible_lines
+from rulesdsl.project.build import Compilation, add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_atomically, write_outputs
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_UNFORMATTABLE = 123   # fmt: a file it cannot read, parse or write (black's status for this)
@@ -182,7 +182,7 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _reference(out: Path | None) -> int:
-    from .reference import generate
+    from rulesdsl.project.reference import generate
     try:
         text = generate()
     except FileNotFoundError as exc:   # an installed package has no broken-rulebook corpus
@@ -221,10 +221,10 @@ def _check(root: Path | None, paths: list[Path] | None) -> int:
 
 
 def _diff(root: Path | None, args: Arguments) -> int:
-    from .diff import compare, snapshot
-    from .errata import RENDERERS, html, pdf
-    from .errors import RulesError
-    from .project import SideError, load_rulebook_side
+    from rulesdsl.errata.diff import compare, snapshot
+    from rulesdsl.errata.sheets import RENDERERS, html, pdf
+    from rulesdsl.errors import RulesError
+    from rulesdsl.project.build import SideError, load_rulebook_side
     sides = []
     try:
         for spec in (args.old, args.new):
@@ -268,10 +268,10 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
     reformatted, EXIT_UNFORMATTABLE a file could not be read, parsed or written (the others are still
     formatted; a file is replaced whole or left as it is)."""
     import os
-    from .errors import RulesError, Span
-    from .fmt import format_source, unified_diff
-    from .project import rulebook_files
-    from .source import MAX_SOURCE_BYTES, read_bytes, read_source, too_large
+    from rulesdsl.errors import RulesError, Span
+    from rulesdsl.language.fmt import format_source, unified_diff
+    from rulesdsl.project.build import rulebook_files
+    from rulesdsl.language.source import MAX_SOURCE_BYTES, read_bytes, read_source, too_large
     stdin = [p for p in paths or () if str(p) == "-"]
     if stdin and len(paths or ()) > 1:
         return _usage("'-' (standard input) must be the only PATH")
@@ -379,8 +379,8 @@ def _one_rulebook(root: Path | None, name: str) -> tuple[Compilation, str] | int
 
 
 def _chart(root: Path | None, args: Arguments) -> int:
-    from .codegen import module_name
-    from .project import print_card
+    from rulesdsl.modules.codegen import module_name
+    from rulesdsl.project.build import print_card
     if args.out is not None and str(args.out) != "-" and not args.out.parent.is_dir():
         return _usage(f"cannot write {args.out}: the folder {args.out.parent} does not exist (nothing was written)")
     found = _one_rulebook(root, args.rulebook)
@@ -411,7 +411,7 @@ def _chart(root: Path | None, args: Arguments) -> int:
 
 
 def _coverage(root: Path | None, args: Arguments) -> int:
-    from .coverage import measure, render_json, render_text
+    from rulesdsl.project.coverage import measure, render_json, render_text
     found = _one_rulebook(root, args.rulebook)
     if isinstance(found, int):
         return found
@@ -423,11 +423,11 @@ def _coverage(root: Path | None, args: Arguments) -> int:
 
 def _explain(root: Path | None, args: Arguments) -> int:
     import json
-    from .codegen import module_name
-    from .errors import RulesError
-    from .examples import explain
-    from .modcheck import build_module, load_module
-    from .source import Source, read_source
+    from rulesdsl.modules.codegen import module_name
+    from rulesdsl.errors import RulesError
+    from rulesdsl.checks.examples import explain
+    from rulesdsl.modules.modcheck import build_module, load_module
+    from rulesdsl.language.source import Source, read_source
     found = _one_rulebook(root, args.rulebook)
     if isinstance(found, int):
         return found
@@ -456,8 +456,8 @@ def _explain(root: Path | None, args: Arguments) -> int:
 
 
 def _new(folder: Path, args: Arguments) -> int:
-    from .errors import RulesError
-    from .starter import StarterError, new_rulebook, write_starter
+    from rulesdsl.errors import RulesError
+    from rulesdsl.project.starter import StarterError, new_rulebook, write_starter
     if not folder.is_dir():
         return _usage(f"{folder} is not a folder")
     try:

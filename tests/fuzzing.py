@@ -738,9 +738,9 @@ def stage_cache(size: int = 16) -> Iterator[None]:
     """Remember the last parses by (path, text), and the semantic check of each model they gave:
     the unchanged series under a mutant are parsed and checked once, not once a command.
     Models and diagnostics are immutable, so this changes speed only.  Only names that
-    rulesdsl.project and rulesdsl.fmt import are replaced; when they are gone, nothing is cached."""
-    import rulesdsl.fmt
-    import rulesdsl.project
+    rulesdsl.project.build and rulesdsl.language.fmt import are replaced; when they are gone, nothing is cached."""
+    import rulesdsl.language.fmt
+    import rulesdsl.project.build
     saved = []
     parses: dict[tuple[str, str], tuple[bool, object]] = {}
     checks: dict[int, tuple[object, list]] = {}
@@ -775,8 +775,8 @@ def stage_cache(size: int = 16) -> Iterator[None]:
             return list(checks[id(model)][1])
         return check
 
-    for module, name, wrap in ((rulesdsl.project, "parse", cached_parse), (rulesdsl.fmt, "parse", cached_parse),
-                               (rulesdsl.project, "check", cached_check)):
+    for module, name, wrap in ((rulesdsl.project.build, "parse", cached_parse), (rulesdsl.language.fmt, "parse", cached_parse),
+                               (rulesdsl.project.build, "check", cached_check)):
         function = getattr(module, name, None)
         if callable(function):
             saved.append((module, name, function))
@@ -790,15 +790,15 @@ def stage_cache(size: int = 16) -> Iterator[None]:
 
 def _parse_model(path: str, data: bytes):
     """The model of a file, or None when it does not parse (or is not UTF-8)."""
-    from rulesdsl.source import Source
-    import rulesdsl.project
+    from rulesdsl.language.source import Source
+    import rulesdsl.project.build
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
     text = text.removeprefix("\ufeff")
     try:
-        return rulesdsl.project.parse(Source(path, text))
+        return rulesdsl.project.build.parse(Source(path, text))
     except Exception:  # noqa: BLE001 - a syntax error; a crash here is the check command's finding
         return None
 
@@ -850,7 +850,7 @@ def _check_diff(item: Input, project: Path, lines: dict[str, int]) -> list[Failu
 
 
 def _check_fmt(item: Input, project: Path, lines: dict[str, int], model) -> list[Failure]:
-    from rulesdsl.fmt import format_text
+    from rulesdsl.language.fmt import format_text
     target = project / item.target
     before = target.read_bytes()
     code, _, err, exc = _run_cli(["-C", str(project), "fmt", str(target)])
@@ -865,10 +865,10 @@ def _check_fmt(item: Input, project: Path, lines: dict[str, int], model) -> list
     formatted = _parse_model(item.target, after)
     if formatted is None:
         from rulesdsl.errors import RulesError
-        from rulesdsl.source import Source
-        import rulesdsl.project
+        from rulesdsl.language.source import Source
+        import rulesdsl.project.build
         try:
-            rulesdsl.project.parse(Source(item.target, after.decode("utf-8")))
+            rulesdsl.project.build.parse(Source(item.target, after.decode("utf-8")))
             why = "does not parse"
         except RulesError as error:
             first = error.diagnostics[0]

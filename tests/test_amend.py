@@ -10,12 +10,12 @@ import sys
 import pytest
 
 from conftest import ROOT
-from rulesdsl import ir
-from rulesdsl.codegen import generate
-from rulesdsl.fmt import format_source
-from rulesdsl.project import compile_project
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.model import ir
+from rulesdsl.modules.codegen import generate
+from rulesdsl.language.fmt import format_source
+from rulesdsl.project.build import compile_project
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
 # A publisher's house series on the shipped SCS (through New SCS, which prints the CRT): it sets the
 # stacking limit every SCS game must set, so that a game of it can say nothing but its errata.
@@ -603,8 +603,8 @@ def test_cell_amendments_format_and_round_trip():
 
 
 def test_the_reference_amendment_example_owns_each_item_it_amends():
-    from rulesdsl import reference
-    from rulesdsl.project import compile_sources
+    from rulesdsl.project import reference
+    from rulesdsl.project.build import compile_sources
     compilation = compile_sources([Source("rulebooks/my-errata.rules", reference.AMEND_EXAMPLE)])
     assert compilation.diagnostics == []
     resolved = compilation.resolved["my-errata"]

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT
-from rulesdsl.project import compile_project
+from rulesdsl.project.build import compile_project
 
 CHARTS = sorted((ROOT / "generated" / "charts").glob("*.html"))
 PROJECT = compile_project(ROOT)
@@ -101,8 +101,8 @@ def test_type_sizes_colours_and_padding_as_the_browser_computes_them(page, path)
 
 @pytest.mark.parametrize("path", CHARTS, ids=lambda p: p.name)
 def test_the_browser_prints_a_card_on_the_sides_its_rulebook_allows(page, path):
-    from rulesdsl.charts import card_options
-    from rulesdsl.codegen import module_name
+    from rulesdsl.cards.charts import card_options
+    from rulesdsl.modules.codegen import module_name
     key = next(k for k in PROJECT.resolved if module_name(k) == path.name.split(".")[0])
     allowed = card_options(PROJECT.resolved[key]).sides
     page.goto(path.as_uri())
@@ -120,7 +120,7 @@ def test_the_browser_prints_a_card_on_the_sides_its_rulebook_allows(page, path):
 
 @pytest.mark.parametrize("key", sorted(k for k, r in PROJECT.resolved.items() if r.results is not None))
 def test_crt_has_one_cell_per_column_and_dice_outcome(page, key):
-    from rulesdsl.codegen import module_name
+    from rulesdsl.modules.codegen import module_name
     node = PROJECT.resolved[key].results.node
     page.goto((ROOT / "generated" / "charts" / f"{module_name(key)}.en.html").as_uri())
     rows = page.locator("#crt tr.dice")
@@ -160,7 +160,7 @@ INK = 48                    # how far (0..255) a grey must move to count as a di
 
 def _shipped_fonts(page) -> None:
     """Sets the page in rulesdsl's own fonts (the HTML card names them first, as 'rulesdsl Sans')."""
-    from rulesdsl.pdf import FONTS, FONTS_CSS
+    from rulesdsl.cards.pdf import FONTS, FONTS_CSS
     css = re.sub(r'url\("([^"]+)"\)', lambda m: f'url("{(FONTS / m.group(1)).as_uri()}")', FONTS_CSS.read_text())
     page.add_style_tag(content=css)
     page.evaluate("document.fonts.ready.then(() => true)")
@@ -246,8 +246,8 @@ def test_the_browser_shows_no_code(page, path):
 def test_a_french_card_in_the_browser_marks_every_english_word_it_shows(page, path):
     """Text the French card shows as the English card does is English left over, unless a French label gives
     those very words (Division, Phase), or it is a number, a code or marked as English (.fallback)."""
-    from rulesdsl.charts import label_layers
-    from rulesdsl.codegen import module_name
+    from rulesdsl.cards.labeler import label_layers
+    from rulesdsl.modules.codegen import module_name
     key = next(k for k in PROJECT.resolved if module_name(k) == path.name.split(".")[0])
     page.goto(path.with_name(path.name.replace(".fr.", ".en.")).as_uri())
     english = {t for t, _, _ in page.evaluate(_PIECES)}

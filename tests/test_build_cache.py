@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from rulesdsl import cache, pdf
+from rulesdsl import cache
+from rulesdsl.cards import pdf
 
 SERIES = (ROOT / "rulebooks" / "series" / "scs-1.8.rules").read_text(encoding="utf-8")
 GAME = '''game hollow "Hollow Ridge (a test title)" version "1.0" extends scs-1.8
@@ -99,8 +100,8 @@ def test_a_damaged_or_unwritable_cache_is_no_cache(project, capsys, own_cache, m
 
 
 def test_an_entry_is_named_by_everything_the_card_is_made_from(monkeypatch):
-    from rulesdsl.charts import card
-    from rulesdsl.project import compile_project
+    from rulesdsl.cards.charts import card
+    from rulesdsl.project.build import compile_project
     shipped = compile_project(ROOT, examples=False, generate=False)
     data, _ = card(shipped.resolved["bocage"], "en", shipped.labels)
     key = pdf.cache_key(data)
@@ -141,7 +142,7 @@ def test_an_entry_without_a_whole_placement_is_a_miss():
 
 
 def test_cards_laid_out_in_parallel_are_the_cards_laid_out_one_by_one(tmp_path, monkeypatch):
-    from rulesdsl.project import _card_job, compile_project
+    from rulesdsl.project.build import _card_job, compile_project
     shipped = compile_project(ROOT, examples=False, generate=False)
     jobs = [_card_job(shipped.resolved[key], "en", shipped.labels, None)[2] for key in ("scs-1.8", "vcs")]
     monkeypatch.setenv("RULESDSL_CACHE_DIR", str(tmp_path / "parallel"))

@@ -11,10 +11,11 @@ from pypdf import PdfReader
 
 import rulesdsl
 from conftest import FIXTURES, ROOT
-from rulesdsl import pdf
-from rulesdsl.charts import card, card_options, languages, page_size, render_html
+from rulesdsl.cards import pdf
+from rulesdsl.cards.charts import card, card_options, page_size, render_html
+from rulesdsl.cards.labeler import languages
 from rulesdsl.errors import render_all
-from rulesdsl.project import compile_project, default_labels
+from rulesdsl.project.build import compile_project, default_labels
 
 PROJECT = compile_project(ROOT)
 CARDS = [(key, lang) for key, resolved in sorted(PROJECT.resolved.items()) for lang in languages(resolved)]

@@ -7,10 +7,13 @@ import re
 import pytest
 
 from conftest import ROOT
-from rulesdsl import charts, diff, fmt, ir
-from rulesdsl.project import compile_project, compile_sources
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.cards import charts
+from rulesdsl.errata import diff
+from rulesdsl.language import fmt
+from rulesdsl.model import ir
+from rulesdsl.project.build import compile_project, compile_sources
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
 SERIES = """series mini "Mini" version "1.0"
 
@@ -135,7 +138,7 @@ def test_a_card_block_is_one_per_rulebook(project, capsys):
 
 
 def test_a_setting_given_twice_is_an_error_at_the_second():
-    from rulesdsl import validate
+    from rulesdsl.checks import validate
     book = parse(Source("mini.rules", 'series mini "Mini" version "1.0"\n\ncard {\n  sides 1\n  sides 2\n}\n'))
     problems = [(d.message, d.span.line, d.span.column) for d in validate.check(book)]
     assert ("'sides' is given twice in the card block", 5, 3) in problems

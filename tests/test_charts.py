@@ -11,11 +11,11 @@ from pypdf import PdfReader
 
 import rulesdsl
 from conftest import FIXTURES, ROOT
-from rulesdsl.charts import card, render_html
-from rulesdsl.codes import family
-from rulesdsl.outcomes import column_odds
-from rulesdsl.pdf import card_pdf, render_pdf
-from rulesdsl.project import compile_project, default_labels
+from rulesdsl.cards.charts import card, render_html
+from rulesdsl.model.codes import family
+from rulesdsl.cards.outcomes import column_odds
+from rulesdsl.cards.pdf import card_pdf, render_pdf
+from rulesdsl.project.build import compile_project, default_labels
 from rulesdsl.runtime.notation import parse_result
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
 
@@ -65,7 +65,7 @@ def test_outcome_odds_match_brute_force_for_every_column(key):
 
 
 def test_d66_and_1d6_distributions_are_uniform():
-    from rulesdsl.outcomes import distribution
+    from rulesdsl.cards.outcomes import distribution
     assert set(distribution("d66").values()) == {Fraction(1, 36)} and len(distribution("d66")) == 36
     assert distribution("1d6") == {face: Fraction(1, 6) for face in DICE_OUTCOMES["1d6"]}
     assert distribution("2d6")[7] == Fraction(1, 6) and sum(distribution("2d6").values()) == 1

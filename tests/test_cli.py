@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import __version__
+from rulesdsl.version import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
 

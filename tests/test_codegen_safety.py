@@ -11,12 +11,12 @@ import pytest
 from conftest import FIXTURES, ROOT
 
 import rulesdsl
-import rulesdsl.project
-from rulesdsl import codegen, modcheck
-from rulesdsl.project import library_parameters
-from rulesdsl.codegen import MODULE_NAMES, KEYWORDS, constant_name, module_name
+import rulesdsl.project.build
+from rulesdsl.modules import codegen, modcheck
+from rulesdsl.project.build import library_parameters
+from rulesdsl.modules.codegen import MODULE_NAMES, KEYWORDS, constant_name, module_name
 from rulesdsl.errors import render
-from rulesdsl.limits import MAX_CALL_DEPTH, MAX_CASES, MAX_EXPRESSION_DEPTH, MAX_NUMBER_DIGITS
+from rulesdsl.language.limits import MAX_CALL_DEPTH, MAX_CASES, MAX_EXPRESSION_DEPTH, MAX_NUMBER_DIGITS
 from rulesdsl.runtime import Combat
 
 BASE = (FIXTURES / "base.rules").read_text(encoding="utf-8")
@@ -185,7 +185,7 @@ def _global_names(source: str) -> set[str]:
 def test_module_names_lists_everything_a_module_binds_or_reads():
     """MODULE_NAMES must hold every name of a module that no rulebook introduced, or a
     rulebook could shadow it; checked on every shipped module and a module using every feature."""
-    compilation = rulesdsl.project.compile_project(ROOT)
+    compilation = rulesdsl.project.build.compile_project(ROOT)
     assert compilation.ok
     sources = [s for rel, s in compilation.outputs.items() if rel.endswith(".py") and "__init__" not in rel]
     assert len(sources) >= 5
@@ -201,7 +201,7 @@ def test_module_names_lists_everything_a_module_binds_or_reads():
 
 
 def test_module_names_are_all_needed():
-    compilation = rulesdsl.project.compile_project(ROOT)
+    compilation = rulesdsl.project.build.compile_project(ROOT)
     extra = compile_game(game("define x = max(n, 1)"))
     used: set[str] = set()
     for rel, source in extra.outputs.items():
@@ -279,7 +279,7 @@ def test_a_long_cycle_of_definitions_is_reported_not_a_crash():
 
 
 def test_calls_are_counted_through_definitions_and_collections():
-    from rulesdsl.expressions import Checker
+    from rulesdsl.checks.expressions import Checker
     compilation = compile_game(game("define x = count(attackers where n > 0)", "define y = x + 1",
                                     "define z = count(attackers where any(defenders where y > 0))"))
     checker = Checker(compilation.resolved["demo"].vocabulary)
@@ -373,7 +373,7 @@ def test_an_override_without_a_title_keeps_its_definitions():
 
 
 def test_generated_code_is_valid_python_for_every_shipped_rulebook():
-    compilation = rulesdsl.project.compile_project(ROOT)
+    compilation = rulesdsl.project.build.compile_project(ROOT)
     for rel, source in compilation.outputs.items():
         if rel.endswith(".py"):
             ast.parse(source)
@@ -392,9 +392,9 @@ def _strings(value, depth=0):
 def test_resolve_produces_a_model_without_python_source():
     import dataclasses
 
-    from rulesdsl import ir
+    from rulesdsl.model import ir
     assert not [f.name for f in dataclasses.fields(ir.Resolved) if f.name.endswith("_code")]
-    compilation = rulesdsl.project.compile_project(ROOT)
+    compilation = rulesdsl.project.build.compile_project(ROOT)
     assert compilation.resolved
     for resolved in compilation.resolved.values():
         for f in dataclasses.fields(resolved):
@@ -405,7 +405,7 @@ def test_resolve_produces_a_model_without_python_source():
 
 
 def test_the_checker_alone_writes_nothing_and_codegen_writes_python():
-    from rulesdsl.expressions import Checker
+    from rulesdsl.checks.expressions import Checker
     compilation = compile_game(game("define x = max(n, 2) + count(attackers)", "define y = x * 2"))
     resolved = compilation.resolved["demo"]
     checker = Checker(resolved.vocabulary)

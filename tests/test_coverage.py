@@ -7,14 +7,15 @@ import re
 import pytest
 
 from conftest import ROOT
-from rulesdsl import catalogue, diff, ir
-from rulesdsl.coverage import CATEGORIES, category, measure, render_text
-from rulesdsl.fmt import format_text
-from rulesdsl.project import compile_project, compile_sources
-from rulesdsl.reference import declaration_text
+from rulesdsl.model import catalogue, ir
+from rulesdsl.errata import diff
+from rulesdsl.project.coverage import CATEGORIES, category, measure, render_text
+from rulesdsl.language.fmt import format_text
+from rulesdsl.project.build import compile_project, compile_sources
+from rulesdsl.project.reference import declaration_text
 from rulesdsl.runtime.contract import ENGINE_PARAMETERS
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
 # A standalone game: one engine parameter, two combat parameters (one descriptive), one outside the engine.
 GAME = '''game drill "Drill" version "1.0"

@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 
 import rulesdsl
 from conftest import FIXTURES, ROOT
-from rulesdsl.diff import compare, snapshot
-from rulesdsl.fmt import format_text
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.errata.diff import compare, snapshot
+from rulesdsl.language.fmt import format_text
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
 SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules"))
-from rulesdsl.project import compile_project
+from rulesdsl.project.build import compile_project
 
 PROJECT = compile_project(ROOT)
 DIFF = FIXTURES / "diff"
@@ -178,7 +178,7 @@ def test_git_revision_paths(tmp_path):
 
 
 def test_one_change_reads_in_the_singular_and_units_read_as_written():
-    from rulesdsl.errata import markdown, text
+    from rulesdsl.errata.sheets import markdown, text
     old_text = (ROOT / "rulebooks/games/bocage.rules").read_text(encoding="utf-8")
     new_text = old_text.replace("stacking.limit = 6 steps", "stacking.limit = 1 step")
     assert new_text != old_text

@@ -6,7 +6,7 @@ import io
 import re
 
 from conftest import FIXTURES
-from rulesdsl.errata import marked
+from rulesdsl.errata.sheets import marked
 
 ERRATA = FIXTURES / "errata"
 OLD, NEW = ERRATA / "hedgerow-1.0.rules", ERRATA / "hedgerow-1.1.rules"
@@ -88,8 +88,8 @@ def test_out_writes_any_format_and_keeps_the_exit_status(project, capsys, tmp_pa
 
 
 def test_only_an_edited_text_is_marked_not_a_rewritten_one_nor_none():
-    from rulesdsl.diff import Change
-    from rulesdsl.errata import _cells
+    from rulesdsl.errata.diff import Change
+    from rulesdsl.errata.sheets import _cells
     edited = Change("rule", "G4.0", "changed", "summary", "Night turns forbid exploitation.",
                     "Night turns forbid exploitation and overruns.", "correction")
     assert "<ins>" in str(_cells(edited)[1])

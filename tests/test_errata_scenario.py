@@ -11,9 +11,9 @@ import subprocess
 import pytest
 
 from conftest import FIXTURES
-from rulesdsl.diff import RENUMBER_THRESHOLD, compare, snapshot
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.errata.diff import RENUMBER_THRESHOLD, compare, snapshot
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
 ERRATA = FIXTURES / "errata"
 OLD, NEW = ERRATA / "hedgerow-1.0.rules", ERRATA / "hedgerow-1.1.rules"

@@ -10,7 +10,7 @@ import pytest
 
 from rulesdsl.errors import RulesError
 
-from rulesdsl.schema import _BATCH
+from rulesdsl.checks.schema import _BATCH
 
 
 def _series(count: int, broken: dict[int, str]) -> tuple[str, dict[int, int]]:
@@ -55,7 +55,7 @@ def test_overrides_of_nothing_are_hinted_from_what_the_series_defines(project, c
     """The nearest rules come from the rulebooks extended (a game cannot override its own rule),
     and their index is built once for the book, not again after each of the game's own rules."""
     import rulesdsl.errors as errors
-    from rulesdsl.project import compile_project
+    from rulesdsl.project.build import compile_project
     project.add_base()
     body = ['game demo "Demo" version "1.0" extends base', ""]
     for i in range(60):
@@ -83,8 +83,8 @@ def test_overrides_of_nothing_are_hinted_from_what_the_series_defines(project, c
 def test_syntax_recovery_rereads_a_big_file_a_bounded_number_of_times(monkeypatch):
     """Each recovery step parses the whole text again: on a file bigger than the floor, the
     number of parses is bounded by RECOVERY_PARSES, not by the number of syntax errors."""
-    from rulesdsl import parser
-    from rulesdsl.source import Source
+    from rulesdsl.language import parser
+    from rulesdsl.language.source import Source
     calls = []
     real = parser._LARK
 

@@ -10,16 +10,18 @@ from fractions import Fraction
 import pytest
 
 from conftest import ROOT
-from rulesdsl import diff, examples, ir
+from rulesdsl.errata import diff
+from rulesdsl.checks import examples
+from rulesdsl.model import ir
 from rulesdsl.errors import RulesError
-from rulesdsl.fmt import format_source, format_text
+from rulesdsl.language.fmt import format_source, format_text
 from rulesdsl.runtime.answers import Advance, Retreat, StackCheck, SupplyTrace, Verdict
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.ruleset import Step
-from rulesdsl.situations import build, query_text, result_text
-from rulesdsl.source import Source
-from rulesdsl.transform import parse, parse_situation
-from rulesdsl.walk import walk
+from rulesdsl.checks.situations import build, query_text, result_text
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse, parse_situation
+from rulesdsl.model.walk import walk
 
 HEADER = 'game demo "Demo Game" version "1.0" extends base\n\n'
 
@@ -151,9 +153,9 @@ def test_diff_reads_an_added_a_removed_and_a_changed_example():
 # ---- the runner ------------------------------------------------------------------------------------------
 def _module(text: str):
     """The in-memory module of a game of the base series (tests/fixtures/base.rules)."""
-    from rulesdsl.codegen import module_name
-    from rulesdsl.modcheck import build_module, load_module
-    from rulesdsl.project import compile_sources
+    from rulesdsl.modules.codegen import module_name
+    from rulesdsl.modules.modcheck import build_module, load_module
+    from rulesdsl.project.build import compile_sources
     base = (ROOT / "tests/fixtures/base.rules").read_text(encoding="utf-8")
     compilation = compile_sources([Source("rulebooks/base.rules", base), Source("rulebooks/demo.rules", text)],
                                   generate=False)

@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, ROOT
 from rulesdsl.errors import RulesError
-from rulesdsl.fmt import format_source, format_text
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.language.fmt import format_source, format_text
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
-SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules")) + [ROOT / "rulesdsl/labels/charts.rules"]
+SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules")) + [ROOT / "rulesdsl/cards/labels/charts.rules"]
 
 
 def _parses(path: Path) -> bool:
@@ -153,7 +153,7 @@ def test_git_apply_takes_the_diff_as_it_is(project, capsys):
 
 
 def test_the_diff_marks_a_last_line_without_a_newline():
-    from rulesdsl.fmt import unified_diff
+    from rulesdsl.language.fmt import unified_diff
     diff = unified_diff("x.rules", 'series x "X"  version "1"', 'series x "X" version "1"\n')
     assert diff.splitlines() == ["--- x.rules\t(original)", "+++ x.rules\t(formatted)", "@@ -1 +1 @@",
                                  '-series x "X"  version "1"', "\\ No newline at end of file",

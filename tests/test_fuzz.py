@@ -94,8 +94,8 @@ def test_the_oracle_rejects_exit_3_escapes_and_unpositioned_errors():
 def test_the_oracle_rejects_a_build_whose_module_does_not_import(tmp_path, monkeypatch):
     """The oracle itself: with the build's own module check bypassed, a module that does not import,
     lacks RULES or does not compile is caught."""
-    import rulesdsl.project
-    build_module = rulesdsl.project.build_module
+    import rulesdsl.project.build
+    build_module = rulesdsl.project.build.build_module
 
     def bypass(extra):
         def patched(resolved):
@@ -103,22 +103,22 @@ def test_the_oracle_rejects_a_build_whose_module_does_not_import(tmp_path, monke
             return (None if source is None else source + extra), problems
         return patched
 
-    monkeypatch.setattr(rulesdsl.project, "build_module", bypass("\nraise RuntimeError('broken module')\n"))
+    monkeypatch.setattr(rulesdsl.project.build, "build_module", bypass("\nraise RuntimeError('broken module')\n"))
     failures = run(ITEM, tmp_path)
     assert {f.kind for f in failures} == {"module-does-not-import"}
     assert "RuntimeError: broken module" in failures[0].detail
-    monkeypatch.setattr(rulesdsl.project, "build_module", bypass("\ndel RULES\n"))
+    monkeypatch.setattr(rulesdsl.project.build, "build_module", bypass("\ndel RULES\n"))
     assert {f.kind for f in run(ITEM, tmp_path)} == {"module-without-RULES"}
-    monkeypatch.setattr(rulesdsl.project, "build_module", bypass("\nx = (" + "\n"))
+    monkeypatch.setattr(rulesdsl.project.build, "build_module", bypass("\nx = (" + "\n"))
     assert {f.kind for f in run(ITEM, tmp_path)} == {"module-does-not-compile"}
 
 
 def test_the_build_itself_stops_a_module_that_does_not_import(tmp_path, monkeypatch):
     """With the module check in place, the same broken generator stops the build: exit 1 with a
     positioned internal error, and nothing is written."""
-    import rulesdsl.modcheck
-    generate = rulesdsl.modcheck.generate
-    monkeypatch.setattr(rulesdsl.modcheck, "generate",
+    import rulesdsl.modules.modcheck
+    generate = rulesdsl.modules.modcheck.generate
+    monkeypatch.setattr(rulesdsl.modules.modcheck, "generate",
                         lambda resolved: generate(resolved) + "\nraise RuntimeError('broken module')\n")
     failures = run(ITEM, tmp_path)
     assert {f.kind for f in failures} == {"check-internal-error"}
@@ -126,22 +126,22 @@ def test_the_build_itself_stops_a_module_that_does_not_import(tmp_path, monkeypa
 
 
 def test_the_oracle_rejects_fmt_output_that_does_not_parse_or_means_something_else(tmp_path, monkeypatch):
-    import rulesdsl.fmt
-    monkeypatch.setattr(rulesdsl.fmt, "format_source", lambda source: source.text + "\n  # indented\n}\n")
+    import rulesdsl.language.fmt
+    monkeypatch.setattr(rulesdsl.language.fmt, "format_source", lambda source: source.text + "\n  # indented\n}\n")
     assert _kinds(run(ITEM, tmp_path)) == ["fmt-output-does-not-parse"]
-    monkeypatch.setattr(rulesdsl.fmt, "format_source", lambda source: source.text.replace("6 steps", "7 steps"))
+    monkeypatch.setattr(rulesdsl.language.fmt, "format_source", lambda source: source.text.replace("6 steps", "7 steps"))
     assert _kinds(run(ITEM, tmp_path)) == ["fmt-changes-the-model"]
-    monkeypatch.setattr(rulesdsl.fmt, "format_source", lambda source: source.text + "\n\n\n")
+    monkeypatch.setattr(rulesdsl.language.fmt, "format_source", lambda source: source.text + "\n\n\n")
     assert _kinds(run(ITEM, tmp_path)) == ["fmt-not-idempotent"]
 
 
 def test_the_stage_cache_puts_everything_back():
-    import rulesdsl.fmt
-    import rulesdsl.project
-    before = (rulesdsl.project.parse, rulesdsl.project.check, rulesdsl.fmt.parse)
+    import rulesdsl.language.fmt
+    import rulesdsl.project.build
+    before = (rulesdsl.project.build.parse, rulesdsl.project.build.check, rulesdsl.language.fmt.parse)
     with fuzzing.stage_cache():
-        assert rulesdsl.project.parse is not before[0]
-    assert (rulesdsl.project.parse, rulesdsl.project.check, rulesdsl.fmt.parse) == before
+        assert rulesdsl.project.build.parse is not before[0]
+    assert (rulesdsl.project.build.parse, rulesdsl.project.build.check, rulesdsl.language.fmt.parse) == before
 
 
 def test_the_issue_reproducers_end_in_a_build_or_a_positioned_error(tmp_path):
@@ -185,8 +185,8 @@ def test_a_table_without_cites_keeps_its_first_line(project, capsys):
     """Both a table's cites and its lines were tuples of texts, so with no cites its first line
     was read as cites: an error about rule 'level', or, when the cells were rule ids, a table
     silently missing its header."""
-    from rulesdsl.source import Source
-    from rulesdsl.transform import parse
+    from rulesdsl.language.source import Source
+    from rulesdsl.language.transform import parse
     table = fuzzing.GAME + 'table supply "Supply" {\n  level 1 2-3\n  hexes 4 3\n}\n'
     model = parse(Source("demo.rules", table))
     assert [t.value for t in model.tables[0].header] == ["level", "1", "2-3"] and model.tables[0].cites == ()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import ROOT
 
-from rulesdsl.project import add_charts, compile_project, stale_outputs
+from rulesdsl.project.build import add_charts, compile_project, stale_outputs
 
 
 def test_committed_generated_is_current():

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.errors import Diagnostic, RulesError
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
-from rulesdsl.project import compile_project
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
+from rulesdsl.project.build import compile_project
 
 from test_errors import CASES, _install
 
@@ -266,8 +266,8 @@ _CHART_BLOCKS = {  # the smallest block of each chart kind, after its opening wo
 def test_every_override_hint_is_syntax_the_grammar_accepts():
     """It said 'write override rounding rule', which does not parse; each chart's hint is now the
     opening words of its block in grammar.lark, and rounding (which has no override) gets none."""
-    from rulesdsl.parser import parse_tree
-    from rulesdsl.resolve import _CHARTS, _OVERRIDE_SYNTAX
+    from rulesdsl.language.parser import parse_tree
+    from rulesdsl.checks.resolve import _CHARTS, _OVERRIDE_SYNTAX
     assert set(_OVERRIDE_SYNTAX) | {"rounding"} == set(_CHARTS)
     for field, syntax in _OVERRIDE_SYNTAX.items():
         parse_tree(Source("x.rules", 'series x "X" version "1"\n\n' + syntax + _CHART_BLOCKS[field]))
@@ -360,7 +360,7 @@ def test_lookup_table_cells_are_numbers_whatever_their_sign():
     """Cells came back as a mix: '+1' a string, 1 an int."""
     import rulesdsl
     from fractions import Fraction
-    from rulesdsl.charts import card
+    from rulesdsl.cards.charts import card
     base = (Path(__file__).parent / "fixtures" / "base.rules").read_text(encoding="utf-8")
     compilation = rulesdsl.compile_text(TABLE_GAME, "rulebooks/demo.rules", ("rulebooks/base.rules", base))
     assert compilation.ok, [d.message for d in compilation.diagnostics]

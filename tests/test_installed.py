@@ -67,7 +67,7 @@ def installed(tmp_path_factory) -> Path:
 
 def test_the_wheel_ships_the_series_library(installed, tmp_path):
     python = installed / "python"
-    run = _run([str(python), "-c", "from rulesdsl.settings import Library, shipped_folder\n"
+    run = _run([str(python), "-c", "from rulesdsl.project.settings import Library, shipped_folder\n"
                                    "print(shipped_folder().as_posix()); print(Library().ids())"], cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     folder, ids = run.stdout.splitlines()

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 from lark.grammar import Terminal
 
 from conftest import FIXTURES, ROOT
-from rulesdsl import fmt as fmt_module
+from rulesdsl.language import fmt as fmt_module
 from rulesdsl.errors import RulesError, render_all
-from rulesdsl.fmt import FormatRefused, format_source, format_text
-from rulesdsl.parser import _LARK, parse_tree
-from rulesdsl.source import Source, read_source
-from rulesdsl.transform import parse
+from rulesdsl.language.fmt import FormatRefused, format_source, format_text
+from rulesdsl.language.parser import _LARK, parse_tree
+from rulesdsl.language.source import Source, read_source
+from rulesdsl.language.transform import parse
 
 # One block of every kind the grammar has (the header opens the file).
 EVERY_BLOCK = '''\
@@ -121,7 +121,7 @@ card {
 }
 '''
 
-SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules")) + [ROOT / "rulesdsl/labels/charts.rules"]
+SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules")) + [ROOT / "rulesdsl/cards/labels/charts.rules"]
 
 
 def _parses(path: Path) -> bool:

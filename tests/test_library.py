@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from rulesdsl.project import compile_project
-from rulesdsl.settings import Library, load_config, shipped_folder
+from rulesdsl.project.build import compile_project
+from rulesdsl.project.settings import Library, load_config, shipped_folder
 
 GAME = '''game demo "Demo" version "1.0" extends scs-1.8
 

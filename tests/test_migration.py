@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import ROOT
-from rulesdsl.project import compile_project
+from rulesdsl.project.build import compile_project
 
 PROJECT = compile_project(ROOT)
 GAMES = ROOT / "rulebooks" / "games"

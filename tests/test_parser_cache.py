@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-PARSE = ("from rulesdsl.transform import parse; from rulesdsl.source import Source; "
+PARSE = ("from rulesdsl.language.transform import parse; from rulesdsl.language.source import Source; "
          "r = parse(Source('x.rules', 'series s \"S\" version \"1\"\\n')); print(r.id.value)")
 
 
@@ -56,8 +56,8 @@ def test_parsing_pauses_the_collector_and_gives_it_back_as_it_was():
     import gc
 
     from rulesdsl.errors import RulesError
-    from rulesdsl.source import Source
-    from rulesdsl.transform import parse
+    from rulesdsl.language.source import Source
+    from rulesdsl.language.transform import parse
 
     text = 'series s "S" version "1"\n'
     assert gc.isenabled()

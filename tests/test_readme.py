@@ -29,3 +29,16 @@ def test_the_speed_figures_are_the_latest_benchmark_results():
     assert len(figures) >= 5, "the Speed section quotes no benchmark rows"
     missing = [line for line in quoted if line not in results.splitlines()]
     assert missing == [], "README rows not in benchmarks/RESULTS.md (run the benchmark with --write, quote it)"
+
+
+def test_every_path_the_readme_names_exists():
+    """The layout table and the prose name files by path: each must be there (a move updates the README)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8") + (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:rulesdsl|tests|benchmarks|docs|rulebooks)/[\w./-]*[\w/])", text))
+    assert len(named) > 10
+    # placeholders (NAME, ID), a user's own project (rulebooks/demo.rules) and the installed library
+    # (rulesdsl/library/, the repository's rulebooks/series) are not paths of this repository
+    own = {p for p in named if "*" not in p and not re.search(r"[A-Z]{2}", p) and p != "rulebooks/demo.rules"
+           and not p.startswith("rulesdsl/library")}
+    missing = sorted(p for p in own if not (ROOT / p).exists())
+    assert missing == []

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import catalogue, context, ir, limits, reference, settings
+from rulesdsl.model import catalogue, context, ir
+from rulesdsl.language import limits
+from rulesdsl.project import reference, settings
 from rulesdsl.cli import main
-from rulesdsl.project import compile_sources, library_parameters
-from rulesdsl.source import Source
+from rulesdsl.project.build import compile_sources, library_parameters
+from rulesdsl.language.source import Source
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "reference.md"

@@ -16,16 +16,16 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import ROOT
-from rulesdsl import pdf as pdf_module
-from rulesdsl.charts import card, render_html
-from rulesdsl.project import committed, compile_project
+from rulesdsl.cards import pdf as pdf_module
+from rulesdsl.cards.charts import card, render_html
+from rulesdsl.project.build import committed, compile_project
 
 RENDER = """
 import hashlib, sys
 from pathlib import Path
-from rulesdsl.charts import card, card_options
-from rulesdsl.pdf import card_pdf
-from rulesdsl.project import compile_project
+from rulesdsl.cards.charts import card, card_options
+from rulesdsl.cards.pdf import card_pdf
+from rulesdsl.project.build import compile_project
 project = compile_project(Path(sys.argv[1]))
 for key in ("bocage", "vcs"):
     resolved = project.resolved[key]
@@ -74,7 +74,7 @@ def test_cards_embed_only_the_shipped_fonts():
     reader = PdfReader(io.BytesIO(pdf))
     names = {str(font.get_object()["/BaseFont"]).split("+")[1]
              for page in reader.pages for font in page["/Resources"]["/Font"].values()}
-    # no monospace since conditions print as words (rulesdsl.wording), not as code
+    # no monospace since conditions print as words (rulesdsl.cards.wording), not as code
     assert {"rulesdsl-Sans", "rulesdsl-Sans-Bold"} <= names <= {"rulesdsl-Sans", "rulesdsl-Sans-Bold",
                                                                  "rulesdsl-Sans-Italic", "rulesdsl-Mono"}
 
@@ -91,7 +91,7 @@ def test_the_fingerprint_covers_html_paper_stylesheet_and_fonts(tmp_path, monkey
     assert pdf_module.fingerprint("<p>x</p>", "a4") == first
     (fonts / "fonts.css").write_text((fonts / "fonts.css").read_text() + "\n")
     assert pdf_module.fingerprint("<p>x</p>", "a4") != first
-    shutil.copy(ROOT / "rulesdsl" / "fonts" / "fonts.css", fonts / "fonts.css")
+    shutil.copy(Path(pdf_module.__file__).parent / "fonts" / "fonts.css", fonts / "fonts.css")
     data = bytearray((fonts / "DejaVuSansMono.ttf").read_bytes())
     data[-1] ^= 1
     (fonts / "DejaVuSansMono.ttf").write_bytes(bytes(data))
@@ -99,17 +99,27 @@ def test_the_fingerprint_covers_html_paper_stylesheet_and_fonts(tmp_path, monkey
 
 
 def test_the_package_data_ships_everything_a_card_needs():
-    """A non-editable install carries only what package-data names: every file the compiler reads
-    from its own folder must match one of those patterns."""
+    """A non-editable install carries only what package-data names: every file the compiler keeps beside
+    its code (grammar, templates, labels, fonts, in whichever stage's folder) must match one of the
+    patterns of its own subpackage."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    patterns = config["tool"]["setuptools"]["package-data"]["rulesdsl"]
+    data = config["tool"]["setuptools"]["package-data"]
     package = ROOT / "rulesdsl"
-    needed = [p.relative_to(package).as_posix() for folder in ("fonts", "templates", "labels")
-              for p in (package / folder).iterdir() if p.is_file()] + ["grammar.lark"]
-    assert "fonts/LICENSE-DejaVu.txt" in needed and "fonts/fonts.css" in needed
-    missing = [rel for rel in needed if not any(fnmatch.fnmatch(rel, p) for p in patterns)]
+    needed = [p for p in package.rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")
+              and "__pycache__" not in p.parts]
+    assert package / "cards" / "fonts" / "LICENSE-DejaVu.txt" in needed
+    assert package / "language" / "grammar.lark" in needed
+    missing = []
+    for path in needed:
+        folder = path.parent
+        while not (folder / "__init__.py").exists():
+            folder = folder.parent
+        owner = ".".join(folder.relative_to(ROOT).parts)
+        rel = path.relative_to(folder).as_posix()
+        if not any(fnmatch.fnmatch(rel, pattern) for pattern in data.get(owner, [])):
+            missing.append(f"{owner}: {rel}")
     assert missing == []
-    css = (package / "fonts" / "fonts.css").read_text()
+    css = pdf_module.FONTS_CSS.read_text()
     for font in pdf_module.font_files():
         assert f'url("{font.name}")' in css, f"{font.name} is shipped but not declared"
 

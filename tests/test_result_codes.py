@@ -8,13 +8,14 @@ from fractions import Fraction
 
 import pytest
 
-from rulesdsl import charts, validate
-from rulesdsl.outcomes import distribution
-from rulesdsl.project import compile_project
+from rulesdsl.cards import charts
+from rulesdsl.checks import validate
+from rulesdsl.cards.outcomes import distribution
+from rulesdsl.project.build import compile_project
 from rulesdsl.runtime.notation import read_result
 from rulesdsl.runtime.tables import row_for
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
 SERIES = """\
 series classic "Classic Rules" version "1.0"
@@ -151,13 +152,13 @@ def test_the_odds_under_each_column_come_from_the_declared_meaning(project):
     game = parse(Source("g.rules", GAME)).results[0]
     rows = {r.label.value: tuple(c.value for c in r.cells) for r in game.rows}
     series = parse(Source("s.rules", SERIES))
-    from rulesdsl.codes import declared
+    from rulesdsl.model.codes import declared
     codes = declared(series.result_codes[0])
     for index, column in enumerate(c.value for c in game.columns):
         read = [read_result(row_for(rows, roll)[index], "declared", codes) for roll in distribution("1d6")]
         eliminated = Fraction(sum(r.defender_eliminated for r in read), 6)
         loses = Fraction(sum(r.defender_loses for r in read), 6)
-        from rulesdsl.wording import percent
+        from rulesdsl.cards.wording import percent
         assert more["Defender eliminated"][index] == percent(eliminated, "en"), column
         assert by_column[column]["defender_step"] == percent(loses, "en"), column
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulesdsl
-from rulesdsl.codegen import doc, py
+from rulesdsl.modules.codegen import doc, py
 
 BASE = (FIXTURES / "base.rules").read_text(encoding="utf-8")
 

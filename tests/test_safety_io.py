@@ -15,10 +15,10 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import FIXTURES, ROOT, Project
-from rulesdsl import project as project_module
-from rulesdsl import source as source_module
+from rulesdsl.project import build as project_module
+from rulesdsl.language import source as source_module
 from rulesdsl.errors import Diagnostic, Span, render, visible
-from rulesdsl.source import MAX_SOURCE_BYTES, read_source
+from rulesdsl.language.source import MAX_SOURCE_BYTES, read_source
 
 DEMO = (FIXTURES / "diff" / "demo-1.0.rules").read_text(encoding="utf-8")
 SERIES = ROOT / "rulebooks" / "series" / "scs-1.8.rules"
@@ -103,7 +103,7 @@ def test_a_git_blob_over_the_size_limit_is_refused(demo, capsys, monkeypatch):
 
 
 def test_side_loading_belongs_to_the_project_loader():
-    import rulesdsl.diff as diff
+    import rulesdsl.errata.diff as diff
     assert not hasattr(diff, "load_snapshot") and not hasattr(diff, "load_source")
     assert "subprocess" not in Path(diff.__file__).read_text(encoding="utf-8")
     assert callable(project_module.load_rulebook_side)

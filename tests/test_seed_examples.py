@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import ir
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.model import ir
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 

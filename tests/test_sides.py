@@ -13,12 +13,12 @@ import sys
 from conftest import FIXTURES, ROOT
 
 import rulesdsl
-from rulesdsl.charts import card, render_html
-from rulesdsl.diff import compare, snapshot
-from rulesdsl.fmt import format_text
-from rulesdsl.project import add_charts, default_labels
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.cards.charts import card, render_html
+from rulesdsl.errata.diff import compare, snapshot
+from rulesdsl.language.fmt import format_text
+from rulesdsl.project.build import add_charts, default_labels
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
 BASE = ("rulebooks/base.rules", (FIXTURES / "base.rules").read_text(encoding="utf-8"))
 
@@ -117,7 +117,7 @@ def test_one_shared_player_turn_means_the_same_for_every_run():
 
 
 def test_shipped_rulebooks_keep_one_shared_player_turn():
-    from rulesdsl.project import compile_project
+    from rulesdsl.project.build import compile_project
     project = compile_project(ROOT)
     for resolved in project.resolved.values():
         if resolved.sequence is not None:
@@ -173,8 +173,8 @@ def test_diff_sees_a_change_to_any_field_of_the_side_blocks():
     """As tests/test_walk.py does for the shipped rulebooks (which have no side blocks)."""
     import dataclasses
     from test_walk import _mutated
-    from rulesdsl import ir
-    from rulesdsl.walk import iter_fields, replace_node, walk
+    from rulesdsl.model import ir
+    from rulesdsl.model.walk import iter_fields, replace_node, walk
     book = parse(Source("a.rules", GAME))
     base = snapshot(book)
     blocks = [b for b in book.sequence[0].blocks if b.side is not None]

@@ -4,8 +4,8 @@ from __future__ import annotations
 import difflib
 import random
 
-from rulesdsl.catalogue import ACTIVITIES, UNIT_SPELLINGS
-from rulesdsl.project import library_parameters
+from rulesdsl.model.catalogue import ACTIVITIES, UNIT_SPELLINGS
+from rulesdsl.project.build import library_parameters
 
 PARAMETERS = library_parameters()["vcs"]   # the largest shipped vocabulary
 from rulesdsl.errors import SCAN_LIMIT, Suggester, suggest

@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.errors import RulesError
-from rulesdsl.parser import _EXAMPLES, parse_tree
-from rulesdsl.source import Source
+from rulesdsl.language.parser import _EXAMPLES, parse_tree
+from rulesdsl.language.source import Source
 
 CORPUS = Path(__file__).resolve().parent / "errors"
 

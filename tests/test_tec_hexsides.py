@@ -16,12 +16,12 @@ import sys
 import pytest
 
 import rulesdsl
-from rulesdsl.diff import compare, snapshot
-from rulesdsl.fmt import format_text
-from rulesdsl.project import add_charts
+from rulesdsl.errata.diff import compare, snapshot
+from rulesdsl.language.fmt import format_text
+from rulesdsl.project.build import add_charts
 from rulesdsl.runtime import AttackingHex, Combat, Unit
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
 CLASSIC = '''\
 game classic "A Classic Game" version "1.0"

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from rulesdsl import catalogue, ir
-from rulesdsl.project import compile_project, compile_sources, library_parameters
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
+from rulesdsl.model import catalogue, ir
+from rulesdsl.project.build import compile_project, compile_sources, library_parameters
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 
 # A standalone title with a concept no shipped series has: a rout distance and a morale order.
 ROUT = '''game rout "Rout" version "1.0"
@@ -170,7 +170,7 @@ def test_the_card_and_the_errata_print_what_an_amended_parameter_means(project, 
 
 
 def test_fmt_round_trips_a_declarations_block():
-    from rulesdsl.fmt import format_source
+    from rulesdsl.language.fmt import format_source
     messy = ROUT.replace("  morale.cumulative     flag  ", "morale.cumulative flag ")
     formatted = format_source(Source("rout.rules", messy))
     assert parse(Source("rout.rules", formatted)) == parse(Source("rout.rules", ROUT))

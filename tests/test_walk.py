@@ -11,10 +11,16 @@ from fractions import Fraction
 import pytest
 
 from conftest import FIXTURES, ROOT
-from rulesdsl import charts, codegen, diff, fmt, ir, reference, resolve, schema, validate
-from rulesdsl.source import Source
-from rulesdsl.transform import parse
-from rulesdsl.walk import iter_children, iter_fields, meaning_fields, replace_node, walk
+from rulesdsl.cards import charts
+from rulesdsl.modules import codegen
+from rulesdsl.errata import diff
+from rulesdsl.language import fmt, transform
+from rulesdsl.model import ir
+from rulesdsl.project import reference
+from rulesdsl.checks import resolve, schema, validate
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
+from rulesdsl.model.walk import iter_children, iter_fields, meaning_fields, replace_node, walk
 
 SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules")) + [FIXTURES / "base.rules"]
 
@@ -25,6 +31,7 @@ def _parse(path) -> ir.Rulebook:
 
 # ---- every consumer, every kind --------------------------------------------------------
 CONSUMERS = {
+    "transform.BUILDERS": transform.BUILDERS,
     "validate.CHECKS": validate.CHECKS,
     "resolve.RESOLUTION": resolve.RESOLUTION,
     "schema.DOCUMENT": schema.DOCUMENT,
@@ -51,12 +58,12 @@ def test_every_consumer_handles_every_kind_of_statement(name):
 
 
 def test_codegen_sections_are_filled_and_read_by_the_template():
-    from rulesdsl.project import compile_project
+    from rulesdsl.project.build import compile_project
     resolved = compile_project(ROOT).resolved["new-scs"]
     names, problems = codegen.python_names(resolved)
     assert problems == []
     context = codegen._context(resolved, {}, names)
-    template = (ROOT / "rulesdsl/templates/module.py.j2").read_text(encoding="utf-8")
+    template = (ROOT / "rulesdsl/modules/templates/module.py.j2").read_text(encoding="utf-8")
     for kind, keys in codegen.SECTIONS.items():
         for key in keys:
             assert key in context, (kind.__name__, key)
@@ -258,7 +265,7 @@ def _plain(hint) -> bool:
 
 def is_node_value(value) -> bool:
     """A field holding one node: that node's own fields are mutated instead."""
-    from rulesdsl.walk import is_node
+    from rulesdsl.model.walk import is_node
     return is_node(value)
 
 
@@ -308,7 +315,7 @@ def test_diff_sees_what_it_used_to_miss(project, capsys, old, new, shown):
 
 
 def test_resolved_diff_sees_a_changed_strength_factor():
-    from rulesdsl.project import compile_sources
+    from rulesdsl.project.build import compile_sources
     sides = []
     for text in (MINI, MINI.replace("attack 1/2 when dg", "attack 1/4 when dg")):
         compilation = compile_sources([Source("mini.rules", text)])
@@ -389,12 +396,12 @@ def test_a_second_modifiers_block_is_an_error_not_lost(project, capsys):
 
 # ---- the card ----------------------------------------------------------------------------
 def test_the_card_shows_strength_factors_and_result_adjustments():
-    from rulesdsl.project import compile_project
+    from rulesdsl.project.build import compile_project
     project = compile_project(ROOT)
     data, _ = charts.card(project.resolved["new-scs"], "en", project.labels)
     assert [e["name"].text for e in data["factors"]["entries"]][:2] == ["Dg attack", "Dg defense"]
     assert data["factors"]["entries"][0]["factor"].text == "½"     # combat.dg_factor's value, not its id
-    assert data["factors"]["entries"][0]["when"].text == "the unit is DG"   # in words (rulesdsl.wording)
+    assert data["factors"]["entries"][0]["when"].text == "the unit is DG"   # in words (rulesdsl.cards.wording)
     assert data["adjustments"]["entries"][0]["change"] == "-1"
     html = charts.render_html(data)
     assert 'id="strength-factors"' in html and 'id="result-adjustments"' in html
@@ -403,7 +410,7 @@ def test_the_card_shows_strength_factors_and_result_adjustments():
 
 def test_a_resolved_diff_does_not_report_overrides_as_changes():
     """Resolution uses `override` up choosing what is in effect: a game's override is no change to its rules."""
-    from rulesdsl.project import compile_project
+    from rulesdsl.project.build import compile_project
     project = compile_project(ROOT)
     old, new = (diff.snapshot(project.resolved[k].rulebook, project.resolved[k]) for k in ("scs-1.8", "new-scs"))
     changes = diff.compare(old, new)

@@ -9,9 +9,11 @@ from typing import get_args
 import pytest
 
 from conftest import ROOT
-from rulesdsl import ir, wording
-from rulesdsl.charts import Labeler, card, label_layers, languages, render_html
-from rulesdsl.project import compile_project
+from rulesdsl.model import ir
+from rulesdsl.cards import wording
+from rulesdsl.cards.charts import card, render_html
+from rulesdsl.cards.labeler import Labeler, label_layers, languages
+from rulesdsl.project.build import compile_project
 
 PROJECT = compile_project(ROOT, examples=False)
 

@@ -181,7 +181,7 @@ class Vocabulary:
 
 
 class Context:
-    """A combat bound to a rulebook: what expressions read (see rulesdsl/context.py).  CombatEngine.bind
+    """A combat bound to a rulebook: what expressions read (see rulesdsl/model/context.py).  CombatEngine.bind
     makes one; `memo` keeps each definition's value for this combat (see `once_per_combat`)."""
 
     __slots__ = ("combat", "defender_terrain", "attacking_hexes", "attackers", "defenders", "overrun",

@@ -1,6 +1,6 @@
 """The engine's contract: every parameter the rules engine reads, its kind, and the engine function it
 drives.  This is vocabulary the compiler owns (the core of every rulebook's vocabulary, like the combat
-parameters in `rulesdsl.catalogue`): a rulebook sets these and may not redeclare them, so that a value the
+parameters in `rulesdsl.model.catalogue`): a rulebook sets these and may not redeclare them, so that a value the
 engine reads always has the kind the engine expects.
 
 A parameter a rulebook does not set is *absent*: each engine function says what an absent parameter means

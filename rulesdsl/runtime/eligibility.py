@@ -12,16 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from . import stacking
 from .answers import Verdict, Zones
 from .hexmap import Hex, Hexside
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
-
-if TYPE_CHECKING:
-    from .engine import RulesEngine
+from .questions import Questions
 
 __all__ = ["EXPLOIT", "OUT_OF_SUPPLY", "Record", "may_attack", "may_exploit", "may_overrun"]
 
@@ -71,7 +68,7 @@ def _refused(reasons: list[str], steps: list[Step], *, cost: Fraction | None = N
 
 
 # ---- overrun ------------------------------------------------------------------------------------------
-def may_overrun(engine: RulesEngine, situation: Situation, units: tuple[str, ...], from_hex: Hex,
+def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...], from_hex: Hex,
                 target: Hex, *, path: Sequence[Hex] | None = None, record: Record = NOTHING_YET,
                 reacting: bool | None = None) -> Verdict:
     """Whether the stack `units` may overrun `target` from `from_hex`.
@@ -290,7 +287,7 @@ def _at_start(situation: Situation, counters: Sequence[Counter]) -> Situation:
     return situation
 
 
-def _route(engine: RulesEngine, base: Situation, unit: Counter, from_hex: Hex, path: Sequence[Hex] | None
+def _route(engine: Questions, base: Situation, unit: Counter, from_hex: Hex, path: Sequence[Hex] | None
            ) -> tuple[str | None, Fraction, Fraction, Fraction, int, tuple[Step, ...]]:
     """(why not, MPs to enter `from_hex`, MPs spent up to and including it, allowance, hexes moved, steps)
     for `unit` moving from where it began the phase (its hex in `base`) to `from_hex`."""
@@ -316,7 +313,7 @@ def _route(engine: RulesEngine, base: Situation, unit: Counter, from_hex: Hex, p
     return None, last or Fraction(0), move.total, move.allowance, len(hexes), move.steps
 
 
-def _cheapest(engine: RulesEngine, base: Situation, unit: Counter, start: Hex, from_hex: Hex
+def _cheapest(engine: Questions, base: Situation, unit: Counter, start: Hex, from_hex: Hex
               ) -> tuple[str | None, Fraction, Fraction, Fraction, int, tuple[Step, ...]]:
     reach = engine.reachable(base, unit.name)
     best: tuple[Fraction, Fraction, int] | None = None
@@ -335,7 +332,7 @@ def _cheapest(engine: RulesEngine, base: Situation, unit: Counter, start: Hex, f
     return None, best[1], best[0], allowance, best[2], (Step(f"{unit} reaches {from_hex} for {best[0]} MP"),)
 
 
-def _target_cost(engine: RulesEngine, situation: Situation, counters: Sequence[Counter], from_hex: Hex,
+def _target_cost(engine: Questions, situation: Situation, counters: Sequence[Counter], from_hex: Hex,
                  target: Hex, steps: list[Step]) -> Fraction | None:
     """The target hex's cost to enter from `from_hex` in regular movement, as the overrun rules read it
     (the highest over the units); None when prohibited."""
@@ -384,7 +381,7 @@ def _without_negating(rules: RuleSet, features: tuple[str, ...]) -> tuple[str, .
 
 
 # ---- exploitation -------------------------------------------------------------------------------------
-def may_exploit(engine: RulesEngine, situation: Situation, unit: str) -> Verdict:
+def may_exploit(engine: Questions, situation: Situation, unit: str) -> Verdict:
     """Whether `unit` may move in the Exploitation Phase, with what allowance; `minimum_move` says whether a
     unit that may not exploit may still make the minimum move in it."""
     rules = engine.rules
@@ -435,7 +432,7 @@ def may_exploit(engine: RulesEngine, situation: Situation, unit: str) -> Verdict
 
 
 # ---- attacks ------------------------------------------------------------------------------------------
-def may_attack(engine: RulesEngine, situation: Situation, attackers: tuple[str, ...], target: Hex, *,
+def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ...], target: Hex, *,
                more_targets: Sequence[Hex] = (), record: Record = NOTHING_YET) -> Verdict:
     """Whether `attackers` may attack the units in `target` (and `more_targets`, in one attack on several
     hexes).  `must_also_attack` names the enemy units that must also be attacked this phase."""
@@ -554,7 +551,7 @@ def _per_hex(rules: RuleSet, counters: list[Counter], reasons: list[str], steps:
                                         f"{', '.join(map(str, over))} over the stacking limit may still attack"))
 
 
-def _zoc_covers(engine: RulesEngine, situation: Situation, zones: Zones, unit: Counter,
+def _zoc_covers(engine: Questions, situation: Situation, zones: Zones, unit: Counter,
                 hex: Hex) -> bool:
     """Whether `unit`'s ZOC covers `hex`; a unit that exerts no ZOC (too weak, or a marker takes it away)
     is judged by the ZOC it would normally have, as if it had an Attack Strength."""

@@ -24,16 +24,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
-from typing import TYPE_CHECKING
 
 from .answers import Advance, Retreat
 from .hexmap import Direction, Hex
 from .ruleset import RuleSet, Step, unique_steps
 from .situation import Counter, Situation
 from .supply import prohibited_hex, prohibited_hexside
-
-if TYPE_CHECKING:
-    from .engine import RulesEngine
+from .questions import Questions
 
 __all__ = ["advance", "retreat"]
 
@@ -46,7 +43,7 @@ OFF_MAP = "off the map"
 class _Search:
     """What one retreat search needs: the engine, the situation, the stack, and the steps so far."""
 
-    engine: RulesEngine
+    engine: Questions
     situation: Situation
     stack: tuple[Counter, ...]
     origin: Hex
@@ -63,7 +60,7 @@ class _Search:
         return self.stack[0].side
 
 
-def retreat(engine: RulesEngine, situation: Situation, units: tuple[str, ...], hexes: int, *,
+def retreat(engine: Questions, situation: Situation, units: tuple[str, ...], hexes: int, *,
             attackers: tuple[str, ...] = (), refuse: int = 0) -> Retreat:
     rules = engine.rules
     if not units:
@@ -405,7 +402,7 @@ def _ezoc_loss(search: _Search, path: tuple[Hex, ...]) -> int:
 
 
 # ---- advance after combat -------------------------------------------------------------------------------------
-def advance(engine: RulesEngine, situation: Situation, units: tuple[str, ...], vacated: Hex, hexes: int, *,
+def advance(engine: Questions, situation: Situation, units: tuple[str, ...], vacated: Hex, hexes: int, *,
             overrun: bool = False, defender_destroyed: bool = False, refused: int = 0, breakthrough: bool = False,
             path: Sequence[Hex] = ()) -> Advance:
     rules = engine.rules
@@ -504,7 +501,7 @@ def _unit_length(rules: RuleSet, unit: Counter, length: int, breakthrough: bool,
     return limit
 
 
-def _advance_reach(engine: RulesEngine, situation: Situation, unit: Counter, vacated: Hex, limit: int,
+def _advance_reach(engine: Questions, situation: Situation, unit: Counter, vacated: Hex, limit: int,
                    ezoc: set[Hex], path: tuple[Hex, ...], steps: list[Step]) -> set[Hex]:
     """The hexes `unit` may reach in an advance of `limit` (hexes, or MPs when not counted in hexes)."""
     rules = engine.rules

@@ -23,23 +23,20 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from .answers import SupplyTrace
 from .hexmap import Hex
 from .ruleset import RuleSet, Step, unique_steps
 from .situation import Counter, Situation
 from .terrain import negated
-
-if TYPE_CHECKING:
-    from .engine import RulesEngine
+from .questions import Questions
 
 __all__ = ["hex_level", "prohibited_hex", "prohibited_hexside", "supply"]
 
 DISTANCE_TABLE = "supply-distance"
 
 
-def supply(engine: RulesEngine, situation: Situation, unit: str) -> SupplyTrace:
+def supply(engine: Questions, situation: Situation, unit: str) -> SupplyTrace:
     rules = engine.rules
     counter = situation.unit(unit)
     sources = situation.supply_sources.get(counter.side, frozenset())
@@ -87,7 +84,7 @@ def prohibited_hexside(rules: RuleSet, situation: Situation, a: Hex, b: Hex) -> 
 class _Blocker:
     """Decides, once per hex (and hexside), whether a trace may enter it, and says why not in a step."""
 
-    def __init__(self, engine: RulesEngine, situation: Situation, counter: Counter, steps: list[Step]):
+    def __init__(self, engine: Questions, situation: Situation, counter: Counter, steps: list[Step]):
         self.engine, self.rules, self.situation, self.counter, self.steps = \
             engine, engine.rules, situation, counter, steps
         self._ezoc: set[Hex] | None = None

@@ -1,0 +1,1 @@
+"""Output: the player-aid cards (HTML, PDF) of a resolved rulebook, with their words, exact odds, labels and fonts."""

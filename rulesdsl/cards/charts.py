@@ -1,0 +1,859 @@
+"""Player-aid cards: the resolved rulebook laid out as printed charts.
+
+`card(resolved, lang, ...)` builds plain data (what each chart shows, every
+printed word already looked up in the labels); `render_html` fills the
+autoescaping template; pdf.py prints the same HTML with WeasyPrint.
+
+Labels come from the rulebooks: a rulebook's own `labels <lang>` blocks
+(nearest rulebook first), then the project's labels file.  A label missing
+in the chosen language falls back to English, marked on the card and
+reported as a warning naming the key.
+"""
+from __future__ import annotations
+
+import colorsys
+import hashlib
+import re
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from rulesdsl.version import __version__
+from rulesdsl.model import catalogue, codes as result_codes, ir
+from rulesdsl.cards import wording
+from rulesdsl.cards.labeler import LANGS, Label, Labeler, fraction, label_layers, languages
+from rulesdsl.errors import Diagnostic
+from rulesdsl.cards.outcomes import Odds, column_odds
+from rulesdsl.model.catalogue import PAPERS, UNIT_SPELLINGS
+from rulesdsl.runtime.model import PLURALS, Quantity
+
+ORIENTATIONS = ("portrait", "landscape")
+
+
+def page_size(paper: str, orientation: str) -> tuple[str, str]:
+    """The sheet's width and height."""
+    width, height = PAPERS[paper]
+    return (height, width) if orientation == "landscape" else (width, height)
+
+
+def movement_text(cell: ir.MovementCell, t: Labeler) -> list[str | Label]:
+    amount = cell.amount if cell.amount is not None else Fraction(0)
+    if cell.kind == "cost":
+        return [fraction(amount)]
+    if cell.kind == "add":
+        return ["+" + fraction(amount)]
+    if cell.kind == "prohibited":
+        return [t("code.tec.prohibited")]
+    if cell.kind == "other":
+        return [t("code.tec.other")]
+    if cell.kind == "road-like":
+        return [t("tec.road-like", "road-like")]
+    return [t("tec.negates", "negates"), " ", t.name("terrain", cell.target.value if cell.target else "")]
+
+
+def combat_text(cell: ir.CombatCell) -> str:
+    if cell.kind == "none":
+        return "ne"
+    if cell.kind == "prohibited":
+        return "P"
+    if cell.kind == "other":
+        return "ot"
+    parts = []
+    if cell.attacker is not None:
+        parts.append("Ax" + fraction(cell.attacker))
+    if cell.defender is not None:
+        parts.append("Dx" + fraction(cell.defender))
+    if cell.shift:
+        parts.append(f"{abs(cell.shift)}{'L' if cell.shift < 0 else 'R'}")
+    if cell.drm:
+        parts.append(f"{cell.drm:+d}")
+    if cell.across != ir.Crossing.ANY:
+        parts.append(cell.across.value)
+    return " ".join(parts)
+
+
+def combat_card_text(cell: ir.CombatCell, t: Labeler) -> list[str | Label]:
+    """The combat cell as the card prints it: its codes in the card's language (NE, G/D in French), a
+    DRM and the all-across qualifier in words."""
+    codes = {"none": "no-effect", "prohibited": "prohibited", "other": "other"}
+    parts: list[str | Label] = []
+    if cell.kind in codes:
+        parts.append(t(f"code.tec.{codes[cell.kind]}"))
+    else:
+        text = combat_text(replace(cell, drm=0, across=ir.Crossing.ANY, shift=0))
+        parts = [text] if text else []
+        if cell.shift:
+            parts += [" " if parts else "", str(abs(cell.shift)), t("code.tec.left" if cell.shift < 0 else "code.tec.right")]
+    if cell.drm:
+        parts += [" " if parts else "", f"{cell.drm:+d}".replace("-", "\u2212"), " ", t("tec.drm", "DRM")]
+    if cell.across == ir.Crossing.ALL:
+        parts += [" (", t("tec.all-across", "only when every attacker is across"), ")"]
+    return parts
+
+
+# ---- the card ------------------------------------------------------------------------
+def card(resolved: ir.Resolved, lang: str, project_labels: dict[str, Any], paper: str = "a4") -> tuple[dict[str, Any], list[Diagnostic]]:
+    t = Labeler(lang, label_layers(resolved, project_labels))
+    book = resolved.rulebook
+    params = {p.name: p for p in resolved.parameters}
+    data: dict[str, Any] = {
+        # the page: pdf.py lays the card out on each orientation and column count and keeps the best
+        "lang": lang, "paper": paper, "orientation": "portrait", "columns": 1, "size": page_size(paper, "portrait"),
+        "version": __version__,
+        "title": t.own("title.rulebook", book.title.value), "id": book.id.value,
+        "book_version": book.version.value if book.version else "",
+        "ancestors": [a.title.value for a in resolved.ancestors],
+        "t": {key: t(key) for key in _CHROME},
+    }
+    for kind, (key, make) in SECTIONS.items():
+        if key is not None:
+            data[key] = make(resolved, t)
+    stacking = params.get("stacking.limit") or params.get("stacking.limit_units")
+    data["stacking"] = None
+    if stacking is not None and isinstance(stacking.value, Quantity):
+        data["stacking"] = {"amount": fraction(stacking.value.amount),
+                            "unit": t.name("unit", stacking.value.unit or ""),
+                            "rule": " ".join(printed_cites(resolved, [stacking.rule]))}
+    data["own"] = _own(resolved, data, t)
+    warnings = []
+    if t.missing:
+        keys = ", ".join(t.missing)
+        warnings.append(Diagnostic(
+            f"{len(t.missing)} label{'s' if len(t.missing) != 1 else ''} missing in '{lang}', shown in English on "
+            f"the {book.id.value} card: {keys}", book.id.span,
+            f"add them to a 'labels {lang}' block", severity="warning"))
+    data["missing"] = list(t.missing)
+    return data, warnings
+
+
+_CHROME = [
+    "card.series", "card.game", "card.version", "card.extends", "card.fallback",
+    "heading.sequence-of-play", "heading.game-turn", "heading.player-turn", "heading.terrain-effects",
+    "heading.combat-results", "heading.modifiers", "heading.shifts", "heading.stacking", "heading.tables",
+    "heading.outcomes", "heading.defender-side", "heading.attacker-side",
+    "column.phase", "column.rules", "column.activities", "column.terrain", "column.movement", "column.combat",
+    "column.level", "column.line", "column.roll", "column.odds", "column.defense", "column.modifier",
+    "column.side", "column.when", "column.source", "column.shift", "column.maximum",
+    "section.hex", "section.hexside", "section.road",
+    "legend.title", "legend.prohibited", "legend.other-terrain", "legend.attacker", "legend.defender",
+    "legend.no-effect", "legend.left", "legend.right",
+    "code.tec.no-effect", "code.tec.other", "code.tec.prohibited", "code.tec.left", "code.tec.right",
+    "crt.legend", "crt.steps-first", "crt.retreat-first", "crt.breakthrough", "crt.no-effect",
+    "crt.above", "crt.below-result", "crt.below-leftmost", "crt.dice",
+    "outcome.defender-step", "outcome.defender-retreat", "outcome.defender-steps", "outcome.attacker-steps",
+    "outcome.attacker-step", "outcome.note", "outcome.by-drm",
+    "side.attacker", "side.defender", "side.both", "stacking.text", "modifiers.cap", "shifts.per-side",
+    "player-turn", "side-turn", "heading.factors", "heading.adjustments", "column.factor", "column.multiplies",
+    "column.result", "column.change", "heading.own",
+]
+
+
+def _amended_parameter(resolved: ir.Resolved, amended: ir.Amended, t: Labeler) -> Label:
+    """An amended parameter as a player reads it: what its declaration says it means (its label
+    `parameter.<name>` in the card's language, else the declared meaning, marked), then its value."""
+    entry = resolved.declared.get(amended.key)
+    meaning = t(f"parameter.{amended.key}", entry.meaning if entry is not None else wording.words(amended.key))
+    return Label(f"{meaning.text[:1].upper()}{meaning.text[1:]}: {amended.text}", meaning.fallback)
+
+
+def _own(resolved: ir.Resolved, data: dict[str, Any], t: Labeler) -> list[dict[str, Any]]:
+    """The items the game's own amendments changed, listed on the card; its CRT cells and TEC rows are
+    marked where they are printed."""
+    me = resolved.id
+    out = [{"where": f"{e.node.id.value}",
+            "text": _amended_parameter(resolved, a, t) if a.key != "(summary)" else
+            t(f"summary.{e.node.id.value}", a.text)}
+           for e in resolved.rules for a in e.amended if a.origin == me]
+    if resolved.sequence is not None:
+        out += [{"where": "SoP", "text": f"{a.key.split(': ', 1)[0]}: {a.text}"}
+                for a in resolved.sequence.amended if a.origin == me]
+    if resolved.terrain is not None and data.get("terrain"):
+        out += [{"where": "TEC", "text": a.text} for a in resolved.terrain.amended if a.origin == me]
+    if resolved.results is not None and data.get("results"):
+        cells = {a.key for a in resolved.results.amended if a.origin == me}
+        columns = data["results"]["columns"]
+        for row in data["results"]["rows"]:     # a cell, or a whole column the game adds ("7:1 column")
+            row["own"] = [f"{column} x {row['label']}" in cells or f"{column} column" in cells
+                          for column in columns]
+        out += [{"where": "CRT", "text": f"{a.key}: {a.text}"} for a in resolved.results.amended if a.origin == me]
+    return out
+
+
+def _sequence(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
+    if resolved.sequence is None:
+        return None
+    node = resolved.sequence.node
+    # player_turns: the shared player turn (side None), or each side's own, in the order written
+    heading = printed_cites(resolved, [c.value for c in node.cites])
+    out: dict[str, Any] = {"cites": heading, "game_turn": [], "player_turns": []}
+
+    def row_cites(cites: tuple[ir.Text, ...]) -> list[str]:
+        """A row's printed rule numbers, less those the chart's heading already cites ("[1.0]" on each row)."""
+        return [c for c in printed_cites(resolved, [c.value for c in cites]) if c not in heading]
+
+    by_side = any(block.side is not None for block in node.blocks)
+    sequence = resolved.sequence
+    for block in node.blocks:
+        phases: list[dict[str, Any]] = []
+        turn = f"{block.kind.value} turn" + (f" {block.side.value}" if block.side is not None else "")
+        for item in block.items:
+            entry: dict[str, Any]
+            if isinstance(item, ir.PlayerTurnSlot):
+                entry = {"slot": True, "side": by_side, "name": t.name("player-turn", item.name.value), "own": False}
+            else:
+                own = sequence.item_origin(f"{turn}: {item.name.value}") == resolved.id != sequence.origin
+                entry = {"slot": False, "name": t.name("phase", item.name.value), "own": own,
+                         "cites": row_cites(item.cites),
+                         "activities": [t.name("activity", a.value) for a in item.activities],
+                         "note": t(f"note.{item.name.value}", item.note.value) if item.note else None}
+            phases.append(entry)
+        if block.kind.value == "game":
+            out["game_turn"].extend(phases)
+        else:
+            side = t.name("player-turn", block.side.value) if block.side is not None else None
+            out["player_turns"].append({"side": side, "phases": phases})
+    out["rules_column"] = any(p["cites"] for turn in out["player_turns"] for p in turn["phases"])
+    return out
+
+
+def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
+    if resolved.terrain is None or not _own_chart(resolved, resolved.terrain):
+        return None
+    node = resolved.terrain.node
+    terrain = resolved.terrain
+
+    def own(key: str) -> bool:
+        """An item the game's own amendment gives: a row (its name), or one cell (`woods combat`)."""
+        return terrain.item_origin(key) == resolved.id != terrain.origin
+
+    sections = []
+    for kind in ("hex", "road", "hexside"):
+        rows = [{"name": t.name("terrain", r.name.value), "movement": movement_text(r.movement, t),
+                 "own": own(r.name.value), "movement_own": own(f"{r.name.value} movement"),
+                 "combat_own": own(f"{r.name.value} combat"),
+                 "combat": combat_card_text(r.combat, t), "level": r.level,
+                 "line": t.name("line", r.line.value) if r.line else None}
+                for r in node.rows if r.kind == kind]
+        if rows:
+            sections.append({"heading": t(f"section.{kind}"), "rows": rows})
+    has_level = any(r.level is not None for r in node.rows)
+    has_line = any(r.line is not None for r in node.rows)
+    return {"title": t("title.terrain", node.title.value) if node.title else None,
+            "cites": printed_cites(resolved, [c.value for c in node.cites]),
+            "sections": sections, "has_level": has_level, "has_line": has_line, "legend": _tec_legend(node, t)}
+
+
+def _own_chart(resolved: ir.Resolved, chart: ir.Effective[Any]) -> bool:
+    """Whether a chart in effect is the title's own to print: a game's TEC (its own, or its series' as the
+    game amends it), not its series' example TEC.  A series' TEC illustrates the series' examples (each game
+    prints its own), so no card prints it as it is: its invented values would only mislead at the table."""
+    kinds = {b.id.value: b.kind.value for b in (resolved.rulebook, *resolved.ancestors)}
+    return kinds.get(resolved.id) == "game" and (
+        kinds.get(chart.origin) == "game" or any(kinds.get(a.origin) == "game" for a in chart.amended))
+
+
+# the TEC's legend: each abbreviation, printed only when some cell of the chart uses it
+_TEC_KEYS = (("P", "legend.prohibited"), ("ot", "legend.other-terrain"), ("A", "legend.attacker"),
+             ("D", "legend.defender"), ("ne", "legend.no-effect"), ("L", "legend.left"), ("R", "legend.right"))
+# the codes the cells print through labels (the French edition writes NE, G, D): their label keys
+_TEC_CODE_LABELS = {"P": "code.tec.prohibited", "ot": "code.tec.other", "ne": "code.tec.no-effect",
+                    "L": "code.tec.left", "R": "code.tec.right"}
+
+
+def _tec_legend(node: ir.TerrainChart, t: Labeler) -> list[tuple[Label, Label]]:
+    """The legend's (code as the cells print it, meaning) pairs, for the codes the chart uses."""
+    return [(t(_TEC_CODE_LABELS[key]) if key in _TEC_CODE_LABELS else Label(key), t(meaning))
+            for key, meaning in _TEC_KEYS if key in _tec_codes(node)]
+
+
+def _tec_codes(node: ir.TerrainChart) -> set[str]:
+    used: set[str] = set()
+    for row in node.rows:
+        used |= {"prohibited": {"P"}, "other": {"ot"}}.get(row.movement.kind, set())
+        cell = row.combat
+        used |= {"none": {"ne"}, "prohibited": {"P"}, "other": {"ot"}}.get(cell.kind, set())
+        used |= {"A"} if cell.attacker is not None else set()
+        used |= {"D"} if cell.defender is not None else set()
+        used |= {"L"} if cell.shift and cell.shift < 0 else {"R"} if cell.shift else set()
+    return used
+
+
+def printed_cites(resolved: ir.Resolved, cites: list[str]) -> list[str]:
+    """Rule references as the rulebook prints them: a numbered rule's number.  An unnumbered section
+    (`readiness`, `map`) has no printed number, and its internal id means nothing at the table, so it
+    is left out; the chart's heading or phase name already names it."""
+    sections = {e.node.id.value for e in resolved.rules if not e.node.numbered}
+    return list(dict.fromkeys(c for c in cites if c and c not in sections))
+
+
+def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectiveParameter]) -> dict[str, Any] | None:
+    if resolved.results is None:
+        return None
+    node = resolved.results.node
+    # chances and averages as the card's locale writes them: 58.3% and 0.61, or 58,3 % and 0,61
+    percent: Callable[[Fraction], str] = lambda value: wording.percent(value, t.lang)
+    number: Callable[[Fraction], str] = lambda value: wording.decimal(value, t.lang)
+    block = resolved.result_codes.node if resolved.result_codes is not None else None
+    notation = result_codes.family(block, node)
+    codes = result_codes.declared(block) or None
+    rows = {r.label.value: tuple(c.value for c in r.cells) for r in node.rows}
+    columns = [c.value for c in node.columns]
+    cap = resolved.modifiers.node.cap if resolved.modifiers is not None else None
+    outcome = []
+    every = [column_odds(node.dice.value, rows, index, notation, codes=codes) for index in range(len(columns))]
+    for column, odds in zip(columns, every):
+        outcome.append({"column": column, "defender_step": percent(odds.defender_loses_step),
+                        "defender_retreat": percent(odds.defender_retreats),
+                        "defender_steps": number(odds.defender_steps),
+                        "attacker_steps": number(odds.attacker_steps)})
+    # odds only declared meanings give, shown when some column has them: a row for every outcome a declared
+    # code can give (codes.meaning): losses, retreats, advances, states, exchange, breakthrough, no effect,
+    # not allowed
+    states = dict.fromkeys((side, state) for odds in every for side, state, _ in odds.states)
+    declared_rows: dict[str, Callable[[Odds], Fraction]] = {
+        "defender-all": lambda o: o.defender_eliminated, "attacker-loses": lambda o: o.attacker_loses_step,
+        "attacker-all": lambda o: o.attacker_eliminated, "attacker-retreat": lambda o: o.attacker_retreats,
+        "defender-advance": lambda o: o.defender_advances, "attacker-advance": lambda o: o.attacker_advances,
+        "exchange": lambda o: o.exchange, "breakthrough": lambda o: o.breakthrough,
+        **{f"state {side} {state}": _state_chance(side, state) for side, state in states},
+        "no-effect": lambda o: o.no_effect, "not-allowed": lambda o: o.not_allowed}
+    if node.attacker is not None:
+        del declared_rows["attacker-loses"]     # the attacker side has its own odds
+    more_outcome = [{"label": _outcome_label(key, t), "cells": [percent(read(o)) for o in every]}
+                    for key, read in declared_rows.items() if codes and any(read(o) for o in every)]
+    by_drm = []
+    if cap is not None and node.dice.value != "d66":
+        for drm in range(-cap, cap + 1):
+            by_drm.append({"drm": f"{drm:+d}" if drm else "0",
+                           "cells": [percent(column_odds(node.dice.value, rows, i, notation, drm,
+                                                         codes).defender_loses_step)
+                                     for i in range(len(columns))]})
+    attacker = None
+    if node.attacker is not None:
+        attacker_rows = {r.label.value: tuple(c.value for c in r.cells) for r in node.attacker.rows}
+        attacker = {
+            "columns": [c.value for c in node.attacker.columns],
+            "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells]} for r in node.attacker.rows],
+            "outcome": [{"column": c.value, "attacker_steps": number(column_odds(
+                node.dice.value, attacker_rows, i, notation, codes=codes).attacker_steps),
+                "attacker_step": percent(column_odds(node.dice.value, attacker_rows, i, notation,
+                                                     codes=codes).attacker_loses_step)}
+                for i, c in enumerate(node.attacker.columns)],
+        }
+    below = params.get("combat.below_table")
+    above = params.get("combat.above_table")
+    return {
+        "title": t("title.results", node.title.value) if node.title else None,
+        "cites": printed_cites(resolved, [c.value for c in node.cites]), "dice": node.dice.value, "notation": notation,
+        "lines": [{"name": t.name("line", l.name.value) if l.name else None, "columns": [c.value for c in l.columns]}
+                  for l in node.lines],
+        "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells], "own": [False] * len(r.cells)}
+                 for r in node.rows],
+        "columns": [c.value for c in node.columns],
+        "outcome": outcome, "more_outcome": more_outcome, "by_drm": by_drm, "attacker": attacker,
+        # an average of steps says nothing where a side's codes take whole units or everything: the rows of
+        # those chances say it instead
+        "steps_average": {side: not any(getattr(r, f"{side}_eliminated") or getattr(r, f"{side}_units")
+                                        for r in (codes or {}).values()) for side in ("attacker", "defender")},
+        "declared": codes is not None,
+        "defender_step_label": t("outcome.defender-loses") if codes else t("outcome.defender-step"),
+        "breakthrough": any("*" in c.value for r in node.rows for c in r.cells),
+        "dash": any(c.value == "-" for r in (*node.rows, *(node.attacker.rows if node.attacker else ()))
+                    for c in r.cells),
+        "below": None if below is None else (below.value, " ".join(printed_cites(resolved, [below.rule]))),
+        "above": None if above is None else " ".join(printed_cites(resolved, [above.rule])),
+    }
+
+
+def _state_chance(side: str, state: str) -> Callable[[Odds], Fraction]:
+    """Reads a column's chance that `side` takes `state`."""
+    return lambda odds: sum((c for s, w, c in odds.states if (s, w) == (side, state)), Fraction(0))
+
+
+def _outcome_label(key: str, t: Labeler) -> Label:
+    """An outcome row's label: `outcome.KEY`, or, for a state a side takes, `{side} {state}`."""
+    if not key.startswith("state "):
+        return t(f"outcome.{key}")
+    _, side, state = key.split(" ", 2)
+    what = t.name("state", state)
+    label = _filled(t("outcome.becomes"), side=t(f"code.side.{side}"), state=Label(what.text.lower(), what.fallback))
+    return Label(label.text[:1].upper() + label.text[1:], label.fallback)
+
+
+def _codes(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]] | None:
+    """The legend of the declared result codes: each code and what it means, in the card's language."""
+    if resolved.result_codes is None:
+        return None
+    return [{"code": code.code.value, "meaning": Label("; ".join(l.text for l in labels),
+                                                        any(l.fallback for l in labels))}
+            for code in resolved.result_codes.node.codes for labels in ([_clause_label(c, t) for c in code.clauses],)]
+
+
+def _clause_label(clause: ir.CodeClause, t: Labeler) -> Label:
+    if clause.side is None:
+        return t("code." + str(clause.effect).replace(" ", "-"))
+    side = t(f"code.side.{clause.side}")
+    word = clause.word.value if clause.word is not None else ""
+    if clause.effect == ir.CodeEffect.BECOMES:
+        key = "code.becomes"
+    elif clause.effect == ir.CodeEffect.LOSES and clause.amount is None:
+        key = "code.loses-all"
+    else:
+        key = f"code.{clause.effect}" + ("-units" if word in result_codes.UNIT_WORDS else "") + \
+            ("-one" if clause.amount == 1 else "")
+    values: dict[str, str | Label] = {"side": side, "n": str(clause.amount or 0)}
+    if clause.effect == ir.CodeEffect.BECOMES:      # the state's own label is not checked for English here
+        values["state"] = t.name("state", word).text.lower()
+    return _filled(t(key), **values)
+
+
+def _modifiers(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
+    if resolved.modifiers is None:
+        return None
+    node = resolved.modifiers.node
+    return {"cap": node.cap, "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
+        {"name": t.name("modifier", m.name.value), "value": f"{m.value:+d}", "side": t(f"side.{m.side}"),
+         "when": _condition_text(m.condition, t, resolved)} for m in node.modifiers]}
+
+
+def _shifts(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
+    if resolved.shifts is None:
+        return None
+    node = resolved.shifts.node
+    return {"per_side": node.per_side, "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
+        {"name": t.name("shift", s.source.value), "maximum": s.maximum, "text": _shift_text(s, t, resolved)}
+        for s in node.shifts]}
+
+
+def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
+    if resolved.unit_factors is None:
+        return None
+    node = resolved.unit_factors.node
+    return {"title": t("title.factors", node.title.value) if node.title else None,
+            "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
+        {"name": t.name("factor", f.name.value), "role": t(f"role.{f.role}"), "factor": _factor_text(f, t, resolved),
+         "when": _condition_text(f.condition, t, resolved, unit=True)} for f in node.factors]}
+
+
+def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
+    if resolved.adjustments is None:
+        return None
+    node = resolved.adjustments.node
+    return {"title": t("title.adjustments", node.title.value) if node.title else None,
+            "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
+        {"name": t.name("adjustment", a.name.value), "result": t(f"result.{a.target}"),
+         "change": f"{a.amount:+d}", "when": _condition_text(a.condition, t, resolved)} for a in node.adjustments]}
+
+
+def _factor_text(factor: ir.UnitFactor, t: Labeler, resolved: ir.Resolved) -> Label:
+    """What a player multiplies by: a number (a parameter's value, never its id), or the factor in words."""
+    return wording.describe(factor.factor, t, resolved, unit=True)
+
+
+def _condition_text(condition: ir.Expr, t: Labeler, resolved: ir.Resolved, unit: bool = False) -> Label:
+    """The 'when ...' part of a chart line, in the card's words (rulesdsl.cards.wording), never as written."""
+    return wording.when(condition, t, resolved, unit=unit)
+
+
+def _shift_text(shift: ir.Shift, t: Labeler, resolved: ir.Resolved) -> Label:
+    """A column shift in words: its amount and side, then when it applies."""
+    amount = wording.shift(shift.amount, t, resolved)
+    if shift.condition is None:
+        return amount
+    return wording.with_condition(amount, shift.condition, t, resolved)
+
+
+def _tables(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
+    out = []
+    for effective in resolved.tables:
+        node = effective.node
+        head = node.header[0].value
+        out.append({"name": node.name.value,
+                    "title": t(f"table.{node.name.value}", node.title.value if node.title else node.name.value),
+                    "cites": printed_cites(resolved, [c.value for c in node.cites]), "key": _value(t, head),
+                    "columns": [_value(t, c.value) for c in node.header[1:]],
+                    "rows": [{"label": _value(t, r[0].value), "cells": [_value(t, c.value) for c in r[1:]]}
+                             for r in node.rows]})
+    return out
+
+
+def _value(t: Labeler, cell: str) -> Label:
+    """A word in a chart (company, trace) is looked up as `value.<word>`; numbers print as they are."""
+    if re.fullmatch(r"[a-z][a-z-]*(?:/[a-z][a-z-]*)+", cell):  # a two-key header: row key / column key
+        parts = [t.name("value", part) for part in cell.split("/")]
+        return Label(" / ".join(p.text for p in parts), any(p.fallback for p in parts))
+    if re.fullmatch(r"[a-z][a-z-]*", cell):
+        if not t.has(f"value.{cell}") and t.has(f"state.{cell}"):   # a unit state (in-ezoc): its own words
+            state = t(f"state.{cell}")
+            return Label(state.text[:1].upper() + state.text[1:], state.fallback)
+        return t.name("value", cell)
+    return Label(cell)
+
+
+# ---- the card block and the panels it drives (exceptions, reminders, swatches, optional charts) ----------
+@dataclass(frozen=True)
+class Swatch:
+    """What a card shows beside a TEC row: a colour, and a pattern drawn over it."""
+
+    colour: str                 # "#3a7d44"
+    pattern: str = "plain"      # catalogue.CARD_PATTERNS
+
+
+@dataclass(frozen=True)
+class CardOptions:
+    """How a rulebook's card is printed (its `card` block, or its series', or these defaults)."""
+
+    sides: int = 2                             # the most sheet sides the card may take
+    paper: str | None = None                   # preferred paper; the CLI's --paper still wins
+    reminders: tuple[str, ...] = ()            # the reminders panel's topics, in order
+    swatches: Mapping[str, Swatch] = field(default_factory=dict)   # declared, by terrain; others: swatch_for
+    charts: tuple[str, ...] = ()               # tables printed as optional charts
+
+
+def card_block(resolved: ir.Resolved) -> ir.Card | None:
+    """The card block in effect: the rulebook's own, else the nearest ancestor's (resolve.NEAREST)."""
+    return next((book.card[0] for book in (resolved.rulebook, *resolved.ancestors) if book.card), None)
+
+
+def card_options(resolved: ir.Resolved) -> CardOptions:
+    block = card_block(resolved)
+    if block is None:
+        return CardOptions()
+    return CardOptions(
+        sides=block.sides if block.sides is not None else 2,
+        paper=block.paper.value if block.paper is not None else None,
+        reminders=tuple(dict.fromkeys(r.value for r in block.reminders)),
+        swatches={s.terrain.value: Swatch(s.colour.value.lower(), s.pattern.value if s.pattern else "plain")
+                  for s in reversed(block.swatches)},   # reversed: the first of two wins (validate reports it)
+        charts=tuple(dict.fromkeys(c.value for c in block.charts)))
+
+
+# Colours by terrain name, as printed maps tend to have them: a name, or any of its words (light-woods,
+# minor-river), finds its swatch; any other terrain gets a pale colour of its own from its name.
+DEFAULT_SWATCHES: dict[str, Swatch] = {
+    **dict.fromkeys(("clear", "open", "plain", "plains", "flat"), Swatch("#f3eed8")),
+    **dict.fromkeys(("woods", "wood", "forest", "jungle"), Swatch("#5f9a57")),
+    **dict.fromkeys(("bocage", "hedgerow", "hedgerows", "hedge"), Swatch("#86a94a", "cross")),
+    **dict.fromkeys(("marsh", "swamp", "bog", "polder"), Swatch("#9cc5b5", "waves")),
+    **dict.fromkeys(("rough", "broken", "badlands"), Swatch("#cdb084", "dots")),
+    **dict.fromkeys(("hills", "hill", "ridge", "heights", "slope"), Swatch("#d4b27a")),
+    **dict.fromkeys(("mountain", "mountains", "alpine"), Swatch("#9c7a55", "hatch")),
+    **dict.fromkeys(("peaks", "peak", "summit", "glacier"), Swatch("#6e5640", "cross")),
+    **dict.fromkeys(("escarpment", "cliff", "cliffs"), Swatch("#8a5a32", "hatch")),
+    **dict.fromkeys(("city", "urban", "built-up", "fortress"), Swatch("#8a8a8a")),
+    **dict.fromkeys(("town", "suburb"), Swatch("#ababab")),
+    **dict.fromkeys(("village", "hamlet"), Swatch("#cacaca")),
+    **dict.fromkeys(("river", "canal", "lake", "sea", "ocean", "water", "estuary"), Swatch("#4a86c8")),
+    **dict.fromkeys(("stream", "creek", "brook", "wadi", "ford"), Swatch("#8dbbe3")),
+    **dict.fromkeys(("road", "highway", "pike"), Swatch("#b8483a")),
+    **dict.fromkeys(("trail", "track", "path"), Swatch("#a77f52", "dots")),
+    **dict.fromkeys(("railroad", "railway", "rail"), Swatch("#3a3a3a", "hatch")),
+    **dict.fromkeys(("bridge", "causeway", "dike", "dyke"), Swatch("#7d7d7d")),
+    **dict.fromkeys(("desert", "sand", "dunes"), Swatch("#ead9a0", "dots")),
+    **dict.fromkeys(("crops", "farm", "fields", "orchard", "vineyard"), Swatch("#e3d58a")),
+    **dict.fromkeys(("entrenchment", "fort", "fortification", "bunker"), Swatch("#6d6d6d", "cross")),
+}
+
+
+def swatch_for(name: str, declared: Mapping[str, Swatch] | None = None) -> Swatch:
+    """The swatch of a terrain: declared, else by its name or a word of it, else a pale colour of its own."""
+    if declared and name in declared:
+        return declared[name]
+    if name in DEFAULT_SWATCHES:
+        return DEFAULT_SWATCHES[name]
+    for word in reversed(re.split(r"[-_.]", name)):    # minor-river: river; light-woods: woods
+        if word in DEFAULT_SWATCHES:
+            return DEFAULT_SWATCHES[word]
+    hue = int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:4], 16) % 360
+    red, green, blue = colorsys.hls_to_rgb(hue / 360, 0.78, 0.45)
+    return Swatch(f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}")
+
+
+def _ink(colour: str) -> str:
+    """The colour a pattern is drawn in over `colour`: dark on a light swatch, light on a dark one."""
+    digits = colour.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(c * 2 for c in digits)
+    red, green, blue = (int(digits[i:i + 2], 16) for i in (0, 2, 4))
+    return "#1a1a1a" if 0.299 * red + 0.587 * green + 0.114 * blue > 140 else "#f4f4f4"
+
+
+def swatches(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = None) -> dict[str, dict[str, str]]:
+    """Each TEC terrain's swatch, keyed by the name the card prints for it (the TEC rows' `name`)."""
+    if resolved.terrain is None:
+        return {}
+    declared = (options or card_options(resolved)).swatches
+    out = {}
+    for row in resolved.terrain.node.rows:
+        swatch = swatch_for(row.name.value, declared)
+        out[t.name("terrain", row.name.value).text] = {"terrain": row.name.value, "colour": swatch.colour,
+                                                        "pattern": swatch.pattern, "ink": _ink(swatch.colour)}
+    return out
+
+
+def rule_ref(resolved: ir.Resolved, rule_id: str) -> str:
+    """What a player looks up: a numbered rule's number, an unnumbered section's title."""
+    found = next((e.node for e in resolved.rules if e.node.id.value == rule_id), None)
+    if found is None or found.numbered or found.title is None:
+        return rule_id
+    return found.title.value
+
+
+def _refs(resolved: ir.Resolved, cites: tuple[ir.Text, ...]) -> str:
+    """A chart's citations as a player looks them up: its numbered rules (7.4), or else its first section's
+    title."""
+    numbered = [c.value for c in cites if re.match(r"[A-Z]*[0-9]", c.value)]
+    return ", ".join(numbered or [rule_ref(resolved, c.value) for c in cites[:1]])
+
+
+def _param_value(value: object, t: Labeler) -> Label:
+    """A parameter's typed value as a player reads it: 2 MP, ½, yes, rightmost, A1 (marked where a word is
+    shown in English)."""
+    if isinstance(value, bool):
+        return t("value.yes" if value else "value.no", "yes" if value else "no")
+    if isinstance(value, Quantity):
+        amount = ("+" if value.signed and value.amount >= 0 else "") + fraction(value.amount)
+        if value.unit is None:
+            return Label(amount)
+        one = value.amount in (1, -1)
+        unit = t(f"unit.{value.unit.lower()}.one", value.unit) if one else \
+            t(f"unit.{value.unit.lower()}", PLURALS.get(value.unit, value.unit))
+        return Label(f"{amount} {unit.text}", unit.fallback)
+    if isinstance(value, Fraction):
+        return Label(fraction(value))
+    if isinstance(value, int):
+        return Label(str(value))
+    if isinstance(value, tuple):
+        parts = [_param_value(v, t) for v in value]
+        return Label(", ".join(p.text for p in parts), any(p.fallback for p in parts))
+    if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9-]*", value):
+        return t(f"value.{value}", value.replace("-", " "))     # rightmost, away from combat
+    return Label(str(value))     # a result code: A1
+
+
+def _param_line(resolved: ir.Resolved, t: Labeler, name: str) -> dict[str, Any] | None:
+    """A parameter in effect as a card line: what it means (its label, else its declared meaning), its value
+    and its rule; None when the rulebook does not set it."""
+    found = next((p for p in resolved.parameters if p.name == name), None)
+    if found is None or found.value is None:
+        return None
+    declared = resolved.declared.get(name)
+    meaning = declared.meaning if declared is not None else name
+    label = t(f"param.{name}", meaning[:1].upper() + meaning[1:])
+    return {"name": name, "meaning": label, "value": _param_value(found.value, t),
+            "rule": rule_ref(resolved, found.rule)}
+
+
+REMINDER_HEADINGS = {"odds": "Odds and rounding", "zoc": "Zones of control", "overrun": "Overrun",
+                     "retreat": "Retreat", "advance": "Advance after combat", "supply": "Out of supply",
+                     "stacking": "Stacking"}
+
+
+
+def _odds_lines(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
+    """The odds and rounding reminder: how the ratio is rounded, read from the rounding rule in effect."""
+    if resolved.rounding is None:
+        return []
+    node = resolved.rounding.node
+    refs = _refs(resolved, node.cites)
+    if resolved.favour_defender:
+        text = t("reminder.odds-defender", "Odds round down, in the defender's favour")
+    elif resolved.threshold == 1:
+        text = t("reminder.odds-down", "Odds and fractions round down")
+    elif resolved.threshold == 0:
+        text = t("reminder.odds-up", "Fractions round up")
+    else:
+        template = t("reminder.odds-threshold", "Fractions of {n} or more round up, smaller ones down")
+        text = _filled(template, n=fraction(resolved.threshold or Fraction(1, 2)))
+    lines = [{"name": "rounding", "meaning": t("reminder.odds-ratio", "Odds: total attack ÷ total defense"),
+              "value": None, "rule": refs},
+             {"name": "rounding", "meaning": text, "value": None, "rule": refs}]
+    if any(c.value.split() == ["keep", "fractions"] for c in node.spec):
+        kept = t("reminder.keep-fractions", "Fractions are kept until the odds are worked out")
+        lines.append({"name": "keep-fractions", "meaning": kept, "value": None, "rule": refs})
+    return lines
+
+
+def reminders(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = None) -> list[dict[str, Any]]:
+    """The reminders panel: for each topic the card block lists, the values in effect with their rules."""
+    out = []
+    for topic in (options or card_options(resolved)).reminders:
+        lines = _odds_lines(resolved, t) if topic == "odds" else []
+        lines += [line for name in catalogue.REMINDER_PARAMETERS.get(topic, ())
+                  for line in (_param_line(resolved, t, name),) if line is not None]
+        if lines:
+            out.append({"topic": topic, "heading": t(f"reminder.{topic}", REMINDER_HEADINGS[topic]), "lines": lines})
+    return out
+
+
+_CHART_NOUNS = {"sequence": "heading.sequence-of-play", "terrain": "heading.terrain-effects",
+                "results": "heading.combat-results", "result_codes": "crt.legend", "modifiers": "heading.modifiers",
+                "shifts": "heading.shifts", "adjustments": "heading.adjustments", "unit_factors": "heading.factors"}
+
+
+def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
+    """This title's exceptions to the rulebooks it extends: each rule it amends or replaces, with its number,
+    its summary and the values it sets in players' words, and each chart it replaces or amends."""
+    me = resolved.id
+    if not resolved.ancestors or resolved.rulebook.kind.value != "game":
+        return []       # a series variant (New SCS) is a whole rulebook to its players, not a list of exceptions
+    out: list[dict[str, Any]] = []
+    for effective in resolved.rules:
+        node = effective.node
+        amended = [a for a in effective.amended if a.origin == me]
+        if effective.origin == me and node.override:
+            kind, names = "replaced", [p.name.value for p in node.parameters]
+        elif amended:
+            kind, names = "amended", [a.key for a in amended if a.key != "(summary)"]
+        else:
+            continue
+        rule = node.id.value
+        title = t(f"rule.{rule}.title", node.title.value) if node.title is not None else None
+        summary = t(f"rule.{rule}.summary", node.summary.value) if node.summary is not None and (
+            kind == "replaced" or any(a.key == "(summary)" for a in amended)) else None
+        values = [line for name in names for line in (_param_line(resolved, t, name),) if line is not None]
+        for line in values:
+            series = _inherited_value(resolved, rule, line["name"], t)
+            line["series"] = series if series is not None and series.text != line["value"].text else None
+        out.append({"rule": rule_ref(resolved, rule), "title": title, "kind": kind,
+                    "kind_label": t(f"exceptions.{kind}", kind), "summary": summary, "settings": values})
+    for field_name, noun in _CHART_NOUNS.items():
+        chart = getattr(resolved, field_name, None)
+        if not isinstance(chart, ir.Effective):
+            continue
+        inherited = any(getattr(book, field_name) for book in resolved.ancestors)
+        cites = _refs(resolved, getattr(chart.node, "cites", ()))
+        name = t(noun)
+        if chart.origin == me and inherited:
+            out.append({"rule": cites or name.text, "title": name, "kind": "replaced",
+                        "kind_label": t("exceptions.replaced", "replaced"), "summary": None, "settings": []})
+        own = [a for a in chart.amended if a.origin == me]
+        if own:
+            out.append({"rule": cites or name.text, "title": name, "kind": "amended",
+                        "kind_label": t("exceptions.amended", "amended"), "summary": None,
+                        "settings": [_amended_item(field_name, a, t) for a in own]})
+    return out
+
+
+def _filled(template: Label, **values: str | Label) -> Label:
+    """A label with its {placeholders} filled in: text as given, or labels (the result is marked as English
+    when the template or a label put in it is)."""
+    text = template.text
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return Label(text, template.fallback or any(isinstance(v, Label) and v.fallback for v in values.values()))
+
+
+def _amended_item(field_name: str, amended: ir.Amended, t: Labeler) -> dict[str, Any]:
+    """One item of a chart the title amends: a terrain row or cell, a phase of a turn, a CRT cell or column."""
+    text = amended.text
+    if field_name == "terrain":     # "woods" or "woods combat": "woods: combat 2L"
+        name = amended.key.split(" ", 1)[0]
+        meaning = t.name("terrain", name)
+        text = text[len(name) + 2:] if text.startswith(f"{name}: ") else text
+    elif field_name == "results" and " x " in amended.key:      # "3:1 x 4": "D2r2", a cell
+        column, _, roll = amended.key.partition(" x ")
+        meaning = _filled(t("exceptions.crt-cell", "{column} column, roll {roll}"), column=column, roll=roll)
+    elif field_name == "results" and amended.key.endswith(" column"):   # "7:1 column": its results, by roll
+        meaning = _filled(t("exceptions.crt-column", "new {column} column"), column=amended.key[:-len(" column")])
+    else:                           # "player turn soviet: movement": "movement [3.0] ..."
+        meaning = Label(amended.key)
+        phase = amended.key.split(": ", 1)[-1]
+        for prefix in (f"{amended.key}: ", f"{phase} "):
+            text = text[len(prefix):] if text.startswith(prefix) else text
+    return {"name": amended.key, "meaning": meaning, "value": Label(text), "rule": ""}
+
+
+def optional_charts(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = None) -> list[dict[str, Any]]:
+    """The tables the card block prints as charts of their own: a one-row table as a track of boxes (a turn
+    record track), any other as a schedule."""
+    tables = {e.node.name.value: e.node for e in resolved.tables}
+    out = []
+    for name in (options or card_options(resolved)).charts:
+        node = tables.get(name)
+        if node is None:
+            continue
+        title = t(f"table.{name}", node.title.value if node.title else name)
+        boxes = [{"key": c.value, "cells": [_value(t, r[i + 1].value) for r in node.rows if i + 1 < len(r)]}
+                 for i, c in enumerate(node.header[1:])]
+        out.append({"name": name, "title": title, "cites": [c.value for c in node.cites],
+                    "track": len(node.rows) <= 2, "key": _value(t, node.header[0].value),
+                    "labels": [_value(t, r[0].value) for r in node.rows], "boxes": boxes})
+    return out
+
+
+def _inherited_value(resolved: ir.Resolved, rule: str, name: str, t: Labeler) -> Label | None:
+    """What the nearest rulebook this one extends sets `name` to in rule `rule`, in players' words: the value
+    the title's exception replaces; None when no ancestor's rule sets it."""
+    for book in resolved.ancestors:
+        for node in book.rules:
+            if node.id.value != rule:
+                continue
+            for parameter in node.parameters:
+                if parameter.name.value == name:
+                    value = parameter.value
+                    if isinstance(value, ir.Quantity):
+                        unit = UNIT_SPELLINGS.get(value.unit.value, value.unit.value) if value.unit else None
+                        return _param_value(Quantity(value.amount, unit, value.signed), t)
+                    if isinstance(value, ir.Words):
+                        words = [w.value for w in value.words]
+                        if words in (["yes"], ["no"]):
+                            return _param_value(words == ["yes"], t)
+                        parts = [_param_value(w, t) for w in words]
+                        return Label(", ".join(p.text for p in parts), any(p.fallback for p in parts))
+                    return Label(value.value)
+    return None
+
+
+def _panels(resolved: ir.Resolved, t: Labeler) -> dict[str, Any]:
+    """What the card block drives, and the exceptions panel every title with a series gets."""
+    options = card_options(resolved)
+    charts_ = optional_charts(resolved, t, options)
+    return {"exceptions": exceptions(resolved, t), "reminders": reminders(resolved, t, options),
+            "swatches": swatches(resolved, t, options), "charts": charts_,
+            "chart_names": [chart["name"] for chart in charts_],   # printed here, not among the other tables
+            "sides": options.sides, "paper": options.paper,
+            "headings": {"exceptions": t("heading.exceptions", "This title's exceptions to the series"),
+                         "reminders": t("heading.reminders", "Reminders"),
+                         "series": t("exceptions.series", "series:"),
+                         "colon": t("exceptions.colon", ":")}}
+
+
+_ENV = Environment(loader=PackageLoader("rulesdsl.cards", "templates"), undefined=StrictUndefined,
+                   autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True)
+
+
+def render_html(data: dict[str, Any]) -> str:
+    assert _ENV.loader is not None
+    css = _ENV.loader.get_source(_ENV, "card.css")[0] + _ENV.loader.get_source(_ENV, "card-panels.css")[0]
+    return _ENV.get_template("card.html.j2").render(data, css=css)
+
+
+def _nothing(resolved: ir.Resolved, t: Labeler) -> None:
+    return None
+
+
+# What the card shows of each kind of statement (tests/test_walk.py checks every kind is here): the key
+# of its section in the card data and the function that builds it, or None where a kind prints no
+# section of its own.
+SECTIONS: dict[type, tuple[str | None, Callable[[ir.Resolved, Labeler], Any]]] = {
+    ir.Rule: (None, _nothing),               # rules print only as the parameters charts read (stacking)
+    ir.UnitTypes: (None, _nothing),          # read by the conditions the charts print
+    ir.Vocabulary: (None, _nothing),         # the words conditions use
+    ir.ParameterDeclarations: (None, _nothing),   # what parameters mean: printed where a parameter is
+    ir.Rounding: (None, _nothing),           # folded into the outcome odds
+    ir.Labels: (None, _nothing),             # how every section prints: label_layers
+    ir.Example: (None, _nothing),            # worked examples are checked by `rulesdsl check`, not printed
+    ir.SequenceOfPlay: ("sequence", _sequence),
+    ir.TerrainChart: ("terrain", _terrain),
+    ir.ResultsTable: ("results", lambda resolved, t: _results(resolved, t, {p.name: p for p in resolved.parameters})),
+    ir.ResultCodes: ("codes", _codes),
+    ir.Modifiers: ("modifiers", _modifiers),
+    ir.Shifts: ("shifts", _shifts),
+    ir.UnitFactors: ("factors", _unit_factors),
+    ir.Adjustments: ("adjustments", _adjustments),
+    ir.LookupTable: ("tables", _tables),
+    ir.Card: ("panels", _panels),           # the card block: reminders, swatches, charts; and the exceptions
+}

@@ -1,0 +1,468 @@
+"""HTML card to PDF with WeasyPrint: vector text, embedded fonts, reproducible bytes.
+
+Cards are set in the fonts rulesdsl ships (rulesdsl/cards/fonts/, declared by
+fonts.css there), never in whatever fonts the machine offers: a machine without
+fonts-dejavu-extra used to synthesise the italic from the regular face and
+write other PDF bytes.  `fingerprint` hashes everything a PDF is made from but
+the renderer itself, which is what `generated/charts/pdfs.sha256` commits.
+
+The charts of a card flow in columns, several to a side, each chart whole.
+`lay_out` prints the card on each orientation and column count of
+`CANDIDATES` and keeps the one that needs the fewest sides, then the one
+that fills them best (ties go to the earlier candidate, so the choice is
+deterministic).  A table wider than its column on every candidate, or a card
+that needs more sides than the rulebook allows, is an error, never a clipped
+or sprawling card.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import logging
+import os
+import re
+import sys
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any, Iterator
+
+from rulesdsl import cache
+from rulesdsl.errors import Diagnostic, Span
+
+_MM_PER_PX = 25.4 / 96
+# (orientation, columns), in the order a tie is settled: portrait first, fewer columns first
+CANDIDATES = (("portrait", 1), ("portrait", 2), ("landscape", 2), ("landscape", 3))
+# tried only when a table is too wide for every candidate: the widest column there is
+FALLBACK = ("landscape", 1)
+SIDES = 2      # the most sides a card may take unless its rulebook allows more
+# WeasyPrint lays a card out a little shorter than its HTML asks (the page's bottom margin is larger), so that
+# a browser, whose line boxes run a little taller, prints the same HTML on no more sides than the PDF takes.
+SLACK = "@page { margin-bottom: 14mm !important; }"    # a user sheet: !important outranks the card's own
+FONTS = Path(__file__).parent / "fonts"
+FONTS_CSS = FONTS / "fonts.css"
+
+
+def font_files() -> list[Path]:
+    return sorted(FONTS.glob("*.ttf"))
+
+
+def fingerprint(html: str, paper: str) -> str:
+    """SHA-256 of a PDF card's inputs: its HTML, the font stylesheet, the font files and the paper."""
+    digest = hashlib.sha256(b"rulesdsl pdf inputs 1\0")
+    parts = [("paper", paper.encode()), ("html", html.encode("utf-8")), ("fonts.css", FONTS_CSS.read_bytes()),
+             ("slack", SLACK.encode())]
+    parts += [(f"fonts/{file.name}", file.read_bytes()) for file in font_files()]
+    for name, data in parts:
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+class _Text(HTMLParser):
+    """The characters a card prints: its text, not its markup, stylesheet or title."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chars: set[str] = set()
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._skip += tag in ("style", "script", "title", "head")
+
+    def handle_endtag(self, tag: str) -> None:
+        self._skip -= tag in ("style", "script", "title", "head")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.chars.update(data)
+
+
+@functools.cache
+def _covered() -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+    faces = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf")
+    return frozenset.intersection(*(frozenset(TTFont(FONTS / face, lazy=True).getBestCmap()) for face in faces))
+
+
+def uncovered(html: str) -> list[str]:
+    """The characters of a card that the shipped fonts lack (the PDF would take them from the
+    machine's fonts, and so differ between machines)."""
+    parser = _Text()
+    parser.feed(html)
+    parser.close()
+    return sorted(c for c in parser.chars if not c.isspace() and ord(c) not in _covered())
+
+
+@dataclass(frozen=True)
+class Placement:
+    """How a card is printed: its page, how many sides it takes and how full they are."""
+
+    orientation: str
+    columns: int
+    html: str
+    sides: int
+    fill: float                 # the charts' area over the pages' content area, 0..1
+    over: float                 # how far (mm) the widest table runs out of its column or page; 0 when none
+
+
+@dataclass(frozen=True)
+class Layout(Placement):
+    """A placement as WeasyPrint laid it out."""
+
+    document: Any = None        # weasyprint's laid-out Document
+
+
+class _ForBrowsers(logging.Filter):
+    """Drops WeasyPrint's notice that it ignores `print-color-adjust`: the property is for browsers (a
+    PDF always prints its colours), and the notice would reach the user's terminal."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "print-color-adjust" not in record.getMessage()
+
+
+_FOR_BROWSERS = _ForBrowsers()
+
+
+def _render(html: str) -> Any:
+    # font subsets carry a timestamp: pin it so a rebuild writes the same bytes
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+    import weasyprint
+    logging.getLogger("weasyprint").addFilter(_FOR_BROWSERS)    # once: filters are a set
+    from weasyprint.text.fonts import FontConfiguration
+
+    font_config = FontConfiguration()
+    fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
+    slack = weasyprint.CSS(string=SLACK)
+    return weasyprint.HTML(string=html).render(stylesheets=[fonts, slack], font_config=font_config)
+
+
+def _is_chart(box: Any) -> bool:
+    element = getattr(box, "element", None)
+    return (getattr(box, "element_tag", None) in ("section", "header") and element is not None
+            and bool({"chart", "card"} & set((element.get("class") or "").split())))
+
+
+def _measure(page_box: Any, wider: dict[str, float]) -> tuple[float, float]:
+    """A page's charts: the area they occupy (px², to the right edge of their widest line or table), and
+    how far (px) a table runs out of its chart's column or the page's content box (each chart that runs
+    out of its column is added to `wider`, by id, with how far, px)."""
+    right = page_box.position_x + page_box.margin_left + page_box.width + 0.5
+    area = over = 0.0
+
+    def walk(box: Any, chart: Any) -> float:
+        nonlocal over
+        reach = 0.0
+        if chart is None and _is_chart(box):
+            chart = box
+        for child in getattr(box, "children", ()):
+            reach = max(reach, walk(child, chart))
+        if type(box).__name__ in ("TableBox", "TextBox"):     # what is printed, not the lines it sits on
+            edge = box.position_x + box.margin_width()
+            reach = max(reach, edge)
+            if type(box).__name__ == "TableBox":
+                limit = right if chart is None else min(right, chart.position_x + chart.margin_width() + 0.5)
+                over = max(over, edge - limit)
+                if chart is not None and edge > limit and chart.element.get("id"):
+                    key = chart.element.get("id")
+                    wider[key] = max(wider.get(key, 0.0), edge - limit)
+        return reach
+
+    def charts(box: Any) -> Iterator[Any]:
+        if _is_chart(box):
+            yield box
+            return
+        for child in getattr(box, "children", ()):
+            yield from charts(child)
+
+    for chart in charts(page_box):
+        reach = walk(chart, chart)
+        area += max(0.0, min(reach, chart.position_x + chart.margin_width()) - chart.position_x) * chart.margin_height()
+    walk(page_box, None)
+    return area, over
+
+
+def measure(document: Any, wider: dict[str, float] | None = None) -> tuple[int, float, float]:
+    """A laid-out card's sides, fill (0..1) and widest overflow (mm)."""
+    area = over = 0.0
+    content = 0.0
+    wider = {} if wider is None else wider
+    for page in document.pages:
+        box = page._page_box
+        used, out = _measure(box, wider)
+        area += used
+        over = max(over, out)
+        content += box.width * box.height
+    return len(document.pages), (area / content if content else 0.0), over * _MM_PER_PX
+
+
+def _paper_name(paper: str) -> str:
+    return {"letter": "US Letter", "tabloid": "US Tabloid (11x17 in)"}.get(paper, paper.upper())
+
+
+def _html(data: dict[str, Any], orientation: str, columns: int) -> str:
+    """The card's HTML on one page orientation and column count."""
+    from rulesdsl.cards.charts import page_size, render_html
+    return render_html({**data, "orientation": orientation, "columns": columns,
+                        "size": page_size(data["paper"], orientation)})
+
+
+def _candidates(data: dict[str, Any]) -> tuple[tuple[str, int, str], ...]:
+    """The card's HTML on every candidate page and column count."""
+    return tuple((orientation, columns, _html(data, orientation, columns))
+                 for orientation, columns in CANDIDATES + (FALLBACK,))
+
+
+def choose(data: dict[str, Any]) -> Layout:
+    """The card laid out on every candidate page and column count; the best: no table out of its column,
+    then the fewest sides, then the fullest, then the first candidate."""
+    return _best(_candidates(data))
+
+
+def _key(layout: Layout) -> tuple[bool, int, float]:
+    return layout.over > 0.5, layout.sides, -round(layout.fill, 3)
+
+
+@functools.lru_cache(maxsize=8)     # a build, `chart` and the tests lay the same card out more than once
+def _best(candidates: tuple[tuple[str, int, str], ...]) -> Layout:
+    """Each candidate as written, then the most promising one again with its charts packed into the gaps
+    the flow leaves (a chart that does not fit the rest of a column leaves it empty): the best of all."""
+    layouts: list[Layout] = []
+    packed: list[tuple[tuple[bool, int, float], int, str]] = []
+    for orientation, columns, html in candidates:
+        if (orientation, columns) == FALLBACK and any(l.over <= 0.5 for l in layouts):
+            break
+        document = _render(html)
+        sides, fill, over = measure(document)
+        layouts.append(Layout(orientation, columns, html, sides, fill, over, document))
+        order, estimate = _pack(document, columns)
+        reordered = _reorder(html, order)
+        if reordered != html and estimate < sides:
+            packed.append(((over > 0.5, estimate, -round(fill * sides / estimate, 3)), len(layouts) - 1, reordered))
+    for (_, estimate, _), index, html in sorted(packed)[:3]:     # the most promising first, until one keeps its word
+        document = _render(html)
+        base = layouts[index]
+        layouts.append(Layout(base.orientation, base.columns, html, *measure(document), document))
+        if layouts[-1].sides <= estimate:
+            break
+    return min(layouts, key=lambda l: (*_key(l), layouts.index(l)))
+
+
+def _charts(box: Any) -> Iterator[Any]:
+    if _is_chart(box) and box.element_tag == "section":
+        yield box
+        return
+    for child in getattr(box, "children", ()):
+        yield from _charts(child)
+
+
+def _pack(document: Any, columns: int) -> tuple[list[str], int]:
+    """The charts (ids) in the order that packs them into the columns first-fit (each into the first column,
+    on any side, with room left for it), and how many sides that takes."""
+    heights: dict[str, float] = {}
+    follows: dict[str, str] = {}    # a part of a chart (the CRT's attacker side) never goes before the chart
+    first_top = None
+    for page in document.pages:
+        for chart in _charts(page._page_box):
+            key = chart.element.get("id") or ""
+            heights[key] = heights.get(key, 0.0) + chart.margin_height()
+            if chart.element.get("data-follows"):
+                follows[key] = chart.element.get("data-follows")
+            if first_top is None:
+                first_top = chart.position_y
+    if not document.pages or first_top is None:
+        return list(heights), len(document.pages)
+    page = document.pages[0]._page_box
+    top = page.position_y + page.margin_top
+    full = page.height
+    first = full - (first_top - top)            # the first side's columns start below the card's header
+    room: list[float] = []
+    where: dict[str, int] = {}
+    for key, height in heights.items():
+        earliest = where.get(follows.get(key, ""), 0)
+        column = next((i for i, left in enumerate(room) if i >= earliest and left + 0.5 >= height), None)
+        if column is None:
+            column = len(room)
+            while True:     # a chart taller than a column runs on into the next ones
+                room.append(first if len(room) < columns else full)
+                if room[-1] + 0.5 >= height or len(room) > column + 20:
+                    break
+                height -= room[-1]
+                room[-1] = 0.0
+        room[-1 if column >= len(room) else column] -= height
+        where[key] = column
+    written = list(heights)
+    order = sorted(heights, key=lambda k: (where[k], written.index(k)))
+    return order, -(-len(room) // columns)
+
+
+def _reorder(html: str, order: list[str]) -> str:
+    """The card's HTML with its chart sections in the given order (by id)."""
+    found = {m.group(1): m.group(0) for m in _SECTION.finditer(html)}
+    if set(found) != set(order) or len(found) < 2:
+        return html
+    positions = [m.span() for m in _SECTION.finditer(html)]
+    start, end = positions[0][0], positions[-1][1]
+    if any(html[b:c].strip() for (_, b), (c, _) in zip(positions, positions[1:])):
+        return html         # something other than charts between them: keep the order written
+    return html[:start] + "\n".join(found[key] for key in order) + html[end:]
+
+
+_SECTION = re.compile(r'<section class="[^"]*\bchart\b[^"]*" id="([^"]+)".*?</section>', re.S)
+
+
+def _check(layout: Placement, data: dict[str, Any], span: Span, sides: int) -> list[Diagnostic]:
+    paper = _paper_name(data["paper"])
+    problems = []
+    if layout.over > 0.5:
+        problems.append(Diagnostic(
+            f"a table on the {data['id']} card ({data['lang']}) is {layout.over:.0f} mm too wide for "
+            f"{paper} paper, even {layout.orientation} in {layout.columns} column{'s' if layout.columns > 1 else ''}",
+            span, "fewer columns, or print on larger paper; nothing is clipped"))
+    if layout.sides > sides:
+        problems.append(Diagnostic(
+            f"the {data['id']} card ({data['lang']}) needs {layout.sides} sides of {paper} paper, more than the "
+            f"{sides} allowed", span,
+            "shorten a chart, allow more sides (card { sides N }), or print on larger paper"))
+    return problems
+
+
+def lay_out(data: dict[str, Any], span: Span, sides: int = SIDES) -> tuple[Layout, list[Diagnostic]]:
+    """The best layout of a card (its HTML is what the card prints) and the layout check's errors."""
+    layout = choose(data)
+    return layout, _check(layout, data, span, sides)
+
+
+def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES, write: bool = True,
+             key: str | None = None) -> tuple[str, bytes | None, list[Diagnostic]]:
+    """A card's HTML as laid out, its PDF (None on an error, or b"" when not `write`) and the problems found.
+    The placement and the PDF come from the cache when the same candidates were laid out before by the same
+    renderer (cache_key, or `key` when it is known); the cache never changes what is printed, only how soon."""
+    key = key or cache_key(data)
+    return _printed(data, span, sides, write, key, _cached(key))
+
+
+def _cached(key: str) -> tuple[Placement, bytes | None] | None:
+    """The placement (and PDF, if one was stored) of a card's cache entry; None for no whole entry."""
+    hit = cache.read("cards", key)
+    placement = None if hit is None else _placement(hit[0])
+    return None if hit is None or placement is None else (placement, hit[1])
+
+
+def _printed(data: dict[str, Any], span: Span, sides: int, write: bool, key: str,
+             cached: tuple[Placement, bytes | None] | None) -> tuple[str, bytes | None, list[Diagnostic]]:
+    """card_pdf, given what the cache holds for the card."""
+    content: bytes | None = None
+    if cached is not None:
+        placement, content = cached
+    else:
+        layout = _best(_candidates(data))
+        placement = Placement(**{f.name: getattr(layout, f.name) for f in dataclasses.fields(Placement)})
+        content = layout.document.write_pdf() if write and layout.over <= 0.5 else None
+        cache.write("cards", key, dataclasses.asdict(placement), content)
+    problems = _check(placement, data, span, sides)
+    if problems:
+        return placement.html, None, problems
+    if write and content is None:       # stored by a run that wrote no PDF
+        content = _render(placement.html).write_pdf()
+        cache.write("cards", key, dataclasses.asdict(placement), content)
+    return placement.html, content if write else b"", _uncovered(placement.html, data, span)
+
+
+# what each field of a cached placement must be (JSON writes a whole float like 0.0 as 0)
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    name: (int, float) if kind is float else kind for name, kind in typing.get_type_hints(Placement).items()}
+
+
+def _placement(meta: dict[str, Any]) -> Placement | None:
+    """The placement a cache entry holds; None when it holds no whole one (an entry damaged by hand)."""
+    if any(not isinstance(meta.get(name), kind) for name, kind in _TYPES.items()):
+        return None
+    return Placement(**{name: meta[name] for name in _TYPES})
+
+
+def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
+              progress: Callable[[int, int], None] | None = None) -> list[tuple[str, bytes | None, list[Diagnostic]]]:
+    """`card_pdf` of each (data, span, sides), in order.  The cards the cache does not hold are laid out in
+    parallel, a process per core (WeasyPrint is pure CPU); `progress(done, total)` is told as they finish."""
+    keys = [cache_key(data) for data, _, _ in jobs]
+    cached = [_cached(key) for key in keys]         # each entry read once
+    misses = [i for i, hit in enumerate(cached) if hit is None]
+    workers = min(len(misses), os.cpu_count() or 1)
+    done: dict[int, tuple[str, bytes | None, list[Diagnostic]]] = {}
+    if workers > 1 and sys.platform.startswith("linux"):    # forked workers: where fork is safe and cheap
+        import concurrent.futures
+        import multiprocessing
+        try:
+            with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                futures = {pool.submit(_printed, *jobs[i], write, keys[i], None): i for i in misses}
+                for future in concurrent.futures.as_completed(futures):
+                    done[futures[future]] = future.result()
+                    if progress is not None:
+                        progress(len(done), len(jobs))
+        except (OSError, concurrent.futures.process.BrokenProcessPool):
+            done = {}           # no processes here: one at a time
+    for i, job in enumerate(jobs):
+        if i not in done:
+            done[i] = _printed(*job, write, keys[i], cached[i])
+            if progress is not None:
+                progress(len(done), len(jobs))
+    return [done[i] for i in range(len(jobs))]
+
+
+def cache_key(data: dict[str, Any]) -> str:
+    """What a card's placement and PDF are made from: its HTML on the first candidate page (the others differ
+    from it only by what the template makes of the page and the column count, so the candidates, the template
+    and its code stand for them) and the renderer (WeasyPrint's version, this module's code, the fonts and
+    their stylesheet, rulesdsl's version)."""
+    html = _html(data, *CANDIDATES[0])
+    digest = hashlib.sha256(b"rulesdsl card 2\0")
+    digest.update(_renderer().encode())
+    digest.update(repr((CANDIDATES, FALLBACK, SIDES)).encode())
+    digest.update(f"{len(html)}\0".encode())
+    digest.update(html.encode("utf-8"))
+    return digest.hexdigest()
+
+
+def _renderer() -> str:
+    """The renderer's identity, hashed again only when a font file, the stylesheet, the card's template, or
+    this module or the one that renders the template changes."""
+    here = Path(__file__).parent
+    files = (Path(__file__), here / "charts.py", *sorted((here / "templates").glob("card*")), FONTS_CSS, *font_files())
+    return _renderer_of(tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files))
+
+
+@functools.lru_cache(maxsize=4)
+def _renderer_of(files: tuple[tuple[str, int, int], ...]) -> str:
+    from importlib.metadata import version
+    from rulesdsl.version import __version__
+    digest = hashlib.sha256(f"weasyprint {version('weasyprint')}\0rulesdsl {__version__}\0{SLACK}\0".encode())
+    for name, _, _ in files:
+        digest.update(Path(name).read_bytes())
+    return digest.hexdigest()
+
+
+def render_pdf(html: str, data: dict[str, Any], span: Span, sides: int = SIDES) -> tuple[bytes | None, list[Diagnostic]]:
+    """The PDF of a card's HTML as it is (its page already chosen), with the same checks as `lay_out`."""
+    document = _render(html)
+    pages, fill, over = measure(document)
+    layout = Layout(data.get("orientation", "portrait"), data.get("columns", 1), html, pages, fill, over, document)
+    problems = _check(layout, data, span, sides)
+    if problems:
+        return None, problems
+    return document.write_pdf(), _uncovered(html, data, span)
+
+
+def _uncovered(html: str, data: dict[str, Any], span: Span) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    lacking = uncovered(html)
+    if lacking:
+        shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in lacking[:5]) + (", ..." if len(lacking) > 5 else "")
+        problems.append(Diagnostic(
+            f"the {data['id']} card ({data['lang']}) prints characters the fonts rulesdsl ships lack: {shown}",
+            span, "the PDF takes them from this machine's fonts, so its bytes may differ on another machine",
+            severity="warning"))
+    return problems

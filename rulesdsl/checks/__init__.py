@@ -1,0 +1,1 @@
+"""What makes a rulebook right: the document schema, the semantic checks of one rulebook, the expression checker, resolution against the rulebooks it extends, and the worked examples run against the engine."""

@@ -1,0 +1,400 @@
+"""Worked examples, run: each `expect` line asked of the rules engine of the resolved rulebook.
+
+`run(resolved, module)` builds each example's situation (situations.build, its terrain checked against the
+chart in effect) and asks each `expect` line's query of the rules engine (RULES_ENGINE) of the generated
+module of the rulebook (codegen's output, compiled and imported in memory, see modcheck).  An answer that
+differs from what the line says is an error at the line: `expected costs 1 2 3 2, computed costs 1 2 3 3`,
+with the derivation, rule by rule, as its hint.  A game also runs the examples it inherits from its series
+against its own rules: a difference there is a note naming the game's rule that changed the answer.
+
+`ask(engine, module, situation, expectation)` answers one query (`rulesdsl explain`).
+"""
+from __future__ import annotations
+
+import types
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from rulesdsl.model import ir
+from rulesdsl.errors import Diagnostic, Span
+from rulesdsl.runtime.combat import Resolution
+from rulesdsl.runtime.engine import RulesEngine
+from rulesdsl.runtime.hexmap import Hex
+from rulesdsl.runtime.ruleset import Step
+from rulesdsl.runtime.situation import Situation
+from rulesdsl.checks.situations import build, query_text, result_text
+
+if TYPE_CHECKING:
+    from rulesdsl.language.source import Source
+
+__all__ = ["Answer", "Explanation", "ask", "engine_of", "explain", "has_examples", "run"]
+
+
+def engine_of(module: types.ModuleType) -> RulesEngine:
+    """The rules engine a generated module binds to its rules (RULES_ENGINE)."""
+    engine = module.RULES_ENGINE
+    assert isinstance(engine, RulesEngine)
+    return engine
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the engine answered to one query: in the notation's words (`computed`, shaped like the expected
+    result when there is one), the answer record as data, and its derivation."""
+
+    computed: str
+    data: dict[str, Any]
+    steps: tuple[Step, ...] = ()
+    matches: bool = True
+    mismatch: str = ""        # `expected ..., computed ...` when it differs
+
+
+class Unanswerable(Exception):
+    """The engine cannot answer this query (a stage not implemented yet, or a situation it refuses)."""
+
+
+def _fraction(value: Fraction | None) -> str:
+    return "x" if value is None else str(value)   # x: the hex may not be entered (the reason says why)
+
+
+def _hexes(items: Iterable[Hex]) -> list[str]:
+    return [str(h) for h in items]
+
+
+def _set_text(inside: Sequence[str], outside: Sequence[str]) -> str:
+    return " ".join([*inside, *(["not", *outside] if outside else [])])
+
+
+def _engine_call(what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return call(*args, **kwargs)
+    except NotImplementedError:
+        raise Unanswerable(f"the engine cannot answer '{what}' yet") from None
+    except (KeyError, ValueError, LookupError) as exc:
+        raise Unanswerable(f"the engine cannot answer this {what}: {exc}") from None
+    except Exception as exc:   # a bug in an engine stage: said at the expect line, not as a traceback
+        raise Unanswerable(f"the engine failed on this {what}: {type(exc).__name__}: {exc}") from None
+
+
+def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation,
+        expectation: ir.Expectation) -> Answer:
+    """The engine's answer to an expect line's query, compared with its result when it gives one.
+    Raises Unanswerable when the engine cannot answer."""
+    e, r = expectation, expectation.result
+    kind = e.kind
+    units = [u.value for u in e.units]
+    hexes = [Hex.parse(h.value) for h in e.hexes]
+    want = result_text(r, kind)
+    mode = {} if e.mode is None else {"mode": e.mode.value}
+    shown: list[str] = []
+    ok = True
+
+    def ruling(expected: ir.Ruling | None, value: bool, yes: ir.Ruling, no: ir.Ruling) -> None:
+        nonlocal ok
+        word = yes if value else no
+        shown.append(str(word))
+        if expected is not None and expected != word:
+            ok = False
+
+    if kind == ir.ExpectKind.MOVE:
+        move = _engine_call("move", engine.move, situation, units[0], hexes, **mode)
+        data = {"unit": move.unit, "path": _hexes(move.path), "costs": [_fraction(c) for c in move.costs],
+                "total": str(move.total), "allowance": str(move.allowance), "legal": move.legal,
+                "reason": move.reason}
+        steps = move.steps if move.legal or not move.reason else (*move.steps, Step(f"refused: {move.reason}"))
+        if r is None or r.costs or (r.ruling is None and r.total is None):
+            shown += ["costs", *(_fraction(c) for c in move.costs)]
+            if r is not None and tuple(move.costs) != tuple(r.costs):
+                ok = False
+        if r is not None and r.total is not None:
+            shown += ["total", str(move.total)]
+            ok = ok and move.total == r.total
+        expected = r.ruling if r is not None and r.ruling is not None else \
+            (ir.Ruling.LEGAL if r is not None and r.costs else None)
+        if r is None or r.ruling is not None:
+            ruling(expected, move.legal, ir.Ruling.LEGAL, ir.Ruling.ILLEGAL)
+        elif expected is not None and not move.legal:
+            ok = False
+            shown.append("illegal")
+        if not move.legal and move.reason:
+            data["reason"] = move.reason
+    elif kind in (ir.ExpectKind.REACH, ir.ExpectKind.ZOC):
+        if kind == ir.ExpectKind.REACH:
+            found = _engine_call("reach", engine.reachable, situation, units[0], **mode)
+            inside = set(found.costs)
+            data = {"unit": found.unit, "costs": {str(h): str(c) for h, c in sorted(found.costs.items())}}
+        else:
+            assert e.side is not None
+            found = _engine_call("zoc", engine.zoc, situation, e.side.value)
+            inside = set(found.hexes)
+            data = {"side": found.side, "hexes": {str(h): list(n) for h, n in sorted(found.hexes.items())}}
+        steps = found.steps
+        if r is None:
+            shown.append(" ".join(sorted(str(h) for h in inside)) or "(none)")
+        else:
+            asked = [Hex.parse(h.value) for h in (*r.hexes, *r.absent)]
+            shown.append(_set_text([str(h) for h in asked if h in inside], [str(h) for h in asked if h not in inside]))
+            ok = all(Hex.parse(h.value) in inside for h in r.hexes) and \
+                not any(Hex.parse(h.value) in inside for h in r.absent)
+    elif kind == ir.ExpectKind.STACK:
+        moment = {} if e.moment is None else {"moment": e.moment.value}
+        check = _engine_call("stack", engine.stack, situation, hexes[0], **moment)
+        data = {"hex": str(check.hex), "legal": check.legal, "size": str(check.size),
+                "limit": None if check.limit is None else str(check.limit), "unit": check.unit,
+                "excess": list(check.excess)}
+        steps = check.steps
+        ruling(r.ruling if r else None, check.legal, ir.Ruling.LEGAL, ir.Ruling.ILLEGAL)
+    elif kind == ir.ExpectKind.SUPPLY:
+        trace = _engine_call("supply", engine.supply, situation, units[0])
+        data = {"unit": trace.unit, "in_supply": trace.in_supply, "path": _hexes(trace.path)}
+        steps = trace.steps
+        ruling(r.ruling if r else None, trace.in_supply, ir.Ruling.IN, ir.Ruling.OUT)
+    elif kind in (ir.ExpectKind.OVERRUN, ir.ExpectKind.EXPLOIT, ir.ExpectKind.ATTACK):
+        if kind == ir.ExpectKind.OVERRUN:
+            verdict = _engine_call("overrun", engine.may_overrun, situation, units, hexes[0], hexes[1])
+        elif kind == ir.ExpectKind.EXPLOIT:
+            verdict = _engine_call("exploit", engine.may_exploit, situation, units[0])
+        else:
+            verdict = _engine_call("attack", engine.may_attack, situation, units, hexes[0])
+        data = {"allowed": verdict.allowed, "reasons": list(verdict.reasons),
+                "cost": None if verdict.cost is None else str(verdict.cost)}
+        steps = verdict.steps
+        ruling(r.ruling if r else None, verdict.allowed, ir.Ruling.ALLOWED, ir.Ruling.REFUSED)
+        if verdict.allowed and (r is None or r.amount is not None) and verdict.cost is not None:
+            shown += ["cost", str(verdict.cost)]
+        if r is not None and r.amount is not None:
+            ok = ok and verdict.cost == r.amount
+            if verdict.cost is None:
+                shown += ["cost", "(none)"]
+    elif kind == ir.ExpectKind.RETREAT:
+        retreat = _engine_call("retreat", engine.retreat, situation, units, e.count or 0,
+                               attackers=[u.value for u in e.others], refuse=e.refuse or 0)
+        data = {"units": list(retreat.units), "hexes": retreat.hexes, "paths": [_hexes(p) for p in retreat.paths],
+                "loss": retreat.loss, "eliminated": retreat.eliminated}
+        steps = retreat.steps
+        if retreat.eliminated:
+            shown.append("eliminated")
+        else:
+            shown += ["loss", str(retreat.loss)]
+        if r is not None:
+            if r.ruling == ir.Ruling.ELIMINATED:
+                ok = retreat.eliminated
+            else:
+                ok = not retreat.eliminated and r.amount == retreat.loss
+                if r.hexes and not retreat.eliminated:
+                    path = tuple(Hex.parse(h.value) for h in r.hexes)
+                    legal = path in {tuple(p) for p in retreat.paths}
+                    shown += ["via", " ".join(h.value for h in r.hexes) if legal else
+                              "(not a legal path: " + (" or ".join(" ".join(_hexes(p)) for p in retreat.paths)
+                                                       or "none") + ")"]
+                    ok = ok and legal
+        elif retreat.paths:
+            shown += ["via", " ".join(_hexes(retreat.paths[0]))]
+    elif kind == ir.ExpectKind.ADVANCE:
+        advance = _engine_call("advance", engine.advance, situation, units, hexes[0], e.count or 0,
+                               overrun=e.overrun, defender_destroyed=e.destroyed)
+        data = {"units": list(advance.units), "allowed": advance.allowed, "hexes": advance.hexes,
+                "reachable": _hexes(advance.reachable)}
+        steps = advance.steps
+        shown += ["hexes", str(advance.hexes)] if advance.allowed else ["refused"]
+        if r is not None:
+            ok = (not advance.allowed) if r.ruling == ir.Ruling.REFUSED else \
+                (advance.allowed and r.amount == advance.hexes)
+    elif kind == ir.ExpectKind.COMBAT:
+        return _combat(module, situation, expectation)
+    else:   # pragma: no cover - every kind is handled above
+        raise Unanswerable(f"no query '{kind}'")
+    computed = " ".join(shown)
+    mismatch = "" if ok else f"expected {want}, computed {computed}"
+    return Answer(computed, data, tuple(steps), ok, mismatch)
+
+
+def _combat(module: types.ModuleType | None, situation: Situation, expectation: ir.Expectation) -> Answer:
+    """A combat through the module's CombatEngine: attackers by hex, defenders in the target hex."""
+    from rulesdsl.runtime.engagement import as_combat
+    if module is None or not hasattr(module, "ENGINE"):
+        raise Unanswerable("the engine cannot answer 'combat' here: the rulebook has no combat rules")
+    r = expectation.result
+    target = Hex.parse(expectation.hexes[0].value)
+    attackers = [situation.unit(u.value) for u in expectation.units]
+    types = sorted(getattr(getattr(module, "VOCABULARY", None), "unit_types", None) or ())
+    untyped = [u for u in (*attackers, *situation.units_at(target)) if types and not u.type]
+    if untyped:
+        raise Unanswerable(f"{untyped[0]} has no type, and this rulebook's combat rules read unit types: give "
+                           f"its unit line `type WORD`, one of {', '.join(types)}")
+    engagement = module.RULES_ENGINE.engage(situation, [u.name for u in attackers], [target])
+    if not engagement.allowed:
+        raise Unanswerable(f"the combat cannot be made: {'; '.join(engagement.reasons)}")
+    combat = as_combat(situation, engagement.attackers, engagement.defenders, engagement.terrain_hex)
+    roll = r.roll if r is not None and r.roll is not None else None
+    try:
+        # odds and column need no roll (and no table for the odds); a result needs both
+        resolution = module.ENGINE.assess(combat) if roll is None else module.resolve_combat(combat, roll)
+    except Exception as exc:  # a combat the rulebook refuses (an unknown unit type, a roll off the table)
+        raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
+    shown: list[str] = []
+    ok = True
+    asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome))   # `roll N` is an input
+    pairs = [("odds", resolution.odds), ("column", resolution.column or "-")]
+    if isinstance(resolution, Resolution):
+        pairs += [("roll", str(roll)), ("result", str(resolution.result.text))]
+    for name, value in pairs:
+        expected = None
+        if r is not None:
+            expected = {"odds": r.odds, "column": r.column, "roll": None, "result": r.outcome}[name]
+        if not asked or expected is not None or name == "roll":
+            shown += [name, value]
+        if expected is not None and getattr(expected, "value", expected) != value:
+            ok = False
+    data = {"odds": resolution.odds, "column": resolution.column, "roll": roll,
+            "result": str(resolution.result.text) if isinstance(resolution, Resolution) else None}
+    steps = engagement.steps + tuple(Step(line) for line in resolution.derivation)
+    computed = " ".join(shown)
+    return Answer(computed, data, steps, ok,
+                  "" if ok else f"expected {result_text(r, expectation.kind)}, computed {computed}")
+
+
+# ---- running the examples of a rulebook ------------------------------------------------------------------
+def derivation(steps: Iterable[Step], limit: int = 12) -> str:
+    """The derivation as a hint: each step on its own line, citing its rule; the first `limit` steps."""
+    lines = [str(s) for s in steps]
+    if len(lines) > limit:
+        lines = lines[:limit] + [f"... and {len(lines) - limit} more steps (rulesdsl explain prints them all)"]
+    return "derivation:\n" + "\n".join(lines) if lines else "the engine gave no derivation"
+
+
+@dataclass
+class Run:
+    """The diagnostics of a rulebook's examples, how many expect lines ran, and those that failed (by span)."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    checked: int = 0
+    failed: set[Span] = field(default_factory=set)
+
+
+def _inherited(resolved: ir.Resolved) -> list[tuple[ir.Example, str]]:
+    return [(example, book.id.value) for book in resolved.ancestors for example in book.examples]
+
+
+def _own_terrain(resolved: ir.Resolved, situation: ir.Situation) -> list[str]:
+    """The rulebook's own Terrain Effects Chart, or its amended rows, where the situation uses them (the
+    engine's steps cite no TEC row: a game's chart is named from what the situation holds)."""
+    chart, own = resolved.terrain, resolved.rulebook.id.value
+    if chart is None:
+        return []
+    if chart.origin == own:
+        return ["Terrain Effects Chart"]
+    used = {t.value for area in situation.maps for t in area.terrain} | \
+        {t.value for h in situation.hexes for t in h.terrain} | \
+        {t.value for s in situation.hexsides for t in s.features} | \
+        {r.road.value if r.road is not None else "" for r in situation.roads}
+    rows = sorted({a.key.split(" ")[0] for a in chart.amended if a.origin == own} & used)
+    return [f"Terrain Effects Chart ({', '.join(rows)})"] if rows else []
+
+
+def has_examples(resolved: ir.Resolved) -> bool:
+    """Whether the rulebook has examples of its own or inherits some."""
+    return any(book.examples for book in (resolved.rulebook, *resolved.ancestors))
+
+
+def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool = True,
+        inherited: bool = True, failed: Iterable[Span] = ()) -> Run:
+    """Run the rulebook's own examples (a failure is an error) and those it inherits (a difference is a
+    note naming the rulebook's own rule that changed the answer, when the derivation cites one); an
+    inherited expect line in `failed` (it fails in its own rulebook, an error there) is not run again."""
+    engine = engine_of(module)
+    chart = getattr(module, "TERRAIN", None)
+    out = Run()
+    own = resolved.rulebook.id.value
+    skip = set(failed)
+    examples = [(e, own) for e in resolved.rulebook.examples] if own_examples else []
+    otherwise: dict[str, list[str]] = {}
+    for example, origin in examples + (_inherited(resolved) if inherited else []):
+        situation, problems = build(example.situation, chart)
+        if situation is None:
+            if origin == own:
+                out.diagnostics += problems
+                out.failed.update(e.span for e in example.situation.expectations)
+            continue
+        for expectation in example.situation.expectations:
+            if expectation.span in skip:
+                continue
+            out.checked += 1
+            try:
+                answer = ask(engine, module, situation, expectation)
+            except Unanswerable as exc:
+                if origin == own:
+                    out.failed.add(expectation.span)
+                    out.diagnostics.append(Diagnostic(str(exc), expectation.span,
+                                                      hint=f"the rules engine cannot answer "
+                                                           f"'{query_text(expectation)}' in this situation"))
+                continue
+            if answer.matches:
+                continue
+            if origin == own:
+                out.failed.add(expectation.span)
+                out.diagnostics.append(Diagnostic(answer.mismatch, expectation.span, hint=derivation(answer.steps)))
+                continue
+            overriding = sorted({f"rule {s.rule}" for s in answer.steps if s.origin == own and s.rule})
+            overriding += _own_terrain(resolved, example.situation)
+            why = f" (under {own}'s {', '.join(overriding)})" if overriding else ""
+            otherwise.setdefault(origin, []).append(
+                f"{expectation.span}: {example.title.value}: {answer.mismatch}{why}")
+    # one note per rulebook whose examples read otherwise here, each differing expect line under it
+    for origin, lines in otherwise.items():
+        out.diagnostics.append(Diagnostic(
+            f"{own} answers {len(lines)} expect line{'s' if len(lines) != 1 else ''} of {origin}'s examples "
+            f"otherwise, under its own rules", resolved.rulebook.id.span, severity="note",
+            hint="\n".join(lines)))
+    return out
+
+
+# ---- rulesdsl explain -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Explanation:
+    rulebook: str
+    query: str
+    answer: Answer
+    expected: str | None      # the result the query gave, if any
+
+    def text(self) -> str:
+        lines = [f"{self.query}  ({self.rulebook})"]
+        for number, step in enumerate(self.answer.steps, 1):
+            lines.append(f"  {number:>2}. {step}")
+        lines.append(f"answer: {self.answer.computed}")
+        if self.expected:
+            lines.append(f"expected: {self.expected} ({'as computed' if self.answer.matches else 'differs'})")
+        return "\n".join(lines) + "\n"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rulebook": self.rulebook, "query": self.query, "answer": self.answer.computed,
+                "data": self.answer.data, "steps": [s.as_json() for s in self.answer.steps],
+                "expected": self.expected, "matches": self.answer.matches if self.expected else None}
+
+
+def explain(module: types.ModuleType, source: Source, query: str) -> Explanation:
+    """The derivation of `query` (the words of an expect line, its result optional) in the situation
+    `source` holds, under the rules of `module`; RulesError with positioned diagnostics otherwise."""
+    from rulesdsl.errors import RulesError
+    from rulesdsl.language.source import Source
+    from rulesdsl.language.transform import parse_situation
+    text = source.text.rstrip("\n")
+    query_line = len(text.split("\n")) + 1 if text.strip() else 1
+    whole = Source(source.path, (text + "\n" if text.strip() else "") + "expect " + query + "\n")
+    situation_ir = parse_situation(whole)
+    expectation = next(e for e in situation_ir.expectations if e.span.line == query_line)
+    situation, problems = build(situation_ir, getattr(module, "TERRAIN", None))
+    if situation is None:
+        raise RulesError(problems, {whole.path: whole.text})
+    try:
+        answer = ask(engine_of(module), module, situation, expectation)
+    except Unanswerable as exc:
+        raise RulesError([Diagnostic(str(exc), expectation.span)], {whole.path: whole.text}) from None
+    expected = result_text(expectation.result, expectation.kind) or None
+    r = expectation.result
+    if expectation.kind == ir.ExpectKind.COMBAT and r is not None and r.odds is None and r.column is None \
+            and r.outcome is None:
+        expected = None     # only the roll to read: an input, not an answer
+    return Explanation(module.RULEBOOK["id"], query_text(expectation), answer, expected)

@@ -1,0 +1,392 @@
+"""Situations as written (`example` blocks, `rulesdsl explain`) to the rules engine's runtime `Situation`.
+
+Three things live here, each reading only the model (`ir.Situation`):
+
+- `check_example` / `check_situation`: what can be checked of a situation by itself, without the rules
+  (validate.CHECKS): hex numbers, hexes on the declared map, hexsides between touching hexes, counters of
+  three numbers, unit names given once, every unit an `expect` line names placed on the map, one map, one
+  phasing side, one phase, a result on every `expect` line of an example;
+- `build`: the runtime `Situation`, with every terrain, hexside feature and road checked against the
+  Terrain Effects Chart in effect ("did you mean"), or the positioned diagnostics that stop it;
+- `query_text`, `result_text`, `unit_text`: a query, a result and a unit as the notation writes them, from
+  the model (messages, `diff`, `explain`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+
+from rulesdsl.model import ir
+from rulesdsl.errors import Diagnostic, Span, suggest
+from rulesdsl.runtime.hexmap import Hex, HexMap, Hexside
+from rulesdsl.runtime.situation import Counter, Situation
+
+__all__ = ["build", "check_example", "check_situation", "query_text", "result_text", "unit_text"]
+
+
+# ---- the notation, from the model ----------------------------------------------------------------------
+def _number(value: Fraction) -> str:
+    return str(value)
+
+
+def _words(texts: Iterable[ir.Text]) -> str:
+    return " ".join(t.value for t in texts)
+
+
+def query_text(expectation: ir.Expectation) -> str:
+    """The query of an `expect` line as the notation writes it (what `rulesdsl explain` takes)."""
+    e = expectation
+    parts: list[str] = [str(e.kind)]
+    if e.kind == ir.ExpectKind.ZOC:
+        parts.append(e.side.value if e.side is not None else "")
+    else:
+        parts += [u.value for u in e.units]
+    if e.kind in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK):
+        parts += [h.value for h in e.hexes]
+    if e.mode is not None:
+        parts += ["mode", e.mode.value]
+    if e.moment is not None:
+        parts += ["when", e.moment.value]
+    elif e.kind == ir.ExpectKind.OVERRUN:
+        hexes = [h.value for h in e.hexes] + ["", ""]
+        parts += ["from", hexes[0], "on", hexes[1]]
+    elif e.kind in (ir.ExpectKind.ATTACK, ir.ExpectKind.COMBAT):
+        parts += ["on", *(h.value for h in e.hexes)]
+    elif e.kind == ir.ExpectKind.RETREAT:
+        parts.append("" if e.count is None else str(e.count))
+        if e.others:
+            parts += ["from", *(u.value for u in e.others)]
+    elif e.kind == ir.ExpectKind.ADVANCE:
+        parts += ["into", *(h.value for h in e.hexes), "after", "" if e.count is None else str(e.count)]
+        if e.destroyed:
+            parts.append("destroyed")
+    if e.refuse is not None:
+        parts += ["refuse", str(e.refuse)]
+    if e.overrun:
+        parts.append("overrun")
+    # what no query of its kind reads (the grammar writes none): shown all the same, so nothing is hidden
+    if e.kind not in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK, ir.ExpectKind.OVERRUN, ir.ExpectKind.ATTACK,
+                      ir.ExpectKind.COMBAT, ir.ExpectKind.ADVANCE):
+        parts += [h.value for h in e.hexes]
+    if e.kind != ir.ExpectKind.ZOC and e.side is not None:
+        parts.append(e.side.value)
+    if e.kind not in (ir.ExpectKind.RETREAT, ir.ExpectKind.ADVANCE) and e.count is not None:
+        parts.append(str(e.count))
+    if e.kind != ir.ExpectKind.RETREAT and e.others:
+        parts += ["from", *(u.value for u in e.others)]
+    if e.kind != ir.ExpectKind.ADVANCE and e.destroyed:
+        parts.append("destroyed")
+    return " ".join(p for p in parts if p)
+
+
+def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = None) -> str:
+    """What an `expect` line says the rules answer, as the notation writes it."""
+    if result is None:
+        return ""
+    r = result
+    parts: list[str] = []
+    if r.costs:
+        parts += ["costs", *(_number(c) for c in r.costs)]
+    if r.total is not None:
+        parts += ["total", _number(r.total)]
+    if kind == ir.ExpectKind.RETREAT:
+        if r.amount is not None:
+            parts += ["loss", _number(r.amount)]
+        if r.hexes:
+            parts += ["via", _words(r.hexes)]
+    else:
+        parts += [h.value for h in r.hexes]
+        if r.absent:
+            parts += ["not", _words(r.absent)]
+    if r.ruling is not None:
+        parts.append(str(r.ruling))
+    if kind != ir.ExpectKind.RETREAT and r.amount is not None:
+        parts += ["hexes" if kind == ir.ExpectKind.ADVANCE else "cost", _number(r.amount)]
+    for name in ("odds", "column"):
+        value = getattr(r, name)
+        if value is not None:
+            parts += [name, value.value]
+    if r.roll is not None:
+        parts += ["roll", str(r.roll)]
+    if r.outcome is not None:
+        parts += ["result", r.outcome.value]
+    return " ".join(parts)
+
+
+def expectation_text(expectation: ir.Expectation) -> str:
+    return " ".join(p for p in (query_text(expectation), result_text(expectation.result, expectation.kind)) if p)
+
+
+def unit_text(unit: ir.SituationUnit) -> str:
+    """A unit line after its name: `allies 3-2-9 at 23.15 steps 2 ...`."""
+    parts = [unit.side.value, "-".join(s.value for s in unit.strengths), "at", unit.hex.value]
+    if unit.steps is not None:
+        parts += ["steps", str(unit.steps)]
+    if unit.type is not None:
+        parts += ["type", unit.type.value]
+    if unit.size is not None:
+        parts += ["size", unit.size.value]
+    if unit.capabilities:
+        parts += ["can", ", ".join(c.value for c in unit.capabilities)]
+    if unit.states:
+        parts += ["marked", ", ".join(s.value for s in unit.states)]
+    if unit.started is not None:
+        parts += ["started", unit.started.value]
+    if unit.no_attack_strength:
+        parts.append("no-attack-strength")
+    return " ".join(parts)
+
+
+def lines(situation: ir.Situation) -> dict[str, str]:
+    """A situation as {line key: what it says}, keyed by meaning (diff)."""
+    out: dict[str, str] = {}
+    if situation.notes:
+        out["notes"] = " / ".join(n.value for n in situation.notes)
+    for i, area in enumerate(situation.maps):
+        out["map" if i == 0 else f"map {i + 1}"] = f"{area.first.value} - {area.last.value} {_words(area.terrain)}".strip()
+    for item in situation.hexes:
+        _put(out, f"hex {item.hex.value}", _words(item.terrain))
+    for side in situation.hexsides:
+        _put(out, f"hexside {side.hexside.value}", _words(side.features))
+    for road in situation.roads:
+        _put(out, f"road {road.road.value if road.road else ''}".strip(), _words(road.hexes))
+    for source in situation.sources:
+        _put(out, f"source {source.side.value}", _words(source.hexes))
+    for name in ("phasing", "phase"):
+        if getattr(situation, name):
+            out[name] = _words(getattr(situation, name))
+    for unit in situation.units:
+        _put(out, f"unit {unit.name.value}", unit_text(unit))
+    for expectation in situation.expectations:
+        _put(out, f"expect {query_text(expectation)}", result_text(expectation.result, expectation.kind) or "(query)")
+    return out
+
+
+def _put(out: dict[str, str], key: str, value: str) -> None:
+    n, original = 2, key
+    while key in out:
+        key = f"{original} ({n})"
+        n += 1
+    out[key] = value
+
+
+# ---- checks of a situation by itself ------------------------------------------------------------------
+def _hex(text: ir.Text, problems: list[Diagnostic]) -> Hex | None:
+    try:
+        return Hex.parse(text.value)
+    except ValueError:
+        problems.append(Diagnostic(f"'{text.value}' is not a hex number", text.span,
+                                   hint="write a hex as its hexrow, a point and the hex in it, like 23.15 or A10.10"))
+        return None
+
+
+def _strength(text: ir.Text) -> Fraction | None:
+    try:
+        num, _, den = text.value.partition("/")
+        value = Fraction(int(num), int(den) if den else 1)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return value
+
+
+def area_of(situation: ir.Situation, problems: list[Diagnostic]) -> HexMap | None:
+    """The map a situation declares (its first `map` line), or None after reporting why there is none."""
+    if not situation.maps:
+        problems.append(Diagnostic("a situation needs a map", situation.span,
+                                   hint="give the playable hexes and their terrain, like: map 1.01 - 10.10 open"))
+        return None
+    area = situation.maps[0]
+    first, last = _hex(area.first, problems), _hex(area.last, problems)
+    if first is None or last is None:
+        return None
+    if first.map != last.map or first.column > last.column or first.row > last.row:
+        problems.append(Diagnostic(f"the map {first} - {last} is no rectangle", area.span,
+                                   hint="give the lower-left hex first and the upper-right hex last, on one map "
+                                        "sheet, like: map 22.14 - 27.19"))
+        return None
+    return HexMap.rectangle(last.column, last.row, letter=first.map, first_column=first.column,
+                            first_row=first.row)
+
+
+def check_example(example: ir.Example) -> list[Diagnostic]:
+    return check_situation(example.situation, query=False)
+
+
+def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnostic]:
+    """What is wrong with a situation by itself; `query`: its `expect` lines may leave out the result
+    (`rulesdsl explain`), else each must give one."""
+    problems: list[Diagnostic] = []
+    for extra in situation.maps[1:]:
+        problems.append(Diagnostic("a situation has one map", extra.span, hint="give one map line: FIRST - LAST"))
+    for name in ("phasing", "phase"):
+        for extra in getattr(situation, name)[1:]:
+            problems.append(Diagnostic(f"a situation has one '{name}' line", extra.span))
+    area = area_of(situation, problems)
+
+    def on_map(text: ir.Text) -> Hex | None:
+        hex = _hex(text, problems)
+        if hex is not None and area is not None and hex not in area:
+            problems.append(Diagnostic(f"hex {text.value} is off the map", text.span,
+                                       hint=f"the map is {situation.maps[0].first.value} - "
+                                            f"{situation.maps[0].last.value}"))
+            return None
+        return hex
+
+    def touching(a: Hex | None, b: Hex | None, span: Span) -> None:
+        if a is not None and b is not None and area is not None and (a == b or not area.adjacent(a, b)):
+            problems.append(Diagnostic(f"hexes {a} and {b} do not touch", span,
+                                       hint="a hexside and each step of a road lie between two hexes that touch"))
+
+    for item in situation.hexes:
+        on_map(item.hex)
+    for side in situation.hexsides:
+        low, _, high = side.hexside.value.partition("/")
+        a = on_map(ir.Text(span=side.hexside.span, value=low))
+        b = on_map(ir.Text(span=side.hexside.span, value=high))
+        touching(a, b, side.hexside.span)
+    for road in situation.roads:
+        hexes = [on_map(h) for h in road.hexes]
+        for (a, b), text in zip(zip(hexes, hexes[1:]), road.hexes[1:]):
+            touching(a, b, text.span)
+    for source in situation.sources:
+        for hex in source.hexes:
+            on_map(hex)
+    names: dict[str, ir.SituationUnit] = {}
+    for unit in situation.units:
+        if unit.name.value in names:
+            first = names[unit.name.value].name.span
+            problems.append(Diagnostic(f"two units are named '{unit.name.value}'", unit.name.span,
+                                       hint=f"the first is at line {first.line}; give each unit a name of its own"))
+        names.setdefault(unit.name.value, unit)
+        on_map(unit.hex)
+        if unit.started is not None:
+            on_map(unit.started)
+        if len(unit.strengths) != 3 or any(_strength(s) is None for s in unit.strengths):
+            start, end = unit.strengths[0].span, unit.strengths[-1].span
+            problems.append(Diagnostic(
+                f"a counter is attack-defense-movement, not '{'-'.join(s.value for s in unit.strengths)}'",
+                Span(start.path, start.line, start.column, end.end_line, end.end_column),
+                hint="give its three printed values, like 3-2-9 (or 1/2-2-9)"))
+        if unit.steps is not None and unit.steps < 1:
+            problems.append(Diagnostic(f"unit {unit.name.value} has no steps", unit.span,
+                                       hint="a unit on the map has at least one step"))
+    for expectation in situation.expectations:
+        problems += _check_expectation(expectation, names, on_map, query)
+    return problems
+
+
+def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
+                       on_map: Callable[[ir.Text], Hex | None], query: bool) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    for unit in (*e.units, *e.others):
+        if unit.value not in names:
+            problems.append(Diagnostic(f"no unit '{unit.value}' in this situation", unit.span,
+                                       hint=suggest(unit.value, names) or
+                                       "place it with a unit line: unit NAME SIDE A-D-M at HEX"))
+    for hex in e.hexes:
+        on_map(hex)
+    if e.result is not None:
+        for hex in (*e.result.hexes, *e.result.absent):
+            on_map(hex)
+    if e.kind == ir.ExpectKind.RETREAT and (e.count is None or not e.units):
+        problems.append(Diagnostic("a retreat is: retreat UNIT... HEXES", e.span,
+                                   hint="name the retreating units, then how many hexes, like: retreat 7 2"))
+    if e.result is None and not query:
+        problems.append(Diagnostic(f"this expect line says nothing of what the rules answer", e.span,
+                                   hint=_RESULT_HINTS[e.kind]))
+    elif e.result is not None:
+        problems += _check_result(e)
+    return problems
+
+
+_RESULT_HINTS = {
+    ir.ExpectKind.MOVE: "end it with what the move costs, like: costs 1 2 3, or with legal or illegal",
+    ir.ExpectKind.REACH: "end it with the hexes in reach, then `not` and those out of reach",
+    ir.ExpectKind.ZOC: "end it with the hexes in the side's ZOCs, then `not` and those outside",
+    ir.ExpectKind.STACK: "end it with legal or illegal",
+    ir.ExpectKind.SUPPLY: "end it with in or out",
+    ir.ExpectKind.OVERRUN: "end it with allowed (cost N) or refused",
+    ir.ExpectKind.EXPLOIT: "end it with allowed or refused",
+    ir.ExpectKind.ATTACK: "end it with allowed or refused",
+    ir.ExpectKind.RETREAT: "end it with loss N (via HEX...) or eliminated",
+    ir.ExpectKind.ADVANCE: "end it with hexes N or refused",
+    ir.ExpectKind.COMBAT: "end it with odds, column, roll and result, like: odds 3:1 roll 4 result D1",
+}
+
+
+def _check_result(e: ir.Expectation) -> list[Diagnostic]:
+    r = e.result
+    assert r is not None
+    if e.kind == ir.ExpectKind.COMBAT and r.roll is None and r.outcome is not None:
+        return [Diagnostic("a combat result needs the roll it is read at", r.span,
+                           hint="give the roll before the result, like: roll 4 result D1")]
+    return []
+
+
+# ---- the runtime situation -------------------------------------------------------------------------------
+def _terrain_names(chart: object, kind: str) -> list[str]:
+    rows = getattr(chart, "rows", ()) if chart is not None else ()
+    return [row.name for row in rows if row.kind == kind]
+
+
+def build(situation: ir.Situation, chart: object = None) -> tuple[Situation | None, list[Diagnostic]]:
+    """The runtime situation, with its terrain checked against `chart` (a runtime TerrainEffectsChart, or
+    None to check no terrain), or None and the diagnostics that stop it."""
+    problems = check_situation(situation)
+    if problems:
+        return None, problems
+    area = area_of(situation, problems)
+    assert area is not None
+    if chart is not None:
+        kinds = {kind: _terrain_names(chart, kind) for kind in ("hex", "hexside", "road")}
+        words = {"hex": "hex terrain", "hexside": "hexside feature", "road": "road"}
+
+        def known(text: ir.Text, kind: str) -> None:
+            if text.value not in kinds[kind]:
+                others = [k for k in kinds if k != kind and text.value in kinds[k]]
+                hint = (f"'{text.value}' is a {words[others[0]]} of the Terrain Effects Chart" if others else
+                        suggest(text.value, kinds[kind]) or
+                        f"the chart's {words[kind]}s are {', '.join(kinds[kind]) or 'none'}")
+                problems.append(Diagnostic(f"unknown {words[kind]} '{text.value}'", text.span, hint=hint))
+
+        for text in (*situation.maps[0].terrain, *(t for h in situation.hexes for t in h.terrain)):
+            known(text, "hex")
+        for side in situation.hexsides:
+            for text in side.features:
+                known(text, "hexside")
+        for road in situation.roads:
+            if road.road is not None:
+                known(road.road, "road")
+            elif not kinds["road"]:
+                problems.append(Diagnostic("the Terrain Effects Chart has no roads", road.span))
+        if problems:
+            return None, problems
+    roads: dict[Hexside, str] = {}
+    for road in situation.roads:
+        name = road.road.value if road.road is not None else (_terrain_names(chart, "road") or ["road"])[0]
+        hexes = [Hex.parse(h.value) for h in road.hexes]
+        for a, b in zip(hexes, hexes[1:]):
+            roads[Hexside.between(a, b)] = name
+    units = []
+    for unit in situation.units:
+        attack, defense, movement = (_strength(s) or Fraction(0) for s in unit.strengths)
+        units.append(Counter(unit.name.value, unit.side.value, Hex.parse(unit.hex.value), attack=attack,
+                             defense=defense, movement=movement, steps=unit.steps or 1,
+                             type=unit.type.value if unit.type else "", size=unit.size.value if unit.size else "",
+                             capabilities=frozenset(c.value for c in unit.capabilities),
+                             states=frozenset(s.value for s in unit.states),
+                             has_attack_strength=not unit.no_attack_strength))
+    sides = list(dict.fromkeys(u.side for u in units))
+    runtime = Situation(
+        area,
+        terrain={Hex.parse(h.hex.value): tuple(t.value for t in h.terrain) for h in situation.hexes},
+        default_terrain=tuple(t.value for t in situation.maps[0].terrain),
+        hexsides={Hexside.parse(s.hexside.value): tuple(t.value for t in s.features) for s in situation.hexsides},
+        roads=roads,
+        units=tuple(units),
+        supply_sources={s.side.value: frozenset(Hex.parse(h.value) for h in s.hexes) for s in situation.sources},
+        phasing=situation.phasing[0].value if situation.phasing else (sides[0] if sides else ""),
+        phase=situation.phase[0].value if situation.phase else "movement",
+        started_in={u.name.value: Hex.parse(u.started.value) for u in situation.units if u.started is not None},
+    )
+    return runtime, []

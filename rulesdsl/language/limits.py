@@ -1,0 +1,78 @@
+"""Limits on what a rulebook may write, checked on the parse tree before
+anything recursive walks it.
+
+Only expressions nest without bound in the grammar; the stages after the
+parser (Lark's Transformer, the expression checker, the generated Python)
+walk them recursively, so their depth is measured here, iteratively.  And a
+number with thousands of digits is no number a chart prints: Python refuses
+to convert one beyond 4,300 digits, and floats overflow long before.
+"""
+from __future__ import annotations
+
+import re
+
+from lark import Token, Tree
+
+from rulesdsl.errors import Diagnostic, RulesError, Span
+from rulesdsl.language.source import Source
+
+# Operators, calls and `not`/`-` nested inside one another in one expression.
+# Far beyond what a rulebook writes; keeps the compiler's and Python's recursion safe.
+MAX_EXPRESSION_DEPTH = 100
+# Cases of one `define name { ... }`.
+MAX_CASES = 200
+# Calls nested in computing one definition: each definition it uses, and each
+# count/sum/any/all whose test runs inside it, is a call within a call.  Keeps a
+# generated module well inside Python's recursion limit (1,000) when it computes.
+MAX_CALL_DEPTH = 200
+# Digits in one number (a value, an expression literal, a table cell, a terrain
+# level, a rule number): far below Python's 4,300-digit conversion limit.
+MAX_NUMBER_DIGITS = 100
+
+# the parse-tree nodes of expressions (grammar.lark, "expressions")
+EXPRESSION_NODES = frozenset({"or_", "and_", "not_", "compare", "is_", "arith", "negate", "literal_number",
+                              "literal_odds", "name", "call", "call2", "where", "of"})
+_DIGITS = re.compile(r"[0-9]{%d,}" % (MAX_NUMBER_DIGITS + 1))
+_NOT_NUMBERS = frozenset({"NAME", "STRING", "COMMENT"})   # text that is never read as a number
+
+
+def _span(path: str, item: Tree[Token] | Token) -> Span:
+    if isinstance(item, Token):
+        return Span(path, item.line or 0, item.column or 0, item.end_line or 0, item.end_column or 0)
+    meta = item.meta
+    if getattr(meta, "empty", True):
+        return Span(path)
+    return Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def check_limits(tree: Tree[Token], source: Source) -> None:
+    """Raise RulesError, each problem positioned, if the tree passes a limit."""
+    problems: list[Diagnostic] = []
+    reported: set[int] = set()
+    # (node, expression depth, the outermost expression node it is in)
+    stack: list[tuple[Tree[Token] | Token, int, Tree[Token] | None]] = [(tree, 0, None)]
+    while stack:
+        node, depth, root = stack.pop()
+        if isinstance(node, Token):
+            if node.type not in _NOT_NUMBERS and _DIGITS.search(str(node)):
+                problems.append(Diagnostic(f"number too long (limit {MAX_NUMBER_DIGITS} digits)",
+                                           _span(source.path, node)))
+            continue
+        if node.data in EXPRESSION_NODES:
+            depth, root = depth + 1, root if root is not None else node
+            if depth > MAX_EXPRESSION_DEPTH:
+                if id(root) not in reported:
+                    reported.add(id(root))
+                    problems.append(Diagnostic(f"expression too deeply nested (limit {MAX_EXPRESSION_DEPTH})",
+                                               _span(source.path, root),
+                                               "split it into definitions: define part = ..., then use part"))
+                continue
+        elif node.data == "define_cases" and sum(isinstance(c, Tree) for c in node.children) > MAX_CASES:
+            problems.append(Diagnostic(f"too many cases in one definition (limit {MAX_CASES})",
+                                       _span(source.path, node), "split the cases between definitions"))
+        else:
+            depth, root = 0, None
+        stack.extend((child, depth, root) for child in reversed(node.children))
+    if problems:
+        problems.sort(key=Diagnostic.sort_key)
+        raise RulesError(problems, {source.path: source.text})

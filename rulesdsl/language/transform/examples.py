@@ -1,0 +1,319 @@
+"""Worked examples and situations: maps, hexes, units, and what each `expect` line asks."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from lark import v_args
+from lark.tree import Meta
+
+from rulesdsl.errors import Diagnostic, RulesError, Span
+from rulesdsl.language.transform.base import Builder, number
+from rulesdsl.model import ir
+
+
+class ExampleBuilder(Builder):
+    """Each method builds the IR node of the grammar rule it is named after."""
+
+    _SITUATION_FIELDS = ("notes", "maps", "hexes", "hexsides", "roads", "sources", "phasing", "phase", "units",
+                         "expectations")
+
+    def _situation(self, meta: Meta, items: list[Any]) -> ir.Situation:
+        body: dict[str, list[Any]] = {name: [] for name in self._SITUATION_FIELDS}
+        for item in items:
+            if isinstance(item, ir.Expectation):
+                body["expectations"].append(item)
+            else:
+                body[item[0]].append(item[1])
+        return ir.Situation(span=self._span(meta), **{k: tuple(v) for k, v in body.items()})
+
+    @v_args(meta=True)
+    def situation(self, meta: Meta, items: list[Any]) -> Any:
+        return self._situation(meta, items)
+
+    @v_args(meta=True)
+    def example(self, meta: Meta, items: list[Any]) -> Any:
+        title, *items = items
+        cites = items.pop(0) if items and isinstance(items[0], tuple) and \
+            all(isinstance(c, ir.Text) for c in items[0]) else ()
+        return ir.Example(span=self._span(meta), title=self._text(title), cites=cites,
+                          situation=self._situation(meta, items))
+
+    def situation_note(self, items: list[Any]) -> Any:
+        return ("notes", self._text(items[0]))
+
+    @v_args(meta=True)
+    def situation_map(self, meta: Meta, items: list[Any]) -> Any:
+        first, last, *terrain = items
+        return ("maps", ir.MapArea(span=self._span(meta), first=self._text(first), last=self._text(last),
+                                   terrain=tuple(self._text(t) for t in terrain)))
+
+    @v_args(meta=True)
+    def situation_hex(self, meta: Meta, items: list[Any]) -> Any:
+        _, hex_, *terrain = items
+        return ("hexes", ir.HexTerrain(span=self._span(meta), hex=self._text(hex_),
+                                       terrain=tuple(self._text(t) for t in terrain)))
+
+    @v_args(meta=True)
+    def situation_hexside(self, meta: Meta, items: list[Any]) -> Any:
+        _, side, *features = items
+        return ("hexsides", ir.HexsideFeatures(span=self._span(meta), hexside=self._text(side),
+                                               features=tuple(self._text(t) for t in features)))
+
+    @v_args(meta=True)
+    def situation_road(self, meta: Meta, items: list[Any]) -> Any:
+        road = self._text(items.pop(0)) if self._is(items[0], "NAME") else None
+        return ("roads", ir.RoadLine(span=self._span(meta), road=road, hexes=tuple(self._text(t) for t in items)))
+
+    @v_args(meta=True)
+    def situation_source(self, meta: Meta, items: list[Any]) -> Any:
+        side, *hexes = items
+        return ("sources", ir.SupplySource(span=self._span(meta), side=self._text(side),
+                                           hexes=tuple(self._text(t) for t in hexes)))
+
+    def situation_phasing(self, items: list[Any]) -> Any:
+        return ("phasing", self._text(items[0]))
+
+    def situation_phase(self, items: list[Any]) -> Any:
+        return ("phase", self._text(items[0]))
+
+    def unit_name(self, items: list[Any]) -> Any:
+        return self._text(items[0])
+
+    @v_args(meta=True)
+    def situation_unit(self, meta: Meta, items: list[Any]) -> Any:
+        name, side, counter, hex_, *options = items
+        found: dict[str, Any] = {"steps": None, "type": None, "size": None, "capabilities": (), "states": (),
+                                 "started": None, "no_attack_strength": False}
+        for option in options:
+            if self._is(option, "NO_ATTACK"):
+                found["no_attack_strength"] = True
+            else:
+                found[option[0]] = option[1]
+        counter_text = self._text(counter)
+        strengths, column = [], counter_text.span.column
+        for part in str(counter).split("-"):
+            span = Span(self.path, counter_text.span.line, column, counter_text.span.line, column + len(part))
+            strengths.append(ir.Text(span=span, value=part))
+            column += len(part) + 1
+        return ("units", ir.SituationUnit(span=self._span(meta), name=name, side=self._text(side),
+                                          strengths=tuple(strengths), hex=self._text(hex_), **found))
+
+    def unit_steps(self, items: list[Any]) -> Any:
+        return ("steps", self._whole(items[0]))
+
+    def unit_kind(self, items: list[Any]) -> Any:
+        return ("type", self._text(items[0]))
+
+    def unit_size(self, items: list[Any]) -> Any:
+        return ("size", self._text(items[0]))
+
+    def unit_can(self, items: list[Any]) -> Any:
+        return ("capabilities", tuple(self._text(t) for t in items))
+
+    def unit_marked(self, items: list[Any]) -> Any:
+        return ("states", tuple(self._text(t) for t in items))
+
+    def unit_started(self, items: list[Any]) -> Any:
+        return ("started", self._text(items[0]))
+
+    def _expect(self, meta: Meta, kind: ir.ExpectKind, result: ir.ExpectedResult | None, *,
+                units: tuple[ir.Text, ...] = (), side: ir.Text | None = None, hexes: tuple[ir.Text, ...] = (),
+                count: int | None = None, others: tuple[ir.Text, ...] = (), destroyed: bool = False,
+                options: dict[str, Any] | None = None) -> ir.Expectation:
+        return ir.Expectation(span=self._span(meta), kind=kind, units=units, side=side, hexes=hexes, count=count,
+                              others=others, destroyed=destroyed, result=result, text=self._source(meta),
+                              **(options or {}))
+
+    @staticmethod
+    def _options(rest: list[Any]) -> tuple[list[Any], dict[str, Any]]:
+        """A query's optional parts (`mode road`, `when overrun`, `refuse 1`, `overrun`) apart from the rest."""
+        options = {item[1]: item[2] for item in rest if isinstance(item, tuple) and item[:1] == ("option",)}
+        return [item for item in rest if not (isinstance(item, tuple) and item[:1] == ("option",))], options
+
+    def query_mode(self, items: list[Any]) -> Any:
+        return ("option", "mode", self._text(items[0]))
+
+    def query_moment(self, items: list[Any]) -> Any:
+        return ("option", "moment", self._text(items[0]))
+
+    def query_refuse(self, items: list[Any]) -> Any:
+        return ("option", "refuse", self._whole(items[0]))
+
+    def query_overrun(self, items: list[Any]) -> Any:
+        return ("option", "overrun", True)
+
+    def _result(self, meta: Meta, **fields: Any) -> ir.ExpectedResult:
+        values: dict[str, Any] = {"ruling": None, "costs": (), "total": None, "hexes": (), "absent": (),
+                                  "amount": None, "odds": None, "column": None, "roll": None, "outcome": None}
+        values.update(fields)
+        return ir.ExpectedResult(span=self._span(meta), **values)
+
+    @staticmethod
+    def _split(items: list[Any]) -> tuple[list[ir.Text], list[Any], ir.ExpectedResult | None]:
+        """The unit names at the front of a query, its other parts, and its result (last, if any)."""
+        result = items[-1] if items and isinstance(items[-1], ir.ExpectedResult) else None
+        rest = items[:-1] if result is not None else list(items)
+        units = []
+        while rest and isinstance(rest[0], ir.Text):
+            units.append(rest.pop(0))
+        return units, rest, result
+
+    @v_args(meta=True)
+    def expect_move(self, meta: Meta, items: list[Any]) -> Any:
+        units, rest, result = self._split(items)
+        hexes, options = self._options(rest)
+        return self._expect(meta, ir.ExpectKind.MOVE, result, units=tuple(units),
+                            hexes=tuple(self._text(t) for t in hexes), options=options)
+
+    @v_args(meta=True)
+    def expect_reach(self, meta: Meta, items: list[Any]) -> Any:
+        units, rest, result = self._split(items)
+        return self._expect(meta, ir.ExpectKind.REACH, result, units=tuple(units), options=self._options(rest)[1])
+
+    @v_args(meta=True)
+    def expect_zoc(self, meta: Meta, items: list[Any]) -> Any:
+        side, *rest = items
+        return self._expect(meta, ir.ExpectKind.ZOC, rest[0] if rest else None, side=self._text(side))
+
+    @v_args(meta=True)
+    def expect_stack(self, meta: Meta, items: list[Any]) -> Any:
+        hex_, *rest = items
+        rest, options = self._options(rest)
+        return self._expect(meta, ir.ExpectKind.STACK, rest[0] if rest else None, hexes=(self._text(hex_),),
+                            options=options)
+
+    @v_args(meta=True)
+    def expect_supply(self, meta: Meta, items: list[Any]) -> Any:
+        units, _, result = self._split(items)
+        return self._expect(meta, ir.ExpectKind.SUPPLY, result, units=tuple(units))
+
+    @v_args(meta=True)
+    def expect_overrun(self, meta: Meta, items: list[Any]) -> Any:
+        units, hexes, result = self._split(items)
+        return self._expect(meta, ir.ExpectKind.OVERRUN, result, units=tuple(units),
+                            hexes=tuple(self._text(t) for t in hexes))
+
+    @v_args(meta=True)
+    def expect_exploit(self, meta: Meta, items: list[Any]) -> Any:
+        units, _, result = self._split(items)
+        return self._expect(meta, ir.ExpectKind.EXPLOIT, result, units=tuple(units))
+
+    @v_args(meta=True)
+    def expect_attack(self, meta: Meta, items: list[Any]) -> Any:
+        units, hexes, result = self._split(items)
+        return self._expect(meta, ir.ExpectKind.ATTACK, result, units=tuple(units),
+                            hexes=tuple(self._text(t) for t in hexes))
+
+    @v_args(meta=True)
+    def expect_combat(self, meta: Meta, items: list[Any]) -> Any:
+        units, hexes, result = self._split(items)
+        return self._expect(meta, ir.ExpectKind.COMBAT, result, units=tuple(units),
+                            hexes=tuple(self._text(t) for t in hexes))
+
+    @v_args(meta=True)
+    def expect_retreat(self, meta: Meta, items: list[Any]) -> Any:
+        units, rest, result = self._split(items)
+        rest, options = self._options(rest)
+        others = rest[0][1] if rest else ()
+        count = None
+        if units:   # the last number written is how many hexes
+            last = units.pop()
+            count = self._whole_text(last)
+        return self._expect(meta, ir.ExpectKind.RETREAT, result, units=tuple(units), count=count, others=others,
+                            options=options)
+
+    def retreat_from(self, items: list[Any]) -> Any:
+        return ("from", tuple(items))
+
+    @v_args(meta=True)
+    def expect_advance(self, meta: Meta, items: list[Any]) -> Any:
+        units, rest, result = self._split(items)
+        rest, options = self._options(rest)
+        hex_, after, *flag = rest
+        return self._expect(meta, ir.ExpectKind.ADVANCE, result, units=tuple(units), hexes=(self._text(hex_),),
+                            count=self._whole(after), destroyed=bool(flag), options=options)
+
+    def _whole_text(self, text: ir.Text) -> int | None:
+        """A unit name written where a whole number is needed (retreat's hexes): None if it is no number;
+        validate reports it."""
+        if not text.value.isdigit():
+            return None
+        return int(text.value)
+
+    @v_args(meta=True)
+    def move_result(self, meta: Meta, items: list[Any]) -> Any:
+        costs = [self._number(t) for t in items if self._is(t, "NUMBER")]
+        total = next((i[1] for i in items if isinstance(i, tuple) and i[0] == "total"), None)
+        ruling = next((i.ruling for i in items if isinstance(i, ir.ExpectedResult)), None)
+        return self._result(meta, costs=tuple(costs), total=total, ruling=ruling)
+
+    def move_total(self, items: list[Any]) -> Any:
+        return ("total", self._number(items[0]))
+
+    @v_args(meta=True)
+    def legal(self, meta: Meta, items: list[Any]) -> Any:
+        return self._result(meta, ruling=ir.Ruling.LEGAL)
+
+    @v_args(meta=True)
+    def illegal(self, meta: Meta, items: list[Any]) -> Any:
+        return self._result(meta, ruling=ir.Ruling.ILLEGAL)
+
+    @v_args(meta=True)
+    def hex_result(self, meta: Meta, items: list[Any]) -> Any:
+        absent = items.pop() if items and isinstance(items[-1], list) else []
+        return self._result(meta, hexes=tuple(self._text(t) for t in items), absent=tuple(absent))
+
+    def hex_absent(self, items: list[Any]) -> Any:
+        return [self._text(t) for t in items]
+
+    @v_args(meta=True)
+    def supply_in(self, meta: Meta, items: list[Any]) -> Any:
+        return self._result(meta, ruling=ir.Ruling.IN)
+
+    @v_args(meta=True)
+    def supply_out(self, meta: Meta, items: list[Any]) -> Any:
+        return self._result(meta, ruling=ir.Ruling.OUT)
+
+    @v_args(meta=True)
+    def allowed(self, meta: Meta, items: list[Any]) -> Any:
+        return self._result(meta, ruling=ir.Ruling.ALLOWED, amount=self._number(items[0]) if items else None)
+
+    @v_args(meta=True)
+    def refused(self, meta: Meta, items: list[Any]) -> Any:
+        return self._result(meta, ruling=ir.Ruling.REFUSED)
+
+    @v_args(meta=True)
+    def retreat_loss(self, meta: Meta, items: list[Any]) -> Any:
+        loss, *via = items
+        return self._result(meta, amount=Fraction(self._whole(loss)), hexes=tuple(self._text(t) for t in via))
+
+    @v_args(meta=True)
+    def retreat_eliminated(self, meta: Meta, items: list[Any]) -> Any:
+        return self._result(meta, ruling=ir.Ruling.ELIMINATED)
+
+    @v_args(meta=True)
+    def advance_hexes(self, meta: Meta, items: list[Any]) -> Any:
+        return self._result(meta, amount=Fraction(self._whole(items[0])))
+
+    @v_args(meta=True)
+    def combat_result(self, meta: Meta, items: list[Any]) -> Any:
+        found: dict[str, Any] = {}
+        for key, value, token in items:
+            if key in found:
+                raise RulesError([Diagnostic(f"'{key}' is given twice", self._text(token).span,
+                                             hint="give each of odds, column, roll and result once")])
+            found[key] = value
+        return self._result(meta, **found)
+
+    def combat_odds(self, items: list[Any]) -> Any:
+        return ("odds", self._text(items[0]), items[0])
+
+    def combat_column(self, items: list[Any]) -> Any:
+        return ("column", self._text(items[0]), items[0])
+
+    def combat_roll(self, items: list[Any]) -> Any:
+        return ("roll", self._whole(items[0]), items[0])
+
+    def combat_outcome(self, items: list[Any]) -> Any:
+        return ("outcome", self._text(items[0]), items[0])

@@ -1,0 +1,92 @@
+"""The header and the rules: numbered rules with their parameters, definitions and `requires`."""
+from __future__ import annotations
+
+from typing import Any
+
+from lark import v_args
+from lark.tree import Meta
+
+from rulesdsl.errors import Diagnostic, RulesError
+from rulesdsl.language.transform.base import Builder
+from rulesdsl.model import ir
+
+
+class RuleBuilder(Builder):
+    """Each method builds the IR node of the grammar rule it is named after."""
+
+    @v_args(meta=True)
+    def start(self, meta: Meta, items: list[Any]) -> Any:
+        header, *statements = items
+        fields: dict[str, Any] = {"version": None, "extends": None, **dict(header)}
+        grouped: dict[str, list[Any]] = {name: [] for name in ir.STATEMENT_FIELD.values()}
+        for statement in statements:
+            grouped[ir.STATEMENT_FIELD[type(statement)]].append(statement)
+        fields.update({k: tuple(v) for k, v in grouped.items()})
+        return ir.Rulebook(**fields, not_whole=tuple(self.not_whole))
+
+    @v_args(meta=True)
+    def header(self, meta: Meta, items: list[Any]) -> Any:
+        kind, ident, title, *fields = items
+        out = {"span": self._span(meta), "kind": self._text(kind), "id": self._text(ident), "title": self._text(title)}
+        for key, token in fields:
+            out[key] = self._text(token)
+        return list(out.items())
+
+    def version(self, items: list[Any]) -> Any:
+        return ("version", items[0])
+
+    def extends(self, items: list[Any]) -> Any:
+        return ("extends", items[0])
+
+    @v_args(meta=True)
+    def rule(self, meta: Meta, items: list[Any]) -> Any:
+        override = bool(items) and self._is(items[0], "OVERRIDE")
+        amend = bool(items) and self._is(items[0], "AMEND")
+        keyword, rule_id, *rest = items[1:] if override or amend else items
+        title = self._text(rest.pop(0)) if rest and self._is(rest[0], "STRING") else None
+        body: dict[str, list[Any]] = {"summary": [], "parameters": [], "notes": [], "see": [], "requires": [],
+                                 "definitions": []}
+        for kind, value in rest:
+            body[kind].extend(value if isinstance(value, list) else [value])
+        summaries = body.pop("summary")
+        return ir.Rule(span=self._span(meta), id=rule_id, numbered=keyword == "rule", override=override,
+                       amend=amend, title=title, summary=summaries[0] if summaries else None,
+                       extra_summaries=tuple(summaries[1:]), **{k: tuple(v) for k, v in body.items()})
+
+    def rule_id(self, items: list[Any]) -> Any:
+        return self._text(items[0])
+
+    def summary(self, items: list[Any]) -> Any:
+        return ("summary", self._text(items[0]))
+
+    def note(self, items: list[Any]) -> Any:
+        return ("notes", self._text(items[0]))
+
+    def see(self, items: list[Any]) -> Any:
+        return ("see", list(items))
+
+    def requires(self, items: list[Any]) -> Any:
+        return ("requires", [self._text(t) for t in items])
+
+    @v_args(meta=True)
+    def define(self, meta: Meta, items: list[Any]) -> Any:
+        name, expr = items
+        return ("definitions", ir.Definition(span=self._span(meta), name=self._text(name), expr=expr, cases=(),
+                                             text=self._source(meta)))
+
+    @v_args(meta=True)
+    def define_cases(self, meta: Meta, items: list[Any]) -> Any:
+        name, *cases = items
+        if not cases:
+            raise RulesError([Diagnostic(f"definition '{name}' has no cases", self._text(name).span,
+                                         hint="give it cases, like: name when condition / other otherwise")])
+        return ("definitions", ir.Definition(span=self._span(meta), name=self._text(name), expr=None,
+                                             cases=tuple(cases), text=self._source(meta)))
+
+    @v_args(meta=True)
+    def case(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Case(span=self._span(meta), result=self._text(items[0]), condition=items[1])
+
+    @v_args(meta=True)
+    def case_otherwise(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.Case(span=self._span(meta), result=self._text(items[0]), condition=None)

@@ -1,0 +1,85 @@
+"""The one traversal of the rulebook model.
+
+Driven by `dataclasses.fields`, so a field added to a node is walked without
+anyone listing it (in the manner of Jinja's `iter_child_nodes`):
+
+- `iter_fields(node)`: (name, value) of each field that is part of the node's
+  meaning: not its span, nor the source text kept for messages;
+- `iter_children(node)`: the nodes held in those fields, in tuples too;
+- `walk(node)`: the node and every node below it, parents first.
+
+`meaning_fields(type)` names those fields for a node type; `replace_node`
+rebuilds a tree with one node swapped, by keyword.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Iterator
+
+from rulesdsl.model import ir
+
+_NODE_TYPES = frozenset(ir.NODES)
+
+
+def is_node(value: object) -> bool:
+    return type(value) in _NODE_TYPES
+
+
+_MEANING: dict[type, tuple[str, ...]] = {}
+
+
+def meaning_fields(node_type: type) -> tuple[str, ...]:
+    """The fields of a node type that take part in its equality: its meaning."""
+    found = _MEANING.get(node_type)
+    if found is None:
+        found = _MEANING[node_type] = tuple(f.name for f in dataclasses.fields(node_type) if f.compare)
+    return found
+
+
+def iter_fields(node: Any) -> Iterator[tuple[str, Any]]:
+    for name in meaning_fields(type(node)):
+        yield name, getattr(node, name)
+
+
+def _nodes_in(value: Any) -> Iterator[Any]:
+    if is_node(value):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)
+
+
+def iter_children(node: Any) -> Iterator[Any]:
+    for _, value in iter_fields(node):
+        yield from _nodes_in(value)
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """The node and every node below it, depth first, parents before children.
+    Iterative, so a deeply nested expression cannot exhaust the stack."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(list(iter_children(current))))
+
+
+def replace_node(root: Any, target: Any, make: Callable[[Any], Any]) -> Any:
+    """`root` with the node `target` (found by identity) replaced by `make(target)`, rebuilt by keyword."""
+    if root is target:
+        return make(root)
+
+    def rebuild(value: Any) -> Any:
+        if is_node(value):
+            return replace_node(value, target, make)
+        if isinstance(value, tuple):
+            items = tuple(rebuild(v) for v in value)
+            return value if all(a is b for a, b in zip(items, value)) else items
+        return value
+
+    changes = {}
+    for name, value in iter_fields(root):
+        new = rebuild(value)
+        if new is not value:
+            changes[name] = new
+    return dataclasses.replace(root, **changes) if changes else root

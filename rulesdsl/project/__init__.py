@@ -1,0 +1,1 @@
+"""A project on disk: settings and the series library, the build driver, starters, the reference, coverage."""
