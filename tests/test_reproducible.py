@@ -98,6 +98,14 @@ def test_the_fingerprint_covers_html_paper_stylesheet_and_fonts(tmp_path, monkey
     assert pdf_module.fingerprint("<p>x</p>", "a4") != first
 
 
+def test_the_wheel_lists_every_subpackage():
+    """setuptools installs only the packages pyproject.toml names: a new stage folder must be named there."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    listed = set(config["tool"]["setuptools"]["packages"])
+    folders = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "rulesdsl").rglob("__init__.py")}
+    assert folders - listed == set()
+
+
 def test_the_package_data_ships_everything_a_card_needs():
     """A non-editable install carries only what package-data names: every file the compiler keeps beside
     its code (grammar, templates, labels, fonts, in whichever stage's folder) must match one of the
