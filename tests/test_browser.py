@@ -116,6 +116,10 @@ def test_the_browser_prints_a_card_on_the_sides_its_rulebook_allows(page, path):
     assert 1 <= pages <= allowed, (pages, allowed)
     if key != "corridor":
         assert pages <= 2
+    # each side of the card is a flow that starts a page (pdf.py deals every chart, with what belongs to it,
+    # to one side): as many pages as sides means no side ran onto another page, so no chart is split
+    sides = page.evaluate("() => document.querySelectorAll('.flow').length")
+    assert pages == sides, (pages, sides)
 
 
 @pytest.mark.parametrize("key", sorted(k for k, r in PROJECT.resolved.items() if r.results is not None))

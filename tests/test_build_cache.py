@@ -134,8 +134,10 @@ def test_the_cache_stays_in_its_folder_and_keeps_no_more_than_its_limit(tmp_path
 def test_an_entry_without_a_whole_placement_is_a_miss():
     import dataclasses
     assert set(pdf._TYPES) == {f.name for f in dataclasses.fields(pdf.Placement)}
-    whole = {"orientation": "portrait", "columns": 2, "html": "<p>card</p>", "sides": 1, "fill": 0.5, "over": 0}
+    whole = {"orientation": "portrait", "columns": 2, "html": "<p>card</p>", "sides": 1, "fill": 0.5, "over": 0,
+             "split": ""}
     assert pdf._placement(whole) == pdf.Placement("portrait", 2, "<p>card</p>", 1, 0.5, 0)
+    # an entry written before charts were kept whole (no `split`) is laid out again, like any incomplete one
     for name in whole:
         assert pdf._placement({k: v for k, v in whole.items() if k != name}) is None
     assert pdf._placement({**whole, "columns": "2"}) is None

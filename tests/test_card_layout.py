@@ -94,21 +94,109 @@ def test_charts_share_a_side_and_none_is_forced_onto_a_page_of_its_own():
     assert len(ids) >= 3, ids
 
 
-def test_packing_moves_a_chart_into_the_gap_a_column_leaves():
-    html = ('<div class="flow"><section class="chart" id="a">A</section>\n'
+def test_dealing_writes_each_side_as_a_flow_of_its_own():
+    html = ('<div class="flow cols-2"><section class="chart" id="a">A</section>\n'
             '<section class="chart" id="b">B</section>\n<section class="chart" id="c">C</section></div>')
-    assert pdf._reorder(html, ["a", "c", "b"]) == html.replace(
-        '<section class="chart" id="b">B</section>\n<section class="chart" id="c">C</section>',
-        '<section class="chart" id="c">C</section>\n<section class="chart" id="b">B</section>')
-    # something else between the charts: the order written is kept
+    assert pdf._with_sides(html, [["a", "c"], ["b"]]) == (
+        '<div class="flow cols-2"><section class="chart" id="a">A</section>\n<section class="chart" id="c">C</section>'
+        '\n</div>\n<div class="flow cols-2 side">\n<section class="chart" id="b">B</section></div>')
+    # something else between the charts: the flow is kept as written
     odd = html.replace("</section>\n<section class=\"chart\" id=\"c\"", "</section><p>x</p><section class=\"chart\" id=\"c\"")
-    assert pdf._reorder(odd, ["a", "c", "b"]) == odd
+    assert pdf._with_sides(odd, [["a", "c"], ["b"]]) == odd
+
+
+# ---- charts are units: a chart and what belongs to it are on one side -------------------------------
+@pytest.mark.parametrize("key, lang", CARDS, ids=lambda v: str(v))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_chart_of_a_shipped_card_runs_onto_another_side(key, lang, paper):
+    data, _ = card(PROJECT.resolved[key], lang, PROJECT.labels, paper)
+    layout, problems = pdf.lay_out(data, PROJECT.resolved[key].rulebook.id.span, 3)
+    assert problems == [] and layout.split == ""
+    where = pdf._chart_sides(layout.document)
+    assert where and all(len(sides) == 1 for sides in where.values()), where
+    # the CRT's parts, the DRMs and their odds, and tables under one rule share a side
+    for unit in pdf._units(pdf._measured(layout.document)[0]):
+        assert len({where[part.id][0] for part in unit}) == 1, [p.id for p in unit]
+    assert len(layout.document.pages) == layout.html.count('<div class="flow')
+
+
+def test_what_belongs_to_a_chart_is_marked_on_the_card():
+    html = pdf._best(pdf._candidates(card(PROJECT.resolved["corridor"], "en", PROJECT.labels)[0])).html
+    follows = dict(re.findall(r'<section class="[^"]*" id="([^"]+)" data-follows="([^"]+)"', html))
+    assert follows == {"crt-attacker-side": "combat-results-table", "chance-by-drm": "die-roll-modifiers",
+                       "table-bombardment-mid": "table-bombardment-low", "table-bombardment-high": "table-bombardment-low"}
+
+
+def _parts(*spec):
+    return [pdf._Part(name, height, follows) for name, height, follows in spec]
+
+
+def test_units_group_a_chart_with_what_follows_it_in_the_order_printed():
+    parts = _parts(("a", 10, ""), ("b", 10, "c"), ("c", 10, ""), ("d", 10, "c"), ("e", 10, "b"), ("f", 10, "zz"))
+    assert [[p.id for p in unit] for unit in pdf._units(parts)] == [["a"], ["c", "b", "d", "e"], ["f"]]
+
+
+class _Measured:
+    """A stand-in for a laid-out document: `_paginate` reads it through `_measured`."""
+
+
+@pytest.mark.parametrize("spec, columns, expected", [
+    # first fit: c goes into the gap a leaves in column 1, b to column 2
+    ([("a", 50, ""), ("b", 80, ""), ("c", 40, "")], 2, [["a", "c", "b"]]),
+    # a unit that does not fit what is left of side 1 opens side 2, whole; d still fills side 1
+    ([("a", 90, ""), ("b", 90, ""), ("crt", 60, ""), ("att", 60, "crt"), ("d", 10, "")], 2,
+     [["a", "d", "b"], ["crt", "att"]]),
+    # a chart taller than a column takes empty columns side by side, on one side
+    ([("a", 30, ""), ("tall", 150, ""), ("b", 60, "")], 3, [["a", "b", "tall"]]),
+])
+def test_charts_are_dealt_to_sides_each_unit_on_one(monkeypatch, spec, columns, expected):
+    monkeypatch.setattr(pdf, "_measured", lambda document: (_parts(*spec), 100.0, 100.0))
+    deal = pdf._paginate(_Measured(), columns)
+    assert (deal.sides, deal.too_tall) == (expected, [])
+
+
+def test_a_unit_taller_than_a_side_is_named_with_its_size(monkeypatch):
+    monkeypatch.setattr(pdf, "_measured", lambda document: (_parts(("crt", 150, ""), ("att", 80, "crt")), 100.0, 100.0))
+    deal = pdf._paginate(_Measured(), 2)
+    assert [name for name, _, _ in deal.too_tall] == ["crt"]
+    _, height, room = deal.too_tall[0]
+    assert round(height / pdf._MM_PER_PX) == 230 and round(room / pdf._MM_PER_PX) == 200
+
+
+TALL_ROWS = "\n".join(f"  {n:<4} {n % 3}    {n % 5}" for n in range(1, 61))
+TALL = 'game tall "Tall" version "1" extends base\n\n' + "\n".join(
+    f'table part-{k} "Part {k} of one long chart" [7.4] {{\n  roll/units  1-2  3+\n{TALL_ROWS}\n}}\n'
+    for k in range(6))
+
+
+def test_a_chart_taller_than_a_side_fails_the_build_at_the_rulebook_with_its_size():
+    compilation = rulesdsl.compile_text(TALL, "rulebooks/tall.rules",
+                                        ("rulebooks/base.rules", (FIXTURES / "base.rules").read_text()))
+    assert compilation.ok, render_all(compilation.diagnostics, compilation.sources)
+    resolved = compilation.resolved["tall"]
+    data, _ = card(resolved, "en", default_labels())
+    html, content, problems = pdf.card_pdf(data, resolved.rulebook.id.span, sides=8)
+    assert content is None
+    assert [p.span for p in problems] == [resolved.rulebook.id.span]
+    assert re.fullmatch(r"the chart 'Part 0 of one long chart' of the tall card \(en\), with what belongs to it, "
+                        r"measures \d+ mm: more than one side of A4 paper holds, even \w+ in \d columns?",
+                        problems[0].message)
+
+
+def test_every_language_of_a_card_prints_on_one_page_shape_where_it_costs_no_side():
+    html = {path.name: path.read_text(encoding="utf-8") for path in (ROOT / "generated" / "charts").glob("*.html")}
+    shape = re.compile(r'data-orientation="(\w+)" data-columns="(\d)"')
+    for name, text in html.items():
+        other = name.replace(".en.", ".fr.")
+        if name.endswith(".en.html") and other in html:
+            assert shape.search(text).groups() == shape.search(html[other]).groups(), name
 
 
 # ---- the layout check ------------------------------------------------------------------------------
-HUGE_TEC = "\n".join(f"    terrain-{n}  {1 + n % 4}  Dx2" for n in range(400))
-HUGE = (f'game huge "Huge" version "1" extends base\n\n'
-        f'override terrain effects chart "A very long TEC" {{\n  hex:\n{HUGE_TEC}\n}}\n')
+# ten tables, each shorter than a column: a card of many sides, with no chart split between them
+HUGE_ROWS = "\n".join(f"  {n:<4} {n % 3}    {n % 5}" for n in range(1, 31))
+HUGE = 'game huge "Huge" version "1" extends base\n\n' + "\n".join(
+    f'table part-{k} "Table {k}" {{\n  roll/units  1-2  3+\n{HUGE_ROWS}\n}}\n' for k in range(10))
 
 
 def test_a_card_that_needs_more_sides_than_allowed_fails_at_the_rulebook_id(project, capsys):

@@ -203,8 +203,11 @@ def test_bocage_card_lists_its_exceptions_with_rule_numbers_and_values(shipped):
     assert overrun["kind"] == "amended"
     assert [(v["name"], v["value"].text, v["series"].text) for v in overrun["settings"]] == [
         ("overrun.max_target_cost", "1 MP", "2 MP")]
-    supply = {v["name"]: v["value"].text for v in items["12.2"]["settings"]}
-    assert supply == {"supply.effects_from_marking": "yes", "supply.out_of_supply_attack_factor": "½",
+    # a flag reads as the rule it states, with no "yes" beside it
+    supply = {v["name"]: v["value"].text if v["value"] else v["meaning"].text for v in items["12.2"]["settings"]}
+    assert supply == {"supply.effects_from_marking":
+                      "Out-of-supply effects apply from the moment a unit is marked until the marker goes.",
+                      "supply.out_of_supply_attack_factor": "½",
                       "supply.out_of_supply_movement_factor": "½", "supply.out_of_supply_defense_factor": "1"}
     assert items["12.2"]["kind"] == "replaced" and "half strength" in items["12.2"]["summary"].text
     section = html[html.index('id="exceptions"'):]
@@ -235,7 +238,10 @@ def _reminders(data) -> dict[str, list[tuple[str, str, str]]]:
 def test_the_reminders_print_the_values_in_effect_with_their_rules(shipped):
     scs = _reminders(_card(shipped, "scs-1.8")[0])
     assert list(scs) == ["odds", "zoc", "overrun", "retreat", "advance"]
-    assert ("combat.below_table", "A1", "7.4") in scs["odds"] and ("combat.above_table", "rightmost", "7.4") in scs["odds"]
+    # off-table attacks, stated in the words the CRT's legend uses (this card prints no CRT)
+    assert ("combat.below_table", "A1", "7.4") in scs["odds"] and ("combat.above_table", "", "7.4") in scs["odds"]
+    stated = [line["meaning"].text for line in _card(shipped, "scs-1.8")[0]["panels"]["reminders"][0]["lines"]]
+    assert "An attack above the right-most column uses it; shifts start there." in stated
     assert ("zoc.entry_cost", "+2 MP", "2.1a") in scs["zoc"] and ("zoc.range", "1 hex", "2.0b") in scs["zoc"]
     assert ("overrun.cost", "2 MP", "6.0") in scs["overrun"]
     assert ("overrun.max_target_cost", "2 MP", "6.0c") in scs["overrun"]
@@ -258,7 +264,9 @@ def test_the_odds_reminder_reads_the_rounding_rule(shipped):
     lines = ridgeline["panels"]["reminders"][0]["lines"]
     assert lines[1]["meaning"].text == "Odds round down, in the defender's favour"
     assert lines[1]["rule"] == "10.8, 11.1.5, 11.2.5"      # the rounding rule's numbered citations
-    assert ("combat.below_table", "leftmost", "10.8") in _reminders(ridgeline)["odds"]
+    # a card with a CRT says what an off-table attack does once, in the CRT's legend, not again in the reminders
+    assert not any(name.startswith("combat.") for name, _, _ in _reminders(ridgeline)["odds"])
+    assert "An attack below the left-most column uses it." in charts.render_html(ridgeline)
     assert 'id="reminders"' in html and 'id="reminder-zoc"' in html
 
 

@@ -316,7 +316,7 @@ def test_diff_reads_a_library_rulebook_by_id(project, capsys):
     game = project.write("rulebooks/demo.rules", GAME)
     code, out, err = project.run("diff", "--resolved", "scs-1.8", str(game), capsys=capsys)
     assert code == 1, err
-    assert "scs-1.8 1.8" in out and "[addition] added rule G1.0 Stacking limit" in out
+    assert "scs-1.8 1.8" in out and "[rules] added rule G1.0 Stacking limit" in out
 
 
 @pytest.mark.parametrize("doc", ["README.md", "docs/language.md"])

@@ -127,7 +127,7 @@ def test_the_card_prints_the_games_own_codes_with_their_legend(project):
     # both sides' codes take whole units or everything: an average of steps would read 0.00 beside AL
     assert "steps (average)" not in html and ">Attacker loses<" in html
     assert ">DE<" in html and ">D4<" not in html
-    assert "Odds below the left-most column, no roll:" in html and '<span class="key">NA</span>' in html
+    assert "An attack below the left-most column, with no roll:" in html and '<span class="key">NA</span>' in html
     french = {c["code"]: c["meaning"] for c in _card(project, "fr")["codes"]}
     assert french["DE"].text == "défenseur : éliminé" and not french["DE"].fallback
     assert french["NA"].text == "attaque interdite"

@@ -399,10 +399,10 @@ def test_the_card_shows_strength_factors_and_result_adjustments():
     from rulesdsl.project.build import compile_project
     project = compile_project(ROOT)
     data, _ = charts.card(project.resolved["new-scs"], "en", project.labels)
-    assert [e["name"].text for e in data["factors"]["entries"]][:2] == ["Dg attack", "Dg defense"]
+    assert [e["name"].text for e in data["factors"]["entries"]][:2] == ["DG attack", "DG defense"]
     assert data["factors"]["entries"][0]["factor"].text == "½"     # combat.dg_factor's value, not its id
     assert data["factors"]["entries"][0]["when"].text == "the unit is DG"   # in words (rulesdsl.cards.wording)
-    assert data["adjustments"]["entries"][0]["change"] == "-1"
+    assert data["adjustments"]["entries"][0]["change"] == "\u22121"      # a true minus sign
     html = charts.render_html(data)
     assert 'id="strength-factors"' in html and 'id="result-adjustments"' in html
     assert "attacking units&#39; attack strength" in html

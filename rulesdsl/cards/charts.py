@@ -21,9 +21,10 @@ from typing import Any, Callable, Mapping
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from rulesdsl.version import __version__
+from rulesdsl.model.walk import walk
 from rulesdsl.model import catalogue, codes as result_codes, ir
 from rulesdsl.cards import wording
-from rulesdsl.cards.labeler import LANGS, Label, Labeler, fraction, label_layers, languages
+from rulesdsl.cards.labeler import LANGS, Label, Labeler, fraction, label_layers, languages, player_text, typeset
 from rulesdsl.errors import Diagnostic
 from rulesdsl.cards.outcomes import Odds, column_odds
 from rulesdsl.model.catalogue import PAPERS, UNIT_SPELLINGS
@@ -87,7 +88,7 @@ def combat_card_text(cell: ir.CombatCell, t: Labeler) -> list[str | Label]:
         if cell.shift:
             parts += [" " if parts else "", str(abs(cell.shift)), t("code.tec.left" if cell.shift < 0 else "code.tec.right")]
     if cell.drm:
-        parts += [" " if parts else "", f"{cell.drm:+d}".replace("-", "\u2212"), " ", t("tec.drm", "DRM")]
+        parts += [" " if parts else "", signed(cell.drm), " ", t("tec.drm", "DRM")]
     if cell.across == ir.Crossing.ALL:
         parts += [" (", t("tec.all-across", "only when every attacker is across"), ")"]
     return parts
@@ -124,6 +125,10 @@ def card(resolved: ir.Resolved, lang: str, project_labels: dict[str, Any], paper
             f"{len(t.missing)} label{'s' if len(t.missing) != 1 else ''} missing in '{lang}', shown in English on "
             f"the {book.id.value} card: {keys}", book.id.span,
             f"add them to a 'labels {lang}' block", severity="warning"))
+    for row, (key, composed) in t.unplain.items():
+        warnings.append(Diagnostic(
+            f"the {row} reads '{composed}' on the {book.id.value} card ({lang}): not words a player follows",
+            book.id.span, f"give it player text: labels {lang} {{ {key} \"...\" }}", severity="warning"))
     data["missing"] = list(t.missing)
     return data, warnings
 
@@ -134,7 +139,7 @@ _CHROME = [
     "heading.combat-results", "heading.modifiers", "heading.shifts", "heading.stacking", "heading.tables",
     "heading.outcomes", "heading.defender-side", "heading.attacker-side",
     "column.phase", "column.rules", "column.activities", "column.terrain", "column.movement", "column.combat",
-    "column.level", "column.line", "column.roll", "column.odds", "column.defense", "column.modifier",
+    "column.level", "column.line", "column.roll", "column.odds", "column.defense", "column.modifier", "column.drm",
     "column.side", "column.when", "column.source", "column.shift", "column.maximum",
     "section.hex", "section.hexside", "section.road",
     "legend.title", "legend.prohibited", "legend.other-terrain", "legend.attacker", "legend.defender",
@@ -326,7 +331,7 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
     by_drm = []
     if cap is not None and node.dice.value != "d66":
         for drm in range(-cap, cap + 1):
-            by_drm.append({"drm": f"{drm:+d}" if drm else "0",
+            by_drm.append({"drm": signed(drm),
                            "cells": [percent(column_odds(node.dice.value, rows, i, notation, drm,
                                                          codes).defender_loses_step)
                                      for i in range(len(columns))]})
@@ -414,8 +419,10 @@ def _modifiers(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
         return None
     node = resolved.modifiers.node
     return {"cap": node.cap, "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
-        {"name": t.name("modifier", m.name.value), "value": f"{m.value:+d}", "side": t(f"side.{m.side}"),
-         "when": _condition_text(m.condition, t, resolved)} for m in node.modifiers]}
+        {"name": t.name("modifier", m.name.value), "value": signed(m.value), "side": t(f"side.{m.side}"),
+         "when": player_text(t, f"when.modifier.{m.name.value}", _condition_text(m.condition, t, resolved),
+                             f"die roll modifier '{m.name.value}'")} for m in node.modifiers],
+        "terms": _terms(resolved, t, [m.condition for m in node.modifiers])}
 
 
 def _shifts(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
@@ -423,8 +430,10 @@ def _shifts(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
         return None
     node = resolved.shifts.node
     return {"per_side": node.per_side, "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
-        {"name": t.name("shift", s.source.value), "maximum": s.maximum, "text": _shift_text(s, t, resolved)}
-        for s in node.shifts]}
+        {"name": t.name("shift", s.source.value), "maximum": s.maximum,
+         "text": player_text(t, f"when.shift.{s.source.value}", _shift_text(s, t, resolved),
+                             f"column shift '{s.source.value}'")}
+        for s in node.shifts], "terms": _terms(resolved, t, [s.condition for s in node.shifts])}
 
 
 def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
@@ -434,7 +443,9 @@ def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     return {"title": t("title.factors", node.title.value) if node.title else None,
             "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
         {"name": t.name("factor", f.name.value), "role": t(f"role.{f.role}"), "factor": _factor_text(f, t, resolved),
-         "when": _condition_text(f.condition, t, resolved, unit=True)} for f in node.factors]}
+         "when": player_text(t, f"when.factor.{f.name.value}", _condition_text(f.condition, t, resolved, unit=True),
+                             f"strength factor '{f.name.value}'")} for f in node.factors],
+        "terms": _terms(resolved, t, [f.condition for f in node.factors])}
 
 
 def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
@@ -444,7 +455,32 @@ def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     return {"title": t("title.adjustments", node.title.value) if node.title else None,
             "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
         {"name": t.name("adjustment", a.name.value), "result": t(f"result.{a.target}"),
-         "change": f"{a.amount:+d}", "when": _condition_text(a.condition, t, resolved)} for a in node.adjustments]}
+         "change": signed(a.amount), "when": player_text(t, f"when.adjustment.{a.name.value}",
+                                                        _condition_text(a.condition, t, resolved),
+                                                        f"result adjustment '{a.name.value}'")}
+        for a in node.adjustments], "terms": _terms(resolved, t, [a.condition for a in node.adjustments])}
+
+
+MINUS = "\u2212"     # a true minus sign: a hyphen is not a minus on a printed chart
+
+
+def signed(value: int | Fraction) -> str:
+    """+1, −1, 0: a signed number as a chart prints it."""
+    if value < 0:
+        return MINUS + fraction(Fraction(-value))
+    return ("+" if value > 0 else "") + fraction(Fraction(value))
+
+
+def _terms(resolved: ir.Resolved, t: Labeler, conditions: list[ir.Expr | None]) -> list[dict[str, Label]]:
+    """What a chart's conditions name that a player must know to read it (ambush: a white 1...): each definition
+    they read, directly, that the rulebook words for players (the label `term.NAME`), in the order first read."""
+    names: dict[str, None] = {}
+    for condition in conditions:
+        if condition is not None:
+            for node in walk(condition):
+                if isinstance(node, ir.Name) and node.path in resolved.vocabulary.definitions:
+                    names[node.path] = None
+    return [{"name": t.name("definition", name), "text": t(f"term.{name}")} for name in names if t.has(f"term.{name}")]
 
 
 def _factor_text(factor: ir.UnitFactor, t: Labeler, resolved: ir.Resolved) -> Label:
@@ -476,6 +512,11 @@ def _tables(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
                     "columns": [_value(t, c.value) for c in node.header[1:]],
                     "rows": [{"label": _value(t, r[0].value), "cells": [_value(t, c.value) for c in r[1:]]}
                              for r in node.rows]})
+    # tables written one after another under the same rules are one chart on the card: never on two sides
+    cites = [[c.value for c in effective.node.cites] for effective in resolved.tables]
+    for (before, before_cites), (table, table_cites) in zip(zip(out, cites), list(zip(out, cites))[1:]):
+        if table_cites and table_cites == before_cites:
+            table["follows"] = before.get("follows", before["name"])
     return out
 
 
@@ -633,7 +674,7 @@ def _param_value(value: object, t: Labeler) -> Label:
     return Label(str(value))     # a result code: A1
 
 
-def _param_line(resolved: ir.Resolved, t: Labeler, name: str) -> dict[str, Any] | None:
+def _param_line(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = False) -> dict[str, Any] | None:
     """A parameter in effect as a card line: what it means (its label, else its declared meaning), its value
     and its rule; None when the rulebook does not set it."""
     found = next((p for p in resolved.parameters if p.name == name), None)
@@ -641,9 +682,54 @@ def _param_line(resolved: ir.Resolved, t: Labeler, name: str) -> dict[str, Any] 
         return None
     declared = resolved.declared.get(name)
     meaning = declared.meaning if declared is not None else name
+    rule = rule_ref(resolved, found.rule)
+    said_on_crt = _OFF_TABLE.get((name, str(found.value)))
+    if stated and said_on_crt is not None:          # in the words the CRT's legend says it in
+        return {"name": name, "meaning": t(said_on_crt), "value": None, "rule": rule}
+    if stated and isinstance(found.value, bool):    # a reminder states the rule, not "whether ...: yes"
+        said = "yes" if found.value else "no"
+        if t.has(f"statement.{name}.{said}"):
+            return {"name": name, "meaning": t(f"statement.{name}.{said}"), "value": None, "rule": rule}
+        if not t.has(f"param.{name}") or t.lang == "en":
+            sentence = statement(meaning, found.value)
+            if sentence is not None:
+                return {"name": name, "meaning": Label(sentence), "value": None, "rule": rule}
+            t.unplain[f"reminder '{name}'"] = (f"statement.{name}.{said}", f"{meaning}: {said}")
     label = t(f"param.{name}", meaning[:1].upper() + meaning[1:])
-    return {"name": name, "meaning": label, "value": _param_value(found.value, t),
-            "rule": rule_ref(resolved, found.rule)}
+    return {"name": name, "meaning": label, "value": _param_value(found.value, t), "rule": rule}
+
+
+def _changes_nothing(resolved: ir.Resolved, name: str) -> bool:
+    """Whether a parameter in effect is a multiplier of 1 (out-of-supply defense x1): a line that changes
+    nothing is left off the card."""
+    found = next((p for p in resolved.parameters if p.name == name), None)
+    declared = resolved.declared.get(name)
+    return (found is not None and declared is not None and "multiplied" in declared.meaning
+            and not isinstance(found.value, bool) and isinstance(found.value, (int, Fraction)) and found.value == 1)
+
+
+# off-table attacks, stated as the CRT's legend states them (crt.* labels), wherever the card says them
+_OFF_TABLE = {("combat.above_table", "rightmost"): "crt.above", ("combat.below_table", "leftmost"): "crt.below-leftmost"}
+
+# the modals a "no" negates; any other verb may stand in a clause of its own ("a unit is marked"), so a
+# flag set to no that has none of them asks for player text
+_NEGATED = {"may": "may not", "can": "cannot", "must": "must not", "will": "will not", "should": "should not"}
+
+
+def statement(meaning: str, value: bool) -> str | None:
+    """A flag's meaning ("whether a unit may ...") as the rule its value states: "A unit may ..." or
+    "A unit may not ..."; None when the meaning is not a whether-clause, or is set to no and has no modal
+    to negate."""
+    found = re.fullmatch(r"(?i:whether)\s+(.+?)\.?", meaning.strip())
+    if found is None:
+        return None
+    clause = found.group(1)
+    if not value:
+        verb = re.search(r"\b(" + "|".join(_NEGATED) + r")\b", clause)
+        if verb is None:
+            return None
+        clause = clause[:verb.start()] + _NEGATED[verb.group(1)] + clause[verb.end():]
+    return clause[:1].upper() + clause[1:] + "."
 
 
 REMINDER_HEADINGS = {"odds": "Odds and rounding", "zoc": "Zones of control", "overrun": "Overrun",
@@ -679,10 +765,13 @@ def _odds_lines(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
 def reminders(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = None) -> list[dict[str, Any]]:
     """The reminders panel: for each topic the card block lists, the values in effect with their rules."""
     out = []
+    # the CRT's own legend says what an attack off either end of it does: no reminder says it again
+    said_by_crt = {"combat.below_table", "combat.above_table"} if resolved.results is not None else set()
     for topic in (options or card_options(resolved)).reminders:
         lines = _odds_lines(resolved, t) if topic == "odds" else []
-        lines += [line for name in catalogue.REMINDER_PARAMETERS.get(topic, ())
-                  for line in (_param_line(resolved, t, name),) if line is not None]
+        lines += [line for name in catalogue.REMINDER_PARAMETERS.get(topic, ()) if name not in said_by_crt
+                  and not _changes_nothing(resolved, name)
+                  for line in (_param_line(resolved, t, name, stated=True),) if line is not None]
         if lines:
             out.append({"topic": topic, "heading": t(f"reminder.{topic}", REMINDER_HEADINGS[topic]), "lines": lines})
     return out
@@ -713,10 +802,12 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
         title = t(f"rule.{rule}.title", node.title.value) if node.title is not None else None
         summary = t(f"rule.{rule}.summary", node.summary.value) if node.summary is not None and (
             kind == "replaced" or any(a.key == "(summary)" for a in amended)) else None
-        values = [line for name in names for line in (_param_line(resolved, t, name),) if line is not None]
+        values = [line for name in names for line in (_param_line(resolved, t, name, stated=True),) if line is not None]
         for line in values:
             series = _inherited_value(resolved, rule, line["name"], t)
-            line["series"] = series if series is not None and series.text != line["value"].text else None
+            # a flag stated as its rule needs no series value beside it: the rule is marked amended
+            line["series"] = series if series is not None and line["value"] is not None \
+                and series.text != line["value"].text else None
         out.append({"rule": rule_ref(resolved, rule), "title": title, "kind": kind,
                     "kind_label": t(f"exceptions.{kind}", kind), "summary": summary, "settings": values})
     for field_name, noun in _CHART_NOUNS.items():
@@ -828,7 +919,7 @@ _ENV = Environment(loader=PackageLoader("rulesdsl.cards", "templates"), undefine
 def render_html(data: dict[str, Any]) -> str:
     assert _ENV.loader is not None
     css = _ENV.loader.get_source(_ENV, "card.css")[0] + _ENV.loader.get_source(_ENV, "card-panels.css")[0]
-    return _ENV.get_template("card.html.j2").render(data, css=css)
+    return typeset(_ENV.get_template("card.html.j2").render(data, css=css), data["lang"])
 
 
 def _nothing(resolved: ir.Resolved, t: Labeler) -> None:

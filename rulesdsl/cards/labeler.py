@@ -5,6 +5,7 @@ Charts and wording both print through this module; it imports neither.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -30,6 +31,7 @@ class Labeler:
     layers: list[dict[str, dict[str, str]]]        # nearest first: {lang: {key: text}}
     missing: dict[str, None] = field(default_factory=dict)
     derived: dict[str, None] = field(default_factory=dict)   # English written out from an id: no label
+    unplain: dict[str, tuple[str, str]] = field(default_factory=dict)   # row -> (label key, composed words)
 
     def _find(self, lang: str, key: str) -> str | None:
         for layer in self.layers:
@@ -66,8 +68,31 @@ class Labeler:
         return Label(english)
 
     def name(self, kind: str, name: str) -> Label:
-        """A rulebook name (terrain, phase, activity...): English is the name itself, written out."""
-        return self(f"{kind}.{name}", name.replace("-", " ").replace("_", " ").capitalize())
+        """A rulebook name (terrain, phase, activity...): English is the name itself, written out, its
+        acronyms as printed (dg-removal: DG removal)."""
+        words = name.replace("-", " ").replace("_", " ").capitalize().split(" ")
+        return self(f"{kind}.{name}", " ".join(ACRONYMS.get(w.lower(), w) for w in words))
+
+
+# Acronyms a rulebook's names spell in lower case (dg-removal) that charts print in capitals.
+ACRONYMS = {word.lower(): word for word in ("DG", "ZOC", "EZOC", "MP", "MPs", "DRM", "CRT", "TEC", "HQ", "SP", "SPs")}
+
+# Composed words that do not read as a rule a player follows: a comparison with 0, "the smaller of", "when
+# not", in every language the compiler ships.  A chart row whose composed words match needs player text.
+UNPLAIN = re.compile(r"\b(?:greater|less|more|fewer) than 0\b|\bat least 0\b|\bis 0\b|\bsmaller of\b|"
+                     r"\blarger of\b|\bwhen not\b|\bvaut 0\b|n'atteint pas 0|\bdépasse 0\b|\bplus petit de\b|"
+                     r"\bplus grand de\b", re.I)
+
+
+def player_text(t: Labeler, key: str, composed: Label, row: str) -> Label:
+    """A chart row's words: the rulebook's own player text (the label `key`, in any of its languages) where it
+    gives one, else the words the compiler composed; composed words that do not read as a rule are noted
+    (`t.unplain`), and the card warns, asking for player text."""
+    if t.has(key):
+        return t(key)
+    if UNPLAIN.search(composed.text):
+        t.unplain[row] = (key, composed.text)
+    return composed
 
 
 def label_layers(resolved: ir.Resolved, project: dict[str, dict[str, str]]) -> list[dict[str, dict[str, str]]]:
@@ -101,3 +126,32 @@ def fraction(value: Fraction) -> str:
         return str(value.numerator)
     whole, rest = divmod(value.numerator, value.denominator)
     return (f"{whole}" if whole else "") + _GLYPHS.get(Fraction(rest, value.denominator), f"{rest}/{value.denominator}")
+
+
+# ---- typography -------------------------------------------------------------------------
+_MARKUP = re.compile(r"(<style\b.*?</style>|<title\b.*?</title>|<[^>]+>|&#?\w+;)", re.S)    # tags, entities
+_FRENCH = (
+    (re.compile(r"(?<=[^\s\d])[ \u00a0\u202f]?:(?=[\s<]|$)"), "\u00a0:"),      # mot : (not the 3:1 of odds)
+    (re.compile(r"(?<=\S)[ \u00a0\u202f]?([;!?])(?=[\s<)]|$)"), "\u202f\\1"),   # mot ; mot ! mot ?
+    (re.compile(r"(?<=\d)[ \u00a0\u202f]?%"), "\u202f%"),                        # 16,7 %
+)
+_MINUS = re.compile(r"(?<![\w\d])-(?=\d)(?![\d]*[-–])")                        # -1, not the 1-2 of a range
+
+
+def typeset(html: str, lang: str) -> str:
+    """A card's printed text set as its language prints it: a true minus sign for a negative number, and in
+    French a no-break space before : (a narrow one before ; ! ? and %), whatever the labels wrote.  Only
+    text is touched: never markup, an entity (&lt; ends in a semicolon), the stylesheet or the title."""
+    parts = _MARKUP.split(html)
+    before = ""         # the last character of the text so far: a colon may follow a tag that ends a word
+    for i in range(0, len(parts), 2):
+        text = _MINUS.sub("\u2212", parts[i])
+        if lang == "fr":
+            starts = re.match(r"[ \u00a0\u202f]?([:;!?])(?=[\s<]|$)", text)
+            if starts and before and not before.isspace() and not (starts.group(1) == ":" and before.isdigit()):
+                text = ("\u00a0" if starts.group(1) == ":" else "\u202f") + starts.group(1) + text[starts.end():]
+            for pattern, replacement in _FRENCH:
+                text = pattern.sub(replacement, text)
+        parts[i] = text
+        before = text[-1:] or before
+    return "".join(parts)

@@ -19,13 +19,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import html as html_module
 import logging
 import os
 import re
 import sys
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Iterator
@@ -107,13 +108,14 @@ class Placement:
     sides: int
     fill: float                 # the charts' area over the pages' content area, 0..1
     over: float                 # how far (mm) the widest table runs out of its column or page; 0 when none
+    split: str = ""             # a chart that runs onto another side, with its size; "" when every chart is whole
 
 
 @dataclass(frozen=True)
 class Layout(Placement):
     """A placement as WeasyPrint laid it out."""
 
-    document: Any = None        # weasyprint's laid-out Document
+    document: Any = field(default=None, compare=False)     # weasyprint's laid-out Document
 
 
 class _ForBrowsers(logging.Filter):
@@ -211,9 +213,9 @@ def _html(data: dict[str, Any], orientation: str, columns: int) -> str:
 
 
 def _candidates(data: dict[str, Any]) -> tuple[tuple[str, int, str], ...]:
-    """The card's HTML on every candidate page and column count."""
-    return tuple((orientation, columns, _html(data, orientation, columns))
-                 for orientation, columns in CANDIDATES + (FALLBACK,))
+    """The card's HTML on every candidate page and column count (on one, when `data["shape"]` names it)."""
+    shapes = (tuple(data["shape"]),) if data.get("shape") else CANDIDATES + (FALLBACK,)
+    return tuple((orientation, columns, _html(data, orientation, columns)) for orientation, columns in shapes)
 
 
 def choose(data: dict[str, Any]) -> Layout:
@@ -222,33 +224,41 @@ def choose(data: dict[str, Any]) -> Layout:
     return _best(_candidates(data))
 
 
-def _key(layout: Layout) -> tuple[bool, int, float]:
-    return layout.over > 0.5, layout.sides, -round(layout.fill, 3)
+def _key(layout: Layout) -> tuple[bool, bool, int, float]:
+    return layout.over > 0.5, bool(layout.split), layout.sides, -round(layout.fill, 3)
 
 
 @functools.lru_cache(maxsize=8)     # a build, `chart` and the tests lay the same card out more than once
 def _best(candidates: tuple[tuple[str, int, str], ...]) -> Layout:
-    """Each candidate as written, then the most promising one again with its charts packed into the gaps
-    the flow leaves (a chart that does not fit the rest of a column leaves it empty): the best of all."""
+    """Each candidate is printed as one flow of charts to measure them; its charts are then dealt to sides,
+    each chart with what belongs to it on one side (`_paginate`), and the most promising deals are printed
+    with a page break between sides.  The best of those: no table out of its column, no chart across two
+    sides, the fewest sides, the fullest, the first candidate."""
     layouts: list[Layout] = []
-    packed: list[tuple[tuple[bool, int, float], int, str]] = []
-    for orientation, columns, html in candidates:
+    deals: list[tuple[tuple[bool, bool, int, float, int], str, int, str]] = []
+    for index, (orientation, columns, html) in enumerate(candidates):
         if (orientation, columns) == FALLBACK and any(l.over <= 0.5 for l in layouts):
             break
         document = _render(html)
         sides, fill, over = measure(document)
-        layouts.append(Layout(orientation, columns, html, sides, fill, over, document))
-        order, estimate = _pack(document, columns)
-        reordered = _reorder(html, order)
-        if reordered != html and estimate < sides:
-            packed.append(((over > 0.5, estimate, -round(fill * sides / estimate, 3)), len(layouts) - 1, reordered))
-    for (_, estimate, _), index, html in sorted(packed)[:3]:     # the most promising first, until one keeps its word
+        layouts.append(Layout(orientation, columns, html, sides, fill, over, _split(document), document))
+        deal = _paginate(document, columns)
+        paged = _with_sides(html, deal.sides)
+        estimate = max(1, len(deal.sides))       # a card with no chart still prints its header on a side
+        deals.append(((over > 0.5, bool(deal.too_tall), estimate, -round(fill * sides / estimate, 3), index),
+                      orientation, columns, paged))
+    printed: list[Layout] = []
+    for (_, _, estimate, _, _), orientation, columns, html in sorted(deals)[:3]:    # until one keeps its word
         document = _render(html)
-        base = layouts[index]
-        layouts.append(Layout(base.orientation, base.columns, html, *measure(document), document))
-        if layouts[-1].sides <= estimate:
+        printed.append(Layout(orientation, columns, html, *measure(document), _split(document), document))
+        if printed[-1].sides <= estimate and not printed[-1].split:
             break
-    return min(layouts, key=lambda l: (*_key(l), layouts.index(l)))
+    if not printed:
+        return min(layouts, key=lambda l: (*_key(l), layouts.index(l)))
+    # a card of one side prints the same as one flow; one of more sides is printed only with its breaks
+    whole = [l for l in layouts if l.sides == 1 and not l.split]
+    pool = printed + whole
+    return min(pool, key=lambda l: (*_key(l), pool.index(l)))
 
 
 def _charts(box: Any) -> Iterator[Any]:
@@ -259,59 +269,169 @@ def _charts(box: Any) -> Iterator[Any]:
         yield from _charts(child)
 
 
-def _pack(document: Any, columns: int) -> tuple[list[str], int]:
-    """The charts (ids) in the order that packs them into the columns first-fit (each into the first column,
-    on any side, with room left for it), and how many sides that takes."""
-    heights: dict[str, float] = {}
-    follows: dict[str, str] = {}    # a part of a chart (the CRT's attacker side) never goes before the chart
+def _chart_sides(document: Any) -> dict[str, list[int]]:
+    """Each chart (id) and the sides it is printed on."""
+    found: dict[str, list[int]] = {}
+    for number, page in enumerate(document.pages):
+        for chart in _charts(page._page_box):
+            sides = found.setdefault(chart.element.get("id") or "", [])
+            if number not in sides:
+                sides.append(number)
+    return found
+
+
+def _split(document: Any) -> str:
+    """The first chart, with what belongs to it (`data-follows`), printed on more than one side: its name
+    and size; "" when every chart is on one side."""
+    where = _chart_sides(document)
+    for unit in _units(_measured(document)[0]):
+        sides = {side for part in unit for side in where.get(part.id, [])}
+        if len(sides) > 1:
+            height = sum(part.height for part in unit) * _MM_PER_PX
+            return f"{unit[0].id} ({height:.0f} mm)"
+    return ""
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A chart as printed in the flow: its id, its height (px, all its pieces) and the chart it belongs to."""
+
+    id: str
+    height: float
+    follows: str
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """Charts dealt to sides: each side's chart ids, column by column; the units that fit no side."""
+
+    sides: list[list[str]]
+    too_tall: list[tuple[str, float, float]]      # (chart id, its unit's height, what one side holds), mm
+
+
+def _measured(document: Any) -> tuple[list[_Part], float, float]:
+    """The card's charts in the order printed, the height of a column on a side, and on the first side
+    (below the card's header), in px."""
+    parts: dict[str, _Part] = {}
     first_top = None
     for page in document.pages:
         for chart in _charts(page._page_box):
             key = chart.element.get("id") or ""
-            heights[key] = heights.get(key, 0.0) + chart.margin_height()
-            if chart.element.get("data-follows"):
-                follows[key] = chart.element.get("data-follows")
+            before = parts.get(key)
+            parts[key] = _Part(key, (before.height if before else 0.0) + chart.margin_height(),
+                               chart.element.get("data-follows") or "")
             if first_top is None:
                 first_top = chart.position_y
-    if not document.pages or first_top is None:
-        return list(heights), len(document.pages)
+    if not document.pages:
+        return [], 0.0, 0.0
     page = document.pages[0]._page_box
-    top = page.position_y + page.margin_top
     full = page.height
-    first = full - (first_top - top)            # the first side's columns start below the card's header
-    room: list[float] = []
-    where: dict[str, int] = {}
-    for key, height in heights.items():
-        earliest = where.get(follows.get(key, ""), 0)
-        column = next((i for i, left in enumerate(room) if i >= earliest and left + 0.5 >= height), None)
-        if column is None:
-            column = len(room)
-            while True:     # a chart taller than a column runs on into the next ones
-                room.append(first if len(room) < columns else full)
-                if room[-1] + 0.5 >= height or len(room) > column + 20:
-                    break
-                height -= room[-1]
-                room[-1] = 0.0
-        room[-1 if column >= len(room) else column] -= height
-        where[key] = column
-    written = list(heights)
-    order = sorted(heights, key=lambda k: (where[k], written.index(k)))
-    return order, -(-len(room) // columns)
+    top = page.position_y + page.margin_top
+    return list(parts.values()), full, full - ((first_top if first_top is not None else top) - top)
 
 
-def _reorder(html: str, order: list[str]) -> str:
-    """The card's HTML with its chart sections in the given order (by id)."""
+def _units(parts: list[_Part]) -> list[list[_Part]]:
+    """The charts grouped with what belongs to them (a part follows its chart), in the order printed."""
+    ids = {part.id for part in parts}
+    leader: dict[str, str] = {}
+    for part in parts:
+        head = part.follows if part.follows in ids and part.follows != part.id else part.id
+        leader[part.id] = leader.get(head, head)
+    groups: dict[str, list[_Part]] = {}
+    for part in parts:
+        groups.setdefault(leader[part.id], []).append(part)
+    # a chart printed after a part that follows it still leads its unit
+    return [sorted(group, key=lambda p: p.id != lead) for lead, group in groups.items()]
+
+
+def _paginate(document: Any, columns: int) -> _Deal:
+    """The charts of a card printed as one flow, dealt to sides: each unit (a chart and what follows it) on
+    one side, each chart in the first column with room for it, a chart taller than a column in empty
+    columns side by side; a unit that fits no side where it would go opens a new one.  The units are dealt
+    in the order printed, and again tallest first; the deal with fewer sides wins (the order printed on a
+    tie).  On each side the charts keep the order printed, column by column."""
+    parts, full, first = _measured(document)
+    units = _units(parts)
+    printed = _deal(parts, units, columns, full, first)
+    tallest = _deal(parts, sorted(units, key=lambda unit: -sum(p.height for p in unit)), columns, full, first)
+    return tallest if (len(tallest.sides), len(tallest.too_tall)) < (len(printed.sides), len(printed.too_tall)) \
+        else printed
+
+
+def _deal(parts: list[_Part], units: list[list[_Part]], columns: int, full: float, first: float) -> _Deal:
+    """The units dealt to sides in the order given (see `_paginate`)."""
+    sides: list[list[float]] = []                   # the room left in each column of each side, px
+    placed: list[list[tuple[int, int, str]]] = []   # per side: (column, order printed, id)
+    order = {part.id: i for i, part in enumerate(parts)}
+    too_tall: list[tuple[str, float, float]] = []
+
+    def fit(unit: list[_Part], room: list[float], height: float) -> list[tuple[int, str]] | None:
+        taken: list[tuple[int, str]] = []
+        start = 0
+        for part in unit:
+            column = next((c for c in range(start, columns) if room[c] + 0.5 >= part.height), None)
+            if column is None:              # taller than a column: empty columns side by side
+                need = max(1, -int(-part.height // height))
+                column = next((c for c in range(start, columns - need + 1)
+                               if all(room[k] >= height - 0.5 for k in range(c, c + need))), None)
+                if column is None:
+                    return None
+                for k in range(column, column + need - 1):
+                    room[k] = 0.0
+                room[column + need - 1] -= part.height - height * (need - 1)
+            else:
+                room[column] -= part.height
+            taken.append((column, part.id))
+            start = column
+        return taken
+
+    for unit in units:
+        for number, room in enumerate(sides):
+            trial = list(room)
+            taken = fit(unit, trial, first if number == 0 else full)
+            if taken is not None:
+                sides[number] = trial
+                placed[number] += [(c, order[i], i) for c, i in taken]
+                break
+        else:
+            height = first if not sides else full
+            trial = [height] * columns
+            taken = fit(unit, trial, height)
+            if taken is None:       # it fits no side: it prints across sides, and the check says so
+                total = sum(part.height for part in unit)
+                too_tall.append((unit[0].id, total * _MM_PER_PX, height * columns * _MM_PER_PX))
+                taken, trial = [(0, part.id) for part in unit], [0.0] * columns
+            sides.append(trial)
+            placed.append([(c, order[i], i) for c, i in taken])
+    return _Deal([[i for _, _, i in sorted(side)] for side in placed], too_tall)
+
+
+_FLOW = re.compile(r'<div class="flow cols-(\d+)">')
+
+
+def _with_sides(html: str, sides: list[list[str]]) -> str:
+    """The card's HTML with its charts in the order dealt, a page break before each side after the first."""
     found = {m.group(1): m.group(0) for m in _SECTION.finditer(html)}
-    if set(found) != set(order) or len(found) < 2:
+    flow = _FLOW.search(html)
+    if flow is None or set(found) != {i for side in sides for i in side} or not found:
         return html
     positions = [m.span() for m in _SECTION.finditer(html)]
     start, end = positions[0][0], positions[-1][1]
     if any(html[b:c].strip() for (_, b), (c, _) in zip(positions, positions[1:])):
-        return html         # something other than charts between them: keep the order written
-    return html[:start] + "\n".join(found[key] for key in order) + html[end:]
+        return html         # something other than charts between them: keep the flow as written
+    breaks = f'\n</div>\n<div class="flow cols-{flow.group(1)} side">\n'
+    return html[:start] + breaks.join("\n".join(found[i] for i in side) for side in sides) + html[end:]
 
 
 _SECTION = re.compile(r'<section class="[^"]*\bchart\b[^"]*" id="([^"]+)".*?</section>', re.S)
+
+
+def _chart_title(html: str, chart: str) -> str:
+    """The heading a chart prints (its id when it prints none), as text."""
+    found = re.search(rf'id="{re.escape(chart)}"[^>]*>\s*<h[23]>(.*?)</h[23]>', html, re.S)
+    if found is None:
+        return chart
+    return html_module.unescape(re.sub(r"<[^>]+>", "", found.group(1))).strip()
 
 
 def _check(layout: Placement, data: dict[str, Any], span: Span, sides: int) -> list[Diagnostic]:
@@ -322,6 +442,13 @@ def _check(layout: Placement, data: dict[str, Any], span: Span, sides: int) -> l
             f"a table on the {data['id']} card ({data['lang']}) is {layout.over:.0f} mm too wide for "
             f"{paper} paper, even {layout.orientation} in {layout.columns} column{'s' if layout.columns > 1 else ''}",
             span, "fewer columns, or print on larger paper; nothing is clipped"))
+    if layout.split:
+        chart, _, size = layout.split.partition(" ")
+        problems.append(Diagnostic(
+            f"the chart '{_chart_title(layout.html, chart)}' of the {data['id']} card ({data['lang']}), with what "
+            f"belongs to it, measures {size.strip('()')}: more than one side of {paper} paper holds, even "
+            f"{layout.orientation} in {layout.columns} column{'s' if layout.columns > 1 else ''}", span,
+            "a chart is never split between sides: shorten it, or print on larger paper (card { paper a3 })"))
     if layout.sides > sides:
         problems.append(Diagnostic(
             f"the {data['id']} card ({data['lang']}) needs {layout.sides} sides of {paper} paper, more than the "
@@ -342,7 +469,8 @@ def card_pdf(data: dict[str, Any], span: Span, sides: int = SIDES, write: bool =
     The placement and the PDF come from the cache when the same candidates were laid out before by the same
     renderer (cache_key, or `key` when it is known); the cache never changes what is printed, only how soon."""
     key = key or cache_key(data)
-    return _printed(data, span, sides, write, key, _cached(key))
+    placement, content, problems = _printed(data, span, sides, write, key, _cached(key))
+    return placement.html, content, problems
 
 
 def _cached(key: str) -> tuple[Placement, bytes | None] | None:
@@ -353,7 +481,7 @@ def _cached(key: str) -> tuple[Placement, bytes | None] | None:
 
 
 def _printed(data: dict[str, Any], span: Span, sides: int, write: bool, key: str,
-             cached: tuple[Placement, bytes | None] | None) -> tuple[str, bytes | None, list[Diagnostic]]:
+             cached: tuple[Placement, bytes | None] | None) -> tuple[Placement, bytes | None, list[Diagnostic]]:
     """card_pdf, given what the cache holds for the card."""
     content: bytes | None = None
     if cached is not None:
@@ -365,11 +493,11 @@ def _printed(data: dict[str, Any], span: Span, sides: int, write: bool, key: str
         cache.write("cards", key, dataclasses.asdict(placement), content)
     problems = _check(placement, data, span, sides)
     if problems:
-        return placement.html, None, problems
+        return placement, None, problems
     if write and content is None:       # stored by a run that wrote no PDF
         content = _render(placement.html).write_pdf()
         cache.write("cards", key, dataclasses.asdict(placement), content)
-    return placement.html, content if write else b"", _uncovered(placement.html, data, span)
+    return placement, content if write else b"", _uncovered(placement.html, data, span)
 
 
 # what each field of a cached placement must be (JSON writes a whole float like 0.0 as 0)
@@ -392,7 +520,7 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
     cached = [_cached(key) for key in keys]         # each entry read once
     misses = [i for i, hit in enumerate(cached) if hit is None]
     workers = min(len(misses), os.cpu_count() or 1)
-    done: dict[int, tuple[str, bytes | None, list[Diagnostic]]] = {}
+    done: dict[int, tuple[Placement, bytes | None, list[Diagnostic]]] = {}
     if workers > 1 and sys.platform.startswith("linux"):    # forked workers: where fork is safe and cheap
         import concurrent.futures
         import multiprocessing
@@ -410,7 +538,36 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
             done[i] = _printed(*job, write, keys[i], cached[i])
             if progress is not None:
                 progress(len(done), len(jobs))
-    return [done[i] for i in range(len(jobs))]
+    _one_shape(jobs, done, write)
+    return [(placement.html, content, problems) for placement, content, problems in (done[i] for i in range(len(jobs)))]
+
+
+def _one_shape(jobs: list[tuple[dict[str, Any], Span, int]],
+               done: dict[int, tuple[Placement, bytes | None, list[Diagnostic]]], write: bool) -> None:
+    """Every language of a card on one page shape (orientation and columns) where that costs none of them a
+    side: the English card's shape is tried first, then the others', whatever the order of `jobs`.  A card whose languages cannot share
+    a shape keeps each its own."""
+    editions: dict[str, list[int]] = {}
+    for i, (data, _, _) in enumerate(jobs):
+        editions.setdefault(data["id"], []).append(i)
+    for indexes in editions.values():
+        first = sorted(indexes, key=lambda i: (jobs[i][0]["lang"] != "en", jobs[i][0]["lang"]))   # English's first
+        shapes = list(dict.fromkeys((done[i][0].orientation, done[i][0].columns) for i in first))
+        if len(shapes) < 2 or any(done[i][2] and done[i][1] is None for i in indexes):
+            continue
+        for shape in shapes:
+            trial = {}
+            for i in indexes:
+                if (done[i][0].orientation, done[i][0].columns) == shape:
+                    trial[i] = done[i]
+                    continue
+                data, span, sides = jobs[i]
+                shaped = {**data, "shape": shape}
+                key = cache_key(shaped)
+                trial[i] = _printed(shaped, span, sides, write, key, _cached(key))
+            if all(trial[i][1] is not None and trial[i][0].sides <= done[i][0].sides for i in indexes):
+                done.update(trial)
+                break
 
 
 def cache_key(data: dict[str, Any]) -> str:
@@ -419,9 +576,9 @@ def cache_key(data: dict[str, Any]) -> str:
     and its code stand for them) and the renderer (WeasyPrint's version, this module's code, the fonts and
     their stylesheet, rulesdsl's version)."""
     html = _html(data, *CANDIDATES[0])
-    digest = hashlib.sha256(b"rulesdsl card 2\0")
+    digest = hashlib.sha256(b"rulesdsl card 3\0")
     digest.update(_renderer().encode())
-    digest.update(repr((CANDIDATES, FALLBACK, SIDES)).encode())
+    digest.update(repr((CANDIDATES, FALLBACK, SIDES, data.get("shape"))).encode())
     digest.update(f"{len(html)}\0".encode())
     digest.update(html.encode("utf-8"))
     return digest.hexdigest()
@@ -449,7 +606,8 @@ def render_pdf(html: str, data: dict[str, Any], span: Span, sides: int = SIDES) 
     """The PDF of a card's HTML as it is (its page already chosen), with the same checks as `lay_out`."""
     document = _render(html)
     pages, fill, over = measure(document)
-    layout = Layout(data.get("orientation", "portrait"), data.get("columns", 1), html, pages, fill, over, document)
+    layout = Layout(data.get("orientation", "portrait"), data.get("columns", 1), html, pages, fill, over,
+                    _split(document), document)
     problems = _check(layout, data, span, sides)
     if problems:
         return None, problems

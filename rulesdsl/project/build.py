@@ -292,9 +292,13 @@ def print_card(resolved: ir.Resolved, lang: str, labels: dict[str, dict[str, str
     """One card as printed, on the paper and within the sides its card block asks for (`paper` overrides
     it): its data, its HTML as laid out (page and columns chosen), its PDF (None on a layout error, b""
     when not `pdf`) and its warnings and the layout check's errors."""
-    from rulesdsl.cards.pdf import card_pdf
-    data, warnings, job = _card_job(resolved, lang, labels, paper)
-    html, content, problems = card_pdf(*job, write=pdf)
+    from rulesdsl.cards.labeler import languages
+    from rulesdsl.cards.pdf import card_pdfs
+    # every language of the card is laid out, as a build does, so that it prints on the page shape they share
+    editions = [lang] + [other for other in languages(resolved) if other != lang]
+    prepared = [_card_job(resolved, edition, labels, paper) for edition in editions]
+    html, content, problems = card_pdfs([job for _, _, job in prepared], write=pdf)[0]
+    data, warnings, _ = prepared[0]
     return data, html, content, warnings + problems
 
 
