@@ -158,7 +158,7 @@ def _main(argv: list[str] | None) -> int:
     paths: list[Path] | None = getattr(args, "paths", None) or None
     if args.command == "fmt" and args.stdin_filename is not None and not paths:
         paths = [Path("-")]   # as ruff: a name for standard input means standard input
-    names_one = args.command in ("chart", "coverage", "explain")   # a rulebook file or id: no project needed
+    names_one = args.command in ("chart", "coverage", "explain", "diff")   # rulebook files or ids: no project needed
     if not paths and not names_one:
         if root is None:
             return _usage("no rulebooks/ folder here or in any folder above; run inside a project, "
@@ -228,8 +228,8 @@ def _diff(root: Path | None, args: Arguments) -> int:
     sides = []
     try:
         for spec in (args.old, args.new):
-            rulebook, effective, declared = load_rulebook_side(root, spec, args.resolved)
-            sides.append(snapshot(rulebook, effective, declared))
+            rulebook, effective, declared, applies = load_rulebook_side(root, spec, args.resolved)
+            sides.append(snapshot(rulebook, effective, declared, applies))
     except SideError as exc:
         return _usage(str(exc))
     except RulesError as exc:

@@ -85,19 +85,19 @@ def _demo_changes(*, resolved=False):
 def test_known_changes_between_two_versions_and_nothing_else():
     found = {(c.area, c.kind, c.what, c.old, c.new, c.severity) for c in _demo_changes()}
     assert found == {
-        ("rulebook", "changed", "version", "1.0", "1.1", "correction"),
+        ("rulebook", "changed", "version", "1.0", "1.1", "editorial"),
         ("rule", "changed", "summary", "Overrun targets may cost at most 1 MP.",
-         "Overrun targets may cost at most 2 MP.", "correction"),
-        ("rule", "changed", "overrun.max_target_cost", "1 MP", "2 MP", "correction"),
-        ("rule", "renumbered", "rule Night turns", "G2.0", "G4.0", "breaking"),
+         "Overrun targets may cost at most 2 MP.", "clarification"),
+        ("rule", "changed", "overrun.max_target_cost", "1 MP", "2 MP", "rules"),
+        ("rule", "renumbered", "rule Night turns", "G2.0", "G4.0", "editorial"),
         ("rule", "removed", "rule G3.0 Bridges", "Engineers may repair a blown bridge in one turn.", None,
-         "breaking"),
-        ("rule", "added", "rule G5.0 Weather", None, "Rain halves movement allowances.", "addition"),
-        ("sequence", "added", "player turn phase supply", None, "4 of 4, after exploitation", "addition"),
-        ("terrain", "changed", "woods combat", "Dx2", "Dx1½", "correction"),
-        ("terrain", "added", "terrain marsh", None, "kind hex, movement 3, combat Ax½", "addition"),
-        ("results", "added", "column 4:1", None, "1-2 D1, 3 D1r1, 4 D1r2, 5-6 D2r2", "addition"),
-        ("results", "changed", "3:1 x 4", "D1r1", "D1r2", "correction"),
+         "rules"),
+        ("rule", "added", "rule G5.0 Weather", None, "Rain halves movement allowances.", "rules"),
+        ("sequence", "added", "player turn phase supply", None, "4 of 4, after exploitation", "rules"),
+        ("terrain", "changed", "woods combat", "Dx2", "Dx1½", "rules"),
+        ("terrain", "added", "terrain marsh", None, "kind hex, movement 3, combat Ax½", "rules"),
+        ("results", "added", "column 4:1", None, "1-2 D1, 3 D1r1, 4 D1r2, 5-6 D2r2", "rules"),
+        ("results", "changed", "3:1 x 4", "D1r1", "D1r2", "rules"),
     }
 
 
@@ -124,7 +124,7 @@ def test_resolved_scs_to_new_scs_lists_sequence_and_overrun_changes():
     assert ("rule", "changed", "overrun.cost", "2 MP", "3 MP") in changes
     assert ("rule", "changed", "overrun.max_target_cost", "2 MP", "none") in changes
     assert ("rule", "added", "overrun.who", None, "exploit-capable") in changes
-    assert report["summary"]["breaking"] >= 1
+    assert report["summary"]["rules"] >= 1
 
 
 def test_formats_and_exit_codes():
@@ -134,16 +134,16 @@ def test_formats_and_exit_codes():
     text = run("diff", old, new)
     assert text.returncode == 1 and "6.0c Target hex cost limit" in text.stdout
     # a parameter reads as what it means (its declaration in the series); its id is only in the JSON
-    assert "[correction] The most the target hex may cost to enter for an overrun to be allowed: " \
+    assert "[rules] The most the target hex may cost to enter for an overrun to be allowed: " \
            "1 MP -> 2 MP" in text.stdout
     assert "overrun.max_target_cost" not in text.stdout
     assert run("diff", "--exit-zero", old, new).returncode == 0
     md = run("diff", "--format", "md", old, new).stdout
     assert md.startswith("# Errata: Demo Game: 1.0 to 1.1") and "to be allowed | 1 MP | 2 MP |" in md
-    assert md.index("## 6.0c") < md.index("## G4.0") < md.index("## G5.0")     # grouped in rule order
-    # charts filed under the rule they cite, among the rules
-    assert md.index("## 1.0 Sequence of play") < md.index("## 3.2 Terrain Effects Chart") < md.index("## 6.0c") \
-        < md.index("## 7.1 Combat Results Table") < md.index("## G3.0")
+    # rules changes first, in rule order, charts filed under the rule they cite; then the renumbering
+    assert md.index("## Rules changes") < md.index("### 1.0 Sequence of play") \
+        < md.index("### 3.2 Terrain Effects Chart") < md.index("### 6.0c") < md.index("### 7.1 Combat Results Table") \
+        < md.index("### G3.0") < md.index("### G5.0") < md.index("## Editorial") < md.index("### G4.0")
     assert "overrun.max_target_cost" not in md
     report = json.loads(run("diff", "--format", "json", old, new).stdout)
     [parameter] = [c for c in report["changes"] if c["what"] == "overrun.max_target_cost"]
@@ -186,8 +186,8 @@ def test_one_change_reads_in_the_singular_and_units_read_as_written():
     changes = compare(old, new)
     # the core vocabulary gives its meaning even to a rulebook read by itself
     assert [str(c) for c in changes] == ["The most steps that may stack in one hex: 6 steps -> 1 step"]
-    assert "\n1 change: 1 correction, " in text(changes, old, new)
-    assert "\n1 change: 1 correction, " in markdown(changes, old, new)
+    assert "\n1 change: 1 rules change" in text(changes, old, new)
+    assert "\n1 change: 1 rules change" in markdown(changes, old, new)
     assert "1 changes" not in text(changes, old, new) + markdown(changes, old, new)
 
 
@@ -199,7 +199,7 @@ def test_an_added_or_withdrawn_amendment_reads_as_one_with_what_it_sets():
     assert str(added) == "added amendment of rule 7.4" and added.details == sets
     [withdrawn] = compare(new, old)      # the series rule is in effect again: nothing is removed
     assert str(withdrawn) == "withdrawn amendment of rule 7.4: the series rule applies again"
-    assert withdrawn.severity == "correction" and withdrawn.details == sets
+    assert withdrawn.severity == "rules" and withdrawn.details == sets
 
 
 def test_a_folder_named_like_a_rulebook_id_does_not_hide_it(project, capsys, monkeypatch):

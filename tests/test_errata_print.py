@@ -50,7 +50,12 @@ def test_the_html_errata_shares_the_card_style_with_page_margins(project, capsys
     assert "header.card" in out and "section.chart" in out          # card.css, as the cards use it
     assert re.search(r"@page \{ size: 210mm 297mm; margin: 14mm 12mm 16mm; \}", out)
     assert "print-color-adjust: exact" in out
-    assert "<h2>G4.0 Night turns</h2>" in out and "<h2>Designer&#39;s notes: G4.0 Night turns</h2>" in out
+    assert "<h2>G4.0 Night turns</h2>" in out and '<h2 class="part">Designer&#39;s notes: no change to play</h2>' in out
+    # each severity apart, rules changes first
+    parts = re.findall(r'<h2 class="part">([^<]*)</h2>', out)
+    assert parts == ["Rules changes: what players do is different",
+                     "Clarifications: the words changed, not what the rules compute",
+                     "Editorial: numbering, references and the version", "Designer&#39;s notes: no change to play"]
     assert '<p class="legend">A cell is named column x die roll: 3:1 x 4 is the 3:1 column at a roll of 4.</p>' in out
     assert "<li>What movement allowances are multiplied by in rain: 2/3</li>" in out
     assert not re.search(r"\b1 changes", out) and "21 changes" in out
@@ -91,10 +96,10 @@ def test_only_an_edited_text_is_marked_not_a_rewritten_one_nor_none():
     from rulesdsl.errata.diff import Change
     from rulesdsl.errata.sheets import _cells
     edited = Change("rule", "G4.0", "changed", "summary", "Night turns forbid exploitation.",
-                    "Night turns forbid exploitation and overruns.", "correction")
+                    "Night turns forbid exploitation and overruns.")
     assert "<ins>" in str(_cells(edited)[1])
     rewritten = Change("rule", "6.0c", "changed", "summary", "Overrun targets may cost at most 1 MP.",
-                       "A target hex may be overrun only if it would cost 2 MPs or less to enter.", "correction")
+                       "A target hex may be overrun only if it would cost 2 MPs or less to enter.")
     assert _cells(rewritten) == (rewritten.old, rewritten.new)
-    none = Change("rule", "6.0c", "changed", "designer's notes", "(none)", "Roads may not lower the cost.", "note")
+    none = Change("rule", "6.0c", "changed", "designer's notes", "(none)", "Roads may not lower the cost.")
     assert _cells(none) == ("(none)", "Roads may not lower the cost.")

@@ -21,48 +21,49 @@ OLD, NEW = ERRATA / "hedgerow-1.0.rules", ERRATA / "hedgerow-1.1.rules"
 # every edit of the scenario: (rule it is filed under, kind, what, old, new, severity)
 EXPECTED = {
     # value: a parameter, by its declared meaning (its id is in the JSON only); MP and MPs are one unit
-    ("G2.0", "changed", "mud.extra_cost", "+1 MP", "+2 MP", "correction"),
+    ("G2.0", "changed", "mud.extra_cost", "+1 MP", "+2 MP", "rules"),
     # unit: two turns become one turn
-    ("G3.0", "changed", "bridge.repair_time", "2 turns", "1 turn", "correction"),
+    ("G3.0", "changed", "bridge.repair_time", "2 turns", "1 turn", "rules"),
     # insert-and-shift: one insertion, three renumberings, nothing removed
     ("G3.1a", "added", "rule G3.1a Bridge ratings", None,
-     "Each bridge is rated light or heavy; only light bridges may be blown by a single engineer.", "addition"),
-    ("G3.1b", "renumbered", "rule Bridge demolition", "G3.1a", "G3.1b", "breaking"),
-    ("G3.1c", "renumbered", "rule Bridge capture", "G3.1b", "G3.1c", "breaking"),
-    ("G3.1d", "renumbered", "rule Bridge guards", "G3.1c", "G3.1d", "breaking"),
+     "Each bridge is rated light or heavy; only light bridges may be blown by a single engineer.", "rules"),
+    ("G3.1b", "renumbered", "rule Bridge demolition", "G3.1a", "G3.1b", "editorial"),
+    ("G3.1c", "renumbered", "rule Bridge capture", "G3.1b", "G3.1c", "editorial"),
+    ("G3.1d", "renumbered", "rule Bridge guards", "G3.1c", "G3.1d", "editorial"),
     # renumber (the same content)
-    ("G8.0", "renumbered", "rule Victory", "G7.0", "G8.0", "breaking"),
+    ("G8.0", "renumbered", "rule Victory", "G7.0", "G8.0", "editorial"),
     # move: renumbered and edited; found by similarity
-    ("G9.0", "renumbered", "rule Air support", "G6.0", "G9.0", "breaking"),
+    ("G9.0", "renumbered", "rule Air support", "G6.0", "G9.0", "editorial"),
     ("G9.0", "changed", "summary", "Each side receives two air points each day turn, spent on bombardment.",
-     "Each side receives three air points each day turn, spent on bombardment.", "correction"),
+     "Each side receives three air points each day turn, spent on bombardment.", "clarification"),
     # delete, with what the rule said
     ("G5.0", "removed", "rule G5.0 Partisans", "Partisans may cut one road hex a turn behind German lines.", None,
-     "breaking"),
+     "rules"),
     # add, with its summary (and its parameter in the details)
-    ("G10.0", "added", "rule G10.0 Rain", None, "Rain turns cut movement allowances by a third.", "addition"),
+    ("G10.0", "added", "rule G10.0 Rain", None, "Rain turns cut movement allowances by a third.", "rules"),
     # summary only
     ("G4.0", "changed", "summary", "Night turns halve movement allowances and forbid exploitation.",
-     "Night turns halve movement allowances and forbid both exploitation and overruns.", "correction"),
+     "Night turns halve movement allowances and forbid both exploitation and overruns.", "clarification"),
     # a designer's note: apart, no player errata
     ("G4.0", "changed", "designer's notes", "Simplified from the designer's playtests of the night rules.",
      "Simplified from the designer's playtests of the night rules, which found overruns at night too strong.",
      "note"),
-    # a withdrawn override: the series rule applies again
+    # a withdrawn override: the series rule applies again, with the values it sets
     ("6.0c", "withdrawn", "override of rule 6.0c Target hex cost limit", "Overrun targets may cost at most 1 MP.",
-     "the series rule applies again", "correction"),
+     "the series rule applies again: The most the target hex may cost to enter for an overrun to be allowed: 2 MP; "
+     "Whether the target hex's cost for the overrun limit counts terrain only, not enemy ZOCs: yes", "rules"),
     # phases: one inserted (with where), two swapped
-    ("1.0", "added", "player turn phase air", None, "4 of 5, after combat", "addition"),
+    ("1.0", "added", "player turn phase air", None, "4 of 5, after combat", "rules"),
     ("1.0", "reordered", "player turn phases", "reinforcements, movement, combat, exploitation",
-     "movement, reinforcements, combat, exploitation", "breaking"),
+     "movement, reinforcements, combat, exploitation", "rules"),
     # TEC cells
-    ("3.2", "changed", "woods combat", "Dx2", "Dx1½", "correction"),
-    ("3.2", "changed", "bocage movement", "3", "2", "correction"),
+    ("3.2", "changed", "woods combat", "Dx2", "Dx1½", "rules"),
+    ("3.2", "changed", "bocage movement", "3", "2", "rules"),
     # CRT: a cell and a column, with its results
-    ("7.1", "changed", "3:1 x 4", "D1r1", "D1r2", "correction"),
-    ("7.1", "added", "column 4:1", None, "1-2 D1, 3 D1r1, 4 D1r2, 5-6 D2r2", "addition"),
+    ("7.1", "changed", "3:1 x 4", "D1r1", "D1r2", "rules"),
+    ("7.1", "added", "column 4:1", None, "1-2 D1, 3 D1r1, 4 D1r2, 5-6 D2r2", "rules"),
     # the header
-    (None, "changed", "version", "1.0", "1.1", "correction"),
+    (None, "changed", "version", "1.0", "1.1", "editorial"),
 }
 
 
@@ -87,13 +88,21 @@ def test_every_edit_is_reported_once_with_content_and_nothing_else(project, caps
         "Whether the target hex's cost for the overrun limit counts terrain only, not enemy ZOCs: yes"]
     # ids in the JSON, meanings beside them
     assert by_what["mud.extra_cost"]["meaning"] == "the extra MPs a unit spends to enter a mud hex"
-    assert report["summary"] == {"correction": 9, "addition": 4, "breaking": 7, "note": 1}
+    # severity by effect on play: every value, cell, phase and rule is a rules change; a summary's words a
+    # clarification; renumberings and the version editorial
+    assert report["summary"] == {"rules": 12, "clarification": 2, "editorial": 6, "note": 1}
 
 
 def test_the_text_errata_reads_in_players_words_in_rule_order(project, capsys):
     out = _report(project, capsys, fmt="text")
-    assert out.startswith("Hedgerow Test: 1.0 to 1.1\n21 changes: 9 corrections, 4 additions, 7 breaking changes; "
-                          "1 designer's note (no change to play)\n")
+    assert out.startswith("Hedgerow Test: 1.0 to 1.1\n21 changes: 12 rules changes, 2 clarifications, "
+                          "6 editorial changes; 1 designer's note (no change to play)\n\n"
+                          "RULES CHANGES: WHAT PLAYERS DO IS DIFFERENT\n")
+    # each severity apart, rules changes first
+    parts = [line for line in out.splitlines() if line.isupper()]
+    assert parts == ["RULES CHANGES: WHAT PLAYERS DO IS DIFFERENT",
+                     "CLARIFICATIONS: THE WORDS CHANGED, NOT WHAT THE RULES COMPUTE",
+                     "EDITORIAL: NUMBERING, REFERENCES AND THE VERSION", "DESIGNER'S NOTES: NO CHANGE TO PLAY"]
     assert "The extra MPs a unit spends to enter a mud hex: +1 MP -> +2 MP" in out
     assert "How long engineers take to repair a blown bridge: 2 turns -> 1 turn" in out
     # no parameter id on the page, and no false removal
@@ -102,13 +111,17 @@ def test_the_text_errata_reads_in_players_words_in_rule_order(project, capsys):
     assert "withdrawn override of rule 6.0c Target hex cost limit: the series rule applies again" in out
     assert "added column 4:1: 1-2 D1, 3 D1r1, 4 D1r2, 5-6 D2r2" in out
     assert "A cell is named column x die roll: 3:1 x 4 is the 3:1 column at a roll of 4." in out
-    # charts filed under the rules they cite, among the rules; designer's notes last, apart
+    # within each severity, in rule order, charts filed under the rules they cite; designer's notes last, apart
     headings = [line for line in out.splitlines() if line and not line.startswith(" ")][2:]
-    assert headings == ["Rulebook", "1.0 Sequence of play", "3.2 Terrain Effects Chart", "6.0c Target hex cost limit",
-                        "7.1 Combat Results Table", "G2.0 Mud", "G3.0 Bridges", "G3.1a Bridge ratings",
-                        "G3.1b Bridge demolition", "G3.1c Bridge capture", "G3.1d Bridge guards", "G4.0 Night turns",
-                        "G5.0 Partisans", "G8.0 Victory", "G9.0 Air support", "G10.0 Rain",
-                        "Designer's notes: G4.0 Night turns"]
+    assert headings == ["RULES CHANGES: WHAT PLAYERS DO IS DIFFERENT",
+                        "1.0 Sequence of play", "3.2 Terrain Effects Chart", "6.0c Target hex cost limit",
+                        "7.1 Combat Results Table", "G2.0 Mud", "G3.0 Bridges", "G3.1a Bridge ratings", "G5.0 Partisans",
+                        "G10.0 Rain",
+                        "CLARIFICATIONS: THE WORDS CHANGED, NOT WHAT THE RULES COMPUTE", "G4.0 Night turns",
+                        "G9.0 Air support",
+                        "EDITORIAL: NUMBERING, REFERENCES AND THE VERSION", "Rulebook", "G3.1b Bridge demolition",
+                        "G3.1c Bridge capture", "G3.1d Bridge guards", "G8.0 Victory", "G9.0 Air support",
+                        "DESIGNER'S NOTES: NO CHANGE TO PLAY", "G4.0 Night turns"]
     assert "      - What movement allowances are multiplied by in rain: 2/3" in out
 
 
@@ -123,8 +136,11 @@ def test_comments_and_layout_alone_are_no_change():
 def test_the_resolved_errata_says_the_series_rule_applies_again(project, capsys):
     report = _report(project, capsys, "--resolved")
     changes = {(c["rule"], c["kind"], c["what"], c["old"], c["new"]) for c in report["changes"]}
-    assert ("6.0c", "withdrawn", "override of rule 6.0c Target hex cost limit", None,
-            "the series rule applies again") in changes
+    withdrawn = [c for c in changes if c[1] == "withdrawn"]
+    assert [c[:4] for c in withdrawn] == [("6.0c", "withdrawn", "override of rule 6.0c Target hex cost limit", None)]
+    # it says what now applies: the series value
+    assert withdrawn[0][4].startswith("the series rule applies again: The most the target hex may cost to enter "
+                                      "for an overrun to be allowed: 2 MP")
     assert ("6.0c", "changed", "overrun.max_target_cost", "1 MP", "2 MP") in changes   # what that means in play
     assert not any(kind == "removed" and what.startswith("rule 6.") for _, kind, what, _, _ in changes)
 
@@ -248,7 +264,7 @@ def test_a_withdrawn_chart_override_reads_as_the_series_chart_applying_again():
     without = text[:start] + text[text.index("combat results table"):]
     [change] = compare(snapshot(parse(Source("a.rules", text))), snapshot(parse(Source("b.rules", without))))
     assert str(change) == "withdrawn override of the Terrain Effects Chart: the series chart applies again"
-    assert (change.rule, change.severity) == ("3.2", "correction")
+    assert (change.rule, change.severity) == ("3.2", "rules")
     start = text.index("override sequence of play")
     without = text[:start] + text[text.index("override terrain effects chart"):]
     [change] = compare(snapshot(parse(Source("a.rules", text))), snapshot(parse(Source("b.rules", without))))

@@ -96,7 +96,7 @@ def test_your_own_title_as_the_readme_shows_it(installed, tmp_path):
     assert (folder / "generated" / "charts" / "demo.en.html").is_file()
     assert (folder / "generated" / "charts" / "demo.en.pdf").read_bytes().startswith(b"%PDF")
     assert outputs["python -c"] == "5:1\n"
-    assert re.search(r"\[correction\] The most steps that may stack in one hex: 1 step -> 3 steps?\n",
+    assert re.search(r"\[rules\] The most steps that may stack in one hex: 1 step -> 3 steps?\n",
                      outputs["rulesdsl diff"]), \
         outputs["rulesdsl diff"]
     # the module repeats what it inherits, naming the library file by a machine-independent path

@@ -154,7 +154,7 @@ def test_markdown_shows_every_rulebook_text_as_text(demo, capsys):
 def test_markdown_leaves_ordinary_names_alone(demo, capsys):
     old, new = str(FIXTURES / "diff" / "demo-1.0.rules"), str(FIXTURES / "diff" / "demo-1.1.rules")
     code, out, err = demo.run("diff", "--format", "md", old, new, capsys=capsys)
-    assert "to be allowed | 1 MP | 2 MP | correction |" in out and "## 6.0c Target hex cost limit" in out
+    assert "to be allowed | 1 MP | 2 MP | rules |" in out and "### 6.0c Target hex cost limit" in out
 
 
 def test_html_errata_is_escaped_and_json_keeps_the_text(demo, capsys):

@@ -32,7 +32,37 @@ from rulesdsl.checks.resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION,
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
 from rulesdsl.model.walk import iter_fields
 
-SEVERITIES = ("correction", "addition", "breaking", "note")
+# What a change does to play, in the order an errata sheet lists them:
+#   rules          players do something else: a value, cell, row, phase, terrain, code, chart, definition or
+#                  rule added, removed or changed; phases in another order; an override made or withdrawn;
+#                  another series extended
+#   clarification  the words changed, what the rules compute did not: a rule's title or summary, a
+#                  translation, a worked example
+#   editorial      numbers and references: a renumbering, cross references and citations, the version and
+#                  title, the card's looks
+#   note           a designer's note: no errata at all
+SEVERITIES = ("rules", "clarification", "editorial", "note")
+_WORDING = ("summary", "title", "more summaries")
+_REFERENCES = ("cross references", "cites", "version", "title")
+
+
+def severity_of(area: str, kind: str, what: str) -> str:
+    """The severity of a change (SEVERITIES), from its area, its kind and what changed."""
+    if what == "designer's notes":
+        return "note"
+    if kind == "renumbered":
+        return "editorial"
+    if area == "rulebook":
+        return "rules" if what in ("extends", "kind") else "editorial"
+    if area == "rule" and kind == "changed" and what in _WORDING:
+        return "clarification"
+    if what in _REFERENCES:
+        return "editorial"
+    if area in ("labels", "examples"):
+        return "clarification"
+    if area == "card":
+        return "editorial"
+    return "rules"
 AREAS = ("rulebook", "rule", "sequence", "terrain", "results", "result-codes", "modifiers", "shifts", "adjustments",
          "unit-factors", "tables", "unit-types", "vocabulary", "parameters", "rounding", "labels", "examples", "card")
 
@@ -45,10 +75,14 @@ class Change:
     what: str            # what changed, in the rulebook's words (a parameter's id: the JSON keeps it)
     old: str | None
     new: str | None
-    severity: str        # one of SEVERITIES; `note` for a designer's note, which is no player errata
     meaning: str | None = None   # a parameter's declared meaning, in players' words
     details: tuple[str, ...] = ()   # the content of what was added or removed, a line each
     rule: str | None = None      # the rule number it is filed under: its rule's, or the chart's first cite
+
+    @property
+    def severity(self) -> str:
+        """What the change does to play: one of SEVERITIES (`severity_of`)."""
+        return severity_of(self.area, self.kind, self.what)
 
     @property
     def label(self) -> str:
@@ -370,9 +404,11 @@ def _in_effect(rulebook: ir.Rulebook, resolved: ir.Resolved | None) -> dict[type
 
 
 def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None,
-             declared: Mapping[str, ir.Declared] | None = None) -> dict[str, Any]:
+             declared: Mapping[str, ir.Declared] | None = None, applies: ir.Resolved | None = None) -> dict[str, Any]:
     """The meaning of a rulebook (or, resolved, of the rules in effect) as plain data; `declared` (by
-    default the resolved rulebook's vocabulary) gives what each parameter means, for the errata."""
+    default the resolved rulebook's vocabulary) gives what each parameter means, for the errata; `applies`
+    (the rulebook resolved, when its series could be read) gives the values in effect, so that a withdrawn
+    override can say what applies again."""
     header = _record(rulebook, *ir.STATEMENT_FIELD.values())
     snap: dict[str, Any] = {"rulebook": {key: header.pop(key) for key in ("id", "kind", "title", "version",
                                                                           "extends")}}
@@ -386,6 +422,13 @@ def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None,
         declared = vocabulary([rulebook])[0]
     snap["meanings"] = {name: declared[name].meaning for rule in snap["rules"].values()
                         for name in rule["parameters"] if name in declared}
+    in_effect = resolved or applies
+    if in_effect is not None:     # each rule's values in effect, in players' words
+        records = SNAPSHOTS[ir.Rule][1]([effective.node for effective in in_effect.rules])
+        known = {**in_effect.declared, **declared}
+        snap["applies"] = {key: [f"{_words(known[name].meaning) if name in known else name}: {value}"
+                                 for name, value in record["parameters"].items()]
+                           for key, record in records.items()}
     if resolved is not None:   # resolution has used up `override`: it chose what is in effect
         for entry in [*snap["rules"].values(), snap["sequence"]["chart"],
                       *(snap[area].get(_BLOCK, {}) for area in _KEYED)]:
@@ -430,9 +473,9 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     for key in old["rulebook"]:
         a, b = old["rulebook"][key], new["rulebook"].get(key, "")
         if a != b:
-            changes.append(Change("rulebook", "rulebook", "changed", key, a or "(none)", b or "(none)",
-                                  "breaking" if key in ("extends", "kind") else "correction"))
-    changes += _rules(old["rules"], new["rules"], {**old.get("meanings", {}), **new.get("meanings", {})})
+            changes.append(Change("rulebook", "rulebook", "changed", key, a or "(none)", b or "(none)"))
+    changes += _rules(old["rules"], new["rules"], {**old.get("meanings", {}), **new.get("meanings", {})},
+                      new.get("applies", {}))
     sequence = _cite(new["sequence"]["chart"].get("cites") or old["sequence"]["chart"].get("cites"))
     if old["sequence"]["chart"].get("override") == "yes" and not new["sequence"]["chart"]:
         changes.append(_withdrawn_chart("sequence", "Sequence of play", sequence))
@@ -454,7 +497,7 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
 def _withdrawn_chart(area: str, heading: str, rule: str | None) -> Change:
     """A title's own version of a chart withdrawn: its series' chart is in effect again, nothing is removed."""
     return Change(area, heading, "withdrawn", f"override of the {heading}", None,
-                  "the series chart applies again", "correction", rule=rule)
+                  "the series chart applies again", rule=rule)
 
 
 def _cite(cites: str | None) -> str | None:
@@ -539,7 +582,17 @@ def _pairs(old: dict[str, Any], new: dict[str, Any]) -> dict[str, str]:
     return pairs
 
 
-def _rules(old: dict[str, Any], new: dict[str, Any], meanings: dict[str, str]) -> list[Change]:
+def _applies_again(key: str, applies: Mapping[str, list[str]], amended: bool = False) -> str:
+    """What a withdrawn override leaves in effect: the series rule (as the title amends it), with the values
+    in effect where they are known."""
+    values = applies.get(key)
+    return ("the series rule applies again" + (", as this title amends it" if amended else "")
+            + (": " + "; ".join(values) if values else ""))
+
+
+def _rules(old: dict[str, Any], new: dict[str, Any], meanings: dict[str, str],
+           applies: Mapping[str, list[str]] | None = None) -> list[Change]:
+    applies = applies or {}
     changes = []
     pairs = _pairs(old, new)
     became = set(pairs.values())
@@ -548,40 +601,38 @@ def _rules(old: dict[str, Any], new: dict[str, Any], meanings: dict[str, str]) -
             continue
         if rule.get("override") == "yes" or rule.get("amend") == "yes":   # the series' rule is in effect again
             changes.append(Change("rule", key, "withdrawn", _rule_noun(key, rule), rule["summary"] or
-                                  None, "the series rule applies again", "correction",
+                                  None, _applies_again(key, applies),
                                   details=_content(rule, meanings), rule=key))
         else:
-            changes.append(Change("rule", key, "removed", _rule_noun(key, rule), rule["summary"] or None, None,
-                                  "breaking", details=_content(rule, meanings), rule=key))
+            changes.append(Change("rule", key, "removed", _rule_noun(key, rule), rule["summary"] or None, None, details=_content(rule, meanings), rule=key))
     for key, rule in new.items():
         if key in became:
             continue
         changes.append(Change("rule", key, "added", _rule_noun(key, rule), None,
-                              rule["summary"] or None, "addition",
+                              rule["summary"] or None,
                               details=_content(rule, meanings), rule=key))
         if rule.get("notes"):
-            changes.append(Change("rule", key, "added", "designer's notes", None, rule["notes"], "note", rule=key))
+            changes.append(Change("rule", key, "added", "designer's notes", None, rule["notes"], rule=key))
     renumbered = {was: key for was, key in pairs.items() if was != key}
     for was, key in pairs.items():
         a, b = old[was], new[key]
         if renumbered and a.get("see"):   # a cross reference that follows a renumbering is no change
             a = {**a, "see": ", ".join(sorted(renumbered.get(r, r) for r in a["see"].split(", ")))}
         if was != key:
-            changes.append(Change("rule", key, "renumbered", f"rule {b['title']}".rstrip(), was, key, "breaking",
+            changes.append(Change("rule", key, "renumbered", f"rule {b['title']}".rstrip(), was, key,
                                   rule=key))
         if a.get(_OWN) == "yes" and b.get(_OWN) != "yes":
-            again = "the series rule applies again" + (", as this title amends it" if b.get(_OWN) == "amended" else "")
+            again = _applies_again(key, applies, amended=b.get(_OWN) == "amended")
             changes.append(Change("rule", key, "withdrawn", f"override of rule {key} {a['title']}".rstrip(), None,
-                                  again, "correction", rule=key))
+                                  again, rule=key))
         elif b.get(_OWN) == "yes" and a.get(_OWN) != "yes":
             changes.append(Change("rule", key, "overridden", f"rule {key}", None,
-                                  "this title's own rule replaces the series rule", "correction", rule=key))
+                                  "this title's own rule replaces the series rule", rule=key))
         for field in dict.fromkeys([*a, *b]):
             if field in ("parameters", "definitions", _OWN) or a.get(field, "") == b.get(field, ""):
                 continue
             changes.append(Change("rule", key, "changed", _RULE_NOUNS.get(field, field), a.get(field) or "(none)",
                                   b.get(field) or "(none)",
-                                  "note" if field == "notes" else "breaking" if field == "override" else "correction",
                                   rule=key))
         for name in sorted(set(a["parameters"]) | set(b["parameters"])):
             pa, pb = a["parameters"].get(name), b["parameters"].get(name)
@@ -589,17 +640,16 @@ def _rules(old: dict[str, Any], new: dict[str, Any], meanings: dict[str, str]) -
                 continue
             meaning = meanings.get(name)
             if pa is None:
-                changes.append(Change("rule", key, "added", name, None, pb, "addition", meaning, rule=key))
+                changes.append(Change("rule", key, "added", name, None, pb, meaning, rule=key))
             elif pb is None:
-                changes.append(Change("rule", key, "removed", name, pa, None, "breaking", meaning, rule=key))
+                changes.append(Change("rule", key, "removed", name, pa, None, meaning, rule=key))
             else:
-                changes.append(Change("rule", key, "changed", name, pa, pb, "correction", meaning, rule=key))
+                changes.append(Change("rule", key, "changed", name, pa, pb, meaning, rule=key))
         for name in sorted(set(a["definitions"]) | set(b["definitions"])):
             da, db = a["definitions"].get(name), b["definitions"].get(name)
             if da != db:
                 kind = "added" if da is None else "removed" if db is None else "changed"
                 changes.append(Change("rule", key, kind, f"definition {name}", da, db,
-                                      {"added": "addition", "removed": "breaking"}.get(kind, "correction"),
                                       rule=key))
     return changes
 
@@ -632,8 +682,7 @@ def _sequence(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     for field, value in old["chart"].items():
         other = new["chart"].get(field, "")
         if value != other:
-            changes.append(Change("sequence", heading, "changed", field, value or "(none)", other or "(none)",
-                                  "correction"))
+            changes.append(Change("sequence", heading, "changed", field, value or "(none)", other or "(none)"))
     lists = [(old["phases"], new["phases"], "player turn phase", heading, ""),
              (old["game_turn"], new["game_turn"], "game turn step", heading, "")]
     for side in dict.fromkeys([*old["sides"], *new["sides"]]):
@@ -643,18 +692,17 @@ def _sequence(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     for a, b, noun, where, prefix in lists:
         for name in b:
             if name not in a:
-                changes.append(Change("sequence", where, "added", f"{noun} {name}", None, _position(b, name),
-                                      "addition", details=_phase_content(new["phase_detail"].get(prefix + name))))
+                changes.append(Change("sequence", where, "added", f"{noun} {name}", None, _position(b, name), details=_phase_content(new["phase_detail"].get(prefix + name))))
         for name in a:
             if name not in b:
                 changes.append(Change("sequence", where, "removed", f"{noun} {name}", f"was {_position(a, name)}",
-                                      None, "breaking",
+                                      None,
                                       details=_phase_content(old["phase_detail"].get(prefix + name))))
         common_a = [n for n in a if n in b]
         common_b = [n for n in b if n in a]
         if common_a != common_b:
             changes.append(Change("sequence", where, "reordered", f"{noun}s", ", ".join(common_a),
-                                  ", ".join(common_b), "breaking"))
+                                  ", ".join(common_b)))
     for name in old["phase_detail"]:
         if name in new["phase_detail"]:
             side, _, phase = name.partition(": ")
@@ -665,7 +713,7 @@ def _sequence(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
                     if field == "activities":   # what happens in the phase, in players' words
                         value, other = _activities(value), _activities(other)
                     changes.append(Change("sequence", where, "changed", f"{label} {field}", value or "(none)",
-                                          other or "(none)", "note" if field == "note" else "correction"))
+                                          other or "(none)"))
     return changes
 
 
@@ -692,11 +740,10 @@ def _results(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     gone = [c for c in old_columns if c not in new_columns]
     came = [c for c in new_columns if c not in old_columns]
     for column in came:
-        changes.append(Change("results", heading, "added", f"column {column}", None, _column(new, column) or None,
-                              "addition"))
+        changes.append(Change("results", heading, "added", f"column {column}", None, _column(new, column) or None))
     for column in gone:
         changes.append(Change("results", heading, "removed", f"column {column}", _column(old, column) or None,
-                              None, "breaking"))
+                              None))
 
     def keep(key: str) -> bool:
         return key != "(columns)" and key.split(" x ")[0] not in gone + came
@@ -723,21 +770,20 @@ def _keyed(area: str, heading: str, old: dict[str, Any], new: dict[str, Any], no
 
     for key in new:
         if key not in old and key != _BLOCK:
-            changes.append(Change(area, heading, "added", f"{noun} {key}", None, _item_text(new[key]), "addition",
+            changes.append(Change(area, heading, "added", f"{noun} {key}", None, _item_text(new[key]),
                                   rule=cite(key)))
     for key in old:
         if key not in new and key != _BLOCK:
             # what a removed item said (an example's whole situation is left out: no player plays it)
             said = _item_text(old[key]) if area != "examples" else None
-            changes.append(Change(area, heading, "removed", f"{noun} {key}", said, None, "breaking", rule=cite(key)))
+            changes.append(Change(area, heading, "removed", f"{noun} {key}", said, None, rule=cite(key)))
             continue
         fields = dict.fromkeys([*old[key], *new.get(key, {})])
         for field in fields:
             value, other = old[key].get(field, ""), new.get(key, {}).get(field, "")
             if value != other:
                 what = field if key == _BLOCK else f"{key} {field}"
-                changes.append(Change(area, heading, "changed", what, value or "(none)", other or "(none)",
-                                      "correction", rule=cite(key)))
+                changes.append(Change(area, heading, "changed", what, value or "(none)", other or "(none)", rule=cite(key)))
     for key in new:    # a chart's own fields when the old side had no such chart
         if key == _BLOCK and key not in old:
             changes += _keyed(area, heading, {_BLOCK: {}}, {_BLOCK: new[key]}, noun)
@@ -748,12 +794,12 @@ def _flat(area: str, heading: str, old: dict[str, Any], new: dict[str, Any], nou
     changes = []
     for key in new:
         if key not in old:
-            changes.append(Change(area, heading, "added", key, None, new[key], "addition"))
+            changes.append(Change(area, heading, "added", key, None, new[key]))
     for key in old:
         if key not in new:
-            changes.append(Change(area, heading, "removed", key, old[key], None, "breaking"))
+            changes.append(Change(area, heading, "removed", key, old[key], None))
         elif old[key] != new[key]:
-            changes.append(Change(area, heading, "changed", key, old[key], new[key], "correction"))
+            changes.append(Change(area, heading, "changed", key, old[key], new[key]))
     return changes
 
 
@@ -775,7 +821,7 @@ def summary(changes: list[Change]) -> dict[str, int]:
 
 def as_json(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     return {"old": old["rulebook"], "new": new["rulebook"], "summary": summary(changes),
-            "changes": [{**asdict(c), "details": list(c.details)} for c in order(changes)]}
+            "changes": [{**asdict(c), "severity": c.severity, "details": list(c.details)} for c in order(changes)]}
 
 
 @dataclass(frozen=True)
@@ -791,7 +837,12 @@ class Section:
 class Group:
     heading: str
     sections: list[Section]
-    notes: bool = False     # designer's notes: no player errata
+    severity: str = "rules"     # one of SEVERITIES: a sheet shows each apart, rules changes first
+
+    @property
+    def notes(self) -> bool:
+        """Designer's notes: no player errata."""
+        return self.severity == "note"
 
     @property
     def changes(self) -> list[Change]:
@@ -811,9 +862,10 @@ def _legend(area: str, changes: list[Change]) -> str | None:
 
 
 def grouped(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> list[Group]:
-    """Groups in errata order: each rule number with its title, holding its own changes and those of the
-    charts that cite it; then the charts that cite no rule; designer's notes apart, last."""
-    groups: dict[tuple[bool, str], list[Change]] = {}
+    """Groups in errata order: each severity apart (SEVERITIES: rules changes first, designer's notes last),
+    and within it each rule number with its title, holding its own changes and those of the charts that
+    cite it, then the charts that cite no rule."""
+    groups: dict[tuple[int, str], list[Change]] = {}
     for change in order(changes):
         if change.rule is not None:
             rule = new["rules"].get(change.rule) or old["rules"].get(change.rule)
@@ -821,16 +873,13 @@ def grouped(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> 
             heading = f"{change.rule} {title}".strip()
         else:
             heading = change.group if change.area != "rulebook" else "Rulebook"
-        groups.setdefault((change.severity == "note", heading), []).append(change)
+        groups.setdefault((SEVERITIES.index(change.severity), heading), []).append(change)
     out: list[Group] = []
-    for notes in (False, True):
-        for (is_note, heading), members in groups.items():
-            if is_note != notes:
-                continue
-            sections: dict[str | None, list[Change]] = {}
-            for change in members:   # a chart filed under a number no rule has needs no second heading
-                chart = None if change.area in ("rule", "rulebook") or heading.endswith(change.group) else change.group
-                sections.setdefault(chart, []).append(change)
-            out.append(Group(heading, [Section(chart, items, _legend(items[0].area, items))
-                                       for chart, items in sections.items()], notes))
+    for (severity, heading), members in sorted(groups.items(), key=lambda item: item[0][0]):
+        sections: dict[str | None, list[Change]] = {}
+        for change in members:   # a chart filed under a number no rule has needs no second heading
+            chart = None if change.area in ("rule", "rulebook") or heading.endswith(change.group) else change.group
+            sections.setdefault(chart, []).append(change)
+        out.append(Group(heading, [Section(chart, items, _legend(items[0].area, items))
+                                   for chart, items in sections.items()], SEVERITIES[severity]))
     return out

@@ -33,9 +33,9 @@ def _changes(changes: list[Change]) -> str:
 
 def _counts(changes: list[Change]) -> str:
     counts = summary(changes)
-    nouns = {"correction": ("correction", "corrections"), "addition": ("addition", "additions"),
-             "breaking": ("breaking change", "breaking changes")}
-    shown = ", ".join(f"{n} {nouns[severity][n != 1]}" for severity, n in counts.items() if severity in nouns)
+    nouns = {"rules": ("rules change", "rules changes"), "clarification": ("clarification", "clarifications"),
+             "editorial": ("editorial change", "editorial changes")}
+    shown = ", ".join(f"{n} {nouns[severity][n != 1]}" for severity, n in counts.items() if severity in nouns and n)
     notes = counts.get("note", 0)
     return shown + (f"; {notes} designer's note{'s' if notes != 1 else ''} (no change to play)" if notes else "")
 
@@ -45,8 +45,25 @@ def what(change: Change) -> str:
     return change.label if change.kind == "changed" else f"{change.kind} {change.label}"
 
 
+# how a sheet heads each severity's part (errata.diff.SEVERITIES)
+SEVERITY_HEADINGS = {
+    "rules": "Rules changes: what players do is different",
+    "clarification": "Clarifications: the words changed, not what the rules compute",
+    "editorial": "Editorial: numbering, references and the version",
+    "note": "Designer's notes: no change to play",
+}
+
+
 def _heading(group: Group) -> str:
-    return f"Designer's notes: {group.heading}" if group.notes else group.heading
+    return group.heading
+
+
+def _parts(groups: list[Group]) -> list[tuple[str, list[Group]]]:
+    """The groups under their severity's heading, in sheet order."""
+    parts: dict[str, list[Group]] = {}
+    for group in groups:
+        parts.setdefault(group.severity, []).append(group)
+    return [(SEVERITY_HEADINGS[severity], members) for severity, members in parts.items()]
 
 
 def text(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> str:
@@ -54,18 +71,21 @@ def text(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) -> str
     if not changes:
         return "no semantic changes\n"
     out = [_title(old, new), f"{_changes(changes)}: {_counts(changes)}", ""]
-    for group in grouped(changes, old, new):
-        out.append(_heading(group))
-        for section in group.sections:
-            indent = "  "
-            if section.chart is not None:
-                out.append(f"  {section.chart}" + (f" ({section.legend})" if section.legend else ""))
-                indent = "    "
-            elif section.legend:
-                out.append(f"  ({section.legend})")
-            for c in section.changes:
-                out.append(f"{indent}[{c.severity}] {c}")
-                out += [f"{indent}    - {line}" for line in c.details]
+    for part, groups in _parts(grouped(changes, old, new)):
+        out += [part.upper(), ""]
+        for group in groups:
+            out.append(_heading(group))
+            for section in group.sections:
+                indent = "  "
+                if section.chart is not None:
+                    out.append(f"  {section.chart}" + (f" ({section.legend})" if section.legend else ""))
+                    indent = "    "
+                elif section.legend:
+                    out.append(f"  ({section.legend})")
+                for c in section.changes:
+                    out.append(f"{indent}[{c.severity}] {c}")
+                    out += [f"{indent}    - {line}" for line in c.details]
+            out.append("")
     return "\n".join(visible(line) for line in out) + "\n"
 
 
@@ -87,19 +107,21 @@ def markdown(changes: list[Change], old: dict[str, Any], new: dict[str, Any]) ->
     if not changes:
         return "\n".join(out + ["No semantic changes.", ""])
     out += [f"{_changes(changes)}: {_md(_counts(changes))}.", ""]
-    for group in grouped(changes, old, new):
-        out += [f"## {_md(_heading(group))}", ""]
-        for section in group.sections:
-            if section.chart is not None:
-                out += [f"### {_md(section.chart)}", ""]
-            if section.legend:
-                out += [_md(section.legend), ""]
-            out += ["| Change | Old | New | Severity |", "| --- | --- | --- | --- |"]
-            for c in section.changes:
-                new_text = "; ".join(filter(None, [c.new, *c.details])) if c.kind != "removed" else c.new
-                old_text = "; ".join(filter(None, [c.old, *c.details])) if c.kind == "removed" else c.old
-                out.append(f"| {_md(what(c))} | {_md(old_text)} | {_md(new_text)} | {c.severity} |")
-            out.append("")
+    for part, groups in _parts(grouped(changes, old, new)):
+        out += [f"## {part}", ""]
+        for group in groups:
+            out += [f"### {_md(_heading(group))}", ""]
+            for section in group.sections:
+                if section.chart is not None:
+                    out += [f"#### {_md(section.chart)}", ""]
+                if section.legend:
+                    out += [_md(section.legend), ""]
+                out += ["| Change | Old | New | Severity |", "| --- | --- | --- | --- |"]
+                for c in section.changes:
+                    new_text = "; ".join(filter(None, [c.new, *c.details])) if c.kind != "removed" else c.new
+                    old_text = "; ".join(filter(None, [c.old, *c.details])) if c.kind == "removed" else c.old
+                    out.append(f"| {_md(what(c))} | {_md(old_text)} | {_md(new_text)} | {c.severity} |")
+                out.append("")
     return "\n".join(out)
 
 
@@ -146,6 +168,7 @@ def html(changes: list[Change], old: dict[str, Any], new: dict[str, Any], paper:
     groups = grouped(changes, old, new)
     return visible_lines(_ENV.get_template("errata.html.j2").render(
         title=_title(old, new), counts=_counts(changes), total=_changes(changes), groups=groups, css=css,
+        parts=_parts(groups),
         cells={id(c): _cells(c) for g in groups for c in g.changes}, heading=_heading, what=what,
         size=PAPERS[paper]))
 

@@ -558,11 +558,12 @@ class SideError(Exception):
 
 
 def load_rulebook_side(root: Path | None, spec: str, resolved: bool
-                       ) -> tuple[ir.Rulebook, ir.Resolved | None, dict[str, ir.Declared]]:
+                       ) -> tuple[ir.Rulebook, ir.Resolved | None, dict[str, ir.Declared], ir.Resolved | None]:
     """One side of a diff, checked: its rulebook, with `resolved` the rules in effect once it is
     resolved against the rulebooks it extends (found in the project's current tree; for REV:path, in
-    the project's rulebooks/ as they were at REV), and the
-    parameters it may set (empty when the rulebooks it extends cannot be found).
+    the project's rulebooks/ as they were at REV), the parameters it may set (empty when the rulebooks
+    it extends cannot be found), and the rulebook resolved whenever that could be done (the values a
+    withdrawn override leaves in effect).
     RulesError when that rulebook (or, resolved, its series) has errors; SideError when `spec` names
     nothing readable."""
     source = _side_source(root, spec)
@@ -595,12 +596,12 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool
         problems = [d for d in check(rulebook, declared) if d.severity == "error"]
         if problems:
             raise RulesError(problems, {source.path: source.text})
-        return rulebook, None, declared or {}
+        return rulebook, None, declared or {}, compilation.resolved.get(rulebook.id.value)
     problems = [d for d in compilation.diagnostics if d.severity == "error"]
     effective = compilation.resolved.get(rulebook.id.value)
     if problems or effective is None:
         raise RulesError(problems + (unread if effective is None else []), {**texts, **compilation.sources})
-    return effective.rulebook, effective, dict(effective.declared)
+    return effective.rulebook, effective, dict(effective.declared), effective
 
 
 def _side_revision(spec: str) -> str | None:
