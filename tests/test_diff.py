@@ -213,3 +213,21 @@ def test_a_folder_named_like_a_rulebook_id_does_not_hide_it(project, capsys, mon
     code, out, err = project.run("diff", "--resolved", "base", "demo", capsys=capsys)
     assert code == 1 and "is a directory" not in err, err
     assert "The result of an attack below the left-most odds column (no roll): A1 -> A2" in out
+
+
+@pytest.mark.parametrize("area, kind, what, severity", [
+    ("terrain", "changed", "woods combat", "rules"),             # a cell: players do something else
+    ("sequence", "reordered", "player turn phases", "rules"),    # the order of play
+    ("rule", "withdrawn", "override of rule 6.0c", "rules"),
+    ("rule", "changed", "summary", "clarification"),             # the words, not what the rules compute
+    ("adjustments", "changed", "title", "clarification"),        # a chart's title
+    ("labels", "added", "language fr", "clarification"),
+    ("rule", "renumbered", "rule Victory", "editorial"),
+    ("adjustments", "changed", "cites", "editorial"),
+    ("rulebook", "changed", "version", "editorial"),
+    ("rulebook", "changed", "extends", "rules"),                  # another series
+    ("rule", "changed", "designer's notes", "note"),
+])
+def test_each_change_is_graded_by_what_it_does_to_play(area, kind, what, severity):
+    from rulesdsl.errata.diff import severity_of
+    assert severity_of(area, kind, what) == severity

@@ -36,14 +36,14 @@ from rulesdsl.model.walk import iter_fields
 #   rules          players do something else: a value, cell, row, phase, terrain, code, chart, definition or
 #                  rule added, removed or changed; phases in another order; an override made or withdrawn;
 #                  another series extended
-#   clarification  the words changed, what the rules compute did not: a rule's title or summary, a
-#                  translation, a worked example
-#   editorial      numbers and references: a renumbering, cross references and citations, the version and
-#                  title, the card's looks
+#   clarification  the words changed, what the rules compute did not: a rule's or a chart's title, a
+#                  summary, a translation, a worked example
+#   editorial      numbers and references: a renumbering, cross references and citations, the rulebook's
+#                  version and title, the card's looks
 #   note           a designer's note: no errata at all
 SEVERITIES = ("rules", "clarification", "editorial", "note")
 _WORDING = ("summary", "title", "more summaries")
-_REFERENCES = ("cross references", "cites", "version", "title")
+_REFERENCES = ("cross references", "cites", "version")
 
 
 def severity_of(area: str, kind: str, what: str) -> str:
@@ -54,7 +54,7 @@ def severity_of(area: str, kind: str, what: str) -> str:
         return "editorial"
     if area == "rulebook":
         return "rules" if what in ("extends", "kind") else "editorial"
-    if area == "rule" and kind == "changed" and what in _WORDING:
+    if kind == "changed" and what in _WORDING:      # a rule's or a chart's words
         return "clarification"
     if what in _REFERENCES:
         return "editorial"
