@@ -216,6 +216,10 @@ def test_bocage_card_lists_its_exceptions_with_rule_numbers_and_values(shipped):
                  "What an out-of-supply unit&#39;s Attack Strength is multiplied by: <span class=\"value\">½"):
         assert text in section, text
     assert 'id="own"' not in html     # the exceptions panel says what the list of amendments said, and more
+    # the title's own rules that no chart prints are on its card, with their numbers: hedgerows close bocage
+    own = items["G1.1"]
+    assert (own["kind"], own["title"].text) == ("own", "Hedgerows") and "closed to overruns" in own["summary"].text
+    assert "G1.0" not in items     # its stacking limit is the Stacking chart's, not said twice
 
 
 def test_a_series_without_ancestors_has_no_exceptions_panel(shipped):

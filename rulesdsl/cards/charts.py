@@ -799,8 +799,8 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
         else:
             continue
         rule = node.id.value
-        title = t(f"rule.{rule}.title", node.title.value) if node.title is not None else None
-        summary = t(f"rule.{rule}.summary", node.summary.value) if node.summary is not None and (
+        title = t(f"rule.{rule.lower()}.title", node.title.value) if node.title is not None else None
+        summary = t(f"rule.{rule.lower()}.summary", node.summary.value) if node.summary is not None and (
             kind == "replaced" or any(a.key == "(summary)" for a in amended)) else None
         values = [line for name in names for line in (_param_line(resolved, t, name, stated=True),) if line is not None]
         for line in values:
@@ -810,6 +810,17 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
                 and series.text != line["value"].text else None
         out.append({"rule": rule_ref(resolved, rule), "title": title, "kind": kind,
                     "kind_label": t(f"exceptions.{kind}", kind), "summary": summary, "settings": values})
+    # the title's own rules that no chart prints: what a rule like "bocage hexes are closed to overruns" says
+    inherited = {rule.id.value for book in resolved.ancestors for rule in book.rules}
+    for effective in resolved.rules:
+        node = effective.node
+        rule = node.id.value
+        if effective.origin != me or rule in inherited or node.parameters or node.summary is None:
+            continue
+        out.append({"rule": rule_ref(resolved, rule),
+                    "title": t(f"rule.{rule.lower()}.title", node.title.value) if node.title is not None else None,
+                    "kind": "own", "kind_label": t("exceptions.own", "own rule"),
+                    "summary": t(f"rule.{rule.lower()}.summary", node.summary.value), "settings": []})
     for field_name, noun in _CHART_NOUNS.items():
         chart = getattr(resolved, field_name, None)
         if not isinstance(chart, ir.Effective):
