@@ -811,11 +811,11 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
         out.append({"rule": rule_ref(resolved, rule), "title": title, "kind": kind,
                     "kind_label": t(f"exceptions.{kind}", kind), "summary": summary, "settings": values})
     # the title's own rules that no chart prints: what a rule like "bocage hexes are closed to overruns" says
-    inherited = {rule.id.value for book in resolved.ancestors for rule in book.rules}
+    series_rules = {rule.id.value for book in resolved.ancestors for rule in book.rules}
     for effective in resolved.rules:
         node = effective.node
         rule = node.id.value
-        if effective.origin != me or rule in inherited or node.parameters or node.summary is None:
+        if effective.origin != me or rule in series_rules or node.parameters or node.summary is None:
             continue
         out.append({"rule": rule_ref(resolved, rule),
                     "title": t(f"rule.{rule.lower()}.title", node.title.value) if node.title is not None else None,
