@@ -27,7 +27,7 @@ class Arguments(argparse.Namespace):
     stdin_filename: str | None     # fmt
     rulebook: str                  # chart, coverage
     format: str                    # chart, diff, coverage
-    lang: str                      # chart
+    lang: str                      # chart, diff
     paper: str                     # chart, diff
     out: Path | None               # chart, reference, diff
     old: str                       # diff
@@ -92,6 +92,9 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("new", metavar="NEW", help="a rulebook file, REV:path from git, or a rulebook id")
     diff.add_argument("--format", choices=("text", "md", "json", "html", "pdf"), default="text")
     diff.add_argument("--paper", choices=CARD_PAPERS, default="a4", help="the page size of html and pdf")
+    diff.add_argument("--lang", choices=("en", "fr"), default="en",
+                      help="the sheet's language: its frame, and the rulebook's words its labels give (text, md, "
+                           "html, pdf; json keeps ids)")
     diff.add_argument("--out", metavar="PATH", type=Path,
                       help="write the errata to PATH (default: standard output; a pdf needs a file)")
     diff.add_argument("--resolved", action="store_true",
@@ -222,29 +225,40 @@ def _check(root: Path | None, paths: list[Path] | None) -> int:
 
 def _diff(root: Path | None, args: Arguments) -> int:
     from rulesdsl.errata.diff import compare, snapshot
-    from rulesdsl.errata.sheets import RENDERERS, html, pdf
+    from rulesdsl.errata.examples import answered_otherwise
+    from rulesdsl.cards.labeler import book_labels, label_layers
+    from rulesdsl.errata.sheets import RENDERERS, Words, html, markdown, pdf, text
     from rulesdsl.errors import RulesError
     from rulesdsl.project.build import SideError, load_rulebook_side
-    sides = []
     try:
-        for spec in (args.old, args.new):
-            rulebook, effective, declared, applies = load_rulebook_side(root, spec, args.resolved)
-            sides.append(snapshot(rulebook, effective, declared, applies))
+        before, after = (load_rulebook_side(root, spec, args.resolved) for spec in (args.old, args.new))
     except SideError as exc:
         return _usage(str(exc))
     except RulesError as exc:
         print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
         return EXIT_USAGE
-    old, new = sides
+    old, new = (snapshot(s.rulebook, s.effective, s.declared, s.applies) for s in (before, after))
     changes = compare(old, new)
+    if any(c.severity == "rules" for c in changes) and before.applies is not None and after.applies is not None:
+        # what the rules changes do to the worked examples of this rulebook and of those extending it
+        main = before.rulebook.id.value
+        changes += answered_otherwise({main: before.applies, **before.dependents},
+                                      {main: after.applies, **after.dependents}, main)
     status = EXIT_OK if args.exit_zero or not changes else EXIT_RULES
+    layers = label_layers(after.applies, after.labels) if after.applies is not None else \
+        [book_labels(after.rulebook), after.labels]
+    words = Words.of(args.lang, layers)
     content: str | bytes
     if args.format == "pdf":
         if args.out is None or str(args.out) == "-":
             return _usage("a PDF is not written to standard output: give --out FILE")
-        content = pdf(changes, old, new, args.paper)
+        content = pdf(changes, old, new, args.paper, words)
     elif args.format == "html":
-        content = html(changes, old, new, args.paper)
+        content = html(changes, old, new, args.paper, words)
+    elif args.format == "text":
+        content = text(changes, old, new, words)
+    elif args.format == "md":
+        content = markdown(changes, old, new, words)
     else:
         content = RENDERERS[args.format](changes, old, new)
     if args.out is None or str(args.out) == "-":

@@ -54,6 +54,7 @@ def test_the_html_errata_shares_the_card_style_with_page_margins(project, capsys
     # each severity apart, rules changes first
     parts = re.findall(r'<h2 class="part">([^<]*)</h2>', out)
     assert parts == ["Rules changes: what players do is different",
+                     "Worked examples: the new rules answer them otherwise",
                      "Clarifications: the words changed, not what the rules compute",
                      "Editorial: numbering, references and the version", "Designer&#39;s notes: no change to play"]
     assert '<p class="legend">A cell is named column x die roll: 3:1 x 4 is the 3:1 column at a roll of 4.</p>' in out

@@ -64,6 +64,8 @@ EXPECTED = {
     ("7.1", "added", "column 4:1", None, "1-2 D1, 3 D1r1, 4 D1r2, 5-6 D2r2", "rules"),
     # the header
     (None, "changed", "version", "1.0", "1.1", "editorial"),
+    # what the TEC change does: the worked example, left as it was, now answers otherwise
+    ("3.2", "answers otherwise", "example Into the bocage: expect move 1 1.02", "costs 3", "costs 2", "examples"),
 }
 
 
@@ -90,17 +92,21 @@ def test_every_edit_is_reported_once_with_content_and_nothing_else(project, caps
     assert by_what["mud.extra_cost"]["meaning"] == "the extra MPs a unit spends to enter a mud hex"
     # severity by effect on play: every value, cell, phase and rule is a rules change; a summary's words a
     # clarification; renumberings and the version editorial
-    assert report["summary"] == {"rules": 12, "clarification": 2, "editorial": 6, "note": 1}
+    assert report["summary"] == {"rules": 12, "examples": 1, "clarification": 2, "editorial": 6, "note": 1}
+    # the example a change breaks, with where its line is
+    [where] = by_what["example Into the bocage: expect move 1 1.02"]["details"]
+    assert where == f"{OLD}, line 97"
 
 
 def test_the_text_errata_reads_in_players_words_in_rule_order(project, capsys):
     out = _report(project, capsys, fmt="text")
-    assert out.startswith("Hedgerow Test: 1.0 to 1.1\n21 changes: 12 rules changes, 2 clarifications, "
-                          "6 editorial changes; 1 designer's note (no change to play)\n\n"
+    assert out.startswith("Hedgerow Test: 1.0 to 1.1\n21 changes: 12 rules changes, 1 changed example answer, "
+                          "2 clarifications, 6 editorial changes; 1 designer's note (no change to play)\n\n"
                           "RULES CHANGES: WHAT PLAYERS DO IS DIFFERENT\n")
     # each severity apart, rules changes first
     parts = [line for line in out.splitlines() if line.isupper()]
     assert parts == ["RULES CHANGES: WHAT PLAYERS DO IS DIFFERENT",
+                     "WORKED EXAMPLES: THE NEW RULES ANSWER THEM OTHERWISE",
                      "CLARIFICATIONS: THE WORDS CHANGED, NOT WHAT THE RULES COMPUTE",
                      "EDITORIAL: NUMBERING, REFERENCES AND THE VERSION", "DESIGNER'S NOTES: NO CHANGE TO PLAY"]
     assert "The extra MPs a unit spends to enter a mud hex: +1 MP -> +2 MP" in out
@@ -117,6 +123,7 @@ def test_the_text_errata_reads_in_players_words_in_rule_order(project, capsys):
                         "1.0 Sequence of play", "3.2 Terrain Effects Chart", "6.0c Target hex cost limit",
                         "7.1 Combat Results Table", "G2.0 Mud", "G3.0 Bridges", "G3.1a Bridge ratings", "G5.0 Partisans",
                         "G10.0 Rain",
+                        "WORKED EXAMPLES: THE NEW RULES ANSWER THEM OTHERWISE", "3.2 Worked examples",
                         "CLARIFICATIONS: THE WORDS CHANGED, NOT WHAT THE RULES COMPUTE", "G4.0 Night turns",
                         "G9.0 Air support",
                         "EDITORIAL: NUMBERING, REFERENCES AND THE VERSION", "Rulebook", "G3.1b Bridge demolition",
@@ -269,3 +276,137 @@ def test_a_withdrawn_chart_override_reads_as_the_series_chart_applying_again():
     without = text[:start] + text[text.index("override terrain effects chart"):]
     [change] = compare(snapshot(parse(Source("a.rules", text))), snapshot(parse(Source("b.rules", without))))
     assert str(change) == "withdrawn override of the Sequence of play: the series chart applies again"
+
+
+# ---- the worked examples a change makes answer otherwise -------------------------------------------------
+
+def test_a_series_change_names_the_example_of_a_game_it_breaks(project, capsys):
+    """The issue's case: a change in the series makes a game's worked example answer otherwise, and the sheet
+    says which example of which rulebook, its line and both answers."""
+    project.add_base()
+    project.write("rulebooks/games/g.rules", '''game g "G" version "1" extends base
+
+rule G1.0 "Stacking" {
+  summary "Six steps a hex."
+  stacking.limit = 6 steps
+}
+
+example "Into the woods" [3.1e] {
+  map 1.01 - 3.03 open
+  hex 1.02 woods
+  phasing friendly
+  unit 1 friendly 4-4-5 at 1.01 type infantry
+  expect move 1 1.02 costs 2
+}
+
+example "Across the open" [3.1e] {
+  map 1.01 - 3.03 open
+  phasing friendly
+  unit 1 friendly 4-4-5 at 1.01 type infantry
+  expect move 1 2.01 costs 1
+}
+''')
+    series = project.root / "rulebooks/base.rules"
+    edited = project.root / "base-2.rules"
+    text = series.read_text(encoding="utf-8")
+    assert "    woods     2 " in text
+    edited.write_text(text.replace("    woods     2 ", "    woods     3 "), encoding="utf-8")
+    code, out, err = project.run("diff", "--format", "json", str(series), str(edited), capsys=capsys)
+    assert code == 1, err
+    report = json.loads(out)
+    broken = [c for c in report["changes"] if c["kind"] == "answers otherwise"]
+    # only the example that moves through woods: the one across open ground answers as before
+    assert [(c["what"], c["old"], c["new"], c["severity"], c["rule"]) for c in broken] == [
+        ("g's example Into the woods: expect move 1 1.02", "costs 2", "costs 3", "examples", "3.1e")]
+    assert broken[0]["details"] == ["rulebooks/games/g.rules, line 13"]
+    assert report["summary"]["rules"] == 1 and report["summary"]["examples"] == 1
+    text = project.run("diff", str(series), str(edited), capsys=capsys)[1]
+    assert "1 change: 1 rules change, 1 changed example answer\n" in text
+    assert "g's example Into the woods: expect move 1 1.02: costs 2 -> costs 3" in text
+
+
+def test_a_change_of_words_alone_lists_no_example(project, capsys):
+    """A change of words alone cannot change an answer: no example is listed (and none is run)."""
+    text = OLD.read_text(encoding="utf-8")
+    project.add_base()
+    target = project.root / "reworded.rules"
+    target.write_text(text.replace("Mud hexes cost extra MPs to enter.", "Mud costs more to enter."),
+                      encoding="utf-8")
+    code, out, err = project.run("diff", "--format", "json", str(OLD), str(target), capsys=capsys)
+    assert code == 1, err
+    assert [(c["kind"], c["what"]) for c in json.loads(out)["changes"]] == [("changed", "summary")]
+
+
+# ---- --lang: the sheet in the language of the cards ---------------------------------------------------------
+
+def test_diff_lang_fr_gives_a_french_sheet(project, capsys):
+    out = _report(project, capsys, "--lang", "fr", fmt="text")
+    lines = out.splitlines()
+    assert lines[0] == "Hedgerow Test\u00a0: de la version 1.0 à la version 1.1"
+    assert lines[1].startswith("21 changements\u00a0: 12 changements de règles, 1 réponse d'exemple qui change, ")
+    parts = [line for line in lines if line.isupper()]
+    assert parts == ["CHANGEMENTS DE RÈGLES\u00a0: CE QUE FONT LES JOUEURS CHANGE",
+                     "EXEMPLES DE JEU\u00a0: LES NOUVELLES RÈGLES Y RÉPONDENT AUTREMENT",
+                     "CLARIFICATIONS\u00a0: LE TEXTE CHANGE, PAS CE QUE CALCULENT LES RÈGLES",
+                     "ÉDITION\u00a0: NUMÉROTATION, RENVOIS ET VERSION", "NOTES DU CONCEPTEUR\u00a0: SANS EFFET SUR LE JEU"]
+    # the sheet's frame, the kinds of change, the charts, the values' units and the override's sentence
+    assert "3.2 Tableau des Effets de Terrain" in lines
+    assert "  [règle] suppression\u00a0: règle G5.0 Partisans\u00a0: Partisans may cut one road hex a turn " \
+           "behind German lines." in lines
+    assert "  [règle] The extra MPs a unit spends to enter a mud hex\u00a0: +1 PM -> +2 PM" in lines
+    assert any("la règle de la série s'applique de nouveau" in line for line in lines)
+    assert "  [édition] renumérotation\u00a0: Victory\u00a0: G7.0 -> G8.0" not in lines
+    assert "  [édition] Victory\u00a0: renumérotée de G7.0 en G8.0" in lines
+    assert f"      - {OLD}, ligne 97" in lines
+    # no English of the frame is left
+    for english in ("RULES CHANGES", "added ", "removed ", "renumbered", "Terrain Effects Chart", "line 97"):
+        assert english not in out
+
+
+def test_a_french_sheet_uses_the_rulebooks_french_labels_and_marks_its_english(project, capsys, tmp_path):
+    """A rule's title and a parameter's meaning come from the rulebook's French labels; what has none stays in
+    English, marked lang="en" in the HTML."""
+    project.add_base()
+    labelled = tmp_path / "hedgerow-1.1.rules"
+    labelled.write_text(NEW.read_text(encoding="utf-8") + '''
+labels fr "Français" {
+  rule.g10.0.title    "Pluie"
+  param.mud.extra_cost "PM de plus pour entrer dans un hex de boue"
+}
+''', encoding="utf-8")
+    code, out, err = project.run("diff", "--lang", "fr", "--format", "html", str(OLD), str(labelled),
+                                 capsys=capsys)
+    assert code == 1, err
+    assert '<html lang="fr">' in out
+    assert "ajout\u00a0: règle G10.0 Pluie" in out
+    assert "<h2>G10.0 Pluie</h2>" in out
+    assert "PM de plus pour entrer dans un hex de boue" in out and "The extra MPs a unit spends" not in out
+    # a rule without a French title: its English title marked as English
+    assert 'règle G5.0 <span lang="en">Partisans</span>' in out
+    # a summary is the rulebook's English prose: its cells are marked
+    assert re.search(r'<td class="old" lang="en">Night turns halve', out)
+    # the page footer in French, as CSS strings and counters
+    assert '"page " counter(page) " sur " counter(pages)' in out
+
+
+def test_the_french_sheet_frame_cannot_inject_css(project, capsys, tmp_path):
+    """A project's label for the page footer is a CSS string: quotes and a closing tag cannot leave it."""
+    project.add_base()
+    project.write("rulebooks/labels.rules", 'labels house "House" version "1"\n\nlabels fr "Français" {\n'
+                                            '  errata.page "p. {n}\\" } body { display: none } </style>"\n}\n')
+    code, out, err = project.run("diff", "--lang", "fr", "--format", "html", str(OLD), str(NEW), capsys=capsys)
+    assert code == 1, err
+    style = out[out.index("<style>"):out.index("</style>")]
+    assert '"p. " counter(page) "\\22  } body { display: none } \\3c /style\\3e "' in style
+
+
+def test_the_english_sheet_heads_each_area_as_the_diff_names_it():
+    """The errata labels' English area headings are the diff's own (a sheet in English reads as before)."""
+    from rulesdsl.errata.diff import _KEYED
+    from rulesdsl.errata.sheets import Words
+    words = Words.of()
+    for area, heading, _ in _KEYED.values():
+        assert words.area(area) == heading
+    assert (words.area("sequence"), words.area("results")) == ("Sequence of play", "Combat Results Table")
+    french = Words.of("fr")
+    assert {french.area(area) for area, _, _ in _KEYED.values()}.isdisjoint(h for _, h, _ in _KEYED.values())

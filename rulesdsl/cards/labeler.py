@@ -84,6 +84,15 @@ UNPLAIN = re.compile(r"\b(?:greater|less|more|fewer) than 0\b|\bat least 0\b|\bi
                      r"\bplus grand de\b", re.I)
 
 
+def filled(template: Label, **values: str | Label) -> Label:
+    """A label with its {placeholders} filled in: text as given, or labels (the result is marked as English
+    when the template or a label put in it is)."""
+    text = template.text
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return Label(text, template.fallback or any(isinstance(v, Label) and v.fallback for v in values.values()))
+
+
 def player_text(t: Labeler, key: str, composed: Label, row: str) -> Label:
     """A chart row's words: the rulebook's own player text (the label `key`, in any of its languages) where it
     gives one, else the words the compiler composed; composed words that do not read as a rule are noted
@@ -95,15 +104,17 @@ def player_text(t: Labeler, key: str, composed: Label, row: str) -> Label:
     return composed
 
 
+def book_labels(book: ir.Rulebook) -> dict[str, dict[str, str]]:
+    """A rulebook's own `labels` blocks: lang -> key -> text."""
+    layer: dict[str, dict[str, str]] = {}
+    for block in book.labels:
+        layer.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
+    return layer
+
+
 def label_layers(resolved: ir.Resolved, project: dict[str, dict[str, str]]) -> list[dict[str, dict[str, str]]]:
-    layers = []
-    for book in (resolved.rulebook, *resolved.ancestors):
-        layer: dict[str, dict[str, str]] = {}
-        for block in book.labels:
-            layer.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
-        layers.append(layer)
-    layers.append(project)
-    return layers
+    """The labels a card looks words up in, nearest first: the rulebook's, its series', the project's."""
+    return [*(book_labels(book) for book in (resolved.rulebook, *resolved.ancestors)), project]
 
 
 def languages(resolved: ir.Resolved) -> tuple[str, ...]:

@@ -6,10 +6,10 @@ and the order rules are written in never show as changes.  With `resolved`,
 each side is first resolved against the rulebooks it extends: the rules a
 player actually plays.
 
-Severities: `correction` (a value, a text or a table cell; a title's override
-withdrawn, so that its series' rule applies again), `addition` (a rule, phase,
-terrain, column ... added), `breaking` (something removed, renumbered or
-reordered), `note` (a designer's note: no player errata, listed apart).
+Each change has a severity by what it does to play (SEVERITIES, severity_of):
+a rules change, a clarification (words only), an editorial change (numbers,
+references, the version) or a designer's note; and the worked examples that the
+changes make answer otherwise (errata/examples.py) are listed apart.
 
 Rules are paired by number and content: the same number with the same content,
 else the most alike rule (difflib on their words, RENUMBER_THRESHOLD), else the
@@ -36,13 +36,21 @@ from rulesdsl.model.walk import iter_fields
 #   rules          players do something else: a value, cell, row, phase, terrain, code, chart, definition or
 #                  rule added, removed or changed; phases in another order; an override made or withdrawn;
 #                  another series extended
+#   examples       what the rules changes do: a worked example whose expect line the new rules answer
+#                  otherwise (errata/examples.py)
 #   clarification  the words changed, what the rules compute did not: a rule's or a chart's title, a
 #                  summary, a translation, a worked example
 #   editorial      numbers and references: a renumbering, cross references and citations, the rulebook's
 #                  version and title, the card's looks
 #   note           a designer's note: no errata at all
-SEVERITIES = ("rules", "clarification", "editorial", "note")
+SEVERITIES = ("rules", "examples", "clarification", "editorial", "note")
 _WORDING = ("summary", "title", "more summaries")
+
+# what a sheet says of an override made or withdrawn (errata/sheets.py prints them in its language)
+RULE_AGAIN = "the series rule applies again"
+RULE_AGAIN_AMENDED = "the series rule applies again, as this title amends it"
+CHART_AGAIN = "the series chart applies again"
+OWN_RULE = "this title's own rule replaces the series rule"
 _REFERENCES = ("cross references", "cites", "version")
 
 
@@ -52,6 +60,8 @@ def severity_of(area: str, kind: str, what: str) -> str:
         return "note"
     if kind == "renumbered":
         return "editorial"
+    if kind == "answers otherwise":
+        return "examples"
     if area == "rulebook":
         return "rules" if what in ("extends", "kind") else "editorial"
     if kind == "changed" and what in _WORDING:      # a rule's or a chart's words
@@ -71,13 +81,16 @@ AREAS = ("rulebook", "rule", "sequence", "terrain", "results", "result-codes", "
 class Change:
     area: str            # one of AREAS
     group: str           # the rule id for rule changes, else the area's heading
-    kind: str            # added, removed, changed, renumbered, reordered, withdrawn, overridden
+    kind: str            # added, removed, changed, renumbered, reordered, withdrawn, overridden, answers otherwise
     what: str            # what changed, in the rulebook's words (a parameter's id: the JSON keeps it)
     old: str | None
     new: str | None
     meaning: str | None = None   # a parameter's declared meaning, in players' words
     details: tuple[str, ...] = ()   # the content of what was added or removed, a line each
     rule: str | None = None      # the rule number it is filed under: its rule's, or the chart's first cite
+    # what `what` is composed of, for a sheet in another language (errata/examples.py: an example's
+    # rulebook, title, query, file and line)
+    parts: tuple[str, ...] = ()
 
     @property
     def severity(self) -> str:
@@ -92,7 +105,7 @@ class Change:
         return f"{self.meaning[:1].upper()}{self.meaning[1:]}"
 
     def __str__(self) -> str:
-        if self.kind == "changed":
+        if self.kind in ("changed", "answers otherwise"):
             return f"{self.label}: {self.old} -> {self.new}"
         if self.kind == "renumbered":
             return f"{self.label}: renumbered {self.old} -> {self.new}"
@@ -496,8 +509,7 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
 
 def _withdrawn_chart(area: str, heading: str, rule: str | None) -> Change:
     """A title's own version of a chart withdrawn: its series' chart is in effect again, nothing is removed."""
-    return Change(area, heading, "withdrawn", f"override of the {heading}", None,
-                  "the series chart applies again", rule=rule)
+    return Change(area, heading, "withdrawn", f"override of the {heading}", None, CHART_AGAIN, rule=rule)
 
 
 def _cite(cites: str | None) -> str | None:
@@ -586,7 +598,7 @@ def _applies_again(key: str, applies: Mapping[str, list[str]], amended: bool = F
     """What a withdrawn override leaves in effect: the series rule (as the title amends it), with the values
     in effect where they are known."""
     values = applies.get(key)
-    return ("the series rule applies again" + (", as this title amends it" if amended else "")
+    return ((RULE_AGAIN_AMENDED if amended else RULE_AGAIN)
             + (": " + "; ".join(values) if values else ""))
 
 
@@ -627,7 +639,7 @@ def _rules(old: dict[str, Any], new: dict[str, Any], meanings: dict[str, str],
                                   again, rule=key))
         elif b.get(_OWN) == "yes" and a.get(_OWN) != "yes":
             changes.append(Change("rule", key, "overridden", f"rule {key}", None,
-                                  "this title's own rule replaces the series rule", rule=key))
+                                  OWN_RULE, rule=key))
         for field in dict.fromkeys([*a, *b]):
             if field in ("parameters", "definitions", _OWN) or a.get(field, "") == b.get(field, ""):
                 continue

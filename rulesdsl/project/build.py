@@ -349,12 +349,12 @@ def _only(diagnostics: Iterable[Diagnostic], targets: list[str] | None, result: 
 
 
 def default_labels() -> dict[str, dict[str, str]]:
-    """The chart labels the compiler ships (rulesdsl/cards/labels/charts.rules, and words.rules: how the
-    cards word conditions)."""
+    """The labels the compiler ships: the charts' (rulesdsl/cards/labels/charts.rules), how the cards word
+    conditions (words.rules) and the errata sheets' frame (rulesdsl/errata/labels/errata.rules)."""
     labels: dict[str, dict[str, str]] = {}
-    for name in ("charts.rules", "words.rules"):
-        file = Path(__file__).parent.parent / "cards" / "labels" / name
-        rulebook = parse(read_source(file, f"rulesdsl/cards/labels/{name}"))
+    for stage, name in (("cards", "charts.rules"), ("cards", "words.rules"), ("errata", "errata.rules")):
+        file = Path(__file__).parent.parent / stage / "labels" / name
+        rulebook = parse(read_source(file, f"rulesdsl/{stage}/labels/{name}"))
         for block in rulebook.labels:
             labels.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
     return labels
@@ -557,13 +557,26 @@ class SideError(Exception):
     """A diff side that names nothing readable (not a rulebook's own error)."""
 
 
-def load_rulebook_side(root: Path | None, spec: str, resolved: bool
-                       ) -> tuple[ir.Rulebook, ir.Resolved | None, dict[str, ir.Declared], ir.Resolved | None]:
-    """One side of a diff, checked: its rulebook, with `resolved` the rules in effect once it is
-    resolved against the rulebooks it extends (found in the project's current tree; for REV:path, in
-    the project's rulebooks/ as they were at REV), the parameters it may set (empty when the rulebooks
-    it extends cannot be found), and the rulebook resolved whenever that could be done (the values a
-    withdrawn override leaves in effect).
+@dataclass(frozen=True)
+class Side:
+    """One side of a diff: its rulebook; with --resolved, the rules in effect (`effective`); the parameters
+    it may set (empty when the rulebooks it extends cannot be found); the rulebook resolved whenever that
+    could be done (`applies`: the values a withdrawn override leaves in effect); and the project's
+    rulebooks that extend it, resolved against this side (`dependents`: whose worked examples a change may
+    make answer otherwise)."""
+
+    rulebook: ir.Rulebook
+    effective: ir.Resolved | None
+    declared: dict[str, ir.Declared]
+    applies: ir.Resolved | None
+    dependents: dict[str, ir.Resolved] = field(default_factory=dict)
+    labels: dict[str, dict[str, str]] = field(default_factory=dict)   # the project's: lang -> key -> text
+
+
+def load_rulebook_side(root: Path | None, spec: str, resolved: bool) -> Side:
+    """One side of a diff, checked, its rulebook resolved against the rulebooks it extends (found in the
+    project's current tree; for REV:path, in the project's rulebooks/ as they were at REV), with the
+    project's rulebooks that extend it.
     RulesError when that rulebook (or, resolved, its series) has errors; SideError when `spec` names
     nothing readable."""
     source = _side_source(root, spec)
@@ -592,16 +605,19 @@ def load_rulebook_side(root: Path | None, spec: str, resolved: bool
     compilation = compile_sources([source] + others, [source.path], config.library, config.package, root,
                                   generate=False)
     declared = compilation.parameters.get(rulebook.id.value)
+    key = rulebook.id.value
+    dependents = {other: r for other, r in compilation.resolved.items()
+                  if other != key and any(book.id.value == key for book in r.ancestors)}
     if not resolved:   # checked by itself, with the parameters its series declare when they can be found
         problems = [d for d in check(rulebook, declared) if d.severity == "error"]
         if problems:
             raise RulesError(problems, {source.path: source.text})
-        return rulebook, None, declared or {}, compilation.resolved.get(rulebook.id.value)
+        return Side(rulebook, None, declared or {}, compilation.resolved.get(key), dependents, compilation.labels)
     problems = [d for d in compilation.diagnostics if d.severity == "error"]
-    effective = compilation.resolved.get(rulebook.id.value)
+    effective = compilation.resolved.get(key)
     if problems or effective is None:
         raise RulesError(problems + (unread if effective is None else []), {**texts, **compilation.sources})
-    return effective.rulebook, effective, dict(effective.declared), effective
+    return Side(effective.rulebook, effective, dict(effective.declared), effective, dependents, compilation.labels)
 
 
 def _side_revision(spec: str) -> str | None:
