@@ -15,6 +15,8 @@ from PIL import Image
 from conftest import ROOT
 from rulesdsl.project.build import compile_project
 
+from rulesdsl.cards.labeler import languages as _languages
+
 CHARTS = sorted((ROOT / "generated" / "charts").glob("*.html"))
 PROJECT = compile_project(ROOT)
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -120,6 +122,34 @@ def test_the_browser_prints_a_card_on_the_sides_its_rulebook_allows(page, path):
     # to one side): as many pages as sides means no side ran onto another page, so no chart is split
     sides = page.evaluate("() => document.querySelectorAll('.flow').length")
     assert pages == sides, (pages, sides)
+
+
+LETTER = [(key, lang) for key, resolved in sorted(PROJECT.resolved.items()) for lang in _languages(resolved)]
+
+
+@pytest.mark.parametrize("key, lang", LETTER, ids=lambda v: str(v))
+def test_the_browser_prints_each_card_on_letter_with_no_chart_across_two_sides(page, key, lang, tmp_path):
+    """Every shipped card in every language, laid out for US Letter as `build --paper letter` would: the browser
+    prints it on as many pages as the layout has sides, so no side, and no chart with what belongs to it, runs
+    onto another page.  Letter is shorter than A4: a card may take a side more (Ridgeline takes three), up to
+    three, as in test_card_layout."""
+    from pypdf import PdfReader
+
+    from rulesdsl.cards import pdf
+    from rulesdsl.cards.charts import card, card_options
+    resolved = PROJECT.resolved[key]
+    data, _ = card(resolved, lang, PROJECT.labels, "letter")
+    layout, problems = pdf.lay_out(data, resolved.rulebook.id.span, max(3, card_options(resolved).sides))
+    assert problems == [] and layout.split == ""
+    assert re.search(r"size: (8\.5in 11in|11in 8\.5in)", layout.html)
+    path = tmp_path / f"{key}.{lang}.html"
+    path.write_text(layout.html, encoding="utf-8")
+    page.goto(path.as_uri())
+    _shipped_fonts(page)
+    page.emulate_media(media="print")
+    pages = len(PdfReader(io.BytesIO(page.pdf(prefer_css_page_size=True, print_background=True))).pages)
+    sides = page.evaluate("() => document.querySelectorAll('.flow').length")
+    assert pages == sides == layout.sides, (pages, sides, layout.sides)
 
 
 @pytest.mark.parametrize("key", sorted(k for k, r in PROJECT.resolved.items() if r.results is not None))

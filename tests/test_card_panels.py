@@ -205,15 +205,17 @@ def test_bocage_card_lists_its_exceptions_with_rule_numbers_and_values(shipped):
         ("overrun.max_target_cost", "1 MP", "2 MP")]
     # a flag reads as the rule it states, with no "yes" beside it
     supply = {v["name"]: v["value"].text if v["value"] else v["meaning"].text for v in items["12.2"]["settings"]}
+    # the attack factor is printed by the card's strength factors chart: each value once
     assert supply == {"supply.effects_from_marking":
                       "Out-of-supply effects apply from the moment a unit is marked until the marker goes.",
-                      "supply.out_of_supply_attack_factor": "½",
                       "supply.out_of_supply_movement_factor": "½", "supply.out_of_supply_defense_factor": "1"}
+    factors = [(e["name"].text, e["factor"].text) for e in data["factors"]["entries"]]
+    assert factors == [("Supply attack", "½")]
     assert items["12.2"]["kind"] == "replaced" and "half strength" in items["12.2"]["summary"].text
     section = html[html.index('id="exceptions"'):]
     section = section[:section.index("</section>")]
     for text in ("6.0c", "1 MP", "series: 2 MP", "12.2", "Out of Supply Effects",
-                 "What an out-of-supply unit&#39;s Attack Strength is multiplied by: <span class=\"value\">½"):
+                 "What an out-of-supply unit&#39;s Movement Allowance is multiplied by: <span class=\"value\">½"):
         assert text in section, text
     assert 'id="own"' not in html     # the exceptions panel says what the list of amendments said, and more
     # the title's own rules that no chart prints are on its card, with their numbers: hedgerows close bocage
@@ -255,8 +257,29 @@ def test_the_reminders_print_the_values_in_effect_with_their_rules(shipped):
     assert ("overrun.cost", "3 MP", "6.0") in new["overrun"]          # the series variant's own value
     assert not any(name == "overrun.max_target_cost" for name, _, _ in new["overrun"])   # new-scs sets none
     bocage = _reminders(_card(shipped, "bocage")[0])
-    assert ("overrun.max_target_cost", "1 MP", "6.0c") in bocage["overrun"]
-    assert ("supply.out_of_supply_attack_factor", "½", "12.2") in bocage["supply"]
+    # the title's own value is stated once, in its exceptions panel, not again among the reminders
+    assert not any(name == "overrun.max_target_cost" for name, _, _ in bocage["overrun"])
+    # its out-of-supply values are all in the factors chart or the exceptions: no supply reminder is left
+    assert "supply" not in bocage
+
+
+@pytest.mark.parametrize("rulebook", ["scs-1.8", "new-scs", "vcs", "bocage", "corridor", "ridgeline"])
+def test_no_value_is_printed_twice_on_a_card(shipped, rulebook):
+    """A parameter's value is on a card once: in the chart that prints it (a strength factor), else in the
+    exceptions panel (the title set it), else among the reminders; and a factor of 1 changes nothing and is not
+    printed at all."""
+    from rulesdsl.cards.charts import charted_parameters
+    data, _ = _card(shipped, rulebook)
+    resolved = shipped.resolved[rulebook]
+    reminded = [line["name"] for topic in data["panels"]["reminders"] for line in topic["lines"]
+                if "." in line["name"]]     # a parameter's line, not the odds reminder's own sentences
+    excepted = [v["name"] for item in data["panels"]["exceptions"] for v in item["settings"]]
+    charted = charted_parameters(resolved)
+    assert len(reminded) == len(set(reminded))
+    assert set(reminded).isdisjoint(excepted) and set(reminded).isdisjoint(charted)
+    assert set(excepted).isdisjoint(charted)
+    factors = [e["factor"].text for e in (data["factors"] or {"entries": []})["entries"]]
+    assert "1" not in factors
 
 
 def test_the_odds_reminder_reads_the_rounding_rule(shipped):

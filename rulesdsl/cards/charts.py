@@ -16,7 +16,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -24,7 +24,8 @@ from rulesdsl.version import __version__
 from rulesdsl.model.walk import walk
 from rulesdsl.model import catalogue, codes as result_codes, ir
 from rulesdsl.cards import wording
-from rulesdsl.cards.labeler import LANGS, Label, Labeler, fraction, label_layers, languages, player_text, typeset
+from rulesdsl.cards.labeler import (LANGS, Label, Labeler, filled, fraction, label_layers, languages, player_text,
+                                   typeset)
 from rulesdsl.errors import Diagnostic
 from rulesdsl.cards.outcomes import Odds, column_odds
 from rulesdsl.model.catalogue import PAPERS, UNIT_SPELLINGS
@@ -245,8 +246,8 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
             sections.append({"heading": t(f"section.{kind}"), "rows": rows})
     has_level = any(r.level is not None for r in node.rows)
     has_line = any(r.line is not None for r in node.rows)
-    return {"title": t("title.terrain", node.title.value) if node.title else None,
-            "cites": printed_cites(resolved, [c.value for c in node.cites]),
+    title = t("title.terrain", node.title.value) if node.title else None
+    return {"title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.terrain-effects")),
             "sections": sections, "has_level": has_level, "has_line": has_line, "legend": _tec_legend(node, t)}
 
 
@@ -291,6 +292,23 @@ def printed_cites(resolved: ir.Resolved, cites: list[str]) -> list[str]:
     is left out; the chart's heading or phase name already names it."""
     sections = {e.node.id.value for e in resolved.rules if not e.node.numbered}
     return list(dict.fromkeys(c for c in cites if c and c not in sections))
+
+
+def chart_cites(resolved: ir.Resolved, cites: tuple[ir.Text, ...], t: Labeler,
+                heading: Label | None) -> list[str | Label]:
+    """A chart's citations: the numbered rules it cites.  A chart that cites only unnumbered sections (New SCS
+    prints its rules under headings, without numbers) cites the first by its title, as the rules print it, in
+    the card's language; not when the chart's own heading is that title (it says it already)."""
+    numbered = printed_cites(resolved, [c.value for c in cites])
+    if numbered or not cites:
+        return list(numbered)
+    section = next((e.node for e in resolved.rules if e.node.id.value == cites[0].value), None)
+    if section is None or section.title is None:
+        return []
+    title = t(f"rule.{section.id.value.lower()}.title", section.title.value)
+    if heading is not None and heading.text.casefold() == title.text.casefold():
+        return []
+    return [title]
 
 
 def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectiveParameter]) -> dict[str, Any] | None:
@@ -349,9 +367,10 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         }
     below = params.get("combat.below_table")
     above = params.get("combat.above_table")
+    title = t("title.results", node.title.value) if node.title else None
     return {
-        "title": t("title.results", node.title.value) if node.title else None,
-        "cites": printed_cites(resolved, [c.value for c in node.cites]), "dice": node.dice.value, "notation": notation,
+        "title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.combat-results")),
+        "dice": node.dice.value, "notation": notation,
         "lines": [{"name": t.name("line", l.name.value) if l.name else None, "columns": [c.value for c in l.columns]}
                   for l in node.lines],
         "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells], "own": [False] * len(r.cells)}
@@ -383,7 +402,7 @@ def _outcome_label(key: str, t: Labeler) -> Label:
         return t(f"outcome.{key}")
     _, side, state = key.split(" ", 2)
     what = t.name("state", state)
-    label = _filled(t("outcome.becomes"), side=t(f"code.side.{side}"), state=Label(what.text.lower(), what.fallback))
+    label = filled(t("outcome.becomes"), side=t(f"code.side.{side}"), state=Label(what.text.lower(), what.fallback))
     return Label(label.text[:1].upper() + label.text[1:], label.fallback)
 
 
@@ -411,14 +430,14 @@ def _clause_label(clause: ir.CodeClause, t: Labeler) -> Label:
     values: dict[str, str | Label] = {"side": side, "n": str(clause.amount or 0)}
     if clause.effect == ir.CodeEffect.BECOMES:      # the state's own label is not checked for English here
         values["state"] = t.name("state", word).text.lower()
-    return _filled(t(key), **values)
+    return filled(t(key), **values)
 
 
 def _modifiers(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.modifiers is None:
         return None
     node = resolved.modifiers.node
-    return {"cap": node.cap, "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
+    return {"cap": node.cap, "cites": chart_cites(resolved, node.cites, t, t("heading.modifiers")), "entries": [
         {"name": t.name("modifier", m.name.value), "value": signed(m.value), "side": t(f"side.{m.side}"),
          "when": player_text(t, f"when.modifier.{m.name.value}", _condition_text(m.condition, t, resolved),
                              f"die roll modifier '{m.name.value}'")} for m in node.modifiers],
@@ -429,31 +448,58 @@ def _shifts(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.shifts is None:
         return None
     node = resolved.shifts.node
-    return {"per_side": node.per_side, "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
+    return {"per_side": node.per_side, "cites": chart_cites(resolved, node.cites, t, t("heading.shifts")),
+            "entries": [
         {"name": t.name("shift", s.source.value), "maximum": s.maximum,
          "text": player_text(t, f"when.shift.{s.source.value}", _shift_text(s, t, resolved),
                              f"column shift '{s.source.value}'")}
         for s in node.shifts], "terms": _terms(resolved, t, [s.condition for s in node.shifts])}
 
 
-def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
+def _constant(expr: ir.Expr, resolved: ir.Resolved) -> Fraction | None:
+    """A factor's value when it is a number, or a parameter in effect set to one; else None."""
+    if isinstance(expr, ir.Number):
+        return Fraction(expr.value)
+    if isinstance(expr, ir.Name):
+        found = next((p for p in resolved.parameters if p.name == expr.path), None)
+        if found is not None and isinstance(found.value, (int, Fraction)) and not isinstance(found.value, bool):
+            return Fraction(found.value)
+    return None
+
+
+def printed_factors(resolved: ir.Resolved) -> list[ir.UnitFactor]:
+    """The strength factors a card prints: not one that multiplies by 1 (out-of-supply defense x1 changes
+    nothing)."""
     if resolved.unit_factors is None:
+        return []
+    return [f for f in resolved.unit_factors.node.factors if _constant(f.factor, resolved) != 1]
+
+
+def charted_parameters(resolved: ir.Resolved) -> set[str]:
+    """The parameters whose values a chart of the card prints (a strength factor read from
+    `supply.out_of_supply_attack_factor`): no reminder or exception prints them a second time."""
+    return {node.path for f in printed_factors(resolved) for node in walk(f.factor) if isinstance(node, ir.Name)}
+
+
+def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
+    if resolved.unit_factors is None or not printed_factors(resolved):
         return None
     node = resolved.unit_factors.node
-    return {"title": t("title.factors", node.title.value) if node.title else None,
-            "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
+    title = t("title.factors", node.title.value) if node.title else None
+    return {"title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.factors")), "entries": [
         {"name": t.name("factor", f.name.value), "role": t(f"role.{f.role}"), "factor": _factor_text(f, t, resolved),
          "when": player_text(t, f"when.factor.{f.name.value}", _condition_text(f.condition, t, resolved, unit=True),
-                             f"strength factor '{f.name.value}'")} for f in node.factors],
-        "terms": _terms(resolved, t, [f.condition for f in node.factors])}
+                             f"strength factor '{f.name.value}'")} for f in printed_factors(resolved)],
+        "terms": _terms(resolved, t, [f.condition for f in printed_factors(resolved)])}
 
 
 def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.adjustments is None:
         return None
     node = resolved.adjustments.node
-    return {"title": t("title.adjustments", node.title.value) if node.title else None,
-            "cites": printed_cites(resolved, [c.value for c in node.cites]), "entries": [
+    title = t("title.adjustments", node.title.value) if node.title else None
+    return {"title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.adjustments")),
+            "entries": [
         {"name": t.name("adjustment", a.name.value), "result": t(f"result.{a.target}"),
          "change": signed(a.amount), "when": player_text(t, f"when.adjustment.{a.name.value}",
                                                         _condition_text(a.condition, t, resolved),
@@ -506,9 +552,9 @@ def _tables(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     for effective in resolved.tables:
         node = effective.node
         head = node.header[0].value
-        out.append({"name": node.name.value,
-                    "title": t(f"table.{node.name.value}", node.title.value if node.title else node.name.value),
-                    "cites": printed_cites(resolved, [c.value for c in node.cites]), "key": _value(t, head),
+        title = t(f"table.{node.name.value}", node.title.value if node.title else node.name.value)
+        out.append({"name": node.name.value, "title": title,
+                    "cites": chart_cites(resolved, node.cites, t, title), "key": _value(t, head),
                     "columns": [_value(t, c.value) for c in node.header[1:]],
                     "rows": [{"label": _value(t, r[0].value), "cells": [_value(t, c.value) for c in r[1:]]}
                              for r in node.rows]})
@@ -517,6 +563,7 @@ def _tables(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     for (before, before_cites), (table, table_cites) in zip(zip(out, cites), list(zip(out, cites))[1:]):
         if table_cites and table_cites == before_cites:
             table["follows"] = before.get("follows", before["name"])
+            table["cites"] = []     # the first of them cites the rules for all
     return out
 
 
@@ -752,7 +799,7 @@ def _odds_lines(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
         text = t("reminder.odds-up", "Fractions round up")
     else:
         template = t("reminder.odds-threshold", "Fractions of {n} or more round up, smaller ones down")
-        text = _filled(template, n=fraction(resolved.threshold or Fraction(1, 2)))
+        text = filled(template, n=fraction(resolved.threshold or Fraction(1, 2)))
     lines = [{"name": "rounding", "meaning": t("reminder.odds-ratio", "Odds: total attack ÷ total defense"),
               "value": None, "rule": refs},
              {"name": "rounding", "meaning": text, "value": None, "rule": refs}]
@@ -767,9 +814,12 @@ def reminders(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = N
     out = []
     # the CRT's own legend says what an attack off either end of it does: no reminder says it again
     said_by_crt = {"combat.below_table", "combat.above_table"} if resolved.results is not None else set()
+    # nor what a chart prints (the strength factors' values) or the exceptions panel states (a value the title
+    # set): each value is printed once
+    said_elsewhere = said_by_crt | charted_parameters(resolved) | stated_as_exceptions(resolved)
     for topic in (options or card_options(resolved)).reminders:
         lines = _odds_lines(resolved, t) if topic == "odds" else []
-        lines += [line for name in catalogue.REMINDER_PARAMETERS.get(topic, ()) if name not in said_by_crt
+        lines += [line for name in catalogue.REMINDER_PARAMETERS.get(topic, ()) if name not in said_elsewhere
                   and not _changes_nothing(resolved, name)
                   for line in (_param_line(resolved, t, name, stated=True),) if line is not None]
         if lines:
@@ -782,6 +832,25 @@ _CHART_NOUNS = {"sequence": "heading.sequence-of-play", "terrain": "heading.terr
                 "shifts": "heading.shifts", "adjustments": "heading.adjustments", "unit_factors": "heading.factors"}
 
 
+def _excepted_rules(resolved: ir.Resolved) -> Iterator[tuple[ir.Effective[ir.Rule], str, list[str]]]:
+    """The rules this title replaces or amends, each with how and the parameters it sets."""
+    me = resolved.id
+    if not resolved.ancestors or resolved.rulebook.kind.value != "game":
+        return      # a series variant (New SCS) is a whole rulebook to its players, not a list of exceptions
+    for effective in resolved.rules:
+        node = effective.node
+        amended = [a for a in effective.amended if a.origin == me]
+        if effective.origin == me and node.override:
+            yield effective, "replaced", [p.name.value for p in node.parameters]
+        elif amended:
+            yield effective, "amended", [a.key for a in amended if a.key != "(summary)"]
+
+
+def stated_as_exceptions(resolved: ir.Resolved) -> set[str]:
+    """The parameters the exceptions panel states (those the title's own rules set)."""
+    return {name for _, _, names in _excepted_rules(resolved) for name in names} - charted_parameters(resolved)
+
+
 def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     """This title's exceptions to the rulebooks it extends: each rule it amends or replaces, with its number,
     its summary and the values it sets in players' words, and each chart it replaces or amends."""
@@ -789,20 +858,16 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     if not resolved.ancestors or resolved.rulebook.kind.value != "game":
         return []       # a series variant (New SCS) is a whole rulebook to its players, not a list of exceptions
     out: list[dict[str, Any]] = []
-    for effective in resolved.rules:
+    for effective, kind, names in _excepted_rules(resolved):
         node = effective.node
         amended = [a for a in effective.amended if a.origin == me]
-        if effective.origin == me and node.override:
-            kind, names = "replaced", [p.name.value for p in node.parameters]
-        elif amended:
-            kind, names = "amended", [a.key for a in amended if a.key != "(summary)"]
-        else:
-            continue
         rule = node.id.value
         title = t(f"rule.{rule.lower()}.title", node.title.value) if node.title is not None else None
         summary = t(f"rule.{rule.lower()}.summary", node.summary.value) if node.summary is not None and (
             kind == "replaced" or any(a.key == "(summary)" for a in amended)) else None
-        values = [line for name in names for line in (_param_line(resolved, t, name, stated=True),) if line is not None]
+        charted = charted_parameters(resolved)
+        values = [line for name in names if name not in charted
+                  for line in (_param_line(resolved, t, name, stated=True),) if line is not None]
         for line in values:
             series = _inherited_value(resolved, rule, line["name"], t)
             # a flag stated as its rule needs no series value beside it: the rule is marked amended
@@ -839,15 +904,6 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     return out
 
 
-def _filled(template: Label, **values: str | Label) -> Label:
-    """A label with its {placeholders} filled in: text as given, or labels (the result is marked as English
-    when the template or a label put in it is)."""
-    text = template.text
-    for name, value in values.items():
-        text = text.replace("{" + name + "}", str(value))
-    return Label(text, template.fallback or any(isinstance(v, Label) and v.fallback for v in values.values()))
-
-
 def _amended_item(field_name: str, amended: ir.Amended, t: Labeler) -> dict[str, Any]:
     """One item of a chart the title amends: a terrain row or cell, a phase of a turn, a CRT cell or column."""
     text = amended.text
@@ -857,9 +913,9 @@ def _amended_item(field_name: str, amended: ir.Amended, t: Labeler) -> dict[str,
         text = text[len(name) + 2:] if text.startswith(f"{name}: ") else text
     elif field_name == "results" and " x " in amended.key:      # "3:1 x 4": "D2r2", a cell
         column, _, roll = amended.key.partition(" x ")
-        meaning = _filled(t("exceptions.crt-cell", "{column} column, roll {roll}"), column=column, roll=roll)
+        meaning = filled(t("exceptions.crt-cell", "{column} column, roll {roll}"), column=column, roll=roll)
     elif field_name == "results" and amended.key.endswith(" column"):   # "7:1 column": its results, by roll
-        meaning = _filled(t("exceptions.crt-column", "new {column} column"), column=amended.key[:-len(" column")])
+        meaning = filled(t("exceptions.crt-column", "new {column} column"), column=amended.key[:-len(" column")])
     else:                           # "player turn soviet: movement": "movement [3.0] ..."
         meaning = Label(amended.key)
         phase = amended.key.split(": ", 1)[-1]
