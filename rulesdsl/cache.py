@@ -5,16 +5,37 @@ no other user can plant an entry), or in $RULESDSL_CACHE_DIR.  RULESDSL_NO_CACHE
 is named by the SHA-256 of everything its content is made from, so a stale entry is never read: it is only
 left unused.  Everything here is safe to delete, and nothing in it is committed: a build without it
 writes the same bytes, only more slowly.  A cache that cannot be read or written is no cache, never an error.
+
+Each entry carries the SHA-256 of its data and blob and the blob's size: an entry that does not match them
+(left half written by a crash, truncated by a full disk, edited by hand) is deleted and counted in
+`discarded`, and its content is made again; it is never used.  A cache file that is not a regular file (a
+FIFO, a device, a symlink) is never opened.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
 KEEP = 400          # entries of one kind kept; the least recently written beyond that are deleted
+discarded: list[str] = []    # "kind/key" of each entry found damaged and deleted in this process
+
+
+def regular(path: Path) -> bool:
+    """Whether `path` is a regular file (not followed if it is a symlink): only those are read."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _digest(meta: dict[str, Any], blob: bytes | None) -> str:
+    data = json.dumps(meta, sort_keys=True, ensure_ascii=True).encode("utf-8")
+    return hashlib.sha256(len(data).to_bytes(8, "big") + data + (blob or b"")).hexdigest()
 
 
 def folder() -> Path | None:
@@ -35,18 +56,40 @@ def read(kind: str, key: str) -> tuple[dict[str, Any], bytes | None] | None:
     base = folder()
     if base is None:
         return None
-    entry = base / kind / f"{key}.json"
+    entry, bin_ = base / kind / f"{key}.json", base / kind / f"{key}.bin"
+    if not entry.exists() and not entry.is_symlink():
+        return None
     try:
+        if not regular(entry):
+            raise ValueError("not a regular file")
         meta = json.loads(entry.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        if not isinstance(meta, dict) or meta.get("key") != key:
+            raise ValueError("not this entry")
+        blob = None
+        if meta.get("blob"):
+            if not regular(bin_):
+                raise ValueError("no blob")
+            blob = bin_.read_bytes()
+            if len(blob) != meta.get("size"):
+                raise ValueError("a blob of another size")
+        content = {k: v for k, v in meta.items() if k != "sha256"}
+        if meta.get("sha256") != _digest(content, blob):
+            raise ValueError("content that does not match its hash")
+    except (OSError, ValueError, UnicodeDecodeError):
+        _discard(entry, bin_, f"{kind}/{key}")
         return None
-    if not isinstance(meta, dict) or meta.get("key") != key:
-        return None
-    try:
-        blob = (base / kind / f"{key}.bin").read_bytes() if meta.get("blob") else None
-    except OSError:
-        return None
-    return meta, blob
+    return content, blob
+
+
+def _discard(entry: Path, blob: Path, name: str) -> None:
+    """A damaged entry: deleted, so that the next write replaces it, and counted."""
+    for path in (entry, blob):
+        try:
+            if path.is_symlink() or path.is_file():
+                path.unlink()
+        except OSError:
+            pass
+    discarded.append(name)
 
 
 def write(kind: str, key: str, meta: dict[str, Any], blob: bytes | None = None) -> None:
@@ -59,7 +102,9 @@ def write(kind: str, key: str, meta: dict[str, Any], blob: bytes | None = None) 
         where.mkdir(mode=0o700, exist_ok=True)
         if blob is not None:
             _replace(where / f"{key}.bin", blob)
-        _replace(where / f"{key}.json", json.dumps({**meta, "key": key, "blob": blob is not None}).encode("utf-8"))
+        content = {**meta, "key": key, "blob": blob is not None, "size": len(blob) if blob is not None else 0}
+        content["sha256"] = _digest(content, blob)
+        _replace(where / f"{key}.json", json.dumps(content).encode("utf-8"))
         _prune(where)
     except OSError:
         return

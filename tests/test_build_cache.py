@@ -99,6 +99,63 @@ def test_a_damaged_or_unwritable_cache_is_no_cache(project, capsys, own_cache, m
     assert _built(project, capsys) == first
 
 
+@pytest.mark.parametrize("damage", ["empty blob", "truncated blob", "edited html", "blob is a fifo"])
+def test_a_damaged_entry_is_discarded_with_a_note_never_written_out(project, capsys, own_cache, damage):
+    """The issue's reproducers: an entry whose PDF a crash left empty, or whose HTML was edited by hand, was
+    copied into generated/ with exit 0, and `build --check` said it was current.  Each entry carries the hash of
+    what it holds: a damaged one is deleted, the card laid out again, and the build says so."""
+    project.write("rulebooks/series/scs-1.8.rules", SERIES)
+    project.write("rulebooks/games/hollow.rules", GAME)
+    first = _built(project, capsys)
+    cards = own_cache / "cards"
+    for entry in cards.glob("*.json"):
+        blob = entry.with_suffix(".bin")
+        if damage == "empty blob":
+            blob.write_bytes(b"")
+        elif damage == "truncated blob":
+            blob.write_bytes(blob.read_bytes()[:100])
+        elif damage == "blob is a fifo":
+            blob.unlink()
+            os.mkfifo(blob)
+        else:
+            meta = json.loads(entry.read_text(encoding="utf-8"))
+            meta["html"] = meta["html"].replace("Hollow Ridge", "Hollow Ridge <script>alert(1)</script>")
+            entry.write_text(json.dumps(meta), encoding="utf-8")
+    for path in (project.root / "generated").rglob("*"):
+        if path.is_file():
+            path.unlink()
+    code, out, err = project.run("build", capsys=capsys)
+    assert code == 0, err
+    assert project.tree() == first                     # the same bytes as without a cache: no 0-byte PDF
+    assert all(len(data) > 1000 for name, data in first.items() if name.endswith(".pdf"))
+    assert "damaged cache entries were discarded and made again" in err
+    code, out, err = project.run("build", "--check", capsys=capsys)
+    assert code == 0 and "damaged" not in err, err     # made again: the next run finds whole entries
+
+
+def test_an_entry_is_read_only_as_it_was_written(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(tmp_path / "c"))
+    cache.discarded.clear()
+    cache.write("cards", "a" * 64, {"html": "<p>card</p>"}, b"%PDF-1.7 whole")
+    assert cache.read("cards", "a" * 64) == ({"html": "<p>card</p>", "key": "a" * 64, "blob": True, "size": 14},
+                                             b"%PDF-1.7 whole")
+    (tmp_path / "c" / "cards" / ("a" * 64 + ".bin")).write_bytes(b"%PDF-1.7 WHOLE")   # the same size, edited
+    assert cache.read("cards", "a" * 64) is None
+    assert cache.discarded == ["cards/" + "a" * 64]
+    assert not list((tmp_path / "c" / "cards").glob("a*"))    # deleted, so the next write replaces it
+    assert cache.read("cards", "b" * 64) is None and cache.discarded == ["cards/" + "a" * 64]   # a miss is no damage
+
+
+def test_a_fifo_named_as_the_grammar_cache_is_not_opened(tmp_path, monkeypatch):
+    """A FIFO where the parser's tables are kept hung every command; now it is no cache."""
+    from rulesdsl.language import parser
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(tmp_path))
+    os.mkfifo(tmp_path / "grammar.lark-tables")
+    assert parser._cache_file() is False
+    (tmp_path / "grammar.lark-tables").unlink()
+    assert parser._cache_file() == str(tmp_path / "grammar.lark-tables")
+
+
 def test_an_entry_is_named_by_everything_the_card_is_made_from(monkeypatch):
     from rulesdsl.cards.charts import card
     from rulesdsl.project.build import compile_project
@@ -125,7 +182,7 @@ def test_the_cache_stays_in_its_folder_and_keeps_no_more_than_its_limit(tmp_path
     cache.write("cards", "f" * 64, {"n": 9})
     kept = sorted(p.name for p in (tmp_path / "c" / "cards").iterdir())
     assert len([k for k in kept if k.endswith(".json")]) == 3
-    assert cache.read("cards", "f" * 64) == ({"n": 9, "key": "f" * 64, "blob": False}, None)
+    assert cache.read("cards", "f" * 64) == ({"n": 9, "key": "f" * 64, "blob": False, "size": 0}, None)
     assert json.loads((tmp_path / "c" / "cards" / f"{4:064x}.json").read_text())["n"] == 4
     assert cache.read("cards", f"{0:064x}") is None             # the oldest went first
     assert not [p for p in (tmp_path / "c" / "cards").iterdir() if p.name.startswith(".tmp-")]

@@ -26,9 +26,15 @@ def _cache_file() -> str | bool:
     """Where Lark keeps the analysed LALR tables: the user's own cache folder (cache.folder; not the shared
     temporary folder, whose files another user could write).  Lark stores a hash of the grammar, the options
     and its version in the file and rebuilds the tables when it does not match, so a changed grammar never
-    reads stale tables.  False (no cache) when caching is off or the folder cannot be made."""
+    reads stale tables.  False (no cache) when caching is off, the folder cannot be made, or the file is not a
+    regular file."""
     base = cache.folder()
-    return False if base is None else str(base / "grammar.lark-tables")
+    if base is None:
+        return False
+    tables = base / "grammar.lark-tables"
+    if (tables.exists() or tables.is_symlink()) and not cache.regular(tables):
+        return False    # a FIFO or a device there would block Lark's read: no cache, never a hang
+    return str(tables)
 
 
 _LARK = Lark.open("grammar.lark", rel_to=__file__, parser="lalr", propagate_positions=True,
