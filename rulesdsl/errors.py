@@ -172,6 +172,21 @@ def visible_lines(text: str) -> str:
     return "\n".join(visible(line) for line in text.split("\n"))
 
 
+SHOWN_COLUMNS = 120    # of a long source line, a diagnostic shows this much around the caret
+
+
+def _clipped(line: str, start: int, width: int) -> tuple[str, int, int]:
+    """A source line cut to about SHOWN_COLUMNS characters around the span (marked '...' where cut), with the
+    span's start and width in the cut line: a minified or generated line does not flood the terminal."""
+    if len(line) <= SHOWN_COLUMNS:
+        return line, start, width
+    width = min(width, SHOWN_COLUMNS - 20)
+    left = max(0, min(start - 20, len(line) - SHOWN_COLUMNS))
+    right = min(len(line), left + SHOWN_COLUMNS)
+    head, tail = ("..." if left else ""), ("..." if right < len(line) else "")
+    return head + line[left:right] + tail, start - left + len(head), width
+
+
 def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
     """`path:line:col: error: message`, the source line, a caret, a hint; control characters from the
     rulebook (or its file name) are shown as escapes, and the caret stays under the right character."""
@@ -188,7 +203,9 @@ def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
             elif span.end_line > span.line:  # a block: underline the rest of its first line
                 width = len(line.rstrip()) - span.column + 1
             width = max(1, min(width, len(line) - span.column + 1))
-            start = span.column - 1  # an escape is several characters wide: measure what is printed
+            start = span.column - 1
+            line, start, width = _clipped(line, start, width)
+            # an escape is several characters wide: measure what is printed
             indent = len(visible(line[:start])) + max(0, start - len(line))
             width = max(1, len(visible(line[start:start + width])))
             gutter = f"{span.line:>5} | "

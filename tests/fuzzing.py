@@ -584,9 +584,33 @@ def huge_family() -> list[Input]:
     return out
 
 
+def limits_family() -> list[Input]:
+    """At and past each limit of work (language/limits.py) and each division by zero: a build or a positioned
+    error, quickly (the 10,000-column CRT ran ten minutes, the 99999.99999 map grew past 2.7 GB)."""
+    out = []
+    for columns in (24, 25, 60, 10_000):
+        head = "  odds   " + " ".join(f"{i}:1" for i in range(1, columns + 1))
+        rows = "".join(f"  {r}-{r}    " + " ".join("D1" for _ in range(columns)) + "\n" for r in range(1, 7))
+        crt = f'combat results table "Wide" [7.4] dice 1d6 {{\n{head}\n{rows}}}\n'
+        text = GAME[:GAME.index("combat results table")] + crt
+        out.append(_game("limits", f"a CRT of {columns} columns", text, valid=columns <= 24))
+    for rows in (100, 101, 5000):
+        table = 'table long "Long" [7.4] {\n  roll/steps  0  1\n' + "".join(f"  {i}  0  1\n" for i in range(1, rows + 1)) + "}\n"
+        out.append(_game("limits", f"a table of {rows} rows", GAME + table, valid=rows <= 100))
+    for last in ("141.141", "142.142", "99999.99999", "9999999.9999999"):
+        example = (f'example "Big" [7.4] {{\n  map 1.01 - {last} open\n  phasing friendly\n'
+                   f'  unit 1 friendly 4-4-5 at 1.01\n  expect move 1 1.02 costs 1\n}}\n')
+        out.append(_game("limits", f"a map to {last}", GAME + example))
+    for expr in ("1 / 0", "2 / (1 - 1)", "1 / (two - 2)", "3 / max(count(defenders), 1)",
+                 "count(attackers) / count(defenders)"):
+        out.append(_game("limits", f"define z = {expr}", _define(expr)))
+    return out
+
+
 FAMILIES: dict[str, Callable[[], list[Input]]] = {
     "mutants": mutants, "unicode": unicode_family, "line-endings": line_ending_family,
     "nesting": nesting_family, "blocks": blocks_family, "numbers": numbers_family, "names": names_family, "huge": huge_family,
+    "limits": limits_family,
 }
 
 

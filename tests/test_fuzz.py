@@ -210,3 +210,11 @@ def test_a_definition_without_cases_is_a_positioned_error(project, capsys):
     code, _, err = project.run("check", capsys=capsys)
     assert code == 1
     assert err.startswith("rulebooks/demo.rules:11:10: error: definition 'two' has no cases\n")
+
+
+def test_the_readme_states_the_fuzzers_budget():
+    """The README says how many inputs CI runs: the number the families make."""
+    from conftest import ROOT
+    total = sum(len(family()) for family in FAMILIES.values())
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"{total:,} inputs" in readme, total

@@ -29,6 +29,18 @@ def function_name(definition: str) -> str:
     return name
 
 
+def numeric_values(parameters: Any) -> dict[str, Fraction]:
+    """The numeric parameters in effect (ir.EffectiveParameter) and their values: what `Checker.constant`
+    reads a parameter as."""
+    from rulesdsl.runtime.model import Quantity
+    out: dict[str, Fraction] = {}
+    for p in parameters:
+        value = p.value.amount if isinstance(p.value, Quantity) else p.value
+        if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+            out[p.name] = Fraction(value)
+    return out
+
+
 class Emitter:
     """How a checked expression is written out, one method per construct; each gets
     what its parts were written as.  This one writes nothing: checking only."""
@@ -45,6 +57,8 @@ class Emitter:
     def unit_word(self, var: Any, word: str) -> Any: return None       # a unit's type, capability or state
     def unary(self, op: str, operand: Any) -> Any: return None         # "-" or "not"
     def binary(self, op: str, left: Any, right: Any) -> Any: return None
+    # a division; `where` ("path:line:col" of the divisor) when the divisor may be 0 as the rules are played
+    def divide(self, left: Any, right: Any, where: str | None) -> Any: return None
     def is_case(self, operand: Any, word: str) -> Any: return None
     def is_terrain(self, operand: Any, word: str) -> Any: return None
     def extreme(self, function: str, args: list[Any]) -> Any: return None   # max(a, b, ...), min(...)
@@ -66,9 +80,11 @@ class _Later(Exception):
 
 
 class Checker:
-    def __init__(self, vocabulary: ir.Names, emitter: Emitter | None = None):
+    def __init__(self, vocabulary: ir.Names, emitter: Emitter | None = None,
+                 values: dict[str, Fraction] | None = None):
         self.vocabulary = vocabulary
         self.out = emitter or Emitter()
+        self.values = values or {}               # numeric parameters in effect -> their values
         self.problems: list[Diagnostic] = []
         self.kinds: dict[str, str] = {}          # definition -> kind, once compiled
         self.sources: dict[str, Any] = {}        # definition -> as the emitter wrote it
@@ -327,6 +343,8 @@ class Checker:
             for kind, side in ((lkind, expr.left), (rkind, expr.right)):
                 if kind != "number":
                     return self._error(f"'{op}' needs numbers, not {_noun(kind)}", side.span)
+            if op == "/":
+                return self._divide(expr, left, right)
             return self.out.binary(op, left, right), "number"
         comparable = {"number", "odds"}
         if op in ("==", "!=") and lkind == rkind:
@@ -337,6 +355,50 @@ class Checker:
                                    "compare a case of a definition with 'is', like: armor-advantage is attacker"
                                    if kind.startswith("enum:") else None)
         return self.out.binary(op, left, right), "bool"
+
+    def _divide(self, expr: ir.Binary, left: Any, right: Any) -> tuple[Any, str]:
+        """A division: by a constant 0 an error; by what may be 0 as the game is played a warning, and the
+        module then names this place if it ever is; by what cannot be 0, a plain division."""
+        divisor, span = self.constant(expr.right), expr.right.span
+        if divisor == 0:
+            return self._error("division by zero: the divisor is always 0", span,
+                               "divide by a number other than 0, or by a parameter set to one")
+        if divisor is not None or self._positive(expr.right):
+            return self.out.divide(left, right, None), "number"
+        self.problems.append(Diagnostic(
+            "this divides by an amount that may be 0; if it is, the rules engine stops with an error naming this "
+            "place", span, "keep the divisor above 0, like: max(<amount>, 1)", severity="warning"))
+        return self.out.divide(left, right, f"{span.path}:{span.line}:{span.column}"), "number"
+
+    def constant(self, expr: ir.Expr, seen: frozenset[str] = frozenset()) -> Fraction | None:
+        """The value of an expression that is the same whatever the situation: numbers, numeric parameters in
+        effect, and definitions and arithmetic over them; None for anything else."""
+        if isinstance(expr, ir.Number):
+            return Fraction(expr.value)
+        if isinstance(expr, ir.Name):
+            if expr.path in self.values:
+                return self.values[expr.path]
+            found = self.vocabulary.definitions.get(expr.path)
+            if found is not None and found.expr is not None and expr.path not in seen:
+                return self.constant(found.expr, seen | {expr.path})
+            return None
+        if isinstance(expr, ir.Unary) and expr.op == "-":
+            value = self.constant(expr.operand, seen)
+            return None if value is None else -value
+        if isinstance(expr, ir.Binary) and expr.op in ("+", "-", "*", "/"):
+            a, b = self.constant(expr.left, seen), self.constant(expr.right, seen)
+            if a is None or b is None or (expr.op == "/" and b == 0):
+                return None
+            return a + b if expr.op == "+" else a - b if expr.op == "-" else a * b if expr.op == "*" else a / b
+        return None
+
+    def _positive(self, expr: ir.Expr) -> bool:
+        """Whether an expression is above 0 whatever the situation: a positive constant, or max(...) of one."""
+        value = self.constant(expr)
+        if value is not None:
+            return value > 0
+        return isinstance(expr, ir.Call) and expr.function.value == "max" and any(
+            self._positive(arg) for arg in expr.args)
 
     def _is(self, expr: ir.Is, stack: list[str]) -> tuple[Any, str]:
         source, kind = self._compile(expr.operand, stack)

@@ -16,7 +16,8 @@ from rulesdsl.model import codes as result_codes, ir
 from rulesdsl.model.catalogue import example_setting, unit_text, vocabulary as declared_vocabulary
 from rulesdsl.errors import Diagnostic, Span, suggest, suggester
 from rulesdsl.model.context import ROOT
-from rulesdsl.checks.expressions import Checker
+from rulesdsl.checks.expressions import Checker, numeric_values
+from rulesdsl.checks.situations import check_situation, terrain_problems
 from rulesdsl.runtime.model import Quantity
 from rulesdsl.runtime.notation import odds_ratio, parse_odds
 from rulesdsl.checks.validate import (PARAMETER_RESULT_HINT, RESULT_HINTS, _shown, favours_defender, reads_own_codes, result_cells,
@@ -170,6 +171,9 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
             if inherited is None and override:
                 problems.append(Diagnostic(f"override of a {noun} that no rulebook this one extends defines",
                                            node.span, "remove 'override'"))
+            if field == "terrain" and inherited is not None:
+                assert isinstance(node, ir.TerrainChart) and isinstance(inherited.node, ir.TerrainChart)
+                problems += _misspelt_terrain(node, inherited.node, inherited.origin)
             charts[field] = ir.Effective(node=node, origin=origin)
 
     tables = _tables(books, problems)
@@ -186,6 +190,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _terrain_keys(tables, charts)
     problems += _terrain_labels(rulebook, charts)
     problems += _card_references(rulebook, charts, tables)
+    problems += _example_terrain(rulebook, charts)
     if "results" in charts and "rounding" not in charts:   # a standalone game brings its own
         problems.append(Diagnostic(
             "a combat results table needs a rounding rule: its column comes from the rounded odds",
@@ -197,8 +202,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _code_states(charts, vocabulary)
     vocabulary.parameters = {p.name: "number" for p in parameters
                              if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}
-    definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems)
-    if problems:
+    definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems, numeric_values(parameters))
+    if any(p.severity == "error" for p in problems):
         return None, problems
     return ir.Resolved(
         rulebook=rulebook, ancestors=tuple(books[1:]), rules=ordered, parameters=parameters,
@@ -206,7 +211,19 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
         terrain=charts.get("terrain"), results=charts.get("results"), favour_defender=favour_defender,
         modifiers=charts.get("modifiers"), shifts=charts.get("shifts"), tables=tuple(tables.values()),
         vocabulary=vocabulary, definitions=definitions, adjustments=charts.get("adjustments"),
-        unit_factors=charts.get("unit_factors"), result_codes=charts.get("result_codes"), declared=declared), []
+        unit_factors=charts.get("unit_factors"), result_codes=charts.get("result_codes"), declared=declared), problems
+
+
+def _example_terrain(rulebook: ir.Rulebook, charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
+    """The rulebook's own worked examples name terrain of the chart in effect: reported here with the other
+    errors, not only once the rulebook builds and its examples run."""
+    terrain = charts.get("terrain")
+    if terrain is None:
+        return []
+    kinds = {kind: [row.name.value for row in terrain.node.rows if row.kind == kind]
+             for kind in ("hex", "hexside", "road")}
+    return [problem for example in rulebook.examples if not check_situation(example.situation)
+            for problem in terrain_problems(example.situation, kinds)]
 
 
 def _card_references(rulebook: ir.Rulebook, charts: Mapping[str, ir.Effective[Any]],
@@ -294,6 +311,26 @@ def _terrain_labels(rulebook: ir.Rulebook, charts: Mapping[str, ir.Effective[Any
                        suggest(key.value, known))
             for block in rulebook.labels for key, _ in block.labels
             if key.value.startswith("terrain.") and key.value not in known]
+
+
+def _misspelt_terrain(chart: ir.TerrainChart, inherited: ir.TerrainChart, origin: str) -> list[Diagnostic]:
+    """A chart that replaces its series' and has a terrain the series' lacks, close to one of the series' it
+    drops (`wods` for `woods`): most likely a misspelling, which would drop the series' terrain, and every
+    rule, example and card that names it with it.  A warning: a game may rename terrain on purpose."""
+    kept = {row.name.value for row in chart.rows}
+    dropped = [row.name.value for row in inherited.rows if row.name.value not in kept]
+    out = []
+    for row in chart.rows:
+        name = row.name.value
+        if name in {r.name.value for r in inherited.rows}:
+            continue
+        near = suggester(dropped).close(name)
+        if near:
+            out.append(Diagnostic(
+                f"terrain '{name}' is not in {origin}'s Terrain Effects Chart, and this chart drops "
+                f"its '{near[0]}': the series' rules, examples and cards that name '{near[0]}' lose it",
+                row.name.span, f"did you mean '{near[0]}'?", severity="warning"))
+    return out
 
 
 def _table_fit(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
@@ -437,11 +474,12 @@ def _first_span(vocabulary: ir.Names, name: str, books: list[ir.Rulebook]) -> Sp
 
 
 def _check_expressions(rulebook: ir.Rulebook, vocabulary: ir.Names, rules: tuple[ir.Effective[ir.Rule], ...],
-                       charts: dict[str, ir.Effective[Any]], problems: list[Diagnostic]
-                       ) -> tuple[tuple[ir.Definition, str, str, str], ...]:
-    """Check every expression in effect (names, kinds, cycles); the definitions in an order
-    where each comes after those it uses, as (Definition, kind, rule id, origin)."""
-    checker = Checker(vocabulary)
+                       charts: dict[str, ir.Effective[Any]], problems: list[Diagnostic],
+                       values: dict[str, Fraction] | None = None) -> tuple[tuple[ir.Definition, str, str, str], ...]:
+    """Check every expression in effect (names, kinds, cycles, division by 0, the numeric parameters'
+    `values` known); the definitions in an order where each comes after those it uses, as (Definition,
+    kind, rule id, origin)."""
+    checker = Checker(vocabulary, values=values)
     order = checker.compile_definitions()
     owner = {d.name.value: (e.node.id.value, e.origin) for e in rules for d in e.node.definitions}
     definitions = tuple((vocabulary.definitions[name], checker.kinds[name], *owner[name]) for name in order)
@@ -545,6 +583,8 @@ def _amend_rule(rule: ir.Rule, inherited: ir.Effective[ir.Rule], origin: str,
                                        f"the first is at line {seen[name].span.line}; keep one"))
             continue
         seen[name] = parameter
+        if name not in declared:
+            continue  # validate reported it, with its suggestion: not searched for again
         value, errors = typed_value(parameter, declared)
         if errors:
             continue  # reported by validate
@@ -874,6 +914,8 @@ def _parameters(rules: tuple[ir.Effective[ir.Rule], ...], declared: Mapping[str,
     for effective in rules:
         rule = effective.node
         for parameter in rule.parameters:
+            if parameter.name.value not in declared:
+                continue  # validate reported it, with its suggestion: not searched for again
             value, errors = typed_value(parameter, declared)
             if errors:
                 continue  # reported by validate
@@ -881,11 +923,14 @@ def _parameters(rules: tuple[ir.Effective[ir.Rule], ...], declared: Mapping[str,
             first = found.get(name)
             if first is not None:
                 same = " (with the same value: remove one)" if first.value == value else ""
+                if first.origin != effective.origin and not same:    # a game changing its series' value
+                    hint = (f"to change {first.origin}'s value, amend its rule: amend rule {first.rule} "
+                            f"{{ {name} = {_written(parameter.value)} }} (and remove it from rule {rule.id.value})")
+                else:
+                    hint = f"a parameter is set in one rule; the other is at {first.span.path}:{first.span.line}"
                 problems.append(Diagnostic(
                     f"{name} is set by both rule {first.rule} ({first.origin}) and rule {rule.id.value} "
-                    f"({effective.origin}){same}",
-                    parameter.name.span, f"a parameter is set in one rule; the other is at "
-                                         f"{first.span.path}:{first.span.line}"))
+                    f"({effective.origin}){same}", parameter.name.span, hint))
                 continue
             found[name] = ir.EffectiveParameter(name=name, value=value, rule=rule.id.value,
                                                 origin=effective.item_origin(name),

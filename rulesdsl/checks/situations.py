@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 
+from rulesdsl.language.limits import MAX_MAP_HEXES
 from rulesdsl.model import ir
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.runtime.hexmap import Hex, HexMap, Hexside
@@ -204,6 +205,13 @@ def area_of(situation: ir.Situation, problems: list[Diagnostic]) -> HexMap | Non
                                    hint="give the lower-left hex first and the upper-right hex last, on one map "
                                         "sheet, like: map 22.14 - 27.19"))
         return None
+    size = (last.column - first.column + 1) * (last.row - first.row + 1)
+    if size > MAX_MAP_HEXES:
+        problems.append(Diagnostic(f"the map {first} - {last} has {size:,} hexes, more than the {MAX_MAP_HEXES:,} "
+                                   f"a situation may have", area.span,
+                                   hint="give only the part of the map the example is about: its first line "
+                                        "names the lower-left and upper-right hexes of that part"))
+        return None
     return HexMap.rectangle(last.column, last.row, letter=first.map, first_column=first.column,
                             first_row=first.row)
 
@@ -329,6 +337,34 @@ def _terrain_names(chart: object, kind: str) -> list[str]:
     return [row.name for row in rows if row.kind == kind]
 
 
+def terrain_problems(situation: ir.Situation, kinds: dict[str, list[str]]) -> list[Diagnostic]:
+    """A situation's terrain against a Terrain Effects Chart's names by kind (hex, hexside, road): what `build`
+    checks against the generated module's chart, and resolve against the chart in effect (so that an example
+    naming an unknown terrain is reported in the same run as the rulebook's other errors)."""
+    problems: list[Diagnostic] = []
+    words = {"hex": "hex terrain", "hexside": "hexside feature", "road": "road"}
+
+    def known(text: ir.Text, kind: str) -> None:
+        if text.value not in kinds[kind]:
+            others = [k for k in kinds if k != kind and text.value in kinds[k]]
+            hint = (f"'{text.value}' is a {words[others[0]]} of the Terrain Effects Chart" if others else
+                    suggest(text.value, kinds[kind]) or
+                    f"the chart's {words[kind]}s are {', '.join(kinds[kind]) or 'none'}")
+            problems.append(Diagnostic(f"unknown {words[kind]} '{text.value}'", text.span, hint=hint))
+
+    for text in (*(t for area in situation.maps[:1] for t in area.terrain), *(t for h in situation.hexes for t in h.terrain)):
+        known(text, "hex")
+    for side in situation.hexsides:
+        for text in side.features:
+            known(text, "hexside")
+    for road in situation.roads:
+        if road.road is not None:
+            known(road.road, "road")
+        elif not kinds["road"]:
+            problems.append(Diagnostic("the Terrain Effects Chart has no roads", road.span))
+    return problems
+
+
 def build(situation: ir.Situation, chart: object = None) -> tuple[Situation | None, list[Diagnostic]]:
     """The runtime situation, with its terrain checked against `chart` (a runtime TerrainEffectsChart, or
     None to check no terrain), or None and the diagnostics that stop it."""
@@ -338,27 +374,7 @@ def build(situation: ir.Situation, chart: object = None) -> tuple[Situation | No
     area = area_of(situation, problems)
     assert area is not None
     if chart is not None:
-        kinds = {kind: _terrain_names(chart, kind) for kind in ("hex", "hexside", "road")}
-        words = {"hex": "hex terrain", "hexside": "hexside feature", "road": "road"}
-
-        def known(text: ir.Text, kind: str) -> None:
-            if text.value not in kinds[kind]:
-                others = [k for k in kinds if k != kind and text.value in kinds[k]]
-                hint = (f"'{text.value}' is a {words[others[0]]} of the Terrain Effects Chart" if others else
-                        suggest(text.value, kinds[kind]) or
-                        f"the chart's {words[kind]}s are {', '.join(kinds[kind]) or 'none'}")
-                problems.append(Diagnostic(f"unknown {words[kind]} '{text.value}'", text.span, hint=hint))
-
-        for text in (*situation.maps[0].terrain, *(t for h in situation.hexes for t in h.terrain)):
-            known(text, "hex")
-        for side in situation.hexsides:
-            for text in side.features:
-                known(text, "hexside")
-        for road in situation.roads:
-            if road.road is not None:
-                known(road.road, "road")
-            elif not kinds["road"]:
-                problems.append(Diagnostic("the Terrain Effects Chart has no roads", road.span))
+        problems += terrain_problems(situation, {kind: _terrain_names(chart, kind) for kind in ("hex", "hexside", "road")})
         if problems:
             return None, problems
     roads: dict[Hexside, str] = {}

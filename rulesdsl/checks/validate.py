@@ -11,8 +11,9 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from rulesdsl.model import codes as result_codes, ir
+from rulesdsl.language.limits import MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
 from rulesdsl.model.catalogue import (ACTIVITIES, CARD_MAX_SIDES, CARD_PAPERS, CARD_PATTERNS, CARD_REMINDERS, UNIT_SPELLINGS, UNITS, unknown_parameter, unit_text)
-from rulesdsl.errors import Diagnostic, suggest
+from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.runtime.model import PLURALS
 from rulesdsl.runtime.notation import NOTATIONS, parse_odds
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
@@ -566,6 +567,10 @@ def _results(table: ir.ResultsTable, codes: ir.ResultCodes | None = None, cells:
     none: the table's notation)."""
     if table.amend:
         return _results_amendment(table)
+    wide = _too_wide(table.columns, table.columns[MAX_TABLE_COLUMNS].span if len(table.columns) > MAX_TABLE_COLUMNS
+                     else table.span, "a combat results table")
+    if wide is not None:
+        return [wide]
     out = []
     notation = table.notation.value if table.notation else "steps-first"
     if notation not in NOTATIONS and table.notation is not None:
@@ -752,8 +757,22 @@ RESULT_HINTS = {
 
 
 # ---- lookup tables ---------------------------------------------------------------
+def _too_wide(header: tuple[ir.Text, ...], span: Span, what: str) -> Diagnostic | None:
+    """A table with more columns than any card prints (limits.MAX_TABLE_COLUMNS)."""
+    if len(header) <= MAX_TABLE_COLUMNS:
+        return None
+    return Diagnostic(f"{what} has {len(header)} columns, more than the {MAX_TABLE_COLUMNS} a card can print",
+                      span, "split it into tables of fewer columns")
+
+
 def _lookup(table: ir.LookupTable) -> list[Diagnostic]:
     out = []
+    wide = _too_wide(table.header[1:], table.header[0].span if table.header else table.span, "a table")
+    if wide is not None:
+        return [wide]
+    if len(table.rows) > MAX_TABLE_ROWS:
+        return [Diagnostic(f"a table has {len(table.rows)} rows, more than the {MAX_TABLE_ROWS} a card can print",
+                           table.rows[MAX_TABLE_ROWS][0].span, "split it into tables of fewer rows")]
     width = len(table.header) - 1
     if width < 1:
         out.append(Diagnostic("a table's first row names its key, then its columns", table.header[0].span,

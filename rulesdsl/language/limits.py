@@ -28,6 +28,14 @@ MAX_CALL_DEPTH = 200
 # Digits in one number (a value, an expression literal, a table cell, a terrain
 # level, a rule number): far below Python's 4,300-digit conversion limit.
 MAX_NUMBER_DIGITS = 100
+# Columns of a combat results table or a lookup table (its key column not counted):
+# a chart a card prints across a page; the widest published CRTs have about 15.
+MAX_TABLE_COLUMNS = 24
+# Rows of a lookup table: far beyond any chart a card prints.
+MAX_TABLE_ROWS = 100
+# Hexes in the map of one worked example or `rulesdsl explain` situation (its
+# rectangle, columns x rows): every hex of it exists while the engine answers.
+MAX_MAP_HEXES = 20_000
 
 # the parse-tree nodes of expressions (grammar.lark, "expressions")
 EXPRESSION_NODES = frozenset({"or_", "and_", "not_", "compare", "is_", "arith", "negate", "literal_number",

@@ -20,7 +20,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from rulesdsl.version import __version__
 from rulesdsl.model import codes as result_codes, ir
 from rulesdsl.errors import Diagnostic, Span
-from rulesdsl.checks.expressions import Checker, Emitter, function_name
+from rulesdsl.checks.expressions import Checker, Emitter, function_name, numeric_values
 from rulesdsl.runtime.model import Quantity
 from rulesdsl.runtime.notation import Result
 from rulesdsl.model.walk import walk
@@ -703,9 +703,10 @@ class PythonEmitter(Emitter):
     def unary(self, op: str, operand: str) -> str:
         return f"(not {operand})" if op == "not" else f"(-{operand})"
 
+    def divide(self, left: str, right: str, where: str | None) -> str:
+        return f"_rt.divide({left}, {right})" if where is None else f"_rt.divide({left}, {right}, {where!r})"
+
     def binary(self, op: str, left: str, right: str) -> str:
-        if op == "/":
-            return f"_rt.divide({left}, {right})"
         assert op in ("and", "or", "+", "-", "*", "<", "<=", ">", ">=", "==", "!="), op
         return f"({left} {op} {right})"
 
@@ -759,7 +760,7 @@ class Translation:
 
 def translate(resolved: ir.Resolved) -> Translation:
     """Every expression in effect, in Python; resolve has checked them all."""
-    writer = Checker(resolved.vocabulary, PythonEmitter())
+    writer = Checker(resolved.vocabulary, PythonEmitter(), values=numeric_values(resolved.parameters))
     writer.compile_definitions()
     modifiers = [writer.condition(m.condition) for m in resolved.modifiers.node.modifiers] \
         if resolved.modifiers is not None else []
@@ -771,8 +772,9 @@ def translate(resolved: ir.Resolved) -> Translation:
     writer.reading_result = False
     factors = [(writer.number(f.factor), writer.in_unit(f.condition, number=False))
                for f in resolved.unit_factors.node.factors] if resolved.unit_factors is not None else []
-    if writer.problems:
-        raise ValueError(f"{writer.problems[0].span}: {writer.problems[0].message}")
+    errors = [p for p in writer.problems if p.severity == "error"]    # resolve reported the warnings
+    if errors:
+        raise ValueError(f"{errors[0].span}: {errors[0].message}")
     return Translation(dict(writer.sources), modifiers, shifts, adjustments, factors)
 
 

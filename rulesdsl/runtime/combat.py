@@ -289,9 +289,15 @@ def min_of(items: Iterable[T], test: Callable[[T], bool] | None, value: Callable
     return min((value(item) for item in items if test is None or test(item)), default=0)
 
 
-def divide(a: Exact, b: Exact) -> Fraction:
+class DivisionByZero(ZeroDivisionError):
+    """A rulebook expression divided by 0 as the game was played: the message names where the rulebook
+    divides (the compiler warned of it)."""
+
+
+def divide(a: Exact, b: Exact, where: str = "") -> Fraction:
     if b == 0:
-        raise ZeroDivisionError("a rulebook expression divided by zero")
+        raise DivisionByZero(f"{where}: " * bool(where) + "a rulebook expression divided by 0 (its divisor was 0 in "
+                             "this situation)")
     return Fraction(a) / Fraction(b)
 
 
