@@ -3,13 +3,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import errno
+import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
+from rulesdsl import cache
 from rulesdsl.version import __version__
 from rulesdsl.model.catalogue import CARD_PAPERS
-from rulesdsl.errors import Diagnostic, render_all, visible, visible_lines
+from rulesdsl.errors import Diagnostic, visible, visible_lines
+from rulesdsl.errors import render_all as _render_all
 from rulesdsl.project.build import Compilation, add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_atomically, write_outputs
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -57,13 +62,16 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="report every problem in the rulebooks; write nothing")
     check.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                        help="rulebook files (default: every rulebook under rulebooks/)")
+    check.add_argument("--notes", action="store_true",
+                       help="list each inherited worked example a rulebook's own rules answer otherwise "
+                            "(by default they are counted in one line)")
     chart = commands.add_parser("chart", help="print a rulebook's player-aid card as HTML or PDF")
     chart.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
     chart.add_argument("--format", choices=("html", "pdf"), default="html")
     chart.add_argument("--lang", choices=("en", "fr"), default="en")
     chart.add_argument("--paper", choices=CARD_PAPERS, default=None,
                        help="the paper (default: the rulebook's card block, else a4)")
-    chart.add_argument("--out", metavar="PATH", type=Path,
+    chart.add_argument("--out", metavar="PATH", type=_out_file,
                        help="where to write it (default: <module>.<lang>.<format> here; '-' for standard output)")
     coverage = commands.add_parser(
         "coverage", help="how many of a rulebook's parameters the rules engine executes, per category, and the lists",
@@ -95,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("--lang", choices=("en", "fr"), default="en",
                       help="the sheet's language: its frame, and the rulebook's words its labels give (text, md, "
                            "html, pdf; json keeps ids)")
-    diff.add_argument("--out", metavar="PATH", type=Path,
+    diff.add_argument("--out", metavar="PATH", type=_out_file,
                       help="write the errata to PATH (default: standard output; a pdf needs a file)")
     diff.add_argument("--resolved", action="store_true",
                       help="compare the rules in effect after overrides (what a player sees)")
@@ -111,9 +119,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="the series it extends: the project's own or the library's, like scs-1.8 "
                           "(none: a standalone game, or a series of its own)")
     new.add_argument("--title", metavar="TITLE", default=None, help="its title (default: from NAME)")
+    docs = commands.add_parser("docs", help="print the language guide (docs/language.md, installed with rulesdsl)")
+    docs.add_argument("--path", action="store_true", help="print where the guide is, not the guide")
     reference = commands.add_parser(
         "reference", help="print the language reference (docs/reference.md) generated from the compiler's sources")
-    reference.add_argument("-o", "--out", metavar="PATH", type=Path, default=None,
+    reference.add_argument("-o", "--out", metavar="PATH", type=_out_file, default=None,
                            help="write it to PATH (default: standard output)")
     explain = commands.add_parser(
         "explain", help="ask the rules engine about a situation and print the derivation, rule by rule",
@@ -131,16 +141,55 @@ def _parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="compile every rulebook into generated/ (modules and charts)")
     build.add_argument("--check", action="store_true",
                        help="write nothing; exit 1 if generated/ is not what a build would write")
+    build.add_argument("--notes", action="store_true",
+                       help="list each inherited worked example a rulebook's own rules answer otherwise")
     return parser
+
+
+def _out_file(text: str) -> Path:
+    """An --out argument: a file name ('-' for standard output), never empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name: give a file name, or '-' for standard output")
+    return Path(text)
+
+
+def _write_out(out: Path, content: str | bytes) -> str | None:
+    """Write an --out file whole (write_atomically); the reason it cannot be, else None."""
+    if out.is_dir():
+        return f"cannot write {out}: it is a folder; give a file name (nothing was written)"
+    try:
+        write_atomically(out, content)
+    except OSError as exc:
+        return f"cannot write {out}: {exc.strerror or exc} (nothing was written)"
+    return None
+
+
+def _detach_stdout() -> None:
+    """Standard output that cannot be written (a closed pipe, a full disk): point it at the null device, so
+    that Python's own flush at exit neither fails nor prints a traceback."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass      # not a file descriptor (a test's capture): nothing to detach
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        return _main(argv)
+        status = _main(argv)
+        sys.stdout.flush()          # a full disk or a closed pipe on standard output shows here, not at exit
+        return status
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:         # the reader went away (rulesdsl ... | head): not an error
+        _detach_stdout()
         return EXIT_OK
+    except OSError as exc:          # the environment, not a bug: a full disk, a file that cannot be written
+        _detach_stdout()
+        where = f"{exc.filename}: " if exc.filename else "standard output: " if exc.errno == errno.ENOSPC else ""
+        print(f"rulesdsl: error: {visible(where)}{visible(exc.strerror or str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # a compiler bug: say so plainly, without a traceback
         print(f"rulesdsl: internal error: {type(exc).__name__}: {visible(str(exc))}", file=sys.stderr)
         print("this is a bug in rulesdsl, not in your rulebook; please report it with the rulebook attached",
@@ -154,10 +203,13 @@ def _main(argv: list[str] | None) -> int:
         return _new(args.project or Path.cwd(), args)
     if args.command == "reference":
         return _reference(args.out)
+    if args.command == "docs":
+        return _docs(args.path)
     start = args.project if args.project else Path.cwd()
     if args.project and not (args.project / "rulebooks").is_dir():
         return _usage(f"{args.project} has no rulebooks/ folder")
     root = find_root(start.resolve())
+    _ROOT[:] = [root] if root is not None else []
     paths: list[Path] | None = getattr(args, "paths", None) or None
     if args.command == "fmt" and args.stdin_filename is not None and not paths:
         paths = [Path("-")]   # as ruff: a name for standard input means standard input
@@ -169,7 +221,7 @@ def _main(argv: list[str] | None) -> int:
         if not any((root / "rulebooks").rglob("*.rules")):
             return _usage(f"no rulebook (*.rules) under {root / 'rulebooks'}")
     if args.command == "check":
-        return _check(root, paths)
+        return _check(root, paths, args.notes)
     if args.command == "chart":
         return _chart(root, args)
     if args.command == "fmt":
@@ -181,23 +233,55 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "explain":
         return _explain(root, args)
     assert root is not None   # build names no files: the project was found above
-    return _build(root, args.check)
+    return _build(root, args.check, args.notes)
 
 
 def _reference(out: Path | None) -> int:
-    from rulesdsl.project.reference import generate
+    from rulesdsl.project.reference import generate, shipped_reference
     try:
         text = generate()
-    except FileNotFoundError as exc:   # an installed package has no broken-rulebook corpus
-        return _usage(str(exc))
+    except FileNotFoundError:   # installed: no broken-rulebook corpus; the reference released with the package
+        text = shipped_reference()
     data = text.encode("utf-8")        # the same bytes whatever the locale
-    if out is None:
+    if out is None or str(out) == "-":
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
-    else:
-        out.write_bytes(data)
+        return EXIT_OK
+    problem = _write_out(out, data)
+    return EXIT_OK if problem is None else _usage(problem)
+
+
+def _docs(path_only: bool) -> int:
+    """The language guide: its text on standard output (pipe it to a pager), or where it is installed."""
+    from rulesdsl.project.reference import docs_folder
+    guide = docs_folder() / "language.md"
+    if path_only:
+        print(guide)
+        return EXIT_OK
+    sys.stdout.write(guide.read_text(encoding="utf-8"))
     return EXIT_OK
+
+
+_ROOT: list[Path] = []      # the project of this command, if any (_main sets it)
+
+
+def _render(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
+    """The one renderer (errors.render_all), with each project path as seen from where the user stands when
+    that is inside the project (`rulebooks/games/x.rules` is `x.rules` in rulebooks/games/): what a terminal
+    or an editor opens.  Generated code keeps the project's own paths, whatever the current folder."""
+    here = Path.cwd()
+    root = _ROOT[0] if _ROOT else None
+    if root is None or here == root or not here.is_relative_to(root):
+        return _render_all(diagnostics, sources)
+
+    def seen(path: str) -> str:
+        if Path(path).is_absolute() or ":" in path.split("/")[0] or path.startswith("<"):
+            return path       # outside the project, a REV:path side, standard input
+        return os.path.relpath(root / path, here)
+
+    moved = [dataclasses.replace(d, span=dataclasses.replace(d.span, path=seen(d.span.path))) for d in diagnostics]
+    return _render_all(moved, {seen(path): text for path, text in sources.items()})
 
 
 def _usage(message: str) -> int:
@@ -205,18 +289,28 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
-def _report(compilation: Compilation) -> None:
-    if compilation.diagnostics or compilation.notes:
-        print(render_all([*compilation.diagnostics, *compilation.notes], compilation.sources), file=sys.stderr)
+def _report(compilation: Compilation, notes: bool = False) -> None:
+    """The diagnostics, then the notes about inherited worked examples: each with `notes`, else counted in one
+    line (they say where a rulebook's own rules change an answer of its series, which is what a game is for)."""
+    shown = [*compilation.diagnostics, *(compilation.notes if notes else ())]
+    if shown:
+        print(_render(shown, compilation.sources), file=sys.stderr)
+    if compilation.notes and not notes:
+        lines = sum(len((n.hint or "").split("\n")) for n in compilation.notes)
+        names = sorted({n.message.split(" ", 1)[0] for n in compilation.notes})
+        books = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        print(f"note: {lines} expect line{'s' if lines != 1 else ''} of the worked examples {visible(books)} "
+              f"inherit{'s' if len(names) == 1 else ''} answer{'s' if lines == 1 else ''} otherwise under "
+              f"{'its' if len(names) == 1 else 'their'} own rules (--notes lists them)", file=sys.stderr)
     errors = sum(d.severity == "error" for d in compilation.diagnostics)
     noun = "rulebook" if compilation.checked == 1 else "rulebooks"
     if errors and compilation.checked:
         print(f"{compilation.checked} {noun} checked: {errors} error{'s' if errors != 1 else ''}", file=sys.stderr)
 
 
-def _check(root: Path | None, paths: list[Path] | None) -> int:
+def _check(root: Path | None, paths: list[Path] | None, notes: bool = False) -> int:
     compilation = compile_project(root, paths)
-    _report(compilation)
+    _report(compilation, notes)
     if not compilation.ok:
         return EXIT_RULES
     print(f"{compilation.checked} {'rulebook' if compilation.checked == 1 else 'rulebooks'} checked: no problems")
@@ -235,7 +329,7 @@ def _diff(root: Path | None, args: Arguments) -> int:
     except SideError as exc:
         return _usage(str(exc))
     except RulesError as exc:
-        print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
+        print(_render(exc.diagnostics, exc.sources), file=sys.stderr)
         return EXIT_USAGE
     old, new = (snapshot(s.rulebook, s.effective, s.declared, s.applies) for s in (before, after))
     changes = compare(old, new)
@@ -265,10 +359,9 @@ def _diff(root: Path | None, args: Arguments) -> int:
         assert isinstance(content, str)
         sys.stdout.write(content)
         return status
-    try:
-        write_atomically(args.out, content)
-    except OSError as exc:
-        return _usage(f"cannot write {args.out}: {exc.strerror or exc} (nothing was written)")
+    problem = _write_out(args.out, content)
+    if problem is not None:
+        return _usage(problem)
     print(f"wrote {visible(str(args.out))}", file=sys.stderr)
     return status
 
@@ -285,7 +378,7 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
     from rulesdsl.errors import RulesError, Span
     from rulesdsl.language.fmt import format_source, unified_diff
     from rulesdsl.project.build import rulebook_files
-    from rulesdsl.language.source import MAX_SOURCE_BYTES, read_bytes, read_source, too_large
+    from rulesdsl.language.source import read_bytes, read_source, read_stdin
     stdin = [p for p in paths or () if str(p) == "-"]
     if stdin and len(paths or ()) > 1:
         return _usage("'-' (standard input) must be the only PATH")
@@ -306,16 +399,7 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
         shown = (args.stdin_filename or "<stdin>") if from_stdin else shown_path(file, root)
         try:
             if from_stdin:
-                try:
-                    stream = getattr(sys.stdin, "buffer", None)   # None: no standard input at all
-                    if stream is None:
-                        raise OSError("there is none")
-                    data = stream.read(MAX_SOURCE_BYTES + 1)
-                except OSError as exc:
-                    raise RulesError([Diagnostic(f"cannot read standard input: {exc.strerror or exc}",
-                                                 Span(shown))]) from None
-                if len(data) > MAX_SOURCE_BYTES:
-                    raise RulesError([Diagnostic(too_large(None), Span(shown))])
+                data = read_stdin(shown)
             else:
                 data = read_bytes(file, shown, root)
             source = read_source(file, shown, data=data)
@@ -334,7 +418,7 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
         else:
             changed.append((None if from_stdin else file, shown, data, source.text, formatted))
     if problems:
-        print(render_all(problems, sources), file=sys.stderr)
+        print(_render(problems, sources), file=sys.stderr)
     written = 0
     for target, shown, data, before, formatted in changed:
         if report_only:
@@ -349,7 +433,7 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
             try:
                 write_atomically(target, formatted.encode("utf-8"))
             except OSError as exc:
-                print(render_all([Diagnostic(f"cannot write the formatted file: {exc.strerror or exc} "
+                print(_render([Diagnostic(f"cannot write the formatted file: {exc.strerror or exc} "
                                              "(file left as it is)", Span(shown))], {}), file=sys.stderr)
                 failed += 1
                 continue
@@ -406,7 +490,7 @@ def _chart(root: Path | None, args: Arguments) -> int:
                                         args.format == "pdf")
     content: str | bytes | None = pdf if args.format == "pdf" else (None if pdf is None else html)
     if warnings:
-        print(render_all(warnings, compilation.sources), file=sys.stderr)
+        print(_render(warnings, compilation.sources), file=sys.stderr)
     if content is None:
         print("nothing was written", file=sys.stderr)
         return EXIT_RULES
@@ -416,10 +500,9 @@ def _chart(root: Path | None, args: Arguments) -> int:
             return _usage("a PDF is not written to standard output: give --out FILE")
         sys.stdout.write(visible_lines(content))
         return EXIT_OK
-    try:
-        write_atomically(out, content)
-    except OSError as exc:
-        return _usage(f"cannot write {out}: {exc.strerror or exc} (nothing was written)")
+    problem = _write_out(out, content)
+    if problem is not None:
+        return _usage(problem)
     print(f"wrote {visible(str(out))}")
     return EXIT_OK
 
@@ -441,7 +524,7 @@ def _explain(root: Path | None, args: Arguments) -> int:
     from rulesdsl.errors import RulesError
     from rulesdsl.checks.examples import explain
     from rulesdsl.modules.modcheck import build_module, load_module
-    from rulesdsl.language.source import Source, read_source
+    from rulesdsl.language.source import Source, read_source, read_stdin
     found = _one_rulebook(root, args.rulebook)
     if isinstance(found, int):
         return found
@@ -449,18 +532,18 @@ def _explain(root: Path | None, args: Arguments) -> int:
     source_text, problems = build_module(compilation.resolved[key])
     module = load_module(module_name(key), source_text)[0] if source_text is not None else None
     if module is None:
-        print(render_all(problems, compilation.sources), file=sys.stderr)
+        print(_render(problems, compilation.sources), file=sys.stderr)
         return EXIT_RULES
     try:
         if args.situation == "-":
-            situation = Source("<stdin>", sys.stdin.read())
+            situation = read_source(Path("-"), "<stdin>", data=read_stdin("<stdin>"))
         elif Path(args.situation).is_file():
             situation = read_source(Path(args.situation), shown_path(Path(args.situation), root), root=root)
         else:
             situation = Source("<situation>", args.situation.replace(";", "\n"))
         explanation = explain(module, situation, " ".join(args.query))
     except RulesError as exc:
-        print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
+        print(_render(exc.diagnostics, exc.sources), file=sys.stderr)
         return EXIT_RULES
     if args.format == "json":
         sys.stdout.write(json.dumps(explanation.as_json(), indent=2, ensure_ascii=False) + "\n")
@@ -479,11 +562,11 @@ def _new(folder: Path, args: Arguments) -> int:
     except StarterError as exc:
         return _usage(str(exc))
     except RulesError as exc:   # pyproject.toml's settings, or the project's rulebooks beside the starter
-        print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
+        print(_render(exc.diagnostics, exc.sources), file=sys.stderr)
         print("nothing was written", file=sys.stderr)
         return EXIT_RULES
     if starter.diagnostics:     # the series it extends has errors
-        print(render_all(starter.diagnostics, starter.sources), file=sys.stderr)
+        print(_render(starter.diagnostics, starter.sources), file=sys.stderr)
         print("nothing was written", file=sys.stderr)
         return EXIT_RULES
     try:
@@ -518,12 +601,29 @@ def _progress() -> Iterator[Callable[[str], Callable[[int, int], None] | None]]:
         yield step
 
 
-def _build(root: Path, check_only: bool) -> int:
+def _build(root: Path, check_only: bool, notes: bool = False) -> int:
+    from rulesdsl.errors import RulesError
+    from rulesdsl.project.build import OutputFolderError, check_output_folder
+    from rulesdsl.project.settings import load_config
+    cache.discarded.clear()
+    try:      # before any work: a folder a build may not write is refused, nothing is written
+        config = load_config(root)
+        check_output_folder(root, config.package, [f.path for f in config.library.folders])
+    except OutputFolderError as exc:
+        return _usage(str(exc))
+    except RulesError as exc:
+        print(_render(exc.diagnostics, exc.sources), file=sys.stderr)
+        print("nothing was written", file=sys.stderr)
+        return EXIT_RULES
     with _progress() as progress:
         compilation = compile_project(root)
         if compilation.ok:
             add_charts(compilation, progress=progress(f"{len(compilation.rulebooks)} rulebooks compiled; cards"))
-    _report(compilation)
+    _report(compilation, notes)
+    if cache.discarded:     # made again, never used: the build is what it would be without a cache
+        n = len(cache.discarded)
+        print(f"note: {n} damaged cache entr{'y was' if n == 1 else 'ies were'} discarded and made again "
+              f"(the cache folder: {visible(str(cache.folder()))})", file=sys.stderr)
     if not compilation.ok:
         print(f"nothing was written to {compilation.package}/" if compilation.package else "nothing was written",
               file=sys.stderr)

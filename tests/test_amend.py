@@ -523,9 +523,13 @@ def test_the_card_marks_exactly_the_amended_cells_and_the_new_row_and_column(cel
 def test_diff_resolved_shows_exactly_the_amended_cells(cells, capsys):
     project, _ = cells
     code, out, err = project.run("diff", "--resolved", "house", "cells", "--format", "json", capsys=capsys)
-    changes = [c for c in json.loads(out)["changes"] if c["area"] not in ("rulebook", "results")]
+    changes = [c for c in json.loads(out)["changes"] if c["area"] not in ("rulebook", "results", "examples")]
     assert [(c["what"], c["old"], c["new"]) for c in changes] == [
         ("terrain marsh", None, "kind hex, movement 3, combat 1L"), ("woods combat", "1L", "2L"), ("village movement", "1", "2")]
+    # what the amended cells do: the series' example of the best column now answers otherwise
+    examples = [(c["what"], c["old"], c["new"]) for c in json.loads(out)["changes"] if c["area"] == "examples"]
+    assert ("new-scs's example E27. The best column against two-left-shift terrain is 3:1: expect combat 3 on 20.10",
+            "column 3:1", "column 4:1") in examples
     columns = [c for c in json.loads(out)["changes"] if c["area"] == "results"]
     assert [c["what"] for c in columns] == ["column 7:1"]
 

@@ -257,19 +257,27 @@ def test_a_no_op_build_touches_nothing(project, capsys):
     assert _litter(project.root) == []
 
 
-def test_a_build_keeps_hand_written_files_and_a_symlinked_generated(project, capsys):
+def test_a_build_keeps_hand_written_files_and_refuses_a_symlinked_generated(project, capsys):
+    """A build replaces generated/ whole (staged, then swapped in): through a symlink it would replace whatever
+    folder the link names, so a linked generated/ is refused before any work (issue 23), and a real one keeps
+    the files the compiler does not own."""
     project.add_base()
     project.write("rulebooks/demo.rules", GAME)
     real = project.root / "elsewhere"
     real.mkdir()
+    (real / "theirs.txt").write_text("not rulesdsl's\n")
     (project.root / "generated").symlink_to(real, target_is_directory=True)
+    code, _, err = project.run("build", capsys=capsys)
+    assert code == 2 and "generated is a symlink (to " in err
+    assert sorted(p.name for p in real.iterdir()) == ["theirs.txt"]
+    (project.root / "generated").unlink()
     project.write("generated/extra/keep.txt", "mine\n")
     project.write("generated/__pycache__/x.cpython-311.pyc", b"cache")
     assert project.run("build", capsys=capsys)[0] == 0
-    assert (project.root / "generated").is_symlink() and (real / "demo.py").is_file()
-    assert (real / "extra" / "keep.txt").read_text() == "mine\n"
-    assert not (real / "__pycache__").exists()  # a cache is not carried into the new tree
-    assert _litter(project.root) == [] and _litter(real.parent) == []
+    assert (project.root / "generated" / "demo.py").is_file()
+    assert (project.root / "generated" / "extra" / "keep.txt").read_text() == "mine\n"
+    assert not (project.root / "generated" / "__pycache__").exists()  # a cache is not carried into the new tree
+    assert _litter(project.root) == []
 
 
 def test_build_check_compares_pdf_fingerprints_not_pdf_bytes(project, capsys):

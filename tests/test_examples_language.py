@@ -336,9 +336,14 @@ def test_a_game_reruns_inherited_examples_and_notes_where_its_rules_answer_other
     game = project.write("rulebooks/hills.rules", GAME_OVERRIDING)
     code, out, err = project.run("check", str(game), capsys=capsys)
     assert code == 0, err
+    # counted in one line; --notes lists each, by example title, rule and line (the file may be an installed one)
+    assert err == "note: 1 expect line of the worked examples hills inherits answers otherwise under its own rules " \
+                  "(--notes lists them)\n"
+    code, out, err = project.run("check", "--notes", str(game), capsys=capsys)
+    assert code == 0, err
     assert "rulebooks/hills.rules:1:6: note: hills answers 1 expect line of line's examples otherwise, " \
            "under its own rules" in err
-    assert "rulebooks/line.rules:17:10: Woods: expected costs 2, computed costs 3 (under hills's Terrain " \
+    assert "Woods [1.0], line 17: expected costs 2, computed costs 3 (under hills's Terrain " \
            "Effects Chart (woods))" in err
     # the series' own example fails in the series: an error there, and no note again in the game
     project.write("rulebooks/line.rules", SERIES_WITH_EXAMPLE.replace("costs 2", "costs 5"))

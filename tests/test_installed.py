@@ -20,6 +20,7 @@ import pytest
 from conftest import ROOT
 
 MARK = "<!-- your-own-title -->"
+WHEEL: list[Path] = []     # the wheel the `installed` fixture built
 
 
 def readme_steps() -> list[str]:
@@ -43,12 +44,14 @@ def installed(tmp_path_factory) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "rulesdsl", source / "rulesdsl", ignore=ignore)
     shutil.copytree(ROOT / "rulebooks" / "series", source / "rulebooks" / "series")
-    for name in ("pyproject.toml", "README.md"):
+    shutil.copytree(ROOT / "docs", source / "docs")
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
     wheels = base / "wheels"
     build = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)])
     assert build.returncode == 0, build.stdout + build.stderr
     [wheel] = wheels.glob("rulesdsl-*.whl")
+    WHEEL[:] = [wheel]
     venv = base / "venv"
     made = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     assert made.returncode == 0, made.stderr
@@ -77,6 +80,41 @@ def test_the_wheel_ships_the_series_library(installed, tmp_path):
         assert path.read_bytes() == (ROOT / "rulebooks" / "series" / path.name).read_bytes()
 
 
+def test_the_wheel_holds_the_licence_the_guide_and_its_metadata(installed, tmp_path):
+    import zipfile
+    [wheel] = WHEEL
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        metadata = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+        guide = archive.read("rulesdsl/docs/language.md")
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), names
+    assert any(n.endswith("LICENSE-DejaVu.txt") for n in names)
+    assert guide == (ROOT / "docs" / "language.md").read_bytes()
+    assert "License-Expression: MIT" in metadata
+    assert "Classifier: Topic :: Games/Entertainment :: Board Games" in metadata
+    for requirement in ("weasyprint<71,>=60", "babel<3,>=2.12", "rich<16,>=13"):
+        assert f"Requires-Dist: {requirement}" in metadata, metadata
+    # the installed commands read what the wheel holds: the guide, and the reference it was released with
+    docs = _run([str(installed / "rulesdsl"), "docs"], cwd=tmp_path)
+    assert docs.returncode == 0 and docs.stdout == (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    where = _run([str(installed / "rulesdsl"), "docs", "--path"], cwd=tmp_path)
+    assert where.stdout.strip().endswith("site-packages/rulesdsl/docs/language.md"), where.stdout
+    reference = _run([str(installed / "rulesdsl"), "reference"], cwd=tmp_path)
+    assert reference.returncode == 0, reference.stderr
+    assert reference.stdout == (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
+
+
+def test_a_starter_builds_quietly_from_the_installed_package(installed, tmp_path):
+    """The first half hour: `rulesdsl new game demo --extends scs-1.8 && rulesdsl build` prints only what it
+    wrote."""
+    new = _run([str(installed / "rulesdsl"), "new", "game", "demo", "--extends", "scs-1.8"], cwd=tmp_path)
+    assert new.returncode == 0, new.stderr
+    build = _run([str(installed / "rulesdsl"), "build"], cwd=tmp_path, env={**os.environ, "NO_COLOR": "1"})
+    assert build.returncode == 0, build.stderr
+    assert build.stderr == ""
+    assert build.stdout.splitlines() and all(line.startswith("wrote ") for line in build.stdout.splitlines())
+
+
 def test_your_own_title_as_the_readme_shows_it(installed, tmp_path):
     steps = readme_steps()
     for expected in ("rulesdsl new game demo --extends scs-1.8", "rulesdsl build", "rulesdsl diff "):
@@ -96,9 +134,12 @@ def test_your_own_title_as_the_readme_shows_it(installed, tmp_path):
     assert (folder / "generated" / "charts" / "demo.en.html").is_file()
     assert (folder / "generated" / "charts" / "demo.en.pdf").read_bytes().startswith(b"%PDF")
     assert outputs["python -c"] == "5:1\n"
-    assert re.search(r"\[rules\] The most steps that may stack in one hex: 1 step -> 3 steps?\n",
+    assert re.search(r"\[rules\] The most steps that may stack in one hex: 6 steps -> 3 steps\n",
                      outputs["rulesdsl diff"]), \
         outputs["rulesdsl diff"]
+    # and what the smaller limit does: the series' overrun examples now answer otherwise (as the README says)
+    assert "scs-1.8's example E10. Overrun example: 5 MPs in 11.08: expect overrun 5 6 from 11.08 on 10.08: " \
+           "allowed cost 5 -> refused" in outputs["rulesdsl diff"], outputs["rulesdsl diff"]
     # the module repeats what it inherits, naming the library file by a machine-independent path
     assert "source='rulesdsl/library/scs-1.8.rules:" in (folder / "generated" / "demo.py").read_text(encoding="utf-8")
 

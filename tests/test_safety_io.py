@@ -365,7 +365,7 @@ def test_chart_onto_a_folder_fails_cleanly_and_leaves_no_temporary_file(demo, ca
     (demo.root / "taken.html").mkdir()
     before = files_under(demo.root)
     code, out, err = demo.run("chart", "demo", "--out", "taken.html", capsys=capsys)
-    assert code == 2 and "rulesdsl: error: cannot write taken.html: Is a directory (nothing was written)" in err
+    assert code == 2 and "rulesdsl: error: cannot write taken.html: it is a folder; give a file name (nothing was written)" in err
     assert files_under(demo.root) == before
 
 

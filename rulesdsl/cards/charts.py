@@ -26,7 +26,7 @@ from rulesdsl.model import catalogue, codes as result_codes, ir
 from rulesdsl.cards import wording
 from rulesdsl.cards.labeler import (LANGS, Label, Labeler, filled, fraction, label_layers, languages, player_text,
                                    typeset)
-from rulesdsl.errors import Diagnostic
+from rulesdsl.errors import Diagnostic, visible_lines
 from rulesdsl.cards.outcomes import Odds, column_odds
 from rulesdsl.model.catalogue import PAPERS, UNIT_SPELLINGS
 from rulesdsl.runtime.model import PLURALS, Quantity
@@ -986,7 +986,8 @@ _ENV = Environment(loader=PackageLoader("rulesdsl.cards", "templates"), undefine
 def render_html(data: dict[str, Any]) -> str:
     assert _ENV.loader is not None
     css = _ENV.loader.get_source(_ENV, "card.css")[0] + _ENV.loader.get_source(_ENV, "card-panels.css")[0]
-    return typeset(_ENV.get_template("card.html.j2").render(data, css=css), data["lang"])
+    # a control character from a rulebook (NUL, ESC ...) is shown as an escape, never printed raw
+    return visible_lines(typeset(_ENV.get_template("card.html.j2").render(data, css=css), data["lang"]))
 
 
 def _nothing(resolved: ir.Resolved, t: Labeler) -> None:

@@ -340,8 +340,9 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
             overriding = sorted({f"rule {s.rule}" for s in answer.steps if s.origin == own and s.rule})
             overriding += _own_terrain(resolved, example.situation)
             why = f" (under {own}'s {', '.join(overriding)})" if overriding else ""
-            otherwise.setdefault(origin, []).append(
-                f"{expectation.span}: {example.title.value}: {answer.mismatch}{why}")
+            cites = f" [{' '.join(c.value for c in example.cites)}]" if example.cites else ""
+            otherwise.setdefault(origin, []).append(       # by title and rule: the file may be an installed one
+                f"{example.title.value}{cites}, line {expectation.span.line}: {answer.mismatch}{why}")
     # one note per rulebook whose examples read otherwise here, each differing expect line under it
     for origin, lines in otherwise.items():
         out.diagnostics.append(Diagnostic(

@@ -442,6 +442,7 @@ def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None,
         snap["applies"] = {key: [f"{_words(known[name].meaning) if name in known else name}: {value}"
                                  for name, value in record["parameters"].items()]
                            for key, record in records.items()}
+    snap["resolved"] = resolved is not None
     if resolved is not None:   # resolution has used up `override`: it chose what is in effect
         for entry in [*snap["rules"].values(), snap["sequence"]["chart"],
                       *(snap[area].get(_BLOCK, {}) for area in _KEYED)]:
@@ -483,8 +484,12 @@ _KEYED = {
 
 def compare(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     changes: list[Change] = []
+    resolved = old.get("resolved") and new.get("resolved")
     for key in old["rulebook"]:
         a, b = old["rulebook"][key], new["rulebook"].get(key, "")
+        # the ids are the sheet's title; resolved, each side is the rules in effect: what it extends is no change
+        if key == "id" or (key == "extends" and resolved):
+            continue
         if a != b:
             changes.append(Change("rulebook", "rulebook", "changed", key, a or "(none)", b or "(none)"))
     changes += _rules(old["rules"], new["rules"], {**old.get("meanings", {}), **new.get("meanings", {})},

@@ -1,7 +1,7 @@
 """The worked examples a change makes answer otherwise.
 
-Each expect line of the old version's examples (the rulebook's own, and those of the project's rulebooks that
-extend it) is asked of the rules engine of each version; where the two answers differ, the errata says which
+Each expect line of the old version's examples (the rulebook's own and those it inherits, and those of the
+project's rulebooks that extend it) is asked of the rules engine of each version; where the two answers differ, the errata says which
 example, which line and how: `Into the bocage: expect move 1 1.02: costs 3 -> costs 2`.  The answers are
 compared with each other, not with what the line says: an example that was already wrong stays silent, and
 one the designer updated along with the rule is still reported (players who learnt it should hear).
@@ -47,13 +47,16 @@ def answered_otherwise(old: Mapping[str, ir.Resolved], new: Mapping[str, ir.Reso
     that rulebook resolved on that side); filed under the example's first cited rule."""
     changes: list[Change] = []
     for key in sorted(old.keys() & new.keys(), key=lambda k: (k != main, k)):
-        examples = old[key].rulebook.examples
+        # the rulebook's own examples and, for the one diffed, those it inherits (a game's change may make its
+        # series' example answer otherwise); a rulebook extending it brings its own
+        books = (old[key].rulebook, *(old[key].ancestors if key == main else ()))
+        examples = [(example, book.id.value) for book in books for example in book.examples]
         if not examples:
             continue
         before, after = _module(old[key]), _module(new[key])
         if before is None or after is None:
             continue
-        for example in examples:
+        for example, origin in examples:
             was_in, now_in = _situation(example, before), _situation(example, after)
             for expectation in example.situation.expectations:
                 was = _answer(before, was_in, expectation)
@@ -62,11 +65,11 @@ def answered_otherwise(old: Mapping[str, ir.Resolved], new: Mapping[str, ir.Reso
                 now = _answer(after, now_in, expectation) or NO_ANSWER
                 if now == was:
                     continue
-                owner = "" if key == main else f"{key}'s "
+                owner = "" if origin == main else f"{origin}'s "
                 title, query, span = example.title.value, query_text(expectation), expectation.span
                 changes.append(Change(
                     "examples", HEADING, "answers otherwise", f"{owner}example {title}: expect {query}", was, now,
                     details=(f"{span.path}, line {span.line}",),
                     rule=example.cites[0].value if example.cites else None,
-                    parts=("" if key == main else key, title, query, span.path, str(span.line))))
+                    parts=("" if origin == main else origin, title, query, span.path, str(span.line))))
     return changes

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,24 @@ def read_source(file: Path, shown_as: str, *, root: Path | None = None, data: by
     return Source(shown_as, text)
 
 
+def read_stdin(shown_as: str) -> bytes:
+    """Standard input, at most MAX_SOURCE_BYTES of it (a rulebook's limit): RulesError beyond, or when there is
+    none or it cannot be read."""
+    try:
+        if sys.stdin is None:       # no standard input at all
+            raise OSError("there is none")
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is not None:
+            data: bytes = stream.read(MAX_SOURCE_BYTES + 1)
+        else:                       # a text stream only (an embedding program's, a test's)
+            data = sys.stdin.read(MAX_SOURCE_BYTES + 1).encode("utf-8")
+    except OSError as exc:
+        raise RulesError([Diagnostic(f"cannot read standard input: {exc.strerror or exc}", Span(shown_as))]) from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise RulesError([Diagnostic(too_large(None), Span(shown_as))])
+    return data
+
+
 def _refuse(message: str, shown_as: str) -> RulesError:
     return RulesError([Diagnostic(message, Span(shown_as))])
 
@@ -78,8 +97,8 @@ def too_large(size: int | None) -> str:
     return f"file is too large for a rulebook ({what}; the limit is {MAX_SOURCE_BYTES // 2**20} MiB)"
 
 
-def read_bytes(file: Path, shown_as: str, root: Path | None = None) -> bytes:
-    """At most MAX_SOURCE_BYTES of a regular file; see read_source."""
+def read_bytes(file: Path, shown_as: str, root: Path | None = None, what: str = "rulebook file") -> bytes:
+    """At most MAX_SOURCE_BYTES of a regular file; see read_source.  `what` the file is, in messages."""
     target = str(file)
     if root is not None:
         real_root = os.path.realpath(root)
@@ -96,19 +115,19 @@ def read_bytes(file: Path, shown_as: str, root: Path | None = None) -> bytes:
     except FileNotFoundError:
         raise _refuse("no such file", shown_as) from None
     except IsADirectoryError:
-        raise _refuse("is a directory, not a rulebook file", shown_as) from None
+        raise _refuse(f"is a directory, not a {what}", shown_as) from None
     except OSError as exc:
         raise _refuse(f"cannot read file: {exc.strerror}", shown_as) from None
     try:
         info = os.fstat(fd)
         mode, size = info.st_mode, info.st_size
         if stat.S_ISDIR(mode):
-            raise _refuse("is a directory, not a rulebook file", shown_as)
+            raise _refuse(f"is a directory, not a {what}", shown_as)
         if not stat.S_ISREG(mode):
             kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device"
                     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
                     else "not a regular file")
-            raise _refuse(f"is {kind}, not a rulebook file (only regular files are read)", shown_as)
+            raise _refuse(f"is {kind}, not a {what} (only regular files are read)", shown_as)
         if size > MAX_SOURCE_BYTES:
             raise _refuse(too_large(size), shown_as)
         with os.fdopen(fd, "rb", closefd=False) as handle:

@@ -13,6 +13,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import subprocess
 import sys
 import types
@@ -380,10 +381,68 @@ def committed(rel: str) -> bool:
     return not rel.endswith(".pdf")
 
 
+class OutputFolderError(Exception):
+    """The folder a build writes (generated/, or the configured package) is not one it may write: a symlink,
+    the project itself, a rulebook folder, a file in the way, or a special file inside.  Nothing is written."""
+
+
+def _kind(mode: int) -> str | None:
+    """What a file that is neither a folder, a regular file nor a symlink is; None for those three."""
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode):
+        return None
+    return ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file")
+
+
+def check_output_folder(root: Path, package: str = DEFAULT_PACKAGE, library: Collection[Path] = ()) -> None:
+    """Refuse (OutputFolderError) to write `package` under `root` unless it is a real folder of the project's
+    own, or absent: not a symlink (nor any folder on the way to it), not the project folder or one above it, not
+    a rulebook or library folder nor one holding them, not a file, and holding no FIFO, socket or device
+    (copying one would hang or fail).  A build replaces that folder whole: anything else would be replaced."""
+    current = root
+    for part in Path(package).parts:
+        current = current / part
+        shown = current.relative_to(root).as_posix()
+        if current.is_symlink():
+            raise OutputFolderError(
+                f"{shown} is a symlink (to {os.readlink(current)}): a build replaces {package}/ whole, so it writes "
+                f"only a real folder of the project; remove the link (rulesdsl makes the folder)")
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            break
+        if not stat.S_ISDIR(mode):
+            raise OutputFolderError(f"{shown} is in the way: it is {_kind(mode) or 'a file'}, not a folder; move it "
+                                    f"away (a build writes its modules and cards into a folder {package}/)")
+    real, real_root = os.path.realpath(root / package), os.path.realpath(root)
+    if _inside(real_root, real):
+        raise OutputFolderError(f"{package}/ would be the project folder itself, or a folder above it; choose a "
+                                f"folder of its own in pyproject.toml: [tool.rulesdsl] package = \"...\"")
+    for rulebooks in (root / "rulebooks", *library):
+        held = os.path.realpath(rulebooks)
+        if _inside(real, held) or _inside(held, real):
+            raise OutputFolderError(f"{package}/ would hold, or be inside, the rulebook folder {rulebooks}; choose a "
+                                    f"folder of its own in pyproject.toml: [tool.rulesdsl] package = \"...\"")
+    if os.path.isdir(real):
+        for folder, dirs, files in os.walk(real):
+            for name in (*dirs, *files):
+                kind = _kind(os.lstat(os.path.join(folder, name)).st_mode)
+                if kind is not None:
+                    shown = Path(folder, name).relative_to(real).as_posix()
+                    raise OutputFolderError(f"{package}/{shown} is {kind}: {package}/ holds only files and "
+                                            f"folders; move it away")
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def stale_outputs(root: Path, outputs: dict[str, str | bytes], committed_only: bool = False,
                   package: str = DEFAULT_PACKAGE) -> tuple[list[str], list[str]]:
     """Files that differ from `outputs` (changed or new), and generated files no longer produced
-    (under `package`); `committed_only` leaves out the files git does not hold (see `committed`)."""
+    (under `package`); `committed_only` leaves out the files git does not hold (see `committed`).
+    OutputFolderError when the folder is not one a build may write (check_output_folder)."""
+    check_output_folder(root, package)
     changed = []
     for rel, content in sorted(outputs.items()):
         if committed_only and not committed(rel):
@@ -427,7 +486,9 @@ _RENAME_EXCHANGE = 2
 def write_outputs(root: Path, outputs: dict[str, str | bytes],
                   package: str = DEFAULT_PACKAGE) -> tuple[list[str], list[str]]:
     """Stage the new generated/ (the `package` folder) whole (the files the compiler does not own are
-    copied over), swap it in atomically, then delete the old tree.  Touches nothing when nothing changed."""
+    copied over), swap it in atomically, then delete the old tree.  Touches nothing when nothing changed.
+    OutputFolderError, before anything is written, when the folder is not one a build may write."""
+    check_output_folder(root, package)
     target = Path(os.path.realpath(root / package))
     if target.parent.is_dir():
         recover(target)

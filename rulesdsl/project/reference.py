@@ -27,6 +27,20 @@ CORPUS = Path(__file__).resolve().parent.parent.parent / "tests" / "errors"
 EXAMPLE_HEADER = 'game example "Example" version "1.0"'
 
 
+def docs_folder() -> Path:
+    """The language guide and reference: installed with the package (rulesdsl/docs, pyproject's package-dir),
+    or, in a source tree, the repository's docs/ itself."""
+    here = Path(__file__).resolve().parent.parent     # the rulesdsl package
+    installed = here / "docs"
+    return installed if (installed / "language.md").is_file() else here.parent / "docs"
+
+
+def shipped_reference() -> str:
+    """The reference as this version of rulesdsl was released with it (docs/reference.md): what `rulesdsl
+    reference` prints where the broken-rulebook corpus it is generated from is not installed."""
+    return (docs_folder() / "reference.md").read_text(encoding="utf-8")
+
+
 @dataclass(frozen=True)
 class Kind:
     """What the reference says of one statement kind: its title, the grammar rules that write it,

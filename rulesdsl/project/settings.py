@@ -18,11 +18,13 @@ cards for the project's own rulebooks only (a game's module repeats everything i
 from __future__ import annotations
 
 import keyword
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulesdsl.language.source import read_bytes
 from rulesdsl.errors import Diagnostic, RulesError, Span, suggest
 
 DEFAULT_PACKAGE = "generated"
@@ -85,13 +87,16 @@ class Config:
 def load_config(root: Path | None) -> Config:
     """The project's settings from `pyproject.toml` `[tool.rulesdsl]` (defaults when there is none);
     RulesError with positioned diagnostics when they are wrong."""
-    if root is None or not (root / CONFIG_FILE).is_file():
+    if root is None or not os.path.lexists(root / CONFIG_FILE):
         return Config()
     file = root / CONFIG_FILE
+    # read as a rulebook is: a regular file of the project, not a symlink out of it, not too large
+    raw = read_bytes(file, CONFIG_FILE, root, what="settings file")
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError([Diagnostic(f"cannot read the project settings: {exc}", Span(CONFIG_FILE))]) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesError([Diagnostic(f"cannot read the project settings: not UTF-8 (byte {exc.start})",
+                                     Span(CONFIG_FILE))]) from None
     sources = {CONFIG_FILE: text}
     try:
         data = tomllib.loads(text)

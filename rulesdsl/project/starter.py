@@ -22,6 +22,7 @@ from rulesdsl.checks.resolve import resolve
 from rulesdsl.checks.schema import RULEBOOK_ID
 from rulesdsl.project.settings import CONFIG_FILE, load_config
 from rulesdsl.language.source import Source, read_source
+from rulesdsl.language.transform import parse
 
 
 class StarterError(Exception):
@@ -118,6 +119,14 @@ def new_rulebook(root: Path, kind: str, name: str, extends: str | None, title: s
     if (root / target).exists() or (root / target).is_symlink():
         raise StarterError(f"{target} exists already; nothing was written (remove it or choose another name)")
     project = _project_sources(root, target)
+    for source in project:      # a module of the same name would collide at the next check
+        try:
+            other = parse(source).id.value
+        except RulesError:
+            continue
+        if other != name and module_name(other) == module_name(name):
+            raise StarterError(f"'{name}' makes the module name '{module_name(name)}', which '{other}' "
+                               f"({source.path}) makes already; nothing was written (choose another name)")
     title = title or name.replace("-", " ").replace(".", " ").title()
     parent: ir.Rulebook | None = None
     header = f'{kind} {name} "{title}" version "0.1"' + (f" extends {extends}" if extends else "")
@@ -126,7 +135,8 @@ def new_rulebook(root: Path, kind: str, name: str, extends: str | None, title: s
                                 config.package, root)
         parent = probe.rulebooks.get(extends)
         if parent is None:
-            known = sorted({*probe.rulebooks, *probe.library_ids} - {name})
+            series = {key for key, book in probe.rulebooks.items() if book.kind.value == "series"}
+            known = sorted({*series, *probe.library_ids} - {name})      # a rulebook extends a series only
             raise StarterError(f"no series '{extends}' in this project or the library; "
                                + (suggest(extends, known) or "known: " + ", ".join(known)))
         if parent.kind.value != "series":
@@ -134,19 +144,30 @@ def new_rulebook(root: Path, kind: str, name: str, extends: str | None, title: s
         resolved, problems = resolve(parent, probe.rulebooks, probe.library_ids)
         if resolved is None:
             return Starter({}, [], problems, probe.sources)
-        body = _game_body(resolved, name) if kind == "game" else _series_body(resolved)
+        bodies = [_game_body(resolved, name, title, amount) for amount in PLACEHOLDER_AMOUNTS] \
+            if kind == "game" else [_series_body(resolved)]
     else:
-        body = _STANDALONE.format(title=title) + (_REQUIRES if kind == "series" else "")
-    text = _comment(kind, name, extends, parent, config.package) + header + "\n\n" + body
-    text = format_source(Source(target, text))      # in the canonical layout: `rulesdsl fmt --check` passes
+        bodies = [_STANDALONE.format(title=title) + (_REQUIRES if kind == "series" else "")]
+    # the starter must build as it is, and quietly: compile it with the project before writing anything.
+    # Its placeholder amounts are the first that leave the series' worked examples answering as they do (a
+    # stacking limit of 1 step refuses the series' overrun examples), so its first build prints only what it
+    # wrote.
+    for body in bodies:
+        text = _comment(kind, name, extends, parent, config.package) + header + "\n\n" + body
+        text = format_source(Source(target, text))      # in the canonical layout: `rulesdsl fmt --check` passes
+        check = compile_sources(project + [Source(target, text)], [target], config.library, config.package, root)
+        if not check.ok:
+            raise RulesError(check.diagnostics, check.sources)
+        if not check.notes:
+            break
     files[target] = text
     if kind == "game" and not (root / CONFIG_FILE).exists():
         files[CONFIG_FILE] = PYPROJECT.format(package=config.package, module=module_name(name))
-    # the starter must build as it is: compile it with the project before writing anything
-    check = compile_sources(project + [Source(target, text)], [target], config.library, config.package, root)
-    if not check.ok:
-        raise RulesError(check.diagnostics, check.sources)
     return Starter(files, _next_steps(kind, name, extends, config.package), [], {})
+
+
+# the amounts a starter's placeholder values are tried at, in turn (see new_rulebook)
+PLACEHOLDER_AMOUNTS = (1, 2, 3, 4, 6, 8, 10)
 
 
 def _project_sources(root: Path, target: str) -> list[Source]:
@@ -169,7 +190,7 @@ def _free_rule_id(taken: set[str], prefix: str = "G") -> str:
     return f"{prefix}{number}.0"
 
 
-def _game_body(series: ir.Resolved, name: str) -> str:
+def _game_body(series: ir.Resolved, name: str, title: str, amount: int = 1) -> str:
     taken = {e.node.id.value for e in series.rules}
     have = {p.name for p in series.parameters}
     required: dict[str, str] = {}
@@ -191,18 +212,35 @@ def _game_body(series: ir.Resolved, name: str) -> str:
         ]
         width = max(map(len, required))
         for key, rule in required.items():
-            lines.append(f"  {key.ljust(width)} = {example_setting(series.declared, key)}   # required by rule {rule}")
+            value = series.declared[key].type.example(amount) if key in series.declared else "..."
+            lines.append(f"  {key.ljust(width)} = {value}   # required by rule {rule}")
         lines.append("  see " + ", ".join(dict.fromkeys(required.values())))
         lines.append("}")
     else:
         lines += [f'rule {rule_id} "About this game" {{',
                   '  summary "What makes this game different; replace with the game\'s first rule."', "}"]
-    lines += [
-        "",
-        "# ---- charts -----------------------------------------------------------------",
-        "# Add the game's Combat Results Table and Terrain Effects Chart here, as they are",
-        "# printed (the language guide, docs/language.md in the rulesdsl repository, shows how).",
-    ]
+    series_id = series.rulebook.id.value
+    has = [name for name, chart in (("Terrain Effects Chart", series.terrain), ("Combat Results Table",
+                                                                                  series.results)) if chart]
+    lacks = [name for name in ("Terrain Effects Chart", "Combat Results Table") if name not in has]
+    lines += ["", "# ---- charts -----------------------------------------------------------------",
+              "# Write the game's charts here as they are printed; `rulesdsl docs` prints the",
+              "# language guide, with an example of each."]
+    for chart in has:
+        keyword = chart.lower()
+        lines += [f"# {series_id} has a {chart}: the game replaces it with",
+                  f"# `override {keyword} \"Title\" [rule] {{ ... }}`, or changes rows of it with",
+                  f"# `amend {keyword} {{ ... }}`."]
+    for chart in lacks:
+        lines += [f"# {series_id} has no {chart}: the game writes its own, without `override`."]
+    languages = sorted({block.lang.value for book in (series.rulebook, *series.ancestors) for block in book.labels}
+                       - {"en"})
+    if languages:     # the series' cards come in these languages: the game's title is on each
+        lines += ["", "# ---- the card in other languages -----------------------------------------------",
+                  "# The card's words in each language the series' cards have; add a label for",
+                  "# anything the build says is shown in English."]
+        for lang in languages:
+            lines += [f"labels {lang} {{", f'  title.rulebook  "{title}"', "}"]
     return "\n".join(lines) + "\n"
 
 
@@ -248,7 +286,7 @@ def _next_steps(kind: str, name: str, extends: str | None, package: str) -> list
             f"rulesdsl diff OLD.rules {file}: an errata sheet between two versions",
         ]
     return [
-        f"edit {file}: the rules its games share (docs/language.md)",
+        f"edit {file}: the rules its games share (`rulesdsl docs` prints the language guide)",
         f"rulesdsl new game my-title --extends {name}: a game of the series",
         "rulesdsl build",
     ]
