@@ -286,6 +286,17 @@ def test_new_builds_a_card_and_a_module(tmp_path, capsys):
         "5:1 6 steps\n"
 
 
+def test_a_game_of_a_series_variant_builds_quietly_too(tmp_path, capsys):
+    """New SCS answers ten of SCS 1.8's expect lines otherwise (noted at new-scs); a game of New SCS that
+    changes none of those answers itself gets no note for them."""
+    code, out, err = _new(tmp_path, capsys, "game", "pontoon", "--extends", "new-scs")
+    assert code == 0, err
+    from rulesdsl.cli import main
+    assert main(["-C", str(tmp_path), "build"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and all(line.startswith("wrote ") for line in out.splitlines()), (out, err)
+
+
 def test_new_never_overwrites(tmp_path, capsys):
     (tmp_path / "rulebooks").mkdir()
     (tmp_path / "rulebooks" / "demo.rules").write_text("mine\n", encoding="utf-8")

@@ -12,7 +12,7 @@ against its own rules: a difference there is a note naming the game's rule that 
 from __future__ import annotations
 
 import types
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -274,6 +274,22 @@ class Run:
     failed: set[Span] = field(default_factory=set)
 
 
+def _same_answer(module: types.ModuleType | None, situation: Situation, expectation: ir.Expectation,
+                 answer: Answer) -> bool:
+    """Whether `module`'s rules (a rulebook's parent's) answer the line as `answer` does."""
+    if module is None:
+        return False
+    try:
+        return ask(engine_of(module), module, situation, expectation).computed == answer.computed
+    except Unanswerable:
+        return False
+
+
+def _parent(resolved: ir.Resolved) -> str | None:
+    """The id of the rulebook this one extends directly."""
+    return resolved.ancestors[0].id.value if resolved.ancestors else None
+
+
 def _inherited(resolved: ir.Resolved) -> list[tuple[ir.Example, str]]:
     return [(example, book.id.value) for book in resolved.ancestors for example in book.examples]
 
@@ -300,7 +316,8 @@ def has_examples(resolved: ir.Resolved) -> bool:
 
 
 def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool = True,
-        inherited: bool = True, failed: Iterable[Span] = ()) -> Run:
+        inherited: bool = True, failed: Iterable[Span] = (),
+        parent: Callable[[], types.ModuleType | None] | None = None) -> Run:
     """Run the rulebook's own examples (a failure is an error) and those it inherits (a difference is a
     note naming the rulebook's own rule that changed the answer, when the derivation cites one); an
     inherited expect line in `failed` (it fails in its own rulebook, an error there) is not run again."""
@@ -339,6 +356,9 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
                 continue
             overriding = sorted({f"rule {s.rule}" for s in answer.steps if s.origin == own and s.rule})
             overriding += _own_terrain(resolved, example.situation)
+            if origin != _parent(resolved) and parent is not None and _same_answer(parent(), situation, expectation,
+                                                                                 answer):
+                continue    # the series between them answers it so already (noted there): not this rulebook's doing
             why = f" (under {own}'s {', '.join(overriding)})" if overriding else ""
             cites = f" [{' '.join(c.value for c in example.cites)}]" if example.cites else ""
             otherwise.setdefault(origin, []).append(       # by title and rule: the file may be an installed one

@@ -801,9 +801,10 @@ def _keyed(area: str, heading: str, old: dict[str, Any], new: dict[str, Any], no
             if value != other:
                 what = field if key == _BLOCK else f"{key} {field}"
                 changes.append(Change(area, heading, "changed", what, value or "(none)", other or "(none)", rule=cite(key)))
-    for key in new:    # a chart's own fields when the old side had no such chart
+    for key in new:    # a chart's own fields when the old side had no such chart (a flag it leaves off is none)
         if key == _BLOCK and key not in old:
-            changes += _keyed(area, heading, {_BLOCK: {}}, {_BLOCK: new[key]}, noun)
+            fields = {name: value for name, value in new[key].items() if value != "no"}
+            changes += _keyed(area, heading, {_BLOCK: {}}, {_BLOCK: fields}, noun)
     return changes
 
 

@@ -8,6 +8,7 @@ generated itself.
 from __future__ import annotations
 
 import ctypes
+import functools
 import errno
 import os
 import re
@@ -26,7 +27,7 @@ from pathlib import Path
 from rulesdsl.model import ir
 from rulesdsl.modules.codegen import module_name
 from rulesdsl.checks.examples import has_examples, run as run_examples
-from rulesdsl.modules.modcheck import build_module, load_module, name_problems, resolved_problems
+from rulesdsl.modules.modcheck import build_module, compiled_module, load_module, name_problems, resolved_problems
 from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.project.settings import DEFAULT_PACKAGE, Library, load_config
 from rulesdsl.model.catalogue import vocabulary
@@ -257,8 +258,22 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
             run = run_examples(resolved, loaded, inherited=False)
             result.diagnostics += _only(run.diagnostics, targets, result)
             failing |= run.failed
+        loaded_by_id: dict[str, types.ModuleType | None] = {resolved.id: loaded for resolved, loaded in with_examples}
+
+        def parent_module(resolved: ir.Resolved) -> types.ModuleType | None:
+            """The module of the rulebook `resolved` extends directly (compiled here if the build made none):
+            an inherited example it already answers otherwise is noted there, not again in each of its games."""
+            if not resolved.ancestors:
+                return None
+            parent = resolved.ancestors[0].id.value
+            if parent not in loaded_by_id:
+                found, _ = resolve(index[parent], index, known=result.library_ids) if parent in index else (None, [])
+                loaded_by_id[parent] = compiled_module(found)[1] if found is not None else None
+            return loaded_by_id[parent]
+
         for resolved, loaded in with_examples:
-            run = run_examples(resolved, loaded, own_examples=False, failed=failing)
+            run = run_examples(resolved, loaded, own_examples=False, failed=failing,
+                               parent=functools.partial(parent_module, resolved))
             result.notes += _only(run.diagnostics, targets, result)
         if not result.ok:
             result.outputs = {}
