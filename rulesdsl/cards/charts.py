@@ -24,6 +24,7 @@ from rulesdsl.version import __version__
 from rulesdsl.model.walk import walk
 from rulesdsl.model import catalogue, codes as result_codes, ir
 from rulesdsl.cards import wording
+from rulesdsl.checks.expressions import Checker, numeric_values
 from rulesdsl.cards.labeler import (LANGS, Label, Labeler, filled, fraction, label_layers, languages, player_text,
                                    typeset)
 from rulesdsl.errors import Diagnostic, visible_lines
@@ -456,23 +457,13 @@ def _shifts(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
         for s in node.shifts], "terms": _terms(resolved, t, [s.condition for s in node.shifts])}
 
 
-def _constant(expr: ir.Expr, resolved: ir.Resolved) -> Fraction | None:
-    """A factor's value when it is a number, or a parameter in effect set to one; else None."""
-    if isinstance(expr, ir.Number):
-        return Fraction(expr.value)
-    if isinstance(expr, ir.Name):
-        found = next((p for p in resolved.parameters if p.name == expr.path), None)
-        if found is not None and isinstance(found.value, (int, Fraction)) and not isinstance(found.value, bool):
-            return Fraction(found.value)
-    return None
-
-
 def printed_factors(resolved: ir.Resolved) -> list[ir.UnitFactor]:
     """The strength factors a card prints: not one that multiplies by 1 (out-of-supply defense x1 changes
     nothing)."""
     if resolved.unit_factors is None:
         return []
-    return [f for f in resolved.unit_factors.node.factors if _constant(f.factor, resolved) != 1]
+    constant = Checker(resolved.vocabulary, values=numeric_values(resolved.parameters)).constant
+    return [f for f in resolved.unit_factors.node.factors if constant(f.factor) != 1]
 
 
 def charted_parameters(resolved: ir.Resolved) -> set[str]:
@@ -482,15 +473,16 @@ def charted_parameters(resolved: ir.Resolved) -> set[str]:
 
 
 def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
-    if resolved.unit_factors is None or not printed_factors(resolved):
+    factors = printed_factors(resolved)
+    if resolved.unit_factors is None or not factors:
         return None
     node = resolved.unit_factors.node
     title = t("title.factors", node.title.value) if node.title else None
     return {"title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.factors")), "entries": [
         {"name": t.name("factor", f.name.value), "role": t(f"role.{f.role}"), "factor": _factor_text(f, t, resolved),
          "when": player_text(t, f"when.factor.{f.name.value}", _condition_text(f.condition, t, resolved, unit=True),
-                             f"strength factor '{f.name.value}'")} for f in printed_factors(resolved)],
-        "terms": _terms(resolved, t, [f.condition for f in printed_factors(resolved)])}
+                             f"strength factor '{f.name.value}'")} for f in factors],
+        "terms": _terms(resolved, t, [f.condition for f in factors])}
 
 
 def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
@@ -858,6 +850,7 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     if not resolved.ancestors or resolved.rulebook.kind.value != "game":
         return []       # a series variant (New SCS) is a whole rulebook to its players, not a list of exceptions
     out: list[dict[str, Any]] = []
+    charted = charted_parameters(resolved)
     for effective, kind, names in _excepted_rules(resolved):
         node = effective.node
         amended = [a for a in effective.amended if a.origin == me]
@@ -865,7 +858,6 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
         title = t(f"rule.{rule.lower()}.title", node.title.value) if node.title is not None else None
         summary = t(f"rule.{rule.lower()}.summary", node.summary.value) if node.summary is not None and (
             kind == "replaced" or any(a.key == "(summary)" for a in amended)) else None
-        charted = charted_parameters(resolved)
         values = [line for name in names if name not in charted
                   for line in (_param_line(resolved, t, name, stated=True),) if line is not None]
         for line in values:

@@ -317,12 +317,12 @@ def _misspelt_terrain(chart: ir.TerrainChart, inherited: ir.TerrainChart, origin
     """A chart that replaces its series' and has a terrain the series' lacks, close to one of the series' it
     drops (`wods` for `woods`): most likely a misspelling, which would drop the series' terrain, and every
     rule, example and card that names it with it.  A warning: a game may rename terrain on purpose."""
-    kept = {row.name.value for row in chart.rows}
-    dropped = [row.name.value for row in inherited.rows if row.name.value not in kept]
+    kept, series = {row.name.value for row in chart.rows}, {row.name.value for row in inherited.rows}
+    dropped = [name for name in series if name not in kept]
     out = []
     for row in chart.rows:
         name = row.name.value
-        if name in {r.name.value for r in inherited.rows}:
+        if name in series:
             continue
         near = suggester(dropped).close(name)
         if near:

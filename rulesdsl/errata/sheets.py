@@ -12,7 +12,7 @@ from typing import Any
 from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from rulesdsl.cards.labeler import Labeler, filled, typeset
+from rulesdsl.cards.labeler import Labeler, book_labels, filled, typeset
 from rulesdsl.errata.diff import (CHART_AGAIN, OWN_RULE, RULE_AGAIN, RULE_AGAIN_AMENDED, Change, Group, Section,
                                   as_json, grouped, summary)
 from rulesdsl.errata.examples import NO_ANSWER
@@ -45,10 +45,7 @@ def _shipped() -> dict[str, dict[str, str]]:
     from rulesdsl.language.source import Source
     from rulesdsl.language.transform import parse
     file = Path(__file__).parent / "labels" / "errata.rules"
-    labels: dict[str, dict[str, str]] = {}
-    for block in parse(Source("rulesdsl/errata/labels/errata.rules", file.read_text(encoding="utf-8"))).labels:
-        labels.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
-    return labels
+    return book_labels(parse(Source("rulesdsl/errata/labels/errata.rules", file.read_text(encoding="utf-8"))))
 
 
 # the English units a value prints (diff._value_text) and the card labels that say them in another language
@@ -198,7 +195,7 @@ class Words:
     def _group(self, change: Change) -> str:
         """The chart a change is in (its group: 'Sequence of play: soviet player turn'), the area's name in
         the sheet's language."""
-        english = Words.of().area(change.area) if self.lang != "en" else None
+        english = _ENGLISH.area(change.area) if self.lang != "en" else None
         if english is not None and change.group.startswith(english):
             return self.area(change.area) + self._own("", change.group[len(english):])
         return self._own("", change.group)
@@ -226,6 +223,9 @@ class Words:
         if section.changes[0].area == "results":
             return self("legend.results", cell=cell, column=first, roll=second)
         return self("legend.tables", cell=cell, row=first.split()[-1], column=second)
+
+
+_ENGLISH = Words.of()      # the diff names its charts in English: how a sheet in another language finds them
 
 
 def _parts(groups: list[Group]) -> list[tuple[str, list[Group]]]:

@@ -75,14 +75,24 @@ def _refuse(message: str, shown_as: str) -> RulesError:
     return RulesError([Diagnostic(message, Span(shown_as))])
 
 
-def _inside(path: str, folder: str) -> bool:
+def inside(path: str, folder: str) -> bool:
+    """Whether `path` is `folder` or under it (both absolute, as strings)."""
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file that is neither a folder, a regular file nor a symlink is ('a named pipe (FIFO)', ...);
+    None for those three."""
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode):
+        return None
+    return ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
 
 
 def _in_project(where: str, root: str, real_root: str) -> bool:
     """Whether the path `where` is in the project: under it as written, or through a folder that is
     the project's own folder under another name (a symlink to it)."""
-    if _inside(where, root) or _inside(where, real_root):
+    if inside(where, root) or inside(where, real_root):
         return True
     folder = os.path.dirname(where)
     while folder != os.path.dirname(folder):
@@ -104,7 +114,7 @@ def read_bytes(file: Path, shown_as: str, root: Path | None = None, what: str = 
         real_root = os.path.realpath(root)
         if _in_project(os.path.abspath(file), os.path.abspath(root), real_root):
             target = os.path.realpath(file)
-            if not _inside(target, real_root):
+            if not inside(target, real_root):
                 raise _refuse("symlink to a file outside the project (not followed)", shown_as)
     # O_NONBLOCK: opening a FIFO must not wait for a writer (it does nothing to a regular file)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -124,9 +134,7 @@ def read_bytes(file: Path, shown_as: str, root: Path | None = None, what: str = 
         if stat.S_ISDIR(mode):
             raise _refuse(f"is a directory, not a {what}", shown_as)
         if not stat.S_ISREG(mode):
-            kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device"
-                    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
-                    else "not a regular file")
+            kind = special_kind(mode)
             raise _refuse(f"is {kind}, not a {what} (only regular files are read)", shown_as)
         if size > MAX_SOURCE_BYTES:
             raise _refuse(too_large(size), shown_as)

@@ -125,11 +125,11 @@ def vocabulary(chain: Iterable[ir.Rulebook]) -> tuple[dict[str, Declared], list[
     return known, problems
 
 
-def example_setting(known: Mapping[str, Declared], name: str) -> str:
-    """A placeholder value for parameter `name`, of its declared type ('1 step', 'yes'); '...' when it is
-    not declared."""
+def example_setting(known: Mapping[str, Declared], name: str, amount: int = 1) -> str:
+    """A placeholder value for parameter `name`, of its declared type ('1 step', 'yes'; `amount` of a
+    quantity or count); '...' when it is not declared."""
     declared = known.get(name)
-    return "..." if declared is None else declared.type.example()
+    return "..." if declared is None else declared.type.example(amount)
 
 
 def unknown_parameter(name: ir.Text, known: Mapping[str, Declared]) -> Diagnostic:

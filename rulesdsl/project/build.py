@@ -32,7 +32,8 @@ from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.project.settings import DEFAULT_PACKAGE, Library, load_config
 from rulesdsl.model.catalogue import vocabulary
 from rulesdsl.checks.resolve import chain, resolve
-from rulesdsl.language.source import Source, read_source
+from rulesdsl.cards.labeler import book_labels
+from rulesdsl.language.source import Source, inside, read_source, special_kind
 from rulesdsl.language.transform import parse
 from rulesdsl.checks.validate import check
 
@@ -370,9 +371,8 @@ def default_labels() -> dict[str, dict[str, str]]:
     labels: dict[str, dict[str, str]] = {}
     for stage, name in (("cards", "charts.rules"), ("cards", "words.rules"), ("errata", "errata.rules")):
         file = Path(__file__).parent.parent / stage / "labels" / name
-        rulebook = parse(read_source(file, f"rulesdsl/{stage}/labels/{name}"))
-        for block in rulebook.labels:
-            labels.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
+        for lang, texts in book_labels(parse(read_source(file, f"rulesdsl/{stage}/labels/{name}"))).items():
+            labels.setdefault(lang, {}).update(texts)
     return labels
 
 
@@ -401,14 +401,6 @@ class OutputFolderError(Exception):
     the project itself, a rulebook folder, a file in the way, or a special file inside.  Nothing is written."""
 
 
-def _kind(mode: int) -> str | None:
-    """What a file that is neither a folder, a regular file nor a symlink is; None for those three."""
-    if stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode):
-        return None
-    return ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file")
-
-
 def check_output_folder(root: Path, package: str = DEFAULT_PACKAGE, library: Collection[Path] = ()) -> None:
     """Refuse (OutputFolderError) to write `package` under `root` unless it is a real folder of the project's
     own, or absent: not a symlink (nor any folder on the way to it), not the project folder or one above it, not
@@ -427,29 +419,25 @@ def check_output_folder(root: Path, package: str = DEFAULT_PACKAGE, library: Col
         except FileNotFoundError:
             break
         if not stat.S_ISDIR(mode):
-            raise OutputFolderError(f"{shown} is in the way: it is {_kind(mode) or 'a file'}, not a folder; move it "
+            raise OutputFolderError(f"{shown} is in the way: it is {special_kind(mode) or 'a file'}, not a folder; move it "
                                     f"away (a build writes its modules and cards into a folder {package}/)")
     real, real_root = os.path.realpath(root / package), os.path.realpath(root)
-    if _inside(real_root, real):
+    if inside(real_root, real):
         raise OutputFolderError(f"{package}/ would be the project folder itself, or a folder above it; choose a "
                                 f"folder of its own in pyproject.toml: [tool.rulesdsl] package = \"...\"")
     for rulebooks in (root / "rulebooks", *library):
         held = os.path.realpath(rulebooks)
-        if _inside(real, held) or _inside(held, real):
+        if inside(real, held) or inside(held, real):
             raise OutputFolderError(f"{package}/ would hold, or be inside, the rulebook folder {rulebooks}; choose a "
                                     f"folder of its own in pyproject.toml: [tool.rulesdsl] package = \"...\"")
     if os.path.isdir(real):
         for folder, dirs, files in os.walk(real):
             for name in (*dirs, *files):
-                kind = _kind(os.lstat(os.path.join(folder, name)).st_mode)
+                kind = special_kind(os.lstat(os.path.join(folder, name)).st_mode)
                 if kind is not None:
                     shown = Path(folder, name).relative_to(real).as_posix()
                     raise OutputFolderError(f"{package}/{shown} is {kind}: {package}/ holds only files and "
                                             f"folders; move it away")
-
-
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def stale_outputs(root: Path, outputs: dict[str, str | bytes], committed_only: bool = False,

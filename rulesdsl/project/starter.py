@@ -9,10 +9,12 @@ compiled with the project's rulebooks before anything is written, and no existin
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl.model import ir
+from rulesdsl.cards.labeler import languages
 from rulesdsl.model.catalogue import example_setting
 from rulesdsl.modules.codegen import module_name, module_problem
 from rulesdsl.errors import Diagnostic, RulesError, suggest
@@ -144,7 +146,7 @@ def new_rulebook(root: Path, kind: str, name: str, extends: str | None, title: s
         resolved, problems = resolve(parent, probe.rulebooks, probe.library_ids)
         if resolved is None:
             return Starter({}, [], problems, probe.sources)
-        bodies = [_game_body(resolved, name, title, amount) for amount in PLACEHOLDER_AMOUNTS] \
+        bodies: Iterable[str] = (_game_body(resolved, name, title, amount) for amount in PLACEHOLDER_AMOUNTS) \
             if kind == "game" else [_series_body(resolved)]
     else:
         bodies = [_STANDALONE.format(title=title) + (_REQUIRES if kind == "series" else "")]
@@ -212,8 +214,8 @@ def _game_body(series: ir.Resolved, name: str, title: str, amount: int = 1) -> s
         ]
         width = max(map(len, required))
         for key, rule in required.items():
-            value = series.declared[key].type.example(amount) if key in series.declared else "..."
-            lines.append(f"  {key.ljust(width)} = {value}   # required by rule {rule}")
+            lines.append(f"  {key.ljust(width)} = {example_setting(series.declared, key, amount)}"
+                         f"   # required by rule {rule}")
         lines.append("  see " + ", ".join(dict.fromkeys(required.values())))
         lines.append("}")
     else:
@@ -233,13 +235,12 @@ def _game_body(series: ir.Resolved, name: str, title: str, amount: int = 1) -> s
                   f"# `amend {keyword} {{ ... }}`."]
     for chart in lacks:
         lines += [f"# {series_id} has no {chart}: the game writes its own, without `override`."]
-    languages = sorted({block.lang.value for book in (series.rulebook, *series.ancestors) for block in book.labels}
-                       - {"en"})
-    if languages:     # the series' cards come in these languages: the game's title is on each
+    others = [lang for lang in languages(series) if lang != "en"]
+    if others:     # the series' cards come in these languages: the game's title is on each
         lines += ["", "# ---- the card in other languages -----------------------------------------------",
                   "# The card's words in each language the series' cards have; add a label for",
                   "# anything the build says is shown in English."]
-        for lang in languages:
+        for lang in others:
             lines += [f"labels {lang} {{", f'  title.rulebook  "{title}"', "}"]
     return "\n".join(lines) + "\n"
 
