@@ -183,3 +183,38 @@ def test_strength_factors_print_the_value_players_multiply_by_not_a_parameter_id
         html = render_html(data)
         assert '<td class="num">½</td>' in html, key
         assert "out_of_supply_attack_factor" not in html and "dg_factor" not in html, key
+
+
+def test_a_games_own_chart_keeps_its_title_where_its_series_labels_the_series_chart():
+    """SCS 1.8's French labels title its example TEC; a game's own TEC, without a French title of its own,
+    printed that title on its French card.  A chart's title comes from the rulebook the chart is from."""
+    from rulesdsl.project.build import compile_sources, default_labels
+    from rulesdsl.language.source import Source
+    game = '''game marsh "Marsh Front" version "1" extends scs-1.8
+
+rule G1.0 "Stacking" {
+  summary "Six steps a hex."
+  stacking.limit = 6 steps
+}
+
+override terrain effects chart "Marsh Front TEC" [3.2] {
+  hex:
+    open   1   ne
+    woods  2   Dx2
+  hexside:
+    river  P   P
+}
+'''
+    compilation = compile_sources([Source("rulebooks/marsh.rules", game)], generate=False)
+    assert compilation.ok, compilation.diagnostics
+    data, warnings = card(compilation.resolved["marsh"], "fr", default_labels())
+    assert data["terrain"]["title"].text == "Marsh Front TEC" and data["terrain"]["title"].fallback
+    assert any("title.terrain" in w.message for w in warnings)
+    # the series' own chart keeps the series' label
+    from rulesdsl.cards.charts import chart_title
+    from rulesdsl.cards.labeler import Labeler, label_layers
+    series = compile_sources([], library_ids=["scs-1.8"], generate=False).resolved["scs-1.8"]
+    assert series.terrain is not None and series.terrain.node.title is not None
+    title = chart_title(series, series.terrain, Labeler("fr", label_layers(series, default_labels())), "title.terrain",
+                        series.terrain.node.title.value)
+    assert title.text.startswith("TEC d'exemple") and not title.fallback

@@ -247,7 +247,7 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
             sections.append({"heading": t(f"section.{kind}"), "rows": rows})
     has_level = any(r.level is not None for r in node.rows)
     has_line = any(r.line is not None for r in node.rows)
-    title = t("title.terrain", node.title.value) if node.title else None
+    title = chart_title(resolved, resolved.terrain, t, "title.terrain", node.title.value) if node.title else None
     return {"title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.terrain-effects")),
             "sections": sections, "has_level": has_level, "has_line": has_line, "legend": _tec_legend(node, t)}
 
@@ -293,6 +293,15 @@ def printed_cites(resolved: ir.Resolved, cites: list[str]) -> list[str]:
     is left out; the chart's heading or phase name already names it."""
     sections = {e.node.id.value for e in resolved.rules if not e.node.numbered}
     return list(dict.fromkeys(c for c in cites if c and c not in sections))
+
+
+def chart_title(resolved: ir.Resolved, chart: ir.Effective[Any] | None, t: Labeler, key: str, english: str) -> Label:
+    """A chart's title in the card's language: the label of the rulebook the chart comes from (or the
+    project's), never the label another rulebook of the chain gives its own chart of that kind."""
+    books = [resolved.id, *(book.id.value for book in resolved.ancestors)]
+    if chart is None or chart.origin not in books:
+        return t(key, english)
+    return t.of_book(books.index(chart.origin), key, english)
 
 
 def chart_cites(resolved: ir.Resolved, cites: tuple[ir.Text, ...], t: Labeler,
@@ -368,7 +377,7 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         }
     below = params.get("combat.below_table")
     above = params.get("combat.above_table")
-    title = t("title.results", node.title.value) if node.title else None
+    title = chart_title(resolved, resolved.results, t, "title.results", node.title.value) if node.title else None
     return {
         "title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.combat-results")),
         "dice": node.dice.value, "notation": notation,
@@ -477,7 +486,7 @@ def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.unit_factors is None or not factors:
         return None
     node = resolved.unit_factors.node
-    title = t("title.factors", node.title.value) if node.title else None
+    title = chart_title(resolved, resolved.unit_factors, t, "title.factors", node.title.value) if node.title else None
     return {"title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.factors")), "entries": [
         {"name": t.name("factor", f.name.value), "role": t(f"role.{f.role}"), "factor": _factor_text(f, t, resolved),
          "when": player_text(t, f"when.factor.{f.name.value}", _condition_text(f.condition, t, resolved, unit=True),
@@ -489,7 +498,8 @@ def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     if resolved.adjustments is None:
         return None
     node = resolved.adjustments.node
-    title = t("title.adjustments", node.title.value) if node.title else None
+    title = chart_title(resolved, resolved.adjustments, t, "title.adjustments", node.title.value) \
+        if node.title else None
     return {"title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.adjustments")),
             "entries": [
         {"name": t.name("adjustment", a.name.value), "result": t(f"result.{a.target}"),
@@ -544,7 +554,8 @@ def _tables(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     for effective in resolved.tables:
         node = effective.node
         head = node.header[0].value
-        title = t(f"table.{node.name.value}", node.title.value if node.title else node.name.value)
+        title = chart_title(resolved, effective, t, f"table.{node.name.value}",
+                            node.title.value if node.title else node.name.value)
         out.append({"name": node.name.value, "title": title,
                     "cites": chart_cites(resolved, node.cites, t, title), "key": _value(t, head),
                     "columns": [_value(t, c.value) for c in node.header[1:]],
@@ -919,13 +930,14 @@ def _amended_item(field_name: str, amended: ir.Amended, t: Labeler) -> dict[str,
 def optional_charts(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = None) -> list[dict[str, Any]]:
     """The tables the card block prints as charts of their own: a one-row table as a track of boxes (a turn
     record track), any other as a schedule."""
-    tables = {e.node.name.value: e.node for e in resolved.tables}
+    tables = {e.node.name.value: e for e in resolved.tables}
     out = []
     for name in (options or card_options(resolved)).charts:
-        node = tables.get(name)
-        if node is None:
+        effective = tables.get(name)
+        if effective is None:
             continue
-        title = t(f"table.{name}", node.title.value if node.title else name)
+        node = effective.node
+        title = chart_title(resolved, effective, t, f"table.{name}", node.title.value if node.title else name)
         boxes = [{"key": c.value, "cells": [_value(t, r[i + 1].value) for r in node.rows if i + 1 < len(r)]}
                  for i, c in enumerate(node.header[1:])]
         out.append({"name": name, "title": title, "cites": [c.value for c in node.cites],

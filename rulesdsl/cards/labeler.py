@@ -58,8 +58,16 @@ class Labeler:
 
     def own(self, key: str, english: str) -> Label:
         """A label of the rulebook itself (its title): never one the series it extends gives."""
-        mine = self.layers[:1]
-        text = next((layer[self.lang][key] for layer in mine if key in layer.get(self.lang, {})), None)
+        return self._scoped(self.layers[:1], key, english)
+
+    def of_book(self, book: int, key: str, english: str) -> Label:
+        """A label of one rulebook of the chain (layer `book`: 0 the rulebook itself, 1 the one it extends ...)
+        or of the project: a chart's title, which the label another rulebook gives its own chart of that kind
+        must not rename (a series' example TEC title on a game's own TEC)."""
+        return self._scoped([self.layers[book], self.layers[-1]], key, english)
+
+    def _scoped(self, layers: list[dict[str, dict[str, str]]], key: str, english: str) -> Label:
+        text = next((layer[self.lang][key] for layer in layers if key in layer.get(self.lang, {})), None)
         if text is not None:
             return Label(text)
         if self.lang != "en":

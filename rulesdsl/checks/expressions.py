@@ -316,7 +316,7 @@ class Checker:
                     "the rulebook declares (unit types, unit states)")
         if self._scopes and self._scopes[-1][0] == "hex":
             return "an attacking hex has " + ", ".join(HEX_ATTRIBUTES) + " and across(<hexside>)"
-        return "expressions may read: " + ", ".join(sorted(ROOT)) + " (see rulesdsl/model/context.py)"
+        return "expressions may read: " + ", ".join(sorted(ROOT)) + " (rulesdsl reference lists what each holds)"
 
     def _unary(self, expr: ir.Unary, stack: list[str]) -> tuple[Any, str]:
         source, kind = self._compile(expr.operand, stack)
