@@ -45,6 +45,9 @@ class Arguments(argparse.Namespace):
     title: str | None              # new
     situation: str                 # explain
     query: list[str]               # explain
+    mutate: bool                   # coverage
+    floor: int | None              # coverage --mutate
+    parameter: list[str]           # coverage --mutate
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -80,6 +83,14 @@ def _parser() -> argparse.ArgumentParser:
                     "descriptive (with the reason) and those unaccounted for; then list them.")
     coverage.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
     coverage.add_argument("--format", choices=("text", "json"), default="text")
+    coverage.add_argument("--mutate", action="store_true",
+                          help="change each executed parameter to each other value it may take, run the worked "
+                               "examples, and say which change an example catches")
+    coverage.add_argument("--floor", type=_percent, metavar="PERCENT", default=None,
+                          help="with --mutate: exit 1 when examples catch fewer than PERCENT%% of the executed "
+                               "parameters")
+    coverage.add_argument("--parameter", action="append", default=[], metavar="NAME",
+                          help="with --mutate: change only this parameter (repeatable)")
     fmt = commands.add_parser(
         "fmt", help="rewrite rulebooks in the canonical layout (whitespace only)",
         description="Rewrite rulebooks in the canonical layout. It changes whitespace only; a file is "
@@ -507,14 +518,59 @@ def _chart(root: Path | None, args: Arguments) -> int:
     return EXIT_OK
 
 
+def _percent(text: str) -> int:
+    value = int(text.rstrip("%")) if text.rstrip("%").isdigit() else -1
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"a whole percentage from 0 to 100, not {text!r}")
+    return value
+
+
 def _coverage(root: Path | None, args: Arguments) -> int:
     from rulesdsl.project.coverage import measure, render_json, render_text
+    if (args.floor is not None or args.parameter) and not args.mutate:
+        return _usage("--floor and --parameter go with --mutate")
     found = _one_rulebook(root, args.rulebook)
     if isinstance(found, int):
         return found
     compilation, key = found
+    if args.mutate:
+        return _mutate(compilation, key, args)
     coverage = measure(compilation.resolved[key])
     sys.stdout.write(visible_lines(render_json(coverage) if args.format == "json" else render_text(coverage)))
+    return EXIT_OK
+
+
+def _mutate(compilation: Compilation, key: str, args: Arguments) -> int:
+    from rulesdsl.errors import RulesError
+    from rulesdsl.project import mutation
+    from rulesdsl.project.coverage import measure
+    examples = [e for book in sorted(compilation.rulebooks) for e in compilation.rulebooks[book].examples]
+    known = mutation.executed(measure(compilation.resolved[key]))
+    unknown = [name for name in args.parameter if name not in known]
+    if unknown:
+        from rulesdsl.errors import suggest
+        near = suggest(unknown[0], known)
+        return _usage(f"{key} executes no parameter {unknown[0]!r}{f' ({near})' if near else ''}; "
+                      f"'rulesdsl coverage {key}' lists those it does")
+    def show(name: str) -> None:
+        sys.stderr.write(f"\r\033[Kmutating {name}")
+        sys.stderr.flush()
+    progress: Callable[[str], None] | None = show if sys.stderr.isatty() else None
+    try:
+        found = mutation.mutate(compilation.resolved[key], examples, args.parameter, progress)
+    except RulesError as exc:
+        print(_render(exc.diagnostics, compilation.sources), file=sys.stderr)
+        return EXIT_RULES
+    finally:
+        if progress is not None:
+            sys.stderr.write("\r\033[K")
+    sys.stdout.write(visible_lines(mutation.render_json(found) if args.format == "json" else
+                                   mutation.render_text(found)))
+    share = found.caught_share()
+    if args.floor is not None and share is not None and share * 100 < args.floor:
+        print(f"rulesdsl: examples catch {round(share * 100)}% of {key}'s executed parameters, below the floor of "
+              f"{args.floor}%", file=sys.stderr)
+        return EXIT_RULES
     return EXIT_OK
 
 

@@ -88,3 +88,19 @@ def test_a_seed_example_follows_the_last_rule_it_cites(path: str) -> None:
             continue
         above = max(line for line in line_of.values() if line < example.span.line)
         assert above == max(cited), f"{example.span}: {seed} does not follow the last rule it cites"
+
+
+ADDED_ID = re.compile(r"^A[0-9]+\. ")
+
+
+@pytest.mark.parametrize("path", sorted(WHERE))
+def test_an_added_example_says_it_is_not_from_the_source(path: str) -> None:
+    """Where the sources print no example of a rule, a rulebook may add a test case: titled A1, A2 ..., it
+    says first that it is added, cites the rules it checks and states what they answer."""
+    added = [e for e in _rulebook(path).examples if ADDED_ID.match(e.title.value)]
+    for example in added:
+        notes = [n.value for n in example.situation.notes]
+        assert notes and notes[0].startswith("Added, not from the source"), f"{example.span}: not marked as added"
+        assert example.cites and example.situation.expectations, f"{example.span}: checks nothing it names"
+    numbers = [int(ADDED_ID.match(e.title.value).group(0)[1:-2]) for e in added]
+    assert numbers == list(range(1, len(numbers) + 1)), f"{path}: added examples are numbered A1, A2 ... in order"

@@ -1,0 +1,451 @@
+"""Whether the worked examples prove the rules: `rulesdsl coverage RULEBOOK --mutate`.
+
+`rulesdsl coverage` says which parameters the rules engine executes.  That they run does not mean an example
+would notice if one were wrong.  Mutation testing asks it: each executed parameter is set, one at a time, to
+each other value it may take (a flag flipped, a count or quantity one more and one less, each other choice,
+an order reversed, another declared result), the rulebook's module is generated again, and its examples
+are run:
+
+- caught: an expect line the rulebook answers as printed now answers otherwise (the example is named);
+- uncaught: no expect line fails, but some question about the example situations is answered otherwise
+  (the first such question is given: it is an expect line that would pin the parameter);
+- no effect: no question asked of any example situation is answered otherwise;
+- one value: the parameter's type allows no other value.
+
+The examples that can catch a change are the rulebook's own and those it inherits that it answers as
+printed (a change that makes one of those answer otherwise is reported by `check`).  The questions are
+asked of every example situation of the rulebooks read (the project's and the library's), expanded into
+every query the notation has: each unit's moves to each neighbouring hex and its reachable hexes, each
+side's ZOC, each stack under each stacking moment, supply, exploitation, attacks, overruns, retreats and
+advances around each unit, and combats.  A parameter marked "no effect" may still matter in a situation no
+example draws: the answer is "nothing here shows it", not a proof.
+"""
+from __future__ import annotations
+
+import json
+import types
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from rulesdsl.checks.examples import Unanswerable, ask, engine_of
+from rulesdsl.checks.situations import build, lines, query_text, result_text
+from rulesdsl.errors import RulesError
+from rulesdsl.language.source import Source
+from rulesdsl.model import ir
+from rulesdsl.modules.modcheck import compiled_module
+from rulesdsl.project.coverage import Coverage, measure
+from rulesdsl.runtime.model import Quantity, unit_text
+from rulesdsl.runtime.hexmap import Hex
+from rulesdsl.runtime.situation import Situation
+
+STATUSES = ("caught", "uncaught", "no effect", "one value")
+_PROBES_PER_SITUATION = 400       # bounds the work on a large example; the questions are asked in a fixed order
+
+
+def value_text(value: object) -> str:
+    """A parameter's typed value as a rulebook writes it: yes, 2 MP, +2 MP, 3, 1/2, rightmost, a, b."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Quantity):
+        amount = f"+{value.amount}" if value.signed and value.amount >= 0 else str(value.amount)
+        return unit_text(amount, value.unit) if value.unit else amount
+    if isinstance(value, tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+_SAMPLE_CODES = ("A1", "A2", "D1", "D2", "A1r1", "AE", "DE", "EX", "NE")   # tried where the rulebook reads them
+
+
+def _codes(resolved: ir.Resolved) -> list[str]:
+    """The result codes a result parameter may take in this rulebook: those it declares, those its CRT
+    prints, then common codes its notation reads."""
+    from rulesdsl.model.codes import below_reader
+    block = resolved.result_codes.node if resolved.result_codes is not None else None
+    found: dict[str, None] = {}
+    if block is not None:
+        found.update((c.code.value, None) for c in block.codes)
+    if resolved.results is not None:
+        found.update((cell.value, None) for row in resolved.results.node.rows for cell in row.cells)
+    found.update((code, None) for code in _SAMPLE_CODES)
+    readable = below_reader(block)
+    return [code for code in found if readable(code) is not None]
+
+
+def alternatives(value: object, declared: ir.Declared, resolved: ir.Resolved) -> Sequence[object]:
+    """Every other value the parameter may take that a mutation tries, in a fixed order."""
+    kind = declared.type.kind
+    if kind == "flag":
+        return [not value]
+    if kind == "count" and isinstance(value, int):
+        return [v for v in (value + 1, value - 1) if v >= 0]
+    if kind in ("quantity", "modifier") and isinstance(value, Quantity):
+        amounts = [value.amount + 1, value.amount - 1]
+        return [Quantity(a, value.unit, value.signed) for a in amounts if a >= 0 or kind == "modifier"]
+    if kind == "number" and isinstance(value, (int, Fraction)):
+        return [Fraction(value) * 2, Fraction(value) / 2] if value else [Fraction(1)]
+    if kind == "choice":
+        return [o for o in declared.type.options if o != value]
+    if kind == "order" and isinstance(value, tuple):
+        return [value[::-1]] if len(value) > 1 else []
+    if kind == "result":
+        return [c for c in _codes(resolved) if c != value][:2]
+    return []
+
+
+# ---- the questions asked of each example situation -----------------------------------------------------------
+def _questions(situation: Situation, moments: Sequence[str]) -> Iterator[str]:
+    """Every query of the notation around the situation's units, as expect lines would write them."""
+    phasing = situation.phasing or (situation.sides()[0] if situation.units else "")
+    stacks: dict[Hex, list[str]] = {}
+    for unit in situation.units:
+        stacks.setdefault(unit.hex, []).append(unit.name)
+    for side in situation.sides():
+        yield f"zoc {side}"
+    for unit in situation.units:
+        yield f"reach {unit.name}"
+        yield f"supply {unit.name}"
+        yield f"exploit {unit.name}"
+        for near in situation.neighbours(unit.hex):
+            yield f"move {unit.name} {unit.hex} {near}"
+    for hex, names in stacks.items():
+        yield f"stack {hex}"
+        for moment in moments:
+            yield f"stack {hex} when {moment}"
+    for hex, names in stacks.items():
+        if situation.unit(names[0]).side != phasing:
+            continue
+        for target in situation.neighbours(hex):
+            defenders = [u.name for u in situation.units_at(target) if u.side != phasing]
+            if defenders:
+                yield f"attack {' '.join(names)} on {target}"
+                for name in names[1:] if len(names) > 1 else ():
+                    yield f"attack {name} on {target}"
+                yield f"overrun {' '.join(names)} from {hex} on {target}"
+                yield f"combat {' '.join(names)} on {target}"
+                attackers = sorted({u.name for h in situation.neighbours(target) for u in situation.units_at(h)
+                                    if u.side == phasing})
+                yield f"combat {' '.join(attackers)} on {target}"
+                for count in (1, 2, 3):
+                    yield f"retreat {' '.join(defenders)} {count} from {' '.join(names)}"
+                    yield f"retreat {' '.join(defenders)} {count} from {' '.join(names)} refuse 1"
+                    # the advance into the hex the defenders leave
+                    yield f"advance {' '.join(names)} into {target} after {count}"
+                    yield f"advance {' '.join(names)} into {target} after {count} destroyed"
+                    yield f"advance {' '.join(names)} into {target} after {count} overrun"
+            else:
+                for near in situation.neighbours(target):
+                    if any(u.side != phasing for u in situation.units_at(near)):
+                        yield f"overrun {' '.join(names)} from {target} on {near}"
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """One question about one example's situation, its answer under the rules as written, and the parameters
+    the rules engine read to answer it (None: it went through the combat resolution, which may read any)."""
+
+    example: ir.Example
+    situation: Situation
+    expectation: ir.Expectation
+    answer: tuple[str, dict[str, object]]
+    reads: frozenset[str] | None
+
+    @property
+    def query(self) -> str:
+        return query_text(self.expectation)
+
+
+def _answer(module: types.ModuleType, situation: Situation,
+            expectation: ir.Expectation) -> tuple[str, dict[str, object]] | None:
+    """The engine's answer in words and as data (compared as a whole: an advance's hexes, a stack's excess),
+    or None when it cannot answer."""
+    try:
+        answer = ask(engine_of(module), module, situation, expectation)
+    except Unanswerable:
+        return None
+    return answer.computed, answer.data
+
+
+def probes(examples: Iterable[ir.Example], module: types.ModuleType, moments: Sequence[str]) -> list[Probe]:
+    """The questions about every distinct example situation that the rules as written answer."""
+    from rulesdsl.language.transform import parse_situation
+    chart = getattr(module, "TERRAIN", None)
+    reads: set[str] = module.RULESET.reads
+    seen: set[tuple[tuple[str, str], ...]] = set()
+    out: list[Probe] = []
+    for example in examples:
+        key = tuple(sorted(lines(replace(example.situation, expectations=())).items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        situation, _ = build(example.situation, chart)
+        if situation is None:
+            continue    # another rulebook's terrain: not a situation under these rules
+        texts = list(dict.fromkeys(_questions(situation, moments)))[:_PROBES_PER_SITUATION]
+        try:
+            asked = parse_situation(Source("<probe>", "".join(f"expect {t}\n" for t in texts)))
+        except RulesError:
+            continue
+        for expectation in asked.expectations:
+            reads.clear()
+            answer = _answer(module, situation, expectation)
+            if answer is not None:
+                through_combat = expectation.kind == ir.ExpectKind.COMBAT
+                out.append(Probe(example, situation, expectation, answer,
+                                 None if through_combat else frozenset(reads)))
+    return out
+
+
+def _shown(items: Iterable[str], limit: int = 8) -> list[str]:
+    items = sorted(items)
+    return items if len(items) <= limit else [*items[:limit], "..."]
+
+
+def difference(expectation: ir.Expectation, was: tuple[str, dict[str, object]],
+               now: tuple[str, dict[str, object]] | None) -> tuple[str, str, bool]:
+    """What changed between two answers, shortly: for a set of hexes, the hexes that came or went (written
+    as an expect line would pin them); otherwise the answer in words, or the first field of the answer's
+    data that differs when the words are the same; and whether an expect line can state the difference."""
+    if now is None:
+        return was[0], "no answer", True
+    field_name = {ir.ExpectKind.REACH: "costs", ir.ExpectKind.ZOC: "hexes"}.get(expectation.kind)
+    before, after = was[1].get(field_name or ""), now[1].get(field_name or "")
+    if isinstance(before, dict) and isinstance(after, dict) and before.keys() != after.keys():
+        went, came = set(before) - set(after), set(after) - set(before)
+        return (" ".join([*_shown(went), *(["not", *_shown(came)] if came else [])]),
+                " ".join([*_shown(came), *(["not", *_shown(went)] if went else [])]), True)
+    if was[0] != now[0]:
+        return was[0], now[0], True
+    for key, value in was[1].items():
+        other = now[1].get(key)
+        if other != value:
+            if isinstance(value, dict) and isinstance(other, dict):
+                hex = next(k for k in sorted(value.keys() | other.keys()) if value.get(k) != other.get(k))
+                return f"{key} {hex}: {value.get(hex, '-')}", f"{key} {hex}: {other.get(hex, '-')}", False
+            if isinstance(value, list) and isinstance(other, list) and set(map(str, value)) != set(map(str, other)):
+                lost = [str(v) for v in value if v not in other]
+                gained = [str(v) for v in other if v not in value]
+                return (f"{key} {'; '.join(lost) if lost else 'nothing more'}",
+                        f"{key} {'; '.join(gained) if gained else 'nothing more'}", False)
+            return f"{key}: {value}", f"{key}: {other}", False
+    return was[0], now[0], False
+
+
+# ---- the report ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Witness:
+    """An expect line (caught) or a question (uncaught) the mutant answers otherwise, and where it comes from."""
+
+    example: str          # the example's title
+    origin: str           # the rulebook the example belongs to
+    path: str
+    line: int
+    query: str
+    was: str              # the answer under the rulebook as written (caught: what the line expects)
+    now: str              # the answer under the mutant
+    pinnable: bool = True  # uncaught: an expect line `expect QUERY WAS` would catch it (else the notation
+                           # does not compare the part of the answer that changed)
+
+    def as_json(self) -> dict[str, object]:
+        return {"example": self.example, "rulebook": self.origin, "path": self.path, "line": self.line,
+                "query": self.query, "was": self.was, "now": self.now,
+                "expect_line": f"expect {self.query} {self.was}" if self.pinnable else None}
+
+
+@dataclass(frozen=True, slots=True)
+class Mutant:
+    parameter: str
+    value: str            # the value tried, as a rulebook writes it
+    status: str           # caught, uncaught or no effect
+    witness: Witness | None = None
+
+    def as_json(self) -> dict[str, object]:
+        return {"value": self.value, "status": self.status,
+                "witness": None if self.witness is None else self.witness.as_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One executed parameter: its value, the rule and rulebook that set it, and what each change did."""
+
+    name: str
+    value: str
+    rule: str
+    origin: str
+    source: str
+    mutants: tuple[Mutant, ...]
+
+    @property
+    def status(self) -> str:
+        """caught when every change is caught; one value when there is none to try; no effect when none
+        answers anything otherwise; uncaught otherwise."""
+        if not self.mutants:
+            return "one value"
+        if all(m.status == "caught" for m in self.mutants):
+            return "caught"
+        if all(m.status == "no effect" for m in self.mutants):
+            return "no effect"
+        return "uncaught"
+
+    def as_json(self) -> dict[str, object]:
+        return {"name": self.name, "value": self.value, "rule": self.rule, "rulebook": self.origin,
+                "source": self.source, "status": self.status, "mutants": [m.as_json() for m in self.mutants]}
+
+
+@dataclass(frozen=True, slots=True)
+class Mutation:
+    rulebook: str
+    path: str
+    examples: int               # the expect lines that can catch a change
+    questions: int              # the questions asked of the example situations
+    verdicts: tuple[Verdict, ...]
+
+    def of(self, status: str) -> list[Verdict]:
+        return [v for v in self.verdicts if v.status == status]
+
+    def caught_share(self) -> Fraction | None:
+        return Fraction(len(self.of("caught")), len(self.verdicts)) if self.verdicts else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """An expect line that can catch a change: the rules as written answer it as printed."""
+
+    example: ir.Example
+    origin: str
+    situation: Situation
+    expectation: ir.Expectation
+
+
+def _lines(resolved: ir.Resolved, module: types.ModuleType) -> list[_Line]:
+    chart = getattr(module, "TERRAIN", None)
+    out = []
+    for book in (resolved.rulebook, *resolved.ancestors):
+        for example in book.examples:
+            situation, _ = build(example.situation, chart)
+            if situation is None:
+                continue
+            for expectation in example.situation.expectations:
+                try:
+                    if ask(engine_of(module), module, situation, expectation).matches:
+                        out.append(_Line(example, book.id.value, situation, expectation))
+                except Unanswerable:
+                    continue
+    return out
+
+
+def _judge(module: types.ModuleType | None, name: str, lines_: Sequence[_Line],
+           probes_: Sequence[Probe]) -> tuple[str, Witness | None]:
+    if module is None:     # the changed rulebook does not compile: check would refuse it (caught, by the checks)
+        return "caught", None
+    for line in lines_:
+        try:
+            answer = ask(engine_of(module), module, line.situation, line.expectation)
+        except Unanswerable as exc:
+            computed, matches = f"no answer ({exc})", False
+        else:
+            computed, matches = answer.computed, answer.matches
+        if not matches:
+            span = line.expectation.span
+            return "caught", Witness(line.example.title.value, line.origin, span.path, span.line,
+                                     query_text(line.expectation),
+                                     result_text(line.expectation.result, line.expectation.kind), computed)
+    for probe in probes_:
+        if probe.reads is not None and name not in probe.reads:
+            continue     # the engine did not read the parameter to answer it: the answer cannot change
+        now = _answer(module, probe.situation, probe.expectation)
+        if now != probe.answer:
+            was_text, now_text, pinnable = difference(probe.expectation, probe.answer, now)
+            span = probe.example.span
+            return "uncaught", Witness(probe.example.title.value, "", span.path, span.line, probe.query,
+                                       was_text, now_text, pinnable)
+    return "no effect", None
+
+
+def executed(coverage: Coverage) -> list[str]:
+    """The names of the parameters a mutation changes: those the engine executes."""
+    return [e.name for e in coverage.of("executed")]
+
+
+def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collection[str] = (),
+           progress: Callable[[str], None] | None = None) -> Mutation:
+    """Each executed parameter of `resolved` (or those named in `only`) changed to each other value it may
+    take, judged by the rulebook's examples and by the questions about the situations of `examples`."""
+    _, module, problems = compiled_module(resolved)
+    if module is None:
+        raise RulesError(problems, {})
+    lines_ = _lines(resolved, module)
+    moments = resolved.declared["stacking.checked_at"].type.options if "stacking.checked_at" in resolved.declared \
+        else ()
+    probes_ = probes(examples, module, moments)
+    by_name = {p.name: p for p in resolved.parameters}
+    verdicts = []
+    for entry in measure(resolved).of("executed"):
+        if only and entry.name not in only:
+            continue
+        parameter, declared = by_name[entry.name], resolved.declared[entry.name]
+        if progress is not None:
+            progress(entry.name)
+        mutants = []
+        for value in alternatives(parameter.value, declared, resolved):
+            changed = replace(parameter, value=value)
+            mutant = replace(resolved, parameters=tuple(changed if p.name == entry.name else p
+                                                        for p in resolved.parameters))
+            status, witness = _judge(compiled_module(mutant)[1], entry.name, lines_, probes_)
+            mutants.append(Mutant(entry.name, value_text(value), status, witness))
+        verdicts.append(Verdict(entry.name, value_text(parameter.value), entry.rule, entry.origin, entry.source,
+                                tuple(mutants)))
+    return Mutation(resolved.id, resolved.rulebook.span.path, len(lines_), len(probes_), tuple(verdicts))
+
+
+def _percent(share: Fraction | None) -> str:
+    return "-" if share is None else f"{round(share * 100)}%"
+
+
+def render_text(mutation: Mutation) -> str:
+    total = len(mutation.verdicts)
+    out = [f"{mutation.rulebook} ({mutation.path}): each executed parameter changed, one at a time, to each other "
+           "value it may take",
+           f"judged by {mutation.examples} expect lines and {mutation.questions} questions about the example "
+           "situations",
+           "",
+           f"caught by an example: {len(mutation.of('caught'))} of {total} ({_percent(mutation.caught_share())})"]
+    for status in STATUSES[1:]:
+        out.append(f"{status}: {len(mutation.of(status))}")
+    width = max((len(v.name) for v in mutation.verdicts), default=0)
+    for status, title in (("uncaught", "uncaught: a change answers a question otherwise, and no example notices"),
+                          ("no effect", "no effect: no question about the example situations is answered otherwise"),
+                          ("one value", "one value: nothing else to try"),
+                          ("caught", "caught")):
+        verdicts = mutation.of(status)
+        if not verdicts:
+            continue
+        out += ["", f"{title} ({len(verdicts)}):"]
+        for v in verdicts:
+            out.append(f"  {v.name:<{width}}  {v.value}  [rule {v.rule}, {v.origin}, {v.source}]")
+            for m in v.mutants:
+                w = m.witness
+                if w is None:
+                    why = {"caught": "the changed rulebook does not compile", "no effect": "nothing answered otherwise",
+                           "uncaught": ""}[m.status]
+                    out.append(f"    = {m.value}: {m.status}, {why}")
+                elif m.status == "caught":
+                    out.append(f"    = {m.value}: caught by {w.origin}'s example \"{w.example}\" ({w.path}:{w.line}): "
+                               f"expect {w.query}: {w.was} -> {w.now}")
+                else:
+                    out.append(f"    = {m.value}: {m.status}; in the situation of \"{w.example}\" ({w.path}:{w.line}), "
+                               f"expect {w.query}: {w.was} -> {w.now}")
+                    out.append(f"      an expect line that would catch it: expect {w.query} {w.was}" if w.pinnable else
+                               "      (no expect line compares this part of the answer)")
+    return "\n".join(out) + "\n"
+
+
+def render_json(mutation: Mutation) -> str:
+    document = {"rulebook": mutation.rulebook, "path": mutation.path, "expect_lines": mutation.examples,
+                "questions": mutation.questions,
+                "figures": {**{status: len(mutation.of(status)) for status in STATUSES},
+                            "executed": len(mutation.verdicts),
+                            "caught_share": None if mutation.caught_share() is None else str(mutation.caught_share())},
+                "parameters": [v.as_json() for v in mutation.verdicts]}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
