@@ -224,3 +224,27 @@ rule G2.0 "Red\x1b[31m" {
         assert "\x00" not in html and "\x1b" not in html
     html = (project.root / "generated" / "charts" / "g.en.html").read_text(encoding="utf-8")
     assert "\\x1b[31m" in html
+
+
+def test_pdf_rendering_leaves_no_font_folder_behind(tmp_path):
+    """WeasyPrint writes a 4-5 MB font folder per configuration and removes it only when the object is
+    collected; a card-layout worker never collects it, and every cold build left one folder per card in the
+    user's temporary folder. A process, and a pool worker, now leave nothing there."""
+    import subprocess
+    import sys
+    script = (
+        "import concurrent.futures, multiprocessing\n"
+        "from rulesdsl.cards import pdf\n"
+        "def card(_):\n"
+        "    return len(pdf._render('<p>Woods</p>').write_pdf())\n"
+        "if __name__ == '__main__':\n"
+        "    assert card(0) > 0\n"
+        "    with concurrent.futures.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context('fork')) as pool:\n"
+        "        assert all(size > 0 for size in pool.map(card, range(3)))\n"
+    )
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    run = subprocess.run([sys.executable, "-c", script], env={**os.environ, "TMPDIR": str(folder)},
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert list(folder.iterdir()) == []

@@ -129,14 +129,39 @@ class _ForBrowsers(logging.Filter):
 _FOR_BROWSERS = _ForBrowsers()
 
 
+_FONT_FOLDERS: dict[int, str] = {}     # process id -> the folder its font configurations are written under
+
+
+def font_configuration() -> Any:
+    """A WeasyPrint FontConfiguration whose temporary folder is removed when the process ends.
+
+    WeasyPrint writes each configuration's fontconfig files to a fresh temporary folder (4-5 MB) and removes
+    it only when the object is collected, which a card-layout worker process, ending with os._exit, never
+    does: every cold build left a folder per card in the user's temporary folder.  Here they go under one
+    folder per process, removed at exit by multiprocessing's finalizers (run by pool workers and, through
+    atexit, by the main process)."""
+    import shutil
+    import tempfile
+    from multiprocessing import util
+
+    from weasyprint.text.fonts import FontConfiguration
+    folder = _FONT_FOLDERS.get(os.getpid())
+    if folder is None or not os.path.isdir(folder):
+        folder = _FONT_FOLDERS[os.getpid()] = tempfile.mkdtemp(prefix="rulesdsl-fonts-")
+        util.Finalize(None, shutil.rmtree, args=(folder,), kwargs={"ignore_errors": True}, exitpriority=0)
+    config = FontConfiguration()
+    if getattr(config, "_folder", "absent") is None:     # WeasyPrint 60-70 make it at the first @font-face
+        config._folder = Path(tempfile.mkdtemp(prefix="weasyprint-", dir=folder))
+    return config
+
+
 def _render(html: str) -> Any:
     # font subsets carry a timestamp: pin it so a rebuild writes the same bytes
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     import weasyprint
     logging.getLogger("weasyprint").addFilter(_FOR_BROWSERS)    # once: filters are a set
-    from weasyprint.text.fonts import FontConfiguration
 
-    font_config = FontConfiguration()
+    font_config = font_configuration()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
     slack = weasyprint.CSS(string=SLACK)
     return weasyprint.HTML(string=html).render(stylesheets=[fonts, slack], font_config=font_config)

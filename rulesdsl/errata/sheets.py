@@ -376,10 +376,9 @@ def pdf(changes: list[Change], old: dict[str, Any], new: dict[str, Any], paper: 
     import os
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     import weasyprint
-    from weasyprint.text.fonts import FontConfiguration
 
-    from rulesdsl.cards.pdf import FONTS_CSS
-    font_config = FontConfiguration()
+    from rulesdsl.cards.pdf import FONTS_CSS, font_configuration
+    font_config = font_configuration()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
     document = weasyprint.HTML(string=html(changes, old, new, paper, words)).render(stylesheets=[fonts],
                                                                                font_config=font_config)
