@@ -13,19 +13,58 @@ from rulesdsl.project import mutation
 from rulesdsl.project.build import compile_project
 from rulesdsl.runtime.model import Quantity
 
-DRILL = '''game drill "Drill" version "0.1" extends scs-1.8
+# A standalone game (no inherited examples): the figures depend on its own example only.
+DRILL = '''game drill "Drill" version "0.1"
 
-rule G1.0 "Game values" {
-  summary "The stacking limit."
-  stacking.limit = 6 steps
+rounding standard: .50 up, keep fractions [rounding]
+
+section rounding "Rounding" {
+  summary "Odds are rounded: a fraction of one half or more rounds up, a smaller one down."
 }
 
-example "Next to the enemy" [3.3a] {
-  map 1.01 - 6.06 open
-  phasing friendly
-  unit a friendly 3-2-9 at 2.03 type infantry
-  unit b enemy 2-3-5 at 4.03 type infantry
+rule 1.0 "Sequence of Play" {
+  summary "Each game turn, each side moves, then fights."
+}
+
+sequence of play [1.0] {
+  game turn {
+    player turn first
+    player turn second
+  }
+  player turn {
+    movement  [1.0]  movement
+    combat    [1.0]  combat
+  }
+}
+
+terrain effects chart "Drill Terrain Effects Chart" [1.0] {
+  hex:
+    clear   1  ne
+    forest  2  Dx2
+}
+
+combat results table "Drill Combat Results Table" [rounding] dice 1d6 {
+  odds  1:1  2:1  3:1
+  1     A1   A1   D1
+  2-3   A1   D1   D1
+  4-6   D1   D1   D2
+}
+
+rule 2.0 "Moving" {
+  summary "Units never enter a hex an enemy unit holds; entering an enemy ZOC costs 2 more MP."
+  movement.enter_enemy_hex = no
+  zoc.range                = 1 hex
+  zoc.entry_cost           = +2 MP
+  stacking.markers_count   = no
+}
+
+example "Next to the enemy" [2.0] {
+  map 1.01 - 6.06 clear
+  phasing first
+  unit a first 3-2-9 at 2.03
+  unit b second 2-3-5 at 4.03
   expect move a 2.03 2.04 costs 1
+  expect move a 2.03 3.03 costs 3
 }
 '''
 
@@ -44,28 +83,47 @@ def test_an_uncaught_change_comes_with_the_expect_line_that_catches_it(project, 
     [changed] = found["mutants"]
     witness = changed["witness"]
     assert changed["value"] == "yes" and witness["example"] == "Next to the enemy"
-    assert (witness["path"], witness["line"]) == ("rulebooks/drill.rules", 8)
+    assert (witness["path"], witness["line"]) == ("rulebooks/drill.rules", 45)
     assert witness["expect_line"] == "expect reach a not 4.03"     # a unit may not enter an enemy's hex (3.3a)
     # the designer adds the line the report gives: the same change is now caught, by that example
-    project.write("rulebooks/drill.rules", DRILL.replace("  expect move a 2.03 2.04 costs 1\n",
-                                                         f"  expect move a 2.03 2.04 costs 1\n  {witness['expect_line']}\n"))
+    project.write("rulebooks/drill.rules", DRILL.replace("  expect move a 2.03 3.03 costs 3\n",
+                                                         f"  expect move a 2.03 3.03 costs 3\n  {witness['expect_line']}\n"))
     assert project.run("check", capsys=capsys)[0] == 0
     found = _mutate(project, capsys, "movement.enter_enemy_hex")["movement.enter_enemy_hex"]
     assert found["status"] == "caught"
     witness = found["mutants"][0]["witness"]
-    assert (witness["example"], witness["rulebook"], witness["line"]) == ("Next to the enemy", "drill", 14)
+    assert (witness["example"], witness["rulebook"], witness["line"]) == ("Next to the enemy", "drill", 52)
     assert (witness["was"], witness["now"]) == ("not 4.03", "4.03")
 
 
 def test_each_change_is_judged_caught_uncaught_or_of_no_effect(project, capsys):
     project.write("rulebooks/drill.rules", DRILL)
-    found = _mutate(project, capsys, "zoc.entry_cost", "map.leaving_map_destroys")
+    found = _mutate(project, capsys)
+    assert {name: entry["status"] for name, entry in found.items()} == {
+        "movement.enter_enemy_hex": "uncaught", "zoc.range": "caught", "zoc.entry_cost": "caught",
+        "stacking.markers_count": "no effect"}     # no unit of the example carries a marker
     entry = found["zoc.entry_cost"]
-    assert entry["status"] == "caught" and [m["value"] for m in entry["mutants"]] == ["+3 MP", "+1 MP"]
-    assert {m["witness"]["example"] for m in entry["mutants"]} == {"E8. Movement example: unit 1 along the road"}
-    assert all(m["witness"]["rulebook"] == "scs-1.8" for m in entry["mutants"])   # inherited, answered as printed
-    # no situation of these examples has a unit that could leave the map
-    assert found["map.leaving_map_destroys"]["status"] == "no effect"
+    assert [m["value"] for m in entry["mutants"]] == ["+3 MP", "+1 MP"]
+    assert [(m["witness"]["query"], m["witness"]["was"], m["witness"]["now"]) for m in entry["mutants"]] == [
+        ("move a 2.03 3.03", "costs 3", "costs 4"), ("move a 2.03 3.03", "costs 3", "costs 2")]
+    assert all(m["witness"]["rulebook"] == "drill" for m in entry["mutants"])
+
+
+def test_an_inherited_example_the_game_answers_as_printed_catches_too(project, capsys):
+    """A game extending SCS 1.8 is judged by the series' examples as well (those it answers as printed)."""
+    project.write("rulebooks/raid.rules", '''game raid "Raid" version "0.1" extends scs-1.8
+
+rule G1.0 "Game values" {
+  summary "The stacking limit."
+  stacking.limit = 6 steps
+}
+''')
+    code, out, err = project.run("coverage", "raid", "--mutate", "--format", "json", "--parameter",
+                                 "zoc.entry_cost", capsys=capsys)
+    assert code == 0, err
+    [entry] = json.loads(out)["parameters"]
+    assert entry["status"] == "caught"
+    assert {m["witness"]["rulebook"] for m in entry["mutants"]} == {"scs-1.8"}
 
 
 def test_the_text_report_and_the_floor(project, capsys):
@@ -74,7 +132,7 @@ def test_the_text_report_and_the_floor(project, capsys):
                                "movement.enter_enemy_hex", capsys=capsys)
     assert code == 0
     assert "caught by an example: 1 of 2 (50%)" in out
-    assert re.search(r"^  movement\.enter_enemy_hex +no +\[rule 3\.3a, scs-1\.8, ", out, re.M)
+    assert re.search(r"^  movement\.enter_enemy_hex +no +\[rule 2\.0, drill, rulebooks/drill\.rules:", out, re.M)
     assert "an expect line that would catch it: expect reach a not 4.03" in out
     code, _, err = project.run("coverage", "drill", "--mutate", "--parameter", "zoc.entry_cost", "--parameter",
                                "movement.enter_enemy_hex", "--floor", "60", capsys=capsys)
