@@ -190,7 +190,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                               "(not a legal path: " + (" or ".join(" ".join(_hexes(p)) for p in retreat.paths)
                                                        or "none") + ")"]
                     ok = ok and legal
-        elif retreat.paths:
+        elif retreat.paths and retreat.paths[0] and not retreat.eliminated:   # as an expect line writes it
             shown += ["via", " ".join(_hexes(retreat.paths[0]))]
     elif kind == ir.ExpectKind.ADVANCE:
         advance = _engine_call("advance", engine.advance, situation, units, hexes[0], e.count or 0,

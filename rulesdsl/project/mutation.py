@@ -198,8 +198,8 @@ def probes(examples: Iterable[ir.Example], module: types.ModuleType, moments: Se
 
 
 def _shown(items: Iterable[str], limit: int = 8) -> list[str]:
-    items = sorted(items)
-    return items if len(items) <= limit else [*items[:limit], "..."]
+    """At most `limit` hexes: any one of the hexes that came or went pins the change."""
+    return sorted(items)[:limit]
 
 
 def difference(expectation: ir.Expectation, was: tuple[str, dict[str, object]],
@@ -244,8 +244,8 @@ class Witness:
     query: str
     was: str              # the answer under the rulebook as written (caught: what the line expects)
     now: str              # the answer under the mutant
-    pinnable: bool = True  # uncaught: an expect line `expect QUERY WAS` would catch it (else the notation
-                           # does not compare the part of the answer that changed)
+    pinnable: bool = True  # uncaught: the expect line `expect QUERY WAS` was checked to catch the change
+                           # (else the notation does not compare the part of the answer that changed)
 
     def as_json(self) -> dict[str, object]:
         return {"example": self.example, "rulebook": self.origin, "path": self.path, "line": self.line,
@@ -335,7 +335,18 @@ def _lines(resolved: ir.Resolved, module: types.ModuleType) -> list[_Line]:
     return out
 
 
-def _judge(module: types.ModuleType | None, name: str, lines_: Sequence[_Line],
+def _catches(line: str, probe: Probe, base: types.ModuleType, module: types.ModuleType) -> bool:
+    """Whether the expect line `line` holds under the rules as written and fails under the changed ones."""
+    from rulesdsl.language.transform import parse_situation
+    try:
+        [expectation] = parse_situation(Source("<suggestion>", line + "\n")).expectations
+        return ask(engine_of(base), base, probe.situation, expectation).matches and \
+            not ask(engine_of(module), module, probe.situation, expectation).matches
+    except (RulesError, Unanswerable, ValueError):
+        return False
+
+
+def _judge(module: types.ModuleType | None, base: types.ModuleType, name: str, lines_: Sequence[_Line],
            probes_: Sequence[Probe]) -> tuple[str, Witness | None]:
     if module is None:     # the changed rulebook does not compile: check would refuse it (caught, by the checks)
         return "caught", None
@@ -351,16 +362,21 @@ def _judge(module: types.ModuleType | None, name: str, lines_: Sequence[_Line],
             return "caught", Witness(line.example.title.value, line.origin, span.path, span.line,
                                      query_text(line.expectation),
                                      result_text(line.expectation.result, line.expectation.kind), computed)
+    first: Witness | None = None      # the first question answered otherwise, if no expect line can pin any
     for probe in probes_:
         if probe.reads is not None and name not in probe.reads:
             continue     # the engine did not read the parameter to answer it: the answer cannot change
         now = _answer(module, probe.situation, probe.expectation)
         if now != probe.answer:
             was_text, now_text, pinnable = difference(probe.expectation, probe.answer, now)
+            pinnable = pinnable and _catches(f"expect {probe.query} {was_text}", probe, base, module)
             span = probe.example.span
-            return "uncaught", Witness(probe.example.title.value, "", span.path, span.line, probe.query,
-                                       was_text, now_text, pinnable)
-    return "no effect", None
+            witness = Witness(probe.example.title.value, "", span.path, span.line, probe.query, was_text, now_text,
+                              pinnable)
+            if pinnable:
+                return "uncaught", witness
+            first = first or witness
+    return ("no effect", None) if first is None else ("uncaught", first)
 
 
 def executed(coverage: Coverage) -> list[str]:
@@ -392,7 +408,7 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
             changed = replace(parameter, value=value)
             mutant = replace(resolved, parameters=tuple(changed if p.name == entry.name else p
                                                         for p in resolved.parameters))
-            status, witness = _judge(compiled_module(mutant)[1], entry.name, lines_, probes_)
+            status, witness = _judge(compiled_module(mutant)[1], module, entry.name, lines_, probes_)
             mutants.append(Mutant(entry.name, value_text(value), status, witness))
         verdicts.append(Verdict(entry.name, value_text(parameter.value), entry.rule, entry.origin, entry.source,
                                 tuple(mutants)))
