@@ -1860,7 +1860,7 @@ TERRAIN = TerrainEffectsChart((
     Terrain('major-river', 'hexside', Movement('add', Fraction(3)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
     Terrain('escarpment',  'hexside', Movement('add', Fraction(2)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
     Terrain('bridge',      'hexside', Movement('negates', target='river'), CombatEffect('multiply', attacker=Fraction(1, 2))),
-))
+), rule='3.2')
 
 
 def entry_cost(terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,

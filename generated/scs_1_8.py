@@ -1579,7 +1579,7 @@ TERRAIN = TerrainEffectsChart((
     Terrain('stream', 'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
     Terrain('river',  'hexside', Movement('prohibited'),              CombatEffect('prohibited')),
     Terrain('bridge', 'hexside', Movement('negates', target='river'), CombatEffect('multiply', attacker=Fraction(1, 4))),
-))
+), rule='3.2')
 
 
 def entry_cost(terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,

@@ -365,6 +365,20 @@ def test_explain_prints_the_derivation_rule_by_rule(project, capsys):
     assert out.endswith("answer: costs 1 2 3 2 legal\n")
 
 
+def test_a_terrain_cost_cites_the_rule_of_the_chart_it_is_read_from(project, capsys):
+    """A step read off the Terrain Effects Chart cites the chart's rule (its first cite: 3.2 for SCS 1.8's,
+    and the game's own chart, its own rule), with the rulebook and line of that rule."""
+    project.add_repo_rulebooks()
+    for rulebook, origin in (("scs-1.8", "scs-1.8"), ("bocage", "scs-1.8")):
+        code, out, err = project.run("explain", rulebook, SITUATION, "move", "6", "23.16", "24.16", "24.17", "25.18",
+                                     "--format", "json", capsys=capsys)
+        assert (code, err) == (0, "")
+        terrain = [s for s in json.loads(out)["steps"] if s["text"].startswith("25.18: woods")]
+        assert terrain and all(s["rule"] == "3.2" and s["origin"] == origin for s in terrain), terrain
+        stream = [s for s in json.loads(out)["steps"] if "for the stream" in s["text"]]
+        assert stream and all(s["rule"] for s in stream)
+
+
 def test_explain_reads_a_file_or_standard_input_and_writes_json(project, capsys, monkeypatch):
     import io
     project.add_repo_rulebooks()

@@ -350,7 +350,7 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
         log(rules.cite("roads.ignore_crossed_terrain", f"{target}: {_mp(cost)} along the {way}"))
         return _Price(cost, road=way)
     if blocked_hex is not None:
-        log(Step(f"{target}: {blocked_hex.name} is prohibited terrain"))
+        log(rules.cite_chart(f"{target}: {blocked_hex.name} is prohibited terrain"))
         return _Price(None, reason=f"{target} may not be entered: {blocked_hex.name} is prohibited")
     if level is not None and unit.can(MECHANIZED):
         limit = rules.amount("movement.mechanized_prohibited_level")
@@ -362,7 +362,7 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
              if r.movement.kind in ("cost", "add") and r.movement.amount is not None]
     cost = max(costs) if costs else Fraction(1)
     names = "/".join(r.name for r in hex_rows) or "terrain"
-    log(Step(f"{target}: {names}, {_mp(cost)}"))
+    log(rules.cite_chart(f"{target}: {names}, {_mp(cost)}"))
     rivers = _river_rows(rules)
     for side in sides:
         kind, amount = side.movement.kind, side.movement.amount
@@ -392,7 +392,7 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
                 log(rules.cite("movement.river_crossing_fraction",
                                f"{unit} may not cross the unbridged {side.name}: it is not {RIVER_CROSSERS}"))
             else:
-                log(Step(f"{source}/{target}: the {side.name} hexside is prohibited"))
+                log(rules.cite_chart(f"{source}/{target}: the {side.name} hexside is prohibited"))
             return _Price(None, reason=f"the {side.name} between {source} and {target} may not be crossed")
         if amount is None:
             continue
@@ -402,7 +402,7 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
             if rules.flag("movement.hexside_cost_added"):
                 log(rules.cite("movement.hexside_cost_added", step))
             else:
-                log(Step(step + " (the chart adds it)"))
+                log(rules.cite_chart(step + " (the chart adds it)"))
         elif kind == "cost":
             if rules.flag("movement.hexside_cost_added"):
                 cost += amount

@@ -111,6 +111,11 @@ class RuleSet:
         return Step(text, rule=parameter.rule, parameter=name, origin=parameter.origin,
                     source=parameter.source)
 
+    def cite_chart(self, text: str) -> Step:
+        """A step read off the Terrain Effects Chart: it cites the chart's rule (its first cite)."""
+        rule = self.terrain.rule if self.terrain is not None else None
+        return self.cite_rule(rule, text) if rule else Step(text)
+
     def cite_rule(self, rule: str, text: str) -> Step:
         """A step that applied rule `rule` as a whole (a TEC, a table), where the rulebook has it."""
         entry = self.rules.get(rule)

@@ -65,8 +65,9 @@ def negated(rows: Iterable[Terrain]) -> frozenset[str]:
 class TerrainEffectsChart(Mapping[str, Terrain]):
     """The chart's rows by name; names match case-insensitively."""
 
-    def __init__(self, rows: Iterable[Terrain]):
+    def __init__(self, rows: Iterable[Terrain], rule: str | None = None):
         self.rows = tuple(rows)
+        self.rule = rule      # the rule the chart applies, for the engine's steps (its first cite)
         self._by_name = {row.name.lower(): row for row in self.rows}
         # the names, in lower case, of the hexes and hexside features closed to movement (the searches ask)
         self.closed_hexes = frozenset(r.name.lower() for r in self.rows
