@@ -1776,7 +1776,7 @@ def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
 # parameters read.
 # ---------------------------------------------------------------------------
 RULESET = RuleSet('bocage', PARAMETERS, TERRAIN, TABLES, rules=RULES)
-RULES_ENGINE = RulesEngine(RULESET, assess=ENGINE.assess)
+RULES_ENGINE = RulesEngine(RULESET, unit_types=VOCABULARY.unit_types, assess=ENGINE.assess)
 
 
 def zoc(situation: Situation, side: str) -> Zones:

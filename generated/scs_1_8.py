@@ -1703,7 +1703,7 @@ def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
 # parameters read.
 # ---------------------------------------------------------------------------
 RULESET = RuleSet('scs-1.8', PARAMETERS, TERRAIN, TABLES, rules=RULES)
-RULES_ENGINE = RulesEngine(RULESET, assess=ENGINE.assess)
+RULES_ENGINE = RulesEngine(RULESET, unit_types=VOCABULARY.unit_types, assess=ENGINE.assess)
 
 
 def zoc(situation: Situation, side: str) -> Zones:

@@ -1657,7 +1657,7 @@ def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
 # parameters read.
 # ---------------------------------------------------------------------------
 RULESET = RuleSet('vcs', PARAMETERS, None, TABLES, rules=RULES)
-RULES_ENGINE = RulesEngine(RULESET, assess=ENGINE.assess)
+RULES_ENGINE = RulesEngine(RULESET, unit_types=VOCABULARY.unit_types, assess=ENGINE.assess)
 
 
 def zoc(situation: Situation, side: str) -> Zones:

@@ -66,6 +66,9 @@ EXPECTED = {
     (None, "changed", "version", "1.0", "1.1", "editorial"),
     # what the TEC change does: the worked example, left as it was, now answers otherwise
     ("3.2", "answers otherwise", "example Into the bocage: expect move 1 1.02", "costs 3", "costs 2", "examples"),
+    # and the withdrawn 6.0c override: the series' own example of an overrun into woods (2 MPs) is allowed again
+    ("2.1b", "answers otherwise", "scs-1.8's example A4. Exploitation: from an enemy ZOC, and an overrun into woods: "
+     "expect overrun y from 5.05 on 6.05", "refused", "allowed cost 5", "examples"),
 }
 
 
@@ -92,7 +95,7 @@ def test_every_edit_is_reported_once_with_content_and_nothing_else(project, caps
     assert by_what["mud.extra_cost"]["meaning"] == "the extra MPs a unit spends to enter a mud hex"
     # severity by effect on play: every value, cell, phase and rule is a rules change; a summary's words a
     # clarification; renumberings and the version editorial
-    assert report["summary"] == {"rules": 12, "examples": 1, "clarification": 2, "editorial": 6, "note": 1}
+    assert report["summary"] == {"rules": 12, "examples": 2, "clarification": 2, "editorial": 6, "note": 1}
     # the example a change breaks, with where its line is
     [where] = by_what["example Into the bocage: expect move 1 1.02"]["details"]
     assert where == f"{OLD}, line 97"
@@ -100,7 +103,7 @@ def test_every_edit_is_reported_once_with_content_and_nothing_else(project, caps
 
 def test_the_text_errata_reads_in_players_words_in_rule_order(project, capsys):
     out = _report(project, capsys, fmt="text")
-    assert out.startswith("Hedgerow Test: 1.0 to 1.1\n21 changes: 12 rules changes, 1 changed example answer, "
+    assert out.startswith("Hedgerow Test: 1.0 to 1.1\n21 changes: 12 rules changes, 2 changed example answers, "
                           "2 clarifications, 6 editorial changes; 1 designer's note (no change to play)\n\n"
                           "RULES CHANGES: WHAT PLAYERS DO IS DIFFERENT\n")
     # each severity apart, rules changes first
@@ -123,7 +126,8 @@ def test_the_text_errata_reads_in_players_words_in_rule_order(project, capsys):
                         "1.0 Sequence of play", "3.2 Terrain Effects Chart", "6.0c Target hex cost limit",
                         "7.1 Combat Results Table", "G2.0 Mud", "G3.0 Bridges", "G3.1a Bridge ratings", "G5.0 Partisans",
                         "G10.0 Rain",
-                        "WORKED EXAMPLES: THE NEW RULES ANSWER THEM OTHERWISE", "3.2 Worked examples",
+                        "WORKED EXAMPLES: THE NEW RULES ANSWER THEM OTHERWISE", "2.1b Worked examples",
+                        "3.2 Worked examples",
                         "CLARIFICATIONS: THE WORDS CHANGED, NOT WHAT THE RULES COMPUTE", "G4.0 Night turns",
                         "G9.0 Air support",
                         "EDITORIAL: NUMBERING, REFERENCES AND THE VERSION", "Rulebook", "G3.1b Bridge demolition",
@@ -343,7 +347,7 @@ def test_diff_lang_fr_gives_a_french_sheet(project, capsys):
     out = _report(project, capsys, "--lang", "fr", fmt="text")
     lines = out.splitlines()
     assert lines[0] == "Hedgerow Test\u00a0: de la version 1.0 à la version 1.1"
-    assert lines[1].startswith("21 changements\u00a0: 12 changements de règles, 1 réponse d'exemple qui change, ")
+    assert lines[1].startswith("21 changements\u00a0: 12 changements de règles, 2 réponses d'exemples qui changent, ")
     parts = [line for line in lines if line.isupper()]
     assert parts == ["CHANGEMENTS DE RÈGLES\u00a0: CE QUE FONT LES JOUEURS CHANGE",
                      "EXEMPLES DE JEU\u00a0: LES NOUVELLES RÈGLES Y RÉPONDENT AUTREMENT",

@@ -140,3 +140,19 @@ def test_rule_10_1_defense_factors_apply_when_the_players_declare_the_river_or_t
     assert defense(ridgeline, across=("river",)) == 6                       # the chart's Dx2 all-across
     assert defense(ridgeline, "entrenched") == 6
     assert defense(ridgeline, "entrenched", "river-assault", across=("river",)) == 9
+
+
+def test_a_counter_has_the_capabilities_its_unit_type_declares():
+    """A VCS tank is armor and mechanized by its type: the engine applies the rules on those capabilities
+    to a counter that names only its type (5.4: no level 4+ terrain off the road)."""
+    from rulesdsl.runtime.hexmap import Hex, HexMap
+    from rulesdsl.runtime.situation import Counter, Situation
+
+    def moving(type_: str) -> Situation:
+        unit = Counter("t", "friendly", Hex.parse("3.04"), attack=6, defense=4, movement=8, type=type_)
+        return Situation(HexMap.rectangle(6, 6), terrain={Hex.parse("3.03"): ("mountain",)},
+                         default_terrain=("clear",), units=(unit,), phasing="friendly")
+    move = ridgeline.RULES_ENGINE.move(moving("tank"), "t", ["3.03"])
+    assert not move.legal and "closed to mechanized units" in move.reason
+    assert ridgeline.RULES_ENGINE.typed_unit(moving("tank").units[0]).capabilities == {"armor", "mechanized"}
+    assert ridgeline.RULES_ENGINE.move(moving("infantry"), "t", ["3.03"]).legal

@@ -76,7 +76,8 @@ KINDS: dict[type, Kind] = {
                   "}\n"),
     ir.UnitTypes: Kind("Unit types", ("unit_types",),
                        "The unit types a game has, each with its capabilities; expressions read both "
-                       "as yes/no names of a unit.",
+                       "as yes/no names of a unit, and the rules engine gives every counter of a type its "
+                       "capabilities (an example's `unit 3 ... type tank` is armored).",
                        "unit types {\n"
                        "  tank      armored, tank\n"
                        "  infantry  soft\n"

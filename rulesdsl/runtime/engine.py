@@ -20,7 +20,8 @@ its file and line.  The engine names no series: it reads only the parameters of 
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from . import engagement, eligibility, movement, retreat, stacking, supply
@@ -40,54 +41,76 @@ class RulesEngine:
     """The engine for one compiled rulebook.  Each question is answered by the module of its stage
     (movement, stacking, supply, retreat, eligibility); this class only binds them to one rule set."""
 
-    def __init__(self, rules: RuleSet, *, assess: Callable[[Combat], Assessment] | None = None) -> None:
+    def __init__(self, rules: RuleSet, *, assess: Callable[[Combat], Assessment] | None = None,
+                 unit_types: Mapping[str, Iterable[str]] | None = None) -> None:
         self.rules = rules
         self.assess = assess    # the module's combat assessment, for the terrain a multi-hex attack reads
+        # each declared unit type's capabilities: a counter of that type has them, whether or not the
+        # situation lists them (a VCS tank is armor and mechanized)
+        self.unit_types = {name: frozenset(capabilities) for name, capabilities in (unit_types or {}).items()}
+        self._typed: list[tuple[Situation, Situation]] = []     # the last few situations given, and typed
+
+    def typed(self, situation: Situation) -> Situation:
+        """`situation` with each counter given the capabilities its unit type declares."""
+        for given, typed in self._typed:
+            if given is situation:
+                return typed
+        units = tuple(self.typed_unit(u) for u in situation.units)
+        typed = situation if all(a is b for a, b in zip(units, situation.units)) else replace(situation, units=units)
+        self._typed = [(situation, typed), *self._typed[:7]]
+        return typed
+
+    def typed_unit(self, unit: Counter) -> Counter:
+        declared = self.unit_types.get(unit.type)
+        if not declared or declared <= unit.capabilities:
+            return unit
+        return replace(unit, capabilities=unit.capabilities | declared)
 
     # ---- ZOC and movement (movement.py) ----------------------------------------------------------------
     def exerts_zoc(self, situation: Situation, unit: Counter) -> tuple[bool, Step]:
-        return movement.exerts_zoc(self.rules, situation, unit)
+        return movement.exerts_zoc(self.rules, self.typed(situation), self.typed_unit(unit))
 
     def zoc(self, situation: Situation, side: str) -> Zones:
         """The hexes in the ZOCs of `side`'s units (the enemy ZOCs of the other sides)."""
-        return movement.zoc(self.rules, situation, side)
+        return movement.zoc(self.rules, self.typed(situation), side)
 
     def enemy_zoc(self, situation: Situation, side: str) -> set[Hex]:
         """The hexes in any enemy ZOC of `side`."""
-        return movement.enemy_zoc(self.rules, situation, side)
+        return movement.enemy_zoc(self.rules, self.typed(situation), side)
 
     def entry_cost(self, situation: Situation, unit: Counter, source: Hex, target: Hex,
                    *, road: bool = True) -> Fraction | None:
         """The TEC cost for `unit` to step from `source` into the adjacent `target` (no ZOC costs); None
         when prohibited."""
-        return movement.entry_cost(self.rules, situation, unit, source, target, road=road)
+        return movement.entry_cost(self.rules, self.typed(situation), self.typed_unit(unit), source, target, road=road)
 
     def move(self, situation: Situation, unit: str, path: Sequence[Hex | str], *,
              mode: str = "regular", saved: Fraction | int = 0) -> Move:
         """Price a move of `unit` along `path` (the hexes entered, its own hex optionally first); `mode` is
         regular, road or reaction; `saved` MPs the unit claims to have kept from earlier."""
-        return movement.move(self.rules, situation, unit, [as_hex(h) for h in path], mode=mode, saved=saved)
+        return movement.move(self.rules, self.typed(situation), unit, [as_hex(h) for h in path], mode=mode,
+                             saved=saved)
 
     def reachable(self, situation: Situation, unit: str, *, mode: str = "regular") -> Reach:
         """The hexes `unit` may reach this phase, each at its least cost."""
-        return movement.reachable(self.rules, situation, unit, mode=mode)
+        return movement.reachable(self.rules, self.typed(situation), unit, mode=mode)
 
     # ---- stacking (stacking.py), supply (supply.py), retreat and advance (retreat.py) -------------------
     def stack(self, situation: Situation, hex: Hex | str, *, moment: str = "phase-end",
               overrunning: Iterable[str] = (), retreated: Iterable[str] = ()) -> StackCheck:
         """Whether the stack in `hex` is legal at `moment` (one of stacking.checked_at's words);
         `overrunning`: the units making an overrun from it; `retreated`: the units that retreated into it."""
-        return stacking.stack(self.rules, situation, as_hex(hex), moment=moment, overrunning=tuple(overrunning),
+        return stacking.stack(self.rules, self.typed(situation), as_hex(hex), moment=moment, overrunning=tuple(overrunning),
                               retreated=tuple(retreated))
 
     def supply(self, situation: Situation, unit: str) -> SupplyTrace:
         """Whether `unit` traces supply to one of its side's sources."""
-        return supply.supply(self, situation, unit)
+        return supply.supply(self, self.typed(situation), unit)
 
     def retreat(self, situation: Situation, units: Iterable[str], hexes: int, *, attackers: Iterable[str] = (),
                 refuse: int = 0) -> Retreat:
         """The retreat of the stack `units` by `hexes` away from `attackers`; `refuse` hexes taken as steps."""
-        return retreat.retreat(self, situation, tuple(units), hexes, attackers=tuple(attackers), refuse=refuse)
+        return retreat.retreat(self, self.typed(situation), tuple(units), hexes, attackers=tuple(attackers), refuse=refuse)
 
     def advance(self, situation: Situation, units: Iterable[str], vacated: Hex | str, hexes: int, *,
                 overrun: bool = False, defender_destroyed: bool = False, refused: int = 0,
@@ -95,7 +118,7 @@ class RulesEngine:
         """How far and where the victorious `units` may advance after combat into `vacated` and beyond:
         `hexes` is the retreat result as rolled, `refused` the hexes of it the loser turned into steps,
         `path` the hexes the loser retreated through (after `vacated`)."""
-        return retreat.advance(self, situation, tuple(units), as_hex(vacated), hexes, overrun=overrun,
+        return retreat.advance(self, self.typed(situation), tuple(units), as_hex(vacated), hexes, overrun=overrun,
                                defender_destroyed=defender_destroyed, refused=refused, breakthrough=breakthrough,
                                path=tuple(as_hex(h) for h in path))
 
@@ -105,19 +128,19 @@ class RulesEngine:
                     record: Record | None = None, reacting: bool | None = None) -> Verdict:
         """Whether the stack `units` may overrun `target` from `from_hex`, and what it costs there; `path`:
         the hexes of its move to `from_hex`; `record`: the overruns already made this phase."""
-        return eligibility.may_overrun(self, situation, tuple(units), as_hex(from_hex), as_hex(target),
+        return eligibility.may_overrun(self, self.typed(situation), tuple(units), as_hex(from_hex), as_hex(target),
                                        path=None if path is None else [as_hex(h) for h in path],
                                        record=record or eligibility.NOTHING_YET, reacting=reacting)
 
     def may_exploit(self, situation: Situation, unit: str) -> Verdict:
         """Whether `unit` may move in the Exploitation Phase."""
-        return eligibility.may_exploit(self, situation, unit)
+        return eligibility.may_exploit(self, self.typed(situation), unit)
 
     def may_attack(self, situation: Situation, attackers: Iterable[str], target: Hex | str, *,
                    more_targets: Iterable[Hex | str] = (), record: Record | None = None) -> Verdict:
         """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
         `record`: the attacks already made this phase and turn."""
-        return eligibility.may_attack(self, situation, tuple(attackers), as_hex(target),
+        return eligibility.may_attack(self, self.typed(situation), tuple(attackers), as_hex(target),
                                       more_targets=[as_hex(h) for h in more_targets],
                                       record=record or eligibility.NOTHING_YET)
 
@@ -129,6 +152,6 @@ class RulesEngine:
         its result: `defenders` the units the defender names (None: all in the targets); `arrived` units
         that retreated into a target before it was attacked; `result` the result read from the table, to
         say what of it is carried out."""
-        return engagement.engage(self.rules, situation, tuple(attackers), tuple(as_hex(h) for h in targets),
-                                 defenders=None if defenders is None else tuple(defenders),
+        return engagement.engage(self.rules, self.typed(situation), tuple(attackers),
+                                 tuple(as_hex(h) for h in targets), defenders=None if defenders is None else tuple(defenders),
                                  arrived=tuple(arrived), overrun=overrun, result=result, judge=self.assess)
