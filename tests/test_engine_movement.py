@@ -668,3 +668,26 @@ def test_flip_assisted_river_crossing_fraction() -> None:
     assert not engine(ridgeline, movement__assisted_river_crossing_fraction=None).move(helped, "t", ["3.04"]).legal
     half = engine(ridgeline, movement__assisted_river_crossing_fraction=Fraction(1, 2)).move(helped, "t", ["3.04"])
     assert half.costs == (1 + 4,)
+
+
+def test_a_move_in_the_exploitation_phase_is_one_the_unit_may_make():
+    """`move` and `reachable` respect the phase: in the Exploitation Phase a unit that began it in an enemy
+    ZOC (2.1b) or is not exploit capable (11.0a, with no minimum move: 11.0c) may not move at all."""
+    from rulesdsl.runtime.hexmap import Hex, HexMap
+    from rulesdsl.runtime.situation import Counter, Situation
+    board = HexMap.rectangle(8, 8)
+    x = Counter("x", "friendly", Hex.parse("2.03"), attack=7, defense=8, movement=9, capabilities={"exploit"})
+    y = Counter("y", "friendly", Hex.parse("5.05"), attack=7, defense=8, movement=9, capabilities={"exploit"})
+    z = Counter("z", "friendly", Hex.parse("7.07"), attack=5, defense=5, movement=5)
+    e = Counter("e", "enemy", Hex.parse("2.04"), attack=2, defense=3, movement=5)
+    engine = scs_1_8.RULES_ENGINE
+    for phase, barred in (("exploitation", {"x", "z"}), ("movement", set())):
+        situation = Situation(board, default_terrain=("open",), units=(x, y, z, e), phasing="friendly", phase=phase)
+        for unit in "xyz":
+            start = situation.unit(unit).hex
+            target = next(h for h in situation.neighbours(start) if not situation.units_at(h))
+            move = engine.move(situation, unit, [target])
+            assert move.legal is (unit not in barred), (phase, unit, move.reason)
+            assert (len(engine.reachable(situation, unit).costs) == 1) is (unit in barred)
+    situation = Situation(board, default_terrain=("open",), units=(x, e), phasing="friendly", phase="exploitation")
+    assert "began the phase in an enemy ZOC" in (engine.move(situation, "x", ["1.03"]).reason or "")

@@ -67,7 +67,7 @@ EXPECTED = {
     # what the TEC change does: the worked example, left as it was, now answers otherwise
     ("3.2", "answers otherwise", "example Into the bocage: expect move 1 1.02", "costs 3", "costs 2", "examples"),
     # and the withdrawn 6.0c override: the series' own example of an overrun into woods (2 MPs) is allowed again
-    ("2.1b", "answers otherwise", "scs-1.8's example A4. Exploitation: from an enemy ZOC, and an overrun into woods: "
+    ("2.1b", "answers otherwise", "scs-1.8's example A4. Exploitation: from an enemy ZOC, and overruns: "
      "expect overrun y from 5.05 on 6.05", "refused", "allowed cost 5", "examples"),
 }
 

@@ -21,6 +21,7 @@ its file and line.  The engine names no series: it reads only the parameters of 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+import dataclasses
 from dataclasses import replace
 from fractions import Fraction
 
@@ -88,12 +89,41 @@ class RulesEngine:
              mode: str = "regular", saved: Fraction | int = 0) -> Move:
         """Price a move of `unit` along `path` (the hexes entered, its own hex optionally first); `mode` is
         regular, road or reaction; `saved` MPs the unit claims to have kept from earlier."""
-        return movement.move(self.rules, self.typed(situation), unit, [as_hex(h) for h in path], mode=mode,
-                             saved=saved)
+        situation = self.typed(situation)
+        hexes = [as_hex(h) for h in path]
+        entered = hexes[1:] if hexes and hexes[0] == situation.unit(unit).hex else hexes
+        barred = self._barred(situation, unit, len(entered))
+        if barred is not None:
+            return Move(unit, tuple(entered), tuple(None for _ in entered), Fraction(0), Fraction(0), False,
+                        "; ".join(barred.reasons), barred.steps, mode)
+        return movement.move(self.rules, situation, unit, hexes, mode=mode, saved=saved)
 
     def reachable(self, situation: Situation, unit: str, *, mode: str = "regular") -> Reach:
         """The hexes `unit` may reach this phase, each at its least cost."""
-        return movement.reachable(self.rules, self.typed(situation), unit, mode=mode)
+        situation = self.typed(situation)
+        barred = self._barred(situation, unit, 2)
+        if barred is not None and not barred.minimum_move:
+            return Reach(unit, {situation.unit(unit).hex: Fraction(0)}, barred.steps)
+        found = movement.reachable(self.rules, situation, unit, mode=mode)
+        if barred is None:
+            return found
+        # the minimum move only: the hexes next to it that the move may enter
+        here = situation.unit(unit).hex
+        near = {h: c for h, c in found.costs.items() if h == here or h in situation.neighbours(here)}
+        return Reach(unit, near, (*barred.steps, *found.steps), {h: p for h, p in found.paths.items() if h in near})
+
+    def _barred(self, situation: Situation, unit: str, entered: int) -> Verdict | None:
+        """In the Exploitation Phase, why `unit` may not move `entered` hexes (2.1b, 11.0: only units that may
+        exploit move, or make the minimum move where the rulebook allows it); None when it may."""
+        if situation.phase != "exploitation" or entered == 0:    # staying put is no move
+            return None
+        verdict = eligibility.may_exploit(self, situation, unit)
+        if verdict.allowed or (verdict.minimum_move and entered <= 1):
+            return None
+        if verdict.minimum_move:
+            return dataclasses.replace(verdict, reasons=(*verdict.reasons, f"unit {unit} may make only the "
+                                                                          f"minimum move of one hex"))
+        return verdict
 
     # ---- stacking (stacking.py), supply (supply.py), retreat and advance (retreat.py) -------------------
     def stack(self, situation: Situation, hex: Hex | str, *, moment: str = "phase-end",
