@@ -1,7 +1,8 @@
 """Eligibility: whether an overrun, an exploitation move or an attack may be made.
 
 Exploit capability is a property of the counter (the yellow box of the SCS counters): the engine reads it
-from `Counter.capabilities` (the word `exploit`) and never from the unit's type.
+from the counter's capabilities (the word `exploit`), which hold those its unit type declares; the SCS
+series declare no type with it.
 
 What has already happened in the phase or player turn (overruns made, attacks made, hexes attacked) is
 not on the map: the caller passes it as a `Record` (by default nothing has happened yet).
@@ -216,7 +217,10 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
             steps.append(rules.cite("overrun.max_target_cost", f"{target} costs {target_cost} MP, within {limit} MP"))
 
     # ---- the move there, and what the overrun costs -------------------------------------------------
-    priced = [_route(engine, base, unit, from_hex, path) for unit in counters]
+    # in the Exploitation Phase the overrun's own rule says who may make it (6.1a, above): its move is not
+    # barred again by the rule on who moves in that phase, which the engine's `move` applies
+    route = replace(base, phase="movement") if base.phase == "exploitation" else base
+    priced = [_route(engine, route, unit, from_hex, path) for unit in counters]
     for unit, (why, *_rest) in zip(counters, priced):
         if why is not None:
             reasons.append(why)
