@@ -526,7 +526,9 @@ def blocks_family() -> list[Input]:
 def _runtime_names() -> list[str]:
     try:
         import rulesdsl.runtime as runtime
-        return sorted(n for n in dir(runtime) if re.fullmatch(r"[a-z_][a-z0-9_]*", n))
+        # its public names, not dir(): that also lists the submodules imported so far, which depends on
+        # what ran before in the process, and the fuzzer's inputs must be the same on every run
+        return sorted(n for n in runtime.__all__ if re.fullmatch(r"[a-z_][a-z0-9_]*", n))
     except Exception:  # the fuzzer must not depend on the runtime's shape
         return []
 

@@ -47,7 +47,7 @@ class RulesEngine:
         self.rules = rules
         self.assess = assess    # the module's combat assessment, for the terrain a multi-hex attack reads
         # each declared unit type's capabilities: a counter of that type has them, whether or not the
-        # situation lists them (a VCS tank is armor and mechanized)
+        # situation lists them (a tank declared armored and mechanized is both)
         self.unit_types = {name: frozenset(capabilities) for name, capabilities in (unit_types or {}).items()}
         self._typed: list[tuple[Situation, Situation]] = []     # the last few situations given, and typed
 
