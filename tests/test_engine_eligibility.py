@@ -391,7 +391,7 @@ def test_flip_combat_attacks_per_phase_and_may_split_unit_strength():
     assert not SCS.may_attack(two_targets(), ["8"], "9.11", record=once).allowed
     split = engine(scs_1_8, combat__may_split_unit_strength=True)
     assert split.may_attack(two_targets(), ["8"], "9.11", record=once).reasons == (
-        "unit 8 already attacked 1 time(s) this Combat Phase",)
+        "unit 8 attacked once this Combat Phase, and the limit is 1",)
     both = engine(scs_1_8, combat__may_split_unit_strength=True, combat__attacks_per_phase=2)
     assert both.may_attack(two_targets(), ["8"], "9.11", record=once).allowed
     assert not engine(scs_1_8, combat__attacks_per_phase=2).may_attack(two_targets(), ["8"], "9.11",

@@ -195,7 +195,7 @@ RIGHT = {
     "supply": lambda situation, unit: SupplyTrace(unit, True, steps=(STEP,)),
     "may_overrun": lambda situation, units, f, t: Verdict(True, cost=Fraction(3), steps=(STEP,)),
     "may_exploit": lambda situation, unit: Verdict(False, ("not exploit capable",), steps=(STEP,)),
-    "may_attack": lambda situation, units, target: Verdict(True, steps=(STEP,)),
+    "may_attack": lambda situation, units, target, more_targets=(): Verdict(True, steps=(STEP,)),
     "retreat": lambda situation, units, hexes, **kw: Retreat(
         tuple(units), hexes, ((situation.map.hexes()[0],), tuple(map(_hex, ("5.04", "6.04")))), 1, steps=(STEP,)),
     "advance": lambda situation, units, vacated, hexes, **kw: Advance(tuple(units), True, 2, steps=(STEP,)),
@@ -245,7 +245,7 @@ def test_the_arguments_reach_the_engine(monkeypatch):
 
     _run(monkeypatch, {**RIGHT, "retreat": retreat, "advance": advance})
     assert seen["retreat"] == (["b"], 2, {"attackers": ["a"], "refuse": 0})
-    assert seen["advance"] == (["a"], "4.04", 2, {"overrun": False, "defender_destroyed": False})
+    assert seen["advance"] == (["a"], "4.04", 2, {"overrun": False, "defender_destroyed": False, "refused": 0})
 
 
 def test_a_stage_the_engine_has_not_got_is_a_positioned_error_not_a_traceback(monkeypatch):

@@ -153,6 +153,7 @@ example "Every line" [1.0] {
   phase exploitation
   unit 6 blue 3-2-9 at 1.02
   unit 7 red 2-3-5 at 5.05 steps 2 type armor size division can exploit, mechanized marked out-of-supply, dg started 5.06 no-attack-strength
+  done overrun 6 on 5.05 in movement
   expect move 6 2.02 3.02 mode road costs 2 2 total 4 legal
   expect reach 6 mode road 2.02 not 9.09
   expect zoc red 5.04 not 1.01

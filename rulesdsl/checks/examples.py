@@ -145,7 +145,11 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                 "limit": None if check.limit is None else str(check.limit), "unit": check.unit,
                 "excess": list(check.excess)}
         steps = check.steps
-        ruling(r.ruling if r else None, check.legal, ir.Ruling.LEGAL, ir.Ruling.ILLEGAL)
+        if r is None or r.ruling is not None:
+            ruling(r.ruling if r else None, check.legal, ir.Ruling.LEGAL, ir.Ruling.ILLEGAL)
+        if r is None or r.size is not None:
+            shown += ["size", str(check.size)]
+            ok = ok and (r is None or r.size == check.size)
     elif kind == ir.ExpectKind.SUPPLY:
         trace = _engine_call("supply", engine.supply, situation, units[0])
         data = {"unit": trace.unit, "in_supply": trace.in_supply, "path": _hexes(trace.path)}
@@ -157,7 +161,8 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
         elif kind == ir.ExpectKind.EXPLOIT:
             verdict = _engine_call("exploit", engine.may_exploit, situation, units[0])
         else:
-            verdict = _engine_call("attack", engine.may_attack, situation, units, hexes[0])
+            verdict = _engine_call("attack", engine.may_attack, situation, units, hexes[0],
+                                   more_targets=hexes[1:])
         data = {"allowed": verdict.allowed, "reasons": list(verdict.reasons),
                 "cost": None if verdict.cost is None else str(verdict.cost)}
         steps = verdict.steps
@@ -168,6 +173,14 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             ok = ok and verdict.cost == r.amount
             if verdict.cost is None:
                 shown += ["cost", "(none)"]
+        for word, value, wanted in (("left", verdict.remaining, r.remaining if r else None),
+                                    ("mp", verdict.allowance, r.allowance if r else None)):
+            if verdict.allowed and (r is None or wanted is not None) and value is not None:
+                shown += [word, str(value)]
+            if wanted is not None:
+                ok = ok and value == wanted
+                if value is None and verdict.allowed:
+                    shown += [word, "(none)"]
     elif kind == ir.ExpectKind.RETREAT:
         retreat = _engine_call("retreat", engine.retreat, situation, units, e.count or 0,
                                attackers=[u.value for u in e.others], refuse=e.refuse or 0)
@@ -194,14 +207,21 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             shown += ["via", " ".join(_hexes(retreat.paths[0]))]
     elif kind == ir.ExpectKind.ADVANCE:
         advance = _engine_call("advance", engine.advance, situation, units, hexes[0], e.count or 0,
-                               overrun=e.overrun, defender_destroyed=e.destroyed)
+                               overrun=e.overrun, defender_destroyed=e.destroyed, refused=e.refuse or 0)
         data = {"units": list(advance.units), "allowed": advance.allowed, "hexes": advance.hexes,
                 "reachable": _hexes(advance.reachable)}
         steps = advance.steps
         shown += ["hexes", str(advance.hexes)] if advance.allowed else ["refused"]
+        reachable = set(advance.reachable)
+        if advance.allowed and (r is None or r.hexes or r.absent):
+            asked = sorted(reachable) if r is None else [Hex.parse(h.value) for h in (*r.hexes, *r.absent)]
+            shown += ["to", _set_text([str(h) for h in asked if h in reachable],
+                                      [str(h) for h in asked if h not in reachable]) or "(none)"]
         if r is not None:
             ok = (not advance.allowed) if r.ruling == ir.Ruling.REFUSED else \
-                (advance.allowed and r.amount == advance.hexes)
+                (advance.allowed and r.amount == advance.hexes
+                 and all(Hex.parse(h.value) in reachable for h in r.hexes)
+                 and not any(Hex.parse(h.value) in reachable for h in r.absent))
     elif kind == ir.ExpectKind.COMBAT:
         return _combat(module, situation, expectation)
     else:   # pragma: no cover - every kind is handled above
@@ -217,14 +237,14 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     if module is None or not hasattr(module, "ENGINE"):
         raise Unanswerable("the engine cannot answer 'combat' here: the rulebook has no combat rules")
     r = expectation.result
-    target = Hex.parse(expectation.hexes[0].value)
+    targets = [Hex.parse(h.value) for h in expectation.hexes]
     attackers = [situation.unit(u.value) for u in expectation.units]
     types = sorted(getattr(getattr(module, "VOCABULARY", None), "unit_types", None) or ())
-    untyped = [u for u in (*attackers, *situation.units_at(target)) if types and not u.type]
+    untyped = [u for u in (*attackers, *(d for t in targets for d in situation.units_at(t))) if types and not u.type]
     if untyped:
         raise Unanswerable(f"{untyped[0]} has no type, and this rulebook's combat rules read unit types: give "
                            f"its unit line `type WORD`, one of {', '.join(types)}")
-    engagement = module.RULES_ENGINE.engage(situation, [u.name for u in attackers], [target])
+    engagement = module.RULES_ENGINE.engage(situation, [u.name for u in attackers], targets)
     if not engagement.allowed:
         raise Unanswerable(f"the combat cannot be made: {'; '.join(engagement.reasons)}")
     combat = as_combat(situation, engagement.attackers, engagement.defenders, engagement.terrain_hex)

@@ -14,15 +14,16 @@ Three things live here, each reading only the model (`ir.Situation`):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 
 from rulesdsl.language.limits import MAX_MAP_HEXES
 from rulesdsl.model import ir
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.runtime.hexmap import Hex, HexMap, Hexside
-from rulesdsl.runtime.situation import Counter, Situation
+from rulesdsl.runtime.situation import NOTHING_YET, Counter, Record, Situation
 
-__all__ = ["build", "check_example", "check_situation", "query_text", "result_text", "unit_text"]
+__all__ = ["build", "check_example", "check_situation", "done_text", "history", "query_text", "result_text", "unit_text"]
 
 
 # ---- the notation, from the model ----------------------------------------------------------------------
@@ -95,7 +96,7 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
             parts += ["loss", _number(r.amount)]
         if r.hexes:
             parts += ["via", _words(r.hexes)]
-    else:
+    elif kind != ir.ExpectKind.ADVANCE:
         parts += [h.value for h in r.hexes]
         if r.absent:
             parts += ["not", _words(r.absent)]
@@ -103,6 +104,11 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
         parts.append(str(r.ruling))
     if kind != ir.ExpectKind.RETREAT and r.amount is not None:
         parts += ["hexes" if kind == ir.ExpectKind.ADVANCE else "cost", _number(r.amount)]
+    if kind == ir.ExpectKind.ADVANCE and (r.hexes or r.absent):
+        parts += ["to", *(h.value for h in r.hexes), *(["not", _words(r.absent)] if r.absent else [])]
+    for word, value in (("left", r.remaining), ("mp", r.allowance), ("size", r.size)):
+        if value is not None:
+            parts += [word, _number(value)]
     for name in ("odds", "column"):
         value = getattr(r, name)
         if value is not None:
@@ -138,6 +144,12 @@ def unit_text(unit: ir.SituationUnit) -> str:
     return " ".join(parts)
 
 
+def done_text(done: ir.Done) -> str:
+    """A `done` line as the notation writes it, after its keyword."""
+    return " ".join([str(done.kind), *(u.value for u in done.units), "on", done.hex.value,
+                     *(["in", done.phase.value] if done.phase is not None else [])])
+
+
 def lines(situation: ir.Situation) -> dict[str, str]:
     """A situation as {line key: what it says}, keyed by meaning (diff)."""
     out: dict[str, str] = {}
@@ -158,6 +170,8 @@ def lines(situation: ir.Situation) -> dict[str, str]:
             out[name] = _words(getattr(situation, name))
     for unit in situation.units:
         _put(out, f"unit {unit.name.value}", unit_text(unit))
+    for done in situation.done:
+        _put(out, "done", done_text(done))
     for expectation in situation.expectations:
         _put(out, f"expect {query_text(expectation)}", result_text(expectation.result, expectation.kind) or "(query)")
     return out
@@ -278,6 +292,17 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
         if unit.steps is not None and unit.steps < 1:
             problems.append(Diagnostic(f"unit {unit.name.value} has no steps", unit.span,
                                        hint="a unit on the map has at least one step"))
+    for done in situation.done:
+        for written in done.units:
+            if written.value not in names:
+                problems.append(Diagnostic(f"no unit '{written.value}' in this situation", written.span,
+                                           hint=suggest(written.value, names) or
+                                           "place it with a unit line: unit NAME SIDE A-D-M at HEX"))
+        on_map(done.hex)
+        sides = {names[u.value].side.value for u in done.units if u.value in names}
+        if len(sides) > 1:
+            problems.append(Diagnostic(f"the units of one {done.kind} are of one side, not {' and '.join(sorted(sides))}",
+                                       done.span, hint=f"write a `done {done.kind}` line for each side"))
     for expectation in situation.expectations:
         problems += _check_expectation(expectation, names, on_map, query)
     return problems
@@ -405,4 +430,21 @@ def build(situation: ir.Situation, chart: object = None) -> tuple[Situation | No
         phase=situation.phase[0].value if situation.phase else "movement",
         started_in={u.name.value: Hex.parse(u.started.value) for u in situation.units if u.started is not None},
     )
-    return runtime, []
+    return replace(runtime, history=history(situation, runtime)), []
+
+
+def history(situation: ir.Situation, runtime: Situation) -> Record:
+    """What the `done` lines say was made before: an overrun or attack `in` another phase than the
+    situation's own counts only for the player turn; an attack's defenders are the enemy units now in its hex."""
+    record = NOTHING_YET
+    for done in situation.done:
+        units = [u.value for u in done.units]
+        hex = Hex.parse(done.hex.value)
+        this_phase = done.phase is None or done.phase.value == runtime.phase
+        if done.kind == ir.DoneKind.OVERRUN:
+            record = record.overrun(units, hex, this_phase=this_phase)
+        else:
+            side = runtime.unit(units[0]).side
+            defenders = [u.name for u in runtime.units_at(hex) if u.side != side]
+            record = record.attack(units, hex, defenders, this_phase=this_phase)
+    return record

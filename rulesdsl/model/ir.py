@@ -157,6 +157,12 @@ class ExpectKind(Kind):
     COMBAT = "combat"
 
 
+class DoneKind(Kind):
+    """What a `done` line of a situation says was already made."""
+    OVERRUN = "overrun"
+    ATTACK = "attack"
+
+
 class Ruling(Kind):
     """The yes/no part of what an `expect` line says the rules answer."""
     LEGAL = "legal"
@@ -762,6 +768,18 @@ class SituationUnit:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Done:
+    """`done overrun 5 6 on 10.08 in movement`: an overrun or an attack already made this player turn, for the
+    rules that count them; `phase` None: in the situation's own phase."""
+
+    span: Span = _span()
+    kind: DoneKind
+    units: tuple[Text, ...]
+    hex: Text
+    phase: Text | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ExpectedResult:
     """What an `expect` line says the rules answer; the fields its kind of query uses are set."""
 
@@ -769,9 +787,12 @@ class ExpectedResult:
     ruling: Ruling | None          # legal, illegal, allowed, refused, in, out, eliminated
     costs: tuple[Fraction, ...]    # move: MPs per hex entered
     total: Fraction | None         # move: MPs in all
-    hexes: tuple[Text, ...]        # reach, zoc: hexes in; retreat: the path (`via`)
-    absent: tuple[Text, ...]       # reach, zoc: hexes not in (`not`)
+    hexes: tuple[Text, ...]        # reach, zoc: hexes in; retreat: the path (`via`); advance: hexes it may enter (`to`)
+    absent: tuple[Text, ...]       # reach, zoc, advance: hexes not in (`not`)
     amount: Fraction | None        # overrun: `cost`; retreat: `loss`; advance: `hexes`
+    remaining: Fraction | None     # overrun: the MPs left after it (`left`)
+    allowance: Fraction | None     # exploit: the MPs the unit may use (`mp`)
+    size: Fraction | None          # stack: its size, in what the stacking limit counts (`size`)
     odds: Text | None              # combat
     column: Text | None
     roll: int | None
@@ -814,6 +835,7 @@ class Situation:
     phasing: tuple[Text, ...]            # validate: at most one
     phase: tuple[Text, ...]              # validate: at most one
     units: tuple[SituationUnit, ...]
+    done: tuple[Done, ...]               # what was already made this phase and player turn
     expectations: tuple[Expectation, ...]
 
 

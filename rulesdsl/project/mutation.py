@@ -9,6 +9,12 @@ are run:
 - caught: an expect line the rulebook answers as printed now answers otherwise (the example is named);
 - uncaught: no expect line fails, but some question about the example situations is answered otherwise
   (the first such question is given: it is an expect line that would pin the parameter);
+- masked: the change alone answers no question otherwise, because another parameter, at the value the
+  rulebook gives it, decides the same questions first (a unit that overran may not overrun again: SCS
+  says so twice, once as "an overrun ends movement" and once as "once a phase"); the change is tried
+  again with that parameter changed too, and answers otherwise then (the pair is named).  An example cannot
+  catch a masked change without the rulebook itself changing: it is the mutation testers' "equivalent
+  mutant", reported apart rather than counted as missed;
 - no effect: no question asked of any example situation is answered otherwise;
 - one value: the parameter's type allows no other value.
 
@@ -28,7 +34,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from rulesdsl.checks.examples import Unanswerable, ask, engine_of
+from rulesdsl.checks.examples import Answer, Unanswerable, ask, engine_of
 from rulesdsl.checks.situations import build, lines, query_text, result_text
 from rulesdsl.errors import RulesError
 from rulesdsl.language.source import Source
@@ -39,7 +45,8 @@ from rulesdsl.runtime.model import Quantity, unit_text
 from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.situation import Situation
 
-STATUSES = ("caught", "uncaught", "no effect", "one value")
+STATUSES = ("caught", "masked", "uncaught", "no effect", "one value")
+_MASK_CANDIDATES = 8              # bounds the pairs tried for one change; the candidates are tried in name order
 _PROBES_PER_SITUATION = 400       # bounds the work on a large example; the questions are asked in a fixed order
 
 
@@ -150,6 +157,7 @@ class Probe:
     expectation: ir.Expectation
     answer: tuple[str, dict[str, object]]
     reads: frozenset[str] | None
+    deciders: frozenset[str] = frozenset()    # the parameters whose steps give the answer's reasons (a refusal's)
 
     @property
     def query(self) -> str:
@@ -189,12 +197,22 @@ def probes(examples: Iterable[ir.Example], module: types.ModuleType, moments: Se
             continue
         for expectation in asked.expectations:
             reads.clear()
-            answer = _answer(module, situation, expectation)
-            if answer is not None:
-                through_combat = expectation.kind == ir.ExpectKind.COMBAT
-                out.append(Probe(example, situation, expectation, answer,
-                                 None if through_combat else frozenset(reads)))
+            try:
+                full = ask(engine_of(module), module, situation, expectation)
+            except Unanswerable:
+                continue
+            through_combat = expectation.kind == ir.ExpectKind.COMBAT
+            out.append(Probe(example, situation, expectation, (full.computed, full.data),
+                             None if through_combat else frozenset(reads), _deciders(full)))
     return out
+
+
+def _deciders(answer: Answer) -> frozenset[str]:
+    """The parameters cited by the steps that give an answer's reasons (why it is refused or illegal)."""
+    given = answer.data.get("reasons") or [answer.data.get("reason")]
+    reasons = [r for r in given if isinstance(r, str) and r] if isinstance(given, list) else []
+    return frozenset(step.parameter for step in answer.steps
+                     if step.parameter and any(step.text.startswith(r) for r in reasons))
 
 
 def _shown(items: Iterable[str], limit: int = 8) -> list[str]:
@@ -254,15 +272,29 @@ class Witness:
 
 
 @dataclass(frozen=True, slots=True)
+class Masker:
+    """The parameter that masks a change: its name, its value in the rulebook, and the value that unmasks it."""
+
+    name: str
+    value: str
+    other: str
+
+    def as_json(self) -> dict[str, object]:
+        return {"parameter": self.name, "value": self.value, "unmasked_at": self.other}
+
+
+@dataclass(frozen=True, slots=True)
 class Mutant:
     parameter: str
     value: str            # the value tried, as a rulebook writes it
-    status: str           # caught, uncaught or no effect
+    status: str           # caught, masked, uncaught or no effect
     witness: Witness | None = None
+    masker: Masker | None = None     # masked: the parameter that decides first, and the witness under the pair
 
     def as_json(self) -> dict[str, object]:
         return {"value": self.value, "status": self.status,
-                "witness": None if self.witness is None else self.witness.as_json()}
+                "witness": None if self.witness is None else self.witness.as_json(),
+                "masked_by": None if self.masker is None else self.masker.as_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,12 +310,14 @@ class Verdict:
 
     @property
     def status(self) -> str:
-        """caught when every change is caught; one value when there is none to try; no effect when none
-        answers anything otherwise; uncaught otherwise."""
+        """caught when every change is caught; masked when every change is caught or masked; one value when
+        there is none to try; no effect when none answers anything otherwise; uncaught otherwise."""
         if not self.mutants:
             return "one value"
         if all(m.status == "caught" for m in self.mutants):
             return "caught"
+        if all(m.status in ("caught", "masked") for m in self.mutants):
+            return "masked"
         if all(m.status == "no effect" for m in self.mutants):
             return "no effect"
         return "uncaught"
@@ -306,6 +340,11 @@ class Mutation:
 
     def caught_share(self) -> Fraction | None:
         return Fraction(len(self.of("caught")), len(self.verdicts)) if self.verdicts else None
+
+    def catchable_share(self) -> Fraction | None:
+        """The share caught of the parameters an example can catch alone (all but the masked)."""
+        catchable = len(self.verdicts) - len(self.of("masked"))
+        return Fraction(len(self.of("caught")), catchable) if catchable else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,8 +435,10 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
         else ()
     probes_ = probes(examples, module, moments)
     by_name = {p.name: p for p in resolved.parameters}
+    entries = measure(resolved).of("executed")
+    modules = _Modules(resolved)
     verdicts = []
-    for entry in measure(resolved).of("executed"):
+    for entry in entries:
         if only and entry.name not in only:
             continue
         parameter, declared = by_name[entry.name], resolved.declared[entry.name]
@@ -405,14 +446,66 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
             progress(entry.name)
         mutants = []
         for value in alternatives(parameter.value, declared, resolved):
-            changed = replace(parameter, value=value)
-            mutant = replace(resolved, parameters=tuple(changed if p.name == entry.name else p
-                                                        for p in resolved.parameters))
-            status, witness = _judge(compiled_module(mutant)[1], module, entry.name, lines_, probes_)
-            mutants.append(Mutant(entry.name, value_text(value), status, witness))
+            status, witness = _judge(modules.get({entry.name: value}), module, entry.name, lines_, probes_)
+            masker = None
+            if status in ("uncaught", "no effect") and (witness is None or not witness.pinnable):
+                found = _masked(modules, entry.name, value, probes_, [e.name for e in entries])
+                if found is not None:
+                    status, masker, witness = "masked", found[0], found[1]
+            mutants.append(Mutant(entry.name, value_text(value), status, witness, masker))
         verdicts.append(Verdict(entry.name, value_text(parameter.value), entry.rule, entry.origin, entry.source,
                                 tuple(mutants)))
     return Mutation(resolved.id, resolved.rulebook.span.path, len(lines_), len(probes_), tuple(verdicts))
+
+
+class _Modules:
+    """The modules of the rulebook with some parameters changed, generated once each."""
+
+    def __init__(self, resolved: ir.Resolved) -> None:
+        self.resolved = resolved
+        self.by_name = {p.name: p for p in resolved.parameters}
+        self._made: dict[tuple[tuple[str, str], ...], types.ModuleType | None] = {}
+
+    def get(self, changes: dict[str, object]) -> types.ModuleType | None:
+        key = tuple(sorted((name, repr(value)) for name, value in changes.items()))
+        if key not in self._made:
+            parameters = tuple(replace(p, value=changes[p.name]) if p.name in changes else p
+                               for p in self.resolved.parameters)
+            self._made[key] = compiled_module(replace(self.resolved, parameters=parameters))[1]
+        return self._made[key]
+
+
+def _masked(modules: _Modules, name: str, value: object, probes_: Sequence[Probe],
+            executed_names: Sequence[str]) -> tuple[Masker, Witness] | None:
+    """The parameter that masks the change `name` = `value`: another executed parameter read by the same
+    questions such that, with it changed too, the change answers one of them otherwise; None if none does."""
+    reading = [p for p in probes_ if p.reads is not None and name in p.reads]
+    executed_ = set(executed_names)
+    # first the parameters that decide a question together with this one, then those that decide one it reads
+    beside = sorted({o for p in reading if name in p.deciders for o in p.deciders if o != name} & executed_)
+    others = sorted({o for p in reading for o in p.deciders if o != name} & executed_ - set(beside))
+    candidates = (beside + others)[:_MASK_CANDIDATES]
+    resolved = modules.resolved
+    for other in candidates:
+        parameter = modules.by_name[other]
+        for unmasked in alternatives(parameter.value, resolved.declared[other], resolved):
+            alone, both = modules.get({other: unmasked}), modules.get({other: unmasked, name: value})
+            if alone is None or both is None:
+                continue
+            for probe in reading:
+                if other not in probe.deciders:
+                    continue
+                was, now = _answer(alone, probe.situation, probe.expectation), \
+                    _answer(both, probe.situation, probe.expectation)
+                if was is None or was == now:
+                    continue
+                was_text, now_text, pinnable = difference(probe.expectation, was, now)
+                if pinnable:      # the words an expect line compares change once the other parameter does
+                    span = probe.example.span
+                    return (Masker(other, value_text(parameter.value), value_text(unmasked)),
+                            Witness(probe.example.title.value, "", span.path, span.line, probe.query, was_text,
+                                    now_text, False))
+    return None
 
 
 def _percent(share: Fraction | None) -> str:
@@ -426,11 +519,15 @@ def render_text(mutation: Mutation) -> str:
            f"judged by {mutation.examples} expect lines and {mutation.questions} questions about the example "
            "situations",
            "",
-           f"caught by an example: {len(mutation.of('caught'))} of {total} ({_percent(mutation.caught_share())})"]
+           f"caught by an example: {len(mutation.of('caught'))} of {total} ({_percent(mutation.caught_share())}); "
+           f"of those an example can catch alone (all but the masked): "
+           f"{_percent(mutation.catchable_share())}"]
     for status in STATUSES[1:]:
         out.append(f"{status}: {len(mutation.of(status))}")
     width = max((len(v.name) for v in mutation.verdicts), default=0)
-    for status, title in (("uncaught", "uncaught: a change answers a question otherwise, and no example notices"),
+    for status, title in (("masked", "masked: a change answers otherwise only when another parameter changes "
+                                     "too"),
+                          ("uncaught", "uncaught: a change answers a question otherwise, and no example notices"),
                           ("no effect", "no effect: no question about the example situations is answered otherwise"),
                           ("one value", "one value: nothing else to try"),
                           ("caught", "caught")):
@@ -446,6 +543,10 @@ def render_text(mutation: Mutation) -> str:
                     why = {"caught": "the changed rulebook does not compile", "no effect": "nothing answered otherwise",
                            "uncaught": ""}[m.status]
                     out.append(f"    = {m.value}: {m.status}, {why}")
+                elif m.status == "masked" and m.masker is not None:
+                    k = m.masker
+                    out.append(f"    = {m.value}: masked by {k.name} = {k.value}; with {k.name} = {k.other}, in the "
+                               f"situation of \"{w.example}\" ({w.path}:{w.line}), expect {w.query}: {w.was} -> {w.now}")
                 elif m.status == "caught":
                     out.append(f"    = {m.value}: caught by {w.origin}'s example \"{w.example}\" ({w.path}:{w.line}): "
                                f"expect {w.query}: {w.was} -> {w.now}")
@@ -462,6 +563,8 @@ def render_json(mutation: Mutation) -> str:
                 "questions": mutation.questions,
                 "figures": {**{status: len(mutation.of(status)) for status in STATUSES},
                             "executed": len(mutation.verdicts),
-                            "caught_share": None if mutation.caught_share() is None else str(mutation.caught_share())},
+                            "caught_share": None if mutation.caught_share() is None else str(mutation.caught_share()),
+                            "catchable_share": None if mutation.catchable_share() is None
+                            else str(mutation.catchable_share())},
                 "parameters": [v.as_json() for v in mutation.verdicts]}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -278,7 +278,8 @@ KINDS: dict[type, Kind] = {
     ir.Example: Kind("Worked examples", ("example",),
                      "A small situation (the playable hexes and their terrain, hexsides, roads, supply sources, "
                      "whose turn and phase it is, and the units with side, attack-defense-movement, steps, type, "
-                     "size, capabilities and markers), and `expect` lines: each a query of the rules engine "
+                     "size, capabilities and markers, and the overruns and attacks already made, `done` lines), "
+                     "and `expect` lines: each a query of the rules engine "
                      "(move, reach, zoc, stack, supply, overrun, exploit, attack, retreat, advance, combat) and "
                      "what the rules answer. `rulesdsl check` and `rulesdsl build` run every one against the "
                      "rules in effect; a game re-runs the examples it inherits and notes where its own rules "

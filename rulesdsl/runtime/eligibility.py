@@ -5,20 +5,19 @@ from the counter's capabilities (the word `exploit`), which hold those its unit 
 series declare no type with it.
 
 What has already happened in the phase or player turn (overruns made, attacks made, hexes attacked) is
-not on the map: the caller passes it as a `Record` (by default nothing has happened yet).
+the situation's `history` (a `Record`; an example writes it with `done` lines); a caller may pass another.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
-from types import MappingProxyType
 
 from . import stacking
 from .answers import Verdict, Zones
 from .hexmap import Hex, Hexside
 from .ruleset import RuleSet, Step
-from .situation import Counter, Situation
+from .situation import Counter, Record, Situation
 from .questions import Questions
 
 __all__ = ["EXPLOIT", "OUT_OF_SUPPLY", "Record", "may_attack", "may_exploit", "may_overrun"]
@@ -27,40 +26,6 @@ EXPLOIT = "exploit"                # the capability the yellow box gives a count
 OUT_OF_SUPPLY = "out-of-supply"    # the state (marker) of an out-of-supply unit
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """What has already happened, for the rules that count it; every field defaults to "nothing yet".
-
-    overruns: unit -> overruns it made this phase.  overrun_targets: hex -> times it was overrun this
-    phase.  overran: units that made an overrun this player turn.  attacks: unit -> attacks it made this
-    Combat Phase.  attacked: unit -> times it was attacked this Combat Phase.  turn_attacks: unit ->
-    attacks it made this player turn, overruns included.  targets: unit -> the hex it attacks (or attacked)
-    in another attack this phase.
-    """
-
-    overruns: Mapping[str, int] = field(default_factory=dict)
-    overrun_targets: Mapping[Hex, int] = field(default_factory=dict)
-    overran: frozenset[str] = frozenset()
-    attacks: Mapping[str, int] = field(default_factory=dict)
-    attacked: Mapping[str, int] = field(default_factory=dict)
-    turn_attacks: Mapping[str, int] = field(default_factory=dict)
-    targets: Mapping[str, Hex] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        counts: dict[str, Mapping[str, int]] = {"overruns": self.overruns, "attacks": self.attacks,
-                                                "attacked": self.attacked, "turn_attacks": self.turn_attacks}
-        for name, mapping in counts.items():
-            frozen: Mapping[str, int] = MappingProxyType(dict(mapping))
-            object.__setattr__(self, name, frozen)
-        hexes: Mapping[Hex, int] = MappingProxyType(dict(self.overrun_targets))
-        object.__setattr__(self, "overrun_targets", hexes)
-        targets: Mapping[str, Hex] = MappingProxyType(dict(self.targets))
-        object.__setattr__(self, "targets", targets)
-        overran: frozenset[str] = frozenset(self.overran)
-        object.__setattr__(self, "overran", overran)
-
-
-NOTHING_YET = Record()
 
 
 def _refused(reasons: list[str], steps: list[Step], *, cost: Fraction | None = None, total: Fraction | None = None,
@@ -70,7 +35,7 @@ def _refused(reasons: list[str], steps: list[Step], *, cost: Fraction | None = N
 
 # ---- overrun ------------------------------------------------------------------------------------------
 def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...], from_hex: Hex,
-                target: Hex, *, path: Sequence[Hex] | None = None, record: Record = NOTHING_YET,
+                target: Hex, *, path: Sequence[Hex] | None = None, record: Record | None = None,
                 reacting: bool | None = None) -> Verdict:
     """Whether the stack `units` may overrun `target` from `from_hex`.
 
@@ -79,9 +44,10 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
     rest of the move there.  path: the hexes the stack moves through to `from_hex` (from where it began the
     phase); without it the stack moves from its start hex when that is next to `from_hex`, and otherwise
     along its cheapest route (`reachable`).  reacting: whether this is a reaction move (default: the
-    situation's phase is `reaction`).
+    situation's phase is `reaction`).  record: what was done earlier (default: the situation's history).
     """
     rules = engine.rules
+    record = situation.history if record is None else record
     steps: list[Step] = []
     reasons: list[str] = []
     counters = [situation.unit(u) for u in units]
@@ -179,28 +145,19 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
 
     # ---- how often ----------------------------------------------------------------------------------
     made = max(record.overruns.get(u.name, 0) for u in counters)
+    _how_often(rules, "overrun.per_phase", made, f"{names} overran", "this phase", reasons, steps,
+               never=f"{names} may not overrun")
     if made:
-        per_phase = rules.amount("overrun.per_phase")
-        if per_phase is not None and made >= per_phase:
-            reasons.append(f"{names} already overran {made} time(s) this phase, the most allowed")
-            steps.append(rules.cite("overrun.per_phase", reasons[-1]))
-        else:
-            steps.append(rules.cite("overrun.per_phase", f"{names} overran {made} time(s) this phase: "
-                                    f"{'no limit' if per_phase is None else f'up to {per_phase}'}"))
         if rules.flag("overrun.ends_movement"):
             reasons.append(f"{names} overran already, and an overrun ends the units' movement")
             steps.append(rules.cite("overrun.ends_movement", reasons[-1]))
         else:
             steps.append(rules.cite("overrun.ends_movement", "an earlier overrun did not end their movement"))
-    hit = record.overrun_targets.get(target, 0)
-    if hit:
-        per_target = rules.amount("overrun.per_target_per_phase")
-        if per_target is not None and hit >= per_target:
-            reasons.append(f"{target} was overrun {hit} time(s) this phase, the most allowed")
-            steps.append(rules.cite("overrun.per_target_per_phase", reasons[-1]))
-        else:
-            steps.append(rules.cite("overrun.per_target_per_phase", f"{target} was overrun {hit} time(s) this "
-                                    f"phase: {'no limit' if per_target is None else f'up to {per_target}'}"))
+    for unit in counters:     # an overrun is one of the attacks a unit may make in a player turn
+        _how_often(rules, "combat.attacks_per_turn", record.turn_attacks.get(unit.name, 0), f"{unit} attacked",
+                   "this player turn", reasons, steps, never=f"{unit} may not attack")
+    _how_often(rules, "overrun.per_target_per_phase", record.overrun_targets.get(target, 0),
+               f"{target} was overrun", "this phase", reasons, steps, never=f"{target} may not be overrun")
 
     # ---- the target hex's cost ----------------------------------------------------------------------
     target_cost = _target_cost(engine, situation, counters, from_hex, target, steps)
@@ -437,10 +394,12 @@ def may_exploit(engine: Questions, situation: Situation, unit: str) -> Verdict:
 
 # ---- attacks ------------------------------------------------------------------------------------------
 def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ...], target: Hex, *,
-               more_targets: Sequence[Hex] = (), record: Record = NOTHING_YET) -> Verdict:
+               more_targets: Sequence[Hex] = (), record: Record | None = None) -> Verdict:
     """Whether `attackers` may attack the units in `target` (and `more_targets`, in one attack on several
-    hexes).  `must_also_attack` names the enemy units that must also be attacked this phase."""
+    hexes).  `must_also_attack` names the enemy units that must also be attacked this phase.  record: the
+    attacks made earlier (default: the situation's history)."""
     rules = engine.rules
+    record = situation.history if record is None else record
     steps: list[Step] = []
     reasons: list[str] = []
     counters = [situation.unit(a) for a in attackers]
@@ -454,14 +413,15 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
             reasons.append(f"{hex} holds no enemy unit")
     if reasons:
         return _refused(reasons, steps)
-    steps.append(Step(f"{', '.join(map(str, counters))} attack {', '.join(map(str, defenders))} "
+    verb = "attacks" if len(counters) == 1 else "attack"
+    steps.append(Step(f"{', '.join(map(str, counters))} {verb} {', '.join(map(str, defenders))} "
                       f"in {', '.join(map(str, hexes))}"))
-    if len(hexes) > 1:
-        most = rules.amount("combat.defender_hexes_per_attack")
-        if most is not None and len(hexes) > most:
-            reasons.append(f"one attack may target at most {most} hex(es), not {len(hexes)}")
-        steps.append(rules.cite("combat.defender_hexes_per_attack", reasons[-1] if most is not None and
-                                len(hexes) > most else f"{len(hexes)} defender hexes in one attack"))
+    most = rules.amount("combat.defender_hexes_per_attack")
+    if most is not None and len(hexes) > most:
+        reasons.append(f"one attack may target at most {most} hex{'es' if most != 1 else ''}, not {len(hexes)}")
+        steps.append(rules.cite("combat.defender_hexes_per_attack", reasons[-1]))
+    elif len(hexes) > 1:
+        steps.append(rules.cite("combat.defender_hexes_per_attack", f"{len(hexes)} defender hexes in one attack"))
 
     # ---- each attacker: strength, reach and terrain ---------------------------------------------------
     zones = engine.zoc(situation, side)
@@ -512,13 +472,9 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
     for unit in counters:
         _earlier(rules, situation, unit, hexes, record, reasons, steps)
     for defender in defenders:
-        times = record.attacked.get(defender.name, 0)
-        if times:
-            most = rules.amount("combat.attacks_per_phase")
-            if most is not None and times >= most:
-                reasons.append(f"{defender} was already attacked {times} time(s) this Combat Phase")
-            steps.append(rules.cite("combat.attacks_per_phase", reasons[-1] if most is not None and times >= most
-                                    else f"{defender} was attacked {times} time(s) this phase: no more limit"))
+        _how_often(rules, "combat.attacks_per_phase", record.attacked.get(defender.name, 0),
+                   f"{defender} was attacked", "this Combat Phase", reasons, steps,
+                   never=f"{defender} may not be attacked")
 
     # ---- what else must be attacked -------------------------------------------------------------------
     must = _must_also(rules, situation, counters, hexes, record, steps)
@@ -570,6 +526,22 @@ def _zoc_covers(engine: Questions, situation: Situation, zones: Zones, unit: Cou
     return unit.name in engine.zoc(alone, unit.side).hexes.get(hex, ())
 
 
+def _how_often(rules: RuleSet, name: str, made: int, done: str, period: str, reasons: list[str],
+               steps: list[Step], *, never: str) -> None:
+    """A limit on how often (`name`, a count; none: no limit) against what was `done` `made` times in
+    `period`: refused at the limit (a limit of 0 refuses the first time too); a step when something was
+    done or the limit refuses."""
+    most = rules.amount(name)
+    times = "once" if made == 1 else f"{made} times"
+    if most is not None and made >= most:
+        reasons.append(f"{done} {times} {period}, and the limit is {most}" if made else
+                       f"{never} {period}: the limit is 0")
+        steps.append(rules.cite(name, reasons[-1]))
+    elif made:
+        steps.append(rules.cite(name, f"{done} {times} {period}: "
+                                f"{'no limit' if most is None else f'the limit is {most}'}"))
+
+
 def _earlier(rules: RuleSet, situation: Situation, unit: Counter, hexes: list[Hex], record: Record,
              reasons: list[str], steps: list[Step]) -> None:
     """The limits on attacking again: once per phase, per turn, undivided strength, overruns, stacks."""
@@ -581,18 +553,10 @@ def _earlier(rules: RuleSet, situation: Situation, unit: Counter, hexes: list[He
         else:
             reasons.append(f"{unit} gave its whole strength to an earlier attack this phase")
             steps.append(rules.cite("combat.may_split_unit_strength", reasons[-1]))
-        most = rules.amount("combat.attacks_per_phase")
-        if most is not None and made >= most:
-            reasons.append(f"{unit} already attacked {made} time(s) this Combat Phase")
-        steps.append(rules.cite("combat.attacks_per_phase", reasons[-1] if most is not None and made >= most
-                                else f"{unit} attacked {made} time(s) this phase, within the limit"))
-    turn = record.turn_attacks.get(unit.name, 0)
-    if turn:
-        most = rules.amount("combat.attacks_per_turn")
-        if most is not None and turn >= most:
-            reasons.append(f"{unit} already attacked {turn} time(s) this player turn")
-        steps.append(rules.cite("combat.attacks_per_turn", reasons[-1] if most is not None and turn >= most
-                                else f"{unit} attacked {turn} time(s) this turn, within the limit"))
+    _how_often(rules, "combat.attacks_per_phase", made, f"{unit} attacked", "this Combat Phase", reasons, steps,
+               never=f"{unit} may not attack")
+    _how_often(rules, "combat.attacks_per_turn", record.turn_attacks.get(unit.name, 0), f"{unit} attacked",
+               "this player turn", reasons, steps, never=f"{unit} may not attack")
     if unit.name in record.overran:
         if rules.flag("overrun.may_also_attack_in_combat"):
             steps.append(rules.cite("overrun.may_also_attack_in_combat", f"{unit} overran and may attack again"))

@@ -29,10 +29,9 @@ from . import engagement, eligibility, movement, retreat, stacking, supply
 from .answers import Advance, Engagement, Move, Reach, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
 from .combat import Assessment, Combat
 from .notation import Result
-from .eligibility import Record
 from .hexmap import Hex
 from .ruleset import RuleSet, Step
-from .situation import Counter, Situation
+from .situation import Counter, Record, Situation
 
 __all__ = ["Advance", "Engagement", "Move", "Reach", "Record", "Retreat", "RulesEngine", "StackCheck", "SupplyTrace", "Verdict",
            "Zones", "as_hex"]
@@ -157,10 +156,10 @@ class RulesEngine:
                     target: Hex | str, *, path: Sequence[Hex | str] | None = None,
                     record: Record | None = None, reacting: bool | None = None) -> Verdict:
         """Whether the stack `units` may overrun `target` from `from_hex`, and what it costs there; `path`:
-        the hexes of its move to `from_hex`; `record`: the overruns already made this phase."""
+        the hexes of its move to `from_hex`; `record`: the overruns already made this phase (default: the situation's history)."""
         return eligibility.may_overrun(self, self.typed(situation), tuple(units), as_hex(from_hex), as_hex(target),
                                        path=None if path is None else [as_hex(h) for h in path],
-                                       record=record or eligibility.NOTHING_YET, reacting=reacting)
+                                       record=record, reacting=reacting)
 
     def may_exploit(self, situation: Situation, unit: str) -> Verdict:
         """Whether `unit` may move in the Exploitation Phase."""
@@ -169,10 +168,10 @@ class RulesEngine:
     def may_attack(self, situation: Situation, attackers: Iterable[str], target: Hex | str, *,
                    more_targets: Iterable[Hex | str] = (), record: Record | None = None) -> Verdict:
         """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
-        `record`: the attacks already made this phase and turn."""
+        `record`: the attacks already made this phase and turn (default: the situation's history)."""
         return eligibility.may_attack(self, self.typed(situation), tuple(attackers), as_hex(target),
                                       more_targets=[as_hex(h) for h in more_targets],
-                                      record=record or eligibility.NOTHING_YET)
+                                      record=record)
 
     # ---- engagement (engagement.py) --------------------------------------------------------------------
     def engage(self, situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from .hexmap import Hex, HexMap, Hexside
 
-__all__ = ["Counter", "Situation"]
+__all__ = ["NOTHING_YET", "Counter", "Record", "Situation"]
 
 _EMPTY_SIDES: Mapping[Hexside, tuple[str, ...]] = MappingProxyType({})
 
@@ -71,6 +71,63 @@ class Counter:
 
 
 @dataclass(frozen=True, slots=True)
+class Record:
+    """What has already happened, for the rules that count it; every field defaults to "nothing yet".
+
+    overruns: unit -> overruns it made this phase.  overrun_targets: hex -> times it was overrun this
+    phase.  overran: units that made an overrun this player turn.  attacks: unit -> attacks it made this
+    Combat Phase.  attacked: unit -> times it was attacked this Combat Phase.  turn_attacks: unit ->
+    attacks it made this player turn, overruns included.  targets: unit -> the hex it attacks (or attacked)
+    in another attack this phase.  `overrun` and `attack` give the record after one more of either.
+    """
+
+    overruns: Mapping[str, int] = field(default_factory=dict)
+    overrun_targets: Mapping[Hex, int] = field(default_factory=dict)
+    overran: frozenset[str] = frozenset()
+    attacks: Mapping[str, int] = field(default_factory=dict)
+    attacked: Mapping[str, int] = field(default_factory=dict)
+    turn_attacks: Mapping[str, int] = field(default_factory=dict)
+    targets: Mapping[str, Hex] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        counts: dict[str, Mapping[str, int]] = {"overruns": self.overruns, "attacks": self.attacks,
+                                                "attacked": self.attacked, "turn_attacks": self.turn_attacks}
+        for name, mapping in counts.items():
+            frozen: Mapping[str, int] = MappingProxyType(dict(mapping))
+            object.__setattr__(self, name, frozen)
+        hexes: Mapping[Hex, int] = MappingProxyType(dict(self.overrun_targets))
+        object.__setattr__(self, "overrun_targets", hexes)
+        targets: Mapping[str, Hex] = MappingProxyType(dict(self.targets))
+        object.__setattr__(self, "targets", targets)
+        overran: frozenset[str] = frozenset(self.overran)
+        object.__setattr__(self, "overran", overran)
+
+    def overrun(self, units: Iterable[str], target: Hex, *, this_phase: bool = True) -> Record:
+        """The record after `units` overran `target`, in this phase or an earlier one of the player turn."""
+        units = tuple(units)
+        turn = {**self.turn_attacks, **{u: self.turn_attacks.get(u, 0) + 1 for u in units}}
+        if not this_phase:
+            return replace(self, overran=self.overran | set(units), turn_attacks=turn)
+        return replace(self, overruns={**self.overruns, **{u: self.overruns.get(u, 0) + 1 for u in units}},
+                       overrun_targets={**self.overrun_targets, target: self.overrun_targets.get(target, 0) + 1},
+                       overran=self.overran | set(units), turn_attacks=turn)
+
+    def attack(self, units: Iterable[str], target: Hex, defenders: Iterable[str], *,
+               this_phase: bool = True) -> Record:
+        """The record after `units` attacked `defenders` in `target`, in this phase or an earlier one."""
+        units = tuple(units)
+        turn = {**self.turn_attacks, **{u: self.turn_attacks.get(u, 0) + 1 for u in units}}
+        if not this_phase:
+            return replace(self, turn_attacks=turn)
+        return replace(self, attacks={**self.attacks, **{u: self.attacks.get(u, 0) + 1 for u in units}},
+                       attacked={**self.attacked, **{d: self.attacked.get(d, 0) + 1 for d in defenders}},
+                       targets={**self.targets, **{u: target for u in units}}, turn_attacks=turn)
+
+
+NOTHING_YET = Record()
+
+
+@dataclass(frozen=True, slots=True)
 class Situation:
     """The map, what is on it, and whose turn it is.
 
@@ -79,7 +136,8 @@ class Situation:
     hexside belongs to (so a road through 26.16, 26.17, 26.18 is two entries).  supply_sources: the hexes a
     side traces supply to.  phasing: the side whose player turn it is; phase: the phase being played
     (movement, combat, exploitation ...).  started_in: where each unit began the phase, when it differs
-    from where it stands (for the rules on units that start a phase in an enemy ZOC).
+    from where it stands (for the rules on units that start a phase in an enemy ZOC).  history: the
+    overruns and attacks already made this phase and player turn.
     """
 
     map: HexMap
@@ -93,6 +151,7 @@ class Situation:
     phasing: str = ""
     phase: str = "movement"
     started_in: Mapping[str, Hex] = field(default_factory=dict)
+    history: Record = NOTHING_YET
 
     def __post_init__(self) -> None:
         # typed locals first: object.__setattr__ takes Any, which mypy's no-Any check refuses

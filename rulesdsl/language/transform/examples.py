@@ -1,6 +1,7 @@
 """Worked examples and situations: maps, hexes, units, and what each `expect` line asks."""
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -16,7 +17,7 @@ class ExampleBuilder(Builder):
     """Each method builds the IR node of the grammar rule it is named after."""
 
     _SITUATION_FIELDS = ("notes", "maps", "hexes", "hexsides", "roads", "sources", "phasing", "phase", "units",
-                         "expectations")
+                         "done", "expectations")
 
     def _situation(self, meta: Meta, items: list[Any]) -> ir.Situation:
         body: dict[str, list[Any]] = {name: [] for name in self._SITUATION_FIELDS}
@@ -75,6 +76,23 @@ class ExampleBuilder(Builder):
         return ("phasing", self._text(items[0]))
 
     def situation_phase(self, items: list[Any]) -> Any:
+        return ("phase", self._text(items[0]))
+
+    def _done(self, meta: Meta, kind: ir.DoneKind, items: list[Any]) -> Any:
+        phase = items.pop()[1] if items and isinstance(items[-1], tuple) else None
+        *units, hex_ = items
+        return ("done", ir.Done(span=self._span(meta), kind=kind, units=tuple(units), hex=self._text(hex_),
+                                phase=phase))
+
+    @v_args(meta=True)
+    def situation_done_overrun(self, meta: Meta, items: list[Any]) -> Any:
+        return self._done(meta, ir.DoneKind.OVERRUN, items)
+
+    @v_args(meta=True)
+    def situation_done_attack(self, meta: Meta, items: list[Any]) -> Any:
+        return self._done(meta, ir.DoneKind.ATTACK, items)
+
+    def done_phase(self, items: list[Any]) -> Any:
         return ("phase", self._text(items[0]))
 
     def unit_name(self, items: list[Any]) -> Any:
@@ -145,7 +163,8 @@ class ExampleBuilder(Builder):
 
     def _result(self, meta: Meta, **fields: Any) -> ir.ExpectedResult:
         values: dict[str, Any] = {"ruling": None, "costs": (), "total": None, "hexes": (), "absent": (),
-                                  "amount": None, "odds": None, "column": None, "roll": None, "outcome": None}
+                                  "amount": None, "remaining": None, "allowance": None, "size": None,
+                                  "odds": None, "column": None, "roll": None, "outcome": None}
         values.update(fields)
         return ir.ExpectedResult(span=self._span(meta), **values)
 
@@ -180,8 +199,11 @@ class ExampleBuilder(Builder):
     def expect_stack(self, meta: Meta, items: list[Any]) -> Any:
         hex_, *rest = items
         rest, options = self._options(rest)
-        return self._expect(meta, ir.ExpectKind.STACK, rest[0] if rest else None, hexes=(self._text(hex_),),
-                            options=options)
+        size = next((item[1] for item in rest if isinstance(item, tuple) and item[0] == "size"), None)
+        result = next((item for item in rest if isinstance(item, ir.ExpectedResult)), None)
+        if size is not None:
+            result = replace(result, size=size) if result is not None else self._result(meta, size=size)
+        return self._expect(meta, ir.ExpectKind.STACK, result, hexes=(self._text(hex_),), options=options)
 
     @v_args(meta=True)
     def expect_supply(self, meta: Meta, items: list[Any]) -> Any:
@@ -277,7 +299,27 @@ class ExampleBuilder(Builder):
 
     @v_args(meta=True)
     def allowed(self, meta: Meta, items: list[Any]) -> Any:
-        return self._result(meta, ruling=ir.Ruling.ALLOWED, amount=self._number(items[0]) if items else None)
+        found: dict[str, Any] = {}
+        for key, value, token in items:
+            if key in found:
+                raise RulesError([Diagnostic(f"'{self._PART_WORD[key]}' is given twice", self._text(token).span,
+                                             hint="give each of cost, left and mp once")])
+            found[key] = value
+        return self._result(meta, ruling=ir.Ruling.ALLOWED, **found)
+
+    _PART_WORD = {"amount": "cost", "remaining": "left", "allowance": "mp"}
+
+    def verdict_cost(self, items: list[Any]) -> Any:
+        return ("amount", self._number(items[0]), items[0])
+
+    def verdict_left(self, items: list[Any]) -> Any:
+        return ("remaining", self._number(items[0]), items[0])
+
+    def verdict_mp(self, items: list[Any]) -> Any:
+        return ("allowance", self._number(items[0]), items[0])
+
+    def stack_size(self, items: list[Any]) -> Any:
+        return ("size", self._number(items[0]))
 
     @v_args(meta=True)
     def refused(self, meta: Meta, items: list[Any]) -> Any:
@@ -294,7 +336,12 @@ class ExampleBuilder(Builder):
 
     @v_args(meta=True)
     def advance_hexes(self, meta: Meta, items: list[Any]) -> Any:
-        return self._result(meta, amount=Fraction(self._whole(items[0])))
+        to = items[1] if len(items) > 1 else ((), ())
+        return self._result(meta, amount=Fraction(self._whole(items[0])), hexes=to[0], absent=to[1])
+
+    def advance_to(self, items: list[Any]) -> Any:
+        absent = items.pop() if items and isinstance(items[-1], list) else []
+        return tuple(self._text(t) for t in items), tuple(absent)
 
     @v_args(meta=True)
     def combat_result(self, meta: Meta, items: list[Any]) -> Any:

@@ -1,0 +1,165 @@
+"""What an example can say beyond the map (issue 21): what was already made this phase and player turn
+(`done` lines), attacks on several hexes, and the whole of an answer (an overrun's MPs left, an
+exploitation's allowance, a stack's size, where an advance may go, an advance after a refused retreat)."""
+from __future__ import annotations
+
+import pytest
+
+from rulesdsl.checks.situations import build, lines, query_text, result_text
+from rulesdsl.errors import RulesError
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse_situation
+from rulesdsl.model import ir
+from rulesdsl.runtime.hexmap import Hex
+from rulesdsl.runtime.situation import Record
+
+MAP = """map 1.01 - 7.07 open
+phase combat
+phasing blue
+unit a blue 3-2-9 at 2.02
+unit b blue 3-2-9 at 2.02
+unit c blue 3-2-9 at 4.03
+unit e red 2-3-5 at 3.02
+unit f red 2-3-5 at 3.03
+"""
+
+
+def _situation(text: str) -> ir.Situation:
+    return parse_situation(Source("<situation>", text))
+
+
+def test_done_lines_become_the_situation_history():
+    written = _situation(MAP + "done overrun c on 5.03 in movement\ndone attack a on 3.02\n"
+                               "done overrun b on 3.03\n")
+    assert [(d.kind, [u.value for u in d.units], d.hex.value, d.phase and d.phase.value) for d in written.done] == [
+        (ir.DoneKind.OVERRUN, ["c"], "5.03", "movement"), (ir.DoneKind.ATTACK, ["a"], "3.02", None),
+        (ir.DoneKind.OVERRUN, ["b"], "3.03", None)]
+    situation, problems = build(written)
+    assert problems == [] and situation is not None
+    # in another phase: only the player turn counts it; in this one (combat): the phase's counts too
+    assert situation.history == Record(
+        overruns={"b": 1}, overrun_targets={Hex.parse("3.03"): 1}, overran=frozenset({"b", "c"}),
+        attacks={"a": 1}, attacked={"e": 1}, turn_attacks={"a": 1, "b": 1, "c": 1},
+        targets={"a": Hex.parse("3.02")})
+    # `in` naming the situation's own phase is the same as no `in`
+    same, _ = build(_situation(MAP + "done attack a on 3.02 in combat\n"))
+    assert same is not None and same.history.attacks == {"a": 1}
+    assert lines(written)["done"] == "overrun c on 5.03 in movement"
+
+
+@pytest.mark.parametrize("line, message, column", [
+    ("done attack a zz on 3.02", "no unit 'zz' in this situation", 15),
+    ("done attack a on 9.02", "hex 9.02 is off the map", 18),
+    ("done attack a e on 3.03", "the units of one attack are of one side, not blue and red", 1),
+])
+def test_a_bad_done_line_is_a_positioned_error(line, message, column):
+    situation, problems = build(_situation(MAP + line + "\n"))
+    assert situation is None
+    assert [(p.message, p.span.line, p.span.column) for p in problems] == [(message, 9, column)]
+
+
+def test_a_done_line_without_units_is_a_syntax_error_at_its_place():
+    with pytest.raises(RulesError) as error:
+        _situation(MAP + "done overrun on 3.03\n")
+    [problem] = error.value.diagnostics
+    assert (problem.span.line, problem.span.column) == (9, 17) and "on" in problem.message
+
+
+def test_the_new_answer_parts_read_and_print_as_written():
+    text = MAP + ("expect overrun a from 2.02 on 3.03 allowed cost 2 left 0\n"
+                  "expect exploit a allowed mp 9\n"
+                  "expect stack 2.02 legal size 2\n"
+                  "expect attack c on 3.03 4.02 refused\n"
+                  "expect advance a b into 3.03 after 2 refuse 1 hexes 2 to 4.03 not 2.03\n")
+    written = _situation(text).expectations
+    assert [f"{query_text(e)} {result_text(e.result, e.kind)}" for e in written] == [
+        "overrun a from 2.02 on 3.03 allowed cost 2 left 0", "exploit a allowed mp 9", "stack 2.02 legal size 2",
+        "attack c on 3.03 4.02 refused", "advance a b into 3.03 after 2 refuse 1 hexes 2 to 4.03 not 2.03"]
+    overrun, exploit, stack, attack, advance = written
+    assert overrun.result.amount == 2 and overrun.result.remaining == 0
+    assert exploit.result.allowance == 9 and stack.result.size == 2
+    assert [h.value for h in attack.hexes] == ["3.03", "4.02"]
+    assert advance.refuse == 1 and [h.value for h in advance.result.hexes] == ["4.03"]
+
+
+def test_a_part_given_twice_is_an_error_at_the_second():
+    with pytest.raises(RulesError) as error:
+        _situation(MAP + "expect overrun a from 2.02 on 3.03 allowed left 1 left 2\n")
+    [problem] = error.value.diagnostics
+    assert problem.message == "'left' is given twice" and (problem.span.line, problem.span.column) == (9, 56)
+
+
+# ---- through `check`: the engine answers, and a wrong part is an error at its line ----------------------------
+GAME = '''game drill "Drill" version "0.1" extends scs-1.8
+
+rule G1.0 "Stacking" {
+  summary "Six steps a hex."
+  stacking.limit = 6 steps
+}
+
+example "What was done before" [G1.0] {
+  map 1.01 - 7.07 open
+  phase combat
+  phasing blue
+  unit a blue 3-2-9 at 2.02 type infantry
+  unit b blue 3-2-9 at 2.02 type infantry
+  unit c blue 3-2-9 at 4.03 type infantry
+  unit e red 2-3-5 at 3.02 type infantry
+  unit f red 2-3-5 at 3.03 type infantry
+  unit g red 2-3-5 at 4.02 type infantry
+  done overrun c on 5.03 in movement
+  done attack a on 3.02
+  expect attack b on 3.03 allowed
+  expect attack b on 3.02 refused
+  expect attack a on 3.03 refused
+  expect attack c on 3.03 allowed
+  expect attack c on 3.03 4.02 refused
+  expect stack 2.02 legal size 2
+}
+
+example "The whole answer" [G1.0] {
+  map 1.01 - 7.07 open
+  hex 4.04 woods
+  phase exploitation
+  phasing blue
+  unit a blue 7-8-9 at 3.04 steps 3 type armor can exploit
+  unit b blue 7-8-9 at 3.04 steps 3 type armor can exploit
+  unit z red 0-1-9 at 6.04 type infantry
+  expect exploit a allowed mp 9
+  expect overrun a b from 5.04 on 6.04 allowed cost 3 left 0
+  expect advance a b into 4.04 after 2 refuse 1 hexes 2 to 4.05 5.04 not 3.03
+}
+'''
+
+
+def test_check_runs_the_history_and_the_whole_answers(project, capsys):
+    project.add_repo_rulebooks()
+    path = project.write("rulebooks/games/drill.rules", GAME)
+    code, out, err = project.run("check", str(path), capsys=capsys)
+    assert (code, err) == (0, ""), err
+
+
+@pytest.mark.parametrize("wrong, right, message", [
+    ("expect attack b on 3.02 refused", "expect attack b on 3.02 allowed",
+     "expected allowed, computed refused"),
+    ("allowed cost 3 left 0", "allowed cost 3 left 6", "expected allowed cost 3 left 6, computed allowed cost 3 left 0"),
+    ("allowed mp 9", "allowed mp 8", "expected allowed mp 8, computed allowed mp 9"),
+    ("legal size 2", "legal size 3", "expected legal size 3, computed legal size 2"),
+    ("hexes 2 to 4.05 5.04 not 3.03", "hexes 2 to 3.03", "expected hexes 2 to 3.03, computed hexes 2 to not 3.03"),
+])
+def test_a_wrong_part_of_an_answer_is_an_error_at_its_line(project, capsys, wrong, right, message):
+    project.add_repo_rulebooks()
+    path = project.write("rulebooks/games/drill.rules", GAME.replace(wrong, right))
+    code, _, err = project.run("check", str(path), capsys=capsys)
+    assert code == 1 and f"error: {message}\n" in err, err
+
+
+def test_explain_gives_the_whole_answer_and_reads_done_lines(project, capsys):
+    project.add_repo_rulebooks()
+    situation = "; ".join(MAP.strip().splitlines() + ["done attack a on 3.02"])
+    code, out, err = project.run("explain", "scs-1.8", situation, "attack", "b", "on", "3.02", capsys=capsys)
+    assert (code, err) == (0, "")
+    assert "unit e was attacked once this Combat Phase, and the limit is 1 [rule 7.2d; combat.attacks_per_phase" in out
+    assert out.endswith("answer: refused\n")
+    code, out, _ = project.run("explain", "scs-1.8", situation, "stack", "2.02", capsys=capsys)
+    assert code == 0 and out.endswith("answer: legal size 2\n")
