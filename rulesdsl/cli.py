@@ -574,6 +574,17 @@ def _mutate(compilation: Compilation, key: str, args: Arguments) -> int:
     return EXIT_OK
 
 
+
+def _names_a_file(text: str) -> bool:
+    """Whether an explain SITUATION argument is a file: the lines themselves (with ';' or a line end between
+    them, however long) never are, and a name the system cannot even look up is no file either."""
+    if ";" in text or "\n" in text:
+        return False
+    try:
+        return Path(text).is_file()
+    except OSError:      # a name too long for the file system, say
+        return False
+
 def _explain(root: Path | None, args: Arguments) -> int:
     import json
     from rulesdsl.modules.codegen import module_name
@@ -593,7 +604,7 @@ def _explain(root: Path | None, args: Arguments) -> int:
     try:
         if args.situation == "-":
             situation = read_source(Path("-"), "<stdin>", data=read_stdin("<stdin>"))
-        elif Path(args.situation).is_file():
+        elif _names_a_file(args.situation):
             situation = read_source(Path(args.situation), shown_path(Path(args.situation), root), root=root)
         else:
             situation = Source("<situation>", args.situation.replace(";", "\n"))

@@ -248,3 +248,21 @@ def test_pdf_rendering_leaves_no_font_folder_behind(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert list(folder.iterdir()) == []
+
+
+def test_explain_takes_inline_lines_of_any_length(project, capsys):
+    """The lines of a situation given inline are never looked up as a file name (a long one made the system
+    refuse the name: 'File name too long')."""
+    project.add_repo_rulebooks()
+    units = "; ".join(f"unit u{i} blue 1-1-4 at 2.{i + 2:02d}" for i in range(40))
+    code, out, err = project.run("explain", "scs-1.8", f"map 1.01 - 9.50 open; {units}", "stack", "2.02",
+                                 capsys=capsys)
+    assert (code, err) == (0, "") and out.endswith("answer: legal size 1\n")
+
+
+def test_a_long_unexpected_token_is_cut_in_the_message(project, capsys):
+    project.add_repo_rulebooks()
+    code, _, err = project.run("explain", "scs-1.8", "x" * 5000, "stack", "2.02", capsys=capsys)
+    first = err.splitlines()[0]
+    assert code == 1 and first.startswith("<situation>:1:1: error: unexpected '" + "x" * 60 + "...' (5,000 characters);")
+    assert len(first) < 400

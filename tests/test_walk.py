@@ -239,6 +239,8 @@ def test_a_change_to_any_field_of_any_node_is_a_change_to_diff():
         nodes = list(walk(book))
         by_field: dict[tuple[str, str], list] = {}
         for node in nodes:
+            if node is book.id:
+                continue     # the rulebook's id names the errata sheet; two versions compared share it (diff.py)
             for name, value in iter_fields(node):
                 if _mutated(value) is not None and not is_node_value(value):
                     by_field.setdefault((type(node).__name__, name), []).append(node)

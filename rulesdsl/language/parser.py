@@ -187,7 +187,11 @@ def _found(token: Token) -> str:
         return "end of file"
     if token.type == "_NL":
         return "end of line"
-    return f"'{token}'"
+    text = str(token)
+    return f"'{text}'" if len(text) <= _SHOWN_TOKEN else f"'{text[:_SHOWN_TOKEN]}...' ({len(text):,} characters)"
+
+
+_SHOWN_TOKEN = 60    # a longer token is cut in the message: the caret under the source line shows where it is
 
 
 def _open_brace(text: str) -> tuple[int, int] | None:
