@@ -794,7 +794,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
         "A supply line is a path from a unit to its side's supply source free of enemy units, prohibited terrain and EZOCs not negated by friendly units.",
         origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1230',
         notes=(
-            'Length is unlimited only as the general case: a game may restrict it. Each game names the supply sources.',
+            'Length is unlimited (none: no limit) only as the general case: a game may restrict it, as a number of hexes (supply.line_length = 8 hexes). Each game names the supply sources.',
             'Any path may be tried; a unit is out of supply only if none is clear. Each unit or stack traces on its own. EZOC blocking is set in 2.1f, negation in 2.1h.',
         ),
         see=('2.1f', '2.1h'),
@@ -1229,8 +1229,8 @@ EXPLOITATION_MINIMUM_MOVE_IF_INELIGIBLE = False
 SUPPLY_METHOD = 'trace'
 
 # 12.1a Supply line trace
-#   how long a supply line may be
-SUPPLY_LINE_LENGTH = 'unlimited'
+#   the most hexes a supply line may run (none: any length)
+SUPPLY_LINE_LENGTH = None
 #   whether enemy-occupied hexes block supply lines
 SUPPLY_BLOCKED_BY_ENEMY_UNITS = True
 #   whether prohibited terrain blocks supply lines
@@ -1496,7 +1496,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
     Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1336',
               meaning='whether a supply status holds until the next Supply Phase'),
     Parameter('supply.line_length', SUPPLY_LINE_LENGTH, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1232',
-              meaning='how long a supply line may be'),
+              meaning='the most hexes a supply line may run (none: any length)'),
     Parameter('supply.method', SUPPLY_METHOD, rule='12.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1222',
               meaning='how supply is determined: a traced line or a range'),
     Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:40',

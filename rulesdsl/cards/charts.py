@@ -74,6 +74,8 @@ def combat_text(cell: ir.CombatCell) -> str:
         parts.append(f"{cell.drm:+d}")
     if cell.across != ir.Crossing.ANY:
         parts.append(cell.across.value)
+    if cell.only is not None:
+        parts += [cell.only.role.value, cell.only.side.value]
     return " ".join(parts)
 
 
@@ -85,7 +87,7 @@ def combat_card_text(cell: ir.CombatCell, t: Labeler) -> list[str | Label]:
     if cell.kind in codes:
         parts.append(t(f"code.tec.{codes[cell.kind]}"))
     else:
-        text = combat_text(replace(cell, drm=0, across=ir.Crossing.ANY, shift=0))
+        text = combat_text(replace(cell, drm=0, across=ir.Crossing.ANY, shift=0, only=None))
         parts = [text] if text else []
         if cell.shift:
             parts += [" " if parts else "", str(abs(cell.shift)), t("code.tec.left" if cell.shift < 0 else "code.tec.right")]
@@ -93,6 +95,10 @@ def combat_card_text(cell: ir.CombatCell, t: Labeler) -> list[str | Label]:
         parts += [" " if parts else "", signed(cell.drm), " ", t("tec.drm", "DRM")]
     if cell.across == ir.Crossing.ALL:
         parts += [" (", t("tec.all-across", "only when every attacker is across"), ")"]
+    if cell.only is not None:    # one side's effect: "(only with Allies defending)"
+        key = f"tec.only-{cell.only.role.value}"
+        english = f"only with {{side}} {cell.only.role.value}"
+        parts += [" (", filled(t(key, english), side=t.name("player-turn", cell.only.side.value)), ")"]
     return parts
 
 

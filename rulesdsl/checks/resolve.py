@@ -189,6 +189,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _table_fit(charts)
     problems += _terrain_keys(tables, charts)
     problems += _terrain_labels(rulebook, charts)
+    problems += _terrain_sides(charts)
     problems += _card_references(rulebook, charts, tables)
     problems += _example_terrain(rulebook, charts)
     if "results" in charts and "rounding" not in charts:   # a standalone game brings its own
@@ -298,6 +299,28 @@ def _terrain_keys(tables: Mapping[str, ir.Effective[ir.LookupTable]],
                 out.append(Diagnostic(f"table '{table.name.value}' names terrain '{label.value}', which the "
                                       "Terrain Effects Chart does not have", label.span,
                                       suggest(label.value, known)))
+    return out
+
+
+def _terrain_sides(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
+    """A TEC cell for one side (`1L defending allies`) names a side of the sequence of play in effect (the
+    `player turn NAME` slots of its game turn)."""
+    chart, sequence = charts.get("terrain"), charts.get("sequence")
+    if chart is None:
+        return []
+    sides = [] if sequence is None else list(dict.fromkeys(
+        item.name.value for block in sequence.node.blocks if block.kind.value == "game"
+        for item in block.items if isinstance(item, ir.PlayerTurnSlot)))
+    out = []
+    for row in chart.node.rows:
+        only = row.combat.only
+        if only is None or only.side.value in sides:
+            continue
+        out.append(Diagnostic(f"terrain '{row.name.value}' is for side '{only.side.value}', which the sequence of "
+                              "play does not name", only.side.span,
+                              suggest(only.side.value, sides) or
+                              (f"the sides are {', '.join(sides)}" if sides else
+                               "name the sides in the game turn of the sequence of play: player turn NAME")))
     return out
 
 

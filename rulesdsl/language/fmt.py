@@ -103,6 +103,9 @@ def _cells(line: _Line) -> list[str] | None:
             combat.append(rest.pop(0))
             if combat[-1] in ("ne", "-", "P", "ot"):
                 break
+        if len(rest) >= 2 and rest[0] in ("defending", "attacking"):    # `1L defending allies`: one cell
+            combat += rest[:2]
+            rest = rest[2:]
         cells.append(" ".join(combat))
         while rest:
             cells.append(" ".join(rest[:2]))

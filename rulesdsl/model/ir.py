@@ -163,6 +163,12 @@ class DoneKind(Kind):
     ATTACK = "attack"
 
 
+class OnlyRole(Kind):
+    """Which side of a combat a one-side TEC cell names: the defender's or the attacker's."""
+    DEFENDING = "defending"
+    ATTACKING = "attacking"
+
+
 class Ruling(Kind):
     """The yes/no part of what an `expect` line says the rules answer."""
     LEGAL = "legal"
@@ -517,6 +523,16 @@ class MovementCell:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class OnlyFor:
+    """`defending allies` after a TEC combat cell: its effects hold only when that side defends (`attacking`:
+    attacks); other sides fight there as if the cell said ne."""
+
+    span: Span = _span()
+    role: OnlyRole
+    side: Text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CombatCell:
     """kind: none (ne, -), prohibited (P), other (ot), multiply (Ax1/2 Dx2, and shifts and DRMs: 1L -1)."""
 
@@ -528,6 +544,7 @@ class CombatCell:
     repeated: tuple[Text, ...]   # a second shift, DRM or multiplier of one side: an error validate reports
     drm: int = 0           # die roll modifier on the roll read by odds (-1, +1)
     across: Crossing = Crossing.ANY   # a hexside's shift and DRM: when any, or every (all-across), attacker crosses
+    only: OnlyFor | None = None       # `defending allies`: the effects hold only when that side defends (attacks)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

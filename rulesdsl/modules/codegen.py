@@ -171,6 +171,8 @@ def _combat(cell: ir.CombatCell) -> str:
         args.append(f"drm={cell.drm}")
     if cell.across != ir.Crossing.ANY:
         args.append(f"across={py(cell.across)}")
+    if cell.only is not None:
+        args += [f"role={py(str(cell.only.role))}", f"side={py(cell.only.side.value)}"]
     return f"CombatEffect({', '.join(args)})"
 
 
@@ -379,6 +381,7 @@ class ModuleContext(ExpressionContext):
     sequence_cites: str
     sequence_amended: list[str]     # comment lines: the phases an amendment changed, with their origin
     terrain: TerrainSection | None
+    one_side: list[str]                 # the TEC rows whose combat effect is for one side only
     ezoc: ir.EffectiveParameter | None
     results: ResultsSection | None
     below: ir.EffectiveParameter | None
@@ -521,6 +524,8 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "sequence_cites": sequence_cites,
         "sequence_amended": _amendments(resolved.sequence, "phase") if resolved.sequence is not None else [],
         "terrain": terrain,
+        "one_side": [row.name.value for row in resolved.terrain.node.rows if row.combat.only is not None]
+        if resolved.terrain is not None else [],
         "ezoc": params.get("zoc.entry_cost"),
         "results": results,
         "below": params.get("combat.below_table"),

@@ -51,7 +51,9 @@ _PROBES_PER_SITUATION = 400       # bounds the work on a large example; the ques
 
 
 def value_text(value: object) -> str:
-    """A parameter's typed value as a rulebook writes it: yes, 2 MP, +2 MP, 3, 1/2, rightmost, a, b."""
+    """A parameter's typed value as a rulebook writes it: yes, 2 MP, +2 MP, 3, 1/2, rightmost, a, b, none."""
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, Quantity):
@@ -87,6 +89,8 @@ def alternatives(value: object, declared: ir.Declared, resolved: ir.Resolved) ->
         return [not value]
     if kind == "count" and isinstance(value, int):
         return [v for v in (value + 1, value - 1) if v >= 0]
+    if kind == "quantity" and value is None and declared.type.unit:    # none (no limit): a tight limit instead
+        return [Quantity(Fraction(1), declared.type.unit, False)]
     if kind in ("quantity", "modifier") and isinstance(value, Quantity):
         amounts = [value.amount + 1, value.amount - 1]
         return [Quantity(a, value.unit, value.signed) for a in amounts if a >= 0 or kind == "modifier"]

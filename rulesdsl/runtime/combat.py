@@ -7,6 +7,7 @@ die roll modifiers and column shifts, keeping a derivation of each step.
 """
 from __future__ import annotations
 
+import copy
 import difflib
 import math
 from collections.abc import Callable, Iterable, Mapping
@@ -58,6 +59,9 @@ class Combat:
     situations: frozenset[str] | tuple[str, ...] = frozenset()   # declared by `combat situations:`
     amounts: Mapping[str, Number] = field(default_factory=dict)   # declared by `combat amounts:`
     dice: tuple[int, ...] = ()                                    # (white, red) when the rulebook reads them
+    # the sides fighting, by the names the sequence of play gives them: read where a TEC cell is for one side
+    attacker_side: str = ""
+    defender_side: str = ""
 
 
 # A roll: the dice total, or the dice themselves (white, red) when the rulebook reads them.
@@ -185,12 +189,13 @@ class Context:
     makes one; `memo` keeps each definition's value for this combat (see `once_per_combat`)."""
 
     __slots__ = ("combat", "defender_terrain", "attacking_hexes", "attackers", "defenders", "overrun",
-                 "crossed", "memo", "_situations", "_amounts", "_dice", "_result")
+                 "crossed", "defense_factor", "memo", "_situations", "_amounts", "_dice", "_result")
 
     def __init__(self, combat: Combat, vocabulary: Vocabulary, defender_terrain: BoundTerrain,
                  attacking_hexes: tuple[BoundHex, ...], defenders: tuple[BoundUnit, ...],
-                 crossed: tuple[Terrain, ...]):
+                 crossed: tuple[Terrain, ...], defense_factor: Fraction | None = Fraction(1)):
         self.combat = combat
+        self.defense_factor = defense_factor   # the defender's terrain's multiplier; None: attacking it is prohibited
         self.defender_terrain = defender_terrain
         self.attacking_hexes = attacking_hexes
         self.attackers = tuple(u for h in attacking_hexes for u in h.units)
@@ -451,11 +456,35 @@ class CombatEngine:
         self._defense_factors: dict[object, Fraction | None] = {}
         self._crossings: dict[tuple[tuple[str, ...], ...], tuple[Terrain, ...]] = {}
         self._words: dict[tuple[str, object], frozenset[str]] = {}
+        self._by_sides: dict[tuple[str, str], CombatEngine] = {}
 
     # -- binding a combat to the rulebook ------------------------------------------------
+    def _for_sides(self, combat: Combat) -> CombatEngine:
+        """The engine on the chart as the combat's sides fight on it (itself when no TEC cell is for one
+        side): a one-side cell has no effect for the other side."""
+        chart = self.terrain
+        if chart is None or not chart.one_side:
+            return self
+        key = (combat.attacker_side, combat.defender_side)
+        engine = self._by_sides.get(key)
+        if engine is None:
+            try:
+                view = chart.for_sides(*key)
+            except ValueError as exc:
+                raise RulesInputError(str(exc)) from None
+            engine = copy.copy(self)
+            engine.terrain, engine._by_sides = view, {}
+            engine._terrains, engine._sides, engine._hex_factors, engine._defense_factors, engine._crossings = \
+                {}, {}, {}, {}, {}
+            self._keep(self._by_sides, key, engine)
+        return engine
+
     def bind(self, combat: Combat) -> Context:
         if not isinstance(combat, Combat):
             raise TypeError("expected a rulesdsl.runtime.combat.Combat")
+        engine = self._for_sides(combat)
+        if engine is not self:
+            return engine.bind(combat)
         chart = self.terrain
         defender_terrain = self._terrain(combat.defender_terrain)
         hexes = []
@@ -472,7 +501,9 @@ class CombatEngine:
         if crossed_rows is None:
             crossed_rows = () if chart is None else chart.crossed_effects(crossings)
             self._keep(self._crossings, crossings, crossed_rows)
-        return Context(combat, self.vocabulary, defender_terrain, tuple(hexes), defenders, crossed_rows)
+        defense_factor = self._defense_factor(defender_terrain.query) if chart is not None else Fraction(1)
+        return Context(combat, self.vocabulary, defender_terrain, tuple(hexes), defenders, crossed_rows,
+                       defense_factor)
 
     def _keep(self, cache: dict[K, V], key: K, value: V) -> None:
         if len(cache) < self._KEEP:
@@ -607,7 +638,7 @@ class CombatEngine:
         for unit in ctx.defenders:
             defense += unit.defense if plain_defense else self._unit_strength(ctx, unit, "defense", steps)
         if self.terrain is not None:
-            multiplier = self._defense_factor(ctx.defender_terrain.query)
+            multiplier = ctx.defense_factor
             if multiplier is None:
                 raise RulesInputError(f"attacking into {ctx.defender_terrain.name} is prohibited")
             if multiplier != 1:
@@ -747,8 +778,7 @@ class CombatEngine:
             return self._resolve(combat, roll, None)
         dice = tuple(roll)
         if dice and not combat.dice:
-            combat = Combat(combat.attacking_hexes, combat.defenders, combat.defender_terrain, combat.overrun,
-                            combat.situations, combat.amounts, dice)
+            combat = replace(combat, dice=dice)
         return self._resolve(combat, sum(dice), None)
 
     def _resolve(self, combat: Combat, total: int, steps: list[str] | None) -> Resolution:

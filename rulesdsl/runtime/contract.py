@@ -137,8 +137,8 @@ ENGINE_PARAMETERS: tuple[EngineParameter, ...] = (
     # ---- supply ------------------------------------------------------------------------------------
     EngineParameter("supply.method", "choice", options=('trace', 'range'), drives="supply",
                     meaning='how supply is determined: a traced line or a range'),
-    EngineParameter("supply.line_length", "choice", options=('unlimited',), drives="supply",
-                    meaning='how long a supply line may be'),
+    EngineParameter("supply.line_length", "quantity", unit="hex", drives="supply",
+                    meaning='the most hexes a supply line may run (none: any length)'),
     EngineParameter("supply.blocked_by_enemy_units", "flag", drives="supply",
                     meaning='whether enemy-occupied hexes block supply lines'),
     EngineParameter("supply.blocked_by_prohibited_terrain", "flag", drives="supply",

@@ -251,7 +251,7 @@ def _aftermath(rules: RuleSet, result: Result, overrun: bool, lost_if_adverse: l
 def as_combat(situation: Situation, attackers: Sequence[str], defenders: Sequence[str], terrain_hex: Hex, *,
               overrun: bool = False) -> Combat:
     """The `Combat` a generated module resolves: attackers grouped by hex (with the hexsides they attack
-    across), the defenders, and the terrain of `terrain_hex`."""
+    across), the defenders, the terrain of `terrain_hex`, and the sides (for a TEC cell of one side)."""
     by_hex: dict[Hex, list[Counter]] = {}
     for name in attackers:
         unit = situation.unit(name)
@@ -262,7 +262,9 @@ def as_combat(situation: Situation, attackers: Sequence[str], defenders: Sequenc
                                            hexsides=situation.hexside_features(hex, terrain_hex), name=str(hex))
                               for hex, units in by_hex.items()),
         defenders=tuple(_unit(situation.unit(n)) for n in defenders),
-        defender_terrain=situation.terrain_at(terrain_hex), overrun=overrun)
+        defender_terrain=situation.terrain_at(terrain_hex), overrun=overrun,
+        attacker_side=situation.unit(attackers[0]).side if attackers else "",
+        defender_side=situation.unit(defenders[0]).side if defenders else "")
 
 
 def _unit(counter: Counter) -> Unit:

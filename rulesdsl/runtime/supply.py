@@ -10,7 +10,7 @@ side's `Situation.supply_sources`.  What may block a hex of it, each by its own 
   zoc.negated_for_supply_by_friendly_units  friendly units stand in it (the traced unit counts).
 
 `supply.method` is `trace` (the line above) or `range` (the unit is within the line length of a source,
-counted on the grid, whatever lies between).  `supply.line_length` is `unlimited` or a number of hexes.
+counted on the grid, whatever lies between).  `supply.line_length` is a number of hexes, or none (any length).
 
 When the rulebook has a table named `supply-distance`, keyed by terrain level, the line is in two legs: from
 the unit to a hex on a road connected to a source (or to a source), at most as many hexes as the table gives
@@ -169,12 +169,11 @@ class _Blocker:
 
 
 def _line_length(rules: RuleSet, steps: list[Step]) -> int | None:
-    word = rules.word("supply.line_length")
     length = rules.amount("supply.line_length")
     if length is not None:
         steps.append(rules.cite("supply.line_length", f"a supply line is at most {length} hexes long"))
         return int(length)
-    steps.append(rules.cite("supply.line_length", f"a supply line may be of any length ({word or 'no limit'})"))
+    steps.append(rules.cite("supply.line_length", "a supply line may be of any length"))
     return None
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Hashable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 # A terrain or hexside by name, or several (a hex of woods and a road; two hexsides).
@@ -43,6 +43,8 @@ class CombatEffect:
     drm: int = 0                # die roll modifier on the roll read by odds
     across: str = "any-across"  # a hexside's shift, DRM and defender multiplier: when any attacking hex
                                 # crosses it, or all-across
+    role: str = ""              # `defending` or `attacking`: the effect holds only when `side` does so
+    side: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,35 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         self._effects: dict[Hashable, CombatEffect] = {}
         self._multipliers: dict[Hashable, Fraction | None] = {}
         self._crossed: dict[Hashable, tuple[Terrain, ...]] = {}
+        # the rows whose combat effect holds for one side only (`1L defending allies`), and the chart as each
+        # pair of sides fights on it
+        self.one_side = tuple(r for r in self.rows if r.combat.side)
+        self._views: dict[tuple[str, str], TerrainEffectsChart] = {}
+
+    def for_sides(self, attacker: str, defender: str) -> TerrainEffectsChart:
+        """The chart as `attacker` attacking `defender` fights on it: a row whose combat effect holds for one
+        side only has no effect for the other.  The chart itself when no row is for one side.  Raises
+        ValueError when a row needs a side the combat does not give."""
+        if not self.one_side:
+            return self
+        key = (attacker, defender)
+        view = self._views.get(key)
+        if view is None:
+            rows = []
+            for row in self.rows:
+                effect = row.combat
+                if effect.side:
+                    given = defender if effect.role == "defending" else attacker
+                    if not given:
+                        raise ValueError(f"terrain {row.name!r} has its combat effect only when {effect.side} is "
+                                         f"{effect.role}: the combat must say which side "
+                                         f"{'defends' if effect.role == 'defending' else 'attacks'}")
+                    if given != effect.side:
+                        row = replace(row, combat=CombatEffect("none"))
+                rows.append(row)
+            view = self._views[key] = TerrainEffectsChart(rows, self.rule)
+            view.one_side = ()     # the sides are settled: a row kept is one whose side fights here
+        return view
 
     def __getitem__(self, name: str) -> Terrain:
         try:

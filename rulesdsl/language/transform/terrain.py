@@ -107,7 +107,11 @@ class TerrainBuilder(Builder):
         drm: int | None = None
         across = ir.Crossing.ANY
         repeated = []
+        only = None
         for token in items:
+            if isinstance(token, ir.OnlyFor):
+                only = token
+                continue
             if token.type == "ACROSS":
                 across = ir.Crossing(str(token))
                 continue
@@ -138,4 +142,9 @@ class TerrainBuilder(Builder):
                                              hint="write it like Dx2 or Ax1/2")]) from None
         return ir.CombatCell(span=self._span(meta), kind=ir.CombatKind.MULTIPLY, attacker=factors.get("attacker"),
                              defender=factors.get("defender"), shift=shift or 0, repeated=tuple(repeated),
-                             drm=drm or 0, across=across)
+                             drm=drm or 0, across=across, only=only)
+
+    @v_args(meta=True)
+    def combat_only(self, meta: Meta, items: list[Any]) -> Any:
+        role, side = items
+        return ir.OnlyFor(span=self._span(meta), role=ir.OnlyRole(str(role)), side=self._text(side))
