@@ -1740,6 +1740,7 @@ ENGINE = CombatEngine(
     odds=_odds_pair,
     terrain_rules=('3.2', '7.3', 'G1.1'),
     odds_rules=('rounding', 'cumulative-effects', '7.4'),
+    table_rules=('7.1', '7.4'),
     factors=FACTORS,
     # 7.4 (scs-1.8): combat.imaginary_columns = no
     shifts_before_limits=False,

@@ -187,24 +187,24 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'overruns', 'Overruns',
         'Armor advantage, quality, ambush and surprise apply to overruns; defensive artillery support does not.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:158',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:160',
         see=('ambush-and-surprise', 'drm'),
     ),
     RuleEntry(
         'reaction', 'Enemy reaction phase',
         'Ready, non-DG, supplied exploit-capable units of the other side not starting in an enemy ZOC may move half their MA, into enemy ZOCs but without overrunning.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:163',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:165',
     ),
     RuleEntry(
         'exploitation', 'Exploitation phase',
         'Exploit-capable units move their full MA or overrun and are marked unready, or move at most half their MA and stay ready.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:175',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:177',
         see=('readiness',),
     ),
     RuleEntry(
         'combat-procedure', 'Basic combat procedure',
         'Odds are total attack over total defense, rounded to the nearest column (3.5 to 1 is 4:1); 2d6 of two colours are read together for the CRT.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:182',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:184',
         notes=(
             "Defender results come from the odds column on the right side of the table; attacker losses from the defender's total strength on the left side, with the same roll and their own DRMs.",
             'The white die and the red die also decide ambush and surprise.',
@@ -214,7 +214,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'terrain-shifts', 'Factor effects and column shifts',
         'Good defensive terrain shifts the defender side one or two columns left, after the 5:1 limit, so the best odds into two-left-shift terrain are 3:1.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:201',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:203',
         notes=(
             'Terrain shifts do not move the attacker-loss side of the table. Engineers attacking a shift-terrain hex cancel one left shift.',
             'DG and out-of-supply units are halved (twice if both); fractions are kept until the final rounding.',
@@ -223,7 +223,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'armor-advantage', 'Armor advantage',
         'Tank attack over tank and anti-tank defense, rounded normally: 4:1 or better favours the attacker, 1:1 or worse the defender, nothing in shift terrain.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:229',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:231',
         notes=(
             '2:1 and 3:1 give neither side the advantage. A defender with only anti-tank and tube artillery earns it only against an attack that includes an armored unit.',
             'The source does not say what happens when one side has no armor factor at all. Choice: tank attack against no armor defense is attacker advantage; no tank attack against armor defense is read as 0:1, so the defender may earn it.',
@@ -232,7 +232,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'drm', 'Die roll modifiers',
         'Each side of the table has its own net DRM, limited to +3 or -3.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:255',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:257',
         notes=(
             'Defender-side DRMs (right side) move defender results; attacker-side DRMs (left side) move attacker losses.',
             'Attacker quality: every attacker better than the best defender. Defender quality: the best defender better than every attacker.',
@@ -241,7 +241,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'ambush-and-surprise', 'Ambush and surprise',
         "A white 1 is an ambush (up to 1-3), otherwise a red 6 is a surprise (down to 4-6); ambush eases the defender's result, surprise worsens it.",
-        origin='new-scs', source='rulebooks/series/new-scs.rules:281',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:283',
         notes=(
             "The source says a global intelligence condition favouring the attackers makes 'ambush' more likely; that contradicts the line's place among the surprise factors. Choice: it makes surprise more likely.",
             'Hazardous: every attacking hex has its attack reduced by terrain and none of them is terrain that would give a defender a column shift.',
@@ -250,7 +250,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'applying-results', 'Applying combat results',
         'Defenders in two-left-shift terrain may ignore a one-hex retreat; attackers who lost steps retreat a hex if the defender lost nothing.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:372',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:374',
         notes=(
             'Armor retreating through the ZOC of units with no anti-tank defense (infantry, light armor, pioneers) loses no step for it.',
             "Overrunning attackers must enter a vacated target hex; combat-phase attackers may advance as far as the defender's retreat, first into the defender's hex. Defenders never advance after beating off an attack.",
@@ -260,18 +260,18 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         'supply-effects', 'Supply phase',
         'Only the activated formation checks supply in its supply phase.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:407',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:409',
         see=('12.2',),
     ),
     RuleEntry(
         'dg-removal', 'DG removal phase',
         'Only the activated formation removes its DG markers; enemy units stay DG until the end of their own next activation.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:412',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:414',
     ),
     RuleEntry(
         'bombardment', 'Bombardment',
         "A rating is the chance in six on the white die to DG the target; then the red die, by soft units present, gives 0-2 step losses, never the hex's last step.",
-        origin='new-scs', source='rulebooks/series/new-scs.rules:418',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:420',
         notes=(
             'A hex is bombarded at most once an activation; only three units of one rating may fire together (group fire, rating +1).',
             "Armored units and units in cities or fortifications read the '0 soft units' column; a rating of 1 uses the 2-or-less table and 5 the 4-or-more table.",
@@ -573,6 +573,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
         origin='new-scs', source='rulebooks/series/new-scs.rules:144',
         notes=(
             'New SCS replaces the SCS cost limit by a list of prohibited targets, a deliberate relaxation that makes overruns alike across the series.',
+            "The terrain named is marked no-overrun in the Terrain Effects Chart (each game's chart marks its own swamp, major river and escarpment); the shift limit is this rule's parameter.",
         ),
     ),
     RuleEntry(
@@ -636,7 +637,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '6.2a', 'After an overrun',
         'An overrun earns no advance after combat, only entry into the cleared hex; a stack that fails to clear it stops.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:151',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:153',
         notes=(
             'A successful overrunning stack may move on to the limit of its MA but may not overrun again.',
         ),
@@ -737,7 +738,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '8.0a', 'First step loss',
         "The enemy picks each side's first step loss (armor only after an attack into shift terrain or with enemy tanks or anti-tank present); the owner picks the rest.",
-        origin='new-scs', source='rulebooks/series/new-scs.rules:381',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:383',
     ),
     RuleEntry(
         '8.0b', 'Spread the losses',
@@ -768,7 +769,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '9.0b', 'Blocked retreats',
         'Units that cannot retreat lose one step per unit for each hex of retreat not made.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:386',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:388',
         notes=(
             'SCS takes one step from the stack per hex; New SCS takes one per unit.',
         ),
@@ -889,7 +890,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.0b', 'Exploitation from an enemy ZOC',
         'Every exploit-capable active unit may exploit and overrun, wherever it starts.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:170',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:172',
         see=('exploitation',),
     ),
     RuleEntry(
@@ -929,7 +930,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.2', 'Out of Supply Effects',
         'Out-of-supply units attack at half strength but defend at full strength, and may not bombard, exploit or react.',
-        origin='new-scs', source='rulebooks/series/new-scs.rules:396',
+        origin='new-scs', source='rulebooks/series/new-scs.rules:398',
         notes=(
             'Dug-in troops cut off in the corridor held their ground: defense is not halved in this game.',
         ),
@@ -1232,6 +1233,8 @@ OVERRUN_MAX_STACKS = 1
 OVERRUN_MAX_TARGET_COST = None
 #   whether the target hex's cost for the overrun limit counts terrain only, not enemy ZOCs
 OVERRUN_TARGET_COST_IGNORES_ZOC = True
+#   the most columns left the target hex's terrain may shift for an overrun to be allowed
+OVERRUN_MAX_TARGET_SHIFT = 1
 
 # 6.1a Overruns in exploitation
 #   whether overruns in the Exploitation Phase are limited to units that may move in that phase
@@ -1462,7 +1465,7 @@ STACKING_LIMIT = Quantity(Fraction(5), 'step')
 PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) for p in (
     Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1065',
               meaning='whether attackers may advance the unfulfilled retreat distance when the defender is destroyed'),
-    Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='new-scs', source='rulebooks/series/new-scs.rules:153',
+    Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='new-scs', source='rulebooks/series/new-scs.rules:155',
               meaning='whether overrunning units may advance after combat'),
     Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1054',
               meaning='whether any unit in the attack, even one of zero strength, may advance'),
@@ -1484,27 +1487,27 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the least a road hex costs in an interdicted area'),
     Parameter('bombardment.air_rating', BOMBARDMENT_AIR_RATING, rule='air-phase', origin='new-scs', source='rulebooks/series/new-scs.rules:80',
               meaning='the rating of an air bombardment'),
-    Parameter('bombardment.armor_reduction', BOMBARDMENT_ARMOR_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:426',
+    Parameter('bombardment.armor_reduction', BOMBARDMENT_ARMOR_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:428',
               meaning='how much armored targets lower a rating'),
-    Parameter('bombardment.defensive_support_units', BOMBARDMENT_DEFENSIVE_SUPPORT_UNITS, rule='combat-procedure', origin='new-scs', source='rulebooks/series/new-scs.rules:184',
+    Parameter('bombardment.defensive_support_units', BOMBARDMENT_DEFENSIVE_SUPPORT_UNITS, rule='combat-procedure', origin='new-scs', source='rulebooks/series/new-scs.rules:186',
               meaning='how many artillery units may give defensive support to one combat'),
     Parameter('bombardment.flak_air_rating', BOMBARDMENT_FLAK_AIR_RATING, rule='air-phase', origin='new-scs', source='rulebooks/series/new-scs.rules:81',
               meaning='the rating of an air bombardment near enemy flak'),
-    Parameter('bombardment.group_bonus', BOMBARDMENT_GROUP_BONUS, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:421',
+    Parameter('bombardment.group_bonus', BOMBARDMENT_GROUP_BONUS, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:423',
               meaning="how much a group's rating rises"),
-    Parameter('bombardment.group_size', BOMBARDMENT_GROUP_SIZE, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:420',
+    Parameter('bombardment.group_size', BOMBARDMENT_GROUP_SIZE, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:422',
               meaning='how many same-rated units fire together as a group'),
-    Parameter('bombardment.heavy_cover_reduction', BOMBARDMENT_HEAVY_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:425',
+    Parameter('bombardment.heavy_cover_reduction', BOMBARDMENT_HEAVY_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:427',
               meaning='how much cities and fortifications lower a rating'),
-    Parameter('bombardment.light_cover_reduction', BOMBARDMENT_LIGHT_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:424',
+    Parameter('bombardment.light_cover_reduction', BOMBARDMENT_LIGHT_COVER_REDUCTION, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:426',
               meaning='how much villages and similar cover lower a rating'),
-    Parameter('bombardment.min_rating', BOMBARDMENT_MIN_RATING, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:423',
+    Parameter('bombardment.min_rating', BOMBARDMENT_MIN_RATING, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:425',
               meaning='the lowest a bombardment rating can fall'),
-    Parameter('bombardment.moved_penalty', BOMBARDMENT_MOVED_PENALTY, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:422',
+    Parameter('bombardment.moved_penalty', BOMBARDMENT_MOVED_PENALTY, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:424',
               meaning='how much a rating falls for artillery that moved'),
-    Parameter('bombardment.out_of_supply_allowed', BOMBARDMENT_OUT_OF_SUPPLY_ALLOWED, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:404',
+    Parameter('bombardment.out_of_supply_allowed', BOMBARDMENT_OUT_OF_SUPPLY_ALLOWED, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:406',
               meaning='whether out-of-supply artillery may bombard, defensively included'),
-    Parameter('bombardment.spares_last_step', BOMBARDMENT_SPARES_LAST_STEP, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:427',
+    Parameter('bombardment.spares_last_step', BOMBARDMENT_SPARES_LAST_STEP, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:429',
               meaning='whether the last step in a hex survives bombardment'),
     Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:760',
               meaning='where an attack above the right-most odds column is resolved'),
@@ -1522,7 +1525,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether the defender carries out his result before the attacker'),
     Parameter('combat.defender_hexes_per_attack', COMBAT_DEFENDER_HEXES_PER_ATTACK, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:655',
               meaning='how many hexes one attack may target'),
-    Parameter('combat.dg_factor', COMBAT_DG_FACTOR, rule='combat-procedure', origin='new-scs', source='rulebooks/series/new-scs.rules:185',
+    Parameter('combat.dg_factor', COMBAT_DG_FACTOR, rule='combat-procedure', origin='new-scs', source='rulebooks/series/new-scs.rules:187',
               meaning="what a disrupted (DG) unit's combat strength is multiplied by"),
     Parameter('combat.imaginary_columns', COMBAT_IMAGINARY_COLUMNS, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:761',
               meaning="whether column shifts may count from columns beyond the table's edges"),
@@ -1596,7 +1599,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether retreat results against the overrunning units are carried out'),
     Parameter('overrun.cost', OVERRUN_COST, rule='6.0', origin='new-scs', source='rulebooks/series/new-scs.rules:136',
               meaning='the MPs an overrun costs, beyond entering the hex it is made from'),
-    Parameter('overrun.ends_movement', OVERRUN_ENDS_MOVEMENT, rule='6.2a', origin='new-scs', source='rulebooks/series/new-scs.rules:154',
+    Parameter('overrun.ends_movement', OVERRUN_ENDS_MOVEMENT, rule='6.2a', origin='new-scs', source='rulebooks/series/new-scs.rules:156',
               meaning="whether an overrun ends the overrunning units' movement"),
     Parameter('overrun.exploitation_requires_eligibility', OVERRUN_EXPLOITATION_REQUIRES_ELIGIBILITY, rule='6.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:534',
               meaning='whether overruns in the Exploitation Phase are limited to units that may move in that phase'),
@@ -1608,6 +1611,8 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='how many stacks may take part in one overrun'),
     Parameter('overrun.max_target_cost', OVERRUN_MAX_TARGET_COST, rule='6.0c', origin='new-scs', source='rulebooks/series/new-scs.rules:146',
               meaning='the most the target hex may cost to enter for an overrun to be allowed'),
+    Parameter('overrun.max_target_shift', OVERRUN_MAX_TARGET_SHIFT, rule='6.0c', origin='new-scs', source='rulebooks/series/new-scs.rules:148',
+              meaning="the most columns left the target hex's terrain may shift for an overrun to be allowed"),
     Parameter('overrun.may_also_attack_in_combat', OVERRUN_MAY_ALSO_ATTACK_IN_COMBAT, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:542',
               meaning='whether units that overran may attack again in the Combat Phase'),
     Parameter('overrun.may_use_roads', OVERRUN_MAY_USE_ROADS, rule='6.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:557',
@@ -1628,11 +1633,11 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning="whether the target hex's cost for the overrun limit counts terrain only, not enemy ZOCs"),
     Parameter('overrun.who', OVERRUN_WHO, rule='6.0', origin='new-scs', source='rulebooks/series/new-scs.rules:139',
               meaning='which units may overrun'),
-    Parameter('reaction.may_enter_ezoc', REACTION_MAY_ENTER_EZOC, rule='reaction', origin='new-scs', source='rulebooks/series/new-scs.rules:167',
+    Parameter('reaction.may_enter_ezoc', REACTION_MAY_ENTER_EZOC, rule='reaction', origin='new-scs', source='rulebooks/series/new-scs.rules:169',
               meaning='whether reacting units may enter enemy ZOCs'),
-    Parameter('reaction.may_overrun', REACTION_MAY_OVERRUN, rule='reaction', origin='new-scs', source='rulebooks/series/new-scs.rules:166',
+    Parameter('reaction.may_overrun', REACTION_MAY_OVERRUN, rule='reaction', origin='new-scs', source='rulebooks/series/new-scs.rules:168',
               meaning='whether reacting units may overrun'),
-    Parameter('reaction.movement_fraction', REACTION_MOVEMENT_FRACTION, rule='reaction', origin='new-scs', source='rulebooks/series/new-scs.rules:165',
+    Parameter('reaction.movement_fraction', REACTION_MOVEMENT_FRACTION, rule='reaction', origin='new-scs', source='rulebooks/series/new-scs.rules:167',
               meaning='the share of its MA a reacting unit may use'),
     Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='5.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:404',
               meaning='whether reinforcements are in supply when they arrive'),
@@ -1652,13 +1657,13 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the MPs a reinforcement spends to be placed'),
     Parameter('reinforcement.placement_ignores_ezoc', REINFORCEMENT_PLACEMENT_IGNORES_EZOC, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:423',
               meaning='whether enemy ZOCs have no effect on placing reinforcements'),
-    Parameter('retreat.attacker_retreats_on_empty_result', RETREAT_ATTACKER_RETREATS_ON_EMPTY_RESULT, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:375',
+    Parameter('retreat.attacker_retreats_on_empty_result', RETREAT_ATTACKER_RETREATS_ON_EMPTY_RESULT, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:377',
               meaning='whether attackers who lost steps retreat a hex when the defender lost nothing'),
-    Parameter('retreat.blocked_loss_per_unit', RETREAT_BLOCKED_LOSS_PER_UNIT, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:390',
+    Parameter('retreat.blocked_loss_per_unit', RETREAT_BLOCKED_LOSS_PER_UNIT, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:392',
               meaning='whether a blocked retreat costs a step per unit rather than per stack'),
-    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:388',
+    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:390',
               meaning='the steps a stack loses for each retreat hex it cannot make'),
-    Parameter('retreat.close_terrain_ignores_one_hex', RETREAT_CLOSE_TERRAIN_IGNORES_ONE_HEX, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:374',
+    Parameter('retreat.close_terrain_ignores_one_hex', RETREAT_CLOSE_TERRAIN_IGNORES_ONE_HEX, rule='applying-results', origin='new-scs', source='rulebooks/series/new-scs.rules:376',
               meaning='whether defenders in the strongest shift terrain may ignore a one-hex retreat'),
     Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:884',
               meaning='whether retreats are counted in hexes rather than Movement Points'),
@@ -1672,7 +1677,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether retreat-caused step losses are taken once per stack rather than per unit'),
     Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='9.0e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:913',
               meaning='whether retreating units may take different paths'),
-    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:389',
+    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='new-scs', source='rulebooks/series/new-scs.rules:391',
               meaning='whether the owner picks which units take retreat-caused step losses'),
     Parameter('retreat.owner_retreats', RETREAT_OWNER_RETREATS, rule='9.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:937',
               meaning='whether the owning player moves his own retreating units'),
@@ -1734,7 +1739,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning="whether a stack's top unit must be one able to attack, when the stack holds one"),
     Parameter('steps.excess_ignored', STEPS_EXCESS_IGNORED, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:855',
               meaning='whether step losses beyond what a side can absorb are ignored'),
-    Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='new-scs', source='rulebooks/series/new-scs.rules:383',
+    Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='new-scs', source='rulebooks/series/new-scs.rules:385',
               meaning="which unit takes a side's first step loss"),
     Parameter('steps.markers_change_strength', STEPS_MARKERS_CHANGE_STRENGTH, rule='8.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:837',
               meaning='whether step-loss markers under a unit lower its strength'),
@@ -1746,7 +1751,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether enemy-occupied hexes block supply lines'),
     Parameter('supply.blocked_by_prohibited_terrain', SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1234',
               meaning='whether prohibited terrain blocks supply lines'),
-    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:398',
+    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:400',
               meaning='whether out-of-supply effects apply from the moment a unit is marked until the marker goes'),
     Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1336',
               meaning='whether a supply status holds until the next Supply Phase'),
@@ -1754,15 +1759,15 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the most hexes a supply line may run (none: any length)'),
     Parameter('supply.method', SUPPLY_METHOD, rule='12.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1222',
               meaning='how supply is determined: a traced line or a range'),
-    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:399',
+    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:401',
               meaning="what an out-of-supply unit's Attack Strength is multiplied by"),
     Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='corridor', source='rulebooks/games/corridor.rules:26',
               meaning="what an out-of-supply unit's Defense Strength is multiplied by"),
-    Parameter('supply.out_of_supply_may_exploit', SUPPLY_OUT_OF_SUPPLY_MAY_EXPLOIT, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:402',
+    Parameter('supply.out_of_supply_may_exploit', SUPPLY_OUT_OF_SUPPLY_MAY_EXPLOIT, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:404',
               meaning='whether out-of-supply units may exploit'),
-    Parameter('supply.out_of_supply_may_react', SUPPLY_OUT_OF_SUPPLY_MAY_REACT, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:403',
+    Parameter('supply.out_of_supply_may_react', SUPPLY_OUT_OF_SUPPLY_MAY_REACT, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:405',
               meaning='whether out-of-supply units may make reaction moves'),
-    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:401',
+    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:403',
               meaning="what an out-of-supply unit's Movement Allowance is multiplied by"),
     Parameter('victory.off_map_losses_count', VICTORY_OFF_MAP_LOSSES_COUNT, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:342',
               meaning='whether units destroyed by leaving the map count as losses for victory'),
@@ -2235,6 +2240,7 @@ ENGINE = CombatEngine(
     odds=_odds_pair,
     terrain_rules=('3.2', '7.3', 'terrain-shifts', 'G1.1'),
     odds_rules=('rounding', 'cumulative-effects', '7.4'),
+    table_rules=('combat-procedure', '7.4'),
     modifiers=MODIFIERS,
     cap=3,
     shifts=SHIFTS,

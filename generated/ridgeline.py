@@ -1728,6 +1728,7 @@ ENGINE = CombatEngine(
     odds=_odds_pair,
     terrain_rules=('5.1', '5.4', '10.1', '13.5', 'G3.0', 'G3.1'),
     odds_rules=('10.8', '11.1.5', '11.2.5'),
+    table_rules=('10.8', '10.1', '10.11'),
     shifts=SHIFTS,
     per_side=None,
     factors=FACTORS,

@@ -333,6 +333,11 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
                     yield lambda s=situation, u=units, h=hex: engine.may_overrun(s, u, h, board.front)
                 yield lambda s=situation, u=units, h=start: engine.may_overrun(s, u, h, H("10.11"))
             yield lambda s=situation: engine.may_overrun(s, ("scouts",), H("3.04"), H("3.05"))
+            # a target in the terrain of the strongest shift on the chart (New SCS bars two left shifts)
+            if board.names["close"]:
+                dug_in = dataclasses.replace(situation, terrain={**situation.terrain, board.front: (board.names["close"],)})
+                for hex in [c, *away]:
+                    yield lambda s=dug_in, h=hex: engine.may_overrun(s, ("tank",), h, board.front)
             # the tank overran once already this phase, and the target was overrun once already
             for record in (Record(overruns={"tank": 1}), Record(overrun_targets={board.front: 1})):
                 for hex in [c, *away]:

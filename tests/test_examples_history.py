@@ -163,3 +163,31 @@ def test_explain_gives_the_whole_answer_and_reads_done_lines(project, capsys):
     assert out.endswith("answer: refused\n")
     code, out, _ = project.run("explain", "scs-1.8", situation, "stack", "2.02", capsys=capsys)
     assert code == 0 and out.endswith("answer: legal size 2\n")
+
+
+def test_every_step_of_the_shipped_examples_names_its_rule():
+    """`explain` cites the rule of every step of every shipped example's answer: a terrain cost the chart's
+    rule, a total the chart's, a counter's printed MA the movement rule, a combat's column the CRT's; a step
+    about a parameter the rulebook leaves unset names the parameter and says that no rule sets it."""
+    from conftest import ROOT
+    from rulesdsl.checks.examples import Unanswerable, ask, engine_of
+    from rulesdsl.modules.modcheck import compiled_module
+    from rulesdsl.project.build import compile_project
+    project = compile_project(ROOT, examples=False, generate=False)
+    uncited, asked = [], 0
+    for rid, resolved in sorted(project.resolved.items()):
+        _, module, _ = compiled_module(resolved)
+        for example in resolved.rulebook.examples:
+            situation, _ = build(example.situation, getattr(module, "TERRAIN", None))
+            if situation is None:
+                continue
+            for expectation in example.situation.expectations:
+                try:
+                    answer = ask(engine_of(module), module, situation, expectation)
+                except Unanswerable:
+                    continue
+                asked += 1
+                uncited += [f"{rid}: {example.title.value}: {query_text(expectation)}: {step.text}"
+                            for step in answer.steps if step.rule is None and
+                            not (step.parameter and f"sets {step.parameter})" in step.text)]
+    assert asked > 150 and uncited == [], "\n".join(uncited[:20])

@@ -40,7 +40,7 @@ def test_a_resolution_writes_its_derivation_only_when_read(monkeypatch: pytest.M
     first = resolution.derivation
     assert first == resolution.derivation and len(calls) == 1       # worked out once, then kept
     assert first[0] == "hex 2: attack 4 x 1/2 for terrain [3.2 7.3 G1.1]"
-    assert first[-1] == "roll 7: D1r2"
+    assert first[-1] == "roll 7: D1r2 [7.1 7.4]"
 
 
 COMBATS = {

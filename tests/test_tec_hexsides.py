@@ -192,7 +192,7 @@ def test_a_drm_cell_changes_the_roll_and_cites_the_tec(classic):
     assert clear.result.text == "EX" and clear.drm == (0, 0)
     assert rough.result.text == "DR" and rough.drm == (0, -1) and rough.roll == 3      # read on a 2
     assert [(m.name, m.value, m.rules) for m in rough.modifiers] == [("terrain", -1, ("7.3",))]
-    assert "roll 3 -1 = 2: DR" in rough.derivation and "DRM terrain: -1 [7.3]" in rough.derivation
+    assert "roll 3 -1 = 2: DR [7.0]" in rough.derivation and "DRM terrain: -1 [7.3]" in rough.derivation
 
 
 def test_a_hexside_drm_applies_when_any_attacker_crosses_it(classic):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import types
 import typing
 from fractions import Fraction
@@ -115,6 +116,7 @@ terrain effects chart {
     forest combat 1L
   hexside:
     river +1 1L -1 all-across
+    canal +1 Ax1/2 attacking axis no-overrun
     ford movement +1
 }
 
@@ -221,8 +223,8 @@ def _mutated(value):
         return value + 1
     if isinstance(value, Fraction):
         return value + 1
-    if isinstance(value, str):
-        return value + "9"
+    if isinstance(value, str):    # a roll label stays a roll label (`13+9` is no roll the grammar reads)
+        return "99" if re.fullmatch(r"[0-9]+(?:-[0-9]*|\+)?", value) and value != "99" else value + "9"
     if isinstance(value, tuple) and value:
         return value[:-1]
     return None

@@ -243,7 +243,9 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
 
     sections = []
     for kind in ("hex", "road", "hexside"):
-        rows = [{"name": t.name("terrain", r.name.value), "movement": movement_text(r.movement, t),
+        rows = [{"name": t.name("terrain", r.name.value),
+                 "movement": movement_text(r.movement, t) + ([" (", t("tec.no-overrun", "no overrun"), ")"]
+                                                             if r.no_overrun else []),
                  "own": own(r.name.value), "movement_own": own(f"{r.name.value} movement"),
                  "combat_own": own(f"{r.name.value} combat"),
                  "combat": combat_card_text(r.combat, t), "level": r.level,

@@ -11,6 +11,7 @@ against its own rules: a difference there is a note naming the game's rule that 
 """
 from __future__ import annotations
 
+import re
 import types
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -103,7 +104,10 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
         data = {"unit": move.unit, "path": _hexes(move.path), "costs": [_fraction(c) for c in move.costs],
                 "total": str(move.total), "allowance": str(move.allowance), "legal": move.legal,
                 "reason": move.reason}
-        steps = move.steps if move.legal or not move.reason else (*move.steps, Step(f"refused: {move.reason}"))
+        last = next((s for s in reversed(move.steps) if s.rule is not None), None)   # the rule that refused it
+        refusal = Step(f"refused: {move.reason}") if last is None else \
+            Step(f"refused: {move.reason}", rule=last.rule, origin=last.origin, source=last.source)
+        steps = move.steps if move.legal or not move.reason else (*move.steps, refusal)
         if r is None or r.costs or (r.ruling is None and r.total is None):
             shown += ["costs", *(_fraction(c) for c in move.costs)]
             if r is not None and tuple(move.costs) != tuple(r.costs):
@@ -164,7 +168,9 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             verdict = _engine_call("attack", engine.may_attack, situation, units, hexes[0],
                                    more_targets=hexes[1:])
         data = {"allowed": verdict.allowed, "reasons": list(verdict.reasons),
-                "cost": None if verdict.cost is None else str(verdict.cost)}
+                "cost": None if verdict.cost is None else str(verdict.cost),
+                "remaining": None if verdict.remaining is None else str(verdict.remaining),
+                "allowance": None if verdict.allowance is None else str(verdict.allowance)}
         steps = verdict.steps
         ruling(r.ruling if r else None, verdict.allowed, ir.Ruling.ALLOWED, ir.Ruling.REFUSED)
         if verdict.allowed and (r is None or r.amount is not None) and verdict.cost is not None:
@@ -270,10 +276,25 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
             ok = False
     data = {"odds": resolution.odds, "column": resolution.column, "roll": roll,
             "result": str(resolution.result.text) if isinstance(resolution, Resolution) else None}
-    steps = engagement.steps + tuple(Step(line) for line in resolution.derivation)
+    steps = engagement.steps + tuple(_derivation_step(line) for line in resolution.derivation)
     computed = " ".join(shown)
     return Answer(computed, data, steps, ok,
                   "" if ok else f"expected {result_text(r, expectation.kind)}, computed {computed}")
+
+
+_CITED = re.compile(r"^(?P<text>.*?) \[(?P<rules>[^\]]+)\]$")
+
+
+def _derivation_step(line: str) -> Step:
+    """A line of the combat engine's derivation as a step: its trailing `[7.3 G1.1]` (the rules the line
+    applied, or `[12.2: supply.minimum_strength]`, a parameter and its rule) becomes the step's rule."""
+    match = _CITED.match(line)
+    if match is None:
+        return Step(line)
+    rules, _, parameter = match.group("rules").partition(": ")
+    if "." in rules and not parameter and " " not in rules and not rules[0].isdigit():
+        return Step(match.group("text"), parameter=rules)          # `[supply.minimum_strength]`: no rule sets it
+    return Step(match.group("text"), rule=rules, parameter=parameter or None)
 
 
 # ---- running the examples of a rulebook ------------------------------------------------------------------

@@ -771,8 +771,8 @@ def _results(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
 
 
 def _item_text(record: dict[str, str]) -> str | None:
-    """An item's fields as words: 'kind hex, movement 3, combat Ax½'."""
-    return ", ".join(f"{field} {value}" for field, value in record.items() if value) or None
+    """An item's fields as words: 'kind hex, movement 3, combat Ax½' (a flag it leaves off says nothing)."""
+    return ", ".join(f"{field} {value}" for field, value in record.items() if value and value != "no") or None
 
 
 def _keyed(area: str, heading: str, old: dict[str, Any], new: dict[str, Any], noun: str) -> list[Change]:

@@ -108,8 +108,9 @@ def _cells(line: _Line) -> list[str] | None:
             rest = rest[2:]
         cells.append(" ".join(combat))
         while rest:
-            cells.append(" ".join(rest[:2]))
-            rest = rest[2:]
+            size = 1 if rest[0] == "no-overrun" else 2     # `level 2`, `line close`, and the one-word `no-overrun`
+            cells.append(" ".join(rest[:size]))
+            rest = rest[size:]
         return cells
     if kind == "declarations":
         if len(tokens) > 4 and tokens[-3] == "descriptive":   # name  kind  descriptive REASON  "meaning"

@@ -182,6 +182,8 @@ def _terrain_extras(row: ir.TerrainRow) -> str:
         extras += f", level={row.level}"
     if row.line is not None:
         extras += f", line={py(row.line.value)}"
+    if row.no_overrun:
+        extras += ", no_overrun=True"
     return extras + "),"
 
 

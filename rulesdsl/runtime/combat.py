@@ -429,6 +429,7 @@ class CombatEngine:
                  table: CombatResultsTable | None, odds: Callable[[Number, Number], tuple[int, int]] | None,
                  modifiers: Iterable[ModifierSpec] = (), cap: int | None = None, shifts: Iterable[ShiftSpec] = (),
                  per_side: int | None = None, terrain_rules: Iterable[str] = (), odds_rules: Iterable[str] = (),
+                 table_rules: Iterable[str] = (),
                  adjustments: Iterable[AdjustmentSpec] = (), shifts_before_limits: bool = False,
                  factors: Iterable[FactorSpec] = (), terrain_combination: str | None = None,
                  shift_off_left: bool | None = None, terrain_per_unit: bool = True,
@@ -444,6 +445,7 @@ class CombatEngine:
         self.modifiers, self.cap = tuple(modifiers), cap
         self.shift_specs, self.per_side = tuple(shifts), per_side
         self.terrain_rules, self.odds_rules = tuple(terrain_rules), tuple(odds_rules)
+        self.table_rules = tuple(table_rules)     # the Combat Results Table's cites: the column, the roll
         self.adjustments = tuple(adjustments)
         self.shifts_before_limits = shifts_before_limits
         self.factors = tuple(factors)
@@ -725,7 +727,7 @@ class CombatEngine:
         odds_text = "-" if pair is None else f"{pair[0]}:{pair[1]}"
         shift, shifts = self.column_shifts(ctx)
         if steps is not None:
-            steps.append(f"attack {attack}, defense {defense}")
+            steps.append(f"attack {attack}, defense {defense}{self._cite(self.odds_rules)}")
             steps.append(f"odds {odds_text}{self._cite(self.odds_rules)}")
             steps += [f"column shift {c}" for c in shifts]
         table, line = self.table, None
@@ -738,7 +740,7 @@ class CombatEngine:
             line = row.line or row.name
             table = table.line(line)
             if steps is not None:
-                steps.append(f"odds line {line} for {row.name}")
+                steps.append(f"odds line {line} for {row.name}{self._cite(self.table_rules)}")
         column = table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
         return attack, defense, odds_text, shift, shifts, table, line, column
 
@@ -752,7 +754,8 @@ class CombatEngine:
     def _assess(self, combat: Combat, steps: list[str] | None) -> Assessment:
         attack, defense, odds_text, shift, shifts, table, _, column = self._column(self.bind(combat), steps)
         if steps is not None and table is not None:
-            steps.append(f"column {column}" if column is not None else "below the table")
+            steps.append((f"column {column}" if column is not None else "below the table")
+                         + self._cite(self.table_rules))
         position = None if column is None or table is None else table.columns.index(column)
         explain = partial(self._explain_assessment, combat) if steps is None else None
         return Assessment(odds_text, column, attack, defense, shift, shifts, position, explain)
@@ -792,23 +795,25 @@ class CombatEngine:
         if column is None:
             result = table.below_result()
             if steps is not None:
-                steps.append(f"below the table: {result.text}, no roll")
+                steps.append(f"below the table: {result.text}, no roll{self._cite(self.table_rules)}")
             return Resolution(result, odds_text, None, attack, defense, shift, shifts, (0, 0), modifiers,
                               total, line, explain)
         if steps is not None:
-            steps.append(f"column {column}" + (f" (shifted {shift:+d})" if shift else ""))
+            steps.append(f"column {column}" + (f" (shifted {shift:+d})" if shift else "") + self._cite(self.table_rules))
         if table.attacker is None:
             net = drm_defender  # a one-sided table reads one roll: 'both' DRMs apply once
             result = table.result(column, total, net)
             if steps is not None:
-                steps.append(f"roll {total}{f' {net:+d} = {total + net}' if net else ''}: {result.text}")
+                steps.append(f"roll {total}{f' {net:+d} = {total + net}' if net else ''}: {result.text}"
+                             f"{self._cite(self.table_rules)}")
         else:
             defender = table.result(column, total, drm_defender)
             attacker = table.attacker.result(defense, total, drm_attacker)
             if steps is not None:
-                steps.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}")
+                steps.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}"
+                             f"{self._cite(self.table_rules)}")
                 steps.append(f"attacker side: roll {total} {drm_attacker:+d} on defense "
-                             f"{table.attacker.column(defense)}: {attacker.text}")
+                             f"{table.attacker.column(defense)}: {attacker.text}{self._cite(self.table_rules)}")
             result = replace(defender, attacker_steps=attacker.attacker_steps,
                              attacker_retreat=attacker.attacker_retreat, text=f"{attacker.text} / {defender.text}",
                              breakthrough=attacker.breakthrough or defender.breakthrough,

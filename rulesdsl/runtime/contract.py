@@ -216,6 +216,8 @@ ENGINE_PARAMETERS: tuple[EngineParameter, ...] = (
                     meaning='whether units that begin the phase in an enemy ZOC may overrun'),
     EngineParameter("overrun.cost", "quantity", unit="MP", drives="may_overrun",
                     meaning='the MPs an overrun costs, beyond entering the hex it is made from'),
+    EngineParameter("overrun.max_target_shift", "count", drives="may_overrun",
+                    meaning="the most columns left the target hex's terrain may shift for an overrun to be allowed"),
     EngineParameter("overrun.max_target_cost", "quantity", unit="MP", drives="may_overrun",
                     meaning='the most the target hex may cost to enter for an overrun to be allowed'),
     EngineParameter("overrun.may_use_roads", "flag", drives="may_overrun",

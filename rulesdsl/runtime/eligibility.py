@@ -60,7 +60,8 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
     defenders = [u for u in situation.units_at(target) if u.side != side]
     if not defenders:
         return _refused([f"{target} holds no enemy unit"], steps)
-    steps.append(Step(f"{names} overrun {', '.join(str(u) for u in defenders)} in {target} from {from_hex}"))
+    steps.append(rules.cite_rule_of("overrun.cost", f"{names} overrun {', '.join(str(u) for u in defenders)} in "
+                                                    f"{target} from {from_hex}"))
     if rules.flag("overrun.from_adjacent_hex"):
         attack_hex = from_hex
         steps.append(rules.cite("overrun.from_adjacent_hex",
@@ -134,7 +135,8 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
     ezoc_start = engine.enemy_zoc(base, side)
     for start, group in starts.items():
         if start not in ezoc_start:
-            steps.append(Step(f"{', '.join(map(str, group))} began the phase in {start}, in no enemy ZOC"))
+            steps.append(rules.cite_rule_of("overrun.allowed_from_ezoc", f"{', '.join(map(str, group))} began the "
+                                                                         f"phase in {start}, in no enemy ZOC"))
         elif rules.flag("overrun.allowed_from_ezoc"):
             steps.append(rules.cite("overrun.allowed_from_ezoc",
                                     f"{', '.join(map(str, group))} began the phase in an enemy ZOC ({start}), "
@@ -173,6 +175,9 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
         else:
             steps.append(rules.cite("overrun.max_target_cost", f"{target} costs {target_cost} MP, within {limit} MP"))
 
+    # ---- the target's terrain: what may not be overrun at all ---------------------------------------
+    _barred_terrain(rules, situation, side, from_hex, target, reasons, steps)
+
     # ---- the move there, and what the overrun costs -------------------------------------------------
     # in the Exploitation Phase the overrun's own rule says who may make it (6.1a, above): its move is not
     # barred again by the rule on who moves in that phase, which the engine's `move` applies
@@ -187,7 +192,7 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
     for unit, (_, _, _, _, _, move_steps) in zip(counters, priced):
         if move_steps not in shown:
             shown.append(move_steps)
-            steps.append(Step(f"{unit}'s move to {from_hex}:"))
+            steps.append(rules.cite_chart(f"{unit}'s move to {from_hex}:"))
             steps.extend(move_steps)
     overrun_cost = rules.amount("overrun.cost")
     steps.append(rules.cite("overrun.cost", f"the overrun costs {overrun_cost or 0} MP"))
@@ -197,11 +202,11 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
     if attack_hex == target and target_cost is not None:
         in_hex += target_cost
         total += target_cost
-        steps.append(Step(f"entering {target} costs {target_cost} MP more"))
+        steps.append(rules.cite_chart(f"entering {target} costs {target_cost} MP more"))
     cost = in_hex + overrun_cost
     need = total + overrun_cost
-    steps.append(Step(f"{cost} MP in {from_hex} ({in_hex} to enter it and {overrun_cost} to overrun), "
-                      f"{need} MP in all"))
+    steps.append(rules.cite_chart(f"{cost} MP in {from_hex} ({in_hex} to enter it and {overrun_cost} to overrun), "
+                                  f"{need} MP in all"))
     remaining: Fraction | None = None
     for unit, (_, _, _, allowance, moved, _) in zip(counters, priced):
         if need <= allowance:
@@ -290,7 +295,51 @@ def _cheapest(engine: Questions, base: Situation, unit: Counter, start: Hex, fro
     if best is None:
         return f"{unit} cannot reach {from_hex}", Fraction(0), Fraction(0), Fraction(0), 0, reach.steps
     allowance = engine.move(base, unit.name, []).allowance
-    return None, best[1], best[0], allowance, best[2], (Step(f"{unit} reaches {from_hex} for {best[0]} MP"),)
+    return None, best[1], best[0], allowance, best[2], (
+        engine.rules.cite_chart(f"{unit} reaches {from_hex} for {best[0]} MP"),)
+
+
+# the rule on what an overrun may target, which the TEC's `no-overrun` marks apply (New SCS 6.0c)
+_TARGET_RULE = ("overrun.max_target_shift", "overrun.max_target_cost")
+
+
+def _barred_terrain(rules: RuleSet, situation: Situation, side: str, from_hex: Hex, target: Hex,
+                    reasons: list[str], steps: list[Step]) -> None:
+    """The terrain an overrun may not target or cross (`no-overrun` in the TEC: New SCS's swamp, major river
+    and escarpment) and the target's terrain shifting the column further left than `overrun.max_target_shift`
+    allows (New SCS: no overrun against terrain that shifts two columns left)."""
+    chart = rules.terrain
+    if chart is None:
+        return
+    names = [n for n in situation.terrain_at(target) if n in chart]
+    for name in names:
+        if chart[name].no_overrun:
+            reasons.append(f"{target} is {name}, which may not be overrun")
+            steps.append(rules.cite_rule_of(_TARGET_RULE, reasons[-1]))
+    for name in situation.hexside_features(from_hex, target):
+        if name in chart and chart[name].no_overrun:
+            reasons.append(f"no overrun across the {name} between {from_hex} and {target}")
+            steps.append(rules.cite_rule_of(_TARGET_RULE, reasons[-1]))
+    hexes = [n for n in names if chart[n].kind == "hex"]
+    if not hexes:
+        return
+    defenders = [u.side for u in situation.units_at(target) if u.side != side]
+    fought = chart.for_sides(side, defenders[0] if defenders else "") if chart.one_side and defenders else chart
+    combination = rules.parameters.get("combat.terrain_combination")    # the combat module's, not the engine's
+    try:
+        shift = fought.hex_effect(tuple(hexes), str(combination.value) if combination is not None else
+                                  "cumulative").shift
+    except ValueError:   # terrain the chart says nothing of for combat here: no shift to judge
+        return
+    if shift >= 0:
+        return
+    most = rules.amount("overrun.max_target_shift")
+    if most is not None and -shift > most:
+        reasons.append(f"{target}'s terrain shifts the column {-shift} left, more than the {most} an overrun allows")
+        steps.append(rules.cite("overrun.max_target_shift", reasons[-1]))
+    else:
+        steps.append(rules.cite("overrun.max_target_shift", f"{target}'s terrain shifts the column {-shift} left: "
+                                + ("no limit" if most is None else f"within {most}")))
 
 
 def _target_cost(engine: Questions, situation: Situation, counters: Sequence[Counter], from_hex: Hex,
@@ -316,7 +365,7 @@ def _target_cost(engine: Questions, situation: Situation, counters: Sequence[Cou
                                    if kept != features else "")))
     costs = [engine.entry_cost(terrain_only, unit, from_hex, target, road=road) for unit in counters]
     if any(c is None for c in costs):
-        steps.append(Step(f"{target} is prohibited terrain from {from_hex}"))
+        steps.append(engine.rules.cite_chart(f"{target} is prohibited terrain from {from_hex}"))
         return None
     cost = max(c for c in costs if c is not None)
     side = counters[0].side
@@ -350,10 +399,11 @@ def may_exploit(engine: Questions, situation: Situation, unit: str) -> Verdict:
     steps: list[Step] = []
     reasons: list[str] = []
     if EXPLOIT in counter.capabilities:
-        steps.append(Step(f"{counter} is exploit capable: its counter shows the yellow box"))
+        steps.append(rules.cite_rule_of("exploitation.full_allowance",
+                                        f"{counter} is exploit capable: its counter shows the yellow box", heading=True))
     else:
         reasons.append(f"{counter} is not exploit capable (its counter has no yellow box)")
-        steps.append(Step(reasons[-1]))
+        steps.append(rules.cite_rule_of("exploitation.full_allowance", reasons[-1], heading=True))
     start = situation.start_of(counter)
     if start in engine.enemy_zoc(situation, counter.side):
         if rules.flag("exploitation.move_from_ezoc"):
@@ -414,8 +464,9 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
     if reasons:
         return _refused(reasons, steps)
     verb = "attacks" if len(counters) == 1 else "attack"
-    steps.append(Step(f"{', '.join(map(str, counters))} {verb} {', '.join(map(str, defenders))} "
-                      f"in {', '.join(map(str, hexes))}"))
+    steps.append(rules.cite_rule_of(("combat.defender_hexes_per_attack", "combat.attacks_per_phase"),
+                                    f"{', '.join(map(str, counters))} {verb} {', '.join(map(str, defenders))} "
+                                    f"in {', '.join(map(str, hexes))}"))
     most = rules.amount("combat.defender_hexes_per_attack")
     if most is not None and len(hexes) > most:
         reasons.append(f"one attack may target at most {most} hex{'es' if most != 1 else ''}, not {len(hexes)}")

@@ -52,8 +52,9 @@ def engage(rules: RuleSet, situation: Situation, attackers: Sequence[str], targe
         raise ValueError("an engagement needs at least one target hex")
     side = attacking[0].side
     present = [u for hex in targets for u in situation.units_at(hex) if u.side != side]
-    steps.append(Step(f"{', '.join(str(h) for h in targets)} hold{'s' if len(targets) == 1 else ''} "
-                      f"{_names(present) or 'no enemy unit'}"))
+    steps.append(rules.cite_rule_of("combat.stack_defends_together",
+                                    f"{', '.join(str(h) for h in targets)} hold{'s' if len(targets) == 1 else ''} "
+                                    f"{_names(present) or 'no enemy unit'}"))
     if not present:
         reasons.append("there is no enemy unit to attack")
 

@@ -296,7 +296,7 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
     """The terrain cost for `unit` to step from `source` into `target` (no ZOC costs), or why it may not."""
     chart = rules.terrain
     if chart is None or not len(chart):
-        log(Step(f"{target}: 1 MP (this rulebook has no Terrain Effects Chart)"))
+        log(rules.cite_chart(f"{target}: 1 MP (this rulebook has no Terrain Effects Chart)"))
         return _Price(Fraction(1))
     hex_rows = _rows(rules, situation.terrain_at(target), "hex")
     features = _rows(rules, situation.hexside_features(source, target), "hexside")
@@ -463,7 +463,8 @@ class _Mover:
     def _allowance(self, log: Log) -> Fraction:
         rules, unit = self.rules, self.unit
         allowance = unit.movement
-        log(Step(f"{unit}'s printed Movement Allowance: {_mp(allowance)}"))
+        log(rules.cite_rule_of("movement.minimum_move", f"{unit}'s printed Movement Allowance: {_mp(allowance)}",
+                               heading=True))
         if OUT_OF_SUPPLY in unit.states:
             factor = None
             if unit.can(MECHANIZED):
@@ -757,7 +758,7 @@ def move(rules: RuleSet, situation: Situation, unit: str, path: Sequence[Hex], *
             steps.append(rules.cite("movement.must_afford_entry",
                                     f"{hex}: {counter} had MPs left, so it may enter although it costs more"))
         total += entry.cost
-        steps.append(Step(f"{hex}: {_mp(entry.cost)}, {_mp(total)} in all"))
+        steps.append(rules.cite_chart(f"{hex}: {_mp(entry.cost)}, {_mp(total)} in all"))
         state = entry.state
     left = max(allowance - total, Fraction(0))
     if rules.flag("movement.may_save_mp"):
@@ -830,5 +831,5 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
                     following[entry.state] = (total, path)
         frontier = following
     steps = tuple(preamble) + tuple(cited.values()) + (
-        Step(f"{len(costs) - 1} hexes reachable within {_mp(mover.allowance)}"),)
+        rules.cite_chart(f"{len(costs) - 1} hexes reachable within {_mp(mover.allowance)}"),)
     return Reach(unit, dict(sorted(costs.items())), steps, paths=dict(sorted(paths.items())))

@@ -115,7 +115,8 @@ def _result(search: _Search, names: tuple[str, ...], hexes: int, paths: tuple[tu
             refused: int, blocked: int, strength: int, *, off_map: bool = False) -> Retreat:
     eliminated = off_map or loss >= strength
     if loss >= strength and not off_map:
-        search.steps.append(Step(f"{_n(loss, 'step')} lost of the stack's {strength}: eliminated"))
+        search.steps.append(search.rules.cite_rule_of("retreat.blocked_step_loss",
+                                                      f"{_n(loss, 'step')} lost of the stack's {strength}: eliminated"))
     return Retreat(names, hexes, paths, loss, eliminated, unique_steps(search.steps), refused=refused, blocked=blocked,
                    off_map=off_map)
 
@@ -293,7 +294,8 @@ def _paths(search: _Search, remaining: int) -> tuple[list[tuple[Hex, ...]], int,
         if rules.flag("map.leaving_map_destroys"):
             return [], blocked, True
         search.steps.append(rules.cite("map.leaving_map_destroys", "no unit may retreat off the map"))
-    search.steps.append(Step(f"the retreat can go {best} of its {remaining} {counted}"))
+    search.steps.append(rules.cite_rule_of("retreat.blocked_step_loss", f"the retreat can go {best} of its "
+                                                                     f"{remaining} {counted}"))
     return _rank(search, longest), blocked, False
 
 

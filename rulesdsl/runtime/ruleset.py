@@ -111,10 +111,25 @@ class RuleSet:
         return Step(text, rule=parameter.rule, parameter=name, origin=parameter.origin,
                     source=parameter.source)
 
+    def cite_rule_of(self, name: str | tuple[str, ...], text: str, *, heading: bool = False) -> Step:
+        """A step of the procedure the rule setting parameter `name` describes (an overrun's, an attack's),
+        citing that rule without applying the parameter (so it is not counted as read); with `heading`, the
+        rule it is a case of where the rulebook has one (3.1 for 3.1e).  No rule when the rulebook does not
+        set the parameter."""
+        names = (name,) if isinstance(name, str) else name     # several: the first the rulebook sets
+        parameter = next((self.parameters[n] for n in names if n in self.parameters), None)
+        if parameter is None:
+            return Step(text)
+        parent = parameter.rule.rstrip("abcdefghijklmnopqrstuvwxyz") if heading else parameter.rule
+        if parent != parameter.rule and parent in self.rules:
+            return self.cite_rule(parent, text)
+        return Step(text, rule=parameter.rule, origin=parameter.origin, source=parameter.source)
+
     def cite_chart(self, text: str) -> Step:
-        """A step read off the Terrain Effects Chart: it cites the chart's rule (its first cite)."""
+        """A step read off the Terrain Effects Chart: it cites the chart's rule (its first cite); with no
+        chart, the movement rule (that of the minimum move's heading), which then prices every hex."""
         rule = self.terrain.rule if self.terrain is not None else None
-        return self.cite_rule(rule, text) if rule else Step(text)
+        return self.cite_rule(rule, text) if rule else self.cite_rule_of("movement.minimum_move", text, heading=True)
 
     def cite_rule(self, rule: str, text: str) -> Step:
         """A step that applied rule `rule` as a whole (a TEC, a table), where the rulebook has it."""

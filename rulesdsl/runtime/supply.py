@@ -56,9 +56,10 @@ def supply(engine: Questions, situation: Situation, unit: str) -> SupplyTrace:
         path = _trace(situation, counter.hex, sources, blocker, _line_length(rules, steps))
     blocker.explain(path)
     if path is None:
-        steps.append(Step(f"{counter} traces no line to a source: out of supply"))
+        steps.append(rules.cite_rule_of("supply.method", f"{counter} traces no line to a source: out of supply"))
         return SupplyTrace(unit, False, (), unique_steps(steps))
-    steps.append(Step(f"{counter} traces supply along {' '.join(map(str, path))}: in supply"))
+    steps.append(rules.cite_rule_of("supply.method", f"{counter} traces supply along {' '.join(map(str, path))}: "
+                                                     "in supply"))
     return SupplyTrace(unit, True, path, unique_steps(steps))
 
 
@@ -294,7 +295,8 @@ def _trace_by_level(rules: RuleSet, situation: Situation, counter: Counter, sour
             came[nxt] = state
             frontier.append((nxt, length + 1))
     if found is None:
-        steps.append(Step(f"{counter} reaches no connected road or source within the distance its terrain allows"))
+        steps.append(rules.cite_rule_of("supply.method", f"{counter} reaches no connected road or source within "
+                                                         "the distance its terrain allows"))
         return None
     leg: list[Hex] = []
     walk: tuple[Hex, int | None] | None = found
@@ -310,5 +312,6 @@ def _trace_by_level(rules: RuleSet, situation: Situation, counter: Counter, sour
         road.append(after)
         after = onward[after]
     if road:
-        steps.append(Step(f"then along the road {' '.join(map(str, road))} to the source"))
+        steps.append(rules.cite_rule_of("supply.method", f"then along the road {' '.join(map(str, road))} to the "
+                                                         "source"))
     return tuple(leg + road)

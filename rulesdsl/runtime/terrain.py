@@ -57,6 +57,7 @@ class Terrain:
     combat: CombatEffect
     level: int | None = None    # terrain level, where the rulebook gives one
     line: str | None = None     # the CRT odds line this terrain reads, for terrain-line tables
+    no_overrun: bool = False    # an overrun may not target a hex of it, nor cross it (a hexside)
 
 
 def negated(rows: Iterable[Terrain]) -> frozenset[str]:

@@ -41,7 +41,8 @@ class TerrainBuilder(Builder):
         name, movement, combat, *attributes = items
         found = dict(attributes)
         return ir.TerrainRow(span=self._span(meta), kind=None, name=self._text(name), movement=movement,
-                             combat=combat, level=found.get("level"), line=found.get("line"))
+                             combat=combat, level=found.get("level"), line=found.get("line"),
+                             no_overrun=bool(found.get("no-overrun")))
 
     @v_args(meta=True)
     def terrain_movement(self, meta: Meta, items: list[Any]) -> Any:
@@ -58,6 +59,9 @@ class TerrainBuilder(Builder):
 
     def terrain_line(self, items: list[Any]) -> Any:
         return ("line", self._text(items[0]))
+
+    def terrain_no_overrun(self, items: list[Any]) -> Any:
+        return ("no-overrun", True)
 
     def _move(self, meta: Meta, kind: ir.MoveKind, amount: Fraction | None = None,
               target: ir.Text | None = None) -> ir.MovementCell:
