@@ -191,3 +191,44 @@ def test_every_step_of_the_shipped_examples_names_its_rule():
                             for step in answer.steps if step.rule is None and
                             not (step.parameter and f"sets {step.parameter})" in step.text)]
     assert asked > 150 and uncited == [], "\n".join(uncited[:20])
+
+
+ENGAGE = """map 1.01 - 6.06 open
+phase combat
+phasing blue
+unit x blue 7-8-9 at 2.02 steps 3
+unit y blue 3-2-9 at 2.02 steps 2
+unit d red 2-3-5 at 3.02 steps 2
+unit r red 1-1-5 at 3.02
+"""
+
+
+def test_engage_and_saved_read_and_print_as_written():
+    written = _situation(ENGAGE + "expect engage x on 3.02 arrived r overrun result D1r1 fighting d sharing r spared y "
+                                  "terrain 3.02 destroyed d\n"
+                                  "expect engage x y on 3.02 refused\n"
+                                  "expect move y 2.03 saved 2 illegal\n").expectations
+    assert [f"{query_text(e)} {result_text(e.result, e.kind)}" for e in written] == [
+        "engage x on 3.02 arrived r overrun result D1r1 fighting d sharing r spared y terrain 3.02 destroyed d",
+        "engage x y on 3.02 refused", "move y 2.03 saved 2 illegal"]
+    engage = written[0]
+    assert [u.value for u in engage.arrived] == ["r"] and engage.given.value == "D1r1" and engage.overrun
+    assert [u.value for u in engage.result.sharing] == ["r"] and engage.result.hexes[0].value == "3.02"
+    assert written[2].saved == 2
+
+
+def test_explain_engages_and_refuses_saved_mps(project, capsys):
+    project.add_repo_rulebooks()
+    situation = ENGAGE.replace("\n", "; ")
+    code, out, err = project.run("explain", "scs-1.8", situation, "engage", "x", "on", "3.02", "arrived", "r",
+                                 capsys=capsys)
+    assert (code, err) == (0, "") and out.endswith("answer: fighting d sharing r spared y terrain 3.02\n")
+    code, out, _ = project.run("explain", "scs-1.8", situation, "move", "y", "2.03", "saved", "2", capsys=capsys)
+    assert code == 0 and "may not use 2 MP saved earlier [rule 3.1d" in out and out.endswith("answer: illegal\n")
+    # a result needs a table to be read in: the series has none
+    code, _, err = project.run("explain", "scs-1.8", situation, "engage", "x", "on", "3.02", "result", "D1r1",
+                               capsys=capsys)
+    assert code == 1 and "the rulebook has no Combat Results Table" in err
+    code, _, err = project.run("explain", "scs-1.8", situation, "engage", "x", "on", "3.02", "arrived", "zz",
+                               capsys=capsys)
+    assert code == 1 and "no unit 'zz' in this situation" in err

@@ -49,6 +49,7 @@ EVERY_LINE = HEADER + """example "Every line" [2.1a 3.1e] {
   expect retreat kg-x 2 from 6 loss 1 via 6.05 7.05
   expect retreat kg-x 1 refuse 1 eliminated
   expect advance 6 into 5.05 after 2 destroyed overrun hexes 2
+  expect engage 6 on 5.05 fighting kg-x destroyed kg-x
   expect combat 6 on 5.05 odds 1:1 column 1:1 roll 2 result A1
 }
 """

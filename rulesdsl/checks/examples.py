@@ -100,7 +100,8 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             ok = False
 
     if kind == ir.ExpectKind.MOVE:
-        move = _engine_call("move", engine.move, situation, units[0], hexes, **mode)
+        saved = {} if e.saved is None else {"saved": e.saved}
+        move = _engine_call("move", engine.move, situation, units[0], hexes, **mode, **saved)
         data = {"unit": move.unit, "path": _hexes(move.path), "costs": [_fraction(c) for c in move.costs],
                 "total": str(move.total), "allowance": str(move.allowance), "legal": move.legal,
                 "reason": move.reason}
@@ -108,7 +109,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
         refusal = Step(f"refused: {move.reason}") if last is None else \
             Step(f"refused: {move.reason}", rule=last.rule, origin=last.origin, source=last.source)
         steps = move.steps if move.legal or not move.reason else (*move.steps, refusal)
-        if r is None or r.costs or (r.ruling is None and r.total is None):
+        if (r is None and move.costs) or (r is not None and (r.costs or (r.ruling is None and r.total is None))):
             shown += ["costs", *(_fraction(c) for c in move.costs)]
             if r is not None and tuple(move.costs) != tuple(r.costs):
                 ok = False
@@ -230,6 +231,8 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                  and not any(Hex.parse(h.value) in reachable for h in r.absent))
     elif kind == ir.ExpectKind.COMBAT:
         return _combat(module, situation, expectation)
+    elif kind == ir.ExpectKind.ENGAGE:
+        return _engage(engine, module, situation, expectation)
     else:   # pragma: no cover - every kind is handled above
         raise Unanswerable(f"no query '{kind}'")
     computed = " ".join(shown)
@@ -280,6 +283,51 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     computed = " ".join(shown)
     return Answer(computed, data, steps, ok,
                   "" if ok else f"expected {result_text(r, expectation.kind)}, computed {computed}")
+
+
+def _engage(engine: RulesEngine, module: types.ModuleType | None, situation: Situation,
+            expectation: ir.Expectation) -> Answer:
+    """Who fights, who shares the result or is spared, whose terrain counts and, given the result read from
+    the table, who is destroyed: each part the line gives is compared, as a set of units."""
+    from rulesdsl.runtime.notation import read_result
+    e, r = expectation, expectation.result
+    result = None
+    if e.given is not None:
+        table = getattr(getattr(module, "ENGINE", None), "table", None)
+        if table is None:
+            raise Unanswerable("the engine cannot read a result here: the rulebook has no Combat Results Table")
+        result = read_result(e.given.value, table.notation, table.codes)
+        if result is None:
+            raise Unanswerable(f"'{e.given.value}' is no result of this rulebook's Combat Results Table")
+    found = _engine_call("engagement", engine.engage, situation, [u.value for u in e.units],
+                         [Hex.parse(h.value) for h in e.hexes], arrived=[u.value for u in e.arrived],
+                         overrun=e.overrun, result=result)
+    data: dict[str, Any] = {"allowed": found.allowed, "reasons": list(found.reasons),
+                            "attackers": list(found.attackers), "fighting": list(found.defenders),
+                            "sharing": list(found.sharing), "spared": list(found.spared),
+                            "terrain": str(found.terrain_hex), "destroyed": list(found.destroyed),
+                            "lost_if_adverse": list(found.lost_if_adverse)}
+    if not found.allowed:
+        ok = r is None or r.ruling == ir.Ruling.REFUSED
+        return Answer("refused", data, found.steps, ok, "" if ok else f"expected {result_text(r, e.kind)}, computed refused")
+    shown: list[str] = []
+    ok = r is None or r.ruling is None
+    parts: tuple[tuple[str, tuple[str, ...], tuple[ir.Text, ...] | None], ...] = (
+        ("fighting", found.defenders, r.fighting if r else None), ("sharing", found.sharing, r.sharing if r else None),
+        ("spared", found.spared, r.spared if r else None))
+    for word, names, wanted in parts:
+        if (r is None and names) or wanted:
+            shown += [word, " ".join(names) or "(none)"]
+        if wanted:
+            ok = ok and set(names) == {w.value for w in wanted}
+    if r is None or r.hexes:
+        shown += ["terrain", str(found.terrain_hex)]
+        ok = ok and (r is None or Hex.parse(r.hexes[0].value) == found.terrain_hex)
+    if (r is None and found.destroyed) or (r is not None and r.destroyed):
+        shown += ["destroyed", " ".join(found.destroyed) or "(none)"]
+        ok = ok and (r is None or set(found.destroyed) == {w.value for w in r.destroyed})
+    computed = " ".join(shown)
+    return Answer(computed, data, found.steps, ok, "" if ok else f"expected {result_text(r, e.kind)}, computed {computed}")
 
 
 _CITED = re.compile(r"^(?P<text>.*?) \[(?P<rules>[^\]]+)\]$")

@@ -47,13 +47,17 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += [h.value for h in e.hexes]
     if e.mode is not None:
         parts += ["mode", e.mode.value]
+    if e.saved is not None:
+        parts += ["saved", _number(e.saved)]
     if e.moment is not None:
         parts += ["when", e.moment.value]
     elif e.kind == ir.ExpectKind.OVERRUN:
         hexes = [h.value for h in e.hexes] + ["", ""]
         parts += ["from", hexes[0], "on", hexes[1]]
-    elif e.kind in (ir.ExpectKind.ATTACK, ir.ExpectKind.COMBAT):
+    elif e.kind in (ir.ExpectKind.ATTACK, ir.ExpectKind.COMBAT, ir.ExpectKind.ENGAGE):
         parts += ["on", *(h.value for h in e.hexes)]
+        if e.arrived:
+            parts += ["arrived", *(u.value for u in e.arrived)]
     elif e.kind == ir.ExpectKind.RETREAT:
         parts.append("" if e.count is None else str(e.count))
         if e.others:
@@ -66,9 +70,11 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += ["refuse", str(e.refuse)]
     if e.overrun:
         parts.append("overrun")
+    if e.given is not None:
+        parts += ["result", e.given.value]
     # what no query of its kind reads (the grammar writes none): shown all the same, so nothing is hidden
     if e.kind not in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK, ir.ExpectKind.OVERRUN, ir.ExpectKind.ATTACK,
-                      ir.ExpectKind.COMBAT, ir.ExpectKind.ADVANCE):
+                      ir.ExpectKind.COMBAT, ir.ExpectKind.ADVANCE, ir.ExpectKind.ENGAGE):
         parts += [h.value for h in e.hexes]
     if e.kind != ir.ExpectKind.ZOC and e.side is not None:
         parts.append(e.side.value)
@@ -91,6 +97,17 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
         parts += ["costs", *(_number(c) for c in r.costs)]
     if r.total is not None:
         parts += ["total", _number(r.total)]
+    if kind == ir.ExpectKind.ENGAGE:
+        for word, names in (("fighting", r.fighting), ("sharing", r.sharing), ("spared", r.spared)):
+            if names:
+                parts += [word, _words(names)]
+        if r.hexes:
+            parts += ["terrain", r.hexes[0].value]
+        if r.destroyed:
+            parts += ["destroyed", _words(r.destroyed)]
+        if r.ruling is not None:
+            parts.append(str(r.ruling))
+        return " ".join(parts)
     if kind == ir.ExpectKind.RETREAT:
         if r.amount is not None:
             parts += ["loss", _number(r.amount)]
@@ -311,7 +328,7 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
 def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
                        on_map: Callable[[ir.Text], Hex | None], query: bool) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
-    for unit in (*e.units, *e.others):
+    for unit in (*e.units, *e.others, *e.arrived):
         if unit.value not in names:
             problems.append(Diagnostic(f"no unit '{unit.value}' in this situation", unit.span,
                                        hint=suggest(unit.value, names) or
@@ -344,6 +361,8 @@ _RESULT_HINTS = {
     ir.ExpectKind.RETREAT: "end it with loss N (via HEX...) or eliminated",
     ir.ExpectKind.ADVANCE: "end it with hexes N or refused",
     ir.ExpectKind.COMBAT: "end it with odds, column, roll and result, like: odds 3:1 roll 4 result D1",
+    ir.ExpectKind.ENGAGE: "end it with who fights, shares, is spared or destroyed, like: fighting 7 sharing 3, "
+                          "or with refused",
 }
 
 

@@ -155,6 +155,7 @@ class ExpectKind(Kind):
     RETREAT = "retreat"
     ADVANCE = "advance"
     COMBAT = "combat"
+    ENGAGE = "engage"
 
 
 class DoneKind(Kind):
@@ -811,6 +812,10 @@ class ExpectedResult:
     remaining: Fraction | None     # overrun: the MPs left after it (`left`)
     allowance: Fraction | None     # exploit: the MPs the unit may use (`mp`)
     size: Fraction | None          # stack: its size, in what the stacking limit counts (`size`)
+    fighting: tuple[Text, ...] = ()    # engage: the defenders whose strength counts
+    sharing: tuple[Text, ...] = ()     # engage: units that add nothing but share the result
+    spared: tuple[Text, ...] = ()      # engage: units in a combat hex the result leaves alone
+    destroyed: tuple[Text, ...] = ()   # engage: units destroyed beyond the steps lost
     odds: Text | None              # combat
     column: Text | None
     roll: int | None
@@ -833,6 +838,9 @@ class Expectation:
     destroyed: bool                # advance: the defender was destroyed
     result: ExpectedResult | None
     mode: Text | None = None       # move, reach: the movement mode (`mode road`); None: regular
+    saved: Fraction | None = None  # move: MPs the unit claims to have kept from an earlier phase (`saved 2`)
+    arrived: tuple[Text, ...] = ()  # engage: units that retreated into a target hex before it was attacked
+    given: Text | None = None       # engage: the result read from the table (`result D1r1`)
     moment: Text | None = None     # stack: when the limit is checked (`when overrun`); None: at the phase's end
     refuse: int | None = None      # retreat: hexes of the retreat taken as step losses instead (`refuse 1`)
     overrun: bool = False          # advance: after an overrun

@@ -152,6 +152,9 @@ class ExampleBuilder(Builder):
     def query_mode(self, items: list[Any]) -> Any:
         return ("option", "mode", self._text(items[0]))
 
+    def query_saved(self, items: list[Any]) -> Any:
+        return ("option", "saved", self._number(items[0]))
+
     def query_moment(self, items: list[Any]) -> Any:
         return ("option", "moment", self._text(items[0]))
 
@@ -232,6 +235,49 @@ class ExampleBuilder(Builder):
         units, hexes, result = self._split(items)
         return self._expect(meta, ir.ExpectKind.COMBAT, result, units=tuple(units),
                             hexes=tuple(self._text(t) for t in hexes))
+
+    @v_args(meta=True)
+    def expect_engage(self, meta: Meta, items: list[Any]) -> Any:
+        units, rest, result = self._split(items)
+        rest, options = self._options(rest)
+        for item in [i for i in rest if isinstance(i, tuple)]:
+            options[item[0]] = item[1]
+        hexes = [self._text(t) for t in rest if not isinstance(t, tuple)]
+        return self._expect(meta, ir.ExpectKind.ENGAGE, result, units=tuple(units), hexes=tuple(hexes),
+                            options=options)
+
+    def engage_arrived(self, items: list[Any]) -> Any:
+        return ("arrived", tuple(items))
+
+    def engage_given(self, items: list[Any]) -> Any:
+        return ("given", self._text(items[0]))
+
+    @v_args(meta=True)
+    def engage_result(self, meta: Meta, items: list[Any]) -> Any:
+        found: dict[str, Any] = {}
+        for key, value in items:
+            if key in found:
+                raise RulesError([Diagnostic(f"'{key}' is given twice", value[0].span if isinstance(value, tuple)
+                                             else value.span, hint="give each part of the answer once")])
+            found[key] = value
+        if "terrain" in found:
+            found["hexes"] = (found.pop("terrain"),)
+        return self._result(meta, **found)
+
+    def engage_fighting(self, items: list[Any]) -> Any:
+        return ("fighting", tuple(items))
+
+    def engage_sharing(self, items: list[Any]) -> Any:
+        return ("sharing", tuple(items))
+
+    def engage_spared(self, items: list[Any]) -> Any:
+        return ("spared", tuple(items))
+
+    def engage_destroyed(self, items: list[Any]) -> Any:
+        return ("destroyed", tuple(items[1:]))
+
+    def engage_terrain(self, items: list[Any]) -> Any:
+        return ("terrain", self._text(items[0]))
 
     @v_args(meta=True)
     def expect_retreat(self, meta: Meta, items: list[Any]) -> Any:
