@@ -145,7 +145,8 @@ def measure(resolved: ir.Resolved) -> Coverage:
     return Coverage(resolved.id, resolved.rulebook.span.path, tuple(entries))
 
 
-def _percent(share: Fraction | None) -> str:
+def percent(share: Fraction | None) -> str:
+    """A share as a whole percentage, or - when there is nothing to share."""
     return "-" if share is None else f"{round(share * 100)}%"
 
 
@@ -157,10 +158,10 @@ def render_text(coverage: Coverage) -> str:
     for name in [*CATEGORIES, None]:
         counts = coverage.counts(name)
         lines.append(f"{name or 'all':<14}{counts['in_effect']:>10}{counts['executed']:>10}{counts['descriptive']:>13}"
-                     f"{counts['unaccounted']:>13}{_percent(coverage.executed_share(name)):>12}")
+                     f"{counts['unaccounted']:>13}{percent(coverage.executed_share(name)):>12}")
     total = coverage.counts()
     lines += ["", f"executed: {total['executed']} of {total['in_effect']} "
-                  f"({_percent(coverage.executed_share())})"]
+                  f"({percent(coverage.executed_share())})"]
     width = max((len(e.name) for e in coverage.entries), default=0)
     for status, title in (("unaccounted", "unaccounted: neither executed nor marked descriptive"),
                           ("descriptive", "descriptive: no engine function can act on them"),

@@ -40,7 +40,7 @@ from rulesdsl.errors import RulesError
 from rulesdsl.language.source import Source
 from rulesdsl.model import ir
 from rulesdsl.modules.modcheck import compiled_module
-from rulesdsl.project.coverage import Coverage, measure
+from rulesdsl.project.coverage import Coverage, measure, percent
 from rulesdsl.runtime.model import Quantity, unit_text
 from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.situation import Situation
@@ -512,10 +512,6 @@ def _masked(modules: _Modules, name: str, value: object, probes_: Sequence[Probe
     return None
 
 
-def _percent(share: Fraction | None) -> str:
-    return "-" if share is None else f"{round(share * 100)}%"
-
-
 def render_text(mutation: Mutation) -> str:
     total = len(mutation.verdicts)
     out = [f"{mutation.rulebook} ({mutation.path}): each executed parameter changed, one at a time, to each other "
@@ -523,9 +519,9 @@ def render_text(mutation: Mutation) -> str:
            f"judged by {mutation.examples} expect lines and {mutation.questions} questions about the example "
            "situations",
            "",
-           f"caught by an example: {len(mutation.of('caught'))} of {total} ({_percent(mutation.caught_share())}); "
+           f"caught by an example: {len(mutation.of('caught'))} of {total} ({percent(mutation.caught_share())}); "
            f"of those an example can catch alone (all but the masked): "
-           f"{_percent(mutation.catchable_share())}"]
+           f"{percent(mutation.catchable_share())}"]
     for status in STATUSES[1:]:
         out.append(f"{status}: {len(mutation.of(status))}")
     width = max((len(v.name) for v in mutation.verdicts), default=0)

@@ -21,7 +21,6 @@ its file and line.  The engine names no series: it reads only the parameters of 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-import dataclasses
 from dataclasses import replace
 from fractions import Fraction
 
@@ -120,8 +119,8 @@ class RulesEngine:
         if verdict.allowed or (verdict.minimum_move and entered <= 1):
             return None
         if verdict.minimum_move:
-            return dataclasses.replace(verdict, reasons=(*verdict.reasons, f"unit {unit} may make only the "
-                                                                          f"minimum move of one hex"))
+            return replace(verdict, reasons=(*verdict.reasons, f"unit {unit} may make only the minimum move of "
+                                                                "one hex"))
         return verdict
 
     # ---- stacking (stacking.py), supply (supply.py), retreat and advance (retreat.py) -------------------
