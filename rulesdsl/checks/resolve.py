@@ -319,7 +319,8 @@ def _terrain_sides(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
         out.append(Diagnostic(f"terrain '{row.name.value}' is for side '{only.side.value}', which the sequence of "
                               "play does not name", only.side.span,
                               suggest(only.side.value, sides) or
-                              (f"the sides are {', '.join(sides)}" if sides else
+                              (f"the sides are {', '.join(sides)}, the player turns of the sequence of play's game "
+                               "turn (a game names its own sides by restating the sequence of play)" if sides else
                                "name the sides in the game turn of the sequence of play: player turn NAME")))
     return out
 
@@ -799,7 +800,8 @@ def _no_such_turn(block: ir.TurnBlock, blocks: list[ir.TurnBlock], origin: str) 
 
 
 def _row_text(row: ir.TerrainRow) -> str:
-    return f"{row.name.value}: movement {_move_text(row.movement)}, combat {_fight_text(row.combat)}"
+    return (f"{row.name.value}: movement {_move_text(row.movement)}, combat {_fight_text(row.combat)}"
+            + (", no overrun" if row.no_overrun else ""))
 
 
 def _move_text(move: ir.MovementCell) -> str:
@@ -812,7 +814,8 @@ def _fight_text(combat: ir.CombatCell) -> str:
     parts = [f"A x{combat.attacker}" if combat.attacker is not None else "",
              f"D x{combat.defender}" if combat.defender is not None else "",
              f"{abs(combat.shift)}{'L' if combat.shift < 0 else 'R'}" if combat.shift else "",
-             f"DRM {combat.drm:+d}" if combat.drm else "", "all-across" if combat.across == "all-across" else ""]
+             f"DRM {combat.drm:+d}" if combat.drm else "", "all-across" if combat.across == "all-across" else "",
+             f"{combat.only.role} {combat.only.side.value}" if combat.only is not None else ""]
     return {"none": "ne", "prohibited": "P", "other": "ot"}.get(combat.kind) or " ".join(p for p in parts if p)
 
 
