@@ -324,7 +324,7 @@ def _barred_terrain(rules: RuleSet, situation: Situation, side: str, from_hex: H
     if not hexes:
         return
     defenders = [u.side for u in situation.units_at(target) if u.side != side]
-    fought = chart.for_sides(side, defenders[0] if defenders else "") if chart.one_side and defenders else chart
+    fought = chart.for_sides(side, defenders[0]) if defenders else chart
     combination = rules.parameters.get("combat.terrain_combination")    # the combat module's, not the engine's
     try:
         shift = fought.hex_effect(tuple(hexes), str(combination.value) if combination is not None else

@@ -35,9 +35,9 @@ def stack(rules: RuleSet, situation: Situation, hex: Hex, *, moment: str = "phas
     steps: list[Step] = []
     reasons: list[str] = []
     units = list(situation.units_at(hex))
-    named = next((n for n in ("stacking.limit", "stacking.limit_units", "stacking.markers_count")
-                  if n in rules.parameters), "stacking.limit")     # the stacking rule, wherever the rulebook sets it
-    steps.append(rules.cite_rule_of(named, f"{hex} holds {_names(units) or 'no unit'}", heading=True))
+    # the stacking rule, wherever the rulebook sets it
+    steps.append(rules.cite_rule_of(("stacking.limit", "stacking.limit_units", "stacking.markers_count"),
+                                    f"{hex} holds {_names(units) or 'no unit'}", heading=True))
 
     # ---- the order of the stack: holds at every moment ---------------------------------------------
     able = [u for u in units if u.has_attack_strength and u.attack >= 1]
