@@ -590,7 +590,7 @@ def _explain(root: Path | None, args: Arguments) -> int:
     from rulesdsl.modules.codegen import module_name
     from rulesdsl.errors import RulesError
     from rulesdsl.checks.examples import explain
-    from rulesdsl.modules.modcheck import build_module, load_module
+    from rulesdsl.modules.modcheck import Variants, build_module, load_module
     from rulesdsl.language.source import Source, read_source, read_stdin
     found = _one_rulebook(root, args.rulebook)
     if isinstance(found, int):
@@ -608,7 +608,8 @@ def _explain(root: Path | None, args: Arguments) -> int:
             situation = read_source(Path(args.situation), shown_path(Path(args.situation), root), root=root)
         else:
             situation = Source("<situation>", args.situation.replace(";", "\n"))
-        explanation = explain(module, situation, " ".join(args.query))
+        resolved = compilation.resolved[key]
+        explanation = explain(module, situation, " ".join(args.query), resolved, Variants(resolved).get)
     except RulesError as exc:
         print(_render(exc.diagnostics, exc.sources), file=sys.stderr)
         return EXIT_RULES

@@ -458,7 +458,7 @@ def test_a_movement_mode_and_a_stacking_moment_reach_the_engine(monkeypatch):
     resolved, module = _module(HEADER + 'example "Modes" {\n  map 1.01 - 5.05 open\n  unit a blue 3-2-6 at 1.02\n'
                                "  expect move a 1.03 mode strategic costs 1\n  expect stack 1.02 when overrun legal\n}\n")
     assert examples.run(resolved, module).diagnostics == []
-    assert seen == {"move": {"mode": "strategic"}, "stack": {"moment": "overrun"}}
+    assert seen == {"move": {"mode": "strategic"}, "stack": {"moment": "overrun", "overrunning": [], "retreated": []}}
 
 
 def test_a_combat_of_units_without_a_type_says_which_types_the_rules_read(project, capsys):

@@ -156,10 +156,12 @@ example "Every line" [1.0] {
   unit 6 blue 3-2-9 at 1.02
   unit 7 red 2-3-5 at 5.05 steps 2 type armor size division can exploit, mechanized marked out-of-supply, dg started 5.06 no-attack-strength
   done overrun 6 on 5.05 in movement
+  assume stacking.limit = 2 steps
   expect move 6 2.02 3.02 mode road costs 2 2 total 4 legal
   expect reach 6 mode road 2.02 not 9.09
   expect zoc red 5.04 not 1.01
-  expect stack 1.02 when overrun legal
+  expect stack 1.02 when overrun by 6 arrived 7 illegal size 3 excess 7 destroyed
+  expect engage 6 on 5.05 exposed 7
   expect supply 6 in
   expect overrun 6 from 4.04 on 5.05 allowed cost 5
   expect exploit 7 refused

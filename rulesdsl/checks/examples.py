@@ -145,16 +145,30 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                 not any(Hex.parse(h.value) in inside for h in r.absent)
     elif kind == ir.ExpectKind.STACK:
         moment = {} if e.moment is None else {"moment": e.moment.value}
-        check = _engine_call("stack", engine.stack, situation, hexes[0], **moment)
+        check = _engine_call("stack", engine.stack, situation, hexes[0], overrunning=units,
+                             retreated=[u.value for u in e.arrived], **moment)
+        # over the limit: who goes (None: the stack is within it), and what becomes of them
+        excess = None if check.undone or not check.over else (() if check.owner_chooses else check.excess)
+        fate = ir.StackFate.UNDONE if check.undone else None if not check.over else \
+            ir.StackFate.DESTROYED if check.eliminated else ir.StackFate.LEAVE
         data = {"hex": str(check.hex), "legal": check.legal, "size": str(check.size),
                 "limit": None if check.limit is None else str(check.limit), "unit": check.unit,
-                "excess": list(check.excess)}
+                "excess": list(check.excess), "owner_chooses": check.owner_chooses,
+                "fate": None if fate is None else str(fate)}
         steps = check.steps
         if r is None or r.ruling is not None:
             ruling(r.ruling if r else None, check.legal, ir.Ruling.LEGAL, ir.Ruling.ILLEGAL)
         if r is None or r.size is not None:
             shown += ["size", str(check.size)]
             ok = ok and (r is None or r.size == check.size)
+        if (r is None and excess is not None) or (r is not None and r.excess is not None):
+            shown += ["excess", " ".join(excess) if excess else "chosen"] if excess is not None else ["(no excess)"]
+            ok = ok and (r is None or (excess is not None and
+                                       sorted(u.value for u in r.excess or ()) == sorted(excess)))
+        if (r is None and fate is not None) or (r is not None and r.fate is not None):
+            if fate is not None or excess is not None or r is None or r.excess is None:
+                shown.append(str(fate) if fate is not None else "(nothing goes)")
+            ok = ok and (r is None or r.fate == fate)
     elif kind == ir.ExpectKind.SUPPLY:
         trace = _engine_call("supply", engine.supply, situation, units[0])
         data = {"unit": trace.unit, "in_supply": trace.in_supply, "path": _hexes(trace.path)}
@@ -314,7 +328,8 @@ def _engage(engine: RulesEngine, module: types.ModuleType | None, situation: Sit
     ok = r is None or r.ruling is None
     parts: tuple[tuple[str, tuple[str, ...], tuple[ir.Text, ...] | None], ...] = (
         ("fighting", found.defenders, r.fighting if r else None), ("sharing", found.sharing, r.sharing if r else None),
-        ("spared", found.spared, r.spared if r else None))
+        ("spared", found.spared, r.spared if r else None),
+        ("exposed", found.lost_if_adverse, r.exposed if r else None))
     for word, names, wanted in parts:
         if (r is None and names) or wanted:
             shown += [word, " ".join(names) or "(none)"]
@@ -399,6 +414,40 @@ def _own_terrain(resolved: ir.Resolved, situation: ir.Situation) -> list[str]:
     return [f"Terrain Effects Chart ({', '.join(rows)})"] if rows else []
 
 
+# the module of a rulebook's rules with some parameters at other values (an example's `assume` lines);
+# None when the rules so changed do not compile
+Variants = Callable[[dict[str, object], dict[str, Span]], "types.ModuleType | None"]
+
+
+def assumed(resolved: ir.Resolved, situation: ir.Situation) -> tuple[dict[str, object], list[Diagnostic]]:
+    """The values a situation's `assume` lines give (`assume stacking.limit = 6 steps`), typed against the
+    rulebook's vocabulary, or the diagnostics of those that are not its parameters' values."""
+    from rulesdsl.checks.validate import typed_value
+    values: dict[str, object] = {}
+    problems: list[Diagnostic] = []
+    for parameter in situation.assumed:
+        value, errors = typed_value(parameter, resolved.declared)
+        problems += errors
+        if not errors:
+            values[parameter.name.value] = value
+    return values, problems
+
+
+def example_module(resolved: ir.Resolved, module: types.ModuleType, situation: ir.Situation,
+                   variants: Variants | None) -> tuple[types.ModuleType | None, list[Diagnostic]]:
+    """The module an example runs against: `module`, or its variant with the values the example assumes."""
+    values, problems = assumed(resolved, situation)
+    if problems or not values:
+        return (None if problems else module), problems
+    where = {p.name.value: p.span for p in situation.assumed}
+    found = variants(values, where) if variants is not None else None
+    if found is None:
+        first = situation.assumed[0]
+        return None, [Diagnostic(f"with the values this example assumes, the rules of {resolved.id} do not compile",
+                                 first.span, hint="rulesdsl build reports why, once the rulebook sets them")]
+    return found, []
+
+
 def has_examples(resolved: ir.Resolved) -> bool:
     """Whether the rulebook has examples of its own or inherits some."""
     return any(book.examples for book in (resolved.rulebook, *resolved.ancestors))
@@ -406,11 +455,11 @@ def has_examples(resolved: ir.Resolved) -> bool:
 
 def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool = True,
         inherited: bool = True, failed: Iterable[Span] = (),
-        parent: Callable[[], types.ModuleType | None] | None = None) -> Run:
+        parent: Callable[[], types.ModuleType | None] | None = None, variants: Variants | None = None) -> Run:
     """Run the rulebook's own examples (a failure is an error) and those it inherits (a difference is a
     note naming the rulebook's own rule that changed the answer, when the derivation cites one); an
-    inherited expect line in `failed` (it fails in its own rulebook, an error there) is not run again."""
-    engine = engine_of(module)
+    inherited expect line in `failed` (it fails in its own rulebook, an error there) is not run again.
+    An example that assumes values runs against the variant of the module `variants` gives."""
     chart = getattr(module, "TERRAIN", None)
     out = Run()
     own = resolved.rulebook.id.value
@@ -418,6 +467,13 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
     examples = [(e, own) for e in resolved.rulebook.examples] if own_examples else []
     otherwise: dict[str, list[str]] = {}
     for example, origin in examples + (_inherited(resolved) if inherited else []):
+        found, problems = example_module(resolved, module, example.situation, variants)
+        if found is None:
+            if origin == own:
+                out.diagnostics += problems
+                out.failed.update(e.span for e in example.situation.expectations)
+            continue
+        engine = engine_of(found)
         situation, problems = build(example.situation, chart)
         if situation is None:
             if origin == own:
@@ -429,7 +485,7 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
                 continue
             out.checked += 1
             try:
-                answer = ask(engine, module, situation, expectation)
+                answer = ask(engine, found, situation, expectation)
             except Unanswerable as exc:
                 if origin == own:
                     out.failed.add(expectation.span)
@@ -445,8 +501,8 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
                 continue
             overriding = sorted({f"rule {s.rule}" for s in answer.steps if s.origin == own and s.rule})
             overriding += _own_terrain(resolved, example.situation)
-            if origin != _parent(resolved) and parent is not None and _same_answer(parent(), situation, expectation,
-                                                                                 answer):
+            if origin != _parent(resolved) and parent is not None and not example.situation.assumed and \
+                    _same_answer(parent(), situation, expectation, answer):
                 continue    # the series between them answers it so already (noted there): not this rulebook's doing
             why = f" (under {own}'s {', '.join(overriding)})" if overriding else ""
             cites = f" [{' '.join(c.value for c in example.cites)}]" if example.cites else ""
@@ -484,9 +540,11 @@ class Explanation:
                 "expected": self.expected, "matches": self.answer.matches if self.expected else None}
 
 
-def explain(module: types.ModuleType, source: Source, query: str) -> Explanation:
+def explain(module: types.ModuleType, source: Source, query: str, resolved: ir.Resolved | None = None,
+            variants: Variants | None = None) -> Explanation:
     """The derivation of `query` (the words of an expect line, its result optional) in the situation
-    `source` holds, under the rules of `module`; RulesError with positioned diagnostics otherwise."""
+    `source` holds, under the rules of `module` (of `resolved`, with the values the situation assumes from
+    `variants`); RulesError with positioned diagnostics otherwise."""
     from rulesdsl.errors import RulesError
     from rulesdsl.language.source import Source
     from rulesdsl.language.transform import parse_situation
@@ -495,6 +553,14 @@ def explain(module: types.ModuleType, source: Source, query: str) -> Explanation
     whole = Source(source.path, (text + "\n" if text.strip() else "") + "expect " + query + "\n")
     situation_ir = parse_situation(whole)
     expectation = next(e for e in situation_ir.expectations if e.span.line == query_line)
+    if situation_ir.assumed:
+        if resolved is None:
+            raise RulesError([Diagnostic("`assume` needs the rulebook's parameters", situation_ir.assumed[0].span)],
+                             {whole.path: whole.text})
+        found, problems = example_module(resolved, module, situation_ir, variants)
+        if found is None:
+            raise RulesError(problems, {whole.path: whole.text})
+        module = found
     situation, problems = build(situation_ir, getattr(module, "TERRAIN", None))
     if situation is None:
         raise RulesError(problems, {whole.path: whole.text})

@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from rulesdsl.language.limits import MAX_MAP_HEXES
 from rulesdsl.model import ir
+from rulesdsl.model.catalogue import parameter_text
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.runtime.hexmap import Hex, HexMap, Hexside
 from rulesdsl.runtime.situation import NOTHING_YET, Counter, Record, Situation
@@ -41,7 +42,7 @@ def query_text(expectation: ir.Expectation) -> str:
     parts: list[str] = [str(e.kind)]
     if e.kind == ir.ExpectKind.ZOC:
         parts.append(e.side.value if e.side is not None else "")
-    else:
+    elif e.kind != ir.ExpectKind.STACK:
         parts += [u.value for u in e.units]
     if e.kind in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK):
         parts += [h.value for h in e.hexes]
@@ -51,6 +52,9 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += ["saved", _number(e.saved)]
     if e.moment is not None:
         parts += ["when", e.moment.value]
+    if e.kind == ir.ExpectKind.STACK:
+        parts += ["by", *(u.value for u in e.units)] if e.units else []
+        parts += ["arrived", *(u.value for u in e.arrived)] if e.arrived else []
     elif e.kind == ir.ExpectKind.OVERRUN:
         hexes = [h.value for h in e.hexes] + ["", ""]
         parts += ["from", hexes[0], "on", hexes[1]]
@@ -105,6 +109,8 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
             parts += ["terrain", r.hexes[0].value]
         if r.destroyed:
             parts += ["destroyed", _words(r.destroyed)]
+        if r.exposed:
+            parts += ["exposed", _words(r.exposed)]
         if r.ruling is not None:
             parts.append(str(r.ruling))
         return " ".join(parts)
@@ -126,6 +132,10 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
     for word, value in (("left", r.remaining), ("mp", r.allowance), ("size", r.size)):
         if value is not None:
             parts += [word, _number(value)]
+    if r.excess is not None:
+        parts += ["excess", _words(r.excess) or "chosen"]
+    if r.fate is not None:
+        parts.append(str(r.fate))
     for name in ("odds", "column"):
         value = getattr(r, name)
         if value is not None:
@@ -189,6 +199,8 @@ def lines(situation: ir.Situation) -> dict[str, str]:
         _put(out, f"unit {unit.name.value}", unit_text(unit))
     for done in situation.done:
         _put(out, "done", done_text(done))
+    for parameter in situation.assumed:
+        _put(out, f"assume {parameter.name.value}", parameter_text(parameter))
     for expectation in situation.expectations:
         _put(out, f"expect {query_text(expectation)}", result_text(expectation.result, expectation.kind) or "(query)")
     return out
@@ -320,20 +332,45 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
         if len(sides) > 1:
             problems.append(Diagnostic(f"the units of one {done.kind} are of one side, not {' and '.join(sorted(sides))}",
                                        done.span, hint=f"write a `done {done.kind}` line for each side"))
+    seen: dict[str, ir.Parameter] = {}
+    for parameter in situation.assumed:
+        first = seen.setdefault(parameter.name.value, parameter)
+        if first is not parameter:
+            problems.append(Diagnostic(f"{parameter.name.value} is assumed twice", parameter.name.span,
+                                       hint=f"the first is on line {first.span.line}: keep one"))
+    def edge(here: ir.Text, there: ir.Text) -> bool:
+        """Whether `there` lies just across the map's edge from `here`, a hex of the map."""
+        a, b = _hex(here, []), _hex(there, [])
+        return area is not None and a is not None and b is not None and area.beyond_edge(a, b)
+
     for expectation in situation.expectations:
-        problems += _check_expectation(expectation, names, on_map, query)
+        problems += _check_expectation(expectation, names, on_map, query, edge)
     return problems
 
 
 def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
-                       on_map: Callable[[ir.Text], Hex | None], query: bool) -> list[Diagnostic]:
+                       on_map: Callable[[ir.Text], Hex | None], query: bool,
+                       edge: Callable[[ir.Text, ir.Text], bool] | None = None) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for unit in (*e.units, *e.others, *e.arrived):
         if unit.value not in names:
             problems.append(Diagnostic(f"no unit '{unit.value}' in this situation", unit.span,
                                        hint=suggest(unit.value, names) or
                                        "place it with a unit line: unit NAME SIDE A-D-M at HEX"))
+    if e.result is not None and e.result.excess:
+        for unit in e.result.excess:
+            if unit.value not in names:
+                problems.append(Diagnostic(f"no unit '{unit.value}' in this situation", unit.span,
+                                           hint=suggest(unit.value, names) or "name the units of the stack"))
+    if e.kind == ir.ExpectKind.STACK and e.units and (e.moment is None or e.moment.value != "overrun"):
+        problems.append(Diagnostic("`by` names the units of an overrun: it goes with `when overrun`", e.units[0].span,
+                                   hint=f"write: stack {e.hexes[0].value if e.hexes else 'HEX'} when overrun by "
+                                        f"{_words(e.units)}"))
+    mover = names.get(e.units[0].value) if e.kind == ir.ExpectKind.MOVE and e.units else None
+    before = (e.hexes[-2] if len(e.hexes) > 1 else mover.hex if mover is not None else None) if e.hexes else None
     for hex in e.hexes:
+        if hex is e.hexes[-1] and before is not None and edge is not None and edge(before, hex):
+            continue     # a move may end across the map's edge: the rules say whether units may leave it
         on_map(hex)
     if e.result is not None:
         for hex in (*e.result.hexes, *e.result.absent):

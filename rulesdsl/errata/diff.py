@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, assert_never, get_args
 
 from rulesdsl.model import ir
-from rulesdsl.model.catalogue import ACTIVITIES, UNIT_SPELLINGS, unit_text, vocabulary
+from rulesdsl.model.catalogue import ACTIVITIES, UNIT_SPELLINGS, parameter_text, unit_text, vocabulary
 from rulesdsl.model.codes import clause_text, family
 from rulesdsl.checks.resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION, rule_order
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
@@ -157,22 +157,6 @@ def _operand(expr: ir.Expr) -> str:
     return f"({text})" if isinstance(expr, (ir.Binary, ir.Is)) else text
 
 
-def _value_text(parameter: ir.Parameter) -> str:
-    value = parameter.value
-    if isinstance(value, ir.Quantity):
-        amount = str(value.amount)
-        if value.signed and value.amount >= 0:
-            amount = "+" + amount
-        unit = value.unit.value if value.unit else ""
-        canonical = UNIT_SPELLINGS.get(unit)
-        if canonical is not None:
-            return unit_text(amount, canonical)     # '3 steps', '1 hex', '+2 MP'
-        return f"{amount} {unit}".strip()
-    if isinstance(value, ir.Words):
-        return ", ".join(w.value for w in value.words)
-    return f'"{value.value}"'
-
-
 def _movement(cell: ir.MovementCell) -> str:
     amount = "" if cell.amount is None else str(cell.amount)
     return {"cost": amount, "add": f"+{amount}", "prohibited": "P", "other": "ot", "road-like": "road-like",
@@ -196,7 +180,7 @@ def _combat(cell: ir.CombatCell) -> str:
 
 # How a node prints as one value; any other node prints its fields in turn.
 _SHOWN: dict[type, Callable[[Any], str]] = {
-    ir.Text: lambda n: n.value, ir.Quoted: lambda n: f'"{n.value}"', ir.Parameter: _value_text,
+    ir.Text: lambda n: n.value, ir.Quoted: lambda n: f'"{n.value}"', ir.Parameter: parameter_text,
     ir.MovementCell: _movement, ir.CombatCell: _combat, ir.Definition: _definition,
     ir.CodeClause: clause_text,
     **{kind: expression_text for kind in get_args(ir.Expr)},
@@ -240,7 +224,7 @@ def _rules_snapshot(rules: list[ir.Rule]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for rule in rules:
         entry: dict[str, Any] = _record(rule, "id", "parameters", "definitions", "see", "requires")
-        entry["parameters"] = {p.name.value: _value_text(p) for p in rule.parameters}
+        entry["parameters"] = {p.name.value: parameter_text(p) for p in rule.parameters}
         entry["definitions"] = {d.name.value: _definition(d) for d in rule.definitions}
         entry["see"] = ", ".join(sorted(s.value for s in rule.see))          # a set: order means nothing
         entry["requires"] = ", ".join(sorted(r.value for r in rule.requires))

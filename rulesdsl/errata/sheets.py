@@ -48,7 +48,7 @@ def _shipped() -> dict[str, dict[str, str]]:
     return book_labels(parse(Source("rulesdsl/errata/labels/errata.rules", file.read_text(encoding="utf-8"))))
 
 
-# the English units a value prints (diff._value_text) and the card labels that say them in another language
+# the English units a value prints (catalogue.parameter_text) and the card labels that say them in another language
 # (a value by itself or after a meaning's colon, never inside a rulebook's sentence)
 _UNITS = re.compile(r"(?:^|(?<=: ))([+-]?\d[\d/]*) (MPs?|steps?|hexes|hex|SPs?)(?=;|$)")
 _UNIT_KEYS = {"MP": "mp", "MPs": "mp", "step": "step", "steps": "step", "hex": "hex", "hexes": "hex", "SP": "sp",

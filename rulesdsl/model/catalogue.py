@@ -206,3 +206,20 @@ REMINDER_PARAMETERS: dict[str, tuple[str, ...]] = {
 }
 CARD_PATTERNS: tuple[str, ...] = ("plain", "hatch", "cross", "dots", "waves")
 CARD_MAX_SIDES = 8
+
+
+def parameter_text(parameter: ir.Parameter) -> str:
+    """A parameter's value as a rulebook writes it: '3 steps', '+2 MP', 'phase-end, overrun'."""
+    value = parameter.value
+    if isinstance(value, ir.Quantity):
+        amount = str(value.amount)
+        if value.signed and value.amount >= 0:
+            amount = "+" + amount
+        unit = value.unit.value if value.unit else ""
+        canonical = UNIT_SPELLINGS.get(unit)
+        if canonical is not None:
+            return unit_text(amount, canonical)     # '3 steps', '1 hex', '+2 MP'
+        return f"{amount} {unit}".strip()
+    if isinstance(value, ir.Words):
+        return ", ".join(w.value for w in value.words)
+    return f'"{value.value}"'

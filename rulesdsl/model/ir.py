@@ -164,6 +164,13 @@ class DoneKind(Kind):
     ATTACK = "attack"
 
 
+class StackFate(Kind):
+    """What the rules do with the units over a stacking limit (`expect stack ... destroyed`)."""
+    DESTROYED = "destroyed"      # they are destroyed
+    LEAVE = "leave"              # they must leave the hex; none is destroyed
+    UNDONE = "undone"            # the overrun that broke the limit is taken back
+
+
 class OnlyRole(Kind):
     """Which side of a combat a one-side TEC cell names: the defender's or the attacker's."""
     DEFENDING = "defending"
@@ -816,6 +823,10 @@ class ExpectedResult:
     sharing: tuple[Text, ...] = ()     # engage: units that add nothing but share the result
     spared: tuple[Text, ...] = ()      # engage: units in a combat hex the result leaves alone
     destroyed: tuple[Text, ...] = ()   # engage: units destroyed beyond the steps lost
+    exposed: tuple[Text, ...] = ()     # engage: units any adverse result destroys (over the stacking limit)
+    excess: tuple[Text, ...] | None = None   # stack: the units over the limit, bottom first (`excess c d`);
+                                             # () when the owner picks them (`excess chosen`); None: not compared
+    fate: StackFate | None = None  # stack: what becomes of the excess (`destroyed`, `leave`, `undone`)
     odds: Text | None              # combat
     column: Text | None
     roll: int | None
@@ -829,7 +840,8 @@ class Expectation:
 
     span: Span = _span()
     kind: ExpectKind
-    units: tuple[Text, ...]        # the units the query names (a move's unit, an attack's attackers)
+    units: tuple[Text, ...]        # the units the query names (a move's unit, an attack's attackers; a stack's
+                                   # overrunning units, `by`)
     side: Text | None              # zoc
     hexes: tuple[Text, ...]        # move: the path; stack: the hex; overrun: from, on; attack, combat: on;
                                    # advance: into
@@ -839,7 +851,8 @@ class Expectation:
     result: ExpectedResult | None
     mode: Text | None = None       # move, reach: the movement mode (`mode road`); None: regular
     saved: Fraction | None = None  # move: MPs the unit claims to have kept from an earlier phase (`saved 2`)
-    arrived: tuple[Text, ...] = ()  # engage: units that retreated into a target hex before it was attacked
+    arrived: tuple[Text, ...] = ()  # engage: units that retreated into a target hex before it was attacked;
+                                    # stack: units that came into the hex by a retreat
     given: Text | None = None       # engage: the result read from the table (`result D1r1`)
     moment: Text | None = None     # stack: when the limit is checked (`when overrun`); None: at the phase's end
     refuse: int | None = None      # retreat: hexes of the retreat taken as step losses instead (`refuse 1`)
@@ -862,6 +875,7 @@ class Situation:
     phase: tuple[Text, ...]              # validate: at most one
     units: tuple[SituationUnit, ...]
     done: tuple[Done, ...]               # what was already made this phase and player turn
+    assumed: tuple[Parameter, ...]       # values the situation takes as given (`assume stacking.limit = 6 steps`)
     expectations: tuple[Expectation, ...]
 
 

@@ -9,10 +9,12 @@ reaching generated/.
 from __future__ import annotations
 
 import types
+from collections.abc import Mapping
+from dataclasses import replace
 
 from rulesdsl.model import ir
 from rulesdsl.modules.codegen import generate, module_name, module_problem, python_names
-from rulesdsl.errors import Diagnostic
+from rulesdsl.errors import Diagnostic, Span
 
 
 def name_problems(rulebook: ir.Rulebook) -> list[Diagnostic]:
@@ -73,3 +75,37 @@ def compiled_module(resolved: ir.Resolved) -> tuple[str | None, types.ModuleType
     return None, None, [Diagnostic(f"internal error: the generated module for {resolved.rulebook.id.value} does not "
                              f"import: {why}; please report", resolved.rulebook.id.span,
                              "this is a bug in rulesdsl, not in the rulebook")]
+
+
+def with_values(resolved: ir.Resolved, values: Mapping[str, object],
+                where: Mapping[str, Span] | None = None) -> ir.Resolved:
+    """`resolved` with some parameters at other values (`values` by name), those it sets none for added: what an
+    example's `assume` lines and a mutation's changes run against.  `where`: the lines that give the values
+    (an example's `assume` lines), which the engine's steps then cite."""
+    own = resolved.rulebook.id.value
+    parameters = {p.name: p for p in resolved.parameters}
+    for name, value in values.items():
+        span = (where or {}).get(name)
+        if name in parameters:
+            parameters[name] = replace(parameters[name], value=value, **({"span": span} if span else {}))
+        else:   # cited at the rule that requires it of the games, if one does
+            rule = next((r.node.id.value for r in resolved.rules if any(t.value == name for t in r.node.requires)),
+                        "")
+            parameters[name] = ir.EffectiveParameter(name, value, rule, own, **({"span": span} if span else {}))
+    return replace(resolved, parameters=tuple(parameters[name] for name in sorted(parameters)))
+
+
+class Variants:
+    """The modules of a rulebook with some parameters at other values, each generated once."""
+
+    def __init__(self, resolved: ir.Resolved) -> None:
+        self.resolved = resolved
+        self._made: dict[tuple[tuple[str, str], ...], types.ModuleType | None] = {}
+
+    def get(self, values: Mapping[str, object], where: Mapping[str, Span] | None = None) -> types.ModuleType | None:
+        """The module with `values` in effect (given on the lines `where` says), or None when the rulebook so
+        changed does not compile."""
+        key = tuple(sorted((name, repr(value), repr((where or {}).get(name))) for name, value in values.items()))
+        if key not in self._made:
+            self._made[key] = compiled_module(with_values(self.resolved, values, where))[1]
+        return self._made[key]

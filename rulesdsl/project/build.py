@@ -27,7 +27,8 @@ from pathlib import Path
 from rulesdsl.model import ir
 from rulesdsl.modules.codegen import module_name
 from rulesdsl.checks.examples import has_examples, run as run_examples
-from rulesdsl.modules.modcheck import build_module, compiled_module, load_module, name_problems, resolved_problems
+from rulesdsl.modules.modcheck import (Variants, build_module, compiled_module, load_module, name_problems,
+                                       resolved_problems)
 from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.project.settings import DEFAULT_PACKAGE, Library, load_config
 from rulesdsl.model.catalogue import vocabulary
@@ -255,8 +256,9 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
         # the worked examples run against the modules: each rulebook's own (a failure is an error), then
         # those a rulebook inherits (a difference is a note; one that fails in its own rulebook is not rerun)
         failing: set[Span] = set()
+        variants = {resolved.id: Variants(resolved).get for resolved, _ in with_examples}
         for resolved, loaded in with_examples:
-            run = run_examples(resolved, loaded, inherited=False)
+            run = run_examples(resolved, loaded, inherited=False, variants=variants[resolved.id])
             result.diagnostics += _only(run.diagnostics, targets, result)
             failing |= run.failed
         loaded_by_id: dict[str, types.ModuleType | None] = {resolved.id: loaded for resolved, loaded in with_examples}
@@ -274,7 +276,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
 
         for resolved, loaded in with_examples:
             run = run_examples(resolved, loaded, own_examples=False, failed=failing,
-                               parent=functools.partial(parent_module, resolved))
+                               parent=functools.partial(parent_module, resolved), variants=variants[resolved.id])
             result.notes += _only(run.diagnostics, targets, result)
         if not result.ok:
             result.outputs = {}

@@ -31,17 +31,18 @@ from __future__ import annotations
 import json
 import types
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from rulesdsl.checks.examples import Answer, Unanswerable, ask, engine_of
+from rulesdsl.checks.examples import Answer, Unanswerable, ask, assumed, engine_of
 from rulesdsl.checks.situations import build, lines, query_text, result_text
 from rulesdsl.errors import RulesError
 from rulesdsl.language.source import Source
 from rulesdsl.model import ir
-from rulesdsl.modules.modcheck import compiled_module
+from rulesdsl.modules.modcheck import Variants, compiled_module
 from rulesdsl.project.coverage import Coverage, measure, percent
 from rulesdsl.runtime.model import Quantity, unit_text
+from rulesdsl.runtime.contract import engine_parameter
 from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.situation import Situation
 
@@ -99,6 +100,9 @@ def alternatives(value: object, declared: ir.Declared, resolved: ir.Resolved) ->
     if kind == "choice":
         return [o for o in declared.type.options if o != value]
     if kind == "order" and isinstance(value, tuple):
+        contract = engine_parameter(declared.name)
+        if contract is not None and contract.unordered:     # a set of words: one of them forgotten
+            return [value[:i] + value[i + 1:] for i in range(len(value))] if len(value) > 1 else []
         return [value[::-1]] if len(value) > 1 else []
     if kind == "result":
         return [c for c in _codes(resolved) if c != value][:2]
@@ -124,6 +128,8 @@ def _questions(situation: Situation, moments: Sequence[str]) -> Iterator[str]:
         yield f"stack {hex}"
         for moment in moments:
             yield f"stack {hex} when {moment}"
+        if "overrun" in moments and situation.unit(names[0]).side == phasing:
+            yield f"stack {hex} when overrun by {names[-1]}"     # the bottom unit overruns, the others stay
     for hex, names in stacks.items():
         if situation.unit(names[0]).side != phasing:
             continue
@@ -135,6 +141,7 @@ def _questions(situation: Situation, moments: Sequence[str]) -> Iterator[str]:
                     yield f"attack {name} on {target}"
                 yield f"overrun {' '.join(names)} from {hex} on {target}"
                 yield f"combat {' '.join(names)} on {target}"
+                yield f"engage {' '.join(names)} on {target}"
                 attackers = sorted({u.name for h in situation.neighbours(target) for u in situation.units_at(h)
                                     if u.side == phasing})
                 yield f"combat {' '.join(attackers)} on {target}"
@@ -162,6 +169,7 @@ class Probe:
     answer: tuple[str, dict[str, object]]
     reads: frozenset[str] | None
     deciders: frozenset[str] = frozenset()    # the parameters whose steps give the answer's reasons (a refusal's)
+    assumed: dict[str, object] = field(default_factory=dict)   # the values its example assumes (`assume`)
 
     @property
     def query(self) -> str:
@@ -179,11 +187,10 @@ def _answer(module: types.ModuleType, situation: Situation,
     return answer.computed, answer.data
 
 
-def probes(examples: Iterable[ir.Example], module: types.ModuleType, moments: Sequence[str]) -> list[Probe]:
-    """The questions about every distinct example situation that the rules as written answer."""
+def probes(examples: Iterable[ir.Example], modules: Variants, moments: Sequence[str]) -> list[Probe]:
+    """The questions about every distinct example situation that the rules as written answer (with the
+    values the example assumes)."""
     from rulesdsl.language.transform import parse_situation
-    chart = getattr(module, "TERRAIN", None)
-    reads: set[str] = module.RULESET.reads
     seen: set[tuple[tuple[str, str], ...]] = set()
     out: list[Probe] = []
     for example in examples:
@@ -191,6 +198,12 @@ def probes(examples: Iterable[ir.Example], module: types.ModuleType, moments: Se
         if key in seen:
             continue
         seen.add(key)
+        values, problems = assumed(modules.resolved, example.situation)
+        module = modules.get(values)
+        if problems or module is None:
+            continue    # values this rulebook's parameters do not take: another rulebook's example
+        chart = getattr(module, "TERRAIN", None)
+        reads: set[str] = module.RULESET.reads
         situation, _ = build(example.situation, chart)
         if situation is None:
             continue    # another rulebook's terrain: not a situation under these rules
@@ -207,7 +220,7 @@ def probes(examples: Iterable[ir.Example], module: types.ModuleType, moments: Se
                 continue
             through_combat = expectation.kind == ir.ExpectKind.COMBAT
             out.append(Probe(example, situation, expectation, (full.computed, full.data),
-                             None if through_combat else frozenset(reads), _deciders(full)))
+                             None if through_combat else frozenset(reads), _deciders(full), values))
     return out
 
 
@@ -359,20 +372,30 @@ class _Line:
     origin: str
     situation: Situation
     expectation: ir.Expectation
+    assumed: dict[str, object] = field(default_factory=dict)   # the values its example assumes (`assume`)
 
 
-def _lines(resolved: ir.Resolved, module: types.ModuleType) -> list[_Line]:
-    chart = getattr(module, "TERRAIN", None)
+def _with(changes: dict[str, object], assumed: dict[str, object]) -> dict[str, object]:
+    """A change under the values an example assumes: the example's own values stand."""
+    return {**changes, **assumed}
+
+
+def _lines(modules: Variants) -> list[_Line]:
+    resolved = modules.resolved
     out = []
     for book in (resolved.rulebook, *resolved.ancestors):
         for example in book.examples:
-            situation, _ = build(example.situation, chart)
+            values, problems = assumed(resolved, example.situation)
+            module = modules.get(values)
+            if problems or module is None:
+                continue
+            situation, _ = build(example.situation, getattr(module, "TERRAIN", None))
             if situation is None:
                 continue
             for expectation in example.situation.expectations:
                 try:
                     if ask(engine_of(module), module, situation, expectation).matches:
-                        out.append(_Line(example, book.id.value, situation, expectation))
+                        out.append(_Line(example, book.id.value, situation, expectation, values))
                 except Unanswerable:
                     continue
     return out
@@ -389,11 +412,14 @@ def _catches(line: str, probe: Probe, base: types.ModuleType, module: types.Modu
         return False
 
 
-def _judge(module: types.ModuleType | None, base: types.ModuleType, name: str, lines_: Sequence[_Line],
+def _judge(modules: Variants, changes: dict[str, object], name: str, lines_: Sequence[_Line],
            probes_: Sequence[Probe]) -> tuple[str, Witness | None]:
-    if module is None:     # the changed rulebook does not compile: check would refuse it (caught, by the checks)
+    if modules.get(changes) is None:   # the changed rulebook does not compile: check would refuse it (caught)
         return "caught", None
     for line in lines_:
+        module = modules.get(_with(changes, line.assumed))
+        if module is None:
+            return "caught", None
         try:
             answer = ask(engine_of(module), module, line.situation, line.expectation)
         except Unanswerable as exc:
@@ -409,6 +435,9 @@ def _judge(module: types.ModuleType | None, base: types.ModuleType, name: str, l
     for probe in probes_:
         if probe.reads is not None and name not in probe.reads:
             continue     # the engine did not read the parameter to answer it: the answer cannot change
+        module, base = modules.get(_with(changes, probe.assumed)), modules.get(probe.assumed)
+        if module is None or base is None:
+            continue
         now = _answer(module, probe.situation, probe.expectation)
         if now != probe.answer:
             was_text, now_text, pinnable = difference(probe.expectation, probe.answer, now)
@@ -434,13 +463,13 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
     _, module, problems = compiled_module(resolved)
     if module is None:
         raise RulesError(problems, {})
-    lines_ = _lines(resolved, module)
+    modules = Variants(resolved)
+    lines_ = _lines(modules)
     moments = resolved.declared["stacking.checked_at"].type.options if "stacking.checked_at" in resolved.declared \
         else ()
-    probes_ = probes(examples, module, moments)
+    probes_ = probes(examples, modules, moments)
     by_name = {p.name: p for p in resolved.parameters}
     entries = measure(resolved).of("executed")
-    modules = _Modules(resolved)
     verdicts = []
     for entry in entries:
         if only and entry.name not in only:
@@ -450,7 +479,7 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
             progress(entry.name)
         mutants = []
         for value in alternatives(parameter.value, declared, resolved):
-            status, witness = _judge(modules.get({entry.name: value}), module, entry.name, lines_, probes_)
+            status, witness = _judge(modules, {entry.name: value}, entry.name, lines_, probes_)
             masker = None
             if status in ("uncaught", "no effect") and (witness is None or not witness.pinnable):
                 found = _masked(modules, entry.name, value, probes_, [e.name for e in entries])
@@ -462,24 +491,7 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
     return Mutation(resolved.id, resolved.rulebook.span.path, len(lines_), len(probes_), tuple(verdicts))
 
 
-class _Modules:
-    """The modules of the rulebook with some parameters changed, generated once each."""
-
-    def __init__(self, resolved: ir.Resolved) -> None:
-        self.resolved = resolved
-        self.by_name = {p.name: p for p in resolved.parameters}
-        self._made: dict[tuple[tuple[str, str], ...], types.ModuleType | None] = {}
-
-    def get(self, changes: dict[str, object]) -> types.ModuleType | None:
-        key = tuple(sorted((name, repr(value)) for name, value in changes.items()))
-        if key not in self._made:
-            parameters = tuple(replace(p, value=changes[p.name]) if p.name in changes else p
-                               for p in self.resolved.parameters)
-            self._made[key] = compiled_module(replace(self.resolved, parameters=parameters))[1]
-        return self._made[key]
-
-
-def _masked(modules: _Modules, name: str, value: object, probes_: Sequence[Probe],
+def _masked(modules: Variants, name: str, value: object, probes_: Sequence[Probe],
             executed_names: Sequence[str]) -> tuple[Masker, Witness] | None:
     """The parameter that masks the change `name` = `value`: another executed parameter read by the same
     questions such that, with it changed too, the change answers one of them otherwise; None if none does."""
@@ -490,14 +502,16 @@ def _masked(modules: _Modules, name: str, value: object, probes_: Sequence[Probe
     others = sorted({o for p in reading for o in p.deciders if o != name} & executed_ - set(beside))
     candidates = (beside + others)[:_MASK_CANDIDATES]
     resolved = modules.resolved
+    by_name = {p.name: p for p in resolved.parameters}
     for other in candidates:
-        parameter = modules.by_name[other]
+        parameter = by_name[other]
         for unmasked in alternatives(parameter.value, resolved.declared[other], resolved):
-            alone, both = modules.get({other: unmasked}), modules.get({other: unmasked, name: value})
-            if alone is None or both is None:
-                continue
             for probe in reading:
                 if other not in probe.deciders:
+                    continue
+                alone = modules.get(_with({other: unmasked}, probe.assumed))
+                both = modules.get(_with({other: unmasked, name: value}, probe.assumed))
+                if alone is None or both is None:
                     continue
                 was, now = _answer(alone, probe.situation, probe.expectation), \
                     _answer(both, probe.situation, probe.expectation)

@@ -34,6 +34,7 @@ class EngineParameter:
     meaning: str
     unit: str | None = None
     options: tuple[str, ...] = ()
+    unordered: bool = False      # an order the engine reads as a set: the words' order means nothing
 
 
 ENGINE_PARAMETERS: tuple[EngineParameter, ...] = (
@@ -123,7 +124,7 @@ ENGINE_PARAMETERS: tuple[EngineParameter, ...] = (
     EngineParameter("stacking.markers_count", "flag", drives="stack",
                     meaning='whether markers count toward stacking'),
     EngineParameter("stacking.checked_at", "order", options=('phase-end', 'overrun', 'advance-end', 'movement-end', 'always'), drives="stack",
-                    meaning='the moments when the stacking limit is enforced'),
+                    meaning='the moments when the stacking limit is enforced', unordered=True),
     EngineParameter("stacking.top_unit_with_attack_strength", "flag", drives="stack",
                     meaning="whether a stack's top unit must be one able to attack, when the stack holds one"),
     EngineParameter("stacking.overrun_counts_all_units", "flag", drives="stack",

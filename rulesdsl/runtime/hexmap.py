@@ -296,6 +296,14 @@ class HexMap:
         self._place(b)
         return b in self.neighbours(a)
 
+    def beyond_edge(self, here: Hex, target: Hex) -> bool:
+        """Whether `target`, off the map, lies across the map's edge from `here`, a hex of the map."""
+        if here not in self or target in self or here.map != target.map:
+            return False
+        big = HexMap.rectangle(max(here.column, target.column) + 1, max(here.row, target.row) + 1, letter=here.map,
+                               first_column=0, first_row=0, lower_columns=self.lower_columns)
+        return big.adjacent(here, target)
+
     def distance(self, a: Hex, b: Hex) -> int:
         """How many hexes from `a` to `b` (0 for the same hex, 1 for neighbours), counted on the grid as the
         set-up and reinforcement rules count "within N hexes" (5.0c).  Defined across joined sheets; a

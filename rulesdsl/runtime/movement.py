@@ -680,7 +680,7 @@ class _Mover:
         return known[0]
 
     def _off_map(self, here: Hex, target: Hex, log: Log) -> _Entry:
-        if not _beyond(self.situation.map, here, target):
+        if not self.situation.map.beyond_edge(here, target):
             return _Entry(None, None, f"{target} is not next to {here}")
         if not self.rules.flag("map.off_map_movement"):
             log(self.rules.cite("map.off_map_movement", f"{target} is off the map: units may not leave it"))
@@ -693,15 +693,6 @@ class _Mover:
         if self.must_afford:
             return spent + cost <= limit
         return spent < limit
-
-
-def _beyond(map: HexMap, here: Hex, target: Hex) -> bool:
-    """Whether `target`, off the map, lies across the map edge from `here`."""
-    if here not in map or here.map != target.map:
-        return False
-    big = HexMap.rectangle(max(here.column, target.column) + 1, max(here.row, target.row) + 1, letter=here.map,
-                           first_column=0, first_row=0, lower_columns=map.lower_columns)
-    return big.adjacent(here, target)
 
 
 def move(rules: RuleSet, situation: Situation, unit: str, path: Sequence[Hex], *, mode: str = "regular",

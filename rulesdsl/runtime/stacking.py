@@ -112,7 +112,7 @@ def stack(rules: RuleSet, situation: Situation, hex: Hex, *, moment: str = "phas
     excess: tuple[str, ...] = ()
     if chooses:
         steps.append(rules.cite("stacking.owner_chooses_excess",
-                                f"the owner picks the units over the limit ({over} {unit_word}s too many)"))
+                                f"the owner picks the units over the limit ({over} {unit_word}{'' if over == 1 else 's'} too many)"))
     else:
         excess = _excess(rules, counted, limit_steps, limit_units)
         steps.append(rules.cite("stacking.owner_chooses_excess",

@@ -17,7 +17,7 @@ class ExampleBuilder(Builder):
     """Each method builds the IR node of the grammar rule it is named after."""
 
     _SITUATION_FIELDS = ("notes", "maps", "hexes", "hexsides", "roads", "sources", "phasing", "phase", "units",
-                         "done", "expectations")
+                         "done", "assumed", "expectations")
 
     def _situation(self, meta: Meta, items: list[Any]) -> ir.Situation:
         body: dict[str, list[Any]] = {name: [] for name in self._SITUATION_FIELDS}
@@ -91,6 +91,11 @@ class ExampleBuilder(Builder):
     @v_args(meta=True)
     def situation_done_attack(self, meta: Meta, items: list[Any]) -> Any:
         return self._done(meta, ir.DoneKind.ATTACK, items)
+
+    @v_args(meta=True)
+    def situation_assume(self, meta: Meta, items: list[Any]) -> Any:
+        name, value = items
+        return ("assumed", ir.Parameter(span=self._span(meta), name=self._text(name), value=value))
 
     def done_phase(self, items: list[Any]) -> Any:
         return ("phase", self._text(items[0]))
@@ -202,11 +207,32 @@ class ExampleBuilder(Builder):
     def expect_stack(self, meta: Meta, items: list[Any]) -> Any:
         hex_, *rest = items
         rest, options = self._options(rest)
-        size = next((item[1] for item in rest if isinstance(item, tuple) and item[0] == "size"), None)
+        parts = {item[0]: item[1] for item in rest if isinstance(item, tuple)}
         result = next((item for item in rest if isinstance(item, ir.ExpectedResult)), None)
-        if size is not None:
-            result = replace(result, size=size) if result is not None else self._result(meta, size=size)
-        return self._expect(meta, ir.ExpectKind.STACK, result, hexes=(self._text(hex_),), options=options)
+        answer = {key: parts[key] for key in ("size", "excess", "fate") if key in parts}
+        if answer:
+            result = replace(result, **answer) if result is not None else self._result(meta, **answer)
+        return self._expect(meta, ir.ExpectKind.STACK, result, hexes=(self._text(hex_),),
+                            units=parts.get("by", ()), options=options | (
+                                {"arrived": parts["arrived"]} if "arrived" in parts else {}))
+
+    def stack_by(self, items: list[Any]) -> Any:
+        return ("by", tuple(items))
+
+    def stack_excess(self, items: list[Any]) -> Any:
+        return ("excess", tuple(items))
+
+    def stack_chosen(self, items: list[Any]) -> Any:
+        return ("excess", ())
+
+    def stack_fate(self, items: list[Any]) -> Any:
+        return ("fate", ir.StackFate.DESTROYED)
+
+    def stack_leave(self, items: list[Any]) -> Any:
+        return ("fate", ir.StackFate.LEAVE)
+
+    def stack_undone(self, items: list[Any]) -> Any:
+        return ("fate", ir.StackFate.UNDONE)
 
     @v_args(meta=True)
     def expect_supply(self, meta: Meta, items: list[Any]) -> Any:
@@ -275,6 +301,9 @@ class ExampleBuilder(Builder):
 
     def engage_destroyed(self, items: list[Any]) -> Any:
         return ("destroyed", tuple(items[1:]))
+
+    def engage_exposed(self, items: list[Any]) -> Any:
+        return ("exposed", tuple(items))
 
     def engage_terrain(self, items: list[Any]) -> Any:
         return ("terrain", self._text(items[0]))
