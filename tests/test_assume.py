@@ -170,3 +170,39 @@ def test_a_move_may_end_just_across_the_maps_edge(project, capsys):
     for path, bad in (("2.99", "2.99"), ("2.00 2.99", "2.00")):
         code, out, err = project.run("explain", "scs-1.8", situation, "move", "a", *path.split(), capsys=capsys)
         assert code == 1 and f"error: hex {bad} is off the map" in err, err
+
+
+# ---- who defends, and who must be attacked too ----------------------------------------------------------
+SCS_SITUATION = ("map 1.01 - 6.06 open; phase combat; phasing friendly; unit x friendly 7-8-9 at 2.02 type armor; "
+                 "unit d enemy 2-3-5 at 3.02 type infantry; unit r enemy 1-1-5 at 3.02 type infantry; "
+                 "unit w friendly 3-2-9 at 5.05 type infantry; unit g enemy 2-3-5 at 5.04 type infantry")
+
+
+def test_a_defender_may_not_be_held_out_where_the_stack_defends_together(project, capsys):
+    project.add_repo_rulebooks()
+    code, out, err = project.run("explain", "scs-1.8", SCS_SITUATION, "engage", "x", "on", "3.02", "defending", "d",
+                                 capsys=capsys)
+    assert (code, err) == (0, "")
+    assert "every unit in a defending hex defends, with one Defense Strength [rule 7.2c;" in out
+    assert out.endswith("answer: refused\n")
+
+
+def test_an_attack_says_which_enemy_units_must_be_attacked_too(project, capsys):
+    project.add_repo_rulebooks()
+    code, out, err = project.run("explain", "scs-1.8", SCS_SITUATION, "attack", "x", "on", "3.02", "allowed",
+                                 "must-attack", "none", capsys=capsys)
+    assert (code, err) == (0, "")
+    assert "expected: allowed must-attack none (as computed)" in out
+    # a game that makes combat compulsory (SCS 7.2a's option) names unit g, next to unit w
+    project.write("rulebooks/games/hard.rules", 'game hard "Hard" version "1" extends scs-1.8\n\n'
+                  'rule G1 "Stacking" {\n  summary "Six steps a hex."\n  stacking.limit = 6 steps\n}\n\n'
+                  'amend rule 7.2a {\n  combat.mandatory = yes\n}\n')
+    code, out, err = project.run("explain", "hard", SCS_SITUATION, "attack", "x", "on", "3.02", "allowed",
+                                 "must-attack", "none", capsys=capsys)
+    assert (code, err) == (0, "")
+    assert "units next to the enemy must attack: unit g must be attacked too [rule 7.2a; combat.mandatory; hard," \
+        in out
+    assert "answer: allowed must-attack g\nexpected: allowed must-attack none (differs)" in out
+    code, out, err = project.run("explain", "hard", SCS_SITUATION, "attack", "x", "on", "3.02", "allowed",
+                                 "must-attack", "q", capsys=capsys)
+    assert code == 1 and "error: no unit 'q' in this situation" in err

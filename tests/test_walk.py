@@ -162,6 +162,8 @@ example "Every line" [1.0] {
   expect zoc red 5.04 not 1.01
   expect stack 1.02 when overrun by 6 arrived 7 illegal size 3 excess 7 destroyed
   expect engage 6 on 5.05 exposed 7
+  expect engage 6 on 5.05 defending 7 refused
+  expect attack 6 on 5.05 allowed must-attack 7
   expect supply 6 in
   expect overrun 6 from 4.04 on 5.05 allowed cost 5
   expect exploit 7 refused

@@ -185,7 +185,8 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
         data = {"allowed": verdict.allowed, "reasons": list(verdict.reasons),
                 "cost": None if verdict.cost is None else str(verdict.cost),
                 "remaining": None if verdict.remaining is None else str(verdict.remaining),
-                "allowance": None if verdict.allowance is None else str(verdict.allowance)}
+                "allowance": None if verdict.allowance is None else str(verdict.allowance),
+                "must_also_attack": list(verdict.must_also_attack)}
         steps = verdict.steps
         ruling(r.ruling if r else None, verdict.allowed, ir.Ruling.ALLOWED, ir.Ruling.REFUSED)
         if verdict.allowed and (r is None or r.amount is not None) and verdict.cost is not None:
@@ -202,6 +203,11 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                 ok = ok and value == wanted
                 if value is None and verdict.allowed:
                     shown += [word, "(none)"]
+        must = verdict.must_also_attack
+        if verdict.allowed and ((r is None and must) or (r is not None and r.must_attack is not None)):
+            shown += ["must-attack", " ".join(must) or "none"]
+        if r is not None and r.must_attack is not None:
+            ok = ok and set(must) == {u.value for u in r.must_attack}
     elif kind == ir.ExpectKind.RETREAT:
         retreat = _engine_call("retreat", engine.retreat, situation, units, e.count or 0,
                                attackers=[u.value for u in e.others], refuse=e.refuse or 0)
@@ -314,7 +320,8 @@ def _engage(engine: RulesEngine, module: types.ModuleType | None, situation: Sit
         if result is None:
             raise Unanswerable(f"'{e.given.value}' is no result of this rulebook's Combat Results Table")
     found = _engine_call("engagement", engine.engage, situation, [u.value for u in e.units],
-                         [Hex.parse(h.value) for h in e.hexes], arrived=[u.value for u in e.arrived],
+                         [Hex.parse(h.value) for h in e.hexes],
+                         defenders=[u.value for u in e.others] if e.others else None, arrived=[u.value for u in e.arrived],
                          overrun=e.overrun, result=result)
     data: dict[str, Any] = {"allowed": found.allowed, "reasons": list(found.reasons),
                             "attackers": list(found.attackers), "fighting": list(found.defenders),
@@ -341,6 +348,8 @@ def _engage(engine: RulesEngine, module: types.ModuleType | None, situation: Sit
     if (r is None and found.destroyed) or (r is not None and r.destroyed):
         shown += ["destroyed", " ".join(found.destroyed) or "(none)"]
         ok = ok and (r is None or set(found.destroyed) == {w.value for w in r.destroyed})
+    if r is not None and r.ruling is not None or not shown:
+        shown.insert(0, "allowed")     # the line says the engagement is refused; or nothing else is there to say
     computed = " ".join(shown)
     return Answer(computed, data, found.steps, ok, "" if ok else f"expected {result_text(r, e.kind)}, computed {computed}")
 

@@ -60,6 +60,8 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += ["from", hexes[0], "on", hexes[1]]
     elif e.kind in (ir.ExpectKind.ATTACK, ir.ExpectKind.COMBAT, ir.ExpectKind.ENGAGE):
         parts += ["on", *(h.value for h in e.hexes)]
+        if e.kind == ir.ExpectKind.ENGAGE and e.others:
+            parts += ["defending", *(u.value for u in e.others)]
         if e.arrived:
             parts += ["arrived", *(u.value for u in e.arrived)]
     elif e.kind == ir.ExpectKind.RETREAT:
@@ -84,7 +86,7 @@ def query_text(expectation: ir.Expectation) -> str:
         parts.append(e.side.value)
     if e.kind not in (ir.ExpectKind.RETREAT, ir.ExpectKind.ADVANCE) and e.count is not None:
         parts.append(str(e.count))
-    if e.kind != ir.ExpectKind.RETREAT and e.others:
+    if e.kind not in (ir.ExpectKind.RETREAT, ir.ExpectKind.ENGAGE) and e.others:
         parts += ["from", *(u.value for u in e.others)]
     if e.kind != ir.ExpectKind.ADVANCE and e.destroyed:
         parts.append("destroyed")
@@ -132,6 +134,8 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
     for word, value in (("left", r.remaining), ("mp", r.allowance), ("size", r.size)):
         if value is not None:
             parts += [word, _number(value)]
+    if r.must_attack is not None:
+        parts += ["must-attack", _words(r.must_attack) or "none"]
     if r.excess is not None:
         parts += ["excess", _words(r.excess) or "chosen"]
     if r.fate is not None:
@@ -357,8 +361,8 @@ def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
             problems.append(Diagnostic(f"no unit '{unit.value}' in this situation", unit.span,
                                        hint=suggest(unit.value, names) or
                                        "place it with a unit line: unit NAME SIDE A-D-M at HEX"))
-    if e.result is not None and e.result.excess:
-        for unit in e.result.excess:
+    if e.result is not None and (e.result.excess or e.result.must_attack):
+        for unit in (*(e.result.excess or ()), *(e.result.must_attack or ())):
             if unit.value not in names:
                 problems.append(Diagnostic(f"no unit '{unit.value}' in this situation", unit.span,
                                            hint=suggest(unit.value, names) or "name the units of the stack"))

@@ -818,6 +818,8 @@ class ExpectedResult:
     amount: Fraction | None        # overrun: `cost`; retreat: `loss`; advance: `hexes`
     remaining: Fraction | None     # overrun: the MPs left after it (`left`)
     allowance: Fraction | None     # exploit: the MPs the unit may use (`mp`)
+    must_attack: tuple[Text, ...] | None = None   # attack: the enemy units that must be attacked too
+                                                  # (`must-attack 7 8`; `must-attack none`: () ); None: not compared
     size: Fraction | None          # stack: its size, in what the stacking limit counts (`size`)
     fighting: tuple[Text, ...] = ()    # engage: the defenders whose strength counts
     sharing: tuple[Text, ...] = ()     # engage: units that add nothing but share the result
@@ -846,7 +848,8 @@ class Expectation:
     hexes: tuple[Text, ...]        # move: the path; stack: the hex; overrun: from, on; attack, combat: on;
                                    # advance: into
     count: int | None              # retreat: hexes to retreat; advance: the retreat it follows (`after`)
-    others: tuple[Text, ...]       # retreat: the attackers it retreats from
+    others: tuple[Text, ...]       # retreat: the attackers it retreats from; engage: the defenders the owner
+                                   # names (`defending`)
     destroyed: bool                # advance: the defender was destroyed
     result: ExpectedResult | None
     mode: Text | None = None       # move, reach: the movement mode (`mode road`); None: regular

@@ -142,6 +142,8 @@ def _questions(situation: Situation, moments: Sequence[str]) -> Iterator[str]:
                 yield f"overrun {' '.join(names)} from {hex} on {target}"
                 yield f"combat {' '.join(names)} on {target}"
                 yield f"engage {' '.join(names)} on {target}"
+                if len(defenders) > 1:
+                    yield f"engage {' '.join(names)} on {target} defending {defenders[0]}"
                 attackers = sorted({u.name for h in situation.neighbours(target) for u in situation.units_at(h)
                                     if u.side == phasing})
                 yield f"combat {' '.join(attackers)} on {target}"

@@ -270,10 +270,13 @@ class ExampleBuilder(Builder):
             options[item[0]] = item[1]
         hexes = [self._text(t) for t in rest if not isinstance(t, tuple)]
         return self._expect(meta, ir.ExpectKind.ENGAGE, result, units=tuple(units), hexes=tuple(hexes),
-                            options=options)
+                            others=options.pop("others", ()), options=options)
 
     def engage_arrived(self, items: list[Any]) -> Any:
         return ("arrived", tuple(items))
+
+    def engage_defending(self, items: list[Any]) -> Any:
+        return ("others", tuple(items))
 
     def engage_given(self, items: list[Any]) -> Any:
         return ("given", self._text(items[0]))
@@ -377,12 +380,20 @@ class ExampleBuilder(Builder):
         found: dict[str, Any] = {}
         for key, value, token in items:
             if key in found:
-                raise RulesError([Diagnostic(f"'{self._PART_WORD[key]}' is given twice", self._text(token).span,
-                                             hint="give each of cost, left and mp once")])
+                span = token.span if isinstance(token, ir.Text) else self._text(token).span
+                raise RulesError([Diagnostic(f"'{self._PART_WORD[key]}' is given twice", span,
+                                             hint="give each of cost, left, mp and must-attack once")])
             found[key] = value
         return self._result(meta, ruling=ir.Ruling.ALLOWED, **found)
 
-    _PART_WORD = {"amount": "cost", "remaining": "left", "allowance": "mp"}
+    _PART_WORD = {"amount": "cost", "remaining": "left", "allowance": "mp", "must_attack": "must-attack"}
+
+    def verdict_must(self, items: list[Any]) -> Any:
+        return ("must_attack", tuple(items), items[0])
+
+    @v_args(meta=True)
+    def verdict_must_none(self, meta: Meta, items: list[Any]) -> Any:
+        return ("must_attack", (), ir.Text(span=self._span(meta), value="must-attack"))
 
     def verdict_cost(self, items: list[Any]) -> Any:
         return ("amount", self._number(items[0]), items[0])
