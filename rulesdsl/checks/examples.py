@@ -236,7 +236,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
         advance = _engine_call("advance", engine.advance, situation, units, hexes[0], e.count or 0,
                                overrun=e.overrun, defender_destroyed=e.destroyed, refused=e.refuse or 0)
         data = {"units": list(advance.units), "allowed": advance.allowed, "hexes": advance.hexes,
-                "reachable": _hexes(advance.reachable)}
+                "reachable": _hexes(advance.reachable), "must_enter": advance.required}
         steps = advance.steps
         shown += ["hexes", str(advance.hexes)] if advance.allowed else ["refused"]
         reachable = set(advance.reachable)
@@ -244,11 +244,14 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             asked = sorted(reachable) if r is None else [Hex.parse(h.value) for h in (*r.hexes, *r.absent)]
             shown += ["to", _set_text([str(h) for h in asked if h in reachable],
                                       [str(h) for h in asked if h not in reachable]) or "(none)"]
+        if advance.allowed and advance.required and (r is None or r.must_enter):
+            shown.append("must-enter")
         if r is not None:
             ok = (not advance.allowed) if r.ruling == ir.Ruling.REFUSED else \
                 (advance.allowed and r.amount == advance.hexes
                  and all(Hex.parse(h.value) in reachable for h in r.hexes)
-                 and not any(Hex.parse(h.value) in reachable for h in r.absent))
+                 and not any(Hex.parse(h.value) in reachable for h in r.absent)
+                 and (advance.required or not r.must_enter))
     elif kind == ir.ExpectKind.COMBAT:
         return _combat(module, situation, expectation)
     elif kind == ir.ExpectKind.ENGAGE:

@@ -131,6 +131,8 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
         parts += ["hexes" if kind == ir.ExpectKind.ADVANCE else "cost", _number(r.amount)]
     if kind == ir.ExpectKind.ADVANCE and (r.hexes or r.absent):
         parts += ["to", *(h.value for h in r.hexes), *(["not", _words(r.absent)] if r.absent else [])]
+    if r.must_enter:
+        parts.append("must-enter")
     for word, value in (("left", r.remaining), ("mp", r.allowance), ("size", r.size)):
         if value is not None:
             parts += [word, _number(value)]

@@ -821,6 +821,7 @@ class ExpectedResult:
     must_attack: tuple[Text, ...] | None = None   # attack: the enemy units that must be attacked too
                                                   # (`must-attack 7 8`; `must-attack none`: () ); None: not compared
     size: Fraction | None          # stack: its size, in what the stacking limit counts (`size`)
+    must_enter: bool = False       # advance: the units must enter the vacated hex (`must-enter`, after an overrun)
     fighting: tuple[Text, ...] = ()    # engage: the defenders whose strength counts
     sharing: tuple[Text, ...] = ()     # engage: units that add nothing but share the result
     spared: tuple[Text, ...] = ()      # engage: units in a combat hex the result leaves alone

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import types
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -47,6 +48,12 @@ from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.situation import Situation
 
 STATUSES = ("caught", "masked", "uncaught", "no effect", "one value")
+# the query that asks each engine function (a parameter's contract says which function it drives)
+_DRIVES = {"zoc": ir.ExpectKind.ZOC, "move": ir.ExpectKind.MOVE, "stack": ir.ExpectKind.STACK,
+           "supply": ir.ExpectKind.SUPPLY, "retreat": ir.ExpectKind.RETREAT, "advance": ir.ExpectKind.ADVANCE,
+           "may_overrun": ir.ExpectKind.OVERRUN, "may_exploit": ir.ExpectKind.EXPLOIT,
+           "may_attack": ir.ExpectKind.ATTACK, "engage": ir.ExpectKind.ENGAGE}
+_MASK_REFUSED = 40               # of the questions refused before the parameter is read, those tried
 _MASK_CANDIDATES = 8              # bounds the pairs tried for one change; the candidates are tried in name order
 _PROBES_PER_SITUATION = 400       # bounds the work on a large example; the questions are asked in a fixed order
 
@@ -498,10 +505,27 @@ def _masked(modules: Variants, name: str, value: object, probes_: Sequence[Probe
     """The parameter that masks the change `name` = `value`: another executed parameter read by the same
     questions such that, with it changed too, the change answers one of them otherwise; None if none does."""
     reading = [p for p in probes_ if p.reads is not None and name in p.reads]
+    # and the questions of its engine function another parameter refuses before it is read
+    contract = engine_parameter(name)
+    kind = _DRIVES.get(contract.drives) if contract is not None else None
+    reading += [p for p in probes_ if p.expectation.kind == kind and p.deciders and p.reads is not None
+                and name not in p.reads][:_MASK_REFUSED]
     executed_ = set(executed_names)
-    # first the parameters that decide a question together with this one, then those that decide one it reads
-    beside = sorted({o for p in reading if name in p.deciders for o in p.deciders if o != name} & executed_)
-    others = sorted({o for p in reading for o in p.deciders if o != name} & executed_ - set(beside))
+    # first the parameters that decide a question together with this one, or refuse it once this one is changed
+    # (two rules that refuse the same cases: each masks the other)
+    after: dict[int, frozenset[str]] = {}     # by probe: who refuses it once this parameter is changed
+    for probe in [p for p in reading if name in p.deciders][:_MASK_REFUSED]:
+        changed = modules.get(_with({name: value}, probe.assumed))
+        if changed is not None:
+            try:
+                after[id(probe)] = _deciders(ask(engine_of(changed), changed, probe.situation, probe.expectation))
+            except Unanswerable:
+                continue
+    beside = sorted(({o for p in reading if name in p.deciders for o in p.deciders} |
+                     {o for found in after.values() for o in found}) - {name} & executed_)
+    # then those that decide the most of the questions it reads (or would read)
+    deciding = Counter(o for p in reading for o in p.deciders if o != name and o in executed_ and o not in beside)
+    others = sorted(deciding, key=lambda o: (-deciding[o], o))
     candidates = (beside + others)[:_MASK_CANDIDATES]
     resolved = modules.resolved
     by_name = {p.name: p for p in resolved.parameters}
@@ -509,7 +533,7 @@ def _masked(modules: Variants, name: str, value: object, probes_: Sequence[Probe
         parameter = by_name[other]
         for unmasked in alternatives(parameter.value, resolved.declared[other], resolved):
             for probe in reading:
-                if other not in probe.deciders:
+                if other not in probe.deciders and other not in after.get(id(probe), ()):
                     continue
                 alone = modules.get(_with({other: unmasked}, probe.assumed))
                 both = modules.get(_with({other: unmasked, name: value}, probe.assumed))

@@ -5,7 +5,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from lark import v_args
+from lark import Token, v_args
 from lark.tree import Meta
 
 from rulesdsl.errors import Diagnostic, RulesError, Span
@@ -422,8 +422,12 @@ class ExampleBuilder(Builder):
 
     @v_args(meta=True)
     def advance_hexes(self, meta: Meta, items: list[Any]) -> Any:
+        must = bool(items) and isinstance(items[-1], Token) and items[-1].type == "MUST_ENTER"
+        if must:
+            items = items[:-1]
         to = items[1] if len(items) > 1 else ((), ())
-        return self._result(meta, amount=Fraction(self._whole(items[0])), hexes=to[0], absent=to[1])
+        return self._result(meta, amount=Fraction(self._whole(items[0])), hexes=to[0], absent=to[1],
+                            must_enter=must)
 
     def advance_to(self, items: list[Any]) -> Any:
         absent = items.pop() if items and isinstance(items[-1], list) else []
