@@ -43,7 +43,7 @@ from rulesdsl.model import ir
 from rulesdsl.modules.modcheck import Variants, compiled_module
 from rulesdsl.project.coverage import Coverage, measure, percent
 from rulesdsl.runtime.model import Quantity, unit_text
-from rulesdsl.runtime.contract import engine_parameter
+from rulesdsl.runtime.contract import ENGINE_PARAMETERS, engine_parameter
 from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.situation import Situation
 
@@ -54,6 +54,7 @@ _DRIVES = {"zoc": ir.ExpectKind.ZOC, "move": ir.ExpectKind.MOVE, "stack": ir.Exp
            "may_overrun": ir.ExpectKind.OVERRUN, "may_exploit": ir.ExpectKind.EXPLOIT,
            "may_attack": ir.ExpectKind.ATTACK, "engage": ir.ExpectKind.ENGAGE}
 _MASK_REFUSED = 40               # of the questions refused before the parameter is read, those tried
+_MASK_SPREAD = 120               # of an answer with no reasons, the questions tried (one per example and units)
 _MASK_CANDIDATES = 8              # bounds the pairs tried for one change; the candidates are tried in name order
 _PROBES_PER_SITUATION = 400       # bounds the work on a large example; the questions are asked in a fixed order
 
@@ -526,14 +527,23 @@ def _masked(modules: Variants, name: str, value: object, probes_: Sequence[Probe
     # then those that decide the most of the questions it reads (or would read)
     deciding = Counter(o for p in reading for o in p.deciders if o != name and o in executed_ and o not in beside)
     others = sorted(deciding, key=lambda o: (-deciding[o], o))
-    candidates = (beside + others)[:_MASK_CANDIDATES]
+    # an answer with no reasons (a retreat's paths): the parameters of the same engine function its questions read
+    read_too: Counter[str] = Counter()
+    if not beside and not others and contract is not None:
+        same = {e.name for e in ENGINE_PARAMETERS if e.drives == contract.drives}
+        spread: dict[tuple[int, str], Probe] = {}     # a question or two of each example, not all of the first
+        for probe in reading:
+            spread.setdefault((id(probe.example), " ".join(u.value for u in probe.expectation.units)), probe)
+        reading = list(spread.values())[:_MASK_SPREAD]
+        read_too = Counter(o for p in reading for o in (p.reads or ()) if o in same and o != name and o in executed_)
+    candidates = (beside + others + sorted(read_too, key=lambda o: (-read_too[o], o)))[:_MASK_CANDIDATES]
     resolved = modules.resolved
     by_name = {p.name: p for p in resolved.parameters}
     for other in candidates:
         parameter = by_name[other]
         for unmasked in alternatives(parameter.value, resolved.declared[other], resolved):
             for probe in reading:
-                if other not in probe.deciders and other not in after.get(id(probe), ()):
+                if other not in probe.deciders and other not in after.get(id(probe), ()) and other not in read_too:
                     continue
                 alone = modules.get(_with({other: unmasked}, probe.assumed))
                 both = modules.get(_with({other: unmasked, name: value}, probe.assumed))
