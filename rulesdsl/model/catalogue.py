@@ -60,8 +60,6 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
           "whether a game's combat modifiers apply to overruns as to other combats"),
     _core("supply.minimum_strength", ir.ParamKind.QUANTITY,
           "the least combat strength that supply penalties can leave a unit", unit="SP"),
-    _core("supply.penalties_round_down", ir.ParamKind.FLAG,
-          "whether fractions left by supply penalties are dropped"),
     *(_core(p.name, ir.ParamKind(p.kind), p.meaning, p.unit, p.options) for p in ENGINE_PARAMETERS),
 ))
 # What each core parameter drives (the language reference prints it).
@@ -75,8 +73,9 @@ CORE_USES: dict[str, str] = {
                                "for the whole attack",
     "overrun.game_modifiers_apply": "the generated `resolve_combat`: the game's own DRMs in an overrun",
     "supply.minimum_strength": "the generated `resolve_combat`: the floor under a supply strength penalty",
-    "supply.penalties_round_down": "the generated `resolve_combat`: fractions a supply strength penalty leaves",
     **{p.name: f"the engine's `{p.drives}`" for p in ENGINE_PARAMETERS},
+    "supply.penalties_round_down": "the engine's `move` and the generated `resolve_combat`: fractions a supply "
+                                   "penalty leaves (an MA, a strength)",
     "zoc.entry_cost": "the engine's `move` and the generated `entry_cost`",
     "stacking.limit": "the engine's `stack` and the card's stacking line",
     "stacking.limit_units": "the engine's `stack` and the card's stacking line",

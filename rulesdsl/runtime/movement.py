@@ -21,7 +21,8 @@ Choices where the parameters leave something open (each is said in the derivatio
 * Out of supply (the `out-of-supply` state): the MA is multiplied by the mechanized factor for
   `mechanized` units where the rulebook sets one, else by the general factor.
 * `movement.fractions_kept`: an allowance or a cost the engine derives from an MA (a factor, a share) keeps
-  its fraction unless the rulebook says fractions are not kept (then it is dropped).
+  its fraction unless the rulebook says fractions are not kept (then it is dropped); an allowance a supply
+  penalty halves is rounded down first where `supply.penalties_round_down` says so (VCS 11.1.5).
 * Leaving a hex in an enemy ZOC costs `zoc.exit_cost_fraction` of the printed MA on top of the step's
   terrain (fractions dropped when `zoc.exit_cost_rounds_down`, otherwise a whole MP).
 * The minimum move: a move of at most `movement.minimum_move` hexes by a unit with an MA above zero is
@@ -261,6 +262,16 @@ def _river_rows(rules: RuleSet) -> set[str]:
             if r.kind == "hexside" and r.movement.kind == "prohibited" and r.name.lower() in targets}
 
 
+def _supply_share(rules: RuleSet, amount: Fraction, what: str, log: Log) -> Fraction:
+    """An allowance a supply penalty cuts: rounded down where the rulebook rounds supply penalties down, else
+    with its fraction kept or dropped as movement keeps fractions."""
+    if amount.denominator != 1 and rules.value("supply.penalties_round_down") is True:
+        log(rules.cite("supply.penalties_round_down", f"{what}: {amount}, a supply penalty, rounded down to "
+                                                      f"{math.floor(amount)}"))
+        return Fraction(math.floor(amount))
+    return _share(rules, amount, what, log)
+
+
 def _share(rules: RuleSet, amount: Fraction, what: str, log: Log) -> Fraction:
     """`amount` (derived from an MA) with its fraction kept or dropped as the rulebook says."""
     if amount.denominator == 1:
@@ -470,7 +481,7 @@ class _Mover:
             if unit.can(MECHANIZED):
                 factor = rules.amount("supply.out_of_supply_mechanized_movement_factor")
                 if factor is not None:
-                    allowance = _share(rules, allowance * factor, f"{unit}'s allowance", log)
+                    allowance = _supply_share(rules, allowance * factor, f"{unit}'s allowance", log)
                     log(rules.cite("supply.out_of_supply_mechanized_movement_factor",
                                    f"{unit} is mechanized and out of supply: MA x {factor} = {_mp(allowance)}"))
             if factor is None:
@@ -479,7 +490,7 @@ class _Mover:
                     log(rules.cite("supply.out_of_supply_movement_factor",
                                    f"{unit} is out of supply; no rule changes its MA"))
                 else:
-                    allowance = _share(rules, allowance * factor, f"{unit}'s allowance", log)
+                    allowance = _supply_share(rules, allowance * factor, f"{unit}'s allowance", log)
                     log(rules.cite("supply.out_of_supply_movement_factor",
                                    f"{unit} is out of supply: MA x {factor} = {_mp(allowance)}"))
         if self.mode == "road":
