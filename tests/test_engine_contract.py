@@ -214,6 +214,10 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
             dataclasses.replace(u, states=u.states | {"out-of-supply"}) if u.name == "red-2" else u
             for u in plain.units))
         yield lambda: engine.move(hungry, "red-2", [m.neighbours(H("10.11"))[0]], mode="reaction")
+        # an out-of-supply unit with an odd MA: a supply penalty leaves its allowance a fraction to round
+        odd = dataclasses.replace(plain, units=tuple(
+            dataclasses.replace(u, movement=7) if u.name == "cut-off" else u for u in plain.units))
+        yield lambda: engine.move(odd, "cut-off", [H("9.10")])
         # no enemy near: road movement, a road over the river, and rifles wading it
         quiet = dataclasses.replace(plain, units=tuple(u for u in plain.units if u.side == "blue"))
         if board.names["road"]:

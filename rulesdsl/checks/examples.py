@@ -234,7 +234,8 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             shown += ["via", " ".join(_hexes(retreat.paths[0]))]
     elif kind == ir.ExpectKind.ADVANCE:
         advance = _engine_call("advance", engine.advance, situation, units, hexes[0], e.count or 0,
-                               overrun=e.overrun, defender_destroyed=e.destroyed, refused=e.refuse or 0)
+                               overrun=e.overrun, defender_destroyed=e.destroyed, refused=e.refuse or 0,
+                               breakthrough=e.breakthrough, path=hexes[1:])
         data = {"units": list(advance.units), "allowed": advance.allowed, "hexes": advance.hexes,
                 "reachable": _hexes(advance.reachable), "must_enter": advance.required}
         steps = advance.steps

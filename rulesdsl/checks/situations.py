@@ -69,12 +69,16 @@ def query_text(expectation: ir.Expectation) -> str:
         if e.others:
             parts += ["from", *(u.value for u in e.others)]
     elif e.kind == ir.ExpectKind.ADVANCE:
-        parts += ["into", *(h.value for h in e.hexes), "after", "" if e.count is None else str(e.count)]
+        parts += ["into", *(h.value for h in e.hexes[:1]), "after", "" if e.count is None else str(e.count)]
         if e.destroyed:
             parts.append("destroyed")
+        # in the grammar's order: overrun, breakthrough, via, refuse
+        parts += ["overrun"] if e.overrun else []
+        parts += ["breakthrough"] if e.breakthrough else []
+        parts += ["via", *(h.value for h in e.hexes[1:])] if len(e.hexes) > 1 else []
     if e.refuse is not None:
         parts += ["refuse", str(e.refuse)]
-    if e.overrun:
+    if e.overrun and e.kind != ir.ExpectKind.ADVANCE:
         parts.append("overrun")
     if e.given is not None:
         parts += ["result", e.given.value]

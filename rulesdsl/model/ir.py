@@ -847,7 +847,7 @@ class Expectation:
                                    # overrunning units, `by`)
     side: Text | None              # zoc
     hexes: tuple[Text, ...]        # move: the path; stack: the hex; overrun: from, on; attack, combat: on;
-                                   # advance: into
+                                   # advance: into, then the loser's retreat path (`via`)
     count: int | None              # retreat: hexes to retreat; advance: the retreat it follows (`after`)
     others: tuple[Text, ...]       # retreat: the attackers it retreats from; engage: the defenders the owner
                                    # names (`defending`)
@@ -861,6 +861,7 @@ class Expectation:
     moment: Text | None = None     # stack: when the limit is checked (`when overrun`); None: at the phase's end
     refuse: int | None = None      # retreat: hexes of the retreat taken as step losses instead (`refuse 1`)
     overrun: bool = False          # advance: after an overrun
+    breakthrough: bool = False     # advance: after a breakthrough result (`breakthrough`)
     text: str = _as_written()
 
 

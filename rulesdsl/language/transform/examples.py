@@ -330,9 +330,17 @@ class ExampleBuilder(Builder):
     def expect_advance(self, meta: Meta, items: list[Any]) -> Any:
         units, rest, result = self._split(items)
         rest, options = self._options(rest)
-        hex_, after, *flag = rest
-        return self._expect(meta, ir.ExpectKind.ADVANCE, result, units=tuple(units), hexes=(self._text(hex_),),
-                            count=self._whole(after), destroyed=bool(flag), options=options)
+        via = next((item[1] for item in rest if isinstance(item, tuple) and item[0] == "via"), ())
+        hex_, after, *flag = [item for item in rest if not isinstance(item, tuple)]
+        return self._expect(meta, ir.ExpectKind.ADVANCE, result, units=tuple(units),
+                            hexes=(self._text(hex_), *via), count=self._whole(after), destroyed=bool(flag),
+                            options=options)
+
+    def query_breakthrough(self, items: list[Any]) -> Any:
+        return ("option", "breakthrough", True)
+
+    def advance_via(self, items: list[Any]) -> Any:
+        return ("via", tuple(self._text(t) for t in items))
 
     def _whole_text(self, text: ir.Text) -> int | None:
         """A unit name written where a whole number is needed (retreat's hexes): None if it is no number;
