@@ -1431,7 +1431,7 @@ TERRAIN = TerrainEffectsChart((
     Terrain('mountain', 'hex',     Movement('cost', Fraction(4)),       CombatEffect('multiply', defender=Fraction(2)), level=4, line='close'),
     Terrain('road',     'road',    Movement('cost', Fraction(1, 2)),    CombatEffect('other')),
     Terrain('stream',   'hexside', Movement('add', Fraction(1)),        CombatEffect('none')),
-    Terrain('river',    'hexside', Movement('prohibited'),              CombatEffect('multiply', defender=Fraction(2))),
+    Terrain('river',    'hexside', Movement('prohibited'),              CombatEffect('none')),
     Terrain('bridge',   'hexside', Movement('negates', target='river'), CombatEffect('none')),
 ), rule='5.1')
 

@@ -206,3 +206,14 @@ def test_an_attack_says_which_enemy_units_must_be_attacked_too(project, capsys):
     code, out, err = project.run("explain", "hard", SCS_SITUATION, "attack", "x", "on", "3.02", "allowed",
                                  "must-attack", "q", capsys=capsys)
     assert code == 1 and "error: no unit 'q' in this situation" in err
+
+
+def test_an_assumed_value_no_rule_sets_gets_its_constant(project, capsys):
+    # the series sets no stacking.limit_units: the module made for the assumption still declares it
+    project.write("rulebooks/line.rules", _series())
+    situation = ("map 1.01 - 4.04 open; assume stacking.limit_units = 1 unit; unit a blue 3-2-6 at 2.02; "
+                 "unit b blue 3-2-6 at 2.02")
+    code, out, err = project.run("explain", "line", situation, "stack", "2.02", capsys=capsys)
+    assert (code, err) == (0, "")
+    assert "2 units against a limit of 1 [stacking.limit_units; line, <situation>:2]" in out
+    assert out.endswith("answer: illegal size 2 excess b destroyed\n")

@@ -246,7 +246,8 @@ def test_the_arguments_reach_the_engine(monkeypatch):
 
     _run(monkeypatch, {**RIGHT, "retreat": retreat, "advance": advance})
     assert seen["retreat"] == (["b"], 2, {"attackers": ["a"], "refuse": 0})
-    assert seen["advance"] == (["a"], "4.04", 2, {"overrun": False, "defender_destroyed": False, "refused": 0})
+    assert seen["advance"] == (["a"], "4.04", 2, {"overrun": False, "defender_destroyed": False, "refused": 0,
+                                                  "breakthrough": False, "path": []})
 
 
 def test_a_stage_the_engine_has_not_got_is_a_positioned_error_not_a_traceback(monkeypatch):

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import ROOT
+
 from generated import ridgeline, vcs
 from rulesdsl.runtime import AttackingHex, Combat, Unit, parse_result
 
@@ -106,11 +108,15 @@ def test_vcs_sequence_of_play():
     assert vcs.PLAYER_TURN == ("supply", "replacement", "movement", "combat", "reserve", "engineering")
 
 
-def test_series_has_no_charts_of_its_own():
+def test_series_has_no_combat_table_and_a_terrain_chart_for_its_examples_only():
     with pytest.raises(LookupError):
         vcs.crt_column(3, 1)
-    with pytest.raises(LookupError):
-        vcs.entry_cost("clear")
+    assert vcs.entry_cost("clear") == 1 and vcs.entry_cost("hills") == 2
+    # the chart's values are invented: the series' card does not print them, and Ridgeline prints its own
+    card = (ROOT / "generated" / "charts" / "vcs.en.html").read_text(encoding="utf-8")
+    assert "Example TEC" not in card and "Terrain Effects" not in card
+    assert "Ridgeline Terrain Effects Chart" in (ROOT / "generated" / "charts" / "ridgeline.en.html").read_text(
+        encoding="utf-8")
 
 
 def test_the_preparation_stage_lists_its_steps_in_the_printed_order():
@@ -122,14 +128,14 @@ def test_the_preparation_stage_lists_its_steps_in_the_printed_order():
 
 
 def test_rule_10_1_defense_factors_apply_when_the_players_declare_the_river_or_the_entrenchment():
-    """10.1: defense x2 behind a river, x2 entrenched, x3 entrenched behind a river.  The series (no chart)
-    reads the players' river-assault declaration; Ridgeline's chart doubles across its river itself, and its
+    """10.1: defense x2 behind a river, x2 entrenched, x3 entrenched behind a river.  The series (its example
+    chart gives a river no combat effect) reads the players' river-assault declaration; Ridgeline's chart doubles across its river itself, and its
     factors make the entrenchment behind a river x3 in all, not x6."""
     from generated import ridgeline, vcs
     from rulesdsl.runtime import AttackingHex, Combat, Unit
 
     def defense(module, *situations: str, across: tuple[str, ...] = ()) -> object:
-        terrain = "clear" if module is ridgeline else ()
+        terrain = "clear"
         combat = Combat(attacking_hexes=(AttackingHex((Unit("infantry", attack=12),), terrain or "", across),),
                         defenders=(Unit("infantry", defense=3),), defender_terrain=terrain, situations=situations)
         return module.ENGINE.assess(combat).defense
@@ -143,7 +149,7 @@ def test_rule_10_1_defense_factors_apply_when_the_players_declare_the_river_or_t
 
 
 def test_a_counter_has_the_capabilities_its_unit_type_declares():
-    """A VCS tank is armor and mechanized by its type: the engine applies the rules on those capabilities
+    """A VCS tank is armored and mechanized by its type: the engine applies the rules on those capabilities
     to a counter that names only its type (5.4: no level 4+ terrain off the road)."""
     from rulesdsl.runtime.hexmap import Hex, HexMap
     from rulesdsl.runtime.situation import Counter, Situation
@@ -154,5 +160,5 @@ def test_a_counter_has_the_capabilities_its_unit_type_declares():
                          default_terrain=("clear",), units=(unit,), phasing="friendly")
     move = ridgeline.RULES_ENGINE.move(moving("tank"), "t", ["3.03"])
     assert not move.legal and "closed to mechanized units" in move.reason
-    assert ridgeline.RULES_ENGINE.typed_unit(moving("tank").units[0]).capabilities == {"armor", "mechanized"}
+    assert ridgeline.RULES_ENGINE.typed_unit(moving("tank").units[0]).capabilities == {"armored", "mechanized"}
     assert ridgeline.RULES_ENGINE.move(moving("infantry"), "t", ["3.03"]).legal

@@ -165,6 +165,7 @@ example "Every line" [1.0] {
   expect engage 6 on 5.05 defending 7 refused
   expect attack 6 on 5.05 allowed must-attack 7
   expect advance 6 into 5.05 after 1 overrun hexes 1 must-enter
+  expect advance 6 into 5.05 after 2 breakthrough via 6.05 hexes 3
   expect supply 6 in
   expect overrun 6 from 4.04 on 5.05 allowed cost 5
   expect exploit 7 refused

@@ -468,11 +468,13 @@ def has_examples(resolved: ir.Resolved) -> bool:
 
 def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool = True,
         inherited: bool = True, failed: Iterable[Span] = (),
-        parent: Callable[[], types.ModuleType | None] | None = None, variants: Variants | None = None) -> Run:
+        parent: Callable[[dict[str, object] | None], types.ModuleType | None] | None = None,
+        variants: Variants | None = None) -> Run:
     """Run the rulebook's own examples (a failure is an error) and those it inherits (a difference is a
     note naming the rulebook's own rule that changed the answer, when the derivation cites one); an
     inherited expect line in `failed` (it fails in its own rulebook, an error there) is not run again.
-    An example that assumes values runs against the variant of the module `variants` gives."""
+    An example that assumes values runs against the variant of the module `variants` gives (and `parent`,
+    the module of the rulebook this one extends, with those values)."""
     chart = getattr(module, "TERRAIN", None)
     out = Run()
     own = resolved.rulebook.id.value
@@ -514,8 +516,9 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
                 continue
             overriding = sorted({f"rule {s.rule}" for s in answer.steps if s.origin == own and s.rule})
             overriding += _own_terrain(resolved, example.situation)
-            if origin != _parent(resolved) and parent is not None and not example.situation.assumed and \
-                    _same_answer(parent(), situation, expectation, answer):
+            if origin != _parent(resolved) and parent is not None and \
+                    _same_answer(parent(assumed(resolved, example.situation)[0] or None), situation, expectation,
+                                 answer):
                 continue    # the series between them answers it so already (noted there): not this rulebook's doing
             why = f" (under {own}'s {', '.join(overriding)})" if overriding else ""
             cites = f" [{' '.join(c.value for c in example.cites)}]" if example.cites else ""

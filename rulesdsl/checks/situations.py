@@ -80,6 +80,8 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += ["refuse", str(e.refuse)]
     if e.overrun and e.kind != ir.ExpectKind.ADVANCE:
         parts.append("overrun")
+    if e.breakthrough and e.kind != ir.ExpectKind.ADVANCE:
+        parts.append("breakthrough")
     if e.given is not None:
         parts += ["result", e.given.value]
     # what no query of its kind reads (the grammar writes none): shown all the same, so nothing is hidden
@@ -117,6 +119,8 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
             parts += ["destroyed", _words(r.destroyed)]
         if r.exposed:
             parts += ["exposed", _words(r.exposed)]
+        if r.must_enter:      # no engage answer has it (the grammar writes none): shown all the same
+            parts.append("must-enter")
         if r.ruling is not None:
             parts.append(str(r.ruling))
         return " ".join(parts)
@@ -342,12 +346,12 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
         if len(sides) > 1:
             problems.append(Diagnostic(f"the units of one {done.kind} are of one side, not {' and '.join(sorted(sides))}",
                                        done.span, hint=f"write a `done {done.kind}` line for each side"))
-    seen: dict[str, ir.Parameter] = {}
+    assumed: dict[str, ir.Parameter] = {}
     for parameter in situation.assumed:
-        first = seen.setdefault(parameter.name.value, parameter)
-        if first is not parameter:
+        earlier = assumed.setdefault(parameter.name.value, parameter)
+        if earlier is not parameter:
             problems.append(Diagnostic(f"{parameter.name.value} is assumed twice", parameter.name.span,
-                                       hint=f"the first is on line {first.span.line}: keep one"))
+                                       hint=f"the first is on line {earlier.span.line}: keep one"))
     def edge(here: ir.Text, there: ir.Text) -> bool:
         """Whether `there` lies just across the map's edge from `here`, a hex of the map."""
         a, b = _hex(here, []), _hex(there, [])

@@ -430,6 +430,11 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         {"heading": comment(f"{e.node.id.value} {e.node.title.value if e.node.title else ''}"),
          "parameters": by_rule[e.node.id.value]}
         for e in resolved.rules if e.node.id.value in by_rule]
+    # a value no rule of the chain sets (an example's `assume` line): its constant all the same
+    ruled = {e.node.id.value for e in resolved.rules}
+    unruled = [entry for rule, entries in by_rule.items() if rule not in ruled for entry in entries]
+    if unruled:
+        parameter_groups.append({"heading": comment("assumed, set by no rule"), "parameters": unruled})
 
     # rounding and odds
     rounding: RoundingSection | None = None

@@ -87,11 +87,13 @@ def with_values(resolved: ir.Resolved, values: Mapping[str, object],
     for name, value in values.items():
         span = (where or {}).get(name)
         if name in parameters:
-            parameters[name] = replace(parameters[name], value=value, **({"span": span} if span else {}))
+            found = replace(parameters[name], value=value)
+            parameters[name] = found if span is None else replace(found, span=span)
         else:   # cited at the rule that requires it of the games, if one does
             rule = next((r.node.id.value for r in resolved.rules if any(t.value == name for t in r.node.requires)),
                         "")
-            parameters[name] = ir.EffectiveParameter(name, value, rule, own, **({"span": span} if span else {}))
+            added = ir.EffectiveParameter(name, value, rule, own)
+            parameters[name] = added if span is None else replace(added, span=span)
     return replace(resolved, parameters=tuple(parameters[name] for name in sorted(parameters)))
 
 
@@ -100,7 +102,7 @@ class Variants:
 
     def __init__(self, resolved: ir.Resolved) -> None:
         self.resolved = resolved
-        self._made: dict[tuple[tuple[str, str], ...], types.ModuleType | None] = {}
+        self._made: dict[tuple[tuple[str, str, str], ...], types.ModuleType | None] = {}
 
     def get(self, values: Mapping[str, object], where: Mapping[str, Span] | None = None) -> types.ModuleType | None:
         """The module with `values` in effect (given on the lines `where` says), or None when the rulebook so

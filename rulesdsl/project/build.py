@@ -256,27 +256,31 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
         # the worked examples run against the modules: each rulebook's own (a failure is an error), then
         # those a rulebook inherits (a difference is a note; one that fails in its own rulebook is not rerun)
         failing: set[Span] = set()
-        variants = {resolved.id: Variants(resolved).get for resolved, _ in with_examples}
+        variants = {resolved.id: Variants(resolved) for resolved, _ in with_examples}
         for resolved, loaded in with_examples:
-            run = run_examples(resolved, loaded, inherited=False, variants=variants[resolved.id])
+            run = run_examples(resolved, loaded, inherited=False, variants=variants[resolved.id].get)
             result.diagnostics += _only(run.diagnostics, targets, result)
             failing |= run.failed
         loaded_by_id: dict[str, types.ModuleType | None] = {resolved.id: loaded for resolved, loaded in with_examples}
 
-        def parent_module(resolved: ir.Resolved) -> types.ModuleType | None:
-            """The module of the rulebook `resolved` extends directly (compiled here if the build made none):
-            an inherited example it already answers otherwise is noted there, not again in each of its games."""
+        def parent_module(resolved: ir.Resolved, values: dict[str, object] | None = None) -> types.ModuleType | None:
+            """The module of the rulebook `resolved` extends directly (compiled here if the build made none),
+            with the values an example assumes: an inherited example it already answers otherwise is noted
+            there, not again in each of its games."""
             if not resolved.ancestors:
                 return None
             parent = resolved.ancestors[0].id.value
-            if parent not in loaded_by_id:
+            if parent not in variants:
                 found, _ = resolve(index[parent], index, known=result.library_ids) if parent in index else (None, [])
-                loaded_by_id[parent] = compiled_module(found)[1] if found is not None else None
-            return loaded_by_id[parent]
+                if found is None:
+                    return None
+                variants[parent] = Variants(found)
+                loaded_by_id.setdefault(parent, compiled_module(found)[1])
+            return variants[parent].get(values) if values else loaded_by_id.get(parent)
 
         for resolved, loaded in with_examples:
             run = run_examples(resolved, loaded, own_examples=False, failed=failing,
-                               parent=functools.partial(parent_module, resolved), variants=variants[resolved.id])
+                               parent=functools.partial(parent_module, resolved), variants=variants[resolved.id].get)
             result.notes += _only(run.diagnostics, targets, result)
         if not result.ok:
             result.outputs = {}

@@ -22,7 +22,7 @@ Choices where the parameters leave something open (each is said in the derivatio
   `mechanized` units where the rulebook sets one, else by the general factor.
 * `movement.fractions_kept`: an allowance or a cost the engine derives from an MA (a factor, a share) keeps
   its fraction unless the rulebook says fractions are not kept (then it is dropped); an allowance a supply
-  penalty halves is rounded down first where `supply.penalties_round_down` says so (VCS 11.1.5).
+  penalty halves is rounded down first where `supply.penalties_round_down` says so.
 * Leaving a hex in an enemy ZOC costs `zoc.exit_cost_fraction` of the printed MA on top of the step's
   terrain (fractions dropped when `zoc.exit_cost_rounds_down`, otherwise a whole MP).
 * The minimum move: a move of at most `movement.minimum_move` hexes by a unit with an MA above zero is
