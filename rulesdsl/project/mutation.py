@@ -55,7 +55,7 @@ _DRIVES = {"zoc": ir.ExpectKind.ZOC, "move": ir.ExpectKind.MOVE, "stack": ir.Exp
            "may_attack": ir.ExpectKind.ATTACK, "engage": ir.ExpectKind.ENGAGE}
 _MASK_REFUSED = 40               # of the questions refused before the parameter is read, those tried
 _MASK_SPREAD = 120               # of an answer with no reasons, the questions tried (one per example and units)
-_MASK_CANDIDATES = 8              # bounds the pairs tried for one change; the candidates are tried in name order
+_MASK_CANDIDATES = 8              # bounds the pairs tried for one change: those beside it first, then by questions decided
 _PROBES_PER_SITUATION = 400       # bounds the work on a large example; the questions are asked in a fixed order
 
 
