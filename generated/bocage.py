@@ -4,7 +4,7 @@
 
 Extends scs-1.8. Where they differ,
 the rules of the nearer rulebook take precedence.
-Rules in effect: 102 (98 from scs-1.8, 4 from bocage).
+Rules in effect: 103 (98 from scs-1.8, 5 from bocage).
 
 The rules engine answers, for a Situation (rulesdsl.runtime.situation), the
 questions players ask at the table, citing the rule of each step: zoc, move,
@@ -756,7 +756,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.0a', 'Exploit capability',
         'Units with a yellow box are exploit capable, and so are reconnaissance battalions whatever their box.',
-        origin='bocage', source='rulebooks/games/bocage.rules:32',
+        origin='bocage', source='rulebooks/games/bocage.rules:37',
         notes=(
             "Exploit capability stays a property of the counter: this game's reconnaissance counters are exploit capable (marked `can exploit` in a situation) whether or not their box is yellow.",
         ),
@@ -807,12 +807,12 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.2', 'Out of Supply Effects',
         'Out-of-supply units attack at half strength and move at half their MA from the moment they are marked; defense is unchanged.',
-        origin='bocage', source='rulebooks/games/bocage.rules:37',
+        origin='bocage', source='rulebooks/games/bocage.rules:42',
     ),
     RuleEntry(
         '13.0', 'Hex Control',
         'A player controls a hex by occupying it or moving through it with a unit; a ZOC alone is not enough; control may change hands.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1571',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1616',
         notes=(
             'Games may say hold, capture or take for control.',
         ),
@@ -828,6 +828,12 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
         'Bocage hexes are lined with hedgerows: slow to cross, strong to defend, and closed to overruns (see 6.0c).',
         origin='bocage', source='rulebooks/games/bocage.rules:19',
         see=('6.0c',),
+    ),
+    RuleEntry(
+        'G1.2', 'Stone villages',
+        'An attack on a village hex rolls one less, an overrun too: Norman farms are built of stone.',
+        origin='bocage', source='rulebooks/games/bocage.rules:24',
+        see=('6.1f', '7.4'),
     ),
 ))
 
@@ -1319,9 +1325,9 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether units with no printed Attack Strength (barrage, supply or defence-only values) may join an attack'),
     Parameter('combat.zero_strength_may_attack', COMBAT_ZERO_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:709',
               meaning='whether units with a printed Attack Strength of zero may join an attack'),
-    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1573',
+    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1618',
               meaning='whether a unit gains control of a hex by moving through it'),
-    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1574',
+    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1619',
               meaning='whether a ZOC alone gives control of a hex'),
     Parameter('exploitation.full_allowance', EXPLOITATION_FULL_ALLOWANCE, rule='11.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1137',
               meaning='whether exploiting units may use their whole Movement Allowance'),
@@ -1375,7 +1381,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning="whether a game's combat modifiers apply to overruns as to other combats"),
     Parameter('overrun.max_stacks', OVERRUN_MAX_STACKS, rule='6.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:476',
               meaning='how many stacks may take part in one overrun'),
-    Parameter('overrun.max_target_cost', OVERRUN_MAX_TARGET_COST, rule='6.0c', origin='bocage', source='rulebooks/games/bocage.rules:28',
+    Parameter('overrun.max_target_cost', OVERRUN_MAX_TARGET_COST, rule='6.0c', origin='bocage', source='rulebooks/games/bocage.rules:33',
               meaning='the most the target hex may cost to enter for an overrun to be allowed'),
     Parameter('overrun.may_also_attack_in_combat', OVERRUN_MAY_ALSO_ATTACK_IN_COMBAT, rule='6.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:542',
               meaning='whether units that overran may attack again in the Combat Phase'),
@@ -1491,7 +1497,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether enemy-occupied hexes block supply lines'),
     Parameter('supply.blocked_by_prohibited_terrain', SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1234',
               meaning='whether prohibited terrain blocks supply lines'),
-    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:39',
+    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:44',
               meaning='whether out-of-supply effects apply from the moment a unit is marked until the marker goes'),
     Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1336',
               meaning='whether a supply status holds until the next Supply Phase'),
@@ -1499,11 +1505,11 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the most hexes a supply line may run (none: any length)'),
     Parameter('supply.method', SUPPLY_METHOD, rule='12.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1222',
               meaning='how supply is determined: a traced line or a range'),
-    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:40',
+    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:45',
               meaning="what an out-of-supply unit's Attack Strength is multiplied by"),
-    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:42',
+    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:47',
               meaning="what an out-of-supply unit's Defense Strength is multiplied by"),
-    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:41',
+    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:46',
               meaning="what an out-of-supply unit's Movement Allowance is multiplied by"),
     Parameter('victory.off_map_losses_count', VICTORY_OFF_MAP_LOSSES_COUNT, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:342',
               meaning='whether units destroyed by leaving the map count as losses for victory'),
@@ -1701,6 +1707,14 @@ VOCABULARY = Vocabulary(
 )
 
 # ---------------------------------------------------------------------------
+# Die roll modifiers (G1.2)
+# ---------------------------------------------------------------------------
+MODIFIERS = (
+    # stone-village  -1  both  when defender_terrain is village
+    ModifierSpec('stone-village', -1, 'both', lambda ctx: ctx.defender_terrain.has('village'), rules=('G1.2',), game=True),
+)
+
+# ---------------------------------------------------------------------------
 # Strength factors (12.2, cumulative-effects): each unit, before the odds
 
 # ---------------------------------------------------------------------------
@@ -1741,6 +1755,8 @@ ENGINE = CombatEngine(
     terrain_rules=('3.2', '7.3', 'G1.1'),
     odds_rules=('rounding', 'cumulative-effects', '7.4'),
     table_rules=('7.1', '7.4'),
+    modifiers=MODIFIERS,
+    cap=None,
     factors=FACTORS,
     # 7.4 (scs-1.8): combat.imaginary_columns = no
     shifts_before_limits=False,

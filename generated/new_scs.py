@@ -934,7 +934,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.0', 'Hex Control',
         'A player controls a hex by occupying it or moving through it with a unit; a ZOC alone is not enough; control may change hands.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1571',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1616',
         notes=(
             'Games may say hold, capture or take for control.',
         ),
@@ -1531,9 +1531,9 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether units with no printed Attack Strength (barrage, supply or defence-only values) may join an attack'),
     Parameter('combat.zero_strength_may_attack', COMBAT_ZERO_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:709',
               meaning='whether units with a printed Attack Strength of zero may join an attack'),
-    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1573',
+    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1618',
               meaning='whether a unit gains control of a hex by moving through it'),
-    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1574',
+    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1619',
               meaning='whether a ZOC alone gives control of a hex'),
     Parameter('exploitation.full_allowance', EXPLOITATION_FULL_ALLOWANCE, rule='11.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1137',
               meaning='whether exploiting units may use their whole Movement Allowance'),
@@ -1858,12 +1858,14 @@ TERRAIN = TerrainEffectsChart((
     Terrain('village',     'hex',     Movement('cost', Fraction(1)),       CombatEffect('multiply', shift=-1)),
     Terrain('city',        'hex',     Movement('cost', Fraction(1)),       CombatEffect('multiply', shift=-2)),
     Terrain('swamp',       'hex',     Movement('cost', Fraction(3)),       CombatEffect('none'), no_overrun=True),
+    Terrain('lake',        'hex',     Movement('prohibited'),              CombatEffect('prohibited')),
     Terrain('road',        'road',    Movement('cost', Fraction(1, 2)),    CombatEffect('other')),
     Terrain('trail',       'road',    Movement('cost', Fraction(1)),       CombatEffect('other')),
     Terrain('stream',      'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
     Terrain('river',       'hexside', Movement('add', Fraction(2)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
     Terrain('major-river', 'hexside', Movement('add', Fraction(3)),        CombatEffect('multiply', attacker=Fraction(1, 2)), no_overrun=True),
     Terrain('escarpment',  'hexside', Movement('add', Fraction(2)),        CombatEffect('multiply', attacker=Fraction(1, 2)), no_overrun=True),
+    Terrain('ridge',       'hexside', Movement('cost', Fraction(1)),       CombatEffect('none')),
     Terrain('bridge',      'hexside', Movement('negates', target='river'), CombatEffect('multiply', attacker=Fraction(1, 2))),
 ), rule='3.2')
 

@@ -806,12 +806,12 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.2', 'Out of Supply Effects',
         'Each game defines the out-of-supply effects; they apply from the moment a unit is marked until the marker is removed or the unit dies.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1564',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1609',
     ),
     RuleEntry(
         '13.0', 'Hex Control',
         'A player controls a hex by occupying it or moving through it with a unit; a ZOC alone is not enough; control may change hands.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1571',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1616',
         notes=(
             'Games may say hold, capture or take for control.',
         ),
@@ -1296,9 +1296,9 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether units with no printed Attack Strength (barrage, supply or defence-only values) may join an attack'),
     Parameter('combat.zero_strength_may_attack', COMBAT_ZERO_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:709',
               meaning='whether units with a printed Attack Strength of zero may join an attack'),
-    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1573',
+    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1618',
               meaning='whether a unit gains control of a hex by moving through it'),
-    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1574',
+    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1619',
               meaning='whether a ZOC alone gives control of a hex'),
     Parameter('exploitation.full_allowance', EXPLOITATION_FULL_ALLOWANCE, rule='11.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1137',
               meaning='whether exploiting units may use their whole Movement Allowance'),
@@ -1466,7 +1466,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether enemy-occupied hexes block supply lines'),
     Parameter('supply.blocked_by_prohibited_terrain', SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1234',
               meaning='whether prohibited terrain blocks supply lines'),
-    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1566',
+    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1611',
               meaning='whether out-of-supply effects apply from the moment a unit is marked until the marker goes'),
     Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1336',
               meaning='whether a supply status holds until the next Supply Phase'),
@@ -1573,12 +1573,14 @@ GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
 # Terrain Effects Chart
 # ---------------------------------------------------------------------------
 TERRAIN = TerrainEffectsChart((
-    Terrain('open',   'hex',     Movement('cost', Fraction(1)),       CombatEffect('none')),
-    Terrain('woods',  'hex',     Movement('cost', Fraction(2)),       CombatEffect('multiply', defender=Fraction(2))),
-    Terrain('road',   'road',    Movement('cost', Fraction(1, 2)),    CombatEffect('other')),
-    Terrain('stream', 'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
-    Terrain('river',  'hexside', Movement('prohibited'),              CombatEffect('prohibited')),
-    Terrain('bridge', 'hexside', Movement('negates', target='river'), CombatEffect('multiply', attacker=Fraction(1, 4))),
+    Terrain('open',       'hex',     Movement('cost', Fraction(1)),       CombatEffect('none')),
+    Terrain('woods',      'hex',     Movement('cost', Fraction(2)),       CombatEffect('multiply', defender=Fraction(2))),
+    Terrain('town',       'hex',     Movement('cost', Fraction(1)),       CombatEffect('multiply', shift=-1)),
+    Terrain('road',       'road',    Movement('cost', Fraction(1, 2)),    CombatEffect('other')),
+    Terrain('stream',     'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
+    Terrain('escarpment', 'hexside', Movement('cost', Fraction(2)),       CombatEffect('multiply', attacker=Fraction(1, 2))),
+    Terrain('river',      'hexside', Movement('prohibited'),              CombatEffect('prohibited')),
+    Terrain('bridge',     'hexside', Movement('negates', target='river'), CombatEffect('multiply', attacker=Fraction(1, 4))),
 ), rule='3.2')
 
 
@@ -1606,19 +1608,40 @@ def defense_multiplier(terrain: TerrainNames, hexsides: TerrainNames = ()) -> fl
 # ---------------------------------------------------------------------------
 # Combat Results Table
 # ---------------------------------------------------------------------------
-CRT = None  # this rulebook prints no Combat Results Table
+CRT = CombatResultsTable(
+    dice='2d6',
+    columns=('1:2', '1:1', '2:1', '3:1', '4:1', '5:1', '6:1'),
+    rows={
+        #        1:2      1:1     2:1     3:1     4:1     5:1     6:1
+        '2-3':   ('A1r1', 'A1r1', 'A1',   'A1',   'A1D1', 'D1r1', 'D1r1'),
+        '4-5':   ('A1r1', 'A1',   'A1D1', 'D1r1', 'D1r1', 'D1r2', 'D2r2'),
+        '6-7':   ('A1',   'A1D1', 'D1r1', 'D1r1', 'D1r2', 'D2r2', 'D2r2'),
+        '8-9':   ('A1D1', 'D1r1', 'D1r2', 'D2r2', 'D2r2', 'D2r3', 'D2r3'),
+        '10-12': ('D1r1', 'D1r2', 'D2r2', 'D2r3', 'D2r3', 'D3r3', 'D3r4'),
+    },
+    below=COMBAT_BELOW_TABLE,
+)
 
 
 def crt_column(attack: Number, defense: Number, shift: int = 0) -> str | None:
-    raise LookupError('scs-1.8 has no Combat Results Table')
+    """The odds column after shifts (+ right, - left), clamped to the table (rule 7.4).
+
+    Odds above the right-most column use it; None below the left-most.
+    """
+    return _rt.combat_column(CRT, _odds_pair, attack, defense, shift)
 
 
 def crt(column: str, roll: int) -> Result:
-    raise LookupError('scs-1.8 has no Combat Results Table')
+    """The result printed in `column` for dice `roll` (2d6)."""
+    return CRT.result(column, roll)
 
 
 def resolve(attack: Number, defense: Number, roll: int, shift: int = 0) -> Result:
-    raise LookupError('scs-1.8 has no Combat Results Table')
+    """The combat result, including attacks below the table (no roll)."""
+    column = crt_column(attack, defense, shift)
+    if column is None:
+        return CRT.below_result()
+    return CRT.result(column, roll)
 
 
 # ---------------------------------------------------------------------------
@@ -1664,10 +1687,11 @@ def table(name: str) -> LookupTable:
 ENGINE = CombatEngine(
     vocabulary=VOCABULARY,
     terrain=TERRAIN,
-    table=None,
+    table=CRT,
     odds=_odds_pair,
     terrain_rules=('3.2', '7.3'),
     odds_rules=('rounding', 'cumulative-effects', '7.4'),
+    table_rules=('7.1', '7.4'),
     # 7.4 (scs-1.8): combat.imaginary_columns = no
     shifts_before_limits=False,
     # 7.4 (scs-1.8): combat.shift_off_left_is_below_table = yes

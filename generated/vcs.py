@@ -453,7 +453,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
             'Results: A hits the attacker, D the defender, B both (defender first). Each result gives a retreat in hexes, then in brackets the steps that must go.',
             'Opposing shifts cancel one for one: each source is first limited to its own maximum, then right and left shifts are netted. No per-side total is printed, so none is set.',
             'Odds beyond either end of the table, before or after shifts, are resolved on the end column.',
-            'The standard rules print no Combat Results Table body: each game supplies its own terrain-line table (2d6, retreat-first results, bold breakthroughs), so the series defines none.',
+            "The standard rules print no Combat Results Table body: each game supplies its own terrain-line table (2d6, retreat-first results, bold breakthroughs).  The series' example table (below the example TEC) is invented, for its examples only.",
             "'B1-(1)' text: the note says the attacker may advance into a vacated defender hex if his force takes two step losses. Choice: B1(1) means both sides retreat one hex and lose one step; the note is read as permitting an advance even though the attacker also had to retreat.",
             "A formation's steps: chit full side, chit reduced side, cadre, then gone; one-step units go at the first loss. On a B result the defender applies his part first.",
         ),
@@ -483,7 +483,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '10.11', 'Breakthrough Results',
         'Bold (here starred) results are breakthroughs: the winner picks the retreat path, steps may not replace hexes, retreating units lose their ZOC, no support point is paid, and mechanized units advance one hex more.',
-        origin='vcs', source='rulebooks/series/vcs.rules:801',
+        origin='vcs', source='rulebooks/series/vcs.rules:870',
         see=('10.9', '12.0'),
     ),
     RuleEntry(
@@ -509,7 +509,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.0', 'Supply',
         'In each mutual supply phase both sides trace from each unit to a supply road, by a distance set by terrain level, then along connected road to a friendly source; status holds until the next check.',
-        origin='vcs', source='rulebooks/series/vcs.rules:813',
+        origin='vcs', source='rulebooks/series/vcs.rules:882',
         notes=(
             'The trace may not cross an unbridged river, a demolished road or an enemy-controlled hex (as limited by 7.1).',
             'Distance: from level 4-6 terrain the unit must be on or next to a connected road or source; from level 2-3 at most 3 hexes of terrain no higher than 3; from level 1 at most 4 hexes of level 1 terrain.',
@@ -520,13 +520,13 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.1', 'Out of Supply Effects',
         "Out of supply means: the trace reaches a road or source but exceeds the allowed length, or the road reached has no link to a source of the unit's nationality.",
-        origin='vcs', source='rulebooks/series/vcs.rules:830',
+        origin='vcs', source='rulebooks/series/vcs.rules:899',
         see=('11.1.5',),
     ),
     RuleEntry(
         '11.1.5', 'Out of supply reductions',
         'Out-of-supply units attack at half strength and mechanized units move at half MA (fractions dropped); defense and foot movement are unchanged; strength never falls below one.',
-        origin='vcs', source='rulebooks/series/vcs.rules:835',
+        origin='vcs', source='rulebooks/series/vcs.rules:904',
         notes=(
             'Depots are the exception to the minimum strength of one. The printed id has no title; the title used here is ours.',
         ),
@@ -535,7 +535,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.2', 'Isolation Effects',
         'A unit is isolated if enemy-controlled hexes cut every trace and no friendly supplied combat unit is within three hexes, or if every friendly depot or source is taken; new arrivals are supplied.',
-        origin='vcs', source='rulebooks/series/vcs.rules:848',
+        origin='vcs', source='rulebooks/series/vcs.rules:917',
         notes=(
             "The text's pointer 'note 12.2' is read as a reminder that negative support also lowers supply (to isolated from out of supply).",
         ),
@@ -544,7 +544,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.2.5', 'Isolation reductions',
         'Isolated units attack with at most one point, defend at half strength each (fractions dropped); mechanized MA becomes six, other MAs are halved.',
-        origin='vcs', source='rulebooks/series/vcs.rules:856',
+        origin='vcs', source='rulebooks/series/vcs.rules:925',
         notes=(
             "'Further reduced' could mean these cuts come on top of the out-of-supply ones. Choice: the isolated values replace the out-of-supply values (a mechanized isolated unit has MA 6, not 6 halved).",
             'The printed id has no title; the title used here is ours.',
@@ -554,7 +554,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.2.6', 'Isolation and Surrender',
         'Optional: a unit still isolated in a supply phase gets a second marker; with two it rolls a die each supply phase to surrender steps; attacked isolated units get the second marker at once.',
-        origin='vcs', source='rulebooks/series/vcs.rules:878',
+        origin='vcs', source='rulebooks/series/vcs.rules:947',
         notes=(
             'The table below gives the surrender roll: 1-2 no effect, 3-4 one step lost, 5-6 two steps lost.',
         ),
@@ -562,7 +562,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.3', 'Supply Depots/Supply Sources',
         'Depots supply their own nationality fully and allies in emergency only; alone they defend with one point, never retreat (destroyed instead) and return two turns after loss.',
-        origin='vcs', source='rulebooks/series/vcs.rules:889',
+        origin='vcs', source='rulebooks/series/vcs.rules:958',
         notes=(
             "Depots are placed by set-up or reinforcement schedule and move only by sea transfer to a port. The text cites '4.22b'; the ship transfer step is 4.23b, which is read instead.",
             'Other sources (map edges, towns, cities, depots) are named by each game.',
@@ -572,7 +572,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.4', 'Air and Sea Supply',
         'In the supply phase, one air or sea point per turn without rain or storm may try to supply one unit (sea: coastal hexes only); success raises its supply one level and costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:900',
+        origin='vcs', source='rulebooks/series/vcs.rules:969',
         notes=(
             'The roll is 1-3 on one die for a unit in an EZOC and 1-5 with no enemy adjacent. The text skips a unit next to an enemy but outside any EZOC (an enemy without a ZOC). Choice: the harder 1-3.',
             'The cost is read as charged per attempt (air or sea), whether it succeeds or not.',
@@ -581,7 +581,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.0', 'Support Points',
         'Attacks cost the attacker one support point each, except breakthroughs and first airborne assaults; points belong to one nationality and come from active depots each turn.',
-        origin='vcs', source='rulebooks/series/vcs.rules:916',
+        origin='vcs', source='rulebooks/series/vcs.rules:985',
         notes=(
             'Costs of other functions are on a Support Point Summary not included in the text. Each depot yields points by the rating of its source; games without depots give fixed amounts per turn.',
         ),
@@ -590,7 +590,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.1', 'Support Depreciation',
         'A side that attacks more than four times in a game turn at once loses two support points, split among the depots that backed the attacks.',
-        origin='vcs', source='rulebooks/series/vcs.rules:925',
+        origin='vcs', source='rulebooks/series/vcs.rules:994',
         notes=(
             'Read as a single charge in a game turn, taken on the fifth attack.',
         ),
@@ -598,7 +598,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.2', 'Negative Support',
         'While a support track is at zero or below, every unit of that nationality drops one supply level and no artillery or integrity shift is awarded to it.',
-        origin='vcs', source='rulebooks/series/vcs.rules:932',
+        origin='vcs', source='rulebooks/series/vcs.rules:1001',
         notes=(
             'The drop: supplied becomes out of supply, out of supply becomes isolated. The combat effect is declared with attacker-support-negative and defender-support-negative.',
         ),
@@ -607,13 +607,13 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.0', 'Engineers',
         'In the engineering phase players destroy and build bridges, demolish roads, dig entrenchments and help units across rivers.',
-        origin='vcs', source='rulebooks/series/vcs.rules:941',
+        origin='vcs', source='rulebooks/series/vcs.rules:1010',
         see=('4.3',),
     ),
     RuleEntry(
         '13.1', 'Bridge Destruction',
         'Any supplied combat unit with a supply path of at most four hexes to a bridge within three hexes of the enemy may try to blow it, twice a turn at most, on the Demolition Table.',
-        origin='vcs', source='rulebooks/series/vcs.rules:946',
+        origin='vcs', source='rulebooks/series/vcs.rules:1015',
         notes=(
             'The Demolition Table is not printed in the standard rules; each game supplies it.',
         ),
@@ -621,7 +621,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.2', 'Bridge Building',
         'An engineer that starts next to a blown bridge, with no enemy unit adjacent to it or to the bridge, repairs it by staying two engineering phases and doing nothing else; it costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:954',
+        origin='vcs', source='rulebooks/series/vcs.rules:1023',
         notes=(
             'Two building markers track the work: the first engineering phase removes one, the second turns the other to its finished face.',
             "'Remains in the hex' is read as the engineer's own hex next to the bridge.",
@@ -630,7 +630,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.3', 'Road Demolitions',
         'Roads in level 5-6 terrain may be demolished like bridges (two tries per player turn, one per target per phase); any foot unit repairs one in a single engineering phase.',
-        origin='vcs', source='rulebooks/series/vcs.rules:962',
+        origin='vcs', source='rulebooks/series/vcs.rules:1031',
         notes=(
             'The same four-hex supply path applies (set in 13.1). No demolition of a road hex held by friendly mechanized units; units on transit tracks do not count for proximity.',
         ),
@@ -639,7 +639,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.4', 'Entrenchments',
         'An engineer and a parent infantry or mech-infantry unit that stay two consecutive turns in a hex, no enemy within three hexes, build an entrenchment; it costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:972',
+        origin='vcs', source='rulebooks/series/vcs.rules:1041',
         notes=(
             'The text asks for two full consecutive turns and also completes the work by markers over two engineering phases. Choice: the two engineering phases of two consecutive game turns, with the units in place throughout.',
             'Not in cities, towns or transit tracks. The marker goes if the hex is empty at the end of a movement phase or its units die or retreat. Effects: 10.1.',
@@ -649,7 +649,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.5', 'Rubble',
         'Air or NGS shifts against enemy units in a city or town hex leave rubble (one marker per hex): +1 MP to enter, one left shift for later defenders, and it ends advances; retreats ignore it.',
-        origin='vcs', source='rulebooks/series/vcs.rules:982',
+        origin='vcs', source='rulebooks/series/vcs.rules:1051',
         notes=(
             "Rubble does not change the combat that created it, though it does limit that combat's advance. It may be removed in the preparation stage by the side that holds or last passed the hex. It does not count for stacking.",
             'The extra MP applies to tactical movement; the shift comes on top of any town shift and is given once per combat (max 1).',
@@ -659,19 +659,19 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.6', 'Entrenchment assault',
         'An engineer in an attacking stack against an entrenchment gives one right shift, once per combat.',
-        origin='vcs', source='rulebooks/series/vcs.rules:993',
+        origin='vcs', source='rulebooks/series/vcs.rules:1062',
         see=('13.4',),
     ),
     RuleEntry(
         '13.7', 'Assisted river crossing',
         'Armor and artillery may cross an unbridged river with an engineer if all start stacked next to it and spend their whole MA; not into prohibited terrain, nor in rain or storm.',
-        origin='vcs', source='rulebooks/series/vcs.rules:998',
+        origin='vcs', source='rulebooks/series/vcs.rules:1067',
         see=('5.1',),
     ),
     RuleEntry(
         '14.0', 'Reinforcements',
         "New units arrive in their own side's movement phase or reserve phase, by any movement mode, in column from a road; if every entry is blocked they wait one turn; they may be held back.",
-        origin='vcs', source='rulebooks/series/vcs.rules:1006',
+        origin='vcs', source='rulebooks/series/vcs.rules:1075',
         notes=(
             'Delayed units may enter at any hex of the same map edge or at the nearest allied depot. Seaborne reinforcements land at the supply depot.',
             "'VAR' units come only when their conditions are met and their support and victory point costs paid (4.22d).",
@@ -681,7 +681,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '15.0', 'Replacements',
         'Replacement points come by nationality from the turn track and may be saved; they cannot rebuild units in EZOCs, unsupplied or isolated units, artillery, or wiped-out formations.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1017',
+        origin='vcs', source='rulebooks/series/vcs.rules:1086',
         notes=(
             'Also barred: destroyed parent units none of whose members survive above cadre, and units supplied by air or sea this phase.',
         ),
@@ -690,7 +690,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '16.0', 'Designers Notes',
         "The designer's background to the system and its hidden-strength aim; no rules.",
-        origin='vcs', source='rulebooks/series/vcs.rules:1027',
+        origin='vcs', source='rulebooks/series/vcs.rules:1096',
     ),
 ))
 
@@ -1084,11 +1084,11 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether unused air points carry over to a later turn'),
     Parameter('air.support_per_combat', AIR_SUPPORT_PER_COMBAT, rule='10.6', origin='vcs', source='rulebooks/series/vcs.rules:405',
               meaning='how many air points each side may commit to one combat'),
-    Parameter('air_supply.level_gain', AIR_SUPPLY_LEVEL_GAIN, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:903',
+    Parameter('air_supply.level_gain', AIR_SUPPLY_LEVEL_GAIN, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:972',
               meaning='how many supply levels a successful air or sea supply raises a unit'),
-    Parameter('air_supply.support_cost', AIR_SUPPLY_SUPPORT_COST, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:904',
+    Parameter('air_supply.support_cost', AIR_SUPPLY_SUPPORT_COST, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:973',
               meaning='the support points an air or sea supply attempt costs'),
-    Parameter('air_supply.units_per_point', AIR_SUPPLY_UNITS_PER_POINT, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:902',
+    Parameter('air_supply.units_per_point', AIR_SUPPLY_UNITS_PER_POINT, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:971',
               meaning='how many units one air or sea supply point may supply'),
     Parameter('artillery.adjacent_uses_strength', ARTILLERY_ADJACENT_USES_STRENGTH, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:385',
               meaning='whether artillery next to enemy units fights with its printed strength instead of giving support'),
@@ -1096,15 +1096,15 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='how far from the target hex artillery may give support, counting the target hex but not its own'),
     Parameter('artillery.supports_per_turn', ARTILLERY_SUPPORTS_PER_TURN, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:384',
               meaning='how many times one artillery unit may give support in a game turn'),
-    Parameter('breakthrough.mechanized_extra_advance', BREAKTHROUGH_MECHANIZED_EXTRA_ADVANCE, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:807',
+    Parameter('breakthrough.mechanized_extra_advance', BREAKTHROUGH_MECHANIZED_EXTRA_ADVANCE, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:876',
               meaning='how much farther mechanized units may advance after a breakthrough'),
-    Parameter('breakthrough.retreat_refusal_allowed', BREAKTHROUGH_RETREAT_REFUSAL_ALLOWED, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:804',
+    Parameter('breakthrough.retreat_refusal_allowed', BREAKTHROUGH_RETREAT_REFUSAL_ALLOWED, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:873',
               meaning='whether step losses may replace retreat hexes in a breakthrough result'),
-    Parameter('breakthrough.retreating_units_lose_zoc', BREAKTHROUGH_RETREATING_UNITS_LOSE_ZOC, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:805',
+    Parameter('breakthrough.retreating_units_lose_zoc', BREAKTHROUGH_RETREATING_UNITS_LOSE_ZOC, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:874',
               meaning='whether units retreating from a breakthrough lose their ZOC during the advance'),
-    Parameter('breakthrough.support_cost', BREAKTHROUGH_SUPPORT_COST, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:806',
+    Parameter('breakthrough.support_cost', BREAKTHROUGH_SUPPORT_COST, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:875',
               meaning='the support points an attack that ends in a breakthrough costs'),
-    Parameter('breakthrough.victor_chooses_retreat', BREAKTHROUGH_VICTOR_CHOOSES_RETREAT, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:803',
+    Parameter('breakthrough.victor_chooses_retreat', BREAKTHROUGH_VICTOR_CHOOSES_RETREAT, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:872',
               meaning="whether the winner of a breakthrough result picks the loser's retreat path"),
     Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:423',
               meaning='where an attack above the right-most odds column is resolved'),
@@ -1144,55 +1144,55 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether all units in a hex defend as one'),
     Parameter('combat.stack_may_split_attacks', COMBAT_STACK_MAY_SPLIT_ATTACKS, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:347',
               meaning='whether units of one stack may attack different hexes'),
-    Parameter('demolition.attempts_per_target', DEMOLITION_ATTEMPTS_PER_TARGET, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:966',
+    Parameter('demolition.attempts_per_target', DEMOLITION_ATTEMPTS_PER_TARGET, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1035',
               meaning='how many demolition attempts one target may receive in an engineering phase'),
-    Parameter('demolition.bridge_attempts_per_unit', DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:950',
+    Parameter('demolition.bridge_attempts_per_unit', DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:1019',
               meaning='how many bridge demolitions one unit may attempt in a game turn'),
-    Parameter('demolition.enemy_range', DEMOLITION_ENEMY_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:949',
+    Parameter('demolition.enemy_range', DEMOLITION_ENEMY_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:1018',
               meaning='how near an enemy unit must be for a bridge to be eligible for demolition'),
-    Parameter('demolition.road_attempts_per_player_turn', DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:965',
+    Parameter('demolition.road_attempts_per_player_turn', DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1034',
               meaning='how many road demolitions a side may attempt in a player turn'),
-    Parameter('demolition.road_min_level', DEMOLITION_ROAD_MIN_LEVEL, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:964',
+    Parameter('demolition.road_min_level', DEMOLITION_ROAD_MIN_LEVEL, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1033',
               meaning='the lowest terrain level in which roads may be demolished'),
-    Parameter('demolition.trace_range', DEMOLITION_TRACE_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:948',
+    Parameter('demolition.trace_range', DEMOLITION_TRACE_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:1017',
               meaning='the longest supply path a unit may trace to the bridge or road it tries to demolish'),
-    Parameter('depot.allied_supply_level_penalty', DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:894',
+    Parameter('depot.allied_supply_level_penalty', DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:963',
               meaning='how many supply levels a unit drops when only an allied depot supplies it'),
-    Parameter('depot.defense_strength', DEPOT_DEFENSE_STRENGTH, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:891',
+    Parameter('depot.defense_strength', DEPOT_DEFENSE_STRENGTH, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:960',
               meaning='the defense strength of a supply depot attacked alone'),
-    Parameter('depot.eliminated_by_retreat', DEPOT_ELIMINATED_BY_RETREAT, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:892',
+    Parameter('depot.eliminated_by_retreat', DEPOT_ELIMINATED_BY_RETREAT, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:961',
               meaning='whether a depot that must retreat is destroyed instead'),
-    Parameter('depot.return_delay', DEPOT_RETURN_DELAY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:893',
+    Parameter('depot.return_delay', DEPOT_RETURN_DELAY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:962',
               meaning='how many game turns after its destruction a depot returns as a reinforcement'),
-    Parameter('engineering.bridge_repair_cost', ENGINEERING_BRIDGE_REPAIR_COST, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:957',
+    Parameter('engineering.bridge_repair_cost', ENGINEERING_BRIDGE_REPAIR_COST, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:1026',
               meaning='the support points repairing a bridge costs'),
-    Parameter('engineering.bridge_repair_phases', ENGINEERING_BRIDGE_REPAIR_PHASES, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:956',
+    Parameter('engineering.bridge_repair_phases', ENGINEERING_BRIDGE_REPAIR_PHASES, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:1025',
               meaning='how many engineering phases repairing a bridge takes'),
-    Parameter('engineering.entrenchment_cost', ENGINEERING_ENTRENCHMENT_COST, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:976',
+    Parameter('engineering.entrenchment_cost', ENGINEERING_ENTRENCHMENT_COST, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:1045',
               meaning='the support points starting an entrenchment costs'),
-    Parameter('engineering.entrenchment_enemy_distance', ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:975',
+    Parameter('engineering.entrenchment_enemy_distance', ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:1044',
               meaning='how close enemy units may not come while an entrenchment is built'),
-    Parameter('engineering.entrenchment_turns', ENGINEERING_ENTRENCHMENT_TURNS, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:974',
+    Parameter('engineering.entrenchment_turns', ENGINEERING_ENTRENCHMENT_TURNS, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:1043',
               meaning='how many consecutive game turns building an entrenchment takes'),
-    Parameter('engineering.road_repair_phases', ENGINEERING_ROAD_REPAIR_PHASES, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:967',
+    Parameter('engineering.road_repair_phases', ENGINEERING_ROAD_REPAIR_PHASES, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1036',
               meaning='how many engineering phases repairing a road takes'),
     Parameter('intelligence.examine_enemy_stacks', INTELLIGENCE_EXAMINE_ENEMY_STACKS, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:21',
               meaning='whether a player may look beneath the top unit of an enemy stack'),
     Parameter('intelligence.note_taking', INTELLIGENCE_NOTE_TAKING, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:22',
               meaning="whether players may keep written notes on the enemy's forces"),
-    Parameter('isolation.defense_factor', ISOLATION_DEFENSE_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:859',
+    Parameter('isolation.defense_factor', ISOLATION_DEFENSE_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:928',
               meaning="what an isolated unit's defense strength is multiplied by"),
-    Parameter('isolation.friendly_unit_range', ISOLATION_FRIENDLY_UNIT_RANGE, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:850',
+    Parameter('isolation.friendly_unit_range', ISOLATION_FRIENDLY_UNIT_RANGE, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:919',
               meaning='how near a friendly supplied combat unit keeps a cut-off unit from being isolated'),
-    Parameter('isolation.markers_before_surrender', ISOLATION_MARKERS_BEFORE_SURRENDER, rule='11.2.6', origin='vcs', source='rulebooks/series/vcs.rules:880',
+    Parameter('isolation.markers_before_surrender', ISOLATION_MARKERS_BEFORE_SURRENDER, rule='11.2.6', origin='vcs', source='rulebooks/series/vcs.rules:949',
               meaning='how many isolation markers a unit carries before it must roll for surrender'),
-    Parameter('isolation.max_attack_strength', ISOLATION_MAX_ATTACK_STRENGTH, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:858',
+    Parameter('isolation.max_attack_strength', ISOLATION_MAX_ATTACK_STRENGTH, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:927',
               meaning='the most an isolated unit may attack with'),
-    Parameter('isolation.mechanized_movement_allowance', ISOLATION_MECHANIZED_MOVEMENT_ALLOWANCE, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:860',
+    Parameter('isolation.mechanized_movement_allowance', ISOLATION_MECHANIZED_MOVEMENT_ALLOWANCE, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:929',
               meaning='the Movement Allowance of an isolated mechanized unit'),
-    Parameter('isolation.movement_factor', ISOLATION_MOVEMENT_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:861',
+    Parameter('isolation.movement_factor', ISOLATION_MOVEMENT_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:930',
               meaning="what an isolated non-mechanized unit's Movement Allowance is multiplied by"),
-    Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:1000',
+    Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:1069',
               meaning='the share of its MA a unit spends on an engineer-assisted river crossing'),
     Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:271',
               meaning='whether units may enter enemy-occupied hexes'),
@@ -1208,25 +1208,25 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the share of its MA a unit allowed to do so spends to cross an unbridged river hexside'),
     Parameter('naval.gunfire_automatic_in_range', NAVAL_GUNFIRE_AUTOMATIC_IN_RANGE, rule='10.7', origin='vcs', source='rulebooks/series/vcs.rules:414',
               meaning='whether naval gunfire support within range needs no roll to arrive'),
-    Parameter('reinforcement.any_movement_mode', REINFORCEMENT_ANY_MOVEMENT_MODE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1009',
+    Parameter('reinforcement.any_movement_mode', REINFORCEMENT_ANY_MOVEMENT_MODE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1078',
               meaning='whether reinforcements may use any movement mode on the turn they enter'),
-    Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:851',
+    Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:920',
               meaning='whether reinforcements are in supply when they arrive'),
-    Parameter('reinforcement.blocked_delay', REINFORCEMENT_BLOCKED_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1011',
+    Parameter('reinforcement.blocked_delay', REINFORCEMENT_BLOCKED_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1080',
               meaning='how many game turns reinforcements wait when every entry hex is blocked'),
-    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1010',
+    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1079',
               meaning='whether a player may hold reinforcements back'),
-    Parameter('reinforcement.may_enter_in_reserve_phase', REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1008',
+    Parameter('reinforcement.may_enter_in_reserve_phase', REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1077',
               meaning='whether reinforcements may also enter in the reserve phase'),
-    Parameter('replacement.artillery_eligible', REPLACEMENT_ARTILLERY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1022',
+    Parameter('replacement.artillery_eligible', REPLACEMENT_ARTILLERY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1091',
               meaning='whether artillery may receive replacements'),
     Parameter('replacement.battalions_eligible', REPLACEMENT_BATTALIONS_ELIGIBLE, rule='battalions', origin='vcs', source='rulebooks/series/vcs.rules:96',
               meaning='whether battalions may receive replacements'),
-    Parameter('replacement.out_of_supply_eligible', REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1021',
+    Parameter('replacement.out_of_supply_eligible', REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1090',
               meaning='whether out-of-supply or isolated units may receive replacements'),
-    Parameter('replacement.points_may_be_saved', REPLACEMENT_POINTS_MAY_BE_SAVED, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1019',
+    Parameter('replacement.points_may_be_saved', REPLACEMENT_POINTS_MAY_BE_SAVED, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1088',
               meaning='whether replacement points may be kept for later turns'),
-    Parameter('replacement.units_in_ezoc_eligible', REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1020',
+    Parameter('replacement.units_in_ezoc_eligible', REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1089',
               meaning='whether units in an enemy ZOC may receive replacements'),
     Parameter('reserve.may_attack', RESERVE_MAY_ATTACK, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:229',
               meaning='whether units may attack after their reserve move'),
@@ -1260,13 +1260,13 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the extra MPs to move along a road hex that friendly units occupy'),
     Parameter('roads.ignore_crossed_terrain', ROADS_IGNORE_CROSSED_TERRAIN, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:192',
               meaning='whether road movement ignores the cost of the hex entered and the hexside crossed'),
-    Parameter('rubble.affects_retreat', RUBBLE_AFFECTS_RETREAT, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:987',
+    Parameter('rubble.affects_retreat', RUBBLE_AFFECTS_RETREAT, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:1056',
               meaning='whether rubble hinders retreats'),
-    Parameter('rubble.ends_advance', RUBBLE_ENDS_ADVANCE, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:986',
+    Parameter('rubble.ends_advance', RUBBLE_ENDS_ADVANCE, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:1055',
               meaning='whether a unit advancing after combat into rubble must stop there'),
-    Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:984',
+    Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:1053',
               meaning='how many rubble markers one hex may hold'),
-    Parameter('rubble.movement_cost', RUBBLE_MOVEMENT_COST, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:985',
+    Parameter('rubble.movement_cost', RUBBLE_MOVEMENT_COST, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:1054',
               meaning='the extra MPs to enter a hex holding rubble'),
     Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:267',
               meaning='the moments when the stacking limit is enforced'),
@@ -1290,39 +1290,39 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning="the closest to enemy units a unit in strategic movement may come, counting the enemy's hex"),
     Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:256',
               meaning='whether enemy-occupied hexes block supply lines'),
-    Parameter('supply.checks_per_turn', SUPPLY_CHECKS_PER_TURN, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:817',
+    Parameter('supply.checks_per_turn', SUPPLY_CHECKS_PER_TURN, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:886',
               meaning='how many supply phases a game turn holds'),
-    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:843',
+    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:912',
               meaning='whether out-of-supply effects apply from the moment a unit is marked until the marker goes'),
-    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:818',
+    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:887',
               meaning='whether a supply status holds until the next Supply Phase'),
-    Parameter('supply.method', SUPPLY_METHOD, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:815',
+    Parameter('supply.method', SUPPLY_METHOD, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:884',
               meaning='how supply is determined: a traced line or a range'),
-    Parameter('supply.minimum_strength', SUPPLY_MINIMUM_STRENGTH, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:841',
+    Parameter('supply.minimum_strength', SUPPLY_MINIMUM_STRENGTH, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:910',
               meaning='the least combat strength that supply penalties can leave a unit'),
-    Parameter('supply.mutual_check', SUPPLY_MUTUAL_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:816',
+    Parameter('supply.mutual_check', SUPPLY_MUTUAL_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:885',
               meaning='whether both sides check supply in every supply phase'),
-    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:837',
+    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:906',
               meaning="what an out-of-supply unit's Attack Strength is multiplied by"),
-    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:838',
+    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:907',
               meaning="what an out-of-supply unit's Defense Strength is multiplied by"),
-    Parameter('supply.out_of_supply_mechanized_movement_factor', SUPPLY_OUT_OF_SUPPLY_MECHANIZED_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:840',
+    Parameter('supply.out_of_supply_mechanized_movement_factor', SUPPLY_OUT_OF_SUPPLY_MECHANIZED_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:909',
               meaning="what an out-of-supply mechanized unit's Movement Allowance is multiplied by"),
-    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:839',
+    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:908',
               meaning="what an out-of-supply unit's Movement Allowance is multiplied by"),
-    Parameter('supply.penalties_round_down', SUPPLY_PENALTIES_ROUND_DOWN, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:842',
+    Parameter('supply.penalties_round_down', SUPPLY_PENALTIES_ROUND_DOWN, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:911',
               meaning='whether fractions left by supply penalties are dropped'),
-    Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:918',
+    Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:987',
               meaning='the support points each attack costs'),
-    Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:927',
+    Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:996',
               meaning='how many attacks a side may make in a game turn before support depreciation'),
-    Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:928',
+    Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:997',
               meaning='the support points a side loses when it attacks more than the depreciation limit in a turn'),
-    Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:920',
+    Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:989',
               meaning='whether a nationality that loses every depot loses its remaining support points'),
-    Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:934',
+    Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:1003',
               meaning="how many supply levels every unit drops while its side's support is zero or less"),
-    Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:919',
+    Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:988',
               meaning='whether support points may pass between nationalities'),
     Parameter('units.cadre_strength', UNITS_CADRE_STRENGTH, rule='cadres', origin='vcs', source='rulebooks/series/vcs.rules:89',
               meaning='the fixed combat strength of a formation reduced to its cadre'),
@@ -1462,19 +1462,45 @@ def defense_multiplier(terrain: TerrainNames, hexsides: TerrainNames = ()) -> fl
 # ---------------------------------------------------------------------------
 # Combat Results Table
 # ---------------------------------------------------------------------------
-CRT = None  # this rulebook prints no Combat Results Table
+CRT = CombatResultsTable(
+    dice='2d6',
+    columns=('1:2', '1:1', '2:1', '3:1', '4:1', '5:1'),
+    rows={
+        #        1:2       1:1      2:1      3:1      4:1      5:1
+        '2-4':   ('A1(1)', 'A1(1)', 'A1',    'A1',    'B1(1)', 'D1'),
+        '5-6':   ('A1(1)', 'A1',    'A1',    'B1(1)', 'D1',    'D1(1)'),
+        '7':     ('A1',    'A1',    'B1(1)', 'D1',    'D1(1)', 'D2(1)'),
+        '8-9':   ('A1',    'B1(1)', 'D1',    'D1(1)', 'D2(1)', 'D2(1)'),
+        '10-12': ('B1(1)', 'D1',    'D1(1)', 'D2(1)', 'D2(1)', 'D3(1)*'),
+    },
+    below=COMBAT_BELOW_TABLE,
+    notation='retreat-first',
+    lines={
+        'open': ('1:2', '1:1', '2:1', '3:1', '4:1', '5:1'),
+        'close': ('1:1', '2:1', '3:1', '4:1', '5:1', '6:1'),
+    },
+)
 
 
 def crt_column(attack: Number, defense: Number, shift: int = 0) -> str | None:
-    raise LookupError('vcs has no Combat Results Table')
+    """The odds column after shifts (+ right, - left), clamped to the table (rule 10.8).
+
+    Odds above the right-most column use it; None below the left-most.
+    """
+    return _rt.combat_column(CRT, _odds_pair, attack, defense, shift)
 
 
 def crt(column: str, roll: int) -> Result:
-    raise LookupError('vcs has no Combat Results Table')
+    """The result printed in `column` for dice `roll` (2d6)."""
+    return CRT.result(column, roll)
 
 
 def resolve(attack: Number, defense: Number, roll: int, shift: int = 0) -> Result:
-    raise LookupError('vcs has no Combat Results Table')
+    """The combat result, including attacks below the table (no roll)."""
+    column = crt_column(attack, defense, shift)
+    if column is None:
+        return CRT.below_result()
+    return CRT.result(column, roll)
 
 
 # ---------------------------------------------------------------------------
@@ -1634,10 +1660,11 @@ def table(name: str) -> LookupTable:
 ENGINE = CombatEngine(
     vocabulary=VOCABULARY,
     terrain=TERRAIN,
-    table=None,
+    table=CRT,
     odds=_odds_pair,
     terrain_rules=('5.1', '5.4', '10.1'),
     odds_rules=('10.8', '11.1.5', '11.2.5'),
+    table_rules=('10.8', '10.1', '10.11'),
     shifts=SHIFTS,
     per_side=None,
     factors=FACTORS,

@@ -557,7 +557,8 @@ def _mutate(compilation: Compilation, key: str, args: Arguments) -> int:
         sys.stderr.flush()
     progress: Callable[[str], None] | None = show if sys.stderr.isatty() else None
     try:
-        found = mutation.mutate(compilation.resolved[key], examples, args.parameter, progress)
+        found = mutation.mutate(compilation.resolved[key], examples, args.parameter, progress,
+                                mutation.descendants(compilation.resolved, key))
     except RulesError as exc:
         print(_render(exc.diagnostics, compilation.sources), file=sys.stderr)
         return EXIT_RULES

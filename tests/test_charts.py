@@ -49,7 +49,7 @@ def test_outcome_odds_match_brute_force_for_every_column(key):
     # the notation in effect: the family the series' result codes declare (Ridgeline's table no longer
     # restates VCS's retreat-first), else the table's own
     notation = family(resolved.result_codes.node if resolved.result_codes is not None else None, node)
-    cap = resolved.modifiers.node.cap if resolved.modifiers is not None else 0
+    cap = (resolved.modifiers.node.cap or 0) if resolved.modifiers is not None else 0   # no cap: no DRM table
     sides = [({r.label.value: tuple(c.value for c in r.cells) for r in node.rows}, len(node.columns))]
     if node.attacker is not None:
         sides.append(({r.label.value: tuple(c.value for c in r.cells) for r in node.attacker.rows},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import ROOT
 from generated import bocage, scs_1_8
 
 
@@ -97,9 +98,12 @@ def test_beyond_the_table():
     assert (below.attacker_steps, below.defender_steps, below.text) == (1, 0, "A1")
 
 
-def test_series_has_no_crt_of_its_own():
-    with pytest.raises(LookupError, match="no Combat Results Table"):
-        scs_1_8.crt_column(6, 1)
+def test_series_crt_is_for_its_examples_only():
+    """SCS 1.8 prints no table (each game does): its invented one answers its examples, no card prints it."""
+    assert scs_1_8.crt_column(6, 1) == "6:1" and scs_1_8.crt_column(1, 3) is None     # below: 7.4's A1, no column
+    assert scs_1_8.crt("6:1", 12).text == "D3r4"
+    card = (ROOT / "generated" / "charts" / "scs_1_8.en.html").read_text(encoding="utf-8")
+    assert "Example CRT" not in card and 'id="crt"' not in card
 
 
 # ---- the resolved game ------------------------------------------------------------

@@ -225,10 +225,13 @@ def test_explain_engages_and_refuses_saved_mps(project, capsys):
     assert (code, err) == (0, "") and out.endswith("answer: fighting d sharing r spared y terrain 3.02\n")
     code, out, _ = project.run("explain", "scs-1.8", situation, "move", "y", "2.03", "saved", "2", capsys=capsys)
     assert code == 0 and "may not use 2 MP saved earlier [rule 3.1d" in out and out.endswith("answer: illegal\n")
-    # a result needs a table to be read in: the series has none
-    code, _, err = project.run("explain", "scs-1.8", situation, "engage", "x", "on", "3.02", "result", "D1r1",
+    # a result is read in the table's notation (the series' example table's): the retreats it gives are carried out
+    code, out, err = project.run("explain", "scs-1.8", situation, "engage", "x", "on", "3.02", "result", "D1r1",
+                                 capsys=capsys)
+    assert (code, err) == (0, "") and out.endswith("attacker retreats 0 defender retreats 1\n")
+    code, _, err = project.run("explain", "scs-1.8", situation, "engage", "x", "on", "3.02", "result", "Q9",
                                capsys=capsys)
-    assert code == 1 and "the rulebook has no Combat Results Table" in err
+    assert code == 1 and "'Q9' is no result of this rulebook's Combat Results Table" in err
     code, _, err = project.run("explain", "scs-1.8", situation, "engage", "x", "on", "3.02", "arrived", "zz",
                                capsys=capsys)
     assert code == 1 and "no unit 'zz' in this situation" in err

@@ -184,7 +184,7 @@ def test_the_values_tried():
 
 # ---- the shipped series: the share of executed parameters their examples catch (CI holds the floors) ----------
 # Raise a floor when examples are added; the README's table is the measured figures.
-FLOORS = {"scs-1.8": 77, "new-scs": 82, "vcs": 59}
+FLOORS = {"scs-1.8": 84, "new-scs": 98, "vcs": 67}
 
 
 @pytest.fixture(scope="module")
@@ -195,7 +195,8 @@ def repository():
 @pytest.mark.parametrize("rulebook_id", sorted(FLOORS))
 def test_the_shipped_series_examples_catch_at_least_their_floor(rulebook_id, repository):
     examples = [e for book in sorted(repository.rulebooks) for e in repository.rulebooks[book].examples]
-    found = mutation.mutate(repository.resolved[rulebook_id], examples)
+    found = mutation.mutate(repository.resolved[rulebook_id], examples,
+                            extending=mutation.descendants(repository.resolved, rulebook_id))
     caught = len(found.of("caught"))
     assert caught >= FLOORS[rulebook_id], mutation.render_text(found)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -108,13 +108,14 @@ def test_vcs_sequence_of_play():
     assert vcs.PLAYER_TURN == ("supply", "replacement", "movement", "combat", "reserve", "engineering")
 
 
-def test_series_has_no_combat_table_and_a_terrain_chart_for_its_examples_only():
-    with pytest.raises(LookupError):
-        vcs.crt_column(3, 1)
+def test_series_charts_are_for_its_examples_only():
     assert vcs.entry_cost("clear") == 1 and vcs.entry_cost("hills") == 2
-    # the chart's values are invented: the series' card does not print them, and Ridgeline prints its own
+    # beyond the right-most column its own; below the left-most, that one too (10.8: combat.below_table = leftmost)
+    assert vcs.crt_column(9, 1) == "5:1" and vcs.crt_column(1, 4) == "1:2"
+    # the charts' values are invented: the series' card does not print them, and Ridgeline prints its own
     card = (ROOT / "generated" / "charts" / "vcs.en.html").read_text(encoding="utf-8")
     assert "Example TEC" not in card and "Terrain Effects" not in card
+    assert "Example CRT" not in card and 'id="crt"' not in card
     assert "Ridgeline Terrain Effects Chart" in (ROOT / "generated" / "charts" / "ridgeline.en.html").read_text(
         encoding="utf-8")
 

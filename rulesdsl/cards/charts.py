@@ -232,7 +232,7 @@ def _sequence(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
 
 
 def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
-    if resolved.terrain is None or not _own_chart(resolved, resolved.terrain):
+    if resolved.terrain is None or not printed(resolved, resolved.terrain):
         return None
     node = resolved.terrain.node
     terrain = resolved.terrain
@@ -260,13 +260,11 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
             "sections": sections, "has_level": has_level, "has_line": has_line, "legend": _tec_legend(node, t)}
 
 
-def _own_chart(resolved: ir.Resolved, chart: ir.Effective[Any]) -> bool:
-    """Whether a chart in effect is the title's own to print: a game's TEC (its own, or its series' as the
-    game amends it), not its series' example TEC.  A series' TEC illustrates the series' examples (each game
-    prints its own), so no card prints it as it is: its invented values would only mislead at the table."""
-    kinds = {b.id.value: b.kind.value for b in (resolved.rulebook, *resolved.ancestors)}
-    return kinds.get(resolved.id) == "game" and (
-        kinds.get(chart.origin) == "game" or any(kinds.get(a.origin) == "game" for a in chart.amended))
+def printed(resolved: ir.Resolved, chart: ir.Effective[Any] | None) -> bool:
+    """Whether a chart in effect is printed on the title's card: any chart but one marked `for examples` (a
+    series' chart that only its worked examples read; each game prints its own, and the chart's invented
+    values would mislead at the table), unless the title amends that chart, which makes it the title's own."""
+    return chart is not None and (not chart.node.for_examples or any(a.origin == resolved.id for a in chart.amended))
 
 
 # the TEC's legend: each abbreviation, printed only when some cell of the chart uses it
@@ -330,7 +328,7 @@ def chart_cites(resolved: ir.Resolved, cites: tuple[ir.Text, ...], t: Labeler,
 
 
 def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectiveParameter]) -> dict[str, Any] | None:
-    if resolved.results is None:
+    if resolved.results is None or not printed(resolved, resolved.results):
         return None
     node = resolved.results.node
     # chances and averages as the card's locale writes them: 58.3% and 0.61, or 58,3 % and 0,61
@@ -681,7 +679,7 @@ def _ink(colour: str) -> str:
 
 def swatches(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = None) -> dict[str, dict[str, str]]:
     """Each TEC terrain's swatch, keyed by the name the card prints for it (the TEC rows' `name`)."""
-    if resolved.terrain is None:
+    if resolved.terrain is None or not printed(resolved, resolved.terrain):
         return {}
     declared = (options or card_options(resolved)).swatches
     out = {}
@@ -824,7 +822,7 @@ def reminders(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = N
     """The reminders panel: for each topic the card block lists, the values in effect with their rules."""
     out = []
     # the CRT's own legend says what an attack off either end of it does: no reminder says it again
-    said_by_crt = {"combat.below_table", "combat.above_table"} if resolved.results is not None else set()
+    said_by_crt = {"combat.below_table", "combat.above_table"} if printed(resolved, resolved.results) else set()
     # nor what a chart prints (the strength factors' values) or the exceptions panel states (a value the title
     # set): each value is printed once
     said_elsewhere = said_by_crt | charted_parameters(resolved) | stated_as_exceptions(resolved)
@@ -901,7 +899,10 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
         chart = getattr(resolved, field_name, None)
         if not isinstance(chart, ir.Effective):
             continue
-        inherited = any(getattr(book, field_name) for book in resolved.ancestors)
+        # a chart put in place of one the series only illustrates its examples with (`for examples`) is no
+        # exception to the series' rules: the series' players have no such chart
+        inherited = any(not getattr(c, "for_examples", False)
+                        for book in resolved.ancestors for c in getattr(book, field_name))
         cites = _refs(resolved, getattr(chart.node, "cites", ()))
         name = t(noun)
         if chart.origin == me and inherited:

@@ -186,6 +186,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                 "cost": None if verdict.cost is None else str(verdict.cost),
                 "remaining": None if verdict.remaining is None else str(verdict.remaining),
                 "allowance": None if verdict.allowance is None else str(verdict.allowance),
+                "unready_above": None if verdict.unready_above is None else str(verdict.unready_above),
                 "must_also_attack": list(verdict.must_also_attack)}
         steps = verdict.steps
         ruling(r.ruling if r else None, verdict.allowed, ir.Ruling.ALLOWED, ir.Ruling.REFUSED)
@@ -196,7 +197,8 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
             if verdict.cost is None:
                 shown += ["cost", "(none)"]
         for word, value, wanted in (("left", verdict.remaining, r.remaining if r else None),
-                                    ("mp", verdict.allowance, r.allowance if r else None)):
+                                    ("mp", verdict.allowance, r.allowance if r else None),
+                                    ("unready-above", verdict.unready_above, r.unready_above if r else None)):
             if verdict.allowed and (r is None or wanted is not None) and value is not None:
                 shown += [word, str(value)]
             if wanted is not None:
@@ -277,10 +279,12 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     if untyped:
         raise Unanswerable(f"{untyped[0]} has no type, and this rulebook's combat rules read unit types: give "
                            f"its unit line `type WORD`, one of {', '.join(types)}")
-    engagement = module.RULES_ENGINE.engage(situation, [u.name for u in attackers], targets)
+    engagement = module.RULES_ENGINE.engage(situation, [u.name for u in attackers], targets,
+                                            overrun=expectation.overrun)
     if not engagement.allowed:
         raise Unanswerable(f"the combat cannot be made: {'; '.join(engagement.reasons)}")
-    combat = as_combat(situation, engagement.attackers, engagement.defenders, engagement.terrain_hex)
+    combat = as_combat(situation, engagement.attackers, engagement.defenders, engagement.terrain_hex,
+                       overrun=expectation.overrun, situations=[d.value for d in expectation.declared])
     roll = r.roll if r is not None and r.roll is not None else None
     try:
         # odds and column need no roll (and no table for the odds); a result needs both
@@ -290,7 +294,7 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     shown: list[str] = []
     ok = True
     asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome))   # `roll N` is an input
-    pairs = [("odds", resolution.odds), ("column", resolution.column or "-")]
+    pairs = [("odds", resolution.odds), ("column", resolution.column or "below")]
     if isinstance(resolution, Resolution):
         pairs += [("roll", str(roll)), ("result", str(resolution.result.text))]
     for name, value in pairs:
@@ -331,7 +335,8 @@ def _engage(engine: RulesEngine, module: types.ModuleType | None, situation: Sit
                             "attackers": list(found.attackers), "fighting": list(found.defenders),
                             "sharing": list(found.sharing), "spared": list(found.spared),
                             "terrain": str(found.terrain_hex), "destroyed": list(found.destroyed),
-                            "lost_if_adverse": list(found.lost_if_adverse)}
+                            "lost_if_adverse": list(found.lost_if_adverse),
+                            "attacker_retreat": found.attacker_retreat, "defender_retreat": found.defender_retreat}
     if not found.allowed:
         ok = r is None or r.ruling == ir.Ruling.REFUSED
         return Answer("refused", data, found.steps, ok, "" if ok else f"expected {result_text(r, e.kind)}, computed refused")
@@ -352,6 +357,11 @@ def _engage(engine: RulesEngine, module: types.ModuleType | None, situation: Sit
     if (r is None and found.destroyed) or (r is not None and r.destroyed):
         shown += ["destroyed", " ".join(found.destroyed) or "(none)"]
         ok = ok and (r is None or set(found.destroyed) == {w.value for w in r.destroyed})
+    for side, carried, wanted_hexes in (("attacker", found.attacker_retreat, r.attacker_retreat if r else None),
+                                        ("defender", found.defender_retreat, r.defender_retreat if r else None)):
+        if (r is None and result is not None) or wanted_hexes is not None:     # the retreats follow a given result
+            shown += [side, "retreats", str(carried)]
+            ok = ok and (wanted_hexes is None or wanted_hexes == carried)
     if r is not None and r.ruling is not None or not shown:
         shown.insert(0, "allowed")     # the line says the engagement is refused; or nothing else is there to say
     computed = " ".join(shown)
@@ -359,6 +369,7 @@ def _engage(engine: RulesEngine, module: types.ModuleType | None, situation: Sit
 
 
 _CITED = re.compile(r"^(?P<text>.*?) \[(?P<rules>[^\]]+)\]$")
+_PARAMETER = re.compile(r"[a-z_]+(?:\.[a-z_][a-z0-9_]*)+")      # supply.minimum_strength, not a rule id
 
 
 def _derivation_step(line: str) -> Step:
@@ -368,7 +379,7 @@ def _derivation_step(line: str) -> Step:
     if match is None:
         return Step(line)
     rules, _, parameter = match.group("rules").partition(": ")
-    if "." in rules and not parameter and " " not in rules and not rules[0].isdigit():
+    if not parameter and _PARAMETER.fullmatch(rules):               # a rule id (G1.2) is never all lower case
         return Step(match.group("text"), parameter=rules)          # `[supply.minimum_strength]`: no rule sets it
     return Step(match.group("text"), rule=rules, parameter=parameter or None)
 

@@ -10,7 +10,7 @@ import dataclasses
 import functools
 import re
 from fractions import Fraction
-from typing import Any, Collection, Mapping
+from typing import Any, Collection, Mapping, Sequence
 
 from rulesdsl.model import codes as result_codes, ir
 from rulesdsl.model.catalogue import example_setting, unit_text, vocabulary as declared_vocabulary
@@ -162,7 +162,10 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
                 charts[field] = amend(node, charts[field], origin, problems)
                 continue
             override = getattr(node, "override", False)
-            if inherited is not None and not override:
+            # a series' chart for examples only stands in for the chart each game prints: a game's own
+            # takes its place, `override` or not
+            stands_in = inherited is not None and getattr(inherited.node, "for_examples", False)
+            if inherited is not None and not override and not stands_in:
                 problems.append(Diagnostic(
                     f"the {noun} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
                     node.span, f"write '{_OVERRIDE_SYNTAX[field]}' to replace it" if field in _OVERRIDE_SYNTAX
@@ -192,6 +195,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _terrain_sides(charts)
     problems += _card_references(rulebook, charts, tables)
     problems += _example_terrain(rulebook, charts)
+    problems += _example_situations(rulebook, books)
     if "results" in charts and "rounding" not in charts:   # a standalone game brings its own
         problems.append(Diagnostic(
             "a combat results table needs a rounding rule: its column comes from the rounded odds",
@@ -225,6 +229,22 @@ def _example_terrain(rulebook: ir.Rulebook, charts: Mapping[str, ir.Effective[An
              for kind in ("hex", "hexside", "road")}
     return [problem for example in rulebook.examples if not check_situation(example.situation)
             for problem in terrain_problems(example.situation, kinds)]
+
+
+def _example_situations(rulebook: ir.Rulebook, books: Sequence[ir.Rulebook]) -> list[Diagnostic]:
+    """A combat line's declared situations (`with river-assault`) are names `combat situations:` declares."""
+    known = sorted({n.value for book in books for block in book.vocabulary
+                    if block.kind == ir.VocabularyKind.SITUATIONS for n in block.names})
+    out = []
+    for example in rulebook.examples:
+        for item in example.situation.expectations:
+            for name in item.declared:
+                if name.value not in known:
+                    near = suggest(name.value, known)
+                    out.append(Diagnostic(f"'{name.value}' is no combat situation of this rulebook", name.span,
+                                          near or ("the combat situations: " + ", ".join(known) if known else
+                                                   "the rulebook declares none (`combat situations: ...`)")))
+    return out
 
 
 def _card_references(rulebook: ir.Rulebook, charts: Mapping[str, ir.Effective[Any]],

@@ -60,6 +60,8 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += ["from", hexes[0], "on", hexes[1]]
     elif e.kind in (ir.ExpectKind.ATTACK, ir.ExpectKind.COMBAT, ir.ExpectKind.ENGAGE):
         parts += ["on", *(h.value for h in e.hexes)]
+        if e.declared:
+            parts += ["with", ", ".join(d.value for d in e.declared)]
         if e.kind == ir.ExpectKind.ENGAGE and e.others:
             parts += ["defending", *(u.value for u in e.others)]
         if e.arrived:
@@ -119,6 +121,9 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
             parts += ["destroyed", _words(r.destroyed)]
         if r.exposed:
             parts += ["exposed", _words(r.exposed)]
+        for side, hexes in (("attacker", r.attacker_retreat), ("defender", r.defender_retreat)):
+            if hexes is not None:
+                parts += [side, "retreats", str(hexes)]
         if r.must_enter:      # no engage answer has it (the grammar writes none): shown all the same
             parts.append("must-enter")
         if r.ruling is not None:
@@ -141,7 +146,8 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
         parts += ["to", *(h.value for h in r.hexes), *(["not", _words(r.absent)] if r.absent else [])]
     if r.must_enter:
         parts.append("must-enter")
-    for word, value in (("left", r.remaining), ("mp", r.allowance), ("size", r.size)):
+    for word, value in (("left", r.remaining), ("mp", r.allowance), ("unready-above", r.unready_above),
+                        ("size", r.size)):
         if value is not None:
             parts += [word, _number(value)]
     if r.must_attack is not None:

@@ -42,7 +42,23 @@ def check(rulebook: ir.Rulebook, parameters: Mapping[str, ir.Declared] | None = 
             problems += _results(statement, rulebook.result_codes[0])
         else:
             problems += CHECKS[type(statement)](statement)
+        problems += _for_examples(rulebook, statement)
     return problems
+
+
+def _for_examples(rulebook: ir.Rulebook, statement: object) -> list[Diagnostic]:
+    """`for examples` marks a whole chart of a series: a game's charts are its players', and an amendment
+    keeps the marking of the chart it amends."""
+    if not isinstance(statement, (ir.TerrainChart, ir.ResultsTable)) or not statement.for_examples:
+        return []
+    if statement.amend:
+        return [Diagnostic("an amendment cannot mark a chart `for examples`", statement.span,
+                           "it keeps the marking of the chart it amends; remove `for examples`")]
+    if rulebook.kind.value == "game":
+        return [Diagnostic("only a series marks a chart `for examples`", statement.span,
+                           "a game's charts are the ones its players use, and its card prints them; remove "
+                           "`for examples`")]
+    return []
 
 
 def reads_own_codes(rulebook: ir.Rulebook) -> bool:

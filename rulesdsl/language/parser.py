@@ -66,6 +66,9 @@ _TERMINAL_NAMES = {
     "HEXSIDE_SPOT": "a hexside (like 23.16/24.16)",
     "COUNTER": "a counter's attack-defense-movement (like 3-2-9)",
     "NO_ATTACK": "no-attack-strength",
+    "FOR_EXAMPLES": "'for examples' (a series' chart only its examples read)",
+    "BELOW": "'below' (below the table)",
+    "RETREATING": "attacker or defender, before 'retreats'",
     "_NL": "end of line",
     "$END": "end of file",
 }

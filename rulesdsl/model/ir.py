@@ -587,6 +587,7 @@ class TerrainChart:
     rows: tuple[TerrainRow, ...]
     amend: bool = False   # `amend terrain effects chart`: replaces (or adds) only the rows it lists
     cells: tuple[TerrainCell, ...] = ()   # an amendment's single cells (validate: only in an amendment)
+    for_examples: bool = False   # `for examples`: a series' chart for its worked examples; no card prints it
 
 
 # ---- combat results table ------------------------------------------------
@@ -646,6 +647,7 @@ class ResultsTable:
     grid: Grid | None             # a one-sided table
     sides: tuple[TableSide, ...]  # the side blocks of a dual-sided table, as written
     amend: bool = False   # `amend combat results table`: one odds row and the cells it changes; dice ""
+    for_examples: bool = False   # `for examples`: a series' table for its worked examples; no card prints it
 
     # What the table reads, whichever way it is written: views of `grid` or `sides`, not fields, so the
     # model holds each cell once.
@@ -818,6 +820,8 @@ class ExpectedResult:
     amount: Fraction | None        # overrun: `cost`; retreat: `loss`; advance: `hexes`
     remaining: Fraction | None     # overrun: the MPs left after it (`left`)
     allowance: Fraction | None     # exploit: the MPs the unit may use (`mp`)
+    unready_above: Fraction | None = None   # exploit: moving more MPs than this marks the unit unready
+                                            # (`unready-above 4`); None: not compared
     must_attack: tuple[Text, ...] | None = None   # attack: the enemy units that must be attacked too
                                                   # (`must-attack 7 8`; `must-attack none`: () ); None: not compared
     size: Fraction | None          # stack: its size, in what the stacking limit counts (`size`)
@@ -827,6 +831,8 @@ class ExpectedResult:
     spared: tuple[Text, ...] = ()      # engage: units in a combat hex the result leaves alone
     destroyed: tuple[Text, ...] = ()   # engage: units destroyed beyond the steps lost
     exposed: tuple[Text, ...] = ()     # engage: units any adverse result destroys (over the stacking limit)
+    attacker_retreat: int | None = None   # engage: the hexes the attacker retreats, as carried out (`attacker
+    defender_retreat: int | None = None   # retreats 1`, `defender retreats 0`); None: not compared
     excess: tuple[Text, ...] | None = None   # stack: the units over the limit, bottom first (`excess c d`);
                                              # () when the owner picks them (`excess chosen`); None: not compared
     fate: StackFate | None = None  # stack: what becomes of the excess (`destroyed`, `leave`, `undone`)
@@ -862,6 +868,7 @@ class Expectation:
     refuse: int | None = None      # retreat: hexes of the retreat taken as step losses instead (`refuse 1`)
     overrun: bool = False          # advance: after an overrun
     breakthrough: bool = False     # advance: after a breakthrough result (`breakthrough`)
+    declared: tuple[Text, ...] = ()  # combat: the combat situations the players declare (`with river-assault`)
     text: str = _as_written()
 
 

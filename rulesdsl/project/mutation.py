@@ -18,8 +18,12 @@ are run:
 - no effect: no question asked of any example situation is answered otherwise;
 - one value: the parameter's type allows no other value.
 
-The examples that can catch a change are the rulebook's own and those it inherits that it answers as
-printed (a change that makes one of those answer otherwise is reported by `check`).  The questions are
+The examples that can catch a change are those that `check` would run and the rules as written answer as
+printed: the rulebook's own, those it inherits, and those of the project's rulebooks that extend it (a
+series' games), each under the values that rulebook inherits unchanged (a change to a value the game sets
+itself cannot reach its examples).  A game's examples count because a change to its series makes
+`rulesdsl check` fail on them, and some rules can only be shown there: a series' rule about a game's own
+modifiers, say.  The questions are
 asked of every example situation of the rulebooks read (the project's and the library's), expanded into
 every query the notation has: each unit's moves to each neighbouring hex and its reachable hexes, each
 side's ZOC, each stack under each stacking moment, supply, exploitation, attacks, overruns, retreats and
@@ -30,7 +34,7 @@ from __future__ import annotations
 
 import json
 import types
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -383,6 +387,10 @@ class _Line:
     situation: Situation
     expectation: ir.Expectation
     assumed: dict[str, object] = field(default_factory=dict)   # the values its example assumes (`assume`)
+    # a line of a rulebook that extends the one changed: its modules, and the parameters it inherits unchanged
+    # (a change to one it sets itself cannot reach it); None: a line of the changed rulebook or its ancestors
+    variants: Variants | None = None
+    inherits: frozenset[str] = frozenset()
 
 
 def _with(changes: dict[str, object], assumed: dict[str, object]) -> dict[str, object]:
@@ -390,10 +398,18 @@ def _with(changes: dict[str, object], assumed: dict[str, object]) -> dict[str, o
     return {**changes, **assumed}
 
 
-def _lines(modules: Variants) -> list[_Line]:
+def descendants(resolved: Mapping[str, ir.Resolved], key: str) -> list[ir.Resolved]:
+    """The rulebooks of a compilation that extend `key`, directly or through another (a series' games)."""
+    return [resolved[other] for other in sorted(resolved)
+            if any(book.id.value == key for book in resolved[other].ancestors)]
+
+
+def _lines(modules: Variants, own: bool = True, inherits: frozenset[str] | None = None) -> list[_Line]:
+    """The expect lines the rules as written answer as printed: of the rulebook and its ancestors, or (own
+    False) of a rulebook extending the one changed, with the parameters it `inherits` from it unchanged."""
     resolved = modules.resolved
     out = []
-    for book in (resolved.rulebook, *resolved.ancestors):
+    for book in (resolved.rulebook, *resolved.ancestors) if own else (resolved.rulebook,):
         for example in book.examples:
             values, problems = assumed(resolved, example.situation)
             module = modules.get(values)
@@ -405,7 +421,8 @@ def _lines(modules: Variants) -> list[_Line]:
             for expectation in example.situation.expectations:
                 try:
                     if ask(engine_of(module), module, situation, expectation).matches:
-                        out.append(_Line(example, book.id.value, situation, expectation, values))
+                        out.append(_Line(example, book.id.value, situation, expectation, values,
+                                         None if own else modules, inherits or frozenset()))
                 except Unanswerable:
                     continue
     return out
@@ -427,7 +444,13 @@ def _judge(modules: Variants, changes: dict[str, object], name: str, lines_: Seq
     if modules.get(changes) is None:   # the changed rulebook does not compile: check would refuse it (caught)
         return "caught", None
     for line in lines_:
-        module = modules.get(_with(changes, line.assumed))
+        if line.variants is None:
+            module = modules.get(_with(changes, line.assumed))
+        else:       # a rulebook that extends the changed one: only what it inherits unchanged changes
+            reaching = {key: value for key, value in changes.items() if key in line.inherits}
+            if not reaching:
+                continue
+            module = line.variants.get(_with(reaching, line.assumed))
         if module is None:
             return "caught", None
         try:
@@ -467,14 +490,19 @@ def executed(coverage: Coverage) -> list[str]:
 
 
 def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collection[str] = (),
-           progress: Callable[[str], None] | None = None) -> Mutation:
+           progress: Callable[[str], None] | None = None, extending: Sequence[ir.Resolved] = ()) -> Mutation:
     """Each executed parameter of `resolved` (or those named in `only`) changed to each other value it may
-    take, judged by the rulebook's examples and by the questions about the situations of `examples`."""
+    take, judged by the rulebook's examples, those of the rulebooks `extending` it (under the values they
+    inherit from it), and by the questions about the situations of `examples`."""
     _, module, problems = compiled_module(resolved)
     if module is None:
         raise RulesError(problems, {})
     modules = Variants(resolved)
     lines_ = _lines(modules)
+    origins = {p.name: p.origin for p in resolved.parameters}
+    for other in extending:
+        inherits = frozenset(p.name for p in other.parameters if origins.get(p.name) == p.origin)
+        lines_ += _lines(Variants(other), own=False, inherits=inherits)
     moments = resolved.declared["stacking.checked_at"].type.options if "stacking.checked_at" in resolved.declared \
         else ()
     probes_ = probes(examples, modules, moments)

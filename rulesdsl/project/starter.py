@@ -222,9 +222,10 @@ def _game_body(series: ir.Resolved, name: str, title: str, amount: int = 1) -> s
         lines += [f'rule {rule_id} "About this game" {{',
                   '  summary "What makes this game different; replace with the game\'s first rule."', "}"]
     series_id = series.rulebook.id.value
-    has = [name for name, chart in (("Terrain Effects Chart", series.terrain), ("Combat Results Table",
-                                                                                  series.results)) if chart]
-    lacks = [name for name in ("Terrain Effects Chart", "Combat Results Table") if name not in has]
+    charts = (("Terrain Effects Chart", series.terrain), ("Combat Results Table", series.results))
+    has = [name for name, chart in charts if chart and not chart.node.for_examples]
+    illustrates = [name for name, chart in charts if chart and chart.node.for_examples]
+    lacks = [name for name, chart in charts if not chart]
     lines += ["", "# ---- charts -----------------------------------------------------------------",
               "# Write the game's charts here as they are printed; `rulesdsl docs` prints the",
               "# language guide, with an example of each."]
@@ -233,6 +234,9 @@ def _game_body(series: ir.Resolved, name: str, title: str, amount: int = 1) -> s
         lines += [f"# {series_id} has a {chart}: the game replaces it with",
                   f"# `override {keyword} \"Title\" [rule] {{ ... }}`, or changes rows of it with",
                   f"# `amend {keyword} {{ ... }}`."]
+    for chart in illustrates:
+        lines += [f"# {series_id}'s {chart} only illustrates its examples (no card prints it): the game",
+                  "# writes its own, which takes its place."]
     for chart in lacks:
         lines += [f"# {series_id} has no {chart}: the game writes its own, without `override`."]
     others = [lang for lang in languages(series) if lang != "en"]

@@ -271,7 +271,8 @@ def _route(engine: Questions, base: Situation, unit: Counter, from_hex: Hex, pat
         hexes = [from_hex]
     else:
         return _cheapest(engine, base, unit, start, from_hex)
-    move = engine.move(base, unit.name, hexes)
+    # a reacting unit (the other side's, in the reaction phase) moves on its reaction allowance
+    move = engine.move(base, unit.name, hexes, mode=_mode(base, unit))
     if len(move.costs) < len(hexes) or any(c is None for c in move.costs):
         return f"{unit} may not move to {from_hex}: {move.reason}", Fraction(0), Fraction(0), move.allowance, \
             0, move.steps
@@ -279,14 +280,21 @@ def _route(engine: Questions, base: Situation, unit: Counter, from_hex: Hex, pat
     return None, last or Fraction(0), move.total, move.allowance, len(hexes), move.steps
 
 
+def _mode(base: Situation, unit: Counter) -> str:
+    """How `unit` moves to its overrun: a reacting unit (the other side's, in the reaction phase) on its
+    reaction allowance, any other as usual."""
+    return "reaction" if base.phase == "reaction" and base.phasing and unit.side != base.phasing else "regular"
+
+
 def _cheapest(engine: Questions, base: Situation, unit: Counter, start: Hex, from_hex: Hex
               ) -> tuple[str | None, Fraction, Fraction, Fraction, int, tuple[Step, ...]]:
-    reach = engine.reachable(base, unit.name)
+    mode = _mode(base, unit)
+    reach = engine.reachable(base, unit.name, mode=mode)
     best: tuple[Fraction, Fraction, int] | None = None
     for hex in base.neighbours(from_hex):
         if hex not in reach.costs:
             continue
-        step = engine.move(base.moved([unit.name], hex), unit.name, [from_hex])
+        step = engine.move(base.moved([unit.name], hex), unit.name, [from_hex], mode=mode)
         if not step.costs or step.costs[0] is None:
             continue
         total = reach.costs[hex] + step.costs[0]
@@ -294,7 +302,7 @@ def _cheapest(engine: Questions, base: Situation, unit: Counter, start: Hex, fro
             best = (total, step.costs[0], base.map.distance(start, from_hex))
     if best is None:
         return f"{unit} cannot reach {from_hex}", Fraction(0), Fraction(0), Fraction(0), 0, reach.steps
-    allowance = engine.move(base, unit.name, []).allowance
+    allowance = engine.move(base, unit.name, [], mode=mode).allowance
     return None, best[1], best[0], allowance, best[2], (
         engine.rules.cite_chart(f"{unit} reaches {from_hex} for {best[0]} MP"),)
 

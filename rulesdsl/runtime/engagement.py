@@ -12,7 +12,7 @@
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
@@ -198,8 +198,9 @@ def _terrain_hex(rules: RuleSet, situation: Situation, attacking: list[Counter],
         ranked.append((_for_the_attacker(assessment), hex))
         place = "below the table" if assessment.position is None else \
             f"column {assessment.column}, {_ordinal(assessment.position + 1)} from the left of its line"
-        steps.append(Step(f"against the terrain of {hex} ({'/'.join(situation.terrain_at(hex))}): odds "
-                          f"{assessment.odds}, {place}"))
+        steps.append(rules.cite("combat.defender_best_terrain",
+                                f"against the terrain of {hex} ({'/'.join(situation.terrain_at(hex))}): odds "
+                                f"{assessment.odds}, {place}"))
     chosen = min(ranked, key=_first)[1]
     steps.append(rules.cite("combat.defender_best_terrain",
                             f"the combat reads {chosen}'s terrain, the best for the defender"))
@@ -250,9 +251,10 @@ def _aftermath(rules: RuleSet, result: Result, overrun: bool, lost_if_adverse: l
 
 # ---- to the CombatEngine ------------------------------------------------------------------------------------
 def as_combat(situation: Situation, attackers: Sequence[str], defenders: Sequence[str], terrain_hex: Hex, *,
-              overrun: bool = False) -> Combat:
+              overrun: bool = False, situations: Iterable[str] = ()) -> Combat:
     """The `Combat` a generated module resolves: attackers grouped by hex (with the hexsides they attack
-    across), the defenders, the terrain of `terrain_hex`, and the sides (for a TEC cell of one side)."""
+    across), the defenders, the terrain of `terrain_hex`, the sides (for a TEC cell of one side), and the
+    combat situations the players declare (`situations`)."""
     by_hex: dict[Hex, list[Counter]] = {}
     for name in attackers:
         unit = situation.unit(name)
@@ -263,7 +265,7 @@ def as_combat(situation: Situation, attackers: Sequence[str], defenders: Sequenc
                                            hexsides=situation.hexside_features(hex, terrain_hex), name=str(hex))
                               for hex, units in by_hex.items()),
         defenders=tuple(_unit(situation.unit(n)) for n in defenders),
-        defender_terrain=situation.terrain_at(terrain_hex), overrun=overrun,
+        defender_terrain=situation.terrain_at(terrain_hex), overrun=overrun, situations=frozenset(situations),
         attacker_side=situation.unit(attackers[0]).side if attackers else "",
         defender_side=situation.unit(defenders[0]).side if defenders else "")
 

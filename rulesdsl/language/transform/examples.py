@@ -258,9 +258,13 @@ class ExampleBuilder(Builder):
 
     @v_args(meta=True)
     def expect_combat(self, meta: Meta, items: list[Any]) -> Any:
-        units, hexes, result = self._split(items)
+        units, rest, result = self._split(items)
+        rest, options = self._options(rest)
         return self._expect(meta, ir.ExpectKind.COMBAT, result, units=tuple(units),
-                            hexes=tuple(self._text(t) for t in hexes))
+                            hexes=tuple(self._text(t) for t in rest), options=options)
+
+    def combat_with(self, items: list[Any]) -> Any:
+        return ("option", "declared", tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
     def expect_engage(self, meta: Meta, items: list[Any]) -> Any:
@@ -286,12 +290,22 @@ class ExampleBuilder(Builder):
         found: dict[str, Any] = {}
         for key, value in items:
             if key in found:
-                raise RulesError([Diagnostic(f"'{key}' is given twice", value[0].span if isinstance(value, tuple)
+                raise RulesError([Diagnostic(f"'{key.replace('_', ' ')}' is given twice", value[0].span if isinstance(value, tuple)
                                              else value.span, hint="give each part of the answer once")])
             found[key] = value
         if "terrain" in found:
             found["hexes"] = (found.pop("terrain"),)
+        for key in ("attacker_retreat", "defender_retreat"):
+            if key in found:
+                found[key] = found[key][1]
         return self._result(meta, **found)
+
+    def engage_retreats(self, items: list[Any]) -> Any:
+        side, number = items
+        if str(side) == "both":
+            raise RulesError([Diagnostic("say which side retreats: attacker or defender", self._text(side).span,
+                                         hint="like: attacker retreats 1 defender retreats 0")])
+        return (f"{side}_retreat", (self._text(side), self._whole(number)))
 
     def engage_fighting(self, items: list[Any]) -> Any:
         return ("fighting", tuple(items))
@@ -390,11 +404,12 @@ class ExampleBuilder(Builder):
             if key in found:
                 span = token.span if isinstance(token, ir.Text) else self._text(token).span
                 raise RulesError([Diagnostic(f"'{self._PART_WORD[key]}' is given twice", span,
-                                             hint="give each of cost, left, mp and must-attack once")])
+                                             hint="give each of cost, left, mp, unready-above and must-attack once")])
             found[key] = value
         return self._result(meta, ruling=ir.Ruling.ALLOWED, **found)
 
-    _PART_WORD = {"amount": "cost", "remaining": "left", "allowance": "mp", "must_attack": "must-attack"}
+    _PART_WORD = {"amount": "cost", "remaining": "left", "allowance": "mp", "must_attack": "must-attack",
+                  "unready_above": "unready-above"}
 
     def verdict_must(self, items: list[Any]) -> Any:
         return ("must_attack", tuple(items), items[0])
@@ -411,6 +426,9 @@ class ExampleBuilder(Builder):
 
     def verdict_mp(self, items: list[Any]) -> Any:
         return ("allowance", self._number(items[0]), items[0])
+
+    def verdict_unready(self, items: list[Any]) -> Any:
+        return ("unready_above", self._number(items[0]), items[0])
 
     def stack_size(self, items: list[Any]) -> Any:
         return ("size", self._number(items[0]))
@@ -446,7 +464,7 @@ class ExampleBuilder(Builder):
         found: dict[str, Any] = {}
         for key, value, token in items:
             if key in found:
-                raise RulesError([Diagnostic(f"'{key}' is given twice", self._text(token).span,
+                raise RulesError([Diagnostic(f"'{key.replace('_', ' ')}' is given twice", self._text(token).span,
                                              hint="give each of odds, column, roll and result once")])
             found[key] = value
         return self._result(meta, **found)

@@ -21,7 +21,8 @@ class ResultsBuilder(Builder):
         override, title, cites, items = self._leading(items)
         dice, *rest = items
         notation = self._text(rest.pop(0)) if rest and self._is(rest[0], "NAME") else None
-        body = rest[0]
+        for_examples = bool(rest) and self._is(rest[0], "FOR_EXAMPLES")
+        body = rest[1] if for_examples else rest[0]
         if isinstance(body, ir.TableSide):  # a single side block
             body = [body]
         grid, sides = None, ()
@@ -30,7 +31,8 @@ class ResultsBuilder(Builder):
         else:
             grid = body
         return ir.ResultsTable(span=self._span(meta), override=override, title=title, cites=cites,
-                               dice=self._text(dice), notation=notation, grid=grid, sides=sides)
+                               dice=self._text(dice), notation=notation, grid=grid, sides=sides,
+                               for_examples=for_examples)
 
     @v_args(meta=True)
     def results_amend(self, meta: Meta, items: list[Any]) -> Any:

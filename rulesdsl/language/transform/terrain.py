@@ -20,6 +20,8 @@ class TerrainBuilder(Builder):
     def terrain_chart(self, meta: Meta, items: list[Any]) -> Any:
         amend = bool(items) and self._is(items[0], "AMEND")
         override, title, cites, items = self._leading(items[1:] if amend else items)
+        for_examples = bool(items) and self._is(items[0], "FOR_EXAMPLES")
+        items = items[1:] if for_examples else items
         rows, kind = [], None
         cells: list[ir.TerrainCell] = []
         for item in items:
@@ -31,7 +33,7 @@ class TerrainBuilder(Builder):
             else:  # a row before any heading keeps kind None: validate reports it
                 rows.append(dataclasses.replace(item, kind=kind))
         return ir.TerrainChart(span=self._span(meta), override=override, title=title, cites=cites, rows=tuple(rows),
-                               amend=amend, cells=tuple(cells))
+                               amend=amend, cells=tuple(cells), for_examples=for_examples)
 
     def terrain_heading(self, items: list[Any]) -> Any:
         return items[0]
