@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--notes", action="store_true",
                        help="list each inherited worked example a rulebook's own rules answer otherwise "
                             "(by default they are counted in one line)")
+    check.add_argument("--cards", action="store_true",
+                       help="also lay out each card as `build` does and report what it would refuse (a chart no "
+                            "side holds, more sides than allowed) or warn of; seconds a card the first time")
     chart = commands.add_parser("chart", help="print a rulebook's player-aid card as HTML or PDF")
     chart.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
     chart.add_argument("--format", choices=("html", "pdf"), default="html")
@@ -232,7 +235,7 @@ def _main(argv: list[str] | None) -> int:
         if not any((root / "rulebooks").rglob("*.rules")):
             return _usage(f"no rulebook (*.rules) under {root / 'rulebooks'}")
     if args.command == "check":
-        return _check(root, paths, args.notes)
+        return _check(root, paths, args.notes, args.cards)
     if args.command == "chart":
         return _chart(root, args)
     if args.command == "fmt":
@@ -319,8 +322,12 @@ def _report(compilation: Compilation, notes: bool = False) -> None:
         print(f"{compilation.checked} {noun} checked: {errors} error{'s' if errors != 1 else ''}", file=sys.stderr)
 
 
-def _check(root: Path | None, paths: list[Path] | None, notes: bool = False) -> int:
+def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, cards: bool = False) -> int:
     compilation = compile_project(root, paths)
+    if cards and compilation.ok:      # laid out only for rulebooks that compile, as a build would
+        from rulesdsl.project.build import card_problems, shown_path
+        targets = None if not paths or root is None else {shown_path(p, root) for p in paths}
+        compilation.diagnostics += card_problems(compilation, targets)
     _report(compilation, notes)
     if not compilation.ok:
         return EXIT_RULES

@@ -214,6 +214,27 @@ def test_a_card_that_needs_more_sides_than_allowed_fails_at_the_rulebook_id(proj
     assert code == 1 and "huge card (en) needs" in err
 
 
+def test_check_cards_reports_what_build_refuses_and_writes_nothing(project, capsys):
+    """`check` lays no card out (seconds a card on a cold cache, on every save); `check --cards` does, as a
+    build would, and reports the same errors at the same place, in the same run as the others."""
+    project.add_base()
+    project.write("rulebooks/huge.rules", HUGE)
+    code, out, err = project.run("check", capsys=capsys)
+    assert (code, err) == (0, "") and out == "2 rulebooks checked: no problems\n"
+    code, out, err = project.run("check", "--cards", capsys=capsys)
+    assert code == 1 and out == ""
+    assert re.search(r"^rulebooks/huge\.rules:1:6: error: the huge card \(en\) needs \d+ sides of A4 paper, "
+                     r"more than the 2 allowed$", err, re.M), err
+    assert err.rstrip().endswith("2 rulebooks checked: 1 error")
+    assert not (project.root / "generated").exists()
+    code, _, build_err = project.run("build", capsys=capsys)
+    assert code == 1 and [line for line in build_err.splitlines() if ": error: " in line] == \
+        [line for line in err.splitlines() if ": error: " in line]
+    # the file named alone: only its cards are laid out
+    code, _, err = project.run("check", "--cards", str(project.root / "rulebooks" / "base.rules"), capsys=capsys)
+    assert (code, err) == (0, "")
+
+
 def test_the_layout_check_takes_the_sides_allowed():
     compilation = rulesdsl.compile_text(HUGE, "rulebooks/huge.rules",
                                         ("rulebooks/base.rules", (FIXTURES / "base.rules").read_text()))

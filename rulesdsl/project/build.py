@@ -334,6 +334,21 @@ def _card_job(resolved: ir.Resolved, lang: str, labels: dict[str, dict[str, str]
     return data, warnings, (data, resolved.rulebook.id.span, options.sides)
 
 
+def card_problems(result: Compilation, paths: Collection[str] | None = None) -> list[Diagnostic]:
+    """What a build says of the cards of the project's rulebooks (`paths`: only those files'), each laid out
+    in each of its languages as a build lays it out (through the card cache, no PDF written): the errors it
+    refuses (a chart no side holds, more sides than the card block allows) and its warnings (labels missing)."""
+    from rulesdsl.cards.labeler import languages
+    from rulesdsl.cards.pdf import card_pdfs
+    cards = [resolved for _, resolved in sorted(result.resolved.items())
+             if resolved.rulebook.path not in result.library_paths
+             and (paths is None or resolved.rulebook.path in paths)]
+    prepared = [_card_job(resolved, lang, result.labels, None) for resolved in cards for lang in languages(resolved)]
+    printed = card_pdfs([job for _, _, job in prepared], write=False)
+    return list(dict.fromkeys(d for (_, warnings, _), (_, _, problems) in zip(prepared, printed)
+                              for d in warnings + problems))
+
+
 def add_charts(result: Compilation, formats: Collection[str] = ("html", "pdf"), paper: str | None = None,
                progress: Callable[[int, int], None] | None = None) -> None:
     """Add every rulebook's cards, in each of its languages, to the outputs (and warnings, errors), on the
