@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--notes", action="store_true",
                        help="list each inherited worked example a rulebook's own rules answer otherwise "
                             "(by default they are counted in one line)")
+    check.add_argument("--format", choices=("text", "json", "github"), default="text",
+                       help="text for people (standard error); json (a stable schema) or github (workflow "
+                            "annotations) for tools, on standard output")
     check.add_argument("--cards", action="store_true",
                        help="also lay out each card as `build` does and report what it would refuse (a chart no "
                             "side holds, more sides than allowed) or warn of; seconds a card the first time")
@@ -235,7 +238,7 @@ def _main(argv: list[str] | None) -> int:
         if not any((root / "rulebooks").rglob("*.rules")):
             return _usage(f"no rulebook (*.rules) under {root / 'rulebooks'}")
     if args.command == "check":
-        return _check(root, paths, args.notes, args.cards)
+        return _check(root, paths, args.notes, args.cards, args.format)
     if args.command == "chart":
         return _chart(root, args)
     if args.command == "fmt":
@@ -281,13 +284,20 @@ _ROOT: list[Path] = []      # the project of this command, if any (_main sets it
 
 
 def _render(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
-    """The one renderer (errors.render_all), with each project path as seen from where the user stands when
-    that is inside the project (`rulebooks/games/x.rules` is `x.rules` in rulebooks/games/): what a terminal
-    or an editor opens.  Generated code keeps the project's own paths, whatever the current folder."""
+    """The one renderer (errors.render_all), with each project path as seen from where the user stands."""
+    moved, seen_sources = _as_seen(diagnostics, sources)
+    return _render_all(moved, seen_sources)
+
+
+def _as_seen(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]
+             ) -> tuple[list[Diagnostic], dict[str, str]]:
+    """Each project path as seen from where the user stands when that is inside the project
+    (`rulebooks/games/x.rules` is `x.rules` in rulebooks/games/): what a terminal or an editor opens.
+    Generated code keeps the project's own paths, whatever the current folder."""
     here = Path.cwd()
     root = _ROOT[0] if _ROOT else None
     if root is None or here == root or not here.is_relative_to(root):
-        return _render_all(diagnostics, sources)
+        return list(diagnostics), dict(sources)
 
     def seen(path: str) -> str:
         if Path(path).is_absolute() or ":" in path.split("/")[0] or path.startswith("<"):
@@ -295,7 +305,7 @@ def _render(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> st
         return os.path.relpath(root / path, here)
 
     moved = [dataclasses.replace(d, span=dataclasses.replace(d.span, path=seen(d.span.path))) for d in diagnostics]
-    return _render_all(moved, {seen(path): text for path, text in sources.items()})
+    return moved, {seen(path): text for path, text in sources.items()}
 
 
 def _usage(message: str) -> int:
@@ -322,12 +332,20 @@ def _report(compilation: Compilation, notes: bool = False) -> None:
         print(f"{compilation.checked} {noun} checked: {errors} error{'s' if errors != 1 else ''}", file=sys.stderr)
 
 
-def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, cards: bool = False) -> int:
+def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, cards: bool = False,
+           format: str = "text") -> int:
     compilation = compile_project(root, paths)
     if cards and compilation.ok:      # laid out only for rulebooks that compile, as a build would
         from rulesdsl.project.build import card_problems, shown_path
         targets = None if not paths or root is None else {shown_path(p, root) for p in paths}
         compilation.diagnostics += card_problems(compilation, targets)
+    if format != "text":             # for tools: everything on standard output, the exit status as for text
+        from rulesdsl.errors import render_github, render_json
+        diagnostics, _ = _as_seen(compilation.diagnostics, {})
+        found_notes, _ = _as_seen(compilation.notes, {})
+        sys.stdout.write(render_json(diagnostics, found_notes, compilation.checked) if format == "json" else
+                         render_github([*diagnostics, *(found_notes if notes else ())]))
+        return EXIT_OK if compilation.ok else EXIT_RULES
     _report(compilation, notes)
     if not compilation.ok:
         return EXIT_RULES

@@ -7,10 +7,14 @@ Every problem the compiler finds becomes a :class:`Diagnostic` with a
        12 |     wods  2  Dx2
           |     ^~~~
     hint: did you mean 'woods'?
+
+The same diagnostics, for tools: :func:`render_json` (`check --format json`, a stable schema) and
+:func:`render_github` (`check --format github`, GitHub Actions workflow annotations).
 """
 from __future__ import annotations
 
 import difflib
+import json
 import functools
 import heapq
 from dataclasses import dataclass
@@ -220,3 +224,46 @@ def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
 
 def render_all(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
     return "\n".join(render(d, sources) for d in sorted(diagnostics, key=Diagnostic.sort_key))
+
+
+# The JSON schema's version: a field is added only with a new version; none is ever renamed or removed.
+JSON_SCHEMA = 1
+
+
+def render_json(diagnostics: Iterable[Diagnostic], notes: Iterable[Diagnostic], checked: int) -> str:
+    """`{"schema": 1, "checked": N, "errors": N, "warnings": N, "diagnostics": [...], "notes": [...]}`, each
+    diagnostic as `{"path", "line", "column", "end_line", "end_column", "severity", "message", "hint"}` (lines
+    and columns from 1, 0 when a file has no position; the end is exclusive; hint null when none), in the
+    order the text renderer prints them."""
+    def entry(d: Diagnostic) -> dict[str, object]:
+        return {"path": d.span.path, "line": d.span.line, "column": d.span.column, "end_line": d.span.end_line,
+                "end_column": d.span.end_column, "severity": d.severity, "message": d.message, "hint": d.hint}
+    shown = sorted(diagnostics, key=Diagnostic.sort_key)
+    return json.dumps({"schema": JSON_SCHEMA, "checked": checked,
+                       "errors": sum(d.severity == "error" for d in shown),
+                       "warnings": sum(d.severity == "warning" for d in shown),
+                       "diagnostics": [entry(d) for d in shown],
+                       "notes": [entry(d) for d in sorted(notes, key=Diagnostic.sort_key)]},
+                      ensure_ascii=True, indent=2) + "\n"
+
+
+def _workflow(text: str, property: bool = False) -> str:
+    """Text in a workflow command: %, CR and LF escaped (and in a property, `:` and `,`)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property else text
+
+
+def render_github(diagnostics: Iterable[Diagnostic]) -> str:
+    """One GitHub Actions annotation a diagnostic (`::error file=...,line=...::message`), the hint on the
+    lines after the message; a note is a `::notice`."""
+    out = []
+    for d in sorted(diagnostics, key=Diagnostic.sort_key):
+        kind = {"error": "error", "warning": "warning"}.get(d.severity, "notice")
+        where = [f"file={_workflow(d.span.path, True)}"]
+        if d.span.line:
+            where += [f"line={d.span.line}", f"col={d.span.column}"]
+            if d.span.end_line:
+                where += [f"endLine={d.span.end_line}", f"endColumn={d.span.end_column}"]
+        message = visible(d.message) + (f"\nhint: {visible(d.hint)}" if d.hint else "")
+        out.append(f"::{kind} {','.join(where)},title=rulesdsl::{_workflow(message)}")
+    return "".join(line + "\n" for line in out)
