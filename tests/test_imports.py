@@ -24,6 +24,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"modules", "cards"}),             # outputs of a resolved rulebook
     frozenset({"errata"}),                       # two rulebooks compared (reads the cards' words)
     frozenset({"project"}),                      # a project on disk: the build driver
+    frozenset({"editor"}),                       # where designers write: highlighting
     frozenset({"cli", "__init__"}),              # the front doors: the command line and the API
     frozenset({"__main__"}),                     # python -m rulesdsl: the command line
 )

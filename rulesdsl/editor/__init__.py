@@ -1,0 +1,1 @@
+"""Where designers write: highlighting for editors and documentation (a Pygments lexer)."""
