@@ -13,7 +13,7 @@ from pathlib import Path
 from rulesdsl import cache
 from rulesdsl.version import __version__
 from rulesdsl.model.catalogue import CARD_PAPERS
-from rulesdsl.errors import Diagnostic, visible, visible_lines
+from rulesdsl.errors import Diagnostic, coloured, visible, visible_lines
 from rulesdsl.errors import render_all as _render_all
 from rulesdsl.project.build import Compilation, add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_atomically, write_outputs
 
@@ -284,9 +284,19 @@ _ROOT: list[Path] = []      # the project of this command, if any (_main sets it
 
 
 def _render(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
-    """The one renderer (errors.render_all), with each project path as seen from where the user stands."""
+    """The one renderer (errors.render_all), with each project path as seen from where the user stands, in
+    colour on a terminal (errors.coloured; not with NO_COLOR set, TERM=dumb, or standard error redirected)."""
     moved, seen_sources = _as_seen(diagnostics, sources)
-    return _render_all(moved, seen_sources)
+    text = _render_all(moved, seen_sources)
+    return coloured(text) if _colour() else text
+
+
+def _colour() -> bool:
+    """Whether diagnostics are coloured: standard error is a terminal, and neither NO_COLOR (no-color.org)
+    nor TERM=dumb says otherwise."""
+    stream = sys.stderr
+    return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR") and \
+        os.environ.get("TERM") != "dumb"
 
 
 def _as_seen(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import functools
 import heapq
 from dataclasses import dataclass
@@ -224,6 +225,39 @@ def render(diagnostic: Diagnostic, sources: Mapping[str, str]) -> str:
 
 def render_all(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
     return "\n".join(render(d, sources) for d in sorted(diagnostics, key=Diagnostic.sort_key))
+
+
+_HEADER = re.compile(r"^(?P<where>.*?): (?P<severity>error|warning|note): (?P<message>.*)$")
+_SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "note": "bold cyan"}
+
+
+def coloured(text: str) -> str:
+    """Rendered diagnostics with colour for a terminal (rich's ANSI styles): the place in bold, the severity
+    in its colour, the source line's gutter dim, the caret in the severity's colour, `hint:` in green.  The
+    text is already `visible`: a rulebook cannot bring styles of its own, and none of it is read as markup."""
+    from io import StringIO
+    from rich.console import Console
+    from rich.text import Text
+    out = StringIO()
+    console = Console(file=out, force_terminal=True, color_system="standard", highlight=False, width=10**6,
+                      soft_wrap=True, emoji=False, markup=False)
+    style = "bold red"
+    for line in text.split("\n"):
+        header = _HEADER.match(line)
+        if header:
+            style = _SEVERITY_STYLES[header.group("severity")]
+            shown = Text.assemble((header.group("where") + ": ", "bold"), (header.group("severity") + ":", style),
+                                  " " + header.group("message"))
+        elif line.startswith("hint:"):
+            shown = Text.assemble(("hint:", "bold green"), line[len("hint:"):])
+        elif " | " in line or line.rstrip().endswith(" |"):
+            gutter, bar, rest = line.partition("|")
+            caret = rest.strip() and set(rest.strip()) <= set("^~")
+            shown = Text.assemble((gutter + bar, "dim"), (rest, style if caret else ""))
+        else:
+            shown = Text(line)
+        console.print(shown)
+    return out.getvalue().rstrip("\n")
 
 
 # The JSON schema's version: a field is added only with a new version; none is ever renamed or removed.

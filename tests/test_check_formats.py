@@ -2,7 +2,10 @@
 the same diagnostics as the text renderer, on standard output, with the same exit status."""
 from __future__ import annotations
 
+import io
 import json
+import re
+import sys
 
 from rulesdsl.errors import JSON_SCHEMA, Diagnostic, Span, render_github, render_json
 
@@ -83,3 +86,40 @@ def test_github_format_from_the_command_line(project, capsys):
 def test_json_escapes_control_characters():
     text = render_json([Diagnostic("bad \x1b name", Span("a.rules", 1, 1, 1, 2))], [], 1)
     assert "\x1b" not in text and json.loads(text)["diagnostics"][0]["message"] == "bad \x1b name"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def test_diagnostics_are_coloured_on_a_terminal_only(project, capsys, monkeypatch):
+    from rulesdsl.cli import main
+    project.add_base()
+    project.write("rulebooks/demo.rules", 'game demo "Demo" version "1" extends base\n\nrule G1.0 "x" {\n  summary "y"\n  zoc.entry_cost = 2 MP\n}\n')
+    code, _, plain = project.run("check", capsys=capsys)          # captured: not a terminal, no colour
+    assert code == 1 and "\x1b" not in plain
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("TERM", raising=False)
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["--project", str(project.root), "check"]) == 1
+    shown = terminal.getvalue()
+    assert "\x1b[1;31merror:" in shown and "\x1b[1;32mhint:" in shown
+    assert _ANSI.sub("", shown) == plain                             # the colour changes no character
+    for variable, value in (("NO_COLOR", "1"), ("TERM", "dumb")):
+        monkeypatch.setenv(variable, value)
+        terminal = _Terminal()
+        monkeypatch.setattr(sys, "stderr", terminal)
+        assert main(["--project", str(project.root), "check"]) == 1 and "\x1b" not in terminal.getvalue()
+        monkeypatch.delenv(variable)
+
+
+def test_a_rulebook_cannot_style_the_coloured_output():
+    from rulesdsl.errors import coloured, render_all
+    text = render_all([Diagnostic("bad [bold]x[/bold] \x1b[31m", Span("a.rules", 1, 1, 1, 2))], {"a.rules": "x\n"})
+    shown = coloured(text)
+    assert "[bold]x[/bold]" in shown and "\x1b[31m" not in shown     # markup stays text; an escape stays escaped
