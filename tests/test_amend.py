@@ -212,7 +212,7 @@ amend terrain effects chart {
     assert terrain is not None and terrain.origin == "new-scs"
     rows = {r.name.value: r for r in terrain.node.rows}
     assert rows["woods"].movement.amount == 3 and rows["woods"].combat.shift == -2
-    assert rows["village"].combat.shift == -1 and len(rows) == 12
+    assert rows["village"].combat.shift == -1 and len(rows) == 14
     assert [(a.key, a.origin) for a in terrain.amended] == [("woods", "tec")]
     assert "# row woods: movement 3, combat 2L, amended by tec" in generate(compilation.resolved["tec"])
 
@@ -476,8 +476,8 @@ def test_one_tec_cell_changes_and_the_other_is_inherited(cells):
     # village was 1 1L: its movement cost is the game's, its combat shift the series'
     assert (rows["village"].movement.amount, rows["village"].combat.shift) == (2, -1)
     # marsh is new: after the last hex terrain, before the roads
-    assert [r.name.value for r in terrain.node.rows][:7] == [
-        "open", "woods", "village", "city", "swamp", "marsh", "road"]
+    assert [r.name.value for r in terrain.node.rows][:8] == [
+        "open", "woods", "village", "city", "swamp", "lake", "marsh", "road"]
     assert [(a.key, a.text, a.origin) for a in terrain.amended] == [
         ("marsh", "marsh: movement 3, combat 1L", "cells"),
         ("woods combat", "woods: combat 2L", "cells"),

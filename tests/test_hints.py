@@ -39,6 +39,7 @@ NOT_MECHANICAL = {
     r"^end it with ": "what the rules answer is the printed example's conclusion",
     r"^name the retreating units, then how many hexes": "the retreat comes from the printed example",
     r"^give the roll before the result": "the roll comes from the printed example",
+    r"^like: attacker retreats 1 defender retreats 0": "which side retreats how far is the result's to say",
 }
 
 # Hints that describe the problem or point elsewhere, without proposing text to write.
