@@ -384,6 +384,18 @@ def _table_fit(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
     results, terrain = charts.get("results"), charts.get("terrain")
     if results is not None and terrain is not None and any(l.name for l in results.node.lines):
         lines = {l.name.value for l in results.node.lines if l.name}
+        if terrain.node.for_examples and not results.node.for_examples:
+            # a title's own table read with its series' example chart: the title has no chart of its own yet
+            wanting = sorted({r.line.value if r.line else r.name.value for r in terrain.node.rows
+                              if r.kind == "hex"} - lines)
+            if wanting:
+                out.append(Diagnostic(
+                    f"this table has no odds line {', '.join(repr(w) for w in wanting)}, which {terrain.origin}'s "
+                    f"example Terrain Effects Chart gives its terrain: this title has no chart of its own, so "
+                    f"it reads that one", results.node.span,
+                    "write the title's own Terrain Effects Chart (`terrain effects chart \"...\" { ... }`), whose "
+                    "terrain names the lines this table has"))
+            return out + _drm_sides(charts, results)
         for row in terrain.node.rows:
             if row.kind != "hex":
                 continue
@@ -394,6 +406,12 @@ def _table_fit(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
                     f"terrain '{row.name.value}' has no odds line in the terrain-line combat results table",
                     span, f"add 'odds {line} ...' to the table, or give the row 'line <name>' of an existing "
                           f"line ({', '.join(sorted(lines))})"))
+    return out + _drm_sides(charts, results)
+
+
+def _drm_sides(charts: Mapping[str, ir.Effective[Any]], results: ir.Effective[Any] | None) -> list[Diagnostic]:
+    """Side-specific DRMs need a dual-sided table."""
+    out = []
     modifiers = charts.get("modifiers")
     if modifiers is not None and (results is None or results.node.attacker is None):
         for modifier in modifiers.node.modifiers:
