@@ -136,6 +136,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="the series it extends: the project's own or the library's, like scs-1.8 "
                           "(none: a standalone game, or a series of its own)")
     new.add_argument("--title", metavar="TITLE", default=None, help="its title (default: from NAME)")
+    commands.add_parser("lsp", help="run the language server on standard input and output (for an editor)")
     docs = commands.add_parser("docs", help="print the language guide (docs/language.md, installed with rulesdsl)")
     docs.add_argument("--path", action="store_true", help="print where the guide is, not the guide")
     reference = commands.add_parser(
@@ -195,7 +196,8 @@ def _detach_stdout() -> None:
 def main(argv: list[str] | None = None) -> int:
     try:
         status = _main(argv)
-        sys.stdout.flush()          # a full disk or a closed pipe on standard output shows here, not at exit
+        if not getattr(sys.stdout, "closed", False):   # the language server closes it when the editor leaves
+            sys.stdout.flush()      # a full disk or a closed pipe on standard output shows here, not at exit
         return status
     except KeyboardInterrupt:
         return 130
@@ -222,6 +224,9 @@ def _main(argv: list[str] | None) -> int:
         return _reference(args.out)
     if args.command == "docs":
         return _docs(args.path)
+    if args.command == "lsp":
+        from rulesdsl.editor.server import main as serve
+        return serve()
     start = args.project if args.project else Path.cwd()
     if args.project and not (args.project / "rulebooks").is_dir():
         return _usage(f"{args.project} has no rulebooks/ folder")

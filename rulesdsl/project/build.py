@@ -18,7 +18,7 @@ import stat
 import subprocess
 import sys
 import types
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from functools import partial
@@ -99,13 +99,15 @@ class Compilation:
 
 
 def compile_project(root: Path | None, paths: list[Path] | None = None,
-                    library_ids: Collection[str] = (), examples: bool = True, generate: bool = True) -> Compilation:
+                    library_ids: Collection[str] = (), examples: bool = True, generate: bool = True,
+                    unsaved: Mapping[str, str] | None = None) -> Compilation:
     """Read every rulebook of the project (and `paths`), then compile them together, with the library
     rulebooks they extend; `paths` limits what is reported to those files and the rulebooks they extend.
     `library_ids`: library rulebooks resolved too, whether or not a rulebook extends them (a series'
     card); a rulebook of the project with the same id wins.  `examples=False` skips running the worked
     examples; `generate=False` stops after resolving: no module is generated (a card, a coverage report and
-    an explanation read the resolved rules; `check` and `build` generate, import and run every module)."""
+    an explanation read the resolved rules; `check` and `build` generate, import and run every module).
+    `unsaved`: the text of some files as an editor holds it (by path as shown), read instead of the disk."""
     try:
         config = load_config(root)
     except RulesError as exc:   # the settings are wrong: where outputs would go is unknown
@@ -121,6 +123,9 @@ def compile_project(root: Path | None, paths: list[Path] | None = None,
     texts: dict[str, str] = {}
     for file in files:
         shown = shown_path(file, root)
+        if unsaved is not None and shown in unsaved:
+            sources.append(Source(shown, unsaved[shown]))
+            continue
         try:
             sources.append(read_source(file, shown, root=root))
         except RulesError as exc:
