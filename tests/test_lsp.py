@@ -105,3 +105,35 @@ async def test_formatting_returns_fmts_text(client, folder):
     assert await client.text_document_formatting_async(types.DocumentFormattingParams(
         text_document=types.TextDocumentIdentifier(uri=broken),
         options=types.FormattingOptions(tab_size=2, insert_spaces=True))) is None
+
+
+@pytest.mark.asyncio
+async def test_go_to_definition_of_an_amended_rule_lands_on_the_series_rule(client, folder):
+    text = PROJECT_TEXT + '\namend rule 6.0c {\n  overrun.max_target_cost = 1 MP\n}\n'
+    uri = _open(client, folder / "rulebooks" / "demo.rules", text)
+    await _diagnostics(client, uri)
+    line = text.split("\n").index("amend rule 6.0c {")
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=12)))
+    assert isinstance(found, types.Location) and found.uri.endswith("/scs-1.8.rules")
+    series = Path(found.uri.removeprefix("file://")).read_text(encoding="utf-8").split("\n")
+    assert series[found.range.start.line].startswith('rule 6.0c "')
+    # a terrain: its row of the chart in effect (the game's own)
+    woods = text.split("\n").index("    woods  2  Dx2")
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=woods, character=5)))
+    assert isinstance(found, types.Location) and found.uri == uri and found.range.start.line == woods
+
+
+@pytest.mark.asyncio
+async def test_completion_lists_parameters_with_their_meaning_and_symbols_list_the_blocks(client, folder):
+    uri = _open(client, folder / "rulebooks" / "demo.rules", PROJECT_TEXT)
+    await _diagnostics(client, uri)
+    found = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=4, character=10)))
+    items = {item.label: item for item in (found.items if isinstance(found, types.CompletionList) else found)}
+    assert items["zoc.entry_cost"].kind == types.CompletionItemKind.Property and items["zoc.entry_cost"].detail
+    assert "woods" in items and "6.0c" in items and "terrain" in items and "armor" in items
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert [s.name for s in symbols] == ["G1.0 Stacking", "Demo TEC"]

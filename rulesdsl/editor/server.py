@@ -6,6 +6,10 @@
 - Formatting: `fmt`'s canonical layout, as one edit; none when the text does not parse.
 - Hover on a parameter: what it means, what it takes, the value in effect and the rule and rulebook that
   set it.
+- Go to definition: a rule number to the rule (the series' one from an `amend` or `override`), a terrain
+  to its row of the Terrain Effects Chart in effect, a parameter to its declaration.
+- Completion: parameters (with their meaning), terrain, unit types, rule numbers and the language's
+  keywords; document symbols: rules, charts and worked examples.
 
 Positions: the compiler counts lines and columns from 1, in characters; the protocol from 0, in UTF-16
 code units (its default), converted here.
@@ -23,14 +27,16 @@ from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.language.fmt import FormatRefused, format_source
 from rulesdsl.language.source import Source
 from rulesdsl.model import ir
+from rulesdsl.editor.lexer import KEYWORDS
 from rulesdsl.project.build import Compilation, compile_project, find_root, shown_path
+from rulesdsl.project.settings import load_config
 from rulesdsl.version import __version__
 
 SERVER = LanguageServer("rulesdsl", __version__)
 
 _SEVERITIES = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
                "note": types.DiagnosticSeverity.Information}
-_NAME = re.compile(r"[a-z_][a-z0-9_]*(?:[.\-][a-z0-9_]+)*")
+_NAME = re.compile(r"[a-z_][a-z0-9_]*(?:[.\-][a-z0-9_]+)*|[A-Z]{0,3}[0-9]+(?:\.[0-9]+)*[a-z]?")
 
 
 def _path(uri: str) -> Path:
@@ -166,6 +172,110 @@ def hover(server: LanguageServer, params: types.HoverParams) -> types.Hover | No
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+
+def _resolved(server: LanguageServer, uri: str) -> tuple[ir.Resolved | None, Compilation | None, Path | None]:
+    compilation, root, shown = _compile(server, uri)
+    found = next((r for r in (compilation.resolved.values() if compilation else []) if r.rulebook.path == shown),
+                 None)
+    return found, compilation, root
+
+
+def _file(shown: str, root: Path | None, compilation: Compilation) -> Path | None:
+    """The file a shown path names: the project's, or a library rulebook's."""
+    if shown in compilation.library_paths:
+        try:
+            found = load_config(root).library.find(compilation.library_paths[shown])
+        except RulesError:
+            return None
+        return found[0] if found else None
+    path = Path(shown)
+    return path if path.is_absolute() else (root / path if root is not None else None)
+
+
+def _location(span: Span, root: Path | None, compilation: Compilation) -> types.Location | None:
+    file = _file(span.path, root, compilation)
+    if file is None or not file.is_file():
+        return None
+    lines = file.read_text(encoding="utf-8").split("\n")
+    return types.Location(uri=file.as_uri(), range=_range(span, lines))
+
+
+def _definition_span(resolved: ir.Resolved, word: str) -> Span | None:
+    """Where `word` is defined: a rule (the first rulebook of the chain that defines it, from the series
+    down), a terrain's row of the chart in effect, a parameter's declaration."""
+    for book in (*reversed(resolved.ancestors), resolved.rulebook):
+        for rule in book.rules:
+            if rule.id.value == word and not rule.amend:
+                return rule.span
+    if resolved.terrain is not None:
+        for row in resolved.terrain.node.rows:
+            if row.name.value == word:
+                return row.span
+    declared = resolved.declared.get(word)
+    return declared.span if declared is not None else None
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DEFINITION)
+def definition(server: LanguageServer, params: types.DefinitionParams) -> types.Location | None:
+    document = server.workspace.get_text_document(params.text_document.uri)
+    lines = document.source.split("\n")
+    if params.position.line >= len(lines):
+        return None
+    word = _word(lines[params.position.line], params.position.character)
+    resolved, compilation, root = _resolved(server, params.text_document.uri)
+    if word is None or resolved is None or compilation is None:
+        return None
+    span = _definition_span(resolved, word)
+    return _location(span, root, compilation) if span is not None else None
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_COMPLETION)
+def completion(server: LanguageServer, params: types.CompletionParams) -> types.CompletionList:
+    """Everything a rulebook may name here: the client narrows it to what was typed."""
+    resolved, _, _ = _resolved(server, params.text_document.uri)
+    items = [types.CompletionItem(label=word, kind=types.CompletionItemKind.Keyword) for word in KEYWORDS]
+    if resolved is not None:
+        items += [types.CompletionItem(label=name, kind=types.CompletionItemKind.Property, detail=d.meaning)
+                  for name, d in sorted(resolved.declared.items())]
+        if resolved.terrain is not None:
+            items += [types.CompletionItem(label=row.name.value, kind=types.CompletionItemKind.EnumMember,
+                                           detail=f"terrain ({row.kind})") for row in resolved.terrain.node.rows]
+        items += [types.CompletionItem(label=e.node.id.value, kind=types.CompletionItemKind.Reference,
+                                       detail=e.node.title.value if e.node.title is not None else None)
+                  for e in resolved.rules]
+        items += [types.CompletionItem(label=name, kind=types.CompletionItemKind.Class,
+                                       detail="unit type: " + (", ".join(capabilities) or "no capability"))
+                  for name, capabilities in sorted(resolved.vocabulary.unit_types.items())]
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def symbols(server: LanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    """The document's rules, charts and worked examples, as written (no compilation needed)."""
+    from rulesdsl.language.transform import parse
+    document = server.workspace.get_text_document(params.text_document.uri)
+    lines = document.source.split("\n")
+    try:
+        book = parse(Source("<editor>", document.source))
+    except RulesError:
+        return []
+    out = []
+    for statement in book.statements():
+        if isinstance(statement, ir.Rule):
+            name = f"{statement.id.value} {statement.title.value if statement.title else ''}".strip()
+            kind = types.SymbolKind.Function
+        elif isinstance(statement, ir.Example):
+            name, kind = statement.title.value, types.SymbolKind.Event
+        elif isinstance(statement, (ir.TerrainChart, ir.ResultsTable, ir.LookupTable)):
+            title = getattr(statement, "title", None)
+            name = title.value if title is not None else type(statement).__name__
+            kind = types.SymbolKind.Struct
+        else:
+            continue
+        where = _range(statement.span, lines)
+        out.append(types.DocumentSymbol(name=name, kind=kind, range=where, selection_range=where))
+    return out
 
 
 def main() -> int:
