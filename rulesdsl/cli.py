@@ -351,7 +351,7 @@ def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, car
            format: str = "text") -> int:
     compilation = compile_project(root, paths)
     if cards and compilation.ok:      # laid out only for rulebooks that compile, as a build would
-        from rulesdsl.project.build import card_problems, shown_path
+        from rulesdsl.project.build import card_problems
         targets = None if not paths or root is None else {shown_path(p, root) for p in paths}
         compilation.diagnostics += card_problems(compilation, targets)
     if format != "text":             # for tools: everything on standard output, the exit status as for text

@@ -10,7 +10,7 @@ import dataclasses
 import functools
 import re
 from fractions import Fraction
-from typing import Any, Collection, Mapping, Sequence
+from typing import Any, Collection, Mapping
 
 from rulesdsl.model import codes as result_codes, ir
 from rulesdsl.model.catalogue import example_setting, unit_text, vocabulary as declared_vocabulary
@@ -190,12 +190,12 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
         favour_defender = favours_defender(charts["rounding"].node)
     problems += _references(rulebook, rules, charts)
     problems += _table_fit(charts)
+    problems += _drm_sides(charts)
     problems += _terrain_keys(tables, charts)
     problems += _terrain_labels(rulebook, charts)
     problems += _terrain_sides(charts)
     problems += _card_references(rulebook, charts, tables)
     problems += _example_terrain(rulebook, charts)
-    problems += _example_situations(rulebook, books)
     if "results" in charts and "rounding" not in charts:   # a standalone game brings its own
         problems.append(Diagnostic(
             "a combat results table needs a rounding rule: its column comes from the rounded odds",
@@ -205,6 +205,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _imaginary_columns(parameters, charts)
     vocabulary = _vocabulary(books, ordered, charts, problems)
     problems += _code_states(charts, vocabulary)
+    problems += _example_situations(rulebook, vocabulary)
     vocabulary.parameters = {p.name: "number" for p in parameters
                              if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}
     definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems, numeric_values(parameters))
@@ -231,10 +232,9 @@ def _example_terrain(rulebook: ir.Rulebook, charts: Mapping[str, ir.Effective[An
             for problem in terrain_problems(example.situation, kinds)]
 
 
-def _example_situations(rulebook: ir.Rulebook, books: Sequence[ir.Rulebook]) -> list[Diagnostic]:
+def _example_situations(rulebook: ir.Rulebook, vocabulary: ir.Names) -> list[Diagnostic]:
     """A combat line's declared situations (`with river-assault`) are names `combat situations:` declares."""
-    known = sorted({n.value for book in books for block in book.vocabulary
-                    if block.kind == ir.VocabularyKind.SITUATIONS for n in block.names})
+    known = sorted(vocabulary.situations)
     out = []
     for example in rulebook.examples:
         for item in example.situation.expectations:
@@ -378,41 +378,32 @@ def _misspelt_terrain(chart: ir.TerrainChart, inherited: ir.TerrainChart, origin
 
 
 def _table_fit(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
-    """A terrain-line CRT has an odds line for every hex terrain of the chart in effect;
-    side-specific DRMs need a dual-sided table."""
-    out = []
+    """A terrain-line CRT has an odds line for every hex terrain of the chart in effect."""
     results, terrain = charts.get("results"), charts.get("terrain")
-    if results is not None and terrain is not None and any(l.name for l in results.node.lines):
-        lines = {l.name.value for l in results.node.lines if l.name}
-        if terrain.node.for_examples and not results.node.for_examples:
-            # a title's own table read with its series' example chart: the title has no chart of its own yet
-            wanting = sorted({r.line.value if r.line else r.name.value for r in terrain.node.rows
-                              if r.kind == "hex"} - lines)
-            if wanting:
-                out.append(Diagnostic(
-                    f"this table has no odds line {', '.join(repr(w) for w in wanting)}, which {terrain.origin}'s "
-                    f"example Terrain Effects Chart gives its terrain: this title has no chart of its own, so "
-                    f"it reads that one", results.node.span,
-                    "write the title's own Terrain Effects Chart (`terrain effects chart \"...\" { ... }`), whose "
-                    "terrain names the lines this table has"))
-            return out + _drm_sides(charts, results)
-        for row in terrain.node.rows:
-            if row.kind != "hex":
-                continue
-            line = row.line.value if row.line else row.name.value
-            if line not in lines:
-                span = row.line.span if row.line else row.name.span
-                out.append(Diagnostic(
-                    f"terrain '{row.name.value}' has no odds line in the terrain-line combat results table",
-                    span, f"add 'odds {line} ...' to the table, or give the row 'line <name>' of an existing "
-                          f"line ({', '.join(sorted(lines))})"))
-    return out + _drm_sides(charts, results)
+    if results is None or terrain is None or not any(l.name for l in results.node.lines):
+        return []
+    lines = {l.name.value for l in results.node.lines if l.name}
+    missing = [(row, row.line.value if row.line else row.name.value) for row in terrain.node.rows
+               if row.kind == "hex"]
+    missing = [(row, line) for row, line in missing if line not in lines]
+    if missing and terrain.node.for_examples and not results.node.for_examples:
+        # a title's own table read with its series' example chart: the title has no chart of its own yet
+        wanting = ", ".join(repr(line) for line in sorted({line for _, line in missing}))
+        return [Diagnostic(
+            f"this table has no odds line {wanting}, which {terrain.origin}'s example Terrain Effects Chart gives "
+            f"its terrain: this title has no chart of its own, so it reads that one", results.node.span,
+            "write the title's own Terrain Effects Chart (`terrain effects chart \"...\" { ... }`), whose "
+            "terrain names the lines this table has")]
+    return [Diagnostic(f"terrain '{row.name.value}' has no odds line in the terrain-line combat results table",
+                       row.line.span if row.line else row.name.span,
+                       f"add 'odds {line} ...' to the table, or give the row 'line <name>' of an existing "
+                       f"line ({', '.join(sorted(lines))})") for row, line in missing]
 
 
-def _drm_sides(charts: Mapping[str, ir.Effective[Any]], results: ir.Effective[Any] | None) -> list[Diagnostic]:
+def _drm_sides(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
     """Side-specific DRMs need a dual-sided table."""
     out = []
-    modifiers = charts.get("modifiers")
+    results, modifiers = charts.get("results"), charts.get("modifiers")
     if modifiers is not None and (results is None or results.node.attacker is None):
         for modifier in modifiers.node.modifiers:
             if modifier.side != "both":

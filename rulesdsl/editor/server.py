@@ -66,19 +66,24 @@ def lsp_diagnostic(diagnostic: Diagnostic, lines: list[str]) -> types.Diagnostic
                             severity=_SEVERITIES.get(diagnostic.severity, types.DiagnosticSeverity.Information))
 
 
-def _compile(server: LanguageServer, uri: str) -> tuple[Compilation | None, Path | None, str]:
+# the last compilation, keyed by the document and the open documents' versions: hover, definition and
+# completion after an edit read the compilation its diagnostics came from instead of compiling again
+_LAST: dict[tuple[str, tuple[tuple[str, int | None], ...]], tuple[Compilation, Path | None, str]] = {}
+
+
+def _compile(server: LanguageServer, uri: str) -> tuple[Compilation, Path | None, str]:
     """The project of the document compiled with every open document's text; its root, and the document's
     path as the compiler shows it."""
-    path = _path(uri)
-    root = find_root(path.parent)
-    shown = shown_path(path, root)
-    texts = {}
-    for open_uri, document in server.workspace.text_documents.items():
-        texts[shown_path(_path(open_uri), root)] = document.source
-    try:
-        return compile_project(root, [path], unsaved=texts), root, shown
-    except RulesError as exc:        # settings the project cannot be read with
-        return Compilation(diagnostics=list(exc.diagnostics), sources=dict(exc.sources), package=""), root, shown
+    documents = server.workspace.text_documents
+    key = (uri, tuple(sorted((u, d.version) for u, d in documents.items())))
+    if key not in _LAST:
+        path = _path(uri)
+        root = find_root(path.parent)
+        shown = shown_path(path, root)
+        unsaved = {shown_path(_path(u), root): d.source for u, d in documents.items()}
+        _LAST.clear()
+        _LAST[key] = compile_project(root, [path], unsaved=unsaved), root, shown
+    return _LAST[key]
 
 
 def publish(server: LanguageServer, uri: str) -> None:
@@ -86,8 +91,7 @@ def publish(server: LanguageServer, uri: str) -> None:
     compilation, _, shown = _compile(server, uri)
     document = server.workspace.get_text_document(uri)
     lines = document.source.split("\n")
-    found = [lsp_diagnostic(d, lines) for d in (compilation.diagnostics if compilation else [])
-             if d.span.path == shown]
+    found = [lsp_diagnostic(d, lines) for d in compilation.diagnostics if d.span.path == shown]
     server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=found,
                                                                             version=document.version))
 
@@ -104,6 +108,7 @@ def did_change(server: LanguageServer, params: types.DidChangeTextDocumentParams
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(server: LanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+    _LAST.clear()        # the files on disk may have changed beside the open ones
     publish(server, params.text_document.uri)
 
 
@@ -156,29 +161,30 @@ def _value(value: object) -> str:
     return str(value)
 
 
+def _word_at(server: LanguageServer, params: types.HoverParams | types.DefinitionParams) -> str | None:
+    """The name or rule number under the cursor."""
+    lines = server.workspace.get_text_document(params.text_document.uri).source.split("\n")
+    return _word(lines[params.position.line], params.position.character) \
+        if params.position.line < len(lines) else None
+
+
+def _resolved(server: LanguageServer, uri: str) -> tuple[ir.Resolved | None, Compilation, Path | None]:
+    """The document's rulebook resolved (None when it does not resolve), its compilation and project root."""
+    compilation, root, shown = _compile(server, uri)
+    found = next((r for r in compilation.resolved.values() if r.rulebook.path == shown), None)
+    return found, compilation, root
+
+
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(server: LanguageServer, params: types.HoverParams) -> types.Hover | None:
-    document = server.workspace.get_text_document(params.text_document.uri)
-    lines = document.source.split("\n")
-    if params.position.line >= len(lines):
-        return None
-    word = _word(lines[params.position.line], params.position.character)
+    word = _word_at(server, params)
     if word is None:
         return None
-    compilation, _, shown = _compile(server, params.text_document.uri)
-    resolved = next((r for r in (compilation.resolved.values() if compilation else []) if r.rulebook.path == shown),
-                    None)
+    resolved, _, _ = _resolved(server, params.text_document.uri)
     text = parameter_hover(resolved, word) if resolved is not None else None
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
-
-
-def _resolved(server: LanguageServer, uri: str) -> tuple[ir.Resolved | None, Compilation | None, Path | None]:
-    compilation, root, shown = _compile(server, uri)
-    found = next((r for r in (compilation.resolved.values() if compilation else []) if r.rulebook.path == shown),
-                 None)
-    return found, compilation, root
 
 
 def _file(shown: str, root: Path | None, compilation: Compilation) -> Path | None:
@@ -218,15 +224,11 @@ def _definition_span(resolved: ir.Resolved, word: str) -> Span | None:
 
 @SERVER.feature(types.TEXT_DOCUMENT_DEFINITION)
 def definition(server: LanguageServer, params: types.DefinitionParams) -> types.Location | None:
-    document = server.workspace.get_text_document(params.text_document.uri)
-    lines = document.source.split("\n")
-    if params.position.line >= len(lines):
+    word = _word_at(server, params)
+    if word is None:
         return None
-    word = _word(lines[params.position.line], params.position.character)
     resolved, compilation, root = _resolved(server, params.text_document.uri)
-    if word is None or resolved is None or compilation is None:
-        return None
-    span = _definition_span(resolved, word)
+    span = _definition_span(resolved, word) if resolved is not None else None
     return _location(span, root, compilation) if span is not None else None
 
 
@@ -268,8 +270,9 @@ def symbols(server: LanguageServer, params: types.DocumentSymbolParams) -> list[
         elif isinstance(statement, ir.Example):
             name, kind = statement.title.value, types.SymbolKind.Event
         elif isinstance(statement, (ir.TerrainChart, ir.ResultsTable, ir.LookupTable)):
-            title = getattr(statement, "title", None)
-            name = title.value if title is not None else type(statement).__name__
+            untitled = {ir.TerrainChart: "Terrain Effects Chart", ir.ResultsTable: "Combat Results Table"}
+            name = statement.title.value if statement.title is not None else \
+                untitled.get(type(statement)) or getattr(statement, "name").value
             kind = types.SymbolKind.Struct
         else:
             continue
