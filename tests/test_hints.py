@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl.editor.fixes import fix
 from rulesdsl.errors import Diagnostic, RulesError
 from rulesdsl.language.source import Source
 from rulesdsl.language.transform import parse
@@ -45,7 +46,7 @@ NOT_MECHANICAL = {
 # Hints that describe the problem or point elsewhere, without proposing text to write.
 _PROPOSES = re.compile(r"did you mean '|write '|add |remove '|like: |such as '|nearest rules are |"
                        r"restate it|put the rest in a note|close the string|closing '\}'|use '|cannot be overridden|"
-                       r"NE for no effect|use P |full cost, like |line like: ")
+                       r"NE for no effect|use P |full cost, like |line like: |amend its rule: ")
 
 
 def _lines(text: str) -> list[str]:
@@ -53,80 +54,19 @@ def _lines(text: str) -> list[str]:
 
 
 def apply(diagnostic: Diagnostic, files: dict[str, str]) -> dict[str, str] | None:
-    """The files after carrying out the hint's proposal, or None when no rule knows how."""
+    """The files after carrying out the hint's proposal (the editor's code action), or None when no rule
+    knows how.  One proposal the editor does not offer is carried out here too: a rule of the game's own
+    that sets a parameter needs a rule number only the designer can choose, so the test invents one."""
+    found = fix(diagnostic, files)
+    if found is not None:
+        return {**files, **found.files}
     hint, span = diagnostic.hint or "", diagnostic.span
-    text = files.get(span.path)
-    if text is None or not span.line:
-        return None
-    lines = _lines(text)
-    i = span.line - 1
-    line = lines[i]
-    indent = line[:len(line) - len(line.lstrip())]
-
-    def done(new_lines: list[str]) -> dict[str, str]:
-        return {**files, span.path: "\n".join(new_lines)}
-
-    def replace_span(by: str) -> dict[str, str]:
-        end = span.end_column if span.end_line == span.line and span.end_column > span.column \
-            else span.column + len(re.match(r"\S*", line[span.column - 1:]).group())
-        return done(lines[:i] + [line[:span.column - 1] + by + line[end - 1:]] + lines[i + 1:])
-
-    if m := re.match(r"did you mean '([^']+)'\?(?: \(|$)", hint):    # the name, then perhaps what else to do
-        return replace_span(m.group(1))
-    if m := re.fullmatch(r"the nearest rules are ([^,]+)(?:, .*)?", hint):
-        return replace_span(m.group(1))
-    if m := re.match(r"write '(override (?:rule|section) \S+|override [a-z ]+)' to replace it", hint):
-        return done(lines[:i] + [indent + "override " + line.lstrip()] + lines[i + 1:])
-    if re.search(r"cannot be overridden: remove this one", hint):
-        return done(lines[:i] + lines[span.end_line or span.line:])
-    if hint.startswith("remove 'override'"):
-        return done(lines[:i] + [line.replace("override ", "", 1)] + lines[i + 1:])
-    if m := re.fullmatch(r"write '(\.50 up)' \(.*", hint):  # a rounding clause: the first option
-        return replace_span_text(lines, i, span, m.group(1), done)
-    if hint.startswith("a result is one word: ") and "=" in line:  # a result parameter: no effect
-        return done(lines[:i] + [line.split("=", 1)[0] + "= NE"] + lines[i + 1:])
-    if m := re.search(r"write '([^']+)'$", hint):
-        if "=" in line:  # a parameter's value
-            name = line.split("=", 1)[0]
-            return done(lines[:i] + [name + "= " + m.group(1)] + lines[i + 1:])
-        return replace_span(m.group(1))
-    if hint == 'add it to the header: version "1.0"':
-        return done(lines[:i] + [line.rstrip() + ' version "1.0"'] + lines[i + 1:])
-    if hint.startswith("add a one-line summary in your own words: "):
-        return done(lines[:i + 1] + [indent + '  summary "..."'] + lines[i + 1:])
-    if hint == "a rule has one summary line; put the rest in a note":
-        return done(lines[:i] + [line.replace("summary", "note", 1)] + lines[i + 1:])
-    if m := re.fullmatch(r"add a line such as '([^']+)'", hint):
-        return done(lines[:i + 1] + [indent + "  " + m.group(1)] + lines[i + 1:])
-    if m := re.fullmatch(r"add a clause such as '([^']+)'", hint):
-        return done(lines[:i] + [line.rstrip() + ", " + m.group(1)] + lines[i + 1:])
-    if m := re.fullmatch(r"add a rule of the game's own that sets it, like: (\S+ = .+)", hint):
-        if "..." in m.group(1):
-            return None
+    if (m := re.fullmatch(r"add a rule of the game's own that sets it, like: (\S+ = .+)", hint)) \
+            and "..." not in m.group(1) and span.path in files:
         rule = ['', 'rule 99.0 "Added by the hint" {', '  summary "Sets what the series requires."',
                 "  " + m.group(1), "}"]
-        return done(lines + rule)
-    if m := re.match(r"restate it in the override \(the inherited line is ([^:]+):(\d+)\)", hint):
-        inherited = _lines(files[m.group(1)])[int(m.group(2)) - 1]
-        return done(lines[:i + 1] + [inherited] + lines[i + 1:])
-    if hint == 'close the string with " on the same line':
-        return done(lines[:i] + [line.rstrip() + '"'] + lines[i + 1:])
-    if hint == "add the closing '}' at the end of the block":
-        return done(lines + ["}"])
-    if m := re.fullmatch(r"use (P) for prohibited terrain|give \w+ terrain its full cost, like (\d+)", hint):
-        return replace_span(m.group(1) or m.group(2))
-    if m := re.fullmatch(r"add a rounding rule, like: (.+)", hint):  # a statement of its own: at the end
-        return done(lines + [m.group(1)])
-    if m := re.fullmatch(r"end the cases with a line like: (.+)", hint):  # before the block's '}'
-        close = next(j for j in range(i + 1, len(lines)) if lines[j].strip() == "}")
-        return done(lines[:close] + [indent + "  " + m.group(1)] + lines[close:])
+        return {**files, span.path: files[span.path] + "\n" + "\n".join(rule)}
     return None
-
-
-def replace_span_text(lines, i, span, by, done):
-    line = lines[i]
-    end = span.end_column if span.end_line == span.line and span.end_column > span.column else len(line) + 1
-    return done(lines[:i] + [line[:span.column - 1] + by + line[end - 1:]] + lines[i + 1:])
 
 
 def _not_mechanical(hint: str) -> str | None:
@@ -223,6 +163,10 @@ EXTRA = {
     "summary-twice": GAME + 'rule 9.0 "Nine" {\n  summary "One."\n  summary "Two."\n}\n',
     "tec-costs": GAME + 'override terrain effects chart {\n  hex:\n    open  1  ne\n    woods  0  ne\n'
                         '    swamp  +1  ne\n}\n',
+    # a game setting a series' parameter in a rule of its own: the fix moves it into an amendment
+    "set-by-both": GAME + 'rule G1.0 "Cost" {\n  summary "Two left."\n  movement.minimum_move = 2 hexes\n}\n',
+    "set-by-both-amended": GAME + 'amend rule 3.1e {\n  summary "Two hexes."\n}\n\n'
+                                  'rule G1.0 "Cost" {\n  summary "Two left."\n  movement.minimum_move = 2 hexes\n}\n',
     "cases-without-otherwise": GAME + 'rule 9.0 "Nine" {\n  summary "Nine."\n  define edge {\n'
                                       '    attacker  when count(defenders) >= 3\n  }\n}\n',
 }

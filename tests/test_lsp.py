@@ -125,15 +125,129 @@ async def test_go_to_definition_of_an_amended_rule_lands_on_the_series_rule(clie
     assert isinstance(found, types.Location) and found.uri == uri and found.range.start.line == woods
 
 
+def _apply(text: str, edits: list[types.TextEdit]) -> str:
+    """The document after the edits (each within the ASCII text these tests use)."""
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        start = offsets[edit.range.start.line] + edit.range.start.character
+        end = offsets[edit.range.end.line] + edit.range.end.character
+        text = text[:start] + edit.new_text + text[end:]
+    return text
+
+
+async def _complete(client: LanguageClient, uri: str, line: int, character: int) -> dict[str, types.CompletionItem]:
+    found = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)))
+    return {item.label: item for item in (found.items if isinstance(found, types.CompletionList) else found)}
+
+
 @pytest.mark.asyncio
-async def test_completion_lists_parameters_with_their_meaning_and_symbols_list_the_blocks(client, folder):
+async def test_completion_offers_what_may_stand_at_the_cursor(client, folder):
     uri = _open(client, folder / "rulebooks" / "demo.rules", PROJECT_TEXT)
     await _diagnostics(client, uri)
-    found = await client.text_document_completion_async(types.CompletionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=4, character=10)))
-    items = {item.label: item for item in (found.items if isinstance(found, types.CompletionList) else found)}
-    assert items["zoc.entry_cost"].kind == types.CompletionItemKind.Property and items["zoc.entry_cost"].detail
-    assert "woods" in items and "6.0c" in items and "terrain" in items and "armor" in items
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
     assert [s.name for s in symbols] == ["G1.0 Stacking", "Demo TEC"]
+    # the designer types: the text does not parse, and completion reads the rulebook as it last resolved
+    text = PROJECT_TEXT.replace("  stacking.limit = 6 steps\n", "  stacking.limit = 6 steps\n  zoc.\n\n") + \
+        "\namend rule \n"
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+    assert await _diagnostics(client, uri)
+    lines = text.split("\n")
+    # after a parameter's prefix: the parameters that start with it, each replacing the whole prefix
+    items = await _complete(client, uri, lines.index("  zoc."), 6)
+    assert items and all(label.startswith("zoc.") for label in items)
+    assert items["zoc.entry_cost"].kind == types.CompletionItemKind.Property and items["zoc.entry_cost"].detail
+    assert items["zoc.entry_cost"].text_edit.range.start == types.Position(line=lines.index("  zoc."), character=2)
+    assert _apply(text, [items["zoc.range"].text_edit]).split("\n")[lines.index("  zoc.")] == "  zoc.range"
+    # after 'amend rule': the rule numbers in effect, the series' included
+    items = await _complete(client, uri, len(lines) - 2, len("amend rule "))
+    assert "6.0c" in items and "G1.0" in items and "woods" not in items and "zoc.range" not in items
+    assert items["6.0c"].detail == "Target hex cost limit"
+    # on an empty line: everything, keywords and names
+    items = await _complete(client, uri, lines.index("  zoc.") + 1, 0)
+    assert {"woods", "6.0c", "terrain", "armor", "zoc.entry_cost"} <= set(items)
+
+
+async def _hover(client: LanguageClient, uri: str, line: int, character: int) -> str | None:
+    found = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)))
+    return found.contents.value if found is not None else None
+
+
+@pytest.mark.asyncio
+async def test_hover_on_a_rule_a_terrain_and_a_result_code(client, folder):
+    text = PROJECT_TEXT + '\namend rule 7.4 {\n  combat.below_table = A1r1\n}\n'
+    uri = _open(client, folder / "rulebooks" / "demo.rules", text)
+    await _diagnostics(client, uri)
+    lines = text.split("\n")
+    rule = await _hover(client, uri, lines.index("amend rule 7.4 {"), 12)
+    assert rule is not None and rule.startswith("**rule 7.4**") and "(scs-1.8)" in rule and "amended by demo" in rule
+    woods = await _hover(client, uri, lines.index("    woods  2  Dx2"), 6)
+    assert woods is not None and "woods  2  Dx2" in woods and "Demo TEC (demo)" in woods
+    code = await _hover(client, uri, lines.index("  combat.below_table = A1r1"), 24)
+    assert code == "**A1r1**: attacker loses 1 step and retreats 1 hex (declared in scs-1.8)" or \
+        (code is not None and "attacker loses 1 step and retreats 1 hex" in code)
+
+
+@pytest.mark.asyncio
+async def test_find_references_lists_every_place_a_name_is_written(client, folder):
+    text = PROJECT_TEXT + '\nrule G2.0 "Woods" {\n  summary "Woods are dense."  # woods everywhere\n  see 6.0c\n}\n'
+    uri = _open(client, folder / "rulebooks" / "demo.rules", text)
+    await _diagnostics(client, uri)
+    lines = text.split("\n")
+    found = await client.text_document_references_async(types.ReferenceParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=lines.index("  see 6.0c"), character=7),
+        context=types.ReferenceContext(include_declaration=True)))
+    here = [f for f in found if f.uri == uri]
+    assert [(f.range.start.line, f.range.start.character) for f in here] == [(lines.index("  see 6.0c"), 6)]
+    series = [f for f in found if f.uri.endswith("/scs-1.8.rules")]
+    assert series, "the series rulebook writes 6.0c too"
+    for location in series:
+        written = Path(location.uri.removeprefix("file://")).read_text(encoding="utf-8").split("\n")
+        line = written[location.range.start.line]
+        assert line[location.range.start.character:location.range.end.character] == "6.0c"
+    # a name in a string or a comment is prose, not a reference
+    woods = await client.text_document_references_async(types.ReferenceParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=lines.index("    woods  2  Dx2"), character=5),
+        context=types.ReferenceContext(include_declaration=True)))
+    assert [(f.range.start.line, f.range.start.character) for f in woods if f.uri == uri] == \
+        [(lines.index("    woods  2  Dx2"), 4)]
+
+
+async def _actions(client: LanguageClient, uri: str, line: int) -> list[types.CodeAction]:
+    found = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=line, character=0), end=types.Position(line=line, character=0)),
+        context=types.CodeActionContext(diagnostics=[])))
+    return [a for a in found or [] if isinstance(a, types.CodeAction)]
+
+
+@pytest.mark.asyncio
+async def test_code_actions_fix_a_misspelling_and_move_a_series_parameter_into_an_amendment(client, folder):
+    typo = PROJECT_TEXT.replace("    woods  2  Dx2", "    wods   2  Dx2")
+    uri = _open(client, folder / "rulebooks" / "demo.rules", typo)
+    await _diagnostics(client, uri)
+    [action] = await _actions(client, uri, typo.split("\n").index("    wods   2  Dx2"))
+    assert action.title == "Change to 'woods'" and action.kind == types.CodeActionKind.QuickFix
+    assert "wods" in action.diagnostics[0].message
+    assert _apply(typo, action.edit.changes[uri]) == PROJECT_TEXT.replace("    woods  2  Dx2", "    woods   2  Dx2")
+    # a series' parameter set in a rule of the game's own: moved into 'amend rule 6.0'
+    both = PROJECT_TEXT.replace("  stacking.limit = 6 steps\n", "  stacking.limit = 6 steps\n  overrun.cost = 3 MP\n")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=both)]))
+    await _diagnostics(client, uri)
+    [action] = await _actions(client, uri, both.split("\n").index("  overrun.cost = 3 MP"))
+    assert action.title == "Move it into 'amend rule 6.0'"
+    fixed = _apply(both, action.edit.changes[uri])
+    assert fixed == PROJECT_TEXT + "\namend rule 6.0 {\n  overrun.cost = 3 MP\n}\n"
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)]))
+    assert list(await _diagnostics(client, uri)) == []

@@ -4,12 +4,17 @@
   `check` compiles it from disk (the worked examples run too), and each open document gets the diagnostics
   positioned in it, with their hints.
 - Formatting: `fmt`'s canonical layout, as one edit; none when the text does not parse.
-- Hover on a parameter: what it means, what it takes, the value in effect and the rule and rulebook that
-  set it.
+- Hover: a parameter's meaning, what it takes, the value in effect and the rule and rulebook that set
+  it; a rule's title, summary and rulebook; a terrain's row of the chart in effect; a result code's
+  meaning.
 - Go to definition: a rule number to the rule (the series' one from an `amend` or `override`), a terrain
-  to its row of the Terrain Effects Chart in effect, a parameter to its declaration.
-- Completion: parameters (with their meaning), terrain, unit types, rule numbers and the language's
-  keywords; document symbols: rules, charts and worked examples.
+  to its row of the Terrain Effects Chart in effect, a parameter to its declaration.  Find references:
+  every place the project's rulebooks write that name (outside strings and comments).
+- Completion: what may stand where the cursor is (a parameter after its prefix, a rule number after
+  `amend rule`, a terrain after a hex, a unit type after `type`), else every name and keyword; document
+  symbols: rules, charts and worked examples.
+- Code actions: each fix a diagnostic's hint proposes (`fixes.py`): a misspelt name, a rule to
+  `override`, a series' parameter set again moved into `amend rule N`.
 
 Positions: the compiler counts lines and columns from 1, in characters; the protocol from 0, in UTF-16
 code units (its default), converted here.
@@ -23,11 +28,13 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from rulesdsl.editor.fixes import fix, smallest_edit
+from rulesdsl.editor.lexer import KEYWORDS
 from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.language.fmt import FormatRefused, format_source
 from rulesdsl.language.source import Source
-from rulesdsl.model import ir
-from rulesdsl.editor.lexer import KEYWORDS
+from rulesdsl.model import codes, ir
+from rulesdsl.runtime.notation import Result
 from rulesdsl.project.build import Compilation, compile_project, find_root, shown_path
 from rulesdsl.project.settings import load_config
 from rulesdsl.version import __version__
@@ -36,7 +43,9 @@ SERVER = LanguageServer("rulesdsl", __version__)
 
 _SEVERITIES = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
                "note": types.DiagnosticSeverity.Information}
-_NAME = re.compile(r"[a-z_][a-z0-9_]*(?:[.\-][a-z0-9_]+)*|[A-Z]{0,3}[0-9]+(?:\.[0-9]+)*[a-z]?")
+# a name (a parameter, a terrain, a unit type), a rule number (6.0c, G1.2) or a result code (D1r2, DE)
+_NAME = re.compile(r"[a-z_][a-z0-9_]*(?:[.\-][a-z0-9_]+)*|[A-Z]{0,3}[0-9]+(?:\.[0-9]+)*[a-z]?(?![A-Za-z0-9])"
+                   r"|[A-Z][A-Za-z0-9]*")
 
 
 def _path(uri: str) -> Path:
@@ -71,6 +80,11 @@ def lsp_diagnostic(diagnostic: Diagnostic, lines: list[str]) -> types.Diagnostic
 _LAST: dict[tuple[str, tuple[tuple[str, int | None], ...]], tuple[Compilation, Path | None, str]] = {}
 
 
+# the last compilation in which each open document's rulebook resolved: while the designer types, the text
+# seldom parses, and completion and hover read the rulebook as it last stood
+_GOOD: dict[str, tuple[ir.Resolved, Compilation, Path | None]] = {}
+
+
 def _compile(server: LanguageServer, uri: str) -> tuple[Compilation, Path | None, str]:
     """The project of the document compiled with every open document's text; its root, and the document's
     path as the compiler shows it."""
@@ -82,7 +96,10 @@ def _compile(server: LanguageServer, uri: str) -> tuple[Compilation, Path | None
         shown = shown_path(path, root)
         unsaved = {shown_path(_path(u), root): d.source for u, d in documents.items()}
         _LAST.clear()
-        _LAST[key] = compile_project(root, [path], unsaved=unsaved), root, shown
+        compilation = _LAST[key] = compile_project(root, [path], unsaved=unsaved), root, shown
+        for resolved in compilation[0].resolved.values():    # remembered for when the text stops resolving
+            if resolved.rulebook.path == shown:
+                _GOOD[uri] = resolved, compilation[0], root
     return _LAST[key]
 
 
@@ -161,7 +178,8 @@ def _value(value: object) -> str:
     return str(value)
 
 
-def _word_at(server: LanguageServer, params: types.HoverParams | types.DefinitionParams) -> str | None:
+def _word_at(server: LanguageServer,
+             params: types.HoverParams | types.DefinitionParams | types.ReferenceParams) -> str | None:
     """The name or rule number under the cursor."""
     lines = server.workspace.get_text_document(params.text_document.uri).source.split("\n")
     return _word(lines[params.position.line], params.position.character) \
@@ -169,19 +187,99 @@ def _word_at(server: LanguageServer, params: types.HoverParams | types.Definitio
 
 
 def _resolved(server: LanguageServer, uri: str) -> tuple[ir.Resolved | None, Compilation, Path | None]:
-    """The document's rulebook resolved (None when it does not resolve), its compilation and project root."""
+    """The document's rulebook resolved, its compilation and project root; when the text as it stands does
+    not resolve, the last text that did (None when none ever has)."""
     compilation, root, shown = _compile(server, uri)
     found = next((r for r in compilation.resolved.values() if r.rulebook.path == shown), None)
+    if found is None and uri in _GOOD:
+        return _GOOD[uri]
     return found, compilation, root
+
+
+def rule_hover(resolved: ir.Resolved, word: str) -> str | None:
+    """A rule's title and summary in effect, the rulebook it comes from, and who amended it."""
+    found = next((e for e in resolved.rules if e.node.id.value == word), None)
+    if found is None:
+        return None
+    rule = found.node
+    title = f" {rule.title.value}" if rule.title is not None else ""
+    lines = [f"**rule {word}**{title} ({found.origin})"]
+    if rule.summary is not None:
+        lines += ["", rule.summary.value]
+    amenders = sorted({a.origin for a in found.amended} - {found.origin})
+    if amenders:
+        lines += ["", "amended by " + ", ".join(amenders)]
+    return "\n".join(lines)
+
+
+def terrain_hover(resolved: ir.Resolved, word: str, sources: dict[str, str]) -> str | None:
+    """A terrain's row of the Terrain Effects Chart in effect, as its rulebook writes it."""
+    chart = resolved.terrain
+    row = next((r for r in chart.node.rows if r.name.value == word), None) if chart is not None else None
+    if chart is None or row is None:
+        return None
+    text = sources.get(row.span.path, "").split("\n")
+    written = text[row.span.line - 1].strip() if 0 < row.span.line <= len(text) else word
+    title = chart.node.title.value if chart.node.title is not None else "Terrain Effects Chart"
+    return f"**{word}** ({row.kind} terrain)\n\n```rulesdsl\n{written}\n```\n\n{title} ({chart.origin})"
+
+
+def code_hover(resolved: ir.Resolved, word: str) -> str | None:
+    """What a result code means, read as the rulebook's Combat Results Table reads its cells."""
+    table = resolved.results.node if resolved.results is not None else None
+    block = resolved.result_codes.node if resolved.result_codes is not None else None
+    if table is None and block is None:
+        return None
+    result = codes.reader(block, table)(word)
+    if result is None:
+        return None
+    declared = next((c for c in block.codes if c.code.value == word), None) if block is not None else None
+    where = f"declared in {resolved.result_codes.origin}" if declared is not None and resolved.result_codes \
+        else f"in {codes.family(block, table)} notation"
+    return f"**{word}**: {describe_result(result)} ({where})"
+
+
+def describe_result(result: Result) -> str:
+    """A result in plain words: 'defender loses 1 step and retreats 2 hexes'."""
+    def plural(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else ("es" if word == "hex" else "s"))
+    parts: list[str] = []
+    for side in ("attacker", "defender"):
+        said: list[str] = []
+        if getattr(result, f"{side}_eliminated"):
+            said.append("is eliminated")
+        if steps := getattr(result, f"{side}_steps"):
+            said.append("loses " + plural(steps, "step"))
+        if units := getattr(result, f"{side}_units"):
+            said.append("loses " + plural(units, "unit"))
+        if retreat := getattr(result, f"{side}_retreat"):
+            said.append("retreats " + plural(retreat, "hex"))
+        if advance := getattr(result, f"{side}_advance"):
+            said.append("advances " + plural(advance, "hex"))
+        said += [f"becomes {state}" for state in getattr(result, f"{side}_states")]
+        if said:
+            parts.append(f"{side} " + " and ".join(said))
+    if result.exchange:
+        parts.append("exchange")
+    if result.breakthrough:
+        parts.append("breakthrough")
+    if result.not_allowed:
+        parts.append("the attack is not allowed")
+    return "; ".join(parts) or "no effect"
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(server: LanguageServer, params: types.HoverParams) -> types.Hover | None:
+    """A parameter, a rule number, a terrain or a result code: what it is in the rulebook in effect."""
     word = _word_at(server, params)
     if word is None:
         return None
-    resolved, _, _ = _resolved(server, params.text_document.uri)
-    text = parameter_hover(resolved, word) if resolved is not None else None
+    resolved, compilation, _ = _resolved(server, params.text_document.uri)
+    if resolved is None:
+        return None
+    text = parameter_hover(resolved, word) or rule_hover(resolved, word) or \
+        terrain_hover(resolved, word, compilation.sources) or \
+        (code_hover(resolved, word) if word[:1].isupper() else None)
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
@@ -232,24 +330,157 @@ def definition(server: LanguageServer, params: types.DefinitionParams) -> types.
     return _location(span, root, compilation) if span is not None else None
 
 
-@SERVER.feature(types.TEXT_DOCUMENT_COMPLETION)
-def completion(server: LanguageServer, params: types.CompletionParams) -> types.CompletionList:
-    """Everything a rulebook may name here: the client narrows it to what was typed."""
-    resolved, _, _ = _resolved(server, params.text_document.uri)
-    items = [types.CompletionItem(label=word, kind=types.CompletionItemKind.Keyword) for word in KEYWORDS]
-    if resolved is not None:
+# what the text before the cursor asks for: a parameter after its dotted prefix, a rule number after
+# `amend rule` (and `override rule`, `see`), a terrain after a hex or hexside of an example, a unit type
+# after `type`
+_AFTER = (
+    ("parameter", re.compile(r"^\s*(?:assume )?(?P<word>[a-z_]+\.[a-z0-9_.]*)$")),
+    ("rule", re.compile(r"(?:\b(?:amend|override) (?:rule|section)|^\s*see(?: [^ ]+,)*) (?P<word>[A-Za-z0-9.\-]*)$")),
+    ("terrain", re.compile(r"^\s*(?:hex \S+|hexside \S+|map \S+ - \S+)(?: [a-z\-]+)* (?P<word>[a-z\-]*)$")),
+    ("type", re.compile(r"\btype (?P<word>[a-z\-]*)$")),
+)
+
+
+def completions(resolved: ir.Resolved | None, before: str) -> tuple[list[types.CompletionItem], str]:
+    """What may be written where the text before the cursor is `before`, and the word being written."""
+    wanted, typed = None, ""
+    for kind, pattern in _AFTER:
+        if m := pattern.search(before):
+            wanted, typed = kind, m.group("word")
+            break
+    items: list[types.CompletionItem] = []
+    if wanted is None:
+        items += [types.CompletionItem(label=word, kind=types.CompletionItemKind.Keyword) for word in KEYWORDS]
+    if resolved is None:
+        return items, typed
+    if wanted in (None, "parameter"):
         items += [types.CompletionItem(label=name, kind=types.CompletionItemKind.Property, detail=d.meaning)
-                  for name, d in sorted(resolved.declared.items())]
-        if resolved.terrain is not None:
-            items += [types.CompletionItem(label=row.name.value, kind=types.CompletionItemKind.EnumMember,
-                                           detail=f"terrain ({row.kind})") for row in resolved.terrain.node.rows]
+                  for name, d in sorted(resolved.declared.items()) if name.startswith(typed)]
+    if wanted in (None, "terrain") and resolved.terrain is not None:
+        items += [types.CompletionItem(label=row.name.value, kind=types.CompletionItemKind.EnumMember,
+                                       detail=f"terrain ({row.kind})") for row in resolved.terrain.node.rows]
+    if wanted in (None, "rule"):
         items += [types.CompletionItem(label=e.node.id.value, kind=types.CompletionItemKind.Reference,
                                        detail=e.node.title.value if e.node.title is not None else None)
                   for e in resolved.rules]
+    if wanted in (None, "type"):
         items += [types.CompletionItem(label=name, kind=types.CompletionItemKind.Class,
                                        detail="unit type: " + (", ".join(capabilities) or "no capability"))
                   for name, capabilities in sorted(resolved.vocabulary.unit_types.items())]
+    if wanted is None and resolved.result_codes is not None:
+        items += [types.CompletionItem(label=code.code.value, kind=types.CompletionItemKind.Constant,
+                                       detail="result code: " + code_text(code))
+                  for code in resolved.result_codes.node.codes]
+    return items, typed
+
+
+def code_text(code: ir.ResultCode) -> str:
+    return describe_result(codes.meaning(code))
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_COMPLETION)
+def completion(server: LanguageServer, params: types.CompletionParams) -> types.CompletionList:
+    """What may stand at the cursor; each item replaces the whole word typed so far (a dotted parameter
+    prefix included, which editors would otherwise cut at the dot)."""
+    resolved, _, _ = _resolved(server, params.text_document.uri)
+    lines = server.workspace.get_text_document(params.text_document.uri).source.split("\n")
+    line = lines[params.position.line] if params.position.line < len(lines) else ""
+    before = line[:_column(line, params.position.character)]
+    items, typed = completions(resolved, before)
+    if typed:
+        start = types.Position(line=params.position.line, character=params.position.character - _utf16(typed, len(typed) + 1))
+        where = types.Range(start=start, end=params.position)
+        for item in items:
+            item.text_edit = types.TextEdit(range=where, new_text=item.label)
     return types.CompletionList(is_incomplete=False, items=items)
+
+
+def _column(line: str, character: int) -> int:
+    """The 0-based character index of a 0-based UTF-16 offset in `line`."""
+    for index in range(len(line) + 1):
+        if _utf16(line, index + 1) >= character:
+            return index
+    return len(line)
+
+
+# ---- find references ---------------------------------------------------------------------------------
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#.*')
+
+
+def occurrences(text: str, word: str) -> list[tuple[int, int]]:
+    """Where `text` writes `word` as a name: (0-based line, 0-based character) of each, outside strings and
+    comments."""
+    found = []
+    for number, line in enumerate(text.split("\n")):
+        code = _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group()), line)
+        found += [(number, m.start()) for m in _NAME.finditer(code) if m.group() == word]
+    return found
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_REFERENCES)
+def references(server: LanguageServer, params: types.ReferenceParams) -> list[types.Location]:
+    """Every place the project's rulebooks (and the library rulebooks they read) write the name under the
+    cursor, the open documents as they are in the editor."""
+    word = _word_at(server, params)
+    if word is None:
+        return []
+    compilation, root, _ = _compile(server, params.text_document.uri)
+    out = []
+    for shown, text in sorted(compilation.sources.items()):
+        file = _file(shown, root, compilation)
+        if file is None:
+            continue
+        lines = text.split("\n")
+        for line, start in occurrences(text, word):
+            begin = types.Position(line=line, character=_utf16(lines[line], start + 1))
+            end = types.Position(line=line, character=_utf16(lines[line], start + len(word) + 1))
+            out.append(types.Location(uri=file.as_uri(), range=types.Range(start=begin, end=end)))
+    return out
+
+
+# ---- code actions ------------------------------------------------------------------------------------
+@SERVER.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def code_actions(server: LanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    """The fix each diagnostic's hint proposes, for the diagnostics on the lines asked about; a fix that
+    would change a library rulebook is not offered."""
+    uri = params.text_document.uri
+    compilation, root, shown = _compile(server, uri)
+    document = server.workspace.get_text_document(uri)
+    lines = document.source.split("\n")
+    files = {**compilation.sources, shown: document.source}
+    wanted = params.range
+    actions = []
+    for diagnostic in compilation.diagnostics:
+        if diagnostic.span.path != shown:
+            continue
+        where = _range(diagnostic.span, lines)
+        if where.end.line < wanted.start.line or where.start.line > wanted.end.line:
+            continue    # on no line of the range: editors ask about the cursor's line
+        found = fix(diagnostic, files)
+        if found is None or any(path in compilation.library_paths for path in found.files):
+            continue
+        changes: dict[str, list[types.TextEdit]] = {}
+        for path, after in found.files.items():
+            file = _file(path, root, compilation)
+            if file is None:
+                break
+            before = files[path]
+            start, end, text = smallest_edit(before, after)
+            changes[file.as_uri()] = [types.TextEdit(range=types.Range(start=_position(before, start),
+                                                                       end=_position(before, end)), new_text=text)]
+        else:
+            actions.append(types.CodeAction(title=found.title, kind=types.CodeActionKind.QuickFix,
+                                            diagnostics=[lsp_diagnostic(diagnostic, lines)],
+                                            edit=types.WorkspaceEdit(changes=changes)))
+    return actions
+
+
+def _position(text: str, offset: int) -> types.Position:
+    """The protocol position of a character offset of `text`."""
+    line = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    return types.Position(line=line, character=_utf16(text[start:offset], offset - start + 1))
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
