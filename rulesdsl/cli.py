@@ -48,6 +48,7 @@ class Arguments(argparse.Namespace):
     mutate: bool                   # coverage
     floor: int | None              # coverage --mutate
     parameter: list[str]           # coverage --mutate
+    preview: int | None            # watch: the preview's port (0: a free one), None: no preview
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -161,6 +162,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="write nothing; exit 1 if generated/ is not what a build would write")
     build.add_argument("--notes", action="store_true",
                        help="list each inherited worked example a rulebook's own rules answer otherwise")
+    watch = commands.add_parser("watch", help="build again on every save of a rulebook; --preview serves the "
+                                              "cards, which reload after each build")
+    watch.add_argument("--preview", nargs="?", type=int, const=0, default=None, metavar="PORT",
+                       help="serve the generated cards on http://127.0.0.1:PORT/ (a free port if none is given)")
     return parser
 
 
@@ -254,8 +259,39 @@ def _main(argv: list[str] | None) -> int:
         return _diff(root, args)
     if args.command == "explain":
         return _explain(root, args)
-    assert root is not None   # build names no files: the project was found above
+    assert root is not None   # build and watch name no files: the project was found above
+    if args.command == "watch":
+        return _watch(root, args.preview)
     return _build(root, args.check, args.notes)
+
+
+def _watch(root: Path, preview: int | None) -> int:
+    from rulesdsl.editor.watch import watch
+    from rulesdsl.errors import RulesError
+    from rulesdsl.project.settings import SHIPPED_SHOWN, load_config
+    try:
+        config = load_config(root)
+    except RulesError as exc:
+        print(_render(exc.diagnostics, exc.sources), file=sys.stderr)
+        return EXIT_RULES
+
+    def build() -> int:
+        status = _build(root, False)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return status
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+    rulebooks = (root / "rulebooks").resolve()
+    folders = [rulebooks, *(f.path for f in config.library.folders if f.shown != SHIPPED_SHOWN
+                            and rulebooks not in (f.path.resolve(), *f.path.resolve().parents))]
+    try:
+        return watch(root, build, folders, charts=root / config.package / "charts", preview_port=preview, say=say)
+    except OSError as exc:
+        if preview is not None and exc.filename is None:
+            return _usage(f"cannot serve the preview on port {preview}: {exc.strerror or exc}")
+        raise
 
 
 def _reference(out: Path | None) -> int:

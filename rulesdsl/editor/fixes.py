@@ -80,8 +80,8 @@ def _apply(diagnostic: Diagnostic, files: Files) -> Files | None:
         if span.end_line == span.line and span.end_column > span.column:
             end = span.end_column
         else:
-            end = len(line) + 1 if to_line_end else \
-                span.column + len(re.match(r"\S*", line[span.column - 1:]).group())  # type: ignore[union-attr]
+            word = re.split(r"\s", line[span.column - 1:], maxsplit=1)[0]    # the name at the column
+            end = len(line) + 1 if to_line_end else span.column + len(word)
         return done(lines[:i] + [line[:span.column - 1] + by + line[end - 1:]] + lines[i + 1:])
 
     if m := re.match(r"did you mean '([^']+)'\?(?: \(|$)", hint):    # the name, then perhaps what else to do

@@ -1,0 +1,118 @@
+"""`rulesdsl watch`, run as a designer runs it: one build at the start, one build after a saved edit (not one
+per file the build itself writes), the preview serving cards that reload after the build, and Ctrl-C
+stopping it with no traceback."""
+from __future__ import annotations
+
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+GAME = '''game demo "Demo" version "1.0" extends scs-1.8
+
+rule G1.0 "Stacking" {
+  summary "Six steps a hex."
+  stacking.limit = 6 steps
+}
+'''
+
+
+class Lines:
+    """The process's output lines as they come, read on a thread so that a wait can time out."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.seen: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, args=(process,), daemon=True).start()
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            self._queue.put(line.rstrip("\n"))
+        self._queue.put(None)
+
+    def drain(self) -> list[str]:
+        """The lines that came since the last read, without waiting."""
+        new = []
+        while not self._queue.empty():
+            line = self._queue.get()
+            if line is not None:
+                new.append(line)
+        self.seen += new
+        return new
+
+    def until(self, pattern: str, timeout: float = 120) -> str:
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._queue.get(timeout=max(end - time.monotonic(), 0.01))
+            except queue.Empty:
+                raise AssertionError(f"no line matching {pattern!r} in {timeout}s; seen: {self.seen}") from None
+            if line is None:
+                raise AssertionError(f"the process ended before {pattern!r}; seen: {self.seen}")
+            self.seen.append(line)
+            if re.search(pattern, line):
+                return line
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.read().decode("utf-8")
+
+
+def test_watch_builds_once_per_save_and_the_preview_reloads(tmp_path):
+    (tmp_path / "rulebooks").mkdir()
+    rulebook = tmp_path / "rulebooks" / "demo.rules"
+    rulebook.write_text(GAME, encoding="utf-8")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "rulesdsl", "watch", "--preview"], cwd=tmp_path, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        lines = Lines(process)
+        url = re.search(r"http://\S+/", lines.until(r"^preview: ")).group()
+        lines.until(r"^watching rulebooks")
+        assert "wrote generated/demo.py" in lines.seen and "wrote generated/charts/demo.en.html" in lines.seen
+        index = _get(url)
+        assert 'href="demo.en.html"' in index
+        card = _get(url + "demo.en.html")
+        assert "/__build" in card and "Stacking limit per hex: 6 steps" in card
+        assert _get(url + "__build") == "0"
+        assert (tmp_path / "generated" / "charts" / "demo.en.html").read_text(encoding="utf-8").count("/__build") == 0
+
+        # a saved edit: one build, which rewrites the module, and the preview's build number moves on
+        rulebook.write_text(GAME.replace("stacking.limit = 6 steps", "stacking.limit = 7 steps"), encoding="utf-8")
+        assert lines.until(r"^changed: ") == "changed: rulebooks/demo.rules: building"
+        lines.until(r"^watching; ")
+        built = lines.seen[len(lines.seen) - 1 - lines.seen[::-1].index("changed: rulebooks/demo.rules: building"):-1]
+        assert "wrote generated/demo.py" in built
+        module = (tmp_path / "generated" / "demo.py").read_text(encoding="utf-8")
+        assert re.search(r"^STACKING_LIMIT = .*\b7\b", module, re.M), "the module holds the saved value"
+        assert _get(url + "__build") == "1"
+        assert "wrote generated/charts/demo.en.html" in built, "the card shows the limit: laid out again"
+        assert "Stacking limit per hex: 7 steps" in _get(url + "demo.en.html")
+        time.sleep(2)      # the build's own writes to generated/ start no other build
+        assert lines.drain() == []
+
+        # a broken edit: its diagnostic, positioned, and the watch goes on
+        rulebook.write_text(GAME.replace("stacking.limit = 6 steps", "stacking.limt = 6 steps"), encoding="utf-8")
+        lines.until(r"^changed: ")
+        problem = lines.until(r"^rulebooks/demo.rules:5:3: error: ")
+        assert "stacking.limt" in problem
+        lines.until(r"^nothing was written")
+        lines.until(r"^watching; ")
+
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) in (0, 1)
+        lines.until(r"^stopped$")
+        assert not any("Traceback" in line for line in lines.seen)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
