@@ -48,7 +48,7 @@ from rulesdsl.language.source import Source, read_source  # noqa: E402
 from rulesdsl.language.transform import parse  # noqa: E402
 from rulesdsl.checks.validate import check  # noqa: E402
 
-GRAMMAR = (ROOT / "rulesdsl" / "grammar.lark").read_text(encoding="utf-8")
+GRAMMAR = (ROOT / "rulesdsl" / "language" / "grammar.lark").read_text(encoding="utf-8")
 
 
 def bare_lark() -> Lark:

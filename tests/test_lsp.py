@@ -2,6 +2,7 @@
 as the designer types, hover on a parameter, formatting through `fmt`."""
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -251,3 +252,41 @@ async def test_code_actions_fix_a_misspelling_and_move_a_series_parameter_into_a
         text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
         content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)]))
     assert list(await _diagnostics(client, uri)) == []
+
+
+# ---- the editor's compilation: only what the document needs, the same diagnostics ----------------------------
+def _text(rulebook: str) -> str:
+    return (ROOT / f"rulebooks/{rulebook}.rules").read_text(encoding="utf-8")
+
+
+def _misspell_terrain(text: str) -> str:
+    lines = text.split("\n")
+    at = lines.index("  hex:") + 1
+    name = lines[at].split()[0]
+    lines[at] = lines[at].replace(name, name[:-1], 1)
+    return "\n".join(lines)
+
+
+def _wrong_expectation(text: str) -> str:
+    """The first `expect ... odds A:B` of the text expecting other odds."""
+    return re.sub(r"(expect [^\n]* odds )(\d+):(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + 7}:{m.group(3)}", text,
+                  count=1)
+
+
+@pytest.mark.parametrize("rulebook, change", [
+    (rulebook, change) for rulebook in ("games/bocage", "games/corridor", "games/ridgeline", "series/new-scs")
+    for change in (_misspell_terrain, _wrong_expectation)
+    if change is _misspell_terrain or _wrong_expectation(_text(rulebook)) != _text(rulebook)])
+def test_the_editors_compilation_reports_what_check_reports_for_the_document(rulebook, change):
+    """The server compiles a document with only the rulebooks it extends and those that extend it, and runs only
+    its own worked examples (benchmarks/bench_editor.py measures why); the document's diagnostics are the ones
+    `check` gives, examples included."""
+    from rulesdsl.project.build import compile_project
+    shown = f"rulebooks/{rulebook}.rules"
+    text = change((ROOT / shown).read_text(encoding="utf-8"))
+    assert text != (ROOT / shown).read_text(encoding="utf-8")
+    full = compile_project(ROOT, [ROOT / shown], unsaved={shown: text})
+    focused = compile_project(ROOT, [ROOT / shown], unsaved={shown: text}, focus=True)
+    mine = [d for d in full.diagnostics if d.span.path == shown]
+    assert mine, "the change is meant to break the rulebook"
+    assert [d for d in focused.diagnostics if d.span.path == shown] == mine

@@ -1,8 +1,11 @@
 """`rulesdsl lsp`: a language server over standard input and output (pygls), for any project folder.
 
 - Diagnostics as the editor types: the project is compiled with the open documents' unsaved text, as
-  `check` compiles it from disk (the worked examples run too), and each open document gets the diagnostics
-  positioned in it, with their hints.
+  `check` compiles it from disk, and the document gets the diagnostics positioned in it, with their hints.
+  Only what the document needs is compiled: the rulebooks it extends and those that extend it, and only its
+  own worked examples run (`compile_project(focus=True)`; a test holds that the document's diagnostics are
+  `check`'s).  Unchanged rulebooks are not parsed or validated again.  benchmarks/bench_editor.py measures
+  the wait after an edit.
 - Formatting: `fmt`'s canonical layout, as one edit; none when the text does not parse.
 - Hover: a parameter's meaning, what it takes, the value in effect and the rule and rulebook that set
   it; a rule's title, summary and rulebook; a terrain's row of the chart in effect; a result code's
@@ -96,7 +99,7 @@ def _compile(server: LanguageServer, uri: str) -> tuple[Compilation, Path | None
         shown = shown_path(path, root)
         unsaved = {shown_path(_path(u), root): d.source for u, d in documents.items()}
         _LAST.clear()
-        compilation = _LAST[key] = compile_project(root, [path], unsaved=unsaved), root, shown
+        compilation = _LAST[key] = compile_project(root, [path], unsaved=unsaved, focus=True), root, shown
         for resolved in compilation[0].resolved.values():    # remembered for when the text stops resolving
             if resolved.rulebook.path == shown:
                 _GOOD[uri] = resolved, compilation[0], root

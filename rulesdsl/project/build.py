@@ -100,14 +100,17 @@ class Compilation:
 
 def compile_project(root: Path | None, paths: list[Path] | None = None,
                     library_ids: Collection[str] = (), examples: bool = True, generate: bool = True,
-                    unsaved: Mapping[str, str] | None = None) -> Compilation:
+                    unsaved: Mapping[str, str] | None = None, focus: bool = False) -> Compilation:
     """Read every rulebook of the project (and `paths`), then compile them together, with the library
     rulebooks they extend; `paths` limits what is reported to those files and the rulebooks they extend.
     `library_ids`: library rulebooks resolved too, whether or not a rulebook extends them (a series'
     card); a rulebook of the project with the same id wins.  `examples=False` skips running the worked
     examples; `generate=False` stops after resolving: no module is generated (a card, a coverage report and
     an explanation read the resolved rules; `check` and `build` generate, import and run every module).
-    `unsaved`: the text of some files as an editor holds it (by path as shown), read instead of the disk."""
+    `unsaved`: the text of some files as an editor holds it (by path as shown), read instead of the disk.
+    `focus` (the editor's compilation, as the designer types): only the rulebooks of `paths`, those they
+    extend and those that extend them are checked and resolved, only `paths` get a module and run their
+    own worked examples, and the inherited examples (which give notes, never a problem) are not run."""
     try:
         config = load_config(root)
     except RulesError as exc:   # the settings are wrong: where outputs would go is unknown
@@ -132,7 +135,7 @@ def compile_project(root: Path | None, paths: list[Path] | None = None,
             problems += exc.diagnostics
             texts.update(exc.sources)
     result = compile_sources(sources, targets, config.library, config.package, root, library_ids,
-                             examples=examples, generate=generate)
+                             examples=examples, generate=generate, focus=targets if focus else None)
     result.diagnostics = _only(problems, targets, result) + result.diagnostics
     result.sources.update(texts)
     result.checked = len(targets) if targets is not None else len(files)
@@ -168,11 +171,12 @@ def library_parameters(library: Library | None = None) -> dict[str, dict[str, ir
 def compile_sources(sources: list[Source], targets: list[str] | None = None, library: Library | None = None,
                     package: str = DEFAULT_PACKAGE, root: Path | None = None,
                     library_ids: Collection[str] = (), generate: bool = True,
-                    examples: bool = True) -> Compilation:
+                    examples: bool = True, focus: Collection[str] | None = None) -> Compilation:
     """Parse, check, resolve and generate rulebooks given as text, with the library rulebooks they
     extend (read from `library`, by default the shipped one); writes nothing.  Outputs go under
     `package`; only the rulebooks in `sources` get any.  `library_ids`: library rulebooks resolved as
-    well (compile_project).  `generate=False` stops after resolving (a diff reads no module)."""
+    well (compile_project).  `generate=False` stops after resolving (a diff reads no module).  `focus`:
+    the shown paths an editor is working on (compile_project)."""
     result = Compilation(package=package)
     parsed: dict[str, ir.Rulebook] = {}
     failed = False
@@ -184,7 +188,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
         for source in wanted:
             result.sources[source.path] = source.text
             try:
-                parsed[source.path] = parse(source)
+                parsed[source.path] = _parse(source)
             except RulesError as exc:
                 result.sources.update(exc.sources)
                 result.diagnostics += exc.diagnostics
@@ -200,12 +204,13 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                 "each rulebook needs an id of its own"))
             continue
         index[key] = rulebook
+    related = _related(index, focus) if focus is not None else None
     for shown, rulebook in parsed.items():
         key = rulebook.id.value
-        if index.get(key) is not rulebook:
+        if index.get(key) is not rulebook or (related is not None and key not in related):
             continue
         result.parameters[key] = parameters_of(rulebook, index)
-        result.diagnostics += check(rulebook, result.parameters[key])
+        result.diagnostics += _check(rulebook, result.parameters[key])
         if shown in result.library_paths:
             result.library.add(key)
             if result.library_paths[shown] != key:
@@ -223,6 +228,8 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     for key, rulebook in sorted(index.items()):
         if rulebook.kind.value == "labels" or (key in result.library and key not in library_ids):
             continue   # a library rulebook is resolved as part of each rulebook that extends it
+        if related is not None and key not in related - _ancestors_only(index, focus or ()):
+            continue    # the editor's: what the documents extend is resolved as part of each of them
         if failed and rulebook.extends is not None and rulebook.extends.value not in index:
             continue  # the rulebook it extends may be one that failed to parse
         unnamed = name_problems(rulebook)   # its id makes no module name (unless the schema said so already)
@@ -250,6 +257,8 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
         for key, resolved in sorted(result.resolved.items()):
             if key in result.library:
                 continue    # resolved for its card only: a library rulebook has no output
+            if focus is not None and resolved.rulebook.path not in focus:
+                continue    # the editor's compilation: only the documents worked on
             module, problems = build_module(resolved)  # compiled and imported before anything is written
             result.diagnostics += problems
             if module is not None and examples and has_examples(resolved):
@@ -283,13 +292,65 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                 loaded_by_id.setdefault(parent, compiled_module(found)[1])
             return variants[parent].get(values) if values else loaded_by_id.get(parent)
 
-        for resolved, loaded in with_examples:
+        for resolved, loaded in with_examples if focus is None else ():
             run = run_examples(resolved, loaded, own_examples=False, failed=failing,
                                parent=functools.partial(parent_module, resolved), variants=variants[resolved.id].get)
             result.notes += _only(run.diagnostics, targets, result)
         if not result.ok:
             result.outputs = {}
     return result
+
+
+@functools.lru_cache(maxsize=32)
+def _parse(source: Source) -> ir.Rulebook:
+    """A rulebook's IR, remembered by its text: the editor compiles after each change, and the series a game
+    extends seldom changes with it (the IR is immutable, so one copy serves every compilation)."""
+    return parse(source)
+
+
+_CHECKED: dict[int, tuple[ir.Rulebook, dict[str, ir.Declared] | None, list[Diagnostic]]] = {}
+
+
+def _check(rulebook: ir.Rulebook, parameters: dict[str, ir.Declared] | None) -> list[Diagnostic]:
+    """validate's `check`, remembered for the last rulebooks checked: a rulebook parsed from the same text is
+    the same object (`_parse`), and with the same vocabulary it has the same problems."""
+    seen = _CHECKED.get(id(rulebook))
+    if seen is not None and seen[0] is rulebook and seen[1] == parameters:
+        return list(seen[2])
+    problems = check(rulebook, parameters)
+    if len(_CHECKED) > 64:
+        _CHECKED.clear()
+    _CHECKED[id(rulebook)] = rulebook, parameters, list(problems)
+    return problems
+
+
+def _ancestors_only(index: Mapping[str, ir.Rulebook], paths: Collection[str]) -> set[str]:
+    """The ids of the rulebooks that those at `paths` extend and that are not themselves at `paths`."""
+    out: set[str] = set()
+    for rulebook in index.values():
+        if rulebook.path not in paths:
+            continue
+        parent = rulebook.extends
+        while parent is not None and parent.value in index and parent.value not in out \
+                and index[parent.value].path not in paths:
+            out.add(parent.value)
+            parent = index[parent.value].extends
+    return out
+
+
+def _related(index: Mapping[str, ir.Rulebook], paths: Collection[str]) -> set[str]:
+    """The ids of the rulebooks at `paths`, of those they extend and of those that extend them."""
+    def ancestors(key: str) -> list[str]:
+        out: list[str] = []
+        while key in index and key not in out:
+            out.append(key)
+            extends = index[key].extends
+            key = extends.value if extends is not None else ""
+        return out
+    focused = {key for key, rulebook in index.items() if rulebook.path in paths}
+    related = {a for key in focused for a in ancestors(key)}
+    related |= {key for key in index if focused & set(ancestors(key))}
+    return related
 
 
 def _from_library(parsed: dict[str, ir.Rulebook], library: Library, root: Path | None,
@@ -397,7 +458,7 @@ def default_labels() -> dict[str, dict[str, str]]:
     labels: dict[str, dict[str, str]] = {}
     for stage, name in (("cards", "charts.rules"), ("cards", "words.rules"), ("errata", "errata.rules")):
         file = Path(__file__).parent.parent / stage / "labels" / name
-        for lang, texts in book_labels(parse(read_source(file, f"rulesdsl/{stage}/labels/{name}"))).items():
+        for lang, texts in book_labels(_parse(read_source(file, f"rulesdsl/{stage}/labels/{name}"))).items():
             labels.setdefault(lang, {}).update(texts)
     return labels
 
