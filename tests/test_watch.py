@@ -116,3 +116,18 @@ def test_watch_builds_once_per_save_and_the_preview_reloads(tmp_path):
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_a_preview_port_in_use_is_refused_before_any_build(tmp_path):
+    import socket
+    (tmp_path / "rulebooks").mkdir()
+    (tmp_path / "rulebooks" / "demo.rules").write_text(GAME, encoding="utf-8")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "rulesdsl", "watch", "--preview", str(port)], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"rulesdsl: error: cannot serve the preview on port {port}: Address already in use"
+    assert done.stdout == "" and not (tmp_path / "generated").exists()

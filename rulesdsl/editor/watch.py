@@ -114,10 +114,9 @@ def watch(root: Path, build: Callable[[], int], folders: Iterable[Path], *, char
           say: Callable[[str], None] = print) -> int:
     """Build now, then again after each batch of saved changes, until interrupted (or `stop` is set); the
     last build's exit status."""
+    preview = Preview(charts, preview_port) if preview_port is not None else None   # a port in use: before any build
     status = build()
-    preview = None
-    if preview_port is not None:
-        preview = Preview(charts, preview_port)
+    if preview is not None:
         preview.start()
         say(f"preview: {preview.url} (the cards reload after each build)")
     logging.getLogger("watchfiles").setLevel(logging.ERROR)   # its own "stopping" line: ours says it
