@@ -254,6 +254,47 @@ async def test_code_actions_fix_a_misspelling_and_move_a_series_parameter_into_a
     assert list(await _diagnostics(client, uri)) == []
 
 
+async def _until(condition, timeout: float = 60) -> None:
+    import asyncio
+    for _ in range(int(timeout * 10)):
+        if condition():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the server published nothing that meets the condition")
+
+
+SERIES_TEXT = (ROOT / "tests" / "fixtures" / "base.rules").read_text(encoding="utf-8")
+OWN_GAME = 'game mine "Mine" version "1.0" extends base\n\namend rule 6.0c {\n  overrun.max_target_cost = 1 MP\n}\n'
+
+
+@pytest.mark.asyncio
+async def test_an_edit_of_a_series_republishes_its_open_games_and_phases_complete(client, tmp_path):
+    (tmp_path / "rulebooks").mkdir()
+    series, game = tmp_path / "rulebooks" / "base.rules", tmp_path / "rulebooks" / "mine.rules"
+    series.write_text(SERIES_TEXT, encoding="utf-8")
+    game.write_text(OWN_GAME, encoding="utf-8")
+    game_uri = _open(client, game, OWN_GAME)
+    assert list(await _diagnostics(client, game_uri)) == []
+    series_uri = _open(client, series, SERIES_TEXT)
+    await _until(lambda: series_uri in client.diagnostics)
+    # the series renumbers 6.0c: the open game's amendment now names no rule, and its diagnostics say so
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=series_uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(
+            text=SERIES_TEXT.replace('rule 6.0c "Overrun target hexes"', 'rule 6.0d "Overrun target hexes"'))]))
+    await _until(lambda: len(client.diagnostics[game_uri]) > 0)
+    [problem] = client.diagnostics[game_uri]
+    assert "6.0c" in problem.message and problem.range.start.line == 2
+    assert list(client.diagnostics[series_uri]) == []
+    # after `phase` in an example: the phases of the sequence of play
+    text = OWN_GAME + 'example "E" {\n  map 1.01 - 3.03 open\n  phase \n}\n'
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=game_uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+    items = await _complete(client, game_uri, text.split("\n").index("  phase "), len("  phase "))
+    assert set(items) == {"movement", "combat"} and items["combat"].detail == "phase: combat"
+
+
 # ---- the editor's compilation: only what the document needs, the same diagnostics ----------------------------
 def _text(rulebook: str) -> str:
     return (ROOT / f"rulebooks/{rulebook}.rules").read_text(encoding="utf-8")

@@ -1,7 +1,8 @@
 """`rulesdsl lsp`: a language server over standard input and output (pygls), for any project folder.
 
 - Diagnostics as the editor types: the project is compiled with the open documents' unsaved text, as
-  `check` compiles it from disk, and the document gets the diagnostics positioned in it, with their hints.
+  `check` compiles it from disk, and the document gets the diagnostics positioned in it, with their hints;
+  then each open document whose rulebook extends it (a series' open games) gets its own again.
   Only what the document needs is compiled: the rulebooks it extends and those that extend it, and only its
   own worked examples run (`compile_project(focus=True)`; a test holds that the document's diagnostics are
   `check`'s).  Unchanged rulebooks are not parsed or validated again.  benchmarks/bench_editor.py measures
@@ -14,7 +15,8 @@
   to its row of the Terrain Effects Chart in effect, a parameter to its declaration.  Find references:
   every place the project's rulebooks write that name (outside strings and comments).
 - Completion: what may stand where the cursor is (a parameter after its prefix, a rule number after
-  `amend rule`, a terrain after a hex, a unit type after `type`), else every name and keyword; document
+  `amend rule`, a terrain after a hex, a unit type after `type`, a phase after `phase`), else every name,
+  result code, phase and keyword; when the text stops parsing, the names of its last version that did; document
   symbols: rules, charts and worked examples.
 - Code actions: each fix a diagnostic's hint proposes (`fixes.py`): a misspelt name, a rule to
   `override`, a series' parameter set again moved into `amend rule N`.
@@ -37,6 +39,7 @@ from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.language.fmt import FormatRefused, format_source
 from rulesdsl.language.source import Source
 from rulesdsl.model import codes, ir
+from rulesdsl.model.walk import walk
 from rulesdsl.runtime.notation import Result
 from rulesdsl.project.build import Compilation, compile_project, find_root, shown_path
 from rulesdsl.project.settings import load_config
@@ -78,7 +81,7 @@ def lsp_diagnostic(diagnostic: Diagnostic, lines: list[str]) -> types.Diagnostic
                             severity=_SEVERITIES.get(diagnostic.severity, types.DiagnosticSeverity.Information))
 
 
-# the last compilation, keyed by the document and the open documents' versions: hover, definition and
+# the last compilations, keyed by the document and the open documents' versions: hover, definition and
 # completion after an edit read the compilation its diagnostics came from instead of compiling again
 _LAST: dict[tuple[str, tuple[tuple[str, int | None], ...]], tuple[Compilation, Path | None, str]] = {}
 
@@ -98,7 +101,8 @@ def _compile(server: LanguageServer, uri: str) -> tuple[Compilation, Path | None
         root = find_root(path.parent)
         shown = shown_path(path, root)
         unsaved = {shown_path(_path(u), root): d.source for u, d in documents.items()}
-        _LAST.clear()
+        if len(_LAST) >= 8:
+            _LAST.clear()
         compilation = _LAST[key] = compile_project(root, [path], unsaved=unsaved, focus=True), root, shown
         for resolved in compilation[0].resolved.values():    # remembered for when the text stops resolving
             if resolved.rulebook.path == shown:
@@ -123,7 +127,32 @@ def did_open(server: LanguageServer, params: types.DidOpenTextDocumentParams) ->
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(server: LanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-    publish(server, params.text_document.uri)
+    uri = params.text_document.uri
+    publish(server, uri)
+    for other in dependents(server, uri):     # after the edited document's, so as not to delay it
+        publish(server, other)
+
+
+def dependents(server: LanguageServer, uri: str) -> list[str]:
+    """The other open documents whose rulebooks extend the document's (a series' open games): an edit of
+    the series may change their diagnostics."""
+    compilation, root, shown = _compile(server, uri)
+    books = compilation.rulebooks
+    edited = next((key for key, book in books.items() if book.path == shown), None)
+
+    def extends_edited(key: str) -> bool:
+        seen: set[str] = set()
+        while key in books and key not in seen:
+            seen.add(key)
+            parent = books[key].extends
+            if parent is None:
+                return False
+            if parent.value == edited:
+                return True
+            key = parent.value
+        return False
+    extending = {book.path for key, book in books.items() if edited is not None and extends_edited(key)}
+    return sorted(u for u in server.workspace.text_documents if u != uri and shown_path(_path(u), root) in extending)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
@@ -341,6 +370,7 @@ _AFTER = (
     ("rule", re.compile(r"(?:\b(?:amend|override) (?:rule|section)|^\s*see(?: [^ ]+,)*) (?P<word>[A-Za-z0-9.\-]*)$")),
     ("terrain", re.compile(r"^\s*(?:hex \S+|hexside \S+|map \S+ - \S+)(?: [a-z\-]+)* (?P<word>[a-z\-]*)$")),
     ("type", re.compile(r"\btype (?P<word>[a-z\-]*)$")),
+    ("phase", re.compile(r"^\s*phase (?P<word>[a-z\-]*)$")),
 )
 
 
@@ -370,6 +400,11 @@ def completions(resolved: ir.Resolved | None, before: str) -> tuple[list[types.C
         items += [types.CompletionItem(label=name, kind=types.CompletionItemKind.Class,
                                        detail="unit type: " + (", ".join(capabilities) or "no capability"))
                   for name, capabilities in sorted(resolved.vocabulary.unit_types.items())]
+    if wanted in (None, "phase") and resolved.sequence is not None:
+        phases = {p.name.value: p for p in walk(resolved.sequence.node) if isinstance(p, ir.Phase)}
+        items += [types.CompletionItem(label=name, kind=types.CompletionItemKind.Event,
+                                       detail="phase: " + (", ".join(a.value for a in phase.activities) or "no activity"))
+                  for name, phase in sorted(phases.items())]
     if wanted is None and resolved.result_codes is not None:
         items += [types.CompletionItem(label=code.code.value, kind=types.CompletionItemKind.Constant,
                                        detail="result code: " + code_text(code))
