@@ -1866,6 +1866,7 @@ TERRAIN = TerrainEffectsChart((
     Terrain('major-river', 'hexside', Movement('add', Fraction(3)),        CombatEffect('multiply', attacker=Fraction(1, 2)), no_overrun=True),
     Terrain('escarpment',  'hexside', Movement('add', Fraction(2)),        CombatEffect('multiply', attacker=Fraction(1, 2)), no_overrun=True),
     Terrain('ridge',       'hexside', Movement('cost', Fraction(1)),       CombatEffect('none')),
+    Terrain('gorge',       'hexside', Movement('prohibited'),              CombatEffect('prohibited')),
     Terrain('bridge',      'hexside', Movement('negates', target='river'), CombatEffect('multiply', attacker=Fraction(1, 2))),
 ), rule='3.2')
 

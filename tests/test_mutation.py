@@ -184,7 +184,7 @@ def test_the_values_tried():
 
 # ---- the shipped series: the share of executed parameters their examples catch (CI holds the floors) ----------
 # Raise a floor when examples are added; the README's table is the measured figures.
-FLOORS = {"scs-1.8": 84, "new-scs": 98, "vcs": 67}
+FLOORS = {"scs-1.8": 84, "new-scs": 103, "vcs": 67}
 
 
 @pytest.fixture(scope="module")

@@ -221,20 +221,20 @@ def _aftermath(rules: RuleSet, result: Result, overrun: bool, lost_if_adverse: l
     """(the attacker's retreat carried out, the defender's, the units destroyed beyond the step losses);
     `attackers`: every unit of the attacking side, so that a result is judged adverse by the side it hurts."""
     attacker_retreat, defender_retreat = result.attacker_retreat, result.defender_retreat
-    if overrun and attacker_retreat:
-        if rules.value("overrun.attacker_retreats_apply") is False:
-            steps.append(rules.cite("overrun.attacker_retreats_apply",
-                                    f"the overrunning units do not carry out their retreat of {attacker_retreat}"))
-            attacker_retreat = 0
-        else:
-            steps.append(rules.cite("overrun.attacker_retreats_apply",
-                                    f"the overrunning units retreat {attacker_retreat} as rolled"))
     defender_untouched = not result.defender_steps and not defender_retreat and not result.defender_eliminated
     if result.attacker_steps and defender_untouched and not attacker_retreat:
         if rules.flag("retreat.attacker_retreats_on_empty_result"):
             attacker_retreat = 1
             steps.append(rules.cite("retreat.attacker_retreats_on_empty_result",
                                     "the attacker lost steps and the defender nothing: the attackers retreat 1 hex"))
+    if overrun and attacker_retreat:    # the table's retreat, or the one an empty result gives
+        if rules.value("overrun.attacker_retreats_apply") is False:
+            steps.append(rules.cite("overrun.attacker_retreats_apply",
+                                    f"the overrunning units do not carry out their retreat of {attacker_retreat}"))
+            attacker_retreat = 0
+        else:
+            steps.append(rules.cite("overrun.attacker_retreats_apply",
+                                    f"the overrunning units retreat {attacker_retreat}"))
     destroyed: list[str] = []
     if lost_if_adverse:
         attacker_hurt = bool(result.attacker_steps or attacker_retreat or result.attacker_eliminated)
