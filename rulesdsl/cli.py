@@ -10,12 +10,13 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
-from rulesdsl import cache
 from rulesdsl.version import __version__
-from rulesdsl.model.catalogue import CARD_PAPERS
-from rulesdsl.errors import Diagnostic, coloured, visible, visible_lines
-from rulesdsl.errors import render_all as _render_all
-from rulesdsl.project.build import Compilation, add_charts, committed, compile_project, find_root, shown_path, stale_outputs, write_atomically, write_outputs
+from rulesdsl.model.papers import CARD_PAPERS
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # the compiler is imported by the commands that compile, not by --version or --help
+    from rulesdsl.errors import Diagnostic
+    from rulesdsl.project.build import Compilation
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_UNFORMATTABLE = 123   # fmt: a file it cannot read, parse or write (black's status for this)
@@ -178,6 +179,7 @@ def _out_file(text: str) -> Path:
 
 def _write_out(out: Path, content: str | bytes) -> str | None:
     """Write an --out file whole (write_atomically); the reason it cannot be, else None."""
+    from rulesdsl.project.build import write_atomically
     if out.is_dir():
         return f"cannot write {out}: it is a folder; give a file name (nothing was written)"
     try:
@@ -210,11 +212,13 @@ def main(argv: list[str] | None = None) -> int:
         _detach_stdout()
         return EXIT_OK
     except OSError as exc:          # the environment, not a bug: a full disk, a file that cannot be written
+        from rulesdsl.errors import visible
         _detach_stdout()
         where = f"{exc.filename}: " if exc.filename else "standard output: " if exc.errno == errno.ENOSPC else ""
         print(f"rulesdsl: error: {visible(where)}{visible(exc.strerror or str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # a compiler bug: say so plainly, without a traceback
+        from rulesdsl.errors import visible
         print(f"rulesdsl: internal error: {type(exc).__name__}: {visible(str(exc))}", file=sys.stderr)
         print("this is a bug in rulesdsl, not in your rulebook; please report it with the rulebook attached",
               file=sys.stderr)
@@ -222,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    args = _parser().parse_args(argv, namespace=Arguments())
+    args = _parser().parse_args(argv, namespace=Arguments())   # --version, --help and usage errors end here
     if args.command == "new":
         return _new(args.project or Path.cwd(), args)
     if args.command == "reference":
@@ -235,6 +239,7 @@ def _main(argv: list[str] | None) -> int:
     start = args.project if args.project else Path.cwd()
     if args.project and not (args.project / "rulebooks").is_dir():
         return _usage(f"{args.project} has no rulebooks/ folder")
+    from rulesdsl.project.build import find_root
     root = find_root(start.resolve())
     _ROOT[:] = [root] if root is not None else []
     paths: list[Path] | None = getattr(args, "paths", None) or None
@@ -327,6 +332,7 @@ _ROOT: list[Path] = []      # the project of this command, if any (_main sets it
 def _render(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
     """The one renderer (errors.render_all), with each project path as seen from where the user stands, in
     colour on a terminal (errors.coloured; not with NO_COLOR set, TERM=dumb, or standard error redirected)."""
+    from rulesdsl.errors import coloured, render_all as _render_all
     moved, seen_sources = _as_seen(diagnostics, sources)
     text = _render_all(moved, seen_sources)
     return coloured(text) if _colour() else text
@@ -360,6 +366,7 @@ def _as_seen(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]
 
 
 def _usage(message: str) -> int:
+    from rulesdsl.errors import visible
     print(f"rulesdsl: error: {visible(message)}", file=sys.stderr)
     return EXIT_USAGE
 
@@ -367,6 +374,7 @@ def _usage(message: str) -> int:
 def _report(compilation: Compilation, notes: bool = False) -> None:
     """The diagnostics, then the notes about inherited worked examples: each with `notes`, else counted in one
     line (they say where a rulebook's own rules change an answer of its series, which is what a game is for)."""
+    from rulesdsl.errors import visible
     shown = [*compilation.diagnostics, *(compilation.notes if notes else ())]
     if shown:
         print(_render(shown, compilation.sources), file=sys.stderr)
@@ -385,6 +393,7 @@ def _report(compilation: Compilation, notes: bool = False) -> None:
 
 def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, cards: bool = False,
            format: str = "text") -> int:
+    from rulesdsl.project.build import compile_project, shown_path
     compilation = compile_project(root, paths)
     if cards and compilation.ok:      # laid out only for rulebooks that compile, as a build would
         from rulesdsl.project.build import card_problems
@@ -405,6 +414,7 @@ def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, car
 
 
 def _diff(root: Path | None, args: Arguments) -> int:
+    from rulesdsl.errors import visible
     from rulesdsl.errata.diff import compare, snapshot
     from rulesdsl.errata.examples import answered_otherwise
     from rulesdsl.cards.labeler import book_labels, label_layers
@@ -461,6 +471,8 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
     """Like black and ruff format: 0 nothing to do (or done), 1 with --check or --diff a file would be
     reformatted, EXIT_UNFORMATTABLE a file could not be read, parsed or written (the others are still
     formatted; a file is replaced whole or left as it is)."""
+    from rulesdsl.errors import Diagnostic, visible, visible_lines
+    from rulesdsl.project.build import shown_path, write_atomically
     import os
     from rulesdsl.errors import RulesError, Span
     from rulesdsl.language.fmt import format_source, unified_diff
@@ -546,6 +558,7 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
 def _one_rulebook(root: Path | None, name: str) -> tuple[Compilation, str] | int:
     """The project compiled for the rulebook `name` (a .rules path, or an id of the project or the library)
     and its key; or the exit status, having reported why there is none."""
+    from rulesdsl.project.build import compile_project, shown_path
     as_path = Path(name)
     is_file = as_path.suffix == ".rules" or as_path.exists()
     # an id may be the project's own rulebook or a library one (a shipped series' card)
@@ -564,6 +577,7 @@ def _one_rulebook(root: Path | None, name: str) -> tuple[Compilation, str] | int
 
 
 def _chart(root: Path | None, args: Arguments) -> int:
+    from rulesdsl.errors import visible, visible_lines
     from rulesdsl.modules.codegen import module_name
     from rulesdsl.project.build import print_card
     if args.out is not None and str(args.out) != "-" and not args.out.parent.is_dir():
@@ -602,6 +616,7 @@ def _percent(text: str) -> int:
 
 
 def _coverage(root: Path | None, args: Arguments) -> int:
+    from rulesdsl.errors import visible_lines
     from rulesdsl.project.coverage import measure, render_json, render_text
     if (args.floor is not None or args.parameter) and not args.mutate:
         return _usage("--floor and --parameter go with --mutate")
@@ -617,6 +632,7 @@ def _coverage(root: Path | None, args: Arguments) -> int:
 
 
 def _mutate(compilation: Compilation, key: str, args: Arguments) -> int:
+    from rulesdsl.errors import visible_lines
     from rulesdsl.errors import RulesError
     from rulesdsl.project import mutation
     from rulesdsl.project.coverage import measure
@@ -663,6 +679,8 @@ def _names_a_file(text: str) -> bool:
         return False
 
 def _explain(root: Path | None, args: Arguments) -> int:
+    from rulesdsl.errors import visible_lines
+    from rulesdsl.project.build import shown_path
     import json
     from rulesdsl.modules.codegen import module_name
     from rulesdsl.errors import RulesError
@@ -698,6 +716,7 @@ def _explain(root: Path | None, args: Arguments) -> int:
 
 
 def _new(folder: Path, args: Arguments) -> int:
+    from rulesdsl.errors import visible
     from rulesdsl.errors import RulesError
     from rulesdsl.project.starter import StarterError, new_rulebook, write_starter
     if not folder.is_dir():
@@ -747,6 +766,9 @@ def _progress() -> Iterator[Callable[[str], Callable[[int, int], None] | None]]:
 
 
 def _build(root: Path, check_only: bool, notes: bool = False) -> int:
+    from rulesdsl import cache
+    from rulesdsl.errors import visible
+    from rulesdsl.project.build import add_charts, committed, compile_project, stale_outputs, write_outputs
     from rulesdsl.errors import RulesError
     from rulesdsl.project.build import OutputFolderError, check_output_folder
     from rulesdsl.project.settings import load_config

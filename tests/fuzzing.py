@@ -744,19 +744,16 @@ def _bound_twice(source: str) -> list[str]:
 @contextlib.contextmanager
 def html_cards_only() -> Iterator[None]:
     """`rulesdsl build` with HTML cards only: PDF rendering costs seconds a card."""
-    import rulesdsl.cli as cli
-    original = getattr(cli, "add_charts", None)
-    if original is None:
-        yield
-        return
+    import rulesdsl.project.build as build     # the command line imports add_charts from it when it builds
+    original = build.add_charts
 
     def add_charts(result, formats=("html", "pdf"), *args, **kwargs):
         return original(result, tuple(f for f in formats if f != "pdf"), *args, **kwargs)
-    cli.add_charts = add_charts
+    build.add_charts = add_charts
     try:
         yield
     finally:
-        cli.add_charts = original
+        build.add_charts = original
 
 
 @contextlib.contextmanager

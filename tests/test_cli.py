@@ -66,3 +66,20 @@ def test_check_one_file_outside_any_project(tmp_path):
     run = _rulesdsl("check", str(path), cwd=tmp_path)
     assert run.returncode == 1
     assert run.stderr.startswith(f"{path.as_posix()}:4:20: error: overrun.cost is measured in MP, not hexes")
+
+
+def test_version_help_and_usage_errors_import_no_stage_of_the_compiler():
+    """`--version`, `--help` and a wrong command end before any stage is imported (each costs start-up time
+    that an editor hook pays on every call): only the command line, the version and the standard library."""
+    import subprocess
+    import sys
+    probe = ("import sys\nfrom rulesdsl.cli import main\n"
+             "for argv in (['--version'], ['--help'], ['frob']):\n"
+             "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith('rulesdsl')))\n"
+             "print(sorted(m for m in ('lark', 'jinja2', 'weasyprint', 'cerberus', 'rich', 'babel', 'pygls') "
+             "if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    package, libraries = done.stdout.strip().splitlines()[-2:]
+    assert package == "['rulesdsl', 'rulesdsl.cli', 'rulesdsl.model', 'rulesdsl.model.papers', 'rulesdsl.version']"
+    assert libraries == "[]"

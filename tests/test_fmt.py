@@ -227,17 +227,17 @@ def test_one_bad_file_does_not_stop_the_others(project, capsys):
 
 
 def test_a_file_that_cannot_be_written_is_left_whole_and_the_others_are_written(project, capsys, monkeypatch):
-    import rulesdsl.cli
+    import rulesdsl.project.build as build     # the command line imports it when a command runs
     first = project.write("rulebooks/a.rules", MESSY)
     second = project.write("rulebooks/b.rules", MESSY.replace("series base", "series b"))
-    real = rulesdsl.cli.write_atomically
+    real = build.write_atomically
 
     def failing(file, content):
         if file.name == "a.rules":
             raise PermissionError(13, "Permission denied")
         real(file, content)
 
-    monkeypatch.setattr(rulesdsl.cli, "write_atomically", failing)
+    monkeypatch.setattr(build, "write_atomically", failing)
     code, out, err = project.run("fmt", capsys=capsys)
     assert code == 123
     assert "rulebooks/a.rules: error: cannot write the formatted file: Permission denied (file left as it is)" in err

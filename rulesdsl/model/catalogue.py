@@ -174,11 +174,8 @@ ACTIVITIES: dict[str, str] = {
 
 # What a `card` block may say (ir.Card): the papers, the reminders panel's topics (each a group of the
 # parameters in effect, charts.reminders), the swatch patterns, and the kinds of optional chart.
-# Papers by name, (width, height) in portrait: the office sizes, and the tabloid (11x17 in) and A3 sheets
-# that SCS chart sets are printed on.
-PAPERS: dict[str, tuple[str, str]] = {"a4": ("210mm", "297mm"), "letter": ("8.5in", "11in"),
-                                      "a3": ("297mm", "420mm"), "tabloid": ("11in", "17in")}
-CARD_PAPERS: tuple[str, ...] = tuple(PAPERS)
+# Papers by name (papers.py): (width, height) in portrait.
+from rulesdsl.model.papers import CARD_PAPERS as CARD_PAPERS, PAPERS as PAPERS  # noqa: E402
 CARD_REMINDERS: dict[str, str] = {
     "odds": "the odds ratio, its rounding, and attacks off either end of the table",
     "zoc": "zones of control: their reach and what entering or leaving one costs",
