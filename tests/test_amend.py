@@ -212,7 +212,7 @@ amend terrain effects chart {
     assert terrain is not None and terrain.origin == "new-scs"
     rows = {r.name.value: r for r in terrain.node.rows}
     assert rows["woods"].movement.amount == 3 and rows["woods"].combat.shift == -2
-    assert rows["village"].combat.shift == -1 and len(rows) == 14
+    assert rows["village"].combat.shift == -1 and len(rows) == 15
     assert [(a.key, a.origin) for a in terrain.amended] == [("woods", "tec")]
     assert "# row woods: movement 3, combat 2L, amended by tec" in generate(compilation.resolved["tec"])
 
