@@ -4,7 +4,7 @@
 
 Extends new-scs, which extends scs-1.8. Where they differ,
 the rules of the nearer rulebook take precedence.
-Rules in effect: 118 (91 from scs-1.8, 25 from new-scs, 2 from corridor).
+Rules in effect: 119 (91 from scs-1.8, 25 from new-scs, 3 from corridor).
 
 The rules engine answers, for a Situation (rulesdsl.runtime.situation), the
 questions players ask at the table, citing the rule of each step: zoc, move,
@@ -955,6 +955,12 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
         origin='corridor', source='rulebooks/games/corridor.rules:14',
         see=('6.0c',),
     ),
+    RuleEntry(
+        'G1.2', 'Dykes',
+        'Units holding a polder hex fight from behind its dykes: every attack on one, overruns included, is at -1 on both sides of the table.',
+        origin='corridor', source='rulebooks/games/corridor.rules:19',
+        see=('6.1f',),
+    ),
 ))
 
 # ---------------------------------------------------------------------------
@@ -1761,7 +1767,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='how supply is determined: a traced line or a range'),
     Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:401',
               meaning="what an out-of-supply unit's Attack Strength is multiplied by"),
-    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='corridor', source='rulebooks/games/corridor.rules:26',
+    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='corridor', source='rulebooks/games/corridor.rules:36',
               meaning="what an out-of-supply unit's Defense Strength is multiplied by"),
     Parameter('supply.out_of_supply_may_exploit', SUPPLY_OUT_OF_SUPPLY_MAY_EXPLOIT, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:404',
               meaning='whether out-of-supply units may exploit'),
@@ -2133,6 +2139,8 @@ MODIFIERS = (
     ModifierSpec('attacker-quality', 1, 'defender', lambda ctx: (_rt.min_of(ctx.attackers, None, lambda u1: u1.quality) > _rt.max_of(ctx.defenders, None, lambda u1: u1.quality)), rules=('drm',)),
     # defender-quality          -1  attacker  when max(defenders of quality) > max(attackers of quality)
     ModifierSpec('defender-quality', -1, 'attacker', lambda ctx: (_rt.max_of(ctx.defenders, None, lambda u1: u1.quality) > _rt.max_of(ctx.attackers, None, lambda u1: u1.quality)), rules=('drm',)),
+    # dyke-cover  -1  both  when defender_terrain is polder
+    ModifierSpec('dyke-cover', -1, 'both', lambda ctx: ctx.defender_terrain.has('polder'), rules=('drm',), game=True),
 )
 
 # ---------------------------------------------------------------------------

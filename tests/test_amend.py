@@ -674,3 +674,57 @@ def test_an_amended_game_turn_phase_is_marked_where_the_card_prints_it(project, 
     assert re.findall(r'<span class="break">([^<]*)</span><sup class="own-mark">', game_turn.group(1)) == \
         ["End of turn"]
     assert "<sup" not in html.split('<ol class="sequence">')[1].split("</ol>")[1].split("</section>")[0]
+
+
+# ---- die roll modifiers: a game adds or changes one DRM and keeps the others ---------------------------
+def test_a_drm_amendment_adds_and_replaces_one_modifier_and_the_game_owns_them(project):
+    project.add_repo_rulebooks()
+    path = project.write("rulebooks/games/drm.rules", '''game drm "DRM" version "1.0" extends new-scs
+
+rule G1.0 "Stacking" {
+  summary "Five steps."
+  stacking.limit = 5 steps
+}
+
+rule G1.1 "Mud" {
+  summary "Mud."
+}
+
+amend die roll modifiers [G1.1] cap 2 {
+  defender-density  +2  defender  when count(defenders) >= 3
+  mud               -1  both      when defender_terrain is woods
+}
+''')
+    compilation = compile_project(project.root, [path])
+    assert compilation.diagnostics == []
+    modifiers = compilation.resolved["drm"].modifiers
+    assert modifiers is not None and modifiers.origin == "new-scs" and modifiers.node.cap == 2
+    names = [m.name.value for m in modifiers.node.modifiers]
+    assert names[-1] == "mud" and len(names) == 9 and names.count("defender-density") == 1
+    assert {m.name.value: m.value for m in modifiers.node.modifiers}["defender-density"] == 2
+    assert [(a.key, a.origin) for a in modifiers.amended] == [("defender-density", "drm"), ("mud", "drm"),
+                                                              ("cap", "drm")]
+    module = compilation.outputs["generated/drm.py"]
+    assert "ModifierSpec('mud', -1, 'both'" in module and "game=True" in module.split("ModifierSpec('mud'")[1][:200]
+    assert "game=True" not in module.split("ModifierSpec('attacker-armor-advantage'")[1].split("ModifierSpec(")[0]
+
+
+def test_a_drm_amendment_that_changes_nothing_or_misspells_an_inherited_one_is_an_error(project):
+    project.add_repo_rulebooks()
+    path = project.write("rulebooks/games/drm.rules", '''game drm "DRM" version "1.0" extends new-scs
+
+rule G1.0 "Stacking" {
+  summary "Five steps."
+  stacking.limit = 5 steps
+}
+
+amend die roll modifiers {
+  defender-density  +1  defender  when count(defenders) >= 3
+  defender-densty   +2  defender  when count(defenders) >= 3
+}
+''')
+    found = [(d.span.line, d.span.column, d.message, d.hint) for d in compile_project(project.root, [path]).diagnostics]
+    assert found == [
+        (9, 3, "amendment of die roll modifier 'defender-density' changes nothing: new-scs already has the same DRM",
+         "delete the line, or give the value the game changes it to"),
+        (10, 3, "the die roll modifiers of new-scs have no 'defender-densty'", "did you mean 'defender-density'?")]

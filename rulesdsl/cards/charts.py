@@ -907,18 +907,40 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
         name = t(noun)
         if chart.origin == me and inherited:
             out.append({"rule": cites or name.text, "title": name, "kind": "replaced",
-                        "kind_label": t("exceptions.replaced", "replaced"), "summary": None, "settings": []})
+                        "kind_label": _chart_kind(t, "replaced", field_name), "summary": None, "settings": []})
         own = [a for a in chart.amended if a.origin == me]
         if own:
+            # the rules the title's own amendment cites (its G1.2), else the chart's
+            mine = [b for b in getattr(resolved.rulebook, field_name) if getattr(b, "amend", False)]
+            cites = (_refs(resolved, mine[0].cites) if mine and mine[0].cites else "") or cites
             out.append({"rule": cites or name.text, "title": name, "kind": "amended",
-                        "kind_label": t("exceptions.amended", "amended"), "summary": None,
-                        "settings": [_amended_item(field_name, a, t) for a in own]})
+                        "kind_label": _chart_kind(t, "amended", field_name), "summary": None,
+                        "settings": [_amended_item(field_name, a, t, resolved) for a in own]})
     return out
 
 
-def _amended_item(field_name: str, amended: ir.Amended, t: Labeler) -> dict[str, Any]:
-    """One item of a chart the title amends: a terrain row or cell, a phase of a turn, a CRT cell or column."""
+def _chart_kind(t: Labeler, kind: str, field_name: str) -> Label:
+    """'amended' or 'replaced' said of a chart: a language whose words agree with the chart's name (French:
+    le tableau modifié, les modificateurs modifiés) labels each chart's kind; the rule's word otherwise."""
+    specific = f"exceptions.{kind}.{field_name}"
+    return t(specific) if t.says(specific) else t(f"exceptions.{kind}", kind)
+
+
+def _amended_item(field_name: str, amended: ir.Amended, t: Labeler, resolved: ir.Resolved) -> dict[str, Any]:
+    """One item of a chart the title amends: a terrain row or cell, a phase of a turn, a CRT cell or column, a
+    die roll modifier (in the words its chart prints) or their cap."""
     text = amended.text
+    if field_name == "modifiers" and resolved.modifiers is not None:
+        if amended.key == "cap":
+            return {"name": amended.key, "meaning": t("modifiers.cap"),
+                    "value": Label(f"±{resolved.modifiers.node.cap}"), "rule": ""}
+        found = next(m for m in resolved.modifiers.node.modifiers if m.name.value == amended.key)
+        side = t(f"side.{found.side}")
+        when = player_text(t, f"when.modifier.{found.name.value}", _condition_text(found.condition, t, resolved),
+                           f"die roll modifier '{found.name.value}'")
+        return {"name": amended.key, "meaning": t.name("modifier", amended.key),
+                "value": Label(f"{signed(found.value)} {side.text}, {when.text}", side.fallback or when.fallback),
+                "rule": ""}
     if field_name == "terrain":     # "woods" or "woods combat": "woods: combat 2L"
         name = amended.key.split(" ", 1)[0]
         meaning = t.name("terrain", name)

@@ -39,6 +39,10 @@ class Labeler:
                 return layer[lang][key]
         return None
 
+    def says(self, key: str) -> bool:
+        """Whether the card's own language has a label `key` (no English stands in for it)."""
+        return self._find(self.lang, key) is not None
+
     def has(self, key: str) -> bool:
         """Whether some language has a label `key`."""
         return any(key in texts for layer in self.layers for texts in layer.values())

@@ -154,7 +154,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
                         f"amendment of a {noun} that no rulebook this one extends defines", node.span,
                         f"there is no inherited {noun} to amend: write the whole chart, without amend"))
                     continue
-                amend: Any = {"terrain": _amend_terrain, "results": _amend_results, "sequence": _amend_sequence}[field]
+                amend: Any = {"terrain": _amend_terrain, "results": _amend_results, "sequence": _amend_sequence,
+                              "modifiers": _amend_modifiers}[field]
                 if field == "results":    # its cells read in the codes in effect here: this book's, or inherited
                     codes: ir.ResultCodes | None = book.result_codes[0] if book.result_codes else \
                         charts["result_codes"].node if "result_codes" in charts else None
@@ -678,6 +679,38 @@ def _not_in_rule(name: str, parameter: ir.Parameter, rule: ir.Rule, inherited: i
     near = suggest(name, names)
     return Diagnostic(message, parameter.name.span, near or (
         "it sets " + ", ".join(names) if names else "it sets no parameter: an amendment changes parameters only"))
+
+
+def _amend_modifiers(chart: ir.Modifiers, inherited: ir.Effective[ir.Modifiers], origin: str,
+                     problems: list[Diagnostic]) -> ir.Effective[ir.Modifiers]:
+    """`amend die roll modifiers { mud -1 both when ... }`: a DRM listed replaces the inherited one of its
+    name, or is added after the others; the others as inherited, and the cap unless the amendment gives one."""
+    entries = list(inherited.node.modifiers)
+    where = {m.name.value: i for i, m in enumerate(entries)}
+    new: list[ir.Amended] = []
+    for modifier in chart.modifiers:
+        name = modifier.name.value
+        if name not in where:
+            near = suggest(name, where, cutoff=0.8)
+            if near is not None:     # a misspelt inherited DRM, not a new one
+                problems.append(Diagnostic(f"the die roll modifiers of {inherited.origin} have no '{name}'",
+                                           modifier.name.span, near))
+                continue
+            where[name] = len(entries)
+            entries.append(modifier)
+        else:
+            old = entries[where[name]]
+            if old.text.split() == modifier.text.split():
+                problems.append(_nothing_changes(f"die roll modifier '{name}'", inherited, name, "the same DRM",
+                                                 modifier.span))
+                continue
+            entries[where[name]] = modifier
+        new.append(ir.Amended(key=name, text=" ".join(modifier.text.split()), origin=origin, span=modifier.span))
+    cap = chart.cap if chart.cap is not None else inherited.node.cap
+    if chart.cap is not None and chart.cap != inherited.node.cap:
+        new.append(ir.Amended(key="cap", text=f"cap {chart.cap}", origin=origin, span=chart.span))
+    node = dataclasses.replace(inherited.node, modifiers=tuple(entries), cap=cap)
+    return _amended(inherited, node, new)
 
 
 def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainChart], origin: str,

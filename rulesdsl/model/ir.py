@@ -408,6 +408,7 @@ class Modifiers:
     cites: tuple[Text, ...]
     cap: int | None
     modifiers: tuple[Modifier, ...]
+    amend: bool = False   # `amend die roll modifiers`: replaces (or adds) only the DRMs it lists
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

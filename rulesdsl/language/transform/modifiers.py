@@ -15,12 +15,13 @@ class ModifierBuilder(Builder):
 
     @v_args(meta=True)
     def modifiers(self, meta: Meta, items: list[Any]) -> Any:
-        override, title, cites, items = self._leading(items)
+        amend = bool(items) and self._is(items[0], "AMEND")
+        override, title, cites, items = self._leading(items[1:] if amend else items)
         cap = None
         if items and self._is(items[0], "NUMBER"):
             cap = self._whole(items.pop(0))
         return ir.Modifiers(span=self._span(meta), override=override, title=title, cites=cites, cap=cap,
-                            modifiers=tuple(items))
+                            modifiers=tuple(items), amend=amend)
 
     @v_args(meta=True)
     def modifier(self, meta: Meta, items: list[Any]) -> Any:
