@@ -677,7 +677,7 @@ def test_an_amended_game_turn_phase_is_marked_where_the_card_prints_it(project, 
 
 
 # ---- die roll modifiers: a game adds or changes one DRM and keeps the others ---------------------------
-def test_a_drm_amendment_adds_and_replaces_one_modifier_and_the_game_owns_them(project):
+def test_a_drm_amendment_adds_and_replaces_one_modifier_and_the_game_owns_them(project, capsys):
     project.add_repo_rulebooks()
     path = project.write("rulebooks/games/drm.rules", '''game drm "DRM" version "1.0" extends new-scs
 
@@ -707,6 +707,16 @@ amend die roll modifiers [G1.1] cap 2 {
     module = compilation.outputs["generated/drm.py"]
     assert "ModifierSpec('mud', -1, 'both'" in module and "game=True" in module.split("ModifierSpec('mud'")[1][:200]
     assert "game=True" not in module.split("ModifierSpec('attacker-armor-advantage'")[1].split("ModifierSpec(")[0]
+
+    # the card lists the game's DRMs and the cap in players' words, cited by the game's own rule
+    code, html, err = project.run("chart", "drm", "--format", "html", "--out", "-", capsys=capsys)
+    assert code == 0, err
+    lines = _exceptions(html)
+    at = lines.index("G1.1 Die Roll Modifiers (amended)")
+    assert lines[at + 1:at + 4] == ["Defender density: +2 defender side, there are 3 or more defending units",
+                                    "Mud: −1 both sides, the defender&#39;s terrain is woods",
+                                    "Net DRM on each side at most: ±2"]
+    assert "defender_terrain" not in html
 
 
 def test_a_drm_amendment_that_changes_nothing_or_misspells_an_inherited_one_is_an_error(project):

@@ -3,7 +3,6 @@ as the designer types, hover on a parameter, formatting through `fmt`."""
 from __future__ import annotations
 
 import re
-import shutil
 import sys
 from pathlib import Path
 

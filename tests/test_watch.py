@@ -12,7 +12,6 @@ import sys
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 GAME = '''game demo "Demo" version "1.0" extends scs-1.8
 

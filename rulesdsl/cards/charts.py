@@ -930,11 +930,12 @@ def _amended_item(field_name: str, amended: ir.Amended, t: Labeler, resolved: ir
     """One item of a chart the title amends: a terrain row or cell, a phase of a turn, a CRT cell or column, a
     die roll modifier (in the words its chart prints) or their cap."""
     text = amended.text
-    if field_name == "modifiers" and resolved.modifiers is not None:
-        if amended.key == "cap":
-            return {"name": amended.key, "meaning": t("modifiers.cap"),
-                    "value": Label(f"±{resolved.modifiers.node.cap}"), "rule": ""}
-        found = next(m for m in resolved.modifiers.node.modifiers if m.name.value == amended.key)
+    found = next((m for m in resolved.modifiers.node.modifiers if m.name.value == amended.key), None) \
+        if field_name == "modifiers" and resolved.modifiers is not None else None
+    if field_name == "modifiers" and resolved.modifiers is not None and amended.key == "cap":
+        return {"name": amended.key, "meaning": t("modifiers.cap"),
+                "value": Label(f"±{resolved.modifiers.node.cap}"), "rule": ""}
+    if found is not None:
         side = t(f"side.{found.side}")
         when = player_text(t, f"when.modifier.{found.name.value}", _condition_text(found.condition, t, resolved),
                            f"die roll modifier '{found.name.value}'")
