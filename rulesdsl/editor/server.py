@@ -41,7 +41,7 @@ from rulesdsl.language.source import Source
 from rulesdsl.model import codes, ir
 from rulesdsl.model.walk import walk
 from rulesdsl.runtime.notation import Result
-from rulesdsl.project.build import Compilation, compile_project, find_root, shown_path
+from rulesdsl.project.build import Compilation, compile_project, find_root, lineage, shown_path
 from rulesdsl.project.settings import load_config
 from rulesdsl.version import __version__
 
@@ -139,19 +139,7 @@ def dependents(server: LanguageServer, uri: str) -> list[str]:
     compilation, root, shown = _compile(server, uri)
     books = compilation.rulebooks
     edited = next((key for key, book in books.items() if book.path == shown), None)
-
-    def extends_edited(key: str) -> bool:
-        seen: set[str] = set()
-        while key in books and key not in seen:
-            seen.add(key)
-            parent = books[key].extends
-            if parent is None:
-                return False
-            if parent.value == edited:
-                return True
-            key = parent.value
-        return False
-    extending = {book.path for key, book in books.items() if edited is not None and extends_edited(key)}
+    extending = {book.path for key, book in books.items() if edited is not None and edited in lineage(books, key)[1:]}
     return sorted(u for u in server.workspace.text_documents if u != uri and shown_path(_path(u), root) in extending)
 
 

@@ -204,7 +204,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                 "each rulebook needs an id of its own"))
             continue
         index[key] = rulebook
-    related = _related(index, focus) if focus is not None else None
+    related, resolving = _focused(index, focus) if focus is not None else (None, None)
     for shown, rulebook in parsed.items():
         key = rulebook.id.value
         if index.get(key) is not rulebook or (related is not None and key not in related):
@@ -228,7 +228,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     for key, rulebook in sorted(index.items()):
         if rulebook.kind.value == "labels" or (key in result.library and key not in library_ids):
             continue   # a library rulebook is resolved as part of each rulebook that extends it
-        if related is not None and key not in related - _ancestors_only(index, focus or ()):
+        if resolving is not None and key not in resolving:
             continue    # the editor's: what the documents extend is resolved as part of each of them
         if failed and rulebook.extends is not None and rulebook.extends.value not in index:
             continue  # the rulebook it extends may be one that failed to parse
@@ -324,33 +324,23 @@ def _check(rulebook: ir.Rulebook, parameters: dict[str, ir.Declared] | None) -> 
     return problems
 
 
-def _ancestors_only(index: Mapping[str, ir.Rulebook], paths: Collection[str]) -> set[str]:
-    """The ids of the rulebooks that those at `paths` extend and that are not themselves at `paths`."""
-    out: set[str] = set()
-    for rulebook in index.values():
-        if rulebook.path not in paths:
-            continue
-        parent = rulebook.extends
-        while parent is not None and parent.value in index and parent.value not in out \
-                and index[parent.value].path not in paths:
-            out.add(parent.value)
-            parent = index[parent.value].extends
+def lineage(index: Mapping[str, ir.Rulebook], key: str) -> list[str]:
+    """The id `key`, then the ids of the rulebooks it extends, nearest first, as far as `index` holds them."""
+    out: list[str] = []
+    while key in index and key not in out:
+        out.append(key)
+        extends = index[key].extends
+        key = extends.value if extends is not None else ""
     return out
 
 
-def _related(index: Mapping[str, ir.Rulebook], paths: Collection[str]) -> set[str]:
-    """The ids of the rulebooks at `paths`, of those they extend and of those that extend them."""
-    def ancestors(key: str) -> list[str]:
-        out: list[str] = []
-        while key in index and key not in out:
-            out.append(key)
-            extends = index[key].extends
-            key = extends.value if extends is not None else ""
-        return out
+def _focused(index: Mapping[str, ir.Rulebook], paths: Collection[str]) -> tuple[set[str], set[str]]:
+    """(the ids of the rulebooks at `paths`, of those they extend and of those that extend them; the ids of
+    those to resolve: all but what the rulebooks at `paths` only extend)."""
     focused = {key for key, rulebook in index.items() if rulebook.path in paths}
-    related = {a for key in focused for a in ancestors(key)}
-    related |= {key for key in index if focused & set(ancestors(key))}
-    return related
+    above = {a for key in focused for a in lineage(index, key)} - focused
+    below = {key for key in index if focused & set(lineage(index, key))}
+    return above | below, below
 
 
 def _from_library(parsed: dict[str, ir.Rulebook], library: Library, root: Path | None,
