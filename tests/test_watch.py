@@ -130,3 +130,49 @@ def test_a_preview_port_in_use_is_refused_before_any_build(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip() == f"rulesdsl: error: cannot serve the preview on port {port}: Address already in use"
     assert done.stdout == "" and not (tmp_path / "generated").exists()
+
+
+def test_ctrl_c_during_a_build_stops_the_watch_as_one_during_a_wait(tmp_path):
+    """Ctrl-C lands where it lands: a build, or the instant after one, is not inside watchfiles' wait (which
+    swallows it). It must end the same way: "stopped", the last build's status, no traceback. The failure
+    this holds came from CI, where a signal sent just after "watching" reached the loop between two waits."""
+    from rulesdsl.editor.watch import watch
+    (tmp_path / "rulebooks").mkdir()
+    rulebook = tmp_path / "rulebooks" / "demo.rules"
+    rulebook.write_text(GAME, encoding="utf-8")
+    said: list[str] = []
+    builds: list[int] = []
+
+    def build() -> int:
+        builds.append(1)
+        if len(builds) == 2:
+            raise KeyboardInterrupt
+        return 0
+
+    def save_after_start() -> None:
+        for _ in range(200):
+            if any(line.startswith("watching ") for line in said):
+                break
+            time.sleep(0.05)
+        rulebook.write_text(GAME.replace("6 steps", "7 steps"), encoding="utf-8")
+
+    saver = threading.Thread(target=save_after_start)
+    saver.start()
+    status = watch(tmp_path, build, [tmp_path / "rulebooks"], charts=tmp_path / "generated" / "charts",
+                   say=said.append)
+    saver.join()
+    assert len(builds) == 2
+    assert said[-2:] == ["changed: rulebooks/demo.rules: building", "stopped"]
+    assert status == 0, "the last build that finished succeeded"
+
+
+def test_ctrl_c_during_the_first_build_stops_with_nothing_built():
+    from pathlib import Path
+    from rulesdsl.editor.watch import watch
+    said: list[str] = []
+
+    def build() -> int:
+        raise KeyboardInterrupt
+
+    assert watch(Path("."), build, [], charts=Path("generated/charts"), say=said.append) == 1
+    assert said == ["stopped"]

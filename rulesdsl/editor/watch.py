@@ -115,15 +115,16 @@ def watch(root: Path, build: Callable[[], int], folders: Iterable[Path], *, char
     """Build now, then again after each batch of saved changes, until interrupted (or `stop` is set); the
     last build's exit status."""
     preview = Preview(charts, preview_port) if preview_port is not None else None   # a port in use: before any build
-    status = build()
-    if preview is not None:
-        preview.start()
-        say(f"preview: {preview.url} (the cards reload after each build)")
-    logging.getLogger("watchfiles").setLevel(logging.ERROR)   # its own "stopping" line: ours says it
-    watched = [p for p in (*folders, root / SETTINGS) if p.exists()]
-    shown = ", ".join(_shown(p, root) for p in watched)
-    say(f"watching {shown}; Ctrl-C to stop")
+    status = 1      # what an interrupted first build leaves: nothing known to be built
     try:
+        status = build()
+        if preview is not None:
+            preview.start()
+            say(f"preview: {preview.url} (the cards reload after each build)")
+        logging.getLogger("watchfiles").setLevel(logging.ERROR)   # its own "stopping" line: ours says it
+        watched = [p for p in (*folders, root / SETTINGS) if p.exists()]
+        shown = ", ".join(_shown(p, root) for p in watched)
+        say(f"watching {shown}; Ctrl-C to stop")
         for changes in watchfiles.watch(*watched, watch_filter=_counts, stop_event=stop, raise_interrupt=False):
             names = sorted({_shown(Path(path), root) for _, path in changes})
             say(f"changed: {', '.join(names)}: building")
@@ -131,6 +132,8 @@ def watch(root: Path, build: Callable[[], int], folders: Iterable[Path], *, char
             if preview is not None:
                 preview.built()
             say("watching; Ctrl-C to stop")
+    except KeyboardInterrupt:
+        pass    # Ctrl-C outside watchfiles' wait (in a build, or just after one): the same stop as within it
     finally:
         if preview is not None:
             preview.stop()
