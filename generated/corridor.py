@@ -938,7 +938,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.0', 'Hex Control',
         'A player controls a hex by occupying it or moving through it with a unit; a ZOC alone is not enough; control may change hands.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1616',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1642',
         notes=(
             'Games may say hold, capture or take for control.',
         ),
@@ -1557,9 +1557,9 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether units with no printed Attack Strength (barrage, supply or defence-only values) may join an attack'),
     Parameter('combat.zero_strength_may_attack', COMBAT_ZERO_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:709',
               meaning='whether units with a printed Attack Strength of zero may join an attack'),
-    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1618',
+    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1644',
               meaning='whether a unit gains control of a hex by moving through it'),
-    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1619',
+    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1645',
               meaning='whether a ZOC alone gives control of a hex'),
     Parameter('exploitation.full_allowance', EXPLOITATION_FULL_ALLOWANCE, rule='11.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1137',
               meaning='whether exploiting units may use their whole Movement Allowance'),
@@ -1767,7 +1767,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='how supply is determined: a traced line or a range'),
     Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:401',
               meaning="what an out-of-supply unit's Attack Strength is multiplied by"),
-    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='corridor', source='rulebooks/games/corridor.rules:36',
+    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='corridor', source='rulebooks/games/corridor.rules:48',
               meaning="what an out-of-supply unit's Defense Strength is multiplied by"),
     Parameter('supply.out_of_supply_may_exploit', SUPPLY_OUT_OF_SUPPLY_MAY_EXPLOIT, rule='12.2', origin='new-scs', source='rulebooks/series/new-scs.rules:404',
               meaning='whether out-of-supply units may exploit'),
@@ -2140,7 +2140,7 @@ MODIFIERS = (
     # defender-quality          -1  attacker  when max(defenders of quality) > max(attackers of quality)
     ModifierSpec('defender-quality', -1, 'attacker', lambda ctx: (_rt.max_of(ctx.defenders, None, lambda u1: u1.quality) > _rt.max_of(ctx.attackers, None, lambda u1: u1.quality)), rules=('drm',)),
     # dyke-cover  -1  both  when defender_terrain is polder
-    ModifierSpec('dyke-cover', -1, 'both', lambda ctx: ctx.defender_terrain.has('polder'), rules=('drm',), game=True),
+    ModifierSpec('dyke-cover', -1, 'both', lambda ctx: ctx.defender_terrain.has('polder'), rules=('G1.2',), game=True),
 )
 
 # ---------------------------------------------------------------------------

@@ -160,7 +160,7 @@ def test_explain_gives_the_whole_answer_and_reads_done_lines(project, capsys):
     code, out, err = project.run("explain", "scs-1.8", situation, "attack", "b", "on", "3.02", capsys=capsys)
     assert (code, err) == (0, "")
     assert "unit e was attacked once this Combat Phase, and the limit is 1 [rule 7.2d; combat.attacks_per_phase" in out
-    assert out.endswith("answer: refused\n")
+    assert out.endswith("answer: refused [7.2d]\n"), "the rules that refuse it, as an expect line writes them"
     code, out, _ = project.run("explain", "scs-1.8", situation, "stack", "2.02", capsys=capsys)
     assert code == 0 and out.endswith("answer: legal size 2\n")
 
@@ -235,3 +235,125 @@ def test_explain_engages_and_refuses_saved_mps(project, capsys):
     code, _, err = project.run("explain", "scs-1.8", situation, "engage", "x", "on", "3.02", "arrived", "zz",
                                capsys=capsys)
     assert code == 1 and "no unit 'zz' in this situation" in err
+
+
+# ---- why not, the paths a retreat leaves, and the dice apart ---------------------------------------------------
+def test_refusals_retreat_paths_and_dice_read_and_print_as_written():
+    text = MAP + ("expect overrun a from 2.02 on 3.03 refused [6.0 6.0b]\n"
+                  "expect retreat e 2 from a loss 0 via 4.02 5.02 not via 3.01 4.01 apart\n"
+                  "expect retreat e 1 from a loss 1 together\n"
+                  "expect combat a on 3.02 roll white 4 red 3 result -/D1r2\n")
+    written = _situation(text).expectations
+    assert [f"{query_text(e)} {result_text(e.result, e.kind)}" for e in written] == [
+        "overrun a from 2.02 on 3.03 refused [6.0 6.0b]",
+        "retreat e 2 from a loss 0 via 4.02 5.02 not via 3.01 4.01 apart",
+        "retreat e 1 from a loss 1 together",
+        "combat a on 3.02 roll white 4 red 3 result -/D1r2"]
+    overrun, apart, together, combat = written
+    assert [t.value for t in overrun.result.refused_by] == ["6.0", "6.0b"]
+    assert [h.value for h in apart.result.absent] == ["3.01", "4.01"] and apart.result.apart is True
+    assert together.result.apart is False and together.result.absent == ()
+    assert combat.result.dice == (4, 3) and combat.result.roll is None
+
+
+def test_a_die_off_its_faces_is_an_error_at_the_die():
+    with pytest.raises(RulesError) as error:
+        _situation(MAP + "expect combat a on 3.02 roll white 3 red 7\n")
+    [problem] = error.value.diagnostics
+    assert problem.message == "a die shows 1 to 6, not 7" and (problem.span.line, problem.span.column) == (9, 42)
+
+
+REFUSALS = '''game drill "Drill" version "0.1" extends scs-1.8
+
+rule G1.0 "Stacking" {
+  summary "Six steps a hex."
+  stacking.limit = 6 steps
+}
+
+example "Why not, and where to" [G1.0] {
+  map 7.02 - 13.11 open
+  hexside 11.05/10.05 river
+  phase movement
+  phasing blue
+  unit 5 blue 7-8-9 at 11.08 steps 3 type armor can exploit
+  unit 6 blue 7-8-9 at 12.08 steps 3 type armor can exploit
+  unit 7 red 2-3-5 at 11.05 steps 2 type infantry
+  unit 8 red 2-3-5 at 11.05 steps 2 type infantry
+  expect overrun 5 6 from 11.06 on 11.05 refused [6.0 6.0b]
+  expect retreat 7 8 1 from 5 loss 0 via 11.04 not via 10.05 apart
+}
+'''
+
+
+def test_check_compares_the_refusing_rules_the_paths_and_parting(project, capsys):
+    project.add_repo_rulebooks()
+    path = project.write("rulebooks/games/drill.rules", REFUSALS)
+    code, out, err = project.run("check", str(path), capsys=capsys)
+    assert (code, err) == (0, ""), err
+
+
+@pytest.mark.parametrize("wrong, message, column", [
+    ("refused [6.0 6.0b]", "expected refused [6.0b], computed refused [6.0 6.0b]", 10),
+    ("not via 10.05", "expected loss 0 via 11.04 not via 11.06 apart, computed loss 0 via 11.04 not via "
+                      "(11.06 is open) apart", 10),
+    ("apart", "expected loss 0 via 11.04 not via 10.05 together, computed loss 0 via 11.04 not via 10.05 apart", 10),
+])
+def test_a_wrong_refusal_path_or_parting_is_an_error_at_its_line(project, capsys, wrong, message, column):
+    right = {"refused [6.0 6.0b]": "refused [6.0b]", "not via 10.05": "not via 11.06", "apart": "together"}[wrong]
+    project.add_repo_rulebooks()
+    path = project.write("rulebooks/games/drill.rules", REFUSALS.replace(wrong, right))
+    code, _, err = project.run("check", str(path), capsys=capsys)
+    assert code == 1 and f":{column}: error: {message}\n" in err, err
+
+
+def test_a_refusal_citing_no_rule_in_effect_is_an_error_with_a_suggestion(project, capsys):
+    project.add_repo_rulebooks()
+    path = project.write("rulebooks/games/drill.rules", REFUSALS.replace("[6.0 6.0b]", "[6.0 6.0x]"))
+    code, _, err = project.run("check", str(path), capsys=capsys)
+    assert code == 1 and "error: reference to rule 6.0x, which is not in effect" in err and "did you mean" in err, err
+
+
+DICE = '''game dykes "Dykes" version "0.1" extends new-scs
+
+rule G1.0 "Stacking" {
+  summary "Five steps a hex."
+  stacking.limit = 5 steps
+}
+
+example "The dice apart" [G1.0] {
+  map 1.01 - 8.08 open
+  phase combat
+  phasing blue
+  unit a blue 6-4-4 at 4.03 type infantry
+  unit d red 2-2-4 at 4.04 steps 2 type infantry
+  expect combat a on 4.04 odds 3:1 roll white 4 red 3 result -/D2r2
+}
+'''
+
+
+def test_the_white_and_the_red_die_reach_a_rulebook_that_reads_them(project, capsys):
+    project.add_repo_rulebooks()
+    path = project.write("rulebooks/games/dykes.rules", DICE)
+    code, _, err = project.run("check", str(path), capsys=capsys)
+    assert code == 0 and "error" not in err, err
+    # a total where the rulebook reads the dice apart: said in the notation's words, at the line
+    project.write("rulebooks/games/dykes.rules", DICE.replace("roll white 4 red 3", "roll 7"))
+    code, _, err = project.run("check", str(path), capsys=capsys)
+    assert code == 1 and ":14:10: error: this rulebook reads the white and the red die apart, not their total: " \
+                         "write `roll white W red R`, the two dice that made 7" in err, err
+
+
+@pytest.mark.parametrize("cell, steps, text", [
+    ("- / D1r1", (0, 0, 0, 0), "- / -"),
+    ("- / D1r1", (0, 0, 1, 0), "- / D1"),
+    ("A1 / D2r2", (1, 0, 1, 1), "A1 / D1r1"),
+    ("D1r1*", (0, 0, 0, 2), "Dr2*"),
+    ("D2(1)", (0, 0, 0, 1), "D2(1) (adjusted)"),        # a cell in another notation keeps its text, marked
+])
+def test_an_adjusted_result_is_written_as_the_table_writes_its_cells(cell, steps, text):
+    from rulesdsl.runtime.combat import adjusted_text
+    from rulesdsl.runtime.notation import Result
+    sides = cell.split(" / ")
+    read = Result(text=cell, breakthrough=cell.endswith("*"))
+    adjusted = Result(*steps, text=cell)
+    assert len(sides) <= 2 and adjusted_text(read, adjusted) == text

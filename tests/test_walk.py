@@ -168,7 +168,9 @@ example "Every line" [1.0] {
   expect advance 6 into 5.05 after 2 breakthrough via 6.05 hexes 3
   expect supply 6 in
   expect overrun 6 from 4.04 on 5.05 allowed cost 5
-  expect exploit 7 refused
+  expect exploit 7 refused [1.0]
+  expect retreat 7 2 from 6 loss 0 via 6.05 7.05 not via 4.05 3.05 apart
+  expect combat 6 on 5.05 roll white 1 red 6 result A1
   expect attack 6 on 5.05 allowed
   expect retreat 7 2 from 6 refuse 1 loss 1 via 6.05 7.05
   expect retreat 7 1 eliminated
@@ -235,6 +237,8 @@ def _mutated(value):
         return value + 1
     if isinstance(value, str):    # a roll label stays a roll label (`13+9` is no roll the grammar reads)
         return "99" if re.fullmatch(r"[0-9]+(?:-[0-9]*|\+)?", value) and value != "99" else value + "9"
+    if isinstance(value, tuple) and value and all(type(v) is int for v in value):   # the dice: each stays a die
+        return value[:-1] + (value[-1] % 6 + 1,)
     if isinstance(value, tuple) and value:
         return value[:-1]
     return None

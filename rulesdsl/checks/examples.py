@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model import ir
 from rulesdsl.errors import Diagnostic, Span
-from rulesdsl.runtime.combat import Resolution
+from rulesdsl.runtime.combat import DiceApartNeeded, Resolution
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.ruleset import Step
@@ -66,6 +66,7 @@ def _hexes(items: Iterable[Hex]) -> list[str]:
 
 def _set_text(inside: Sequence[str], outside: Sequence[str]) -> str:
     return " ".join([*inside, *(["not", *outside] if outside else [])])
+
 
 
 def _engine_call(what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
@@ -190,6 +191,12 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                 "must_also_attack": list(verdict.must_also_attack)}
         steps = verdict.steps
         ruling(r.ruling if r else None, verdict.allowed, ir.Ruling.ALLOWED, ir.Ruling.REFUSED)
+        refusing = verdict.refused_by
+        data["refused_by"] = list(refusing)
+        if not verdict.allowed and (refusing if r is None else r.refused_by is not None):
+            shown.append("[" + " ".join(refusing) + "]")
+        if r is not None and r.refused_by is not None:
+            ok = ok and not verdict.allowed and set(refusing) == {t.value for t in r.refused_by}
         if verdict.allowed and (r is None or r.amount is not None) and verdict.cost is not None:
             shown += ["cost", str(verdict.cost)]
         if r is not None and r.amount is not None:
@@ -214,7 +221,7 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
         retreat = _engine_call("retreat", engine.retreat, situation, units, e.count or 0,
                                attackers=[u.value for u in e.others], refuse=e.refuse or 0)
         data = {"units": list(retreat.units), "hexes": retreat.hexes, "paths": [_hexes(p) for p in retreat.paths],
-                "loss": retreat.loss, "eliminated": retreat.eliminated}
+                "loss": retreat.loss, "eliminated": retreat.eliminated, "apart": retreat.apart}
         steps = retreat.steps
         if retreat.eliminated:
             shown.append("eliminated")
@@ -232,8 +239,19 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                               "(not a legal path: " + (" or ".join(" ".join(_hexes(p)) for p in retreat.paths)
                                                        or "none") + ")"]
                     ok = ok and legal
+                if r.absent and not retreat.eliminated:
+                    path = tuple(Hex.parse(h.value) for h in r.absent)
+                    closed = path not in {tuple(p) for p in retreat.paths}
+                    shown += ["not", "via", " ".join(h.value for h in r.absent) if closed else
+                              "(" + " ".join(h.value for h in r.absent) + " is open)"]
+                    ok = ok and closed
+                if r.apart is not None and not retreat.eliminated:
+                    shown.append("apart" if retreat.apart else "together")
+                    ok = ok and retreat.apart == r.apart
         elif retreat.paths and retreat.paths[0] and not retreat.eliminated:   # as an expect line writes it
             shown += ["via", " ".join(_hexes(retreat.paths[0]))]
+            if len(retreat.units) > 1 and not retreat.split:
+                shown.append("apart" if retreat.apart else "together")
     elif kind == ir.ExpectKind.ADVANCE:
         advance = _engine_call("advance", engine.advance, situation, units, hexes[0], e.count or 0,
                                overrun=e.overrun, defender_destroyed=e.destroyed, refused=e.refuse or 0,
@@ -285,10 +303,15 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         raise Unanswerable(f"the combat cannot be made: {'; '.join(engagement.reasons)}")
     combat = as_combat(situation, engagement.attackers, engagement.defenders, engagement.terrain_hex,
                        overrun=expectation.overrun, situations=[d.value for d in expectation.declared])
-    roll = r.roll if r is not None and r.roll is not None else None
+    roll: int | tuple[int, int] | None = None
+    if r is not None:
+        roll = r.dice if r.dice is not None else r.roll     # the dice apart, for a rulebook that reads them
     try:
         # odds and column need no roll (and no table for the odds); a result needs both
         resolution = module.ENGINE.assess(combat) if roll is None else module.resolve_combat(combat, roll)
+    except DiceApartNeeded:
+        raise Unanswerable("this rulebook reads the white and the red die apart, not their total: write "
+                           f"`roll white W red R`, the two dice that made {roll}") from None
     except Exception as exc:  # a combat the rulebook refuses (an unknown unit type, a roll off the table)
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
     shown: list[str] = []
@@ -296,7 +319,9 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome))   # `roll N` is an input
     pairs = [("odds", resolution.odds), ("column", resolution.column or "below")]
     if isinstance(resolution, Resolution):
-        pairs += [("roll", str(roll)), ("result", str(resolution.result.text))]
+        shown_roll = f"white {roll[0]} red {roll[1]}" if isinstance(roll, tuple) else str(roll)
+        # a dual-sided table's result as the notation writes it: the attacker's side, a slash, the defender's
+        pairs += [("roll", shown_roll), ("result", "".join(str(resolution.result.text).split()))]
     for name, value in pairs:
         expected = None
         if r is not None:
@@ -305,7 +330,9 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
             shown += [name, value]
         if expected is not None and getattr(expected, "value", expected) != value:
             ok = False
-    data = {"odds": resolution.odds, "column": resolution.column, "roll": roll,
+    data = {"odds": resolution.odds, "column": resolution.column,
+            "roll": sum(roll) if isinstance(roll, tuple) else roll,
+            "dice": list(roll) if isinstance(roll, tuple) else None,
             "result": str(resolution.result.text) if isinstance(resolution, Resolution) else None}
     steps = engagement.steps + tuple(_derivation_step(line) for line in resolution.derivation)
     computed = " ".join(shown)

@@ -705,7 +705,8 @@ def _amend_modifiers(chart: ir.Modifiers, inherited: ir.Effective[ir.Modifiers],
                                                  modifier.span))
                 continue
             entries[where[name]] = modifier
-        new.append(ir.Amended(key=name, text=" ".join(modifier.text.split()), origin=origin, span=modifier.span))
+        new.append(ir.Amended(key=name, text=" ".join(modifier.text.split()), origin=origin, span=modifier.span,
+                              cites=tuple(c.value for c in chart.cites)))
     cap = chart.cap if chart.cap is not None else inherited.node.cap
     if chart.cap is not None and chart.cap != inherited.node.cap:
         new.append(ir.Amended(key="cap", text=f"cap {chart.cap}", origin=origin, span=chart.span))
@@ -1034,6 +1035,8 @@ def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective[ir.Rule]
         if isinstance(node, ir.Rule):
             refs += node.see
         refs += getattr(node, "cites", ())
+        if isinstance(node, ir.ExpectedResult) and node.refused_by:    # `refused [6.0 6.0b]`
+            refs += node.refused_by
     out = []
     near_rules = None
     for ref in refs:

@@ -134,12 +134,18 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
             parts += ["loss", _number(r.amount)]
         if r.hexes:
             parts += ["via", _words(r.hexes)]
+        if r.absent:
+            parts += ["not", "via", _words(r.absent)]
+        if r.apart is not None:
+            parts.append("apart" if r.apart else "together")
     elif kind != ir.ExpectKind.ADVANCE:
         parts += [h.value for h in r.hexes]
         if r.absent:
             parts += ["not", _words(r.absent)]
     if r.ruling is not None:
         parts.append(str(r.ruling))
+    if r.refused_by is not None:
+        parts.append("[" + _words(r.refused_by) + "]")
     if kind != ir.ExpectKind.RETREAT and r.amount is not None:
         parts += ["hexes" if kind == ir.ExpectKind.ADVANCE else "cost", _number(r.amount)]
     if kind == ir.ExpectKind.ADVANCE and (r.hexes or r.absent):
@@ -160,7 +166,9 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
         value = getattr(r, name)
         if value is not None:
             parts += [name, value.value]
-    if r.roll is not None:
+    if r.dice is not None:
+        parts += ["roll", "white", str(r.dice[0]), "red", str(r.dice[1])]
+    elif r.roll is not None:
         parts += ["roll", str(r.roll)]
     if r.outcome is not None:
         parts += ["result", r.outcome.value]
@@ -426,7 +434,7 @@ _RESULT_HINTS = {
 def _check_result(e: ir.Expectation) -> list[Diagnostic]:
     r = e.result
     assert r is not None
-    if e.kind == ir.ExpectKind.COMBAT and r.roll is None and r.outcome is not None:
+    if e.kind == ir.ExpectKind.COMBAT and r.roll is None and r.dice is None and r.outcome is not None:
         return [Diagnostic("a combat result needs the roll it is read at", r.span,
                            hint="give the roll before the result, like: roll 4 result D1")]
     return []

@@ -817,7 +817,7 @@ class ExpectedResult:
     costs: tuple[Fraction, ...]    # move: MPs per hex entered
     total: Fraction | None         # move: MPs in all
     hexes: tuple[Text, ...]        # reach, zoc: hexes in; retreat: the path (`via`); advance: hexes it may enter (`to`)
-    absent: tuple[Text, ...]       # reach, zoc, advance: hexes not in (`not`)
+    absent: tuple[Text, ...]       # reach, zoc, advance: hexes not in (`not`); retreat: a path not open (`not via`)
     amount: Fraction | None        # overrun: `cost`; retreat: `loss`; advance: `hexes`
     remaining: Fraction | None     # overrun: the MPs left after it (`left`)
     allowance: Fraction | None     # exploit: the MPs the unit may use (`mp`)
@@ -825,6 +825,10 @@ class ExpectedResult:
                                             # (`unready-above 4`); None: not compared
     must_attack: tuple[Text, ...] | None = None   # attack: the enemy units that must be attacked too
                                                   # (`must-attack 7 8`; `must-attack none`: () ); None: not compared
+    apart: bool | None = None      # retreat: the units may part, each taking any open path (`apart`), or keep
+                                   # together on one (`together`); None: not compared
+    refused_by: tuple[Text, ...] | None = None    # overrun, exploit, attack: the rules that refuse it, each reason's
+                                                  # (`refused [6.0 6.0b]`); None: not compared
     size: Fraction | None          # stack: its size, in what the stacking limit counts (`size`)
     must_enter: bool = False       # advance: the units must enter the vacated hex (`must-enter`, after an overrun)
     fighting: tuple[Text, ...] = ()    # engage: the defenders whose strength counts
@@ -839,8 +843,10 @@ class ExpectedResult:
     fate: StackFate | None = None  # stack: what becomes of the excess (`destroyed`, `leave`, `undone`)
     odds: Text | None              # combat
     column: Text | None
-    roll: int | None
+    roll: int | None               # combat: the dice total the table is read at (`roll 7`)
     outcome: Text | None
+    dice: tuple[int, int] | None = None   # combat: the white and the red die apart (`roll white 3 red 5`), for a
+                                          # rulebook that reads them; the table reads their sum. `roll` is then None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1008,6 +1014,7 @@ class Amended:
     text: str       # what is in effect, as written: "A1", "woods 3 Dx2", "D1r2"
     origin: str     # id of the rulebook whose amendment is in effect
     span: Span = _span()
+    cites: tuple[str, ...] = ()     # the rules the amendment cites (`amend die roll modifiers [G1.2]`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1021,6 +1028,10 @@ class Effective(Generic[N]):
     def item_origin(self, key: str) -> str:
         """The rulebook an item of this definition comes from."""
         return next((a.origin for a in self.amended if a.key == key), self.origin)
+
+    def item_cites(self, key: str) -> tuple[str, ...] | None:
+        """The rules the amendment that changed an item cites; None when no amendment changed it (or cited)."""
+        return next((a.cites for a in self.amended if a.key == key and a.cites), None)
 
 
 @dataclass(frozen=True, slots=True)

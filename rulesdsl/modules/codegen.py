@@ -282,6 +282,7 @@ class ModifierEntry(TypedDict):
     python: str
     text: str
     game: bool                   # set by a game's rulebook (overrun.game_modifiers_apply)
+    rules: tuple[str, ...]       # the rules it cites: the block's, or the amendment's that added or changed it
 
 
 class ModifiersSection(TypedDict):
@@ -805,7 +806,8 @@ def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionCont
         in_effect = resolved.modifiers
         modifiers = {"cap": node.cap, "cites": _cites(node), "origin": in_effect.origin, "entries": [
             {"name": m.name.value, "value": m.value, "side": m.side, "python": condition, "text": comment(m.text),
-             "game": in_effect.item_origin(m.name.value) in games}
+             "game": in_effect.item_origin(m.name.value) in games,
+             "rules": in_effect.item_cites(m.name.value) or _cites(node)}
             for m, condition in zip(node.modifiers, python.modifiers)]}
     shifts: ShiftsSection | None = None
     if resolved.shifts is not None:

@@ -115,7 +115,9 @@ def alternatives(value: object, declared: ir.Declared, resolved: ir.Resolved) ->
         contract = engine_parameter(declared.name)
         if contract is not None and contract.unordered:     # a set of words: one of them forgotten
             return [value[:i] + value[i + 1:] for i in range(len(value))] if len(value) > 1 else []
-        return [value[::-1]] if len(value) > 1 else []
+        if len(value) == 1:     # nothing to reorder: each other option in its place
+            return [(o,) for o in declared.type.options if o != value[0]]
+        return [value[::-1]]
     if kind == "result":
         return [c for c in _codes(resolved) if c != value][:2]
     return []

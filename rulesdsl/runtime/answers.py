@@ -98,7 +98,8 @@ class Retreat:
     A path lists the hexes entered, the retreating hex excluded; `((),)` is a retreat of no hex (all refused
     or ignored).  refused: hexes turned into step losses; blocked: hexes that could not be made (the paths
     are then the longest ones open); ignored: a one-hex retreat the terrain lets the defender ignore;
-    off_map: destroyed for leaving the map; split: when the units take separate paths, one retreat each."""
+    off_map: destroyed for leaving the map; split: when the units take separate paths, one retreat each;
+    apart: the stack's units may each take any of the paths (they need not stay stacked), not one path all."""
 
     units: tuple[str, ...]
     hexes: int
@@ -111,6 +112,7 @@ class Retreat:
     ignored: bool = False
     off_map: bool = False
     split: tuple[Retreat, ...] = ()
+    apart: bool = False
 
     @property
     def legal(self) -> bool:
@@ -176,5 +178,17 @@ class Verdict:
     minimum_move: bool = False
     # an attack: the enemy units that must also be attacked this phase
     must_also_attack: tuple[str, ...] = ()
+
+    @property
+    def refused_by(self) -> tuple[str, ...]:
+        """The rules that refuse it, in the order of its reasons: for each reason, the rule of the step that
+        gives it (the step's text starts with the reason's). A reason that is a fact of the situation (no
+        enemy in the hex) cites no rule and adds none."""
+        found: list[str] = []
+        for reason in self.reasons:
+            rule = next((s.rule for s in self.steps if s.rule is not None and s.text.startswith(reason)), None)
+            if rule is not None and rule not in found:
+                found.append(rule)
+        return tuple(found)
 
 

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import TypeVar, cast
 
 from .arithmetic import Exact, Number, exact_value, simplest
-from .notation import Result
+from .notation import Result, parse_result
 from .tables import CombatResultsTable
 from .terrain import Terrain, TerrainEffectsChart
 
@@ -70,6 +70,10 @@ Roll = int | tuple[int, ...] | list[int]
 
 class RulesInputError(ValueError):
     """A combat that names something the rulebook does not know."""
+
+
+class DiceApartNeeded(RulesInputError):
+    """A roll given as a total to a rulebook that reads the white and the red die apart."""
 
 
 def _unknown(what: str, name: str, known: Iterable[str]) -> RulesInputError:
@@ -229,7 +233,7 @@ class Context:
 
     def _die(self, index: int) -> int:
         if len(self._dice) < 2:
-            raise RulesInputError("this rulebook reads the white and the red die: pass the roll as (white, red)")
+            raise DiceApartNeeded("this rulebook reads the white and the red die: pass the roll as (white, red)")
         return int(self._dice[index])
 
     @property
@@ -246,6 +250,23 @@ class Context:
     def amount(self, name: str) -> Exact:
         return self._amounts.get(name, 0)
 
+
+
+def adjusted_text(read: Result, adjusted: Result) -> str:
+    """What a result adjustment leaves, written as the table writes its cells (steps-first, each side of a
+    dual-sided table apart: `- / D1`); a cell in another notation keeps its text, marked adjusted."""
+    sides = read.text.split(" / ")
+    if len(sides) > 2 or any(parse_result(s.strip()) is None for s in sides):
+        return read.text + " (adjusted)"
+    star = "*" if read.breakthrough else ""
+
+    def side(letter: str, steps: int, retreat: int) -> str:
+        return (f"{letter}{steps or ''}" + (f"r{retreat}" if retreat else "")) if steps or retreat else ""
+    attacker = side("A", adjusted.attacker_steps, adjusted.attacker_retreat)
+    defender = side("D", adjusted.defender_steps, adjusted.defender_retreat)
+    if len(sides) == 2:
+        return f"{attacker or '-'} / {(defender + star) if defender else '-'}"
+    return (attacker + defender + star) if attacker or defender else "-"
 
 D = TypeVar("D")
 K = TypeVar("K")
@@ -826,7 +847,9 @@ class CombatEngine:
         if steps is not None:
             steps += [f"adjusted {c}" for c in adjusted]
             if adjusted:
-                steps.append(f"result {result.text}")
+                cited = tuple(dict.fromkeys(r for c in adjusted for r in c.rules))
+                steps.append(f"result {result.text}, the table's {ctx.result.text} adjusted"
+                             + (f" [{' '.join(cited)}]" if cited else ""))
         return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
                           modifiers, total, line, explain)
 
@@ -843,7 +866,7 @@ class CombatEngine:
                   "defender-steps": result.defender_steps, "defender-retreat": result.defender_retreat}
         for spec in applied:
             values[spec.field] = max(0, values[spec.field] + spec.amount)
-        return replace(result, attacker_steps=values["attacker-steps"], attacker_retreat=values["attacker-retreat"],
-                       defender_steps=values["defender-steps"], defender_retreat=values["defender-retreat"],
-                       text=result.text + " (adjusted)"), found
+        adjusted = replace(result, attacker_steps=values["attacker-steps"], attacker_retreat=values["attacker-retreat"],
+                           defender_steps=values["defender-steps"], defender_retreat=values["defender-retreat"])
+        return replace(adjusted, text=adjusted_text(result, adjusted)), found
 

@@ -508,12 +508,16 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
             continue
         if rules.flag("combat.target_must_be_in_zoc"):
             covered = [h for h in near if _zoc_covers(engine, situation, zones, unit, h)]
+        barred = False      # each rule that bars the unit says so, so that the refusal names every one
+        if rules.flag("combat.target_must_be_in_zoc"):
+            covered = [h for h in near if _zoc_covers(engine, situation, zones, unit, h)]
             if not covered:
                 reasons.append(f"{unit}'s ZOC does not cover {' or '.join(map(str, near))}")
                 steps.append(rules.cite("combat.target_must_be_in_zoc", reasons[-1]))
-                continue
-            steps.append(rules.cite("combat.target_must_be_in_zoc", f"{unit}'s ZOC covers {covered[0]}"))
-            near = covered
+                barred = True
+            else:
+                steps.append(rules.cite("combat.target_must_be_in_zoc", f"{unit}'s ZOC covers {covered[0]}"))
+                near = covered
         else:
             steps.append(rules.cite("combat.target_must_be_in_zoc", f"{unit} is next to {near[0]}"))
         if rules.flag("combat.only_into_enterable_terrain"):
@@ -521,8 +525,11 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
             if not open_:
                 reasons.append(f"{unit} could not move into {' or '.join(map(str, near))}, so may not attack it")
                 steps.append(rules.cite("combat.only_into_enterable_terrain", reasons[-1]))
-                continue
-            steps.append(rules.cite("combat.only_into_enterable_terrain", f"{unit} could move into {open_[0]}"))
+                barred = True
+            elif not barred:
+                steps.append(rules.cite("combat.only_into_enterable_terrain", f"{unit} could move into {open_[0]}"))
+        if barred:
+            continue
 
     # ---- what one hex may send ---------------------------------------------------------------------
     _per_hex(rules, counters, reasons, steps)

@@ -21,7 +21,7 @@ capabilities (`armored` alone for the advance).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import ceil
 
@@ -62,6 +62,18 @@ class _Search:
 
 def retreat(engine: Questions, situation: Situation, units: tuple[str, ...], hexes: int, *,
             attackers: tuple[str, ...] = (), refuse: int = 0) -> Retreat:
+    answer = _retreat(engine, situation, units, hexes, attackers=attackers, refuse=refuse)
+    if len(answer.units) < 2 or not any(answer.paths) or answer.eliminated or answer.split:
+        return answer
+    rules = engine.rules
+    apart = rules.flag("retreat.may_split")
+    step = rules.cite("retreat.may_split", "the units may part, each taking any of these paths" if apart else
+                      "the stack retreats together, along a path all its units may take")
+    return replace(answer, apart=apart, steps=unique_steps((*answer.steps, step)))
+
+
+def _retreat(engine: Questions, situation: Situation, units: tuple[str, ...], hexes: int, *,
+             attackers: tuple[str, ...], refuse: int) -> Retreat:
     rules = engine.rules
     if not units:
         raise ValueError("a retreat needs at least one unit")

@@ -435,12 +435,26 @@ class ExampleBuilder(Builder):
 
     @v_args(meta=True)
     def refused(self, meta: Meta, items: list[Any]) -> Any:
+        if items:       # `refused [6.0 6.0b]`: the rules that refuse it
+            return self._result(meta, ruling=ir.Ruling.REFUSED, refused_by=tuple(items[0]))
         return self._result(meta, ruling=ir.Ruling.REFUSED)
 
     @v_args(meta=True)
     def retreat_loss(self, meta: Meta, items: list[Any]) -> Any:
+        apart = items.pop() if items and isinstance(items[-1], bool) else None
+        closed = items.pop() if items and isinstance(items[-1], list) else []
         loss, *via = items
-        return self._result(meta, amount=Fraction(self._whole(loss)), hexes=tuple(self._text(t) for t in via))
+        return self._result(meta, amount=Fraction(self._whole(loss)), hexes=tuple(self._text(t) for t in via),
+                            absent=tuple(closed), apart=apart)
+
+    def retreat_together(self, items: list[Any]) -> Any:
+        return False
+
+    def retreat_apart(self, items: list[Any]) -> Any:
+        return True
+
+    def retreat_not(self, items: list[Any]) -> Any:
+        return [self._text(t) for t in items]
 
     @v_args(meta=True)
     def retreat_eliminated(self, meta: Meta, items: list[Any]) -> Any:
@@ -467,6 +481,8 @@ class ExampleBuilder(Builder):
                 raise RulesError([Diagnostic(f"'{key.replace('_', ' ')}' is given twice", self._text(token).span,
                                              hint="give each of odds, column, roll and result once")])
             found[key] = value
+        if isinstance(found.get("roll"), tuple):      # the dice apart (their sum is what the table reads)
+            found["dice"] = found.pop("roll")
         return self._result(meta, **found)
 
     def combat_odds(self, items: list[Any]) -> Any:
@@ -477,6 +493,17 @@ class ExampleBuilder(Builder):
 
     def combat_roll(self, items: list[Any]) -> Any:
         return ("roll", self._whole(items[0]), items[0])
+
+    def combat_dice(self, items: list[Any]) -> Any:
+        """`roll white 3 red 5`: each die apart, for a rulebook that reads them (the total is their sum)."""
+        dice = []
+        for token in items:
+            value = self._whole(token)
+            if not 1 <= value <= 6:
+                raise RulesError([Diagnostic(f"a die shows 1 to 6, not {value}", self._text(token).span,
+                                             hint="give each die as it landed, like: roll white 3 red 5")])
+            dice.append(value)
+        return ("roll", (dice[0], dice[1]), items[0])
 
     def combat_outcome(self, items: list[Any]) -> Any:
         return ("outcome", self._text(items[0]), items[0])
