@@ -10,10 +10,19 @@ import fuzzing
 from fuzzing import FAMILIES, Failure, check_output, claimed_by, run, run_all
 
 
-# ---- the fuzzer, as CI runs it ---------------------------------------------------
-@pytest.mark.parametrize("family", list(FAMILIES))
-def test_no_input_breaks_the_compiler(family, tmp_path):
-    items = FAMILIES[family]()
+# ---- the fuzzer, as CI runs it: its own job (`pytest -m fuzz`), each family in shards ----------------------
+# About 1.4 s an input (check, build, import, diff and fmt each run): the thousand mutants take some 20 minutes
+# of CPU. In shards, `-n auto` spreads them over every core; the tests' own command leaves them out (README).
+SHARDS = {"mutants": 16, "blocks": 4, "huge": 2, "unicode": 2, "names": 2}
+RUNS = [(family, shard) for family in FAMILIES for shard in range(SHARDS.get(family, 1))]
+
+
+@pytest.mark.fuzz
+@pytest.mark.parametrize("family, shard", RUNS,
+                         ids=[f"{f}-{s + 1}of{SHARDS.get(f, 1)}" for f, s in RUNS])
+def test_no_input_breaks_the_compiler(family, shard, tmp_path):
+    everything = FAMILIES[family]()
+    items = everything[shard::SHARDS.get(family, 1)]
     assert items, family
     start, cpu = time.perf_counter(), time.process_time()
     report = run_all(items, tmp_path)
@@ -27,6 +36,15 @@ def test_no_input_breaks_the_compiler(family, tmp_path):
             classes[failure.signature] = failure
     assert not classes, "\n" + "\n".join(str(f) for f in classes.values()) + \
         f"\n({len(unclaimed)} failing inputs; shrink them with: python tests/fuzzing.py --shrink)"
+
+
+def test_the_shards_cover_every_input_of_every_family_once():
+    for family in FAMILIES:
+        shards = SHARDS.get(family, 1)
+        assert sum(1 for f, _ in RUNS if f == family) == shards
+    every = fuzzing.mutants()
+    split = [i for s in range(SHARDS["mutants"]) for i in every[s::SHARDS["mutants"]]]
+    assert sorted(i.name for i in split) == sorted(i.name for i in every) and len(split) == len(every)
 
 
 def test_the_budget_is_about_a_thousand_mutants_of_every_corpus_file():
