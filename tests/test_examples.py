@@ -163,8 +163,10 @@ def test_combat_example_with_the_bridge_unit_by_unit():
     assert "defense 3 x 2 for woods [3.2 7.3 G1.1]" in resolution.derivation
     across_river = Combat((AttackingHex((Unit("armor", attack=9),), "open", ("river",)),),
                           (Unit("infantry", defense=3),), "open")
-    with pytest.raises(ValueError, match="prohibited"):
-        bocage.resolve_combat(across_river, 7)
+    barred = bocage.resolve_combat(across_river, 7)     # the players may not make it: an answer, not an error
+    assert barred.result.not_allowed and barred.refused == "attacking from hex 1 across river is prohibited"
+    assert barred.derivation[-1].startswith("attacking from hex 1 across river is prohibited: the attack is not allowed")
+    assert bocage.ENGINE.assess(across_river).refused == barred.refused
     with pytest.raises(ValueError, match="unknown unit type 'tank'; did you mean 'tank'|unknown unit type 'tank'"):
         bocage.resolve_combat(Combat((AttackingHex((Unit("tank", attack=9),), "open"),),
                                      (Unit("infantry", defense=3),), "open"), 7)

@@ -89,8 +89,9 @@ def test_multipliers_and_prohibitions_combine_too():
     assert best.defense == 1 and best.shift == -1            # forest's shift beats marsh's doubling: forest alone
     restrictive = resolve(module("most-restrictive"), ("forest", "marsh"), attack=8)
     assert restrictive.defense == 2 and restrictive.shift == -1
-    with pytest.raises(RulesInputError, match="prohibited"):
-        resolve(module("most-restrictive"), ("forest", "lake"))
+    barred = resolve(module("most-restrictive"), ("forest", "lake"))     # an answer, not a bad input
+    assert barred.result.not_allowed and barred.result.text == "not allowed" and barred.odds == "-"
+    assert barred.refused == "attacking from hex 1 into forest + lake is prohibited"
 
 
 def test_several_terrains_need_a_declared_rule_and_known_names():

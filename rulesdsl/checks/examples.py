@@ -314,6 +314,8 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
                            f"`roll white W red R`, the two dice that made {roll}") from None
     except Exception as exc:  # a combat the rulebook refuses (an unknown unit type, a roll off the table)
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
+    if resolution.refused is not None:
+        raise Unanswerable(f"the attack is not allowed: {resolution.refused}")
     shown: list[str] = []
     ok = True
     asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome))   # `roll N` is an input

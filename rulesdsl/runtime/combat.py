@@ -72,6 +72,10 @@ class RulesInputError(ValueError):
     """A combat that names something the rulebook does not know."""
 
 
+class _Prohibited(Exception):
+    """Inside the procedure: the attack crosses a prohibited hexside or enters prohibited terrain."""
+
+
 class DiceApartNeeded(RulesInputError):
     """A roll given as a total to a rulebook that reads the white and the red die apart."""
 
@@ -367,6 +371,8 @@ class Assessment:
     shifts: tuple[Contribution, ...]
     position: int | None = None    # the column's place from the left (on its terrain line); None below the table
     explain: Explain | None = field(default=None, repr=False, compare=False)
+    refused: str | None = None     # why the attack may not be made (across a prohibited hexside, into prohibited
+                                   # terrain): no odds and no column then
 
     @cached_property
     def derivation(self) -> tuple[str, ...]:
@@ -390,6 +396,7 @@ class Resolution:
     roll: int
     line: str | None = None
     explain: Explain | None = field(default=None, repr=False, compare=False)
+    refused: str | None = None          # why the attack may not be made: the result is then "not allowed"
 
     @cached_property
     def derivation(self) -> tuple[str, ...]:
@@ -632,8 +639,8 @@ class CombatEngine:
         factors: list[Exact] = []
         for index, hex_ in enumerate(ctx.attacking_hexes, 1):
             if hex_.prohibited:
-                crossed = ", ".join(hex_.hexsides) or ctx.defender_terrain.name
-                raise RulesInputError(f"attacking from hex {index} across {crossed} is prohibited")
+                where = f"across {', '.join(hex_.hexsides)}" if hex_.hexsides else f"into {ctx.defender_terrain.name}"
+                raise _Prohibited(f"attacking from hex {index} {where} is prohibited")
             factors.append(hex_.factor)
         if not self.terrain_per_unit and factors:
             whole = min(factors)
@@ -663,7 +670,7 @@ class CombatEngine:
         if self.terrain is not None:
             multiplier = ctx.defense_factor
             if multiplier is None:
-                raise RulesInputError(f"attacking into {ctx.defender_terrain.name} is prohibited")
+                raise _Prohibited(f"attacking into {ctx.defender_terrain.name} is prohibited")
             if multiplier != 1:
                 if steps is not None:
                     steps.append(f"defense {defense} x {multiplier} for {ctx.defender_terrain.name}"
@@ -773,7 +780,13 @@ class CombatEngine:
         return self._assess(combat, None)
 
     def _assess(self, combat: Combat, steps: list[str] | None) -> Assessment:
-        attack, defense, odds_text, shift, shifts, table, _, column = self._column(self.bind(combat), steps)
+        try:
+            attack, defense, odds_text, shift, shifts, table, _, column = self._column(self.bind(combat), steps)
+        except _Prohibited as why:
+            if steps is not None:
+                steps.append(f"{why}: the attack is not allowed{self._cite(self.terrain_rules)}")
+            explain = partial(self._explain_assessment, combat) if steps is None else None
+            return Assessment("-", None, 0, 0, 0, (), None, explain, refused=str(why))
         if steps is not None and table is not None:
             steps.append((f"column {column}" if column is not None else "below the table")
                          + self._cite(self.table_rules))
@@ -807,7 +820,14 @@ class CombatEngine:
 
     def _resolve(self, combat: Combat, total: int, steps: list[str] | None) -> Resolution:
         ctx = self.bind(combat)
-        attack, defense, odds_text, shift, shifts, table, line, column = self._column(ctx, steps)
+        try:
+            attack, defense, odds_text, shift, shifts, table, line, column = self._column(ctx, steps)
+        except _Prohibited as why:      # an answer, not a bad input: the players may not make this attack
+            if steps is not None:
+                steps.append(f"{why}: the attack is not allowed{self._cite(self.terrain_rules)}")
+            explain = partial(self._explain_resolution, combat, total) if steps is None else None
+            return Resolution(Result(text="not allowed", not_allowed=True), "-", None, 0, 0, 0, (), (0, 0), (),
+                              total, None, explain, refused=str(why))
         assert table is not None
         (drm_attacker, drm_defender), modifiers = self.drm(ctx)
         explain = partial(self._explain_resolution, combat, total) if steps is None else None
@@ -847,7 +867,10 @@ class CombatEngine:
         if steps is not None:
             steps += [f"adjusted {c}" for c in adjusted]
             if adjusted:
-                cited = tuple(dict.fromkeys(r for c in adjusted for r in c.rules))
+                cited: list[str] = []
+                for rule in (r for c in adjusted for r in c.rules):
+                    if rule not in cited:
+                        cited.append(rule)
                 steps.append(f"result {result.text}, the table's {ctx.result.text} adjusted"
                              + (f" [{' '.join(cited)}]" if cited else ""))
         return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
