@@ -374,3 +374,19 @@ def test_chart_of_a_library_id_prefers_the_projects_own_rulebook(project, capsys
     code, out, err = project.run("chart", "scs-1.8", "--out", "-", capsys=capsys)
     assert code == 0, err
     assert "<title>Local edition" in out
+
+
+def test_a_standalone_starter_resolves_a_combat_of_its_own_unit_type(tmp_path, capsys):
+    """A standalone game declares the unit types its combats name: the starter's counters are infantry, so
+    resolve_combat answers for them at once instead of 'unknown unit type' (issue 25)."""
+    code, _, err = _new(tmp_path, capsys, "game", "classic")
+    assert code == 0, err
+    text = (tmp_path / "rulebooks" / "classic.rules").read_text(encoding="utf-8")
+    assert "unit types [units] {\n  infantry\n}" in text
+    from rulesdsl.cli import main
+    assert main(["-C", str(tmp_path), "build"]) == 0
+    assert _import(tmp_path, "from generated import classic\n"
+                             "from rulesdsl.runtime import AttackingHex, Combat, Unit\n"
+                             "combat = Combat((AttackingHex((Unit('infantry', attack=6),), 'clear'),), "
+                             "(Unit('infantry', defense=2),), 'clear')\n"
+                             "print(classic.resolve_combat(combat, 4).result.text)") == "D2\n"

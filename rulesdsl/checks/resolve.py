@@ -1043,6 +1043,13 @@ def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective[ir.Rule]
         if ref.value not in rules:
             near_rules = near_rules or suggester(rules)  # indexed once, only when a reference is wrong
             near = near_rules(ref.value)
-            out.append(Diagnostic(f"reference to rule {ref.value}, which is not in effect", ref.span,
-                                  near or "cite a rule this rulebook or its series defines"))
+            close = re.match(r"did you mean '([^']+)'\?", near or "")
+            write = f"write rule {ref.value} in this rulebook"
+            if close is not None:       # the close rule's title, to judge whether it is the one meant
+                title = rules[close.group(1)].node.title.value
+                hint = f"did you mean '{close.group(1)}'? ({close.group(1)} is \"{title}\"; or {write})"
+            else:
+                hint = f"{write}, or cite a rule in effect"
+            writers = "neither this rulebook nor its series writes" if rulebook.extends else "this rulebook does not write"
+            out.append(Diagnostic(f"rule {ref.value} is cited, but {writers} it", ref.span, hint))
     return out

@@ -72,6 +72,14 @@ sequence of play [1.0] {{
   }}
 }}
 
+section units "Units" {{
+  summary "Every counter is of one of these types; add a game's own (armor, artillery ...) with its capabilities."
+}}
+
+unit types [units] {{
+  infantry
+}}
+
 terrain effects chart "{title} Terrain Effects Chart" [1.0] {{
   hex:
     clear   1  ne
