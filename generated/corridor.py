@@ -1323,7 +1323,7 @@ COMBAT_TERRAIN_PER_UNIT = True
 # 7.4 Odds Determination
 #   the result of an attack below the left-most odds column (no roll)
 COMBAT_BELOW_TABLE = 'A1'
-#   where an attack above the right-most odds column is resolved
+#   the result of an attack above the right-most odds column (no roll)
 COMBAT_ABOVE_TABLE = 'rightmost'
 #   whether column shifts may count from columns beyond the table's edges
 COMBAT_IMAGINARY_COLUMNS = False
@@ -1516,7 +1516,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
     Parameter('bombardment.spares_last_step', BOMBARDMENT_SPARES_LAST_STEP, rule='bombardment', origin='new-scs', source='rulebooks/series/new-scs.rules:429',
               meaning='whether the last step in a hex survives bombardment'),
     Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:760',
-              meaning='where an attack above the right-most odds column is resolved'),
+              meaning='the result of an attack above the right-most odds column (no roll)'),
     Parameter('combat.announce_all_first', COMBAT_ANNOUNCE_ALL_FIRST, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:656',
               meaning='whether all attacks must be announced before any is resolved'),
     Parameter('combat.arrivals_share_results', COMBAT_ARRIVALS_SHARE_RESULTS, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:702',
@@ -1937,6 +1937,7 @@ CRT = CombatResultsTable(
         '13+': ('D2r2', 'D2r3', 'D3r3', 'D3r4', 'D3r4', 'D4r4'),
     },
     below=COMBAT_BELOW_TABLE,
+    above=COMBAT_ABOVE_TABLE,
     attacker=AttackerLosses(
         dice='2d6',
         columns=('1-3', '4-8', '9-14', '15+'),

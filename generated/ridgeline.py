@@ -897,7 +897,7 @@ NAVAL_GUNFIRE_AUTOMATIC_IN_RANGE = True
 # 10.8 Combat Resolution
 #   the result of an attack below the left-most odds column (no roll)
 COMBAT_BELOW_TABLE = 'leftmost'
-#   where an attack above the right-most odds column is resolved
+#   the result of an attack above the right-most odds column (no roll)
 COMBAT_ABOVE_TABLE = 'rightmost'
 #   whether column shifts may count from columns beyond the table's edges
 COMBAT_IMAGINARY_COLUMNS = False
@@ -1152,7 +1152,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
     Parameter('breakthrough.victor_chooses_retreat', BREAKTHROUGH_VICTOR_CHOOSES_RETREAT, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:885',
               meaning="whether the winner of a breakthrough result picks the loser's retreat path"),
     Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:423',
-              meaning='where an attack above the right-most odds column is resolved'),
+              meaning='the result of an attack above the right-most odds column (no roll)'),
     Parameter('combat.all_adjacent_must_be_attacked', COMBAT_ALL_ADJACENT_MUST_BE_ATTACKED, rule='10.0', origin='vcs', source='rulebooks/series/vcs.rules:324',
               meaning='whether, once a stack attacks, every enemy unit next to an attacking stack must be attacked that phase'),
     Parameter('combat.announce_all_first', COMBAT_ANNOUNCE_ALL_FIRST, rule='10.0', origin='vcs', source='rulebooks/series/vcs.rules:325',
@@ -1532,6 +1532,7 @@ CRT = CombatResultsTable(
         '12': ('D2(1)', 'D2(1)', 'D3(2)*', 'D3(2)*', 'D3(2)*', 'D3(3)*', 'D3(3)*'),
     },
     below=COMBAT_BELOW_TABLE,
+    above=COMBAT_ABOVE_TABLE,
     notation='retreat-first',
     lines={
         'open': ('1:2', '1:1', '2:1', '3:1', '4:1', '5:1', '6:1'),

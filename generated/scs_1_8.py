@@ -1110,7 +1110,7 @@ COMBAT_TERRAIN_PER_UNIT = True
 # 7.4 Odds Determination
 #   the result of an attack below the left-most odds column (no roll)
 COMBAT_BELOW_TABLE = 'A1'
-#   where an attack above the right-most odds column is resolved
+#   the result of an attack above the right-most odds column (no roll)
 COMBAT_ABOVE_TABLE = 'rightmost'
 #   whether column shifts may count from columns beyond the table's edges
 COMBAT_IMAGINARY_COLUMNS = False
@@ -1257,7 +1257,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
     Parameter('advance.overrun_must_enter', ADVANCE_OVERRUN_MUST_ENTER, rule='10.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1107',
               meaning='whether overrunning units must enter a target hex the defender vacates'),
     Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:760',
-              meaning='where an attack above the right-most odds column is resolved'),
+              meaning='the result of an attack above the right-most odds column (no roll)'),
     Parameter('combat.announce_all_first', COMBAT_ANNOUNCE_ALL_FIRST, rule='7.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:656',
               meaning='whether all attacks must be announced before any is resolved'),
     Parameter('combat.arrivals_share_results', COMBAT_ARRIVALS_SHARE_RESULTS, rule='7.2d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:702',
@@ -1620,6 +1620,7 @@ CRT = CombatResultsTable(
         '10-12': ('D1r1', 'D1r2', 'D2r2', 'D2r3', 'D2r3', 'D3r3', 'D3r4'),
     },
     below=COMBAT_BELOW_TABLE,
+    above=COMBAT_ABOVE_TABLE,
 )
 
 

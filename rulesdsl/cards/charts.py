@@ -154,7 +154,7 @@ _CHROME = [
     "legend.no-effect", "legend.left", "legend.right",
     "code.tec.no-effect", "code.tec.other", "code.tec.prohibited", "code.tec.left", "code.tec.right",
     "crt.legend", "crt.steps-first", "crt.retreat-first", "crt.breakthrough", "crt.no-effect",
-    "crt.above", "crt.below-result", "crt.below-leftmost", "crt.dice",
+    "crt.above", "crt.above-result", "crt.below-result", "crt.below-leftmost", "crt.dice",
     "outcome.defender-step", "outcome.defender-retreat", "outcome.defender-steps", "outcome.attacker-steps",
     "outcome.attacker-step", "outcome.note", "outcome.by-drm",
     "side.attacker", "side.defender", "side.both", "stacking.text", "modifiers.cap", "shifts.per-side",
@@ -403,7 +403,7 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         "dash": any(c.value == "-" for r in (*node.rows, *(node.attacker.rows if node.attacker else ()))
                     for c in r.cells),
         "below": None if below is None else (below.value, " ".join(printed_cites(resolved, [below.rule]))),
-        "above": None if above is None else " ".join(printed_cites(resolved, [above.rule])),
+        "above": None if above is None else (above.value, " ".join(printed_cites(resolved, [above.rule]))),
     }
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rulesdsl.model import ir
 from rulesdsl.errors import Diagnostic, Span
 from rulesdsl.runtime.combat import DiceApartNeeded, Resolution
+from rulesdsl.runtime.tables import ABOVE, DICE_OUTCOMES
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.ruleset import Step
@@ -316,14 +317,21 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
     if resolution.refused is not None:
         raise Unanswerable(f"the attack is not allowed: {resolution.refused}")
+    table = getattr(module, "CRT", None)
+    if roll is None and resolution.column in (None, ABOVE) and table is not None:
+        try:    # off the table with a result of its own: read with no roll (any roll gives it)
+            resolution = module.resolve_combat(combat, DICE_OUTCOMES[table.dice][0])
+        except LookupError:
+            pass            # the rulebook gives that attack no result
     shown: list[str] = []
     ok = True
     asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome))   # `roll N` is an input
     pairs = [("odds", resolution.odds), ("column", resolution.column or "below")]
     if isinstance(resolution, Resolution):
-        shown_roll = f"white {roll[0]} red {roll[1]}" if isinstance(roll, tuple) else str(roll)
+        if roll is not None:        # an attack off the table reads no roll
+            pairs.append(("roll", f"white {roll[0]} red {roll[1]}" if isinstance(roll, tuple) else str(roll)))
         # a dual-sided table's result as the notation writes it: the attacker's side, a slash, the defender's
-        pairs += [("roll", shown_roll), ("result", "".join(str(resolution.result.text).split()))]
+        pairs.append(("result", "".join(str(resolution.result.text).split())))
     for name, value in pairs:
         expected = None
         if r is not None:
@@ -333,7 +341,7 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         if expected is not None and getattr(expected, "value", expected) != value:
             ok = False
     data = {"odds": resolution.odds, "column": resolution.column,
-            "roll": sum(roll) if isinstance(roll, tuple) else roll,
+            "roll": sum(roll) if isinstance(roll, tuple) else roll,     # None: off the table, no roll read
             "dice": list(roll) if isinstance(roll, tuple) else None,
             "result": str(resolution.result.text) if isinstance(resolution, Resolution) else None}
     steps = engagement.steps + tuple(_derivation_step(line) for line in resolution.derivation)

@@ -458,6 +458,10 @@ def _code_states(charts: Mapping[str, ir.Effective[Any]], vocabulary: ir.Names) 
     return out
 
 
+# the word a result parameter may give instead of a result: the table's own edge column
+_TABLE_EDGES = {"combat.below_table": "leftmost", "combat.above_table": "rightmost"}
+
+
 def _result_parameters(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
                        charts: Mapping[str, ir.Effective[Any]], declared: Mapping[str, ir.Declared]) -> list[Diagnostic]:
     """A result parameter (combat.below_table) is a code the rulebook declares, or steps-first notation."""
@@ -472,7 +476,13 @@ def _result_parameters(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule]
                 continue
             value = parameter.value
             words = value.words if isinstance(value, ir.Words) else ()
-            if len(words) != 1 or words[0].value == "leftmost" or read(words[0].value) is not None:
+            edge = _TABLE_EDGES.get(name)
+            if len(words) == 1 and words[0].value in _TABLE_EDGES.values() and words[0].value != edge:
+                out.append(Diagnostic(f"{name} may name the table's {edge} column, not its {words[0].value}",
+                                      words[0].span, f"did you mean '{edge}'?" if edge else
+                                      "give a result: a declared code or steps-first notation like A1"))
+                continue
+            if len(words) != 1 or words[0].value == edge or read(words[0].value) is not None:
                 continue   # a wrong shape is typed_value's
             codes_declared = result_codes.declared(block)
             near = suggest(words[0].value, codes_declared) if codes_declared else None

@@ -434,7 +434,9 @@ _RESULT_HINTS = {
 def _check_result(e: ir.Expectation) -> list[Diagnostic]:
     r = e.result
     assert r is not None
-    if e.kind == ir.ExpectKind.COMBAT and r.roll is None and r.dice is None and r.outcome is not None:
+    off_table = r.column is not None and r.column.value in ("below", "above")    # a result of its own, no roll
+    if e.kind == ir.ExpectKind.COMBAT and r.roll is None and r.dice is None and r.outcome is not None \
+            and not off_table:
         return [Diagnostic("a combat result needs the roll it is read at", r.span,
                            hint="give the roll before the result, like: roll 4 result D1")]
     return []

@@ -234,7 +234,8 @@ def typed_value(parameter: ir.Parameter, known: Mapping[str, ir.Declared]) -> tu
 
 # a parameter's value is a word: '-', which a CRT cell may hold, does not parse here
 PARAMETER_RESULT_HINT = ("a result is one word: A# (attacker steps), D# (defender steps), r# after a side "
-                          "(retreat hexes), A1D1, NE for no effect, or leftmost (the left-most column)")
+                          "(retreat hexes), A1D1, NE for no effect, or leftmost (below the table: its left-most "
+                          "column) or rightmost (above it: its right-most column)")
 
 
 def _right_unit(amount: Fraction, ptype: ir.ParamType) -> str:

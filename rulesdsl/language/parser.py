@@ -68,6 +68,7 @@ _TERMINAL_NAMES = {
     "NO_ATTACK": "no-attack-strength",
     "FOR_EXAMPLES": "'for examples' (a series' chart only its examples read)",
     "BELOW": "'below' (below the table)",
+    "ABOVE": "'above' (above the table)",
     "RETREATING": "attacker or defender, before 'retreats'",
     "_NL": "end of line",
     "$END": "end of file",

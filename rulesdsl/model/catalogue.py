@@ -45,8 +45,8 @@ def _core(name: str, kind: ir.ParamKind, meaning: str, unit: str | None = None,
 CORE_PARAMETERS: dict[str, Declared] = dict((
     _core("combat.below_table", ir.ParamKind.RESULT,
           "the result of an attack below the left-most odds column (no roll)"),
-    _core("combat.above_table", ir.ParamKind.CHOICE,
-          "where an attack above the right-most odds column is resolved", options=("rightmost",)),
+    _core("combat.above_table", ir.ParamKind.RESULT,
+          "the result of an attack above the right-most odds column (no roll)"),
     _core("combat.terrain_combination", ir.ParamKind.CHOICE,
           "how the combat effects of several terrains in the defender's hex combine",
           options=("cumulative", "most-restrictive", "defender-best")),
@@ -65,7 +65,7 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
 # What each core parameter drives (the language reference prints it).
 CORE_USES: dict[str, str] = {
     "combat.below_table": "the generated `resolve_combat` and the card's odds line",
-    "combat.above_table": "the card's odds line",
+    "combat.above_table": "the generated `resolve_combat` and the card's odds line",
     "combat.terrain_combination": "the generated `resolve_combat`, for a hex of several terrains",
     "combat.imaginary_columns": "the generated `resolve_combat`: shifts count from odds beyond the table",
     "combat.shift_off_left_is_below_table": "the generated `resolve_combat`: a shift past the left-most column",

@@ -388,6 +388,7 @@ class ModuleContext(ExpressionContext):
     ezoc: ir.EffectiveParameter | None
     results: ResultsSection | None
     below: ir.EffectiveParameter | None
+    above: ir.EffectiveParameter | None
     codes: list[str]
 
 
@@ -537,6 +538,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "ezoc": params.get("zoc.entry_cost"),
         "results": results,
         "below": params.get("combat.below_table"),
+        "above": params.get("combat.above_table"),
         "combat_options": _combat_options(params, resolved.shifts is not None and resolved.shifts.node.before_limits),
         "codes": _codes(resolved),
         **_issue3_context(resolved, names),

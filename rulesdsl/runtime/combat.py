@@ -18,7 +18,7 @@ from typing import TypeVar, cast
 
 from .arithmetic import Exact, Number, exact_value, simplest
 from .notation import Result, parse_result
-from .tables import CombatResultsTable
+from .tables import ABOVE, CombatResultsTable
 from .terrain import Terrain, TerrainEffectsChart
 
 T = TypeVar("T")
@@ -788,9 +788,9 @@ class CombatEngine:
             explain = partial(self._explain_assessment, combat) if steps is None else None
             return Assessment("-", None, 0, 0, 0, (), None, explain, refused=str(why))
         if steps is not None and table is not None:
-            steps.append((f"column {column}" if column is not None else "below the table")
+            steps.append((f"column {column}" if column not in (None, ABOVE) else f"{column or 'below'} the table")
                          + self._cite(self.table_rules))
-        position = None if column is None or table is None else table.columns.index(column)
+        position = None if column in (None, ABOVE) or table is None else table.columns.index(column)
         explain = partial(self._explain_assessment, combat) if steps is None else None
         return Assessment(odds_text, column, attack, defense, shift, shifts, position, explain)
 
@@ -833,11 +833,11 @@ class CombatEngine:
         explain = partial(self._explain_resolution, combat, total) if steps is None else None
         if steps is not None:
             steps += [f"DRM {c}" for c in modifiers]
-        if column is None:
-            result = table.below_result()
+        if column is None or column == ABOVE:
+            result = table.below_result() if column is None else table.above_result()
             if steps is not None:
-                steps.append(f"below the table: {result.text}, no roll{self._cite(self.table_rules)}")
-            return Resolution(result, odds_text, None, attack, defense, shift, shifts, (0, 0), modifiers,
+                steps.append(f"{column or 'below'} the table: {result.text}, no roll{self._cite(self.table_rules)}")
+            return Resolution(result, odds_text, column, attack, defense, shift, shifts, (0, 0), modifiers,
                               total, line, explain)
         if steps is not None:
             steps.append(f"column {column}" + (f" (shifted {shift:+d})" if shift else "") + self._cite(self.table_rules))

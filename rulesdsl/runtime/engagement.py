@@ -196,7 +196,7 @@ def _terrain_hex(rules: RuleSet, situation: Situation, attacking: list[Counter],
     for hex in targets:
         assessment = judge(as_combat(situation, [a.name for a in attacking], fighting, hex))
         ranked.append((_for_the_attacker(assessment), hex))
-        place = "below the table" if assessment.position is None else \
+        place = f"{assessment.column or 'below'} the table" if assessment.position is None else \
             f"column {assessment.column}, {_ordinal(assessment.position + 1)} from the left of its line"
         steps.append(rules.cite("combat.defender_best_terrain",
                                 f"against the terrain of {hex} ({'/'.join(situation.terrain_at(hex))}): odds "
@@ -209,8 +209,8 @@ def _terrain_hex(rules: RuleSet, situation: Situation, attacking: list[Counter],
 
 def _for_the_attacker(assessment: Assessment) -> tuple[int, Fraction]:
     """How good an assessment is for the attacker: the column's place from the left on its terrain line
-    (below the table is worst), then the ratio of strengths."""
-    place = -1 if assessment.position is None else assessment.position
+    (below the table is worst, above it best), then the ratio of strengths."""
+    place = (10 ** 6 if assessment.column else -1) if assessment.position is None else assessment.position
     ratio = Fraction(assessment.attack) / assessment.defense if assessment.defense else Fraction(assessment.attack)
     return place, ratio
 

@@ -63,18 +63,23 @@ class RowIndex:
         return self._ranges[0][1] if roll < self._ranges[0][0][0] else self._ranges[-1][1]
 
 
+ABOVE = "above"     # the column of an attack above the table, when the rulebook gives that attack a result
+
+
 @dataclass(frozen=True)
 class CombatResultsTable:
     """Odds columns across the top, dice rows down the side.
 
     `rows` maps a row label ('2', '3-4', '11') to one cell per column.
-    `below` is the result of an attack below the left-most column (no roll).
+    `below` is the result of an attack below the left-most column (no roll); `above`, of one above the
+    right-most (no roll), where the column for it is ABOVE.
     """
 
     dice: str
     columns: tuple[str, ...]
     rows: Mapping[str, tuple[str, ...]]
     below: str | None = None            # a result, 'leftmost', or None when the rulebook sets none
+    above: str | None = None            # a result, 'rightmost' (or None): odds above it read the right-most column
     notation: str = "steps-first"
     lines: Mapping[str, tuple[str, ...]] | None = None  # terrain line -> its odds columns
     attacker: AttackerLosses | None = None              # the attacker side of a dual-sided table
@@ -128,7 +133,10 @@ class CombatResultsTable:
 
     def _column(self, odds: tuple[int, int] | None, shift: int, before_limits: bool,
                 off_left: bool | None) -> str | None:
+        beyond = self.above not in (None, "rightmost")     # an attack above the table has a result of its own
         if odds is None:  # defense strength zero: beyond every column
+            if beyond:
+                return ABOVE
             index = len(self.columns) - 1
         elif before_limits and odds[1] == 1 and self._ratios[-1] >= 1 \
                 and Fraction(*odds) > self._ratios[-1] and self._ratios[-1].denominator == 1:
@@ -142,7 +150,11 @@ class CombatResultsTable:
                     return None
                 fitting = [0]
             index = fitting[-1]
+            if beyond and ratio > self._ratios[-1]:     # one column past the right-most, from which shifts count
+                index += 1
         index += int(shift)
+        if beyond and index > len(self.columns) - 1:
+            return ABOVE
         if index < 0:
             if off_left is None:
                 off_left = self.below != "leftmost"
@@ -159,6 +171,12 @@ class CombatResultsTable:
         if result is None:
             result = self._read[text] = _result(text, self.notation, self.codes)
         return result
+
+    def above_result(self) -> Result:
+        if self.above is None or self.above == "rightmost":
+            raise LookupError("this rulebook reads attacks above the table on its right-most column "
+                              "(combat.above_table)")
+        return _result(self.above, "steps-first" if self.notation != DECLARED else DECLARED, self.codes)
 
     def below_result(self) -> Result:
         if self.below is None or self.below == "leftmost":
