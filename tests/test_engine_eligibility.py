@@ -341,7 +341,10 @@ def bridge(open_: str = "open") -> Situation:
 def test_the_bridge_attack_is_legal_and_unit_3_across_the_river_may_not_join():
     assert SCS.may_attack(bridge(), ["8", "6", "4"], "10.10").allowed
     refused = SCS.may_attack(bridge(), ["8", "6", "4", "3"], "10.10")
-    assert not refused.allowed and refused.reasons == ("unit 3's ZOC does not cover 10.10",)
+    # both rules bar it, and the refusal names both (2.1c, 7.3): neither hides the other
+    assert not refused.allowed and refused.reasons == (
+        "unit 3's ZOC does not cover 10.10", "unit 3 could not move into 10.10, so may not attack it")
+    assert refused.refused_by == ("2.1c", "7.3")
 
 
 def test_flip_combat_target_must_be_in_zoc_and_only_into_enterable_terrain():

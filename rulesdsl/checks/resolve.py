@@ -1055,9 +1055,10 @@ def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective[ir.Rule]
             near = near_rules(ref.value)
             close = re.match(r"did you mean '([^']+)'\?", near or "")
             write = f"write rule {ref.value} in this rulebook"
+            title = rules[close.group(1)].node.title if close is not None else None
             if close is not None:       # the close rule's title, to judge whether it is the one meant
-                title = rules[close.group(1)].node.title.value
-                hint = f"did you mean '{close.group(1)}'? ({close.group(1)} is \"{title}\"; or {write})"
+                named = f"{close.group(1)} is \"{title.value}\"; or " if title is not None else "or "
+                hint = f"did you mean '{close.group(1)}'? ({named}{write})"
             else:
                 hint = f"{write}, or cite a rule in effect"
             writers = "neither this rulebook nor its series writes" if rulebook.extends else "this rulebook does not write"
