@@ -4,6 +4,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -72,3 +73,10 @@ class Project:
 @pytest.fixture
 def project(tmp_path) -> Project:
     return Project(tmp_path / "project")
+
+
+def python_in(root: Path, statement: str) -> str:
+    """Run `statement` in a fresh interpreter in a project folder, as a designer would; its output."""
+    run = subprocess.run([sys.executable, "-c", statement], cwd=root, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return run.stdout

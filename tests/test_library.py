@@ -3,13 +3,11 @@ tests/test_installed.py runs the same steps against a non-editable install)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, python_in
 from rulesdsl.project.build import compile_project
 from rulesdsl.project.settings import Library, load_config, shipped_folder
 
@@ -48,11 +46,7 @@ def _positioned(err: str, path: str) -> None:
     assert "Traceback" not in err
 
 
-def _import(root: Path, statement: str) -> str:
-    """Run `statement` in a fresh interpreter in the project folder (as a designer would)."""
-    run = subprocess.run([sys.executable, "-c", statement], cwd=root, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    return run.stdout
+_import = python_in
 
 
 # ---- the library ---------------------------------------------------------------------------------

@@ -4,8 +4,7 @@ eliminated with no roll, below the left-most its attacker loses a step; the rule
 it (`column above result DE`, no roll)."""
 from __future__ import annotations
 
-import subprocess
-import sys
+from conftest import python_in
 
 CLASSIC = '''game classic "A Classic (test)" version "1.0"
 
@@ -84,10 +83,7 @@ def _module(project, capsys):
     return project.root
 
 
-def _python(root, statement: str) -> str:
-    run = subprocess.run([sys.executable, "-c", statement], cwd=root, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    return run.stdout
+_python = python_in
 
 
 def test_the_module_answers_above_and_below_the_table_with_no_roll(project, capsys):
