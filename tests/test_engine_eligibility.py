@@ -341,10 +341,11 @@ def bridge(open_: str = "open") -> Situation:
 def test_the_bridge_attack_is_legal_and_unit_3_across_the_river_may_not_join():
     assert SCS.may_attack(bridge(), ["8", "6", "4"], "10.10").allowed
     refused = SCS.may_attack(bridge(), ["8", "6", "4", "3"], "10.10")
-    # both rules bar it, and the refusal names both (2.1c, 7.3): neither hides the other
+    # three rules bar it, and the refusal names each (2.1c, 7.3, the chart's P): none hides another
     assert not refused.allowed and refused.reasons == (
-        "unit 3's ZOC does not cover 10.10", "unit 3 could not move into 10.10, so may not attack it")
-    assert refused.refused_by == ("2.1c", "7.3")
+        "unit 3's ZOC does not cover 10.10", "unit 3 could not move into 10.10, so may not attack it",
+        "the Terrain Effects Chart prohibits unit 3's attack on 10.10")
+    assert refused.refused_by == ("2.1c", "7.3", "3.2")
 
 
 def test_flip_combat_target_must_be_in_zoc_and_only_into_enterable_terrain():
@@ -352,7 +353,8 @@ def test_flip_combat_target_must_be_in_zoc_and_only_into_enterable_terrain():
     refused = no_zoc_rule.may_attack(bridge(), ["3"], "10.10")
     assert not refused.allowed and "could not move into" in refused.reasons[0]
     neither = engine(scs_1_8, combat__target_must_be_in_zoc=False, combat__only_into_enterable_terrain=False)
-    assert neither.may_attack(bridge(), ["3"], "10.10").allowed
+    chart_alone = neither.may_attack(bridge(), ["3"], "10.10")      # the river's combat P still bars it
+    assert chart_alone.reasons == ("the Terrain Effects Chart prohibits unit 3's attack on 10.10",)
     only_zoc = engine(scs_1_8, combat__only_into_enterable_terrain=False)
     assert not only_zoc.may_attack(bridge(), ["3"], "10.10").allowed
 

@@ -130,3 +130,17 @@ def test_the_edge_word_belongs_to_its_own_edge(project, capsys):
     code, _, err = project.run("check", capsys=capsys)
     assert code == 1 and "error: combat.above_table may name the table's rightmost column, not its leftmost" in err
     assert "hint: did you mean 'rightmost'?" in err
+
+
+def test_an_attack_the_chart_prohibits_is_refused_by_the_engine_as_resolve_combat_refuses_it(project, capsys):
+    """The classic game ties no rule to enterable terrain: its chart's river (combat P) alone bars an attack
+    across it. `attack` says refused, citing the chart's rule, as `resolve_combat` says not allowed."""
+    river = CLASSIC.replace("    forest  2  1L\n", "    forest  2  1L\n  hexside:\n    river   P  P\n")
+    situation = ("map 1.01 - 6.06 clear; hexside 3.03/3.02 river; phase combat; phasing blue; "
+                 "unit a blue 8-1-4 at 3.03 type infantry; unit d red 1-1-4 at 3.02 type infantry")
+    project.write("rulebooks/classic.rules", river)
+    code, out, err = project.run("explain", str(project.root / "rulebooks/classic.rules"), situation,
+                                 "attack", "a", "on", "3.02", capsys=capsys)
+    assert code == 0, err
+    assert "the Terrain Effects Chart prohibits unit a's attack on 3.02 [rule 7.0;" in out
+    assert out.endswith("answer: refused [7.0]\n")

@@ -18,6 +18,7 @@ from .answers import Verdict, Zones
 from .hexmap import Hex, Hexside
 from .ruleset import RuleSet, Step
 from .situation import Counter, Record, Situation
+from .terrain import TerrainEffectsChart
 from .questions import Questions
 
 __all__ = ["EXPLOIT", "OUT_OF_SUPPLY", "Record", "may_attack", "may_exploit", "may_overrun"]
@@ -451,6 +452,15 @@ def may_exploit(engine: Questions, situation: Situation, unit: str) -> Verdict:
 
 
 # ---- attacks ------------------------------------------------------------------------------------------
+def _chart_prohibits(chart: TerrainEffectsChart, terrain: tuple[str, ...], hexsides: tuple[str, ...]) -> bool:
+    """Whether the chart's combat cells prohibit attacking into `terrain` across `hexsides`; a name the chart
+    does not have prohibits nothing (the situation's terrain is checked where it is written)."""
+    try:
+        return chart.attack_factor(terrain, hexsides) is None
+    except KeyError:
+        return False
+
+
 def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ...], target: Hex, *,
                more_targets: Sequence[Hex] = (), record: Record | None = None) -> Verdict:
     """Whether `attackers` may attack the units in `target` (and `more_targets`, in one attack on several
@@ -528,6 +538,14 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
                 barred = True
             elif not barred:
                 steps.append(rules.cite("combat.only_into_enterable_terrain", f"{unit} could move into {open_[0]}"))
+        chart = rules.terrain           # a combat cell P: the chart itself prohibits the attack (resolve_combat agrees)
+        if chart is not None:     # P in any of the hex's terrains, or in a hexside crossed (a bridge negates)
+            if all(_chart_prohibits(chart, situation.terrain_at(h), situation.hexside_features(unit.hex, h))
+                   for h in near):
+                reasons.append(f"the Terrain Effects Chart prohibits {unit}'s attack on "
+                               f"{' or '.join(map(str, near))}")
+                steps.append(rules.cite_chart(reasons[-1]))
+                barred = True
         if barred:
             continue
 
