@@ -59,7 +59,7 @@ def test_an_error_anywhere_writes_nothing(project, capsys):
     project.write("rulebooks/broken.rules", GAME.replace("game demo", "game broken").replace("7.4", "7.5"))
     code, out, err = project.run("build", capsys=capsys)
     assert code == 1 and out == ""
-    assert "reference to rule 7.5" in err and "nothing was written to generated/" in err
+    assert "rule 7.5 is cited, but neither this rulebook nor its series writes it" in err and "nothing was written to generated/" in err
     assert project.tree() == before
     assert not list((project.root / "generated").glob(".*.tmp"))
 
