@@ -783,8 +783,7 @@ class CombatEngine:
         try:
             attack, defense, odds_text, shift, shifts, table, _, column = self._column(self.bind(combat), steps)
         except _Prohibited as why:
-            if steps is not None:
-                steps.append(f"{why}: the attack is not allowed{self._cite(self.terrain_rules)}")
+            self._not_allowed(why, steps)
             explain = partial(self._explain_assessment, combat) if steps is None else None
             return Assessment("-", None, 0, 0, 0, (), None, explain, refused=str(why))
         if steps is not None and table is not None:
@@ -793,6 +792,10 @@ class CombatEngine:
         position = None if column in (None, ABOVE) or table is None else table.columns.index(column)
         explain = partial(self._explain_assessment, combat) if steps is None else None
         return Assessment(odds_text, column, attack, defense, shift, shifts, position, explain)
+
+    def _not_allowed(self, why: _Prohibited, steps: list[str] | None) -> None:
+        if steps is not None:
+            steps.append(f"{why}: the attack is not allowed{self._cite(self.terrain_rules)}")
 
     def _explain_assessment(self, combat: Combat) -> tuple[str, ...]:
         """An assessment's derivation: the same procedure again, writing each step down."""
@@ -823,8 +826,7 @@ class CombatEngine:
         try:
             attack, defense, odds_text, shift, shifts, table, line, column = self._column(ctx, steps)
         except _Prohibited as why:      # an answer, not a bad input: the players may not make this attack
-            if steps is not None:
-                steps.append(f"{why}: the attack is not allowed{self._cite(self.terrain_rules)}")
+            self._not_allowed(why, steps)
             explain = partial(self._explain_resolution, combat, total) if steps is None else None
             return Resolution(Result(text="not allowed", not_allowed=True), "-", None, 0, 0, 0, (), (0, 0), (),
                               total, None, explain, refused=str(why))

@@ -538,14 +538,14 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
                 barred = True
             elif not barred:
                 steps.append(rules.cite("combat.only_into_enterable_terrain", f"{unit} could move into {open_[0]}"))
-        chart = rules.terrain           # a combat cell P: the chart itself prohibits the attack (resolve_combat agrees)
-        if chart is not None:     # P in any of the hex's terrains, or in a hexside crossed (a bridge negates)
-            if all(_chart_prohibits(chart, situation.terrain_at(h), situation.hexside_features(unit.hex, h))
-                   for h in near):
-                reasons.append(f"the Terrain Effects Chart prohibits {unit}'s attack on "
-                               f"{' or '.join(map(str, near))}")
-                steps.append(rules.cite_chart(reasons[-1]))
-                barred = True
+        # a combat cell P: the chart itself prohibits the attack, as resolve_combat says (P in one of the hex's
+        # terrains, or in a hexside crossed; a bridge negates)
+        chart = rules.terrain
+        if chart is not None and all(_chart_prohibits(chart, situation.terrain_at(h),
+                                                      situation.hexside_features(unit.hex, h)) for h in near):
+            reasons.append(f"the Terrain Effects Chart prohibits {unit}'s attack on {' or '.join(map(str, near))}")
+            steps.append(rules.cite_chart(reasons[-1]))
+            barred = True
         if barred:
             continue
 

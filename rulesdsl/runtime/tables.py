@@ -173,16 +173,17 @@ class CombatResultsTable:
         return result
 
     def above_result(self) -> Result:
-        if self.above is None or self.above == "rightmost":
-            raise LookupError("this rulebook reads attacks above the table on its right-most column "
-                              "(combat.above_table)")
-        return _result(self.above, "steps-first" if self.notation != DECLARED else DECLARED, self.codes)
+        return self._edge_result(self.above, "rightmost", "above", "combat.above_table")
 
     def below_result(self) -> Result:
-        if self.below is None or self.below == "leftmost":
-            raise LookupError("this rulebook sets no result for attacks below the table (combat.below_table)")
+        return self._edge_result(self.below, "leftmost", "below", "combat.below_table")
+
+    def _edge_result(self, value: str | None, edge: str, where: str, parameter: str) -> Result:
+        """The result a rulebook gives an attack off one edge of the table (no roll)."""
+        if value is None or value == edge:
+            raise LookupError(f"this rulebook sets no result for attacks {where} the table ({parameter})")
         # a parameter's result is a declared code, or else steps-first notation whatever the table's
-        return _result(self.below, "steps-first" if self.notation != DECLARED else DECLARED, self.codes)
+        return _result(value, "steps-first" if self.notation != DECLARED else DECLARED, self.codes)
 
 
 def _result(text: str, notation: str, codes: Mapping[str, Result] | None = None) -> Result:
