@@ -93,7 +93,8 @@ def stage_table(rounds: int) -> list[str]:
         "parse (rulesdsl's Lark tree)": lambda: [parse(s) for s in sources],
         "check (validate)": lambda: [check(r) for r in rulebooks],
         "resolve": lambda: [resolve(r, index) for r in rulebooks if r.kind.value != "labels"],
-        "whole check (compile_project: what `rulesdsl check` runs)": lambda: compile_project(ROOT),
+        "whole check, examples' cache warm (compile_project: what `rulesdsl check` runs)": lambda: _checked(),
+        "whole check, no cache (every worked example run)": lambda: _checked(cache=False),
         "generate modules": lambda: [generate(r) for r in resolved],
         "format": lambda: [format_text(s.text) for s in sources],
         "diff (snapshot both sides)": lambda: [compare(snapshot(r), snapshot(r)) for r in rulebooks],
@@ -109,8 +110,23 @@ def stage_table(rounds: int) -> list[str]:
     return out
 
 
-def _command(args: list[str], cwd: Path) -> Callable[[], object]:
-    env = {**os.environ, "CI": "true"}
+def _checked(cache: bool = True) -> object:
+    """compile_project as a fresh `rulesdsl check` runs it: every rulebook parsed again (the parse is kept
+    in memory for a process's later compilations), the worked examples' outcomes read from the cache or,
+    without it, every example run."""
+    from rulesdsl.project import build
+    build._parse.cache_clear()
+    if cache:
+        return compile_project(ROOT)
+    os.environ["RULESDSL_NO_CACHE"] = "1"
+    try:
+        return compile_project(ROOT)
+    finally:
+        del os.environ["RULESDSL_NO_CACHE"]
+
+
+def _command(args: list[str], cwd: Path, **env_vars: str) -> Callable[[], object]:
+    env = {**os.environ, "CI": "true", **env_vars}
     return lambda: subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False, timeout=600)
 
 
@@ -122,6 +138,7 @@ def command_table(rounds: int) -> list[str]:
         "python -c 'import lark'": _command([python, "-c", "import lark"], ROOT),
         "rulesdsl --version": _command([*rulesdsl, "--version"], ROOT),
         "rulesdsl check (every shipped rulebook)": _command([*rulesdsl, "check"], ROOT),
+        "rulesdsl check, no cache": _command([*rulesdsl, "check"], ROOT, RULESDSL_NO_CACHE="1"),
         "rulesdsl chart bocage (HTML)": _command([*rulesdsl, "chart", "bocage", "--out", os.devnull], ROOT),
         "rulesdsl coverage scs-1.8": _command([*rulesdsl, "coverage", "scs-1.8"], ROOT),
     }

@@ -30,6 +30,7 @@ from rulesdsl.checks.examples import has_examples, run as run_examples
 from rulesdsl.modules.modcheck import (Variants, build_module, compiled_module, load_module, name_problems,
                                        resolved_problems)
 from rulesdsl.errors import Diagnostic, RulesError, Span
+from rulesdsl.project import memo
 from rulesdsl.project.settings import DEFAULT_PACKAGE, Library, load_config
 from rulesdsl.model.catalogue import vocabulary
 from rulesdsl.checks.resolve import chain, resolve
@@ -252,7 +253,8 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     result.diagnostics = list(dict.fromkeys(_only(result.diagnostics, targets, result)))
     result.checked = len(targets) if targets is not None else len(sources)
     if result.ok and generate:
-        with_examples: list[tuple[ir.Resolved, types.ModuleType]] = []
+        # (resolved, its module's text, what its examples are computed from: memo.stamp)
+        with_examples: list[tuple[ir.Resolved, str, str]] = []
         result.outputs[f"{package}/__init__.py"] = PACKAGE_INIT
         for key, resolved in sorted(result.resolved.items()):
             if key in result.library:
@@ -262,20 +264,35 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
             module, problems = build_module(resolved)  # compiled and imported before anything is written
             result.diagnostics += problems
             if module is not None and examples and has_examples(resolved):
-                loaded, _ = load_module(module_name(key), module)
-                if loaded is not None:
-                    with_examples.append((resolved, loaded))
+                books = [index[k] for k in lineage(index, key)]
+                with_examples.append((resolved, module, memo.stamp(
+                    module, [(book.path, result.sources.get(book.path, "")) for book in books])))
             if module is not None:
                 result.outputs[f"{package}/{module_name(key)}.py"] = module
+        loaded_by_id: dict[str, types.ModuleType | None] = {}
+
+        def loaded(resolved: ir.Resolved, module: str) -> types.ModuleType | None:
+            """The rulebook's module, imported the first time an example needs it."""
+            if resolved.id not in loaded_by_id:
+                loaded_by_id[resolved.id] = load_module(module_name(resolved.id), module)[0]
+            return loaded_by_id[resolved.id]
+
         # the worked examples run against the modules: each rulebook's own (a failure is an error), then
-        # those a rulebook inherits (a difference is a note; one that fails in its own rulebook is not rerun)
+        # those a rulebook inherits (a difference is a note; one that fails in its own rulebook is not rerun);
+        # an outcome computed before from the same rules and the same compiler is read from the cache (memo)
         failing: set[Span] = set()
-        variants = {resolved.id: Variants(resolved) for resolved, _ in with_examples}
-        for resolved, loaded in with_examples:
-            run = run_examples(resolved, loaded, inherited=False, variants=variants[resolved.id].get)
+        variants = {resolved.id: Variants(resolved) for resolved, _, _ in with_examples}
+        for resolved, module, stamp in with_examples:
+            run = memo.recall(stamp)
+            if run is None:
+                found = loaded(resolved, module)
+                if found is None:
+                    continue
+                run = run_examples(resolved, found, inherited=False, variants=variants[resolved.id].get)
+                memo.keep(stamp, run)
             result.diagnostics += _only(run.diagnostics, targets, result)
             failing |= run.failed
-        loaded_by_id: dict[str, types.ModuleType | None] = {resolved.id: loaded for resolved, loaded in with_examples}
+        texts = {resolved.id: module for resolved, module, _ in with_examples}
 
         def parent_module(resolved: ir.Resolved, values: dict[str, object] | None = None) -> types.ModuleType | None:
             """The module of the rulebook `resolved` extends directly (compiled here if the build made none),
@@ -290,11 +307,24 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                     return None
                 variants[parent] = Variants(found)
                 loaded_by_id.setdefault(parent, compiled_module(found)[1])
-            return variants[parent].get(values) if values else loaded_by_id.get(parent)
+            if values:
+                return variants[parent].get(values)
+            if parent in texts and parent not in loaded_by_id:
+                return loaded(variants[parent].resolved, texts[parent])
+            return loaded_by_id.get(parent)
 
-        for resolved, loaded in with_examples if focus is None else ():
-            run = run_examples(resolved, loaded, own_examples=False, failed=failing,
-                               parent=functools.partial(parent_module, resolved), variants=variants[resolved.id].get)
+        for resolved, module, stamp in with_examples if focus is None else ():
+            paths = [index[k].path for k in lineage(index, resolved.id)]
+            stamp = memo.inherited_stamp(stamp, failing, paths)
+            run = memo.recall(stamp)
+            if run is None:
+                found = loaded(resolved, module)
+                if found is None:
+                    continue
+                run = run_examples(resolved, found, own_examples=False, failed=failing,
+                                   parent=functools.partial(parent_module, resolved),
+                                   variants=variants[resolved.id].get)
+                memo.keep(stamp, run)
             result.notes += _only(run.diagnostics, targets, result)
         if not result.ok:
             result.outputs = {}

@@ -1,0 +1,103 @@
+"""The worked examples' outcomes, kept in the user's cache (rulesdsl/cache.py) between runs.
+
+Running the examples is most of what `check` and `build` cost (some 2 s of the 2.6 s a check of the shipped
+rulebooks takes), and an unchanged rulebook's examples answer the same every time.  An outcome is stored
+under the SHA-256 of everything it is computed from:
+- the rulebook's generated module (what its rules compute);
+- the path and text of the rulebook and of each rulebook it extends (the examples, the values they assume,
+  the parent module an inherited example is compared with, the places a diagnostic points at);
+- the code of rulesdsl itself (the installed package's Python files and grammar) and the Python running it;
+- for the inherited examples, the expect lines that failed in their own rulebook (they are not run again).
+So an entry is never read for anything else; one that was damaged is discarded by the cache.  With
+RULESDSL_NO_CACHE=1 every example runs, as it does the first time.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rulesdsl import cache
+from rulesdsl.checks.examples import Run
+from rulesdsl.errors import Diagnostic, Span
+
+KIND = "examples"
+_PACKAGE = Path(__file__).resolve().parents[1]     # the rulesdsl package
+
+
+def code_digest() -> str:
+    """The identity of the running compiler: a hash of its code (every Python file and the grammar of the
+    package, hashed again only when a file's size or time changes) and of the Python version."""
+    files = sorted(p for suffix in ("*.py", "*.lark") for p in _PACKAGE.rglob(suffix) if p.is_file())
+    return _digest_of(tuple((p.relative_to(_PACKAGE).as_posix(), p.stat().st_mtime_ns, p.stat().st_size)
+                            for p in files))
+
+
+@functools.lru_cache(maxsize=4)
+def _digest_of(files: tuple[tuple[str, int, int], ...]) -> str:
+    digest = hashlib.sha256(sys.version.encode("utf-8"))
+    for rel, _, _ in files:
+        data = (_PACKAGE / rel).read_bytes()
+        digest.update(f"{rel}\0{len(data)}\0".encode("utf-8") + data)
+    return digest.hexdigest()
+
+
+def stamp(module: str, lineage: Sequence[tuple[str, str]]) -> str:
+    """What a rulebook's examples are computed from: its module's text and each (path, text) of the rulebook
+    and those it extends, with the compiler's identity."""
+    digest = hashlib.sha256(code_digest().encode("ascii"))
+    for part in (module, *(f"{path}\0{text}" for path, text in lineage)):
+        data = part.encode("utf-8")
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+def inherited_stamp(base: str, failed: Iterable[Span], paths: Iterable[str]) -> str:
+    """`stamp` for a rulebook's inherited examples: also the failed expect lines of its lineage's `paths`."""
+    within = set(paths)
+    skipped = sorted(repr(_span_data(span)) for span in failed if span.path in within)
+    return hashlib.sha256("\n".join([base, "inherited", *skipped]).encode("utf-8")).hexdigest()
+
+
+def recall(key: str) -> Run | None:
+    """The outcome stored under `key`; None when there is none (or caching is off)."""
+    hit = cache.read(KIND, key)
+    if hit is None:
+        return None
+    try:
+        meta = hit[0]
+        return Run([_diagnostic(d) for d in meta["diagnostics"]], int(meta["checked"]),
+                   {_span(s) for s in meta["failed"]})
+    except (KeyError, TypeError, ValueError):
+        return None         # not an outcome this code wrote: run the examples again
+
+
+def keep(key: str, run: Run) -> None:
+    cache.write(KIND, key, {"diagnostics": [_diagnostic_data(d) for d in run.diagnostics], "checked": run.checked,
+                            "failed": sorted((_span_data(s) for s in run.failed), key=repr)})
+
+
+def _span_data(span: Span) -> list[Any]:
+    return [span.path, span.line, span.column, span.end_line, span.end_column]
+
+
+def _span(data: list[Any]) -> Span:
+    path, line, column, end_line, end_column = data
+    if not isinstance(path, str) or not all(isinstance(n, int) for n in (line, column, end_line, end_column)):
+        raise TypeError("not a span")
+    return Span(path, line, column, end_line, end_column)
+
+
+def _diagnostic_data(diagnostic: Diagnostic) -> Mapping[str, Any]:
+    return {"message": diagnostic.message, "span": _span_data(diagnostic.span), "hint": diagnostic.hint,
+            "severity": diagnostic.severity}
+
+
+def _diagnostic(data: Mapping[str, Any]) -> Diagnostic:
+    message, hint, severity = data["message"], data["hint"], data["severity"]
+    if not isinstance(message, str) or not isinstance(severity, str) or not (hint is None or isinstance(hint, str)):
+        raise TypeError("not a diagnostic")
+    return Diagnostic(message, _span(data["span"]), hint, severity)
