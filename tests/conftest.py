@@ -18,10 +18,14 @@ if str(ROOT) not in sys.path:  # `generated` is imported from the repository roo
     sys.path.insert(0, str(ROOT))
 
 # The tests' own cache (parser tables, laid-out cards: rulesdsl/cache.py), never the user's: set before
-# rulesdsl is imported, and deleted when the run ends.
-os.environ["RULESDSL_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulesdsl-test-cache-")
+# rulesdsl is imported, and deleted when the run ends.  Under pytest-xdist the main process makes it and its
+# workers inherit it, so a card one worker has laid out is not laid out again by the other (entries are
+# named by a hash of everything they are made from, and written whole: sharing them changes no answer).
+if "PYTEST_XDIST_WORKER" not in os.environ or "RULESDSL_TEST_CACHE" not in os.environ:
+    os.environ["RULESDSL_TEST_CACHE"] = tempfile.mkdtemp(prefix="rulesdsl-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["RULESDSL_TEST_CACHE"], True)
+os.environ["RULESDSL_CACHE_DIR"] = os.environ["RULESDSL_TEST_CACHE"]
 os.environ.pop("RULESDSL_NO_CACHE", None)
-atexit.register(shutil.rmtree, os.environ["RULESDSL_CACHE_DIR"], True)
 
 
 def pytest_addoption(parser):
