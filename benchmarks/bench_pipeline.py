@@ -110,17 +110,17 @@ def stage_table(rounds: int) -> list[str]:
     return out
 
 
-def _checked(cache: bool = True) -> object:
+def _checked(root: Path = ROOT, cache: bool = True) -> object:
     """compile_project as a fresh `rulesdsl check` runs it: every rulebook parsed again (the parse is kept
     in memory for a process's later compilations), the worked examples' outcomes read from the cache or,
     without it, every example run."""
     from rulesdsl.project import build
     build._parse.cache_clear()
     if cache:
-        return compile_project(ROOT)
+        return compile_project(root)
     os.environ["RULESDSL_NO_CACHE"] = "1"
     try:
-        return compile_project(ROOT)
+        return compile_project(root)
     finally:
         del os.environ["RULESDSL_NO_CACHE"]
 
@@ -208,8 +208,8 @@ def scaling_table(sizes: tuple[int, ...], rounds: int) -> list[str]:
             repeat = max(1, rounds if lines <= 10_000 else 1)
             samples = interleaved({
                 "parse": lambda: parse(source),
-                "check": lambda: compile_project(folders["clean"]),
-                "errors": lambda: compile_project(folders["broken"]),
+                "check": lambda: _checked(folders["clean"]),
+                "errors": lambda: _checked(folders["broken"]),
             }, repeat)
             real = len(clean.splitlines())
             per = {k: statistics.median(v) / real for k, v in samples.items()}

@@ -1,4 +1,5 @@
-"""The user's cache folder: the parser's LALR tables and laid-out cards, keyed by a hash of what made them.
+"""The user's cache folder: the parser's LALR tables, laid-out cards and the worked examples' outcomes
+(project/memo.py), each keyed by a hash of what made it.
 
 It lives in the user's own cache folder ($XDG_CACHE_HOME/rulesdsl, else ~/.cache/rulesdsl; mode 0700, so
 no other user can plant an entry), or in $RULESDSL_CACHE_DIR.  RULESDSL_NO_CACHE=1 turns it off.  An entry

@@ -131,3 +131,23 @@ def test_the_compilers_identity_follows_its_code(tmp_path, monkeypatch):
     assert memo.stamp("m", [("a.rules", "x")]) != memo.stamp("m", [("b.rules", "x")])
     assert memo.stamp("m", [("a.rules", "x")]) != memo.stamp("m2", [("a.rules", "x")])
     assert memo.stamp("ab", [("c.rules", "")]) != memo.stamp("a", [("bc.rules", "")])
+
+
+def test_a_module_that_imported_is_not_imported_again_one_that_failed_always_is(project, capsys, own_cache,
+                                                                                 monkeypatch):
+    from rulesdsl.modules import modcheck
+    imports: list[tuple[str, str]] = []
+    real = modcheck.load_module
+    monkeypatch.setattr(modcheck, "load_module",
+                        lambda name, source: imports.append((name, source)) or real(name, source))
+    project.write("rulebooks/hollow.rules", GAME)
+    assert _check(project, capsys)[0] == 0
+    # checked, then the same module object runs the examples (other sources: the values examples assume)
+    assert ("hollow" in {name for name, _ in imports}) and len(set(imports)) == len(imports)
+    imports.clear()
+    assert _check(project, capsys)[0] == 0 and imports == []
+    generate = modcheck.generate
+    monkeypatch.setattr(modcheck, "generate", lambda resolved: generate(resolved) + "\nraise RuntimeError('no')\n")
+    for _ in range(2):
+        code, err = _check(project, capsys)
+        assert code == 1 and "does not import: RuntimeError: no" in err

@@ -120,21 +120,21 @@ def test_the_oracle_rejects_a_build_whose_module_does_not_import(tmp_path, monke
     """The oracle itself: with the build's own module check bypassed, a module that does not import,
     lacks RULES or does not compile is caught."""
     import rulesdsl.project.build
-    build_module = rulesdsl.project.build.build_module
+    checked_module = rulesdsl.project.build.checked_module
 
     def bypass(extra):
-        def patched(resolved):
-            source, problems = build_module(resolved)
-            return (None if source is None else source + extra), problems
+        def patched(resolved, imported_before=None):
+            source, _, problems = checked_module(resolved)
+            return (None if source is None else source + extra), None, problems
         return patched
 
-    monkeypatch.setattr(rulesdsl.project.build, "build_module", bypass("\nraise RuntimeError('broken module')\n"))
+    monkeypatch.setattr(rulesdsl.project.build, "checked_module", bypass("\nraise RuntimeError('broken module')\n"))
     failures = run(ITEM, tmp_path)
     assert {f.kind for f in failures} == {"module-does-not-import"}
     assert "RuntimeError: broken module" in failures[0].detail
-    monkeypatch.setattr(rulesdsl.project.build, "build_module", bypass("\ndel RULES\n"))
+    monkeypatch.setattr(rulesdsl.project.build, "checked_module", bypass("\ndel RULES\n"))
     assert {f.kind for f in run(ITEM, tmp_path)} == {"module-without-RULES"}
-    monkeypatch.setattr(rulesdsl.project.build, "build_module", bypass("\nx = (" + "\n"))
+    monkeypatch.setattr(rulesdsl.project.build, "checked_module", bypass("\nx = (" + "\n"))
     assert {f.kind for f in run(ITEM, tmp_path)} == {"module-does-not-compile"}
 
 

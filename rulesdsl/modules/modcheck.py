@@ -9,7 +9,7 @@ reaching generated/.
 from __future__ import annotations
 
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from rulesdsl.model import ir
@@ -58,6 +58,13 @@ def build_module(resolved: ir.Resolved) -> tuple[str | None, list[Diagnostic]]:
 def compiled_module(resolved: ir.Resolved) -> tuple[str | None, types.ModuleType | None, list[Diagnostic]]:
     """The module's source and the module itself (imported in memory, not registered in sys.modules), or
     the diagnostics that stop the build; the worked examples run against the module (examples.py)."""
+    return checked_module(resolved)
+
+
+def checked_module(resolved: ir.Resolved, imported_before: Callable[[str], bool] | None = None
+                   ) -> tuple[str | None, types.ModuleType | None, list[Diagnostic]]:
+    """`compiled_module`; but a source `imported_before` says was compiled and imported before (by the same
+    compiler: project/memo.py) is not imported again, and comes with no module object."""
     problems = resolved_problems(resolved)
     if problems:
         return None, None, problems
@@ -69,6 +76,8 @@ def compiled_module(resolved: ir.Resolved) -> tuple[str | None, types.ModuleType
     except Exception as exc:  # a bug in codegen: report it at the rulebook, never write a half module
         why: str | None = f"{type(exc).__name__}: {exc}"
     else:
+        if imported_before is not None and imported_before(source):
+            return source, None, []
         module, why = load_module(name, source)
     if why is None:
         return source, module, []

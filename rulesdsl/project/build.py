@@ -27,7 +27,7 @@ from pathlib import Path
 from rulesdsl.model import ir
 from rulesdsl.modules.codegen import module_name
 from rulesdsl.checks.examples import has_examples, run as run_examples
-from rulesdsl.modules.modcheck import (Variants, build_module, compiled_module, load_module, name_problems,
+from rulesdsl.modules.modcheck import (Variants, checked_module, compiled_module, load_module, name_problems,
                                        resolved_problems)
 from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.project import memo
@@ -255,21 +255,25 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     if result.ok and generate:
         # (resolved, its module's text, what its examples are computed from: memo.stamp)
         with_examples: list[tuple[ir.Resolved, str, str]] = []
+        loaded_by_id: dict[str, types.ModuleType | None] = {}
         result.outputs[f"{package}/__init__.py"] = PACKAGE_INIT
         for key, resolved in sorted(result.resolved.items()):
             if key in result.library:
                 continue    # resolved for its card only: a library rulebook has no output
             if focus is not None and resolved.rulebook.path not in focus:
                 continue    # the editor's compilation: only the documents worked on
-            module, problems = build_module(resolved)  # compiled and imported before anything is written
+            # compiled and imported before anything is written (unless this very source was, by this compiler)
+            module, imported, problems = checked_module(resolved, memo.imported_before)
             result.diagnostics += problems
+            if module is not None and imported is not None:
+                memo.imported(module)
+                loaded_by_id[resolved.id] = imported
             if module is not None and examples and has_examples(resolved):
                 books = [index[k] for k in lineage(index, key)]
                 with_examples.append((resolved, module, memo.stamp(
                     module, [(book.path, result.sources.get(book.path, "")) for book in books])))
             if module is not None:
                 result.outputs[f"{package}/{module_name(key)}.py"] = module
-        loaded_by_id: dict[str, types.ModuleType | None] = {}
 
         def loaded(resolved: ir.Resolved, module: str) -> types.ModuleType | None:
             """The rulebook's module, imported the first time an example needs it."""

@@ -8,8 +8,10 @@ under the SHA-256 of everything it is computed from:
   the parent module an inherited example is compared with, the places a diagnostic points at);
 - the code of rulesdsl itself (the installed package's Python files and grammar) and the Python running it;
 - for the inherited examples, the expect lines that failed in their own rulebook (they are not run again).
-So an entry is never read for anything else; one that was damaged is discarded by the cache.  With
-RULESDSL_NO_CACHE=1 every example runs, as it does the first time.
+So an entry is never read for anything else; one that was damaged is discarded by the cache.  The same
+goes for the check that a generated module compiles and imports before it is written: a source that did,
+with this compiler, is not imported again (the examples import it when they run).  With RULESDSL_NO_CACHE=1
+every module is imported and every example runs, as the first time.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from rulesdsl.checks.examples import Run
 from rulesdsl.errors import Diagnostic, Span
 
 KIND = "examples"
+MODULES = "modules"     # the generated modules that compile and import
 _PACKAGE = Path(__file__).resolve().parents[1]     # the rulesdsl package
 
 
@@ -60,6 +63,20 @@ def inherited_stamp(base: str, failed: Iterable[Span], paths: Iterable[str]) -> 
     within = set(paths)
     skipped = sorted(repr(_span_data(span)) for span in failed if span.path in within)
     return hashlib.sha256("\n".join([base, "inherited", *skipped]).encode("utf-8")).hexdigest()
+
+
+def imported_before(module: str) -> bool:
+    """Whether this module's source was compiled and imported, with no error, by this compiler before."""
+    return cache.read(MODULES, _module_key(module)) is not None
+
+
+def imported(module: str) -> None:
+    """Note that this module's source compiles and imports."""
+    cache.write(MODULES, _module_key(module), {})
+
+
+def _module_key(module: str) -> str:
+    return hashlib.sha256(f"{code_digest()}\0module\0{module}".encode("utf-8")).hexdigest()
 
 
 def recall(key: str) -> Run | None:
