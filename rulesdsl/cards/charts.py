@@ -43,10 +43,11 @@ def page_size(paper: str, orientation: str) -> tuple[str, str]:
 
 def movement_text(cell: ir.MovementCell, t: Labeler) -> list[str | Label]:
     amount = cell.amount if cell.amount is not None else Fraction(0)
+    stop: list[str | Label] = [", ", t("code.tec.stop")] if cell.stop else []
     if cell.kind == "cost":
-        return [fraction(amount)]
+        return [fraction(amount), *stop]
     if cell.kind == "add":
-        return ["+" + fraction(amount)]
+        return ["+" + fraction(amount), *stop]
     if cell.kind == "prohibited":
         return [t("code.tec.prohibited")]
     if cell.kind == "other":
@@ -151,8 +152,9 @@ _CHROME = [
     "column.side", "column.when", "column.source", "column.shift", "column.maximum",
     "section.hex", "section.hexside", "section.road",
     "legend.title", "legend.prohibited", "legend.other-terrain", "legend.attacker", "legend.defender",
-    "legend.no-effect", "legend.left", "legend.right",
+    "legend.no-effect", "legend.left", "legend.right", "legend.stop",
     "code.tec.no-effect", "code.tec.other", "code.tec.prohibited", "code.tec.left", "code.tec.right",
+    "code.tec.stop",
     "crt.legend", "crt.steps-first", "crt.retreat-first", "crt.breakthrough", "crt.no-effect",
     "crt.above", "crt.above-result", "crt.below-result", "crt.below-leftmost", "crt.dice",
     "outcome.defender-step", "outcome.defender-retreat", "outcome.defender-steps", "outcome.attacker-steps",
@@ -269,10 +271,11 @@ def printed(resolved: ir.Resolved, chart: ir.Effective[Any] | None) -> bool:
 
 # the TEC's legend: each abbreviation, printed only when some cell of the chart uses it
 _TEC_KEYS = (("P", "legend.prohibited"), ("ot", "legend.other-terrain"), ("A", "legend.attacker"),
-             ("D", "legend.defender"), ("ne", "legend.no-effect"), ("L", "legend.left"), ("R", "legend.right"))
+             ("D", "legend.defender"), ("ne", "legend.no-effect"), ("L", "legend.left"), ("R", "legend.right"),
+             ("stop", "legend.stop"))
 # the codes the cells print through labels (the French edition writes NE, G, D): their label keys
 _TEC_CODE_LABELS = {"P": "code.tec.prohibited", "ot": "code.tec.other", "ne": "code.tec.no-effect",
-                    "L": "code.tec.left", "R": "code.tec.right"}
+                    "L": "code.tec.left", "R": "code.tec.right", "stop": "code.tec.stop"}
 
 
 def _tec_legend(node: ir.TerrainChart, t: Labeler) -> list[tuple[Label, Label]]:
@@ -285,6 +288,7 @@ def _tec_codes(node: ir.TerrainChart) -> set[str]:
     used: set[str] = set()
     for row in node.rows:
         used |= {"prohibited": {"P"}, "other": {"ot"}}.get(row.movement.kind, set())
+        used |= {"stop"} if row.movement.stop else set()
         cell = row.combat
         used |= {"none": {"ne"}, "prohibited": {"P"}, "other": {"ot"}}.get(cell.kind, set())
         used |= {"A"} if cell.attacker is not None else set()

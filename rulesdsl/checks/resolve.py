@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any, Collection, Mapping
 
 from rulesdsl.model import codes as result_codes, ir
-from rulesdsl.model.catalogue import example_setting, unit_text, vocabulary as declared_vocabulary
+from rulesdsl.model.catalogue import example_setting, movement_text, unit_text, vocabulary as declared_vocabulary
 from rulesdsl.errors import Diagnostic, Span, suggest, suggester
 from rulesdsl.model.context import ROOT
 from rulesdsl.checks.expressions import Checker, numeric_values
@@ -789,7 +789,7 @@ def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainCha
                                              "the same cell", cell.span))
             continue
         rows[where[key]] = changed
-        shown = _move_text(cell.movement) if cell.movement is not None else _fight_text(changed.combat)
+        shown = movement_text(cell.movement) if cell.movement is not None else _fight_text(changed.combat)
         new.append(ir.Amended(key=item, text=f"{old.name.value}: {column} {shown}", origin=origin, span=cell.span))
     known = {r.name.value.lower(): r for r in rows}
     entries: tuple[ir.TerrainRow | ir.TerrainCell, ...] = (*chart.rows, *chart.cells)
@@ -873,14 +873,8 @@ def _no_such_turn(block: ir.TurnBlock, blocks: list[ir.TurnBlock], origin: str) 
 
 
 def _row_text(row: ir.TerrainRow) -> str:
-    return (f"{row.name.value}: movement {_move_text(row.movement)}, combat {_fight_text(row.combat)}"
+    return (f"{row.name.value}: movement {movement_text(row.movement)}, combat {_fight_text(row.combat)}"
             + (", no overrun" if row.no_overrun else ""))
-
-
-def _move_text(move: ir.MovementCell) -> str:
-    moves = {"cost": str(move.amount), "add": f"+{move.amount}", "prohibited": "P", "other": "ot",
-             "road-like": "road-like", "negates": f"negates {move.target.value if move.target else ''}"}
-    return moves[move.kind]
 
 
 def _fight_text(combat: ir.CombatCell) -> str:

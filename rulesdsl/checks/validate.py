@@ -528,6 +528,9 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
             out.append(Diagnostic("a movement cost must be more than zero", move.span, "use P for prohibited terrain"))
         if move.kind == "road-like" and row.kind != "road":
             out.append(Diagnostic("'road-like' belongs under 'roads:'", move.span))
+        if row.kind == "road" and move.stop:
+            out.append(Diagnostic("a road does not stop a move: 'stop' belongs to hex terrain or a hexside feature",
+                                  move.span, "put 'stop' on the terrain the road runs through"))
         if row.kind == "road" and move.kind not in ("cost", "road-like"):
             out.append(Diagnostic("a road's movement cell is its cost along the road (like 1/2) or road-like",
                                   move.span))

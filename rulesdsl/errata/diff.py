@@ -26,7 +26,8 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, assert_never, get_args
 
 from rulesdsl.model import ir
-from rulesdsl.model.catalogue import ACTIVITIES, UNIT_SPELLINGS, parameter_text, unit_text, vocabulary
+from rulesdsl.model.catalogue import (ACTIVITIES, UNIT_SPELLINGS, movement_text, parameter_text, unit_text,
+                                      vocabulary)
 from rulesdsl.model.codes import clause_text, family
 from rulesdsl.checks.resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION, rule_order
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
@@ -157,12 +158,6 @@ def _operand(expr: ir.Expr) -> str:
     return f"({text})" if isinstance(expr, (ir.Binary, ir.Is)) else text
 
 
-def _movement(cell: ir.MovementCell) -> str:
-    amount = "" if cell.amount is None else str(cell.amount)
-    return {"cost": amount, "add": f"+{amount}", "prohibited": "P", "other": "ot", "road-like": "road-like",
-            "negates": f"negates {cell.target.value if cell.target else ''}"}[cell.kind]
-
-
 def _definition(definition: ir.Definition) -> str:
     if definition.expr is not None:
         return expression_text(definition.expr)
@@ -181,7 +176,7 @@ def _combat(cell: ir.CombatCell) -> str:
 # How a node prints as one value; any other node prints its fields in turn.
 _SHOWN: dict[type, Callable[[Any], str]] = {
     ir.Text: lambda n: n.value, ir.Quoted: lambda n: f'"{n.value}"', ir.Parameter: parameter_text,
-    ir.MovementCell: _movement, ir.CombatCell: _combat, ir.Definition: _definition,
+    ir.MovementCell: movement_text, ir.CombatCell: _combat, ir.Definition: _definition,
     ir.CodeClause: clause_text,
     **{kind: expression_text for kind in get_args(ir.Expr)},
 }

@@ -91,9 +91,9 @@ def _cells(line: _Line) -> list[str] | None:
         if len(tokens) == 1 and tokens[0].endswith(":"):
             return None
         cells, rest = [tokens[0]], tokens[1:]
-        if rest[:1] in (["movement"], ["combat"]):    # one cell of an amended row: woods  combat  2L
+        if rest[:1] in (["movement"], ["combat"]):    # one cell of an amended row: woods  movement  2 stop
             return [tokens[0], rest[0], " ".join(rest[1:])]
-        if rest[:1] == ["negates"]:
+        if rest[:1] == ["negates"] or rest[1:2] == ["stop"]:     # negates river, 2 stop: one cell
             cells.append(" ".join(rest[:2]))
             rest = rest[2:]
         elif rest:

@@ -204,6 +204,14 @@ CARD_PATTERNS: tuple[str, ...] = ("plain", "hatch", "cross", "dots", "waves")
 CARD_MAX_SIDES = 8
 
 
+def movement_text(cell: ir.MovementCell) -> str:
+    """A TEC movement cell as a rulebook writes it: '2', '+1 stop', 'P', 'negates river'."""
+    amount = "" if cell.amount is None else str(cell.amount)
+    text = {"cost": amount, "add": f"+{amount}", "prohibited": "P", "other": "ot", "road-like": "road-like",
+            "negates": f"negates {cell.target.value if cell.target else ''}"}[cell.kind]
+    return text + " stop" if cell.stop else text
+
+
 def parameter_text(parameter: ir.Parameter) -> str:
     """A parameter's value as a rulebook writes it: '3 steps', '+2 MP', 'phase-end, overrun'."""
     value = parameter.value

@@ -529,6 +529,7 @@ class MovementCell:
     kind: MoveKind
     amount: Fraction | None      # cost and add
     target: Text | None          # negates
+    stop: bool = False           # `2 stop`: a unit that enters the hex (crosses the hexside) ends its move there
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

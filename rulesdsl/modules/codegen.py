@@ -156,6 +156,8 @@ def _movement(cell: ir.MovementCell) -> str:
         args.append(py(cell.amount))
     if cell.target is not None:
         args.append(f"target={py(cell.target.value)}")
+    if cell.stop:
+        args.append("stop=True")
     return f"Movement({', '.join(args)}),"
 
 

@@ -185,7 +185,9 @@ KINDS: dict[type, Kind] = {
                             "}\n"),
     ir.TerrainChart: Kind("Terrain Effects Chart", ("terrain_chart",),
                           "Each terrain's movement cost and combat effect, under the headings `hex:`, "
-                          "`roads:` and `hexside:`. The combat effect, which the combat engine applies, is `ne`, "
+                          "`roads:` and `hexside:`. A cost followed by `stop` ends the move of a unit that "
+                          "enters the hex (crosses the hexside) there. The combat effect, which the combat "
+                          "engine applies, is `ne`, "
                           "`P` (prohibited), `ot` (the other terrain's), or column shifts (`1L`), die roll "
                           "modifiers on the roll read by odds (`-1`) and multipliers (`Dx2`, `Ax1/2`). A "
                           "hexside's multiplier applies to each attacking hex that crosses it, its shift and DRM "
@@ -197,12 +199,14 @@ KINDS: dict[type, Kind] = {
                           "    open    1  ne\n"
                           "    forest  2  1L  level 1\n"
                           "    rough   3  -1\n"
+                          "    marsh   2 stop  Dx2\n"
                           "    city    1  Dx2  level 2  line close\n"
                           "  roads:\n"
                           "    road    1/2  ot\n"
                           "  hexside:\n"
                           "    stream  +1  Ax1/2\n"
                           "    canal   +2  1L all-across\n"
+                          "    dyke    +1 stop  ne\n"
                           "    river   P   P\n"
                           "    bridge  negates river  Ax1/4\n"
                           "}\n"),

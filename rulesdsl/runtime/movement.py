@@ -235,6 +235,7 @@ class _Price:
     cost: Fraction | None
     road: str | None = None        # the road row followed, if any
     reason: str | None = None
+    stop: str | None = None        # what ends the move there, if anything: "the swamp", "crossing the dyke"
 
 
 def _rows(rules: RuleSet, names: Sequence[str], kind: str) -> list[Terrain]:
@@ -359,7 +360,7 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
                 log(rules.cite("roads.ignore_crossed_terrain",
                                f"{target}: the {way} does not spare the {side.name}: +{_mp(side.movement.amount)}"))
         log(rules.cite("roads.ignore_crossed_terrain", f"{target}: {_mp(cost)} along the {way}"))
-        return _Price(cost, road=way)
+        return _Price(cost, road=way, stop=_stops(rules, sides, target, log))
     if blocked_hex is not None:
         log(rules.cite_chart(f"{target}: {blocked_hex.name} is prohibited terrain"))
         return _Price(None, reason=f"{target} may not be entered: {blocked_hex.name} is prohibited")
@@ -422,7 +423,17 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
                 cost = max(cost, amount)
                 log(rules.cite("movement.hexside_cost_added",
                                f"{target}: the {side.name} is not added: the larger cost, {_mp(cost)}"))
-    return _Price(cost)
+    return _Price(cost, stop=_stops(rules, hex_rows + sides, target, log))
+
+
+def _stops(rules: RuleSet, rows: Sequence[Terrain], target: Hex, log: Log) -> str | None:
+    """The first of `rows` (the terrain entered, the hexsides crossed) whose movement cell says `stop`."""
+    row = next((r for r in rows if r.movement.stop), None)
+    if row is None:
+        return None
+    reason = f"the {row.name}" if row.kind == "hex" else f"crossing the {row.name}"
+    log(rules.cite_chart(f"{target}: {reason} ends the move there"))
+    return reason
 
 
 def entry_cost(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, target: Hex,
@@ -433,10 +444,13 @@ def entry_cost(rules: RuleSet, situation: Situation, unit: Counter, source: Hex,
 
 
 # ---- moving -------------------------------------------------------------------------------------------
+_EZOC = "an enemy ZOC"    # _State.stopped for a ZOC (a terrain's is "the swamp" or "crossing the dyke")
+
+
 class _State(NamedTuple):      # a tuple: the searches hash and compare thousands of them
     hex: Hex
     exited: bool = False      # has left an enemy ZOC hex during this move
-    stopped: bool = False     # entered an enemy ZOC that ends movement
+    stopped: str = ""         # what ended the move where it entered: an enemy ZOC, or a terrain that says stop
     off_map: bool = False     # has left the map
 
 
@@ -568,9 +582,12 @@ class _Mover:
         here = state.hex
         if state.off_map:
             return _Entry(None, None, f"{unit} has left the map")
-        if state.stopped:
+        if state.stopped == _EZOC:
             log(rules.cite("zoc.entry_stops_movement", f"{unit} entered an enemy ZOC at {here}: its move is over"))
             return _Entry(None, None, f"{unit} stopped on entering the enemy ZOC at {here}")
+        if state.stopped:
+            log(rules.cite_chart(f"{unit}'s move ended in {here} ({state.stopped})"))
+            return _Entry(None, None, f"{unit} stopped in {here}: {state.stopped} ends its move")
         if not neighbour:
             if target not in situation.map:
                 return self._off_map(here, target, log)
@@ -628,7 +645,7 @@ class _Mover:
                 log(rules.cite("zoc.ezoc_to_ezoc",
                                f"{here} to {target}: moving from enemy ZOC to enemy ZOC is allowed"))
             exited = True
-        stopped = False
+        stopped = price.stop or ""
         if entering:
             weight, whose = self.hinder[target]
             exerting: list[str] = []
@@ -656,7 +673,7 @@ class _Mover:
             else:
                 log(rules.cite("zoc.entry_cost", f"{target} is in an enemy ZOC; entering it costs nothing extra"))
             if rules.flag("zoc.entry_stops_movement"):
-                stopped = True
+                stopped = _EZOC
                 log(rules.cite("zoc.entry_stops_movement", f"{unit} must stop in {target}"))
             else:
                 log(rules.cite("zoc.entry_stops_movement", f"{unit} need not stop in {target}"))

@@ -25,11 +25,13 @@ COMBINATIONS = ("cumulative", "most-restrictive", "defender-best")
 @dataclass(frozen=True, slots=True)
 class Movement:
     """kind: cost (enter for `amount` MP), add (+`amount` MP), prohibited, other
-    (use the hex's other terrain), road-like (the road's cost), negates (`target`)."""
+    (use the hex's other terrain), road-like (the road's cost), negates (`target`); `stop`: entering
+    (crossing) it ends the move."""
 
     kind: str
     amount: Fraction | None = None
     target: str | None = None
+    stop: bool = False      # a unit that enters the hex (crosses the hexside) ends its move there
 
 
 @dataclass(frozen=True, slots=True)

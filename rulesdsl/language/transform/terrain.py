@@ -72,7 +72,8 @@ class TerrainBuilder(Builder):
     @v_args(meta=True)
     def move_cost(self, meta: Meta, items: list[Any]) -> Any:
         text = str(items[0])
-        return self._move(meta, ir.MoveKind.ADD if text[0] in "+-" else ir.MoveKind.COST, self._number(items[0]))
+        cell = self._move(meta, ir.MoveKind.ADD if text[0] in "+-" else ir.MoveKind.COST, self._number(items[0]))
+        return dataclasses.replace(cell, stop=True) if len(items) > 1 else cell
 
     @v_args(meta=True)
     def move_prohibited(self, meta: Meta, items: list[Any]) -> Any:
