@@ -438,8 +438,13 @@ def test_a_combat_query_goes_through_the_combat_engine_and_the_roll_is_an_input(
     assert "defense 3 x 2 for woods" in out and "expected:" not in out
     assert out.endswith("answer: odds 1:1 column 1:1 roll 7 result D1r1\n")
     code, out, err = project.run("explain", game, COMBAT, "combat", "4", "8", "on", "3.03", "roll", "7", "odds", "1:1",
-                                 "result", "D2", capsys=capsys)
-    assert "expected: odds 1:1 roll 7 result D2 (differs)" in out
+                                 "result", "D2r2", capsys=capsys)
+    assert "expected: odds 1:1 roll 7 result D2r2 (differs)" in out
+    # a result the table never prints cannot be expected: said at the word, with the nearest one
+    code, out, err = project.run("explain", game, COMBAT, "combat", "4", "8", "on", "3.03", "roll", "7", "result",
+                                 "D2", capsys=capsys)
+    assert code == 1 and "error: 'D2' is no result of this rulebook's Combat Results Table" in err
+    assert "did you mean 'D2r3'?" in err
 
 
 def test_a_movement_mode_and_a_stacking_moment_reach_the_engine(monkeypatch):

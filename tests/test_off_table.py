@@ -144,3 +144,42 @@ def test_an_attack_the_chart_prohibits_is_refused_by_the_engine_as_resolve_comba
     assert code == 0, err
     assert "the Terrain Effects Chart prohibits unit a's attack on 3.02 [rule 7.0;" in out
     assert out.endswith("answer: refused [7.0]\n")
+
+
+def test_a_result_the_table_never_gives_is_an_error_at_the_result_with_the_nearest(project, capsys):
+    """An expected result that is no cell of the table (nor its result off an edge) could never match:
+    it is a misspelling, said at the word, with the nearest result the table gives."""
+    project.write("rulebooks/classic.rules", CLASSIC.replace("roll 1 result DE", "roll 1 result DEE"))
+    code, _, err = project.run("check", capsys=capsys)
+    assert code == 1
+    assert "rulebooks/classic.rules:65:61: error: 'DEE' is no result of this rulebook's Combat Results Table" in err
+    assert "hint: did you mean 'DE'?" in err
+    project.write("rulebooks/classic.rules", CLASSIC.replace("roll 1 result DE", "roll 1 result D9r9"))
+    code, _, err = project.run("check", capsys=capsys)
+    assert "hint: the table's results are: -, A1, D1, DE" in err
+    # a result written in the table (or given off its edges) is a comparison, as before
+    project.write("rulebooks/classic.rules", CLASSIC.replace("roll 1 result DE", "roll 1 result D1"))
+    code, _, err = project.run("check", capsys=capsys)
+    assert "expected odds 8:1 column 6:1 roll 1 result D1, computed odds 8:1 column 6:1 roll 1 result DE" in err
+
+
+def test_a_rulebook_with_no_unit_types_resolves_a_combat_of_units_without_one(project, capsys):
+    """Its rules read no unit type, so its units need none (it was 'unknown unit type'); a rulebook that
+    declares types still asks each unit for one."""
+    from pathlib import Path
+    project.add_base()
+    corpus = (Path(__file__).parent / "errors" / "example-unknown-result.rules").read_text(encoding="utf-8")
+    project.write("rulebooks/demo.rules", corpus.replace("result D2r", "odds 2:1 result D2"))
+    code, _, err = project.run("check", capsys=capsys)
+    assert code == 0, err
+    from generated import bocage
+    from rulesdsl.runtime import AttackingHex, Combat, Unit
+    from rulesdsl.runtime.combat import RulesInputError
+    untyped = Combat(attacking_hexes=(AttackingHex((Unit("", attack=6),), "open"),),
+                     defenders=(Unit("infantry", defense=2),), defender_terrain="open")
+    try:
+        bocage.resolve_combat(untyped, 7)
+    except RulesInputError as exc:
+        assert "unknown unit type ''" in str(exc)
+    else:
+        raise AssertionError("bocage declares unit types: a unit without one is an input error")

@@ -19,9 +19,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model import ir
-from rulesdsl.errors import Diagnostic, Span
+from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.runtime.combat import DiceApartNeeded, Resolution
-from rulesdsl.runtime.tables import ABOVE, DICE_OUTCOMES
+from rulesdsl.runtime.tables import ABOVE, DICE_OUTCOMES, AttackerLosses, CombatResultsTable
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.ruleset import Step
@@ -54,7 +54,12 @@ class Answer:
 
 
 class Unanswerable(Exception):
-    """The engine cannot answer this query (a stage not implemented yet, or a situation it refuses)."""
+    """The engine cannot answer this query (a stage not implemented yet, or a situation it refuses).
+    `span` and `hint`: where in the line the problem is and what to do, when the query itself is wrong."""
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.span, self.hint = span, hint
 
 
 def _fraction(value: Fraction | None) -> str:
@@ -285,12 +290,33 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
     return Answer(computed, data, tuple(steps), ok, mismatch)
 
 
+def _check_outcome(outcome: ir.Text, table: CombatResultsTable) -> None:
+    """An expected result the table cannot give (a code it never prints, a misspelling) is an error at the
+    result, with the nearest result it can give: never a silent mismatch with every roll."""
+    sides: list[tuple[str, CombatResultsTable | AttackerLosses]] = [("", table)] \
+        if table.attacker is None or "/" not in outcome.value else \
+        [("the attacker's side: ", table.attacker), ("the defender's side: ", table)]
+    parts = outcome.value.split("/", 1) if len(sides) == 2 else [outcome.value]
+    for (where, side), part in zip(sides, parts):
+        known = {"".join(cell.split()) for cells in side.rows.values() for cell in cells}
+        known |= set(side.codes or ())
+        if isinstance(side, CombatResultsTable):
+            known |= {v for v in (side.below, side.above) if v and v not in ("leftmost", "rightmost")}
+        if part not in known and part != "-":
+            raise Unanswerable(f"{where}'{part}' is no result of this rulebook's Combat Results Table",
+                               outcome.span, suggest(part, known) or
+                               f"the table's results are: {', '.join(sorted(known))}")
+
+
 def _combat(module: types.ModuleType | None, situation: Situation, expectation: ir.Expectation) -> Answer:
     """A combat through the module's CombatEngine: attackers by hex, defenders in the target hex."""
     from rulesdsl.runtime.engagement import as_combat
     if module is None or not hasattr(module, "ENGINE"):
         raise Unanswerable("the engine cannot answer 'combat' here: the rulebook has no combat rules")
     r = expectation.result
+    table = getattr(module, "CRT", None)
+    if r is not None and r.outcome is not None and table is not None:
+        _check_outcome(r.outcome, table)      # whatever the combat: a result the table never gives
     targets = [Hex.parse(h.value) for h in expectation.hexes]
     attackers = [situation.unit(u.value) for u in expectation.units]
     types = sorted(getattr(getattr(module, "VOCABULARY", None), "unit_types", None) or ())
@@ -317,7 +343,6 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
     if resolution.refused is not None:
         raise Unanswerable(f"the attack is not allowed: {resolution.refused}")
-    table = getattr(module, "CRT", None)
     if roll is None and resolution.column in (None, ABOVE) and table is not None:
         try:    # off the table with a result of its own: read with no roll (any roll gives it)
             resolution = module.resolve_combat(combat, DICE_OUTCOMES[table.dice][0])
@@ -552,8 +577,8 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
             except Unanswerable as exc:
                 if origin == own:
                     out.failed.add(expectation.span)
-                    out.diagnostics.append(Diagnostic(str(exc), expectation.span,
-                                                      hint=f"the rules engine cannot answer "
+                    out.diagnostics.append(Diagnostic(str(exc), exc.span or expectation.span,
+                                                      hint=exc.hint or f"the rules engine cannot answer "
                                                            f"'{query_text(expectation)}' in this situation"))
                 continue
             if answer.matches:
@@ -631,7 +656,8 @@ def explain(module: types.ModuleType, source: Source, query: str, resolved: ir.R
     try:
         answer = ask(engine_of(module), module, situation, expectation)
     except Unanswerable as exc:
-        raise RulesError([Diagnostic(str(exc), expectation.span)], {whole.path: whole.text}) from None
+        raise RulesError([Diagnostic(str(exc), exc.span or expectation.span, exc.hint)],
+                         {whole.path: whole.text}) from None
     expected = result_text(expectation.result, expectation.kind) or None
     r = expectation.result
     if expectation.kind == ir.ExpectKind.COMBAT and r is not None and r.odds is None and r.column is None \

@@ -589,12 +589,14 @@ class CombatEngine:
         words = self._words.get(key)
         if words is None:
             vocabulary = self.vocabulary
-            if unit.type not in vocabulary.unit_types:
+            # a rulebook that declares no unit types reads none: its units need none
+            if unit.type not in vocabulary.unit_types and (unit.type or vocabulary.unit_types):
                 raise _unknown("unit type", unit.type, vocabulary.unit_types)
             for state in states:
                 if state not in vocabulary.states:
                     raise _unknown("unit state", state, vocabulary.states)
-            words = frozenset((unit.type, *vocabulary.unit_types[unit.type])) | frozenset(states)
+            kinds = (unit.type, *vocabulary.unit_types[unit.type]) if unit.type else ()
+            words = frozenset(kinds) | frozenset(states)
             self._keep(self._words, key, words)
         return words
 
