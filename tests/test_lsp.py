@@ -330,3 +330,19 @@ def test_the_editors_compilation_reports_what_check_reports_for_the_document(rul
     mine = [d for d in full.diagnostics if d.span.path == shown]
     assert mine, "the change is meant to break the rulebook"
     assert [d for d in focused.diagnostics if d.span.path == shown] == mine
+
+
+@pytest.mark.asyncio
+async def test_hover_works_on_a_document_opened_with_an_error(client, folder):
+    """Opened with an error (a misspelt terrain in an example), the rulebook never resolved: hover still reads
+    its rules as far as they can be read, not nothing until the error is fixed."""
+    text = PROJECT_TEXT + ('\nexample "Broken" {\n  map 1.01 - 3.03 open\n  hex 2.02 wods\n'
+                           '  unit a blue 3-2-6 at 1.01\n  expect move a 1.02 costs 1\n}\n')
+    uri = _open(client, folder / "rulebooks" / "opened-broken.rules", text.replace("game demo", "game broken"))
+    found = await _diagnostics(client, uri)
+    assert any("unknown hex terrain 'wods'" in d.message for d in found)
+    lines = text.split("\n")
+    woods = await _hover(client, uri, lines.index("    woods  2  Dx2"), 6)
+    assert woods is not None and "woods  2  Dx2" in woods
+    limit = await _hover(client, uri, lines.index("  stacking.limit = 6 steps"), 6)
+    assert limit is not None and "6 steps" in limit

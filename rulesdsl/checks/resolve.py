@@ -104,7 +104,10 @@ def chain(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
 
 
 def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
-            known: Collection[str] = ()) -> tuple[ir.Resolved | None, list[Diagnostic]]:
+            known: Collection[str] = (), partial: bool = False) -> tuple[ir.Resolved | None, list[Diagnostic]]:
+    """The rulebook with everything it inherits worked out, and the problems found; None when there is an
+    error.  `partial` (the editor's hover and go-to, on a text with errors): the rules in effect even so,
+    as far as its chain of rulebooks could be read; never built or run."""
     books, problems = chain(rulebook, index, known)
     if problems:
         return None, problems
@@ -210,7 +213,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     vocabulary.parameters = {p.name: "number" for p in parameters
                              if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}
     definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems, numeric_values(parameters))
-    if any(p.severity == "error" for p in problems):
+    if any(p.severity == "error" for p in problems) and not partial:
         return None, problems
     return ir.Resolved(
         rulebook=rulebook, ancestors=tuple(books[1:]), rules=ordered, parameters=parameters,

@@ -33,6 +33,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from rulesdsl.checks.resolve import resolve
 from rulesdsl.editor.fixes import fix, smallest_edit
 from rulesdsl.editor.lexer import KEYWORDS
 from rulesdsl.errors import Diagnostic, RulesError, Span
@@ -213,6 +214,10 @@ def _resolved(server: LanguageServer, uri: str) -> tuple[ir.Resolved | None, Com
     found = next((r for r in compilation.resolved.values() if r.rulebook.path == shown), None)
     if found is None and uri in _GOOD:
         return _GOOD[uri]
+    if found is None:   # opened with an error, and never resolved since: its rules as far as they can be read
+        book = next((b for b in compilation.rulebooks.values() if b.path == shown), None)
+        if book is not None:
+            found = resolve(book, compilation.rulebooks, known=compilation.library_ids, partial=True)[0]
     return found, compilation, root
 
 
