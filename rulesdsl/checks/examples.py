@@ -290,9 +290,17 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
     return Answer(computed, data, tuple(steps), ok, mismatch)
 
 
+def check_outcome(module: types.ModuleType, expectation: ir.Expectation) -> None:
+    """A rulebook's own combat line (or an `explain`) that expects a result its table cannot give (a code it
+    never prints, a misspelling) is an error at the result, with the nearest one it can give: never a silent
+    mismatch with every roll.  (An example inherited from a series is not held to the game's table: under the
+    game's rules its answer is a difference, noted.)"""
+    r, table = expectation.result, getattr(module, "CRT", None)
+    if expectation.kind == ir.ExpectKind.COMBAT and r is not None and r.outcome is not None and table is not None:
+        _check_outcome(r.outcome, table)
+
+
 def _check_outcome(outcome: ir.Text, table: CombatResultsTable) -> None:
-    """An expected result the table cannot give (a code it never prints, a misspelling) is an error at the
-    result, with the nearest result it can give: never a silent mismatch with every roll."""
     sides: list[tuple[str, CombatResultsTable | AttackerLosses]] = [("", table)] \
         if table.attacker is None or "/" not in outcome.value else \
         [("the attacker's side: ", table.attacker), ("the defender's side: ", table)]
@@ -314,9 +322,6 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     if module is None or not hasattr(module, "ENGINE"):
         raise Unanswerable("the engine cannot answer 'combat' here: the rulebook has no combat rules")
     r = expectation.result
-    table = getattr(module, "CRT", None)
-    if r is not None and r.outcome is not None and table is not None:
-        _check_outcome(r.outcome, table)      # whatever the combat: a result the table never gives
     targets = [Hex.parse(h.value) for h in expectation.hexes]
     attackers = [situation.unit(u.value) for u in expectation.units]
     types = sorted(getattr(getattr(module, "VOCABULARY", None), "unit_types", None) or ())
@@ -343,6 +348,7 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
     if resolution.refused is not None:
         raise Unanswerable(f"the attack is not allowed: {resolution.refused}")
+    table = getattr(module, "CRT", None)
     if roll is None and resolution.column in (None, ABOVE) and table is not None:
         try:    # off the table with a result of its own: read with no roll (any roll gives it)
             resolution = module.resolve_combat(combat, DICE_OUTCOMES[table.dice][0])
@@ -573,6 +579,8 @@ def run(resolved: ir.Resolved, module: types.ModuleType, *, own_examples: bool =
                 continue
             out.checked += 1
             try:
+                if origin == own:
+                    check_outcome(found, expectation)
                 answer = ask(engine, found, situation, expectation)
             except Unanswerable as exc:
                 if origin == own:
@@ -654,6 +662,7 @@ def explain(module: types.ModuleType, source: Source, query: str, resolved: ir.R
     if situation is None:
         raise RulesError(problems, {whole.path: whole.text})
     try:
+        check_outcome(module, expectation)
         answer = ask(engine_of(module), module, situation, expectation)
     except Unanswerable as exc:
         raise RulesError([Diagnostic(str(exc), exc.span or expectation.span, exc.hint)],
