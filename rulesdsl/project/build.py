@@ -26,7 +26,7 @@ from pathlib import Path
 
 from rulesdsl.model import ir
 from rulesdsl.modules.codegen import module_name
-from rulesdsl.checks.examples import has_examples, run as run_examples
+from rulesdsl.checks.examples import Run, has_examples, run as run_examples
 from rulesdsl.modules.modcheck import (Variants, checked_module, compiled_module, load_module, name_problems,
                                        resolved_problems)
 from rulesdsl.errors import Diagnostic, RulesError, Span
@@ -281,21 +281,28 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                 loaded_by_id[resolved.id] = load_module(module_name(resolved.id), module)[0]
             return loaded_by_id[resolved.id]
 
+        def outcome(stamp: str, resolved: ir.Resolved, module: str, **which: Any) -> Run | None:
+            """The rulebook's examples (`which`: own or inherited, as examples.run takes them): their outcome
+            kept under `stamp` (memo), else run and kept; None when the module does not import."""
+            run = memo.recall(stamp)
+            if run is None:
+                found = loaded(resolved, module)
+                if found is None:
+                    return None
+                run = run_examples(resolved, found, variants=variants[resolved.id].get, **which)
+                memo.keep(stamp, run)
+            return run
+
         # the worked examples run against the modules: each rulebook's own (a failure is an error), then
         # those a rulebook inherits (a difference is a note; one that fails in its own rulebook is not rerun);
         # an outcome computed before from the same rules and the same compiler is read from the cache (memo)
         failing: set[Span] = set()
         variants = {resolved.id: Variants(resolved) for resolved, _, _ in with_examples}
         for resolved, module, stamp in with_examples:
-            run = memo.recall(stamp)
-            if run is None:
-                found = loaded(resolved, module)
-                if found is None:
-                    continue
-                run = run_examples(resolved, found, inherited=False, variants=variants[resolved.id].get)
-                memo.keep(stamp, run)
-            result.diagnostics += _only(run.diagnostics, targets, result)
-            failing |= run.failed
+            run = outcome(stamp, resolved, module, inherited=False)
+            if run is not None:
+                result.diagnostics += _only(run.diagnostics, targets, result)
+                failing |= run.failed
         texts = {resolved.id: module for resolved, module, _ in with_examples}
 
         def parent_module(resolved: ir.Resolved, values: dict[str, object] | None = None) -> types.ModuleType | None:
@@ -319,17 +326,10 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
 
         for resolved, module, stamp in with_examples if focus is None else ():
             paths = [index[k].path for k in lineage(index, resolved.id)]
-            stamp = memo.inherited_stamp(stamp, failing, paths)
-            run = memo.recall(stamp)
-            if run is None:
-                found = loaded(resolved, module)
-                if found is None:
-                    continue
-                run = run_examples(resolved, found, own_examples=False, failed=failing,
-                                   parent=functools.partial(parent_module, resolved),
-                                   variants=variants[resolved.id].get)
-                memo.keep(stamp, run)
-            result.notes += _only(run.diagnostics, targets, result)
+            run = outcome(memo.inherited_stamp(stamp, failing, paths), resolved, module, own_examples=False,
+                          failed=failing, parent=functools.partial(parent_module, resolved))
+            if run is not None:
+                result.notes += _only(run.diagnostics, targets, result)
         if not result.ok:
             result.outputs = {}
     return result
