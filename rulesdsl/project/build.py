@@ -256,6 +256,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
         # (resolved, its module's text, what its examples are computed from: memo.stamp)
         with_examples: list[tuple[ir.Resolved, str, str]] = []
         loaded_by_id: dict[str, types.ModuleType | None] = {}
+        code = memo.code_digest()       # the compiler's identity, in every key below: once, not per module
         result.outputs[f"{package}/__init__.py"] = PACKAGE_INIT
         for key, resolved in sorted(result.resolved.items()):
             if key in result.library:
@@ -263,15 +264,15 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
             if focus is not None and resolved.rulebook.path not in focus:
                 continue    # the editor's compilation: only the documents worked on
             # compiled and imported before anything is written (unless this very source was, by this compiler)
-            module, imported, problems = checked_module(resolved, memo.imported_before)
+            module, imported, problems = checked_module(resolved, partial(memo.imported_before, code=code))
             result.diagnostics += problems
             if module is not None and imported is not None:
-                memo.imported(module)
+                memo.imported(module, code)
                 loaded_by_id[resolved.id] = imported
             if module is not None and examples and has_examples(resolved):
                 books = [index[k] for k in lineage(index, key)]
                 with_examples.append((resolved, module, memo.stamp(
-                    module, [(book.path, result.sources.get(book.path, "")) for book in books])))
+                    module, [(book.path, result.sources.get(book.path, "")) for book in books], code)))
             if module is not None:
                 result.outputs[f"{package}/{module_name(key)}.py"] = module
 

@@ -48,10 +48,11 @@ def _digest_of(files: tuple[tuple[str, int, int], ...]) -> str:
     return digest.hexdigest()
 
 
-def stamp(module: str, lineage: Sequence[tuple[str, str]]) -> str:
+def stamp(module: str, lineage: Sequence[tuple[str, str]], code: str | None = None) -> str:
     """What a rulebook's examples are computed from: its module's text and each (path, text) of the rulebook
-    and those it extends, with the compiler's identity."""
-    digest = hashlib.sha256(code_digest().encode("ascii"))
+    and those it extends, with the compiler's identity (`code`: code_digest(), worked out once by a caller
+    that stamps many)."""
+    digest = hashlib.sha256((code or code_digest()).encode("ascii"))
     for part in (module, *(f"{path}\0{text}" for path, text in lineage)):
         data = part.encode("utf-8")
         digest.update(len(data).to_bytes(8, "big") + data)
@@ -65,18 +66,18 @@ def inherited_stamp(base: str, failed: Iterable[Span], paths: Iterable[str]) -> 
     return hashlib.sha256("\n".join([base, "inherited", *skipped]).encode("utf-8")).hexdigest()
 
 
-def imported_before(module: str) -> bool:
+def imported_before(module: str, code: str | None = None) -> bool:
     """Whether this module's source was compiled and imported, with no error, by this compiler before."""
-    return cache.read(MODULES, _module_key(module)) is not None
+    return cache.read(MODULES, _module_key(module, code)) is not None
 
 
-def imported(module: str) -> None:
+def imported(module: str, code: str | None = None) -> None:
     """Note that this module's source compiles and imports."""
-    cache.write(MODULES, _module_key(module), {})
+    cache.write(MODULES, _module_key(module, code), {})
 
 
-def _module_key(module: str) -> str:
-    return hashlib.sha256(f"{code_digest()}\0module\0{module}".encode("utf-8")).hexdigest()
+def _module_key(module: str, code: str | None) -> str:
+    return hashlib.sha256(f"{code or code_digest()}\0module\0{module}".encode("utf-8")).hexdigest()
 
 
 def recall(key: str) -> Run | None:
