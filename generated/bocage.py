@@ -1557,6 +1557,11 @@ def round_standard(x: Number) -> int:
     return _rt.round_from(x, _ROUNDS_UP_FROM)
 
 
+def round_(x: Number) -> Fraction:
+    """round(x) in the rulebook's expressions: round_standard, as a number like every other."""
+    return Fraction(round_standard(x))
+
+
 def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
     return _rt.odds_pair(attack, defense, round_standard, threshold=_ROUNDS_UP_FROM)
 
@@ -1565,11 +1570,6 @@ def odds_ratio(attack: Number, defense: Number) -> Fraction:
     """The odds as a ratio, for comparisons with literals like 4:1."""
     a, d = _odds_pair(attack, defense)
     return Fraction(a, d)
-
-
-def round_(x: Number) -> Fraction:
-    """round(x) in the rulebook's expressions: round_standard, as a number like every other."""
-    return Fraction(round_standard(x))
 
 
 def odds(attack: Number, defense: Number) -> str:

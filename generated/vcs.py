@@ -1371,6 +1371,11 @@ def round_vcs_defender(x: Number) -> int:
     return _rt.round_from(x, _ROUNDS_UP_FROM)
 
 
+def round_(x: Number) -> Fraction:
+    """round(x) in the rulebook's expressions: round_vcs_defender, as a number like every other."""
+    return Fraction(round_vcs_defender(x))
+
+
 def _odds_pair(attack: Number, defense: Number) -> tuple[int, int]:
     return _rt.odds_pair(attack, defense, round_vcs_defender, threshold=_ROUNDS_UP_FROM, favour_defender=True)
 
@@ -1379,11 +1384,6 @@ def odds_ratio(attack: Number, defense: Number) -> Fraction:
     """The odds as a ratio, for comparisons with literals like 4:1."""
     a, d = _odds_pair(attack, defense)
     return Fraction(a, d)
-
-
-def round_(x: Number) -> Fraction:
-    """round(x) in the rulebook's expressions: round_vcs_defender, as a number like every other."""
-    return Fraction(round_vcs_defender(x))
 
 
 def odds(attack: Number, defense: Number) -> str:

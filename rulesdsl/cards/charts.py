@@ -31,6 +31,7 @@ from rulesdsl.errors import Diagnostic, visible_lines
 from rulesdsl.cards.outcomes import Odds, column_odds
 from rulesdsl.model.catalogue import PAPERS, UNIT_SPELLINGS
 from rulesdsl.runtime.model import PLURALS, Quantity
+from rulesdsl.runtime.notation import OPEN_DIFFERENCE, parse_difference
 
 ORIENTATIONS = ("portrait", "landscape")
 
@@ -156,7 +157,7 @@ _CHROME = [
     "code.tec.no-effect", "code.tec.other", "code.tec.prohibited", "code.tec.left", "code.tec.right",
     "code.tec.stop",
     "crt.legend", "crt.steps-first", "crt.retreat-first", "crt.breakthrough", "crt.no-effect",
-    "crt.above", "crt.above-result", "crt.below-result", "crt.below-leftmost", "crt.dice",
+    "crt.above", "crt.above-result", "crt.below-result", "crt.below-leftmost", "crt.differential", "crt.dice",
     "outcome.defender-step", "outcome.defender-retreat", "outcome.defender-steps", "outcome.attacker-steps",
     "outcome.attacker-step", "outcome.note", "outcome.by-drm",
     "side.attacker", "side.defender", "side.both", "stacking.text", "modifiers.cap", "shifts.per-side",
@@ -391,8 +392,10 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
     return {
         "title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.combat-results")),
         "dice": node.dice.value, "notation": notation,
-        "lines": [{"name": t.name("line", l.name.value) if l.name else None, "columns": [c.value for c in l.columns]}
+        "lines": [{"name": t.name("line", l.name.value) if l.name else None,
+                   "columns": [difference_heading(c.value) if l.differential else c.value for c in l.columns]}
                   for l in node.lines],
+        "differential": node.differential,
         "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells], "own": [False] * len(r.cells)}
                  for r in node.rows],
         "columns": [c.value for c in node.columns],
@@ -520,6 +523,21 @@ def _adjustments(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
 
 
 MINUS = "\u2212"     # a true minus sign: a hyphen is not a minus on a printed chart
+
+
+def difference_heading(label: str) -> str:
+    """A differential column as a chart prints it: +3, −6…−5, ≤ −7, ≥ +12 (true minus signs)."""
+    found = parse_difference(label)
+    if found is None:
+        return label
+    low, high = found
+    if low == high:
+        return signed(low)
+    if low == -OPEN_DIFFERENCE:
+        return f"\u2264 {signed(high)}"
+    if high == OPEN_DIFFERENCE:
+        return f"\u2265 {signed(low)}"
+    return f"{signed(low)}\u2026{signed(high)}"
 
 
 def signed(value: int | Fraction) -> str:

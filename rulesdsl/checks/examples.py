@@ -26,7 +26,7 @@ from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.ruleset import Step
 from rulesdsl.runtime.situation import Situation
-from rulesdsl.checks.situations import build, query_text, result_text
+from rulesdsl.checks.situations import build, odds_word, query_text, result_text
 
 if TYPE_CHECKING:
     from rulesdsl.language.source import Source
@@ -368,7 +368,7 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
         if r is not None:
             expected = {"odds": r.odds, "column": r.column, "roll": None, "result": r.outcome}[name]
         if not asked or expected is not None or name == "roll":
-            shown += [name, value]
+            shown += [odds_word(value) if name == "odds" else name, value]
         if expected is not None and getattr(expected, "value", expected) != value:
             ok = False
     data = {"odds": resolution.odds, "column": resolution.column,

@@ -200,7 +200,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _terrain_sides(charts)
     problems += _card_references(rulebook, charts, tables)
     problems += _example_terrain(rulebook, charts)
-    if "results" in charts and "rounding" not in charts:   # a standalone game brings its own
+    if "results" in charts and "rounding" not in charts and not charts["results"].node.differential:
+        # a standalone game brings its own; a differential table reads attack minus defense, no odds
         problems.append(Diagnostic(
             "a combat results table needs a rounding rule: its column comes from the rounded odds",
             charts["results"].node.span, "add a rounding rule, like: rounding standard: .50 up, keep fractions"))

@@ -101,6 +101,12 @@ def query_text(expectation: ir.Expectation) -> str:
     return " ".join(p for p in parts if p)
 
 
+def odds_word(odds: str) -> str:
+    """What a combat's odds are called as written: 'odds' (3:1), or 'difference' for a differential
+    table's attack minus defense (+3, 0, -2)."""
+    return "odds" if ":" in odds or odds == "-" else "difference"
+
+
 def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = None) -> str:
     """What an `expect` line says the rules answer, as the notation writes it."""
     if result is None:
@@ -165,7 +171,7 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
     for name in ("odds", "column"):
         value = getattr(r, name)
         if value is not None:
-            parts += [name, value.value]
+            parts += [odds_word(value.value) if name == "odds" else name, value.value]
     if r.dice is not None:
         parts += ["roll", "white", str(r.dice[0]), "red", str(r.dice[1])]
     elif r.roll is not None:

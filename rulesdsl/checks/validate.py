@@ -15,7 +15,7 @@ from rulesdsl.language.limits import MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
 from rulesdsl.model.catalogue import (ACTIVITIES, CARD_MAX_SIDES, CARD_PAPERS, CARD_PATTERNS, CARD_REMINDERS, UNIT_SPELLINGS, UNITS, unknown_parameter, unit_text)
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.runtime.model import PLURALS
-from rulesdsl.runtime.notation import NOTATIONS, parse_odds
+from rulesdsl.runtime.notation import NOTATIONS, OPEN_DIFFERENCE, parse_difference, parse_odds
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
 from rulesdsl.checks.schema import check_schema
 from rulesdsl.checks.situations import check_example
@@ -679,6 +679,14 @@ def _odds_lines(table: ir.ResultsTable) -> list[Diagnostic]:
         if len(line.columns) != len(table.columns):
             out.append(Diagnostic(f"this odds row has {len(line.columns)} columns, the first has {len(table.columns)}",
                                   line.span, "every terrain line has one odds column per result column"))
+        if line.differential != table.differential:
+            out.append(Diagnostic("a table's columns are all odds or all differences", line.span,
+                                  f"write this row as {'a difference' if table.differential else 'an odds'} row, "
+                                  "like the first"))
+            continue
+        if line.differential:
+            out += _difference_columns(line.columns)
+            continue
         ratios: list[tuple[Fraction, str]] = []
         for column in line.columns:
             odds = parse_odds(column.value)
@@ -691,6 +699,35 @@ def _odds_lines(table: ir.ResultsTable) -> list[Diagnostic]:
                 out.append(Diagnostic(f"odds columns must increase from left to right; "
                                       f"{column.value} follows {ratios[-1][1]}", column.span))
             ratios.append((ratio, column.value))
+    return out
+
+
+def _difference_columns(columns: tuple[ir.Text, ...]) -> list[Diagnostic]:
+    """A differential row's columns: each a range of attack minus defense, in order, each difference in one
+    column and none left out; only the first may be open below, only the last open above."""
+    out: list[Diagnostic] = []
+    previous: tuple[int, int, str] | None = None
+    for index, column in enumerate(columns):
+        found = parse_difference(column.value)
+        if found is None:
+            out.append(Diagnostic(f"'{column.value}' is not a difference column", column.span,
+                                  "a difference is signed (+2, -3, or 0), a range runs up (-6..-5), and the "
+                                  "end columns may be open (..-7, +12..)"))
+            previous = None
+            continue
+        low, high = found
+        if low == -OPEN_DIFFERENCE and index > 0:
+            out.append(Diagnostic(f"'{column.value}' is open below, but is not the left-most column", column.span,
+                                  "only the first column may hold every difference below it"))
+        if high == OPEN_DIFFERENCE and index < len(columns) - 1:
+            out.append(Diagnostic(f"'{column.value}' is open above, but is not the right-most column", column.span,
+                                  "only the last column may hold every difference above it"))
+        if previous is not None and low != previous[1] + 1:
+            verb = "overlaps" if low <= previous[1] else "leaves a gap after"
+            out.append(Diagnostic(f"difference column {column.value} {verb} {previous[2]}", column.span,
+                                  "columns cover each difference once, left to right, like: ..-3 -2..-1 0 +1..+2 "
+                                  "+3.."))
+        previous = (low, high, column.value)
     return out
 
 

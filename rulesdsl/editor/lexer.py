@@ -60,6 +60,7 @@ class RulesdslLexer(RegexLexer):
             (r"[0-9]+(?:/[0-9]+)?(?:-[0-9]+(?:/[0-9]+)?){2,}" + _word_end, Number),     # a counter 3-2-9
             (r"[0-9]+(?:\.[0-9]+)?:[0-9]+(?:\.[0-9]+)?" + _word_end, Number),           # odds 3:1
             (r"[0-9]*d[0-9]+" + _word_end, Number),                                     # dice 2d6
+            (r"(?:(?:[+\-][0-9]+|0)\.\.(?:[+\-][0-9]+|0)?|\.\.(?:[+\-][0-9]+|0))" + _word_end, Number),  # -6..-5
             (r"[A-Z]?[0-9]+\.[0-9]+" + _word_end, Name.Label),                          # a hex 23.15
             (r"[A-Z][A-Za-z0-9]*(?:\([0-9]+\))?\*?" + _word_end, Name.Constant),        # D1r2, A1(1)*, MP
             (r"[0-9]+[LR]" + _word_end, Name.Constant),                                 # a column shift 1L

@@ -296,10 +296,13 @@ def _results_snapshot(blocks: list[ir.ResultsTable]) -> dict[str, str]:
     out.update({f"({name})": value for name, value in _record(
         node, "dice", "notation", "grid", "sides").items()})
     out["(sides)"] = ", ".join(s.side.value for s in node.sides)
-    out["(columns)"] = " ".join(c.value for c in node.columns)
+    def read(line: ir.OddsLine) -> str:       # a differential row says so: its columns are no odds
+        return ("difference " if line.differential else "") + " ".join(c.value for c in line.columns)
+
+    out["(columns)"] = read(node.lines[0]) if node.lines else ""
     for index, line in enumerate(node.lines[1:] if node.lines and node.lines[0].name is None else node.lines):
         name = line.name.value if line.name is not None else str(index + 2)
-        out[f"(line {name})"] = " ".join(c.value for c in line.columns)
+        out[f"(line {name})"] = read(line)
     if node.attacker is not None:
         out["(attacker side columns)"] = " ".join(c.value for c in node.attacker.columns)
     outcomes = DICE_OUTCOMES.get(node.dice.value, ())

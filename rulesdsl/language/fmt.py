@@ -84,7 +84,7 @@ def _cells(line: _Line) -> list[str] | None:
     if not tokens or tokens[-1] == "{" or tokens == ["}"]:
         return None
     if kind == "grid":
-        if tokens[0] == "odds" and len(tokens) > 1 and not re.match(r"^[0-9.]+:", tokens[1]):
+        if tokens[0] in ("odds", "difference") and len(tokens) > 1 and re.match(r"^[a-z_]", tokens[1]):
             return [" ".join(tokens[:2])] + tokens[2:]
         return tokens
     if kind == "terrain":

@@ -607,6 +607,7 @@ class OddsLine:
     span: Span = _span()
     name: Text | None
     columns: tuple[Text, ...]
+    differential: bool = False    # `difference`: ranges of attack minus defense (-6..-5, 0, +12..), not odds
 
 
 class AttackerSide(NamedTuple):
@@ -663,6 +664,11 @@ class ResultsTable:
             return self.grid.lines
         defender = self._side("defender")
         return (defender.odds,) if defender is not None and defender.odds is not None else ()
+
+    @property
+    def differential(self) -> bool:
+        """Whether the columns are differences (attack minus defense), not odds."""
+        return bool(self.lines) and self.lines[0].differential
 
     @property
     def columns(self) -> tuple[Text, ...]:

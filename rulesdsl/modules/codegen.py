@@ -263,6 +263,7 @@ class ResultsSection(TypedDict):
     notation: str
     lines: list[str]
     attacker: AttackerSection | None
+    differential: bool      # columns: attack minus defense
     amended: list[str]      # comment lines: the cells an amendment changed, with their origin
 
 
@@ -512,7 +513,8 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
                        resolved.result_codes.node if resolved.result_codes is not None else None, table),
                    "lines": [f"{py(l.name.value)}: {py(tuple(c.value for c in l.columns))},"
                              for l in table.lines if l.name is not None],
-                   "attacker": attacker, "amended": _amendments(resolved.results, "cell")}
+                   "attacker": attacker, "differential": table.differential,
+                   "amended": _amendments(resolved.results, "cell")}
 
     return {
         "version": __version__,

@@ -50,6 +50,7 @@ class Kind:
     grammar: tuple[str, ...]
     what: str
     example: str
+    more: tuple[tuple[str, str], ...] = ()    # further forms: (what it shows, example rulebook body)
 
 
 _ROUNDING = "rounding standard: .50 up, keep fractions\n"
@@ -219,7 +220,33 @@ KINDS: dict[type, Kind] = {
                           "  1-2   A1    A1    D1\n"
                           "  3-4   A1    D1    D1r1\n"
                           "  5-6   D1    D1r1  D2r2\n"
-                          "}\n"),
+                          "}\n",
+                          more=(("a differential table: each column a range of the attack strength minus the "
+                                 "defense strength (`-6..-5`, `0`, `+4..`, open at either end), with terrain "
+                                 "lines; it needs no rounding rule (a fraction of the difference is dropped), and "
+                                 "an example asks for its `difference`",
+                                 "unit types {\n"
+                                 "  infantry\n"
+                                 "}\n\n"
+                                 "terrain effects chart {\n"
+                                 "  hex:\n"
+                                 "    clear  1  ne  line open\n"
+                                 "    woods  2  ne  line close\n"
+                                 "}\n\n"
+                                 'combat results table "CRT" dice 1d6 {\n'
+                                 "  difference open   ..-3  -2..-1  0    +1..+2  +3..\n"
+                                 "  difference close  ..-1  0..+1   +2   +3..+4  +5..\n"
+                                 "  1-2               A1    A1      D1   D1      D2\n"
+                                 "  3-4               A1    A1      A1   D1      D1\n"
+                                 "  5-6               A2    A1      A1   A1      D1\n"
+                                 "}\n\n"
+                                 'example "In woods, the close line" {\n'
+                                 "  map 1.01 - 4.04 clear\n"
+                                 "  hex 2.02 woods\n"
+                                 "  unit a first 5-5-4 at 1.02 type infantry\n"
+                                 "  unit b second 3-3-4 at 2.02 type infantry\n"
+                                 "  expect combat a on 2.02 difference +2 column +2 roll 1 result D1\n"
+                                 "}\n"),)),
     ir.ResultCodes: Kind("Result codes", ("result_codes",),
                          "The codes a CRT prints and what each one means; `family` adds a standard "
                          "notation's codes.",
@@ -544,6 +571,10 @@ def generate(corpus: Path | None = None) -> str:
         w("\nExample:\n\n")
         w(_fence(example_rulebook(kind), "rules"))
         w("\n")
+        for shows, body in entry.more:
+            w(f"Example, {shows}:\n\n")
+            w(_fence(_canonical(f"{EXAMPLE_HEADER}\n\n{body}"), "rules"))
+            w("\n")
 
     w("## Parameters\n\n")
     w("A rule sets a parameter as `name = value`, in one rule only. A parameter is either core vocabulary, "

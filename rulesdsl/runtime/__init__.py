@@ -4,8 +4,9 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from .arithmetic import Exact, Number, exact, exact_value, odds_pair, round_from
-from .notation import Result, parse_odds, parse_result
+from .notation import Result, difference_text, parse_odds, parse_result
 from .tables import DICE_OUTCOMES, AttackerLosses, CombatResultsTable, LookupTable, TableCell, combat_column
+from .tables import difference, difference_column
 from .combat import (AdjustmentSpec, AttackingHex, FactorSpec, Combat, CombatEngine, ModifierSpec, ShiftSpec, Unit, Vocabulary, all_where,
                      any_where, ceil_, count_where, divide, floor_, max_of, min_of, once_per_combat, sum_of)
 from .combat import Assessment, BoundHex, BoundTerrain, BoundUnit, Context, Contribution, Resolution, Roll, RulesInputError
@@ -19,6 +20,7 @@ __all__ = [
     "once_per_combat", "sum_of",
     "CombatEffect", "CombatResultsTable", "DICE_OUTCOMES", "Fraction", "MappingProxyType", "Movement",
     "Parameter", "Phase", "PlayerTurn", "Quantity", "Result", "RuleEntry", "Terrain", "TerrainEffectsChart", "combat_column",
+    "difference", "difference_column", "difference_text",
     "exact", "exact_value", "frozen_mapping", "odds_pair", "parse_odds", "parse_result", "round_from",
     # the types a generated module's annotations name
     "Assessment", "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Number", "ParameterValue", "Resolution",

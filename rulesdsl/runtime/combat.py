@@ -17,8 +17,8 @@ from fractions import Fraction
 from typing import TypeVar, cast
 
 from .arithmetic import Exact, Number, exact_value, simplest
-from .notation import Result, parse_result
-from .tables import ABOVE, CombatResultsTable
+from .notation import Result, difference_text, parse_result
+from .tables import ABOVE, CombatResultsTable, difference
 from .terrain import Terrain, TerrainEffectsChart
 
 T = TypeVar("T")
@@ -751,14 +751,24 @@ class CombatEngine:
         """Strengths, odds, shifts and column: (attack, defense, odds, shift, shifts, table read, its terrain
         line, column).  The table is None when the rulebook has none, and so is the column below it."""
         odds = self.odds
-        assert odds is not None     # assess and resolve refuse a rulebook without odds
+        differential = self.table is not None and self.table.differential
         attack, defense = self.strengths(ctx, steps)
-        pair = None if defense == 0 else odds(attack, defense)
-        odds_text = "-" if pair is None else f"{pair[0]}:{pair[1]}"
+        pair, by = None, 0
+        if differential:        # the columns are ranges of attack minus defense
+            by = difference(attack, defense)
+            odds_text = difference_text(by)
+        else:
+            assert odds is not None     # assess and resolve refuse a rulebook without odds
+            pair = None if defense == 0 else odds(attack, defense)
+            odds_text = "-" if pair is None else f"{pair[0]}:{pair[1]}"
         shift, shifts = self.column_shifts(ctx)
         if steps is not None:
             steps.append(f"attack {attack}, defense {defense}{self._cite(self.odds_rules)}")
-            steps.append(f"odds {odds_text}{self._cite(self.odds_rules)}")
+            if differential:
+                dropped = " (its fraction dropped)" if attack - defense != by else ""
+                steps.append(f"difference {odds_text}, attack minus defense{dropped}{self._cite(self.table_rules)}")
+            else:
+                steps.append(f"odds {odds_text}{self._cite(self.odds_rules)}")
             steps += [f"column shift {c}" for c in shifts]
         table, line = self.table, None
         if table is None:
@@ -771,13 +781,14 @@ class CombatEngine:
             table = table.line(line)
             if steps is not None:
                 steps.append(f"odds line {line} for {row.name}{self._cite(self.table_rules)}")
-        column = table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
+        column = table.difference_column(by, shift, self.shift_off_left) if differential else \
+            table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
         return attack, defense, odds_text, shift, shifts, table, line, column
 
     def assess(self, combat: Combat) -> Assessment:
         """The strengths, odds, shifts and column of a combat, without rolling: what the players work out
         before the dice.  Works on a rulebook without a Combat Results Table (the column is then None)."""
-        if self.odds is None:
+        if self.odds is None and not (self.table is not None and self.table.differential):
             raise LookupError("this rulebook has no rounding rule, so no odds")
         return self._assess(combat, None)
 
@@ -814,7 +825,7 @@ class CombatEngine:
     def resolve(self, combat: Combat, roll: Roll) -> Resolution:
         if self.table is None:
             raise LookupError("this rulebook has no Combat Results Table")
-        if self.odds is None:
+        if self.odds is None and not (self.table is not None and self.table.differential):
             raise LookupError("this rulebook has no rounding rule, so no odds")
         if isinstance(roll, int):      # a bool too: the table refuses it as a roll
             return self._resolve(combat, roll, None)

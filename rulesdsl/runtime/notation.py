@@ -137,6 +137,31 @@ def parse_odds(text: str) -> tuple[Fraction, Fraction] | None:
     return attack, defense
 
 
+_DIFFERENCE = re.compile(r"([+\-][0-9]+|0)?(\.\.)?([+\-][0-9]+|0)?")
+OPEN_DIFFERENCE = 10 ** 6   # how far an open-ended difference column ('..-7', '+12..') reaches
+
+
+def parse_difference(text: str) -> tuple[int, int] | None:
+    """A differential column's range of attack-minus-defense: '+3' -> (3, 3); '-6..-5' -> (-6, -5);
+    '..-7' -> -7 or less; '+12..' -> 12 or more.  None when it is not one, or runs backwards."""
+    match = _DIFFERENCE.fullmatch(text)
+    if not match or not text:
+        return None
+    low, dots, high = match.groups()
+    if dots is None:
+        return (int(low), int(low)) if low is not None else None
+    if low is None and high is None:
+        return None
+    start = -OPEN_DIFFERENCE if low is None else int(low)
+    end = OPEN_DIFFERENCE if high is None else int(high)
+    return (start, end) if start <= end else None
+
+
+def difference_text(difference: int) -> str:
+    """+3, 0, -2: a difference as columns write it."""
+    return f"{difference:+d}" if difference else "0"
+
+
 def odds_ratio(text: str) -> Fraction:
     pair = parse_odds(text)
     if pair is None:

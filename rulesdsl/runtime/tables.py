@@ -1,13 +1,14 @@
 """Combat Results Tables as generated modules use them."""
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Callable
 
 from .arithmetic import Number, exact
-from .notation import DECLARED, Result, odds_ratio, read_result
+from .notation import DECLARED, Result, odds_ratio, parse_difference, read_result
 
 DICE_OUTCOMES: dict[str, tuple[int, ...]] = {
     "1d6": tuple(range(1, 7)),
@@ -84,15 +85,24 @@ class CombatResultsTable:
     lines: Mapping[str, tuple[str, ...]] | None = None  # terrain line -> its odds columns
     attacker: AttackerLosses | None = None              # the attacker side of a dual-sided table
     codes: Mapping[str, Result] | None = None           # the declared result codes and their meaning
+    differential: bool = False      # columns are ranges of attack minus defense ('-6..-5', '0', '+12..')
     _ratios: tuple[Fraction, ...] = field(init=False, repr=False, compare=False)
+    _ranges: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
     _index: RowIndex = field(init=False, repr=False, compare=False)
     _read: dict[str, Result] = field(init=False, repr=False, compare=False)      # cell text -> its Result
     _lines: dict[str, CombatResultsTable] = field(init=False, repr=False, compare=False)
     _columns: dict[tuple[object, ...], str | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        ratios: tuple[Fraction, ...] = tuple(odds_ratio(c) for c in self.columns)
+        ratios: tuple[Fraction, ...] = () if self.differential else tuple(odds_ratio(c) for c in self.columns)
+        ranges: list[tuple[int, int]] = []
+        for label in self.columns if self.differential else ():
+            found = parse_difference(label)
+            if found is None:
+                raise ValueError(f"not a difference column: {label!r}")
+            ranges.append(found)
         object.__setattr__(self, "_ratios", ratios)
+        object.__setattr__(self, "_ranges", tuple(ranges))
         object.__setattr__(self, "_index", RowIndex(self.rows))
         read: dict[str, Result] = {}
         lines: dict[str, CombatResultsTable] = {}
@@ -152,6 +162,34 @@ class CombatResultsTable:
             index = fitting[-1]
             if beyond and ratio > self._ratios[-1]:     # one column past the right-most, from which shifts count
                 index += 1
+        return self._shifted(index, shift, beyond, off_left)
+
+    def difference_column(self, difference: int, shift: int = 0, off_left: bool | None = None) -> str | None:
+        """The column of a differential table for `difference` (attack minus defense, a whole number) after
+        `shift` columns: the column whose range holds it.  Above and below the table, and shifts past its edges, as
+        `column` reads them."""
+        key = ("difference", difference, shift, off_left)
+        try:
+            return self._columns[key]
+        except KeyError:
+            pass
+        if not self.differential:
+            raise ValueError("this table's columns are odds, not differences")
+        beyond = self.above not in (None, "rightmost")
+        fitting = [i for i, (low, _) in enumerate(self._ranges) if low <= difference]
+        if not fitting:
+            if self.below != "leftmost":
+                self._columns[key] = None
+                return None
+            fitting = [0]
+        index = fitting[-1]
+        if beyond and difference > self._ranges[-1][1]:   # one column past the right-most, as for odds
+            index += 1
+        column = self._columns[key] = self._shifted(index, shift, beyond, off_left)
+        return column
+
+    def _shifted(self, index: int, shift: int, beyond: bool, off_left: bool | None) -> str | None:
+        """The column `shift` columns from the one at `index`, held to the table's edges."""
         index += int(shift)
         if beyond and index > len(self.columns) - 1:
             return ABOVE
@@ -233,6 +271,21 @@ def combat_column(table: CombatResultsTable | None, odds: Callable[[Number, Numb
         raise TypeError("a strength is a number, not a bool")
     pair = None if defense == 0 else odds(attack, defense)
     return table.column(pair, shift)
+
+
+def difference(attack: Number, defense: Number) -> int:
+    """Attack minus defense as a differential table reads it: a fraction left by halved strengths is
+    dropped, in the defender's favour (+2 1/2 reads +2, -1/2 reads -1)."""
+    if isinstance(attack, bool) or isinstance(defense, bool):
+        raise TypeError("a strength is a number, not a bool")
+    return math.floor(exact(attack) - exact(defense))
+
+
+def difference_column(table: CombatResultsTable | None, attack: Number, defense: Number,
+                      shift: int = 0) -> str | None:
+    if table is None:
+        raise LookupError("this rulebook has no Combat Results Table")
+    return table.difference_column(difference(attack, defense), shift)
 
 
 TableCell = int | Fraction | str      # what a chart's cell holds: 2, 1/2, 'open'

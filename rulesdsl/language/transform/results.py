@@ -66,6 +66,12 @@ class ResultsBuilder(Builder):
         return ir.OddsLine(span=self._span(meta), name=name, columns=tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
+    def difference_row(self, meta: Meta, items: list[Any]) -> Any:
+        name = self._text(items.pop(0)) if items and self._is(items[0], "NAME") else None
+        return ir.OddsLine(span=self._span(meta), name=name, columns=tuple(self._text(t) for t in items),
+                           differential=True)
+
+    @v_args(meta=True)
     def dice_row(self, meta: Meta, items: list[Any]) -> Any:
         label, *cells = items
         return ir.DiceRow(span=self._span(meta), label=self._text(label), cells=tuple(self._text(c) for c in cells))
