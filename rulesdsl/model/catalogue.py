@@ -69,9 +69,11 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
 CORE_USES: dict[str, str] = {
     "combat.below_table": "the generated `resolve_combat` and the card's odds line",
     "combat.above_table": "the generated `resolve_combat` and the card's odds line",
-    "combat.terrain_combination": "the generated `resolve_combat`, for a hex of several terrains",
-    "combat.hexside_combination": "the generated `resolve_combat` and `attack_multiplier`: a hexside crossed on top "
-                                  "of the hex's terrain, or combined with it by `combat.terrain_combination`",
+    "combat.terrain_combination": "the generated `resolve_combat`, for a hex of several terrains, and the card's "
+                                  "Terrain Effects Chart",
+    "combat.hexside_combination": "the generated `resolve_combat`, `attack_multiplier` and `defense_multiplier`, "
+                                  "and the card's Terrain Effects Chart: a hexside crossed on top of the hex's "
+                                  "terrain, or combined with it by `combat.terrain_combination`",
     "combat.imaginary_columns": "the generated `resolve_combat`: shifts count from odds beyond the table",
     "combat.shift_off_left_is_below_table": "the generated `resolve_combat`: a shift past the left-most column",
     "combat.terrain_per_unit": "the generated `resolve_combat`: one terrain multiplier per attacking hex, or one "
