@@ -156,7 +156,8 @@ def test_an_attacker_multiplier_combines_hex_by_hex():
 def test_defender_best_keeps_only_the_best_terrain_for_the_whole_combat():
     """A hill's 1L ranks above a ford's Dx2 for the defender: only the shift applies, with the ford combined."""
     best = fight(module(rulebook("defender-best")), "hill", across("ford"))
-    assert (best.defense, best.odds, best.shift, best.column) == (2, "4:1", -1, "2:1")    # 4:1 off the table: 3:1, one left
+    # 4:1 is off the table: 3:1, then one column left
+    assert (best.defense, best.odds, best.shift, best.column) == (2, "4:1", -1, "2:1")
     assert [(s.name, s.value, s.rules) for s in best.shifts] == [("terrain", -1, ("7.3",))]   # the hill's, as it is
     assert ("defense 2 x 1 for hill and ford (an attacker across): ford x2 not cumulative with hill, only the "
             "terrain best for the defender applies: x1 [7.3] [7.3: combat.hexside_combination]") in best.derivation

@@ -476,8 +476,9 @@ class CombatEngine:
                  adjustments: Iterable[AdjustmentSpec] = (), shifts_before_limits: bool = False,
                  factors: Iterable[FactorSpec] = (), terrain_combination: str | None = None,
                  shift_off_left: bool | None = None, terrain_per_unit: bool = True,
-                 hexside_combination: str = "cumulative", game_modifiers_in_overruns: bool = True, supply_minimum: Number | None = None,
-                 supply_round_down: bool = False, parameter_rules: Mapping[str, str] | None = None):
+                 hexside_combination: str = "cumulative", game_modifiers_in_overruns: bool = True,
+                 supply_minimum: Number | None = None, supply_round_down: bool = False,
+                 parameter_rules: Mapping[str, str] | None = None):
         self.terrain_combination = terrain_combination
         self.shift_off_left, self.terrain_per_unit = shift_off_left, terrain_per_unit
         self.game_modifiers_in_overruns = game_modifiers_in_overruns
