@@ -53,7 +53,7 @@ def test_the_core_vocabulary_is_only_what_the_compiler_and_the_engine_act_on():
         "combat.above_table", "combat.below_table", "combat.terrain_combination",
         # the variants of the combat procedure the generated CombatEngine reads
         "combat.imaginary_columns", "combat.shift_off_left_is_below_table", "combat.terrain_per_unit",
-        "overrun.game_modifiers_apply", "supply.minimum_strength",
+        "combat.hexside_combination", "overrun.game_modifiers_apply", "supply.minimum_strength",
         *(p.name for p in ENGINE_PARAMETERS)])
     assert set(catalogue.CORE_USES) == set(catalogue.CORE_PARAMETERS)
     # the engine's parameters are core with the contract's kind, unit, options and meaning, and say what they drive

@@ -260,7 +260,38 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     has_line = any(r.line is not None for r in node.rows)
     title = chart_title(resolved, resolved.terrain, t, "title.terrain", node.title.value) if node.title else None
     return {"title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.terrain-effects")),
-            "sections": sections, "has_level": has_level, "has_line": has_line, "legend": _tec_legend(node, t)}
+            "sections": sections, "has_level": has_level, "has_line": has_line, "legend": _tec_legend(node, t),
+            "combination": [line for name in COMBINATION_PARAMETERS
+                            for line in (_param_line(resolved, t, name, stated=True),) if line is not None]}
+
+
+# how terrains combine in combat, stated under the TEC (and wherever the card states a value the title sets)
+COMBINATION_PARAMETERS = ("combat.terrain_combination", "combat.hexside_combination")
+_COMBINATION_ENGLISH = {
+    "hex.cumulative": "Several terrains in one hex: all their effects apply",
+    "hex.most-restrictive": "Several terrains in one hex: each effect is the one most against the attacker",
+    "hex.defender-best": "Several terrains in one hex: only the one best for the defender applies",
+    "hexside.cumulative": "A hexside crossed applies on top of the hex's terrain",
+    "hexside.most-restrictive": "A hexside crossed is not cumulative with the hex's terrain: each effect is the "
+                                "one most against the attacker",
+    "hexside.defender-best": "A hexside crossed is not cumulative with the hex's terrain: only the one best for "
+                             "the defender applies",
+}
+
+
+def _combination_statement(resolved: ir.Resolved, t: Labeler, name: str, value: object) -> Label | None:
+    """How terrains combine in combat, in players' words: `combat.terrain_combination` for a hex's terrains,
+    `combat.hexside_combination` for a hexside crossed (combined with the hex by the other's rule, or on top
+    of it: with-terrain under a cumulative rule adds up as well).  None for another parameter."""
+    if name == "combat.terrain_combination":
+        key = f"hex.{value}"
+    elif name == "combat.hexside_combination":
+        rule = next((p.value for p in resolved.parameters if p.name == "combat.terrain_combination"), None)
+        key = f"hexside.{rule if value == 'with-terrain' and rule is not None else 'cumulative'}"
+    else:
+        return None
+    english = _COMBINATION_ENGLISH.get(key)
+    return None if english is None else t(f"tec.combination.{key}", english)
 
 
 def printed(resolved: ir.Resolved, chart: ir.Effective[Any] | None) -> bool:
@@ -490,8 +521,10 @@ def printed_factors(resolved: ir.Resolved) -> list[ir.UnitFactor]:
 
 def charted_parameters(resolved: ir.Resolved) -> set[str]:
     """The parameters whose values a chart of the card prints (a strength factor read from
-    `supply.out_of_supply_attack_factor`): no reminder or exception prints them a second time."""
-    return {node.path for f in printed_factors(resolved) for node in walk(f.factor) if isinstance(node, ir.Name)}
+    `supply.out_of_supply_attack_factor`, how terrains combine under the TEC): no reminder or exception prints
+    them a second time."""
+    factors = {node.path for f in printed_factors(resolved) for node in walk(f.factor) if isinstance(node, ir.Name)}
+    return factors | (set(COMBINATION_PARAMETERS) if printed(resolved, resolved.terrain) else set())
 
 
 def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
@@ -764,6 +797,9 @@ def _param_line(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = Fal
     said_on_crt = _OFF_TABLE.get((name, str(found.value)))
     if stated and said_on_crt is not None:          # in the words the CRT's legend says it in
         return {"name": name, "meaning": t(said_on_crt), "value": None, "rule": rule}
+    combination = _combination_statement(resolved, t, name, found.value) if stated else None
+    if combination is not None:                     # how terrains combine, as the rule says it
+        return {"name": name, "meaning": combination, "value": None, "rule": rule}
     if stated and isinstance(found.value, bool):    # a reminder states the rule, not "whether ...: yes"
         said = "yes" if found.value else "no"
         if t.has(f"statement.{name}.{said}"):

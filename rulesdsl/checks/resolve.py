@@ -208,6 +208,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _declared_cells(books, charts)
     problems += _result_parameters(rulebook, ordered, charts, declared)
     problems += _imaginary_columns(parameters, charts)
+    problems += _hexside_combination(parameters)
     vocabulary = _vocabulary(books, ordered, charts, problems)
     problems += _code_states(charts, vocabulary)
     problems += _example_situations(rulebook, vocabulary)
@@ -583,6 +584,20 @@ def _imaginary_columns(parameters: tuple[ir.EffectiveParameter, ...],
         f"'before limits' shifts the odds from columns beyond the table, but rule {said.rule} sets "
         f"combat.imaginary_columns = no ({said.span.path}:{said.span.line})", shifts.node.span,
         "remove 'before limits', or override the rule with combat.imaginary_columns = yes")]
+
+
+def _hexside_combination(parameters: tuple[ir.EffectiveParameter, ...]) -> list[Diagnostic]:
+    """`combat.hexside_combination = with-terrain` combines a hexside crossed with the hex's terrain by
+    `combat.terrain_combination`: a rulebook that sets the one says which rule the other follows."""
+    said = {p.name: p for p in parameters}
+    across = said.get("combat.hexside_combination")
+    if across is None or across.value != "with-terrain" or "combat.terrain_combination" in said:
+        return []
+    return [Diagnostic(
+        f"combat.hexside_combination = with-terrain combines a hexside with the hex's terrain by "
+        f"combat.terrain_combination, which no rule sets", across.span,
+        "set combat.terrain_combination (cumulative, most-restrictive or defender-best) in a rule, or leave "
+        "combat.hexside_combination unset (cumulative: each hexside on top of the hex's terrain)")]
 
 
 def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:

@@ -50,6 +50,9 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
     _core("combat.terrain_combination", ir.ParamKind.CHOICE,
           "how the combat effects of several terrains in the defender's hex combine",
           options=("cumulative", "most-restrictive", "defender-best")),
+    _core("combat.hexside_combination", ir.ParamKind.CHOICE,
+          "how the combat effects of a hexside an attack crosses combine with the defender's hex terrain",
+          options=("cumulative", "with-terrain")),
     _core("combat.imaginary_columns", ir.ParamKind.FLAG,
           "whether column shifts may count from columns beyond the table's edges"),
     _core("combat.shift_off_left_is_below_table", ir.ParamKind.FLAG,
@@ -66,7 +69,11 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
 CORE_USES: dict[str, str] = {
     "combat.below_table": "the generated `resolve_combat` and the card's odds line",
     "combat.above_table": "the generated `resolve_combat` and the card's odds line",
-    "combat.terrain_combination": "the generated `resolve_combat`, for a hex of several terrains",
+    "combat.terrain_combination": "the generated `resolve_combat`, for a hex of several terrains, and the card's "
+                                  "Terrain Effects Chart",
+    "combat.hexside_combination": "the generated `resolve_combat`, `attack_multiplier` and `defense_multiplier`, "
+                                  "and the card's Terrain Effects Chart: a hexside crossed on top of the hex's "
+                                  "terrain, or combined with it by `combat.terrain_combination`",
     "combat.imaginary_columns": "the generated `resolve_combat`: shifts count from odds beyond the table",
     "combat.shift_off_left_is_below_table": "the generated `resolve_combat`: a shift past the left-most column",
     "combat.terrain_per_unit": "the generated `resolve_combat`: one terrain multiplier per attacking hex, or one "

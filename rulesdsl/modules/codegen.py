@@ -244,6 +244,7 @@ class TerrainSection(TypedDict):
     origin: str
     cites: tuple[str, ...]
     combination: str | None  # combat.terrain_combination: how a hex's several terrains combine
+    with_terrain: bool       # combat.hexside_combination = with-terrain: a hexside crossed combines with the hex
     lines: list[str]
     amended: list[str]      # comment lines: the rows an amendment changed, with their origin
 
@@ -484,9 +485,11 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         rows = [["Terrain(" + py(r.name.value) + ",", py(r.kind) + ",", _movement(r.movement),
                  _combat(r.combat) + _terrain_extras(r)] for r in chart.rows]
         combination = params.get("combat.terrain_combination")
+        across = params.get("combat.hexside_combination")
         terrain = {"title": chart.title.value if chart.title else "Terrain Effects Chart",
                    "origin": resolved.terrain.origin, "cites": _cites(chart),
                    "combination": str(combination.value) if combination is not None else None,
+                   "with_terrain": across is not None and across.value == "with-terrain" and combination is not None,
                    "lines": _table(rows, "    ") if rows else [],
                    "amended": _amendments(resolved.terrain, "row")}
 
@@ -550,7 +553,8 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
 
 
 # the core parameters the CombatEngine reads, and its keyword for each
-_COMBAT_OPTIONS = (("combat.shift_off_left_is_below_table", "shift_off_left"),
+_COMBAT_OPTIONS = (("combat.hexside_combination", "hexside_combination"),
+                   ("combat.shift_off_left_is_below_table", "shift_off_left"),
                    ("combat.terrain_per_unit", "terrain_per_unit"),
                    ("overrun.game_modifiers_apply", "game_modifiers_in_overruns"),
                    ("supply.minimum_strength", "supply_minimum"),

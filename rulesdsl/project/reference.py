@@ -194,7 +194,15 @@ KINDS: dict[type, Kind] = {
                           "hexside's multiplier applies to each attacking hex that crosses it, its shift and DRM "
                           "once when any attacking hex crosses it, or, with `all-across`, only when every one "
                           "does. A hex of several terrains combines their effects by "
-                          "`combat.terrain_combination`.",
+                          "`combat.terrain_combination`. A hexside's effect is on top of the hex's unless "
+                          "`combat.hexside_combination = with-terrain` counts the hexsides an attack crosses as "
+                          "more terrains of the defender's hex, combined with it by that rule (a ford's Dx2 and a "
+                          "rough hex's Dx2 double the defender once under `most-restrictive`).",
+                          'rule 7.3 "Terrain in combat" {\n'
+                          '  summary "A hexside crossed is not cumulative with the hex\'s terrain."\n'
+                          "  combat.terrain_combination = most-restrictive\n"
+                          "  combat.hexside_combination = with-terrain\n"
+                          "}\n\n"
                           'terrain effects chart "Terrain" {\n'
                           "  hex:\n"
                           "    open    1  ne\n"

@@ -19,7 +19,7 @@ from typing import TypeVar, cast
 from .arithmetic import Exact, Number, exact_value, simplest
 from .notation import Result, difference_text, parse_result
 from .tables import ABOVE, CombatResultsTable, difference
-from .terrain import Terrain, TerrainEffectsChart
+from .terrain import HEXSIDE_COMBINATIONS, CombatEffect, Terrain, TerrainEffectsChart, negated
 
 T = TypeVar("T")
 
@@ -197,11 +197,12 @@ class Context:
     makes one; `memo` keeps each definition's value for this combat (see `once_per_combat`)."""
 
     __slots__ = ("combat", "defender_terrain", "attacking_hexes", "attackers", "defenders", "overrun",
-                 "crossed", "defense_factor", "memo", "_situations", "_amounts", "_dice", "_result")
+                 "crossed", "with_terrain", "defense_factor", "memo", "_situations", "_amounts", "_dice", "_result")
 
     def __init__(self, combat: Combat, vocabulary: Vocabulary, defender_terrain: BoundTerrain,
                  attacking_hexes: tuple[BoundHex, ...], defenders: tuple[BoundUnit, ...],
-                 crossed: tuple[Terrain, ...], defense_factor: Fraction | None = Fraction(1)):
+                 crossed: tuple[Terrain, ...], defense_factor: Fraction | None = Fraction(1),
+                 with_terrain: CombatEffect | None = None):
         self.combat = combat
         self.defense_factor = defense_factor   # the defender's terrain's multiplier; None: attacking it is prohibited
         self.defender_terrain = defender_terrain
@@ -209,6 +210,9 @@ class Context:
         self.attackers = tuple(u for h in attacking_hexes for u in h.units)
         self.defenders = defenders
         self.crossed = crossed      # the hexside features whose shift, DRM or defender factor applies
+        # `combat.hexside_combination = with-terrain`, some hexside crossed: the hex's terrain and those
+        # hexsides combined by the terrain combination, in place of the hex's effect and each hexside's
+        self.with_terrain = with_terrain
         self.overrun = bool(combat.overrun)
         self.memo: dict[str, object] = {}
         if combat.situations:
@@ -254,6 +258,17 @@ class Context:
     def amount(self, name: str) -> Exact:
         return self._amounts.get(name, 0)
 
+
+
+def _multiplier(effect: CombatEffect, side: str) -> Fraction:
+    """A TEC combat effect's multiplier on the attacker or the defender (1 when it has none)."""
+    value = effect.attacker if side == "attacker" else effect.defender
+    return Fraction(value) if effect.kind == "multiply" and value is not None else Fraction(1)
+
+
+def _columns(shift: int) -> str:
+    """A column shift as the TEC writes it: 1L, 2R."""
+    return f"{-shift}L" if shift < 0 else f"{shift}R" if shift > 0 else "no shift"
 
 
 def adjusted_text(read: Result, adjusted: Result) -> str:
@@ -461,8 +476,9 @@ class CombatEngine:
                  adjustments: Iterable[AdjustmentSpec] = (), shifts_before_limits: bool = False,
                  factors: Iterable[FactorSpec] = (), terrain_combination: str | None = None,
                  shift_off_left: bool | None = None, terrain_per_unit: bool = True,
-                 game_modifiers_in_overruns: bool = True, supply_minimum: Number | None = None,
-                 supply_round_down: bool = False, parameter_rules: Mapping[str, str] | None = None):
+                 hexside_combination: str = "cumulative", game_modifiers_in_overruns: bool = True,
+                 supply_minimum: Number | None = None, supply_round_down: bool = False,
+                 parameter_rules: Mapping[str, str] | None = None):
         self.terrain_combination = terrain_combination
         self.shift_off_left, self.terrain_per_unit = shift_off_left, terrain_per_unit
         self.game_modifiers_in_overruns = game_modifiers_in_overruns
@@ -479,12 +495,19 @@ class CombatEngine:
         self.factors = tuple(factors)
         self._role_factors = {role: tuple(f for f in self.factors if f.role == role) for role in ("attack", "defense")}
         self._combination = terrain_combination or "cumulative"
+        if hexside_combination not in HEXSIDE_COMBINATIONS:
+            raise ValueError(f"unknown hexside combination {hexside_combination!r}: one of "
+                             f"{', '.join(HEXSIDE_COMBINATIONS)}")
+        self.hexside_combination = hexside_combination
+        # a hexside combined with the hex's terrain: the same as on top of it when every effect adds up
+        self._with_terrain = hexside_combination == "with-terrain" and self._combination != "cumulative"
         # what depends on the rulebook alone, by the names asked
         self._terrains: dict[object, BoundTerrain] = {}
         self._sides: dict[tuple[str, ...], frozenset[str]] = {}
         self._hex_factors: dict[tuple[object, tuple[str, ...]], Fraction | None] = {}
         self._defense_factors: dict[object, Fraction | None] = {}
         self._crossings: dict[tuple[tuple[str, ...], ...], tuple[Terrain, ...]] = {}
+        self._across: dict[tuple[object, tuple[Terrain, ...]], CombatEffect] = {}
         self._words: dict[tuple[str, object], frozenset[str]] = {}
         self._by_sides: dict[tuple[str, str], CombatEngine] = {}
 
@@ -506,6 +529,7 @@ class CombatEngine:
             engine.terrain, engine._by_sides = view, {}
             engine._terrains, engine._sides, engine._hex_factors, engine._defense_factors, engine._crossings = \
                 {}, {}, {}, {}, {}
+            engine._across = {}
             self._keep(self._by_sides, key, engine)
         return engine
 
@@ -532,8 +556,11 @@ class CombatEngine:
             crossed_rows = () if chart is None else chart.crossed_effects(crossings)
             self._keep(self._crossings, crossings, crossed_rows)
         defense_factor = self._defense_factor(defender_terrain.query) if chart is not None else Fraction(1)
+        with_terrain = None
+        if self._with_terrain and crossed_rows and defense_factor is not None:
+            with_terrain = self._effect_across(defender_terrain.query, crossed_rows)
         return Context(combat, self.vocabulary, defender_terrain, tuple(hexes), defenders, crossed_rows,
-                       defense_factor)
+                       defense_factor, with_terrain)
 
     def _keep(self, cache: dict[K, V], key: K, value: V) -> None:
         if len(cache) < self._KEEP:
@@ -569,9 +596,21 @@ class CombatEngine:
             return self._hex_factors[key]
         except KeyError:
             assert self.terrain is not None
-            factor = self.terrain.attack_factor(terrain, sides, self._combination)
+            factor = self.terrain.attack_factor(terrain, sides, self._combination, self._with_terrain)
             self._keep(self._hex_factors, key, factor)
             return factor
+
+    def _effect_across(self, terrain: str | tuple[str, ...], crossed: tuple[Terrain, ...]) -> CombatEffect:
+        """The effect of the defender's hex with the hexsides `crossed` counted as more of its terrains
+        (`combat.hexside_combination = with-terrain`)."""
+        key = (terrain, crossed)
+        try:
+            return self._across[key]
+        except KeyError:
+            assert self.terrain is not None
+            effect = self.terrain.hex_effect_across(terrain, tuple(r.name for r in crossed), self._combination)
+            self._keep(self._across, key, effect)
+            return effect
 
     def _defense_factor(self, terrain: str | tuple[str, ...]) -> Fraction | None:
         try:
@@ -664,7 +703,10 @@ class CombatEngine:
             attack += total * factor
             if steps is not None:
                 label = ctx.combat.attacking_hexes[index - 1].name or f"hex {index}"
-                steps.append(f"{label}: attack {total} x {factor} for terrain{self._cite(self.terrain_rules)}")
+                how = self._attack_across(ctx, hex_) if self._with_terrain and factor == hex_.factor else None
+                steps.append(f"{label}: attack {total} x {factor} for terrain" + (f" ({how})" if how else "")
+                             + self._cite(self.terrain_rules)
+                             + (self._cite_parameter("combat.hexside_combination") if how else ""))
         plain_defense = not self._role_factors["defense"]
         defense: Exact = 0
         for unit in ctx.defenders:
@@ -673,6 +715,21 @@ class CombatEngine:
             multiplier = ctx.defense_factor
             if multiplier is None:
                 raise _Prohibited(f"attacking into {ctx.defender_terrain.name} is prohibited")
+            combined = ctx.with_terrain
+            if combined is not None:     # the hex and the hexsides crossed as one, not cumulative
+                result = _multiplier(combined, "defender")
+                parts = [(ctx.defender_terrain.name, multiplier)] + [
+                    (row.name, _multiplier(row.combat, "defender")) for row in ctx.crossed]
+                how = self._not_cumulative(parts, Fraction(1), result, lambda v: f"x{v}")
+                if steps is not None and how is not None:
+                    names = " and ".join([ctx.defender_terrain.name] + [self._crossing(r) for r in ctx.crossed])
+                    steps.append(f"defense {defense} x {result} for {names}: {how}{self._cite(self.terrain_rules)}"
+                                 f"{self._cite_parameter('combat.hexside_combination')}")
+                elif steps is not None and result != 1:
+                    named = next(n for n, v in parts if v != 1)
+                    label = next((self._crossing(r) for r in ctx.crossed if r.name == named), named)
+                    steps.append(f"defense {defense} x {result} for {label}{self._cite(self.terrain_rules)}")
+                return simplest(attack), simplest(defense * result)
             if multiplier != 1:
                 if steps is not None:
                     steps.append(f"defense {defense} x {multiplier} for {ctx.defender_terrain.name}"
@@ -694,10 +751,20 @@ class CombatEngine:
         found: list[Contribution] = []
         right = left = 0
         terrain = int(ctx.defender_terrain.shift)
-        if terrain:
+        combined = ctx.with_terrain
+        if combined is not None:     # the hex and the hexsides crossed as one shift, not cumulative
+            terrain = combined.shift
+            parts = [(ctx.defender_terrain.name, int(ctx.defender_terrain.shift))] + [
+                (row.name, row.combat.shift) for row in ctx.crossed]
+            how = self._not_cumulative(parts, 0, terrain, _columns)
+            if terrain:
+                found.append(Contribution(f"terrain ({how})" if how else next(
+                    (self._crossing(r) for r in ctx.crossed if r.combat.shift == terrain), "terrain"), terrain,
+                    self._across_rules() if how else self.terrain_rules))
+        elif terrain:
             found.append(Contribution("terrain", terrain, self.terrain_rules))
         amounts = [terrain]
-        for row in ctx.crossed:
+        for row in ctx.crossed if combined is None else ():
             if row.combat.shift:
                 found.append(Contribution(self._crossing(row), row.combat.shift, self.terrain_rules))
                 amounts.append(row.combat.shift)
@@ -724,18 +791,58 @@ class CombatEngine:
         every = row.combat.across == "all-across"
         return f"{row.name} ({'every' if every else 'an'} attacker across)"
 
+    # -- a hexside combined with the hex's terrain (combat.hexside_combination = with-terrain) ----------
+    def _not_cumulative(self, parts: list[tuple[str, T]], neutral: T, result: T,
+                        shown: Callable[[T], str]) -> str | None:
+        """How the terrain combination reached `result` from the hex's value and each hexside's (`parts`, the
+        hex first): 'ford x2 not cumulative with rough x2, the most restrictive applies'; None when one terrain
+        alone has an effect and it applies as it is (nothing was combined)."""
+        active = [(name, value) for name, value in parts if value != neutral]
+        if not active or (len(active) == 1 and active[0][1] == result):
+            return None
+        said = [f"{name} {shown(value)}" if value != neutral else name for name, value in parts]
+        how = ("the most restrictive applies" if self._combination == "most-restrictive"
+               else "only the terrain best for the defender applies")
+        return f"{', '.join(said[1:])} not cumulative with {said[0]}, {how}: {shown(result)}"
+
+    def _across_rules(self) -> tuple[str, ...]:
+        """The rules a combined hex-and-hexside effect cites: the chart's, and the rule that combines them."""
+        rule = self.parameter_rules.get("combat.hexside_combination")
+        return self.terrain_rules + ((rule,) if rule and rule not in self.terrain_rules else ())
+
+    def _attack_across(self, ctx: Context, hex_: BoundHex) -> str | None:
+        """How an attacking hex's multiplier was reached with its hexsides combined with the defender's hex."""
+        chart = self.terrain
+        if chart is None or not hex_.hexsides:
+            return None
+        rows = [chart[name] for name in hex_.hexsides]
+        cancelled = negated(rows)
+        parts = [(ctx.defender_terrain.name, ctx.defender_terrain.attack)] + [
+            (row.name, _multiplier(row.combat, "attacker")) for row in rows if row.name.lower() not in cancelled]
+        return self._not_cumulative(parts, Fraction(1), Fraction(hex_.factor), lambda v: f"x{v}")
+
     # -- die roll modifiers ---------------------------------------------------------
     def drm(self, ctx: Context) -> tuple[tuple[int, int], tuple[Contribution, ...]]:
         """(attacker side, defender side) net DRMs after the cap, and each that applied."""
         # the TEC's DRMs (the defender's hex, then each hexside crossed) modify the roll read by odds
         terrain = [(name, drm) for name, drm in [("terrain", ctx.defender_terrain.drm)] + [
             (self._crossing(row), row.combat.drm) for row in ctx.crossed] if drm]
+        rules = self.terrain_rules
+        combined = ctx.with_terrain
+        if combined is not None:     # the hex and the hexsides crossed as one DRM, not cumulative
+            parts = [(ctx.defender_terrain.name, ctx.defender_terrain.drm)] + [
+                (row.name, row.combat.drm) for row in ctx.crossed]
+            how = self._not_cumulative(parts, 0, combined.drm, lambda v: f"{v:+d}")
+            name = f"terrain ({how})" if how else next(
+                (self._crossing(r) for r in ctx.crossed if r.combat.drm == combined.drm), "terrain")
+            terrain = [(name, combined.drm)] if combined.drm else []
+            rules = self._across_rules() if how else rules
         applied = tuple(m for m in self.modifiers if m.condition(ctx))
         if ctx.overrun and not self.game_modifiers_in_overruns:   # the game's own DRMs stay out of overruns
             applied = tuple(m for m in applied if not m.game)
         if not terrain and not applied:
             return (0, 0), ()
-        found = tuple(Contribution(name, drm, self.terrain_rules) for name, drm in terrain) + \
+        found = tuple(Contribution(name, drm, rules) for name, drm in terrain) + \
             tuple(Contribution(m.name, m.value, m.rules, m.side) for m in applied)
         attacker = sum(m.value for m in applied if m.side in ("attacker", "both"))
         defender = sum(m.value for m in applied if m.side in ("defender", "both")) + sum(d for _, d in terrain)

@@ -18,8 +18,14 @@ TerrainNames = str | Iterable[str]
 # Whatever the rule, a terrain that prohibits attacks prohibits them.  A TEC's die roll modifiers work for
 # the defender, whichever sign the CRT gives them: cumulative adds them, most-restrictive takes the largest
 # in size (the first written of two of one size), and defender-best ranks a larger one as better.
-# Hexside features are not combined with the hex: each applies on its own (see `crossed_effects`).
+# Hexside features are not combined with the hex unless the rulebook says so (`combat.hexside_combination`):
+#   cumulative        each hexside crossed applies on its own, on top of the hex's combined effect (see
+#                     `crossed_effects`);
+#   with-terrain      the hexsides an attack crosses count as more terrains of the defender's hex, for the
+#                     attackers crossing them, combined with it by `combat.terrain_combination` (a ford's
+#                     doubling is not cumulative with the rough hex's: see `hex_effect_across`).
 COMBINATIONS = ("cumulative", "most-restrictive", "defender-best")
+HEXSIDE_COMBINATIONS = ("cumulative", "with-terrain")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +88,7 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         # answers already worked out, by question: the chart never changes, so each is worked out once
         self._costs: dict[Hashable, float | None] = {}
         self._effects: dict[Hashable, CombatEffect] = {}
+        self._across: dict[Hashable, CombatEffect] = {}
         self._multipliers: dict[Hashable, Fraction | None] = {}
         self._crossed: dict[Hashable, tuple[Terrain, ...]] = {}
         # the rows whose combat effect holds for one side only (`1L defending allies`), and the chart as each
@@ -210,27 +217,21 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
             return effect
 
     def _hex_effect(self, terrain: TerrainNames, combination: str) -> CombatEffect:
-        if combination not in COMBINATIONS:
-            raise ValueError(f"unknown terrain combination {combination!r}: one of {', '.join(COMBINATIONS)}")
-        effects = [r.combat for r in self._hex(terrain) if r.combat.kind != "other"]
-        if any(e.kind == "prohibited" for e in effects):
-            return CombatEffect("prohibited")
-        attack = [_factor(e, "attacker") for e in effects] or [Fraction(1)]
-        defense = [_factor(e, "defender") for e in effects] or [Fraction(1)]
-        shifts = [e.shift for e in effects] or [0]
-        drms = [e.drm for e in effects] or [0]
-        if combination == "most-restrictive":
-            factors, shift = (min(attack), max(defense)), min(shifts)
-            drm = max(drms, key=abs)
-        elif combination == "defender-best":
-            ranked: list[tuple[int, Fraction, Fraction, int, int]] = sorted(
-                (shifts[i], -defense[i], attack[i], -abs(drms[i]), i) for i in range(len(shifts)))
-            best = ranked[0][4]
-            factors, shift, drm = (attack[best], defense[best]), shifts[best], drms[best]
-        else:
-            factors, shift, drm = (_product(attack), _product(defense)), sum(shifts), sum(drms)
-        kind = "multiply" if factors[0] != 1 or factors[1] != 1 else "none"
-        return CombatEffect(kind, factors[0], factors[1], shift, drm)
+        return _combined([r.combat for r in self._hex(terrain)], combination)
+
+    def hex_effect_across(self, terrain: TerrainNames, hexsides: TerrainNames,
+                          combination: str = "cumulative") -> CombatEffect:
+        """The combat effect of a hex with the hexside features an attack crosses counted as more of its
+        terrains (`combat.hexside_combination = with-terrain`), all combined by `combination`: a ford's
+        Dx2 with a rough hex's Dx2 is Dx2 under most-restrictive.  A hexside another one crossed negates
+        (a bridge's river) counts for nothing."""
+        key = (_key(terrain), _key(hexsides), combination)
+        try:
+            return self._across[key]
+        except KeyError:
+            rows = self._hex(terrain) + self._hexsides(hexsides)[0]
+            effect = self._across[key] = _combined([r.combat for r in rows], combination)
+            return effect
 
     def crossed_effects(self, crossings: Iterable[TerrainNames]) -> tuple[Terrain, ...]:
         """The hexside features whose column shift, DRM or defender multiplier applies to an attack, given
@@ -259,38 +260,44 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         return tuple(found)
 
     def attack_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = (),
-                          combination: str = "cumulative") -> float | None:
-        """The factor on attackers: the hex's and each hexside's; None when attacking is prohibited."""
-        factor = self.attack_factor(terrain, hexsides, combination)
+                          combination: str = "cumulative", with_terrain: bool = False) -> float | None:
+        """The factor on attackers: the hex's and each hexside's (with_terrain: the hexsides combined with
+        the hex by `combination`, `combat.hexside_combination = with-terrain`); None when attacking is
+        prohibited."""
+        factor = self.attack_factor(terrain, hexsides, combination, with_terrain)
         return None if factor is None else float(factor)
 
     def defense_multiplier(self, terrain: TerrainNames, hexsides: TerrainNames = (),
-                           combination: str = "cumulative") -> float | None:
+                           combination: str = "cumulative", with_terrain: bool = False) -> float | None:
         """The factor on the defender's strength; None when attacking into it is prohibited."""
-        factor = self.defense_factor(terrain, hexsides, combination)
+        factor = self.defense_factor(terrain, hexsides, combination, with_terrain)
         return None if factor is None else float(factor)
 
     def attack_factor(self, terrain: TerrainNames, hexsides: TerrainNames = (),
-                      combination: str = "cumulative") -> Fraction | None:
+                      combination: str = "cumulative", with_terrain: bool = False) -> Fraction | None:
         """attack_multiplier, exactly (a third stays a third)."""
-        return self._side_multiplier("attacker", terrain, hexsides, combination)
+        return self._side_multiplier("attacker", terrain, hexsides, combination, with_terrain)
 
     def defense_factor(self, terrain: TerrainNames, hexsides: TerrainNames = (),
-                       combination: str = "cumulative") -> Fraction | None:
+                       combination: str = "cumulative", with_terrain: bool = False) -> Fraction | None:
         """defense_multiplier, exactly."""
-        return self._side_multiplier("defender", terrain, hexsides, combination)
+        return self._side_multiplier("defender", terrain, hexsides, combination, with_terrain)
 
     def _side_multiplier(self, side: str, terrain: TerrainNames, hexsides: TerrainNames,
-                         combination: str) -> Fraction | None:
-        key = (side, _key(terrain), _key(hexsides), combination)
+                         combination: str, with_terrain: bool = False) -> Fraction | None:
+        key = (side, _key(terrain), _key(hexsides), combination, with_terrain)
         try:
             return self._multipliers[key]
         except KeyError:
-            factor = self._multipliers[key] = self._work_out_multiplier(side, terrain, hexsides, combination)
+            factor = self._multipliers[key] = self._work_out_multiplier(side, terrain, hexsides, combination,
+                                                                        with_terrain)
             return factor
 
     def _work_out_multiplier(self, side: str, terrain: TerrainNames, hexsides: TerrainNames,
-                             combination: str) -> Fraction | None:
+                             combination: str, with_terrain: bool) -> Fraction | None:
+        if with_terrain:
+            effect = self.hex_effect_across(terrain, hexsides, combination)
+            return None if effect.kind == "prohibited" else _factor(effect, side)
         hex_ = self.hex_effect(terrain, combination)
         if hex_.kind == "prohibited":
             return None
@@ -319,6 +326,32 @@ def _key(value: object) -> Hashable:
     if isinstance(value, Hashable):
         return value
     raise TypeError(f"a terrain name or a sequence of them, not {type(value).__name__}")
+
+
+def _combined(rows: list[CombatEffect], combination: str) -> CombatEffect:
+    """The combat effects of several terrains (a hex's, and with `with-terrain` the hexsides crossed) as one,
+    combined by `combination` (see COMBINATIONS)."""
+    if combination not in COMBINATIONS:
+        raise ValueError(f"unknown terrain combination {combination!r}: one of {', '.join(COMBINATIONS)}")
+    effects = [e for e in rows if e.kind != "other"]
+    if any(e.kind == "prohibited" for e in effects):
+        return CombatEffect("prohibited")
+    attack = [_factor(e, "attacker") for e in effects] or [Fraction(1)]
+    defense = [_factor(e, "defender") for e in effects] or [Fraction(1)]
+    shifts = [e.shift for e in effects] or [0]
+    drms = [e.drm for e in effects] or [0]
+    if combination == "most-restrictive":
+        factors, shift = (min(attack), max(defense)), min(shifts)
+        drm = max(drms, key=abs)
+    elif combination == "defender-best":
+        ranked: list[tuple[int, Fraction, Fraction, int, int]] = sorted(
+            (shifts[i], -defense[i], attack[i], -abs(drms[i]), i) for i in range(len(shifts)))
+        best = ranked[0][4]
+        factors, shift, drm = (attack[best], defense[best]), shifts[best], drms[best]
+    else:
+        factors, shift, drm = (_product(attack), _product(defense)), sum(shifts), sum(drms)
+    kind = "multiply" if factors[0] != 1 or factors[1] != 1 else "none"
+    return CombatEffect(kind, factors[0], factors[1], shift, drm)
 
 
 def _factor(effect: CombatEffect, side: str) -> Fraction:
