@@ -335,7 +335,8 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     if not engagement.allowed:
         raise Unanswerable(f"the combat cannot be made: {'; '.join(engagement.reasons)}")
     combat = as_combat(situation, engagement.attackers, engagement.defenders, engagement.terrain_hex,
-                       overrun=expectation.overrun, situations=[d.value for d in expectation.declared])
+                       overrun=expectation.overrun, situations=[d.value for d in expectation.declared],
+                       forced=expectation.forced)
     roll: int | tuple[int, int] | None = None
     if r is not None:
         roll = r.dice if r.dice is not None else r.roll     # the dice apart, for a rulebook that reads them
