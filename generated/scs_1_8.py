@@ -1637,8 +1637,8 @@ def crt(column: str, roll: int) -> Result:
     return CRT.result(column, roll)
 
 
-def resolve(attack: Number, defense: Number, roll: int, shift: int = 0) -> Result:
-    """The combat result, including attacks below the table (no roll)."""
+def resolve(attack: Number, defense: Number, roll: int, shift: int = 0, forced: bool = False) -> Result:
+    """The combat result, including attacks below the table (no roll); `forced`: an attack the rules require (below the table, as any other)."""
     column = crt_column(attack, defense, shift)
     if column is None:
         return CRT.below_result()

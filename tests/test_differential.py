@@ -249,3 +249,20 @@ def test_fmt_aligns_the_rows_and_a_diff_sees_a_heading_change():
     new = parse(Source("b.rules", BREAKOUT.replace("+5..+6  +7..\n", "+5..+7  +8..\n")))
     changes = [str(c) for c in diff.compare(diff.snapshot(old), diff.snapshot(new))]
     assert any("+5..+6" in c and "+5..+7" in c for c in changes), changes
+
+
+def test_a_forced_attack_below_a_differential_table_has_its_own_result(project, capsys):
+    project.write("rulebooks/breakout.rules", BREAKOUT.replace(
+        "  combat.below_table = AE\n", "  combat.below_table = AR\n  combat.below_table_forced = AE\n"))
+    code, _, err = project.run("build", capsys=capsys)
+    assert code == 0, err
+    spec = importlib.util.spec_from_file_location("_differential_forced", project.root / "generated" / "breakout.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    assert module.resolve(6, 10, 6).text == "AR" and module.resolve(6, 10, 6, forced=True).text == "AE"
+    from dataclasses import replace
+    forced = module.resolve_combat(replace(_combat(3, 3, "town"), forced=True), 1)
+    assert forced.column is None and forced.result.text == "AE"
+    assert any(s.startswith("a forced attack: below the table it reads AE where a voluntary one reads AR")
+               for s in forced.derivation)

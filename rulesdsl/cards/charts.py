@@ -157,7 +157,8 @@ _CHROME = [
     "code.tec.no-effect", "code.tec.other", "code.tec.prohibited", "code.tec.left", "code.tec.right",
     "code.tec.stop",
     "crt.legend", "crt.steps-first", "crt.retreat-first", "crt.breakthrough", "crt.no-effect",
-    "crt.above", "crt.above-result", "crt.below-result", "crt.below-leftmost", "crt.differential", "crt.dice",
+    "crt.above", "crt.above-result", "crt.below-result", "crt.below-leftmost", "crt.voluntary-result",
+    "crt.voluntary-leftmost", "crt.forced-result", "crt.forced-leftmost", "crt.differential", "crt.dice",
     "outcome.defender-step", "outcome.defender-retreat", "outcome.defender-steps", "outcome.attacker-steps",
     "outcome.attacker-step", "outcome.note", "outcome.by-drm",
     "side.attacker", "side.defender", "side.both", "stacking.text", "modifiers.cap", "shifts.per-side",
@@ -418,6 +419,9 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
                 for i, c in enumerate(node.attacker.columns)],
         }
     below = params.get("combat.below_table")
+    forced = params.get("combat.below_table_forced")
+    if forced is not None and below is not None and forced.value == below.value:
+        forced = None       # a forced attack reads the table as any other: one line says it
     above = params.get("combat.above_table")
     title = chart_title(resolved, resolved.results, t, "title.results", node.title.value) if node.title else None
     return {
@@ -441,6 +445,8 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         "dash": any(c.value == "-" for r in (*node.rows, *(node.attacker.rows if node.attacker else ()))
                     for c in r.cells),
         "below": None if below is None else (below.value, " ".join(printed_cites(resolved, [below.rule]))),
+        # a forced attack (one the rules require) with a result of its own: the legend says both, in turn
+        "below_forced": None if forced is None else (forced.value, " ".join(printed_cites(resolved, [forced.rule]))),
         "above": None if above is None else (above.value, " ".join(printed_cites(resolved, [above.rule]))),
     }
 
@@ -814,16 +820,20 @@ def _param_line(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = Fal
 
 
 def _changes_nothing(resolved: ir.Resolved, name: str) -> bool:
-    """Whether a parameter in effect is a multiplier of 1 (out-of-supply defense x1): a line that changes
-    nothing is left off the card."""
+    """Whether a parameter in effect is a multiplier of 1 (out-of-supply defense x1), or a forced attack's
+    below-table result that is every attack's: a line that changes nothing is left off the card."""
     found = next((p for p in resolved.parameters if p.name == name), None)
+    if found is not None and name == "combat.below_table_forced":     # a forced attack reads as any other
+        below = next((p for p in resolved.parameters if p.name == "combat.below_table"), None)
+        return below is not None and found.value == below.value
     declared = resolved.declared.get(name)
     return (found is not None and declared is not None and "multiplied" in declared.meaning
             and not isinstance(found.value, bool) and isinstance(found.value, (int, Fraction)) and found.value == 1)
 
 
 # off-table attacks, stated as the CRT's legend states them (crt.* labels), wherever the card says them
-_OFF_TABLE = {("combat.above_table", "rightmost"): "crt.above", ("combat.below_table", "leftmost"): "crt.below-leftmost"}
+_OFF_TABLE = {("combat.above_table", "rightmost"): "crt.above", ("combat.below_table", "leftmost"): "crt.below-leftmost",
+              ("combat.below_table_forced", "leftmost"): "crt.forced-leftmost"}
 
 # the modals a "no" negates; any other verb may stand in a clause of its own ("a unit is marked"), so a
 # flag set to no that has none of them asks for player text
@@ -880,7 +890,8 @@ def reminders(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = N
     """The reminders panel: for each topic the card block lists, the values in effect with their rules."""
     out = []
     # the CRT's own legend says what an attack off either end of it does: no reminder says it again
-    said_by_crt = {"combat.below_table", "combat.above_table"} if printed(resolved, resolved.results) else set()
+    said_by_crt = {"combat.below_table", "combat.below_table_forced", "combat.above_table"} \
+        if printed(resolved, resolved.results) else set()
     # nor what a chart prints (the strength factors' values) or the exceptions panel states (a value the title
     # set): each value is printed once
     said_elsewhere = said_by_crt | charted_parameters(resolved) | stated_as_exceptions(resolved)

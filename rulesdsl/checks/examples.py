@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model import ir
 from rulesdsl.errors import Diagnostic, Span, suggest
-from rulesdsl.runtime.combat import DiceApartNeeded, Resolution
+from rulesdsl.runtime.combat import NOT_ALLOWED, DiceApartNeeded, Resolution
 from rulesdsl.runtime.tables import ABOVE, DICE_OUTCOMES, AttackerLosses, CombatResultsTable
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex
@@ -309,7 +309,8 @@ def _check_outcome(outcome: ir.Text, table: CombatResultsTable) -> None:
         known = {"".join(cell.split()) for cells in side.rows.values() for cell in cells}
         known |= set(side.codes or ())
         if isinstance(side, CombatResultsTable):
-            known |= {v for v in (side.below, side.above) if v and v not in ("leftmost", "rightmost")}
+            known |= {v for v in (side.below, side.below_forced, side.above)
+                      if v and v not in ("leftmost", "rightmost")}
         if part not in known and part != "-":
             raise Unanswerable(f"{where}'{part}' is no result of this rulebook's Combat Results Table",
                                outcome.span, suggest(part, known) or
@@ -334,7 +335,8 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     if not engagement.allowed:
         raise Unanswerable(f"the combat cannot be made: {'; '.join(engagement.reasons)}")
     combat = as_combat(situation, engagement.attackers, engagement.defenders, engagement.terrain_hex,
-                       overrun=expectation.overrun, situations=[d.value for d in expectation.declared])
+                       overrun=expectation.overrun, situations=[d.value for d in expectation.declared],
+                       forced=expectation.forced)
     roll: int | tuple[int, int] | None = None
     if r is not None:
         roll = r.dice if r.dice is not None else r.roll     # the dice apart, for a rulebook that reads them
@@ -346,7 +348,9 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
                            f"`roll white W red R`, the two dice that made {roll}") from None
     except Exception as exc:  # a combat the rulebook refuses (an unknown unit type, a roll off the table)
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
-    if resolution.refused is not None:
+    # refused before its odds (a prohibited hexside or terrain), the attack has no answer to compare; below the
+    # table a code that says it is not allowed (NA) is the table's answer, compared as any result
+    if resolution.refused is not None and (not isinstance(resolution, Resolution) or resolution.result == NOT_ALLOWED):
         raise Unanswerable(f"the attack is not allowed: {resolution.refused}")
     table = getattr(module, "CRT", None)
     if roll is None and resolution.column in (None, ABOVE) and table is not None:

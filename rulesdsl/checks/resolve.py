@@ -464,7 +464,8 @@ def _code_states(charts: Mapping[str, ir.Effective[Any]], vocabulary: ir.Names) 
 
 
 # the word a result parameter may give instead of a result: the table's own edge column
-_TABLE_EDGES = {"combat.below_table": "leftmost", "combat.above_table": "rightmost"}
+_TABLE_EDGES = {"combat.below_table": "leftmost", "combat.below_table_forced": "leftmost",
+                "combat.above_table": "rightmost"}
 
 
 def _result_parameters(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],

@@ -82,6 +82,8 @@ def query_text(expectation: ir.Expectation) -> str:
         parts += ["refuse", str(e.refuse)]
     if e.overrun and e.kind != ir.ExpectKind.ADVANCE:
         parts.append("overrun")
+    if e.forced:
+        parts.append("forced")
     if e.breakthrough and e.kind != ir.ExpectKind.ADVANCE:
         parts.append("breakthrough")
     if e.given is not None:

@@ -45,6 +45,8 @@ def _core(name: str, kind: ir.ParamKind, meaning: str, unit: str | None = None,
 CORE_PARAMETERS: dict[str, Declared] = dict((
     _core("combat.below_table", ir.ParamKind.RESULT,
           "the result of an attack below the left-most odds column (no roll)"),
+    _core("combat.below_table_forced", ir.ParamKind.RESULT,
+          "the result of a forced attack (one the rules require) below the left-most odds column (no roll)"),
     _core("combat.above_table", ir.ParamKind.RESULT,
           "the result of an attack above the right-most odds column (no roll)"),
     _core("combat.terrain_combination", ir.ParamKind.CHOICE,
@@ -68,6 +70,8 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
 # What each core parameter drives (the language reference prints it).
 CORE_USES: dict[str, str] = {
     "combat.below_table": "the generated `resolve_combat` and the card's odds line",
+    "combat.below_table_forced": "the generated `resolve_combat`, for a `Combat(forced=True)` (unset: "
+                                 "`combat.below_table`), and the card's odds line",
     "combat.above_table": "the generated `resolve_combat` and the card's odds line",
     "combat.terrain_combination": "the generated `resolve_combat`, for a hex of several terrains, and the card's "
                                   "Terrain Effects Chart",
@@ -195,7 +199,7 @@ CARD_REMINDERS: dict[str, str] = {
 # The core parameters each topic of a card's reminders panel prints (card { reminders: ... }), those the
 # rulebook sets, in this order.
 REMINDER_PARAMETERS: dict[str, tuple[str, ...]] = {
-    "odds": ("combat.below_table", "combat.above_table"),
+    "odds": ("combat.below_table", "combat.below_table_forced", "combat.above_table"),
     "zoc": ("zoc.range", "zoc.entry_cost", "zoc.exit_cost_fraction", "zoc.entry_stops_movement", "zoc.ezoc_to_ezoc",
             "zoc.min_attack_strength"),
     "overrun": ("overrun.who", "overrun.cost", "overrun.max_target_cost", "overrun.per_phase"),

@@ -880,9 +880,10 @@ class Expectation:
     given: Text | None = None       # engage: the result read from the table (`result D1r1`)
     moment: Text | None = None     # stack: when the limit is checked (`when overrun`); None: at the phase's end
     refuse: int | None = None      # retreat: hexes of the retreat taken as step losses instead (`refuse 1`)
-    overrun: bool = False          # advance: after an overrun
+    overrun: bool = False          # advance: after an overrun; combat, engage: an overrun's combat
     breakthrough: bool = False     # advance: after a breakthrough result (`breakthrough`)
     declared: tuple[Text, ...] = ()  # combat: the combat situations the players declare (`with river-assault`)
+    forced: bool = False           # combat: an attack the rules require (`forced`: combat.below_table_forced)
     text: str = _as_written()
 
 

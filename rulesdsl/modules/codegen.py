@@ -392,6 +392,7 @@ class ModuleContext(ExpressionContext):
     ezoc: ir.EffectiveParameter | None
     results: ResultsSection | None
     below: ir.EffectiveParameter | None
+    below_forced: ir.EffectiveParameter | None     # a forced attack's own below-table result
     above: ir.EffectiveParameter | None
     codes: list[str]
 
@@ -545,6 +546,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "ezoc": params.get("zoc.entry_cost"),
         "results": results,
         "below": params.get("combat.below_table"),
+        "below_forced": params.get("combat.below_table_forced"),
         "above": params.get("combat.above_table"),
         "combat_options": _combat_options(params, resolved.shifts is not None and resolved.shifts.node.before_limits),
         "codes": _codes(resolved),

@@ -257,13 +257,22 @@ KINDS: dict[type, Kind] = {
                                  "}\n"),)),
     ir.ResultCodes: Kind("Result codes", ("result_codes",),
                          "The codes a CRT prints and what each one means; `family` adds a standard "
-                         "notation's codes.",
+                         "notation's codes. `combat.below_table` and `combat.above_table` may name one; "
+                         "`combat.below_table_forced` gives a forced attack (`Combat(forced=True)`, `forced` "
+                         "in a combat example) a result of its own below the table.",
                          _ROUNDING + "\n"
+                         'rule 7.0 "Combat" {\n'
+                         '  summary "Below 1:1 an attack is not allowed; one the rules require eliminates '
+                         'the attacker."\n'
+                         "  combat.below_table = NA\n"
+                         "  combat.below_table_forced = AE\n"
+                         "}\n\n"
                          'result codes "Combat results" {\n'
                          "  DE  defender loses all\n"
                          "  DR  defender retreats 2\n"
                          "  EX  exchange\n"
                          "  AL  attacker loses 1 unit\n"
+                         "  AE  attacker loses all\n"
                          "  NE  no effect\n"
                          "  NA  not allowed\n"
                          "}\n\n"
@@ -272,6 +281,17 @@ KINDS: dict[type, Kind] = {
                          "  1-3   AL   EX\n"
                          "  4-5   NE   DR\n"
                          "  6     DR   DE\n"
+                         "}\n\n"
+                         "terrain effects chart {\n"
+                         "  hex:\n"
+                         "    open  1  ne\n"
+                         "}\n\n"
+                         'example "Below the table" [7.0] {\n'
+                         "  map 1.01 - 2.02 open\n"
+                         "  unit a blue 1-1-4 at 1.01\n"
+                         "  unit b red 3-3-4 at 2.01\n"
+                         "  expect combat a on 2.01 odds 1:3 column below result NA\n"
+                         "  expect combat a on 2.01 forced odds 1:3 column below result AE\n"
                          "}\n"),
     ir.LookupTable: Kind("Other charts", ("lookup_table",),
                          "A chart looked up by one key, or by a row key and a column key.",

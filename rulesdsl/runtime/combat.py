@@ -62,6 +62,14 @@ class Combat:
     # the sides fighting, by the names the sequence of play gives them: read where a TEC cell is for one side
     attacker_side: str = ""
     defender_side: str = ""
+    # an attack the rules require (not one the attacker chose): below the table it reads the rulebook's
+    # combat.below_table_forced, where that is set
+    forced: bool = False
+
+
+# The result of an attack refused before its odds (a prohibited hexside or terrain).  Below the table, the
+# rulebook's own code says it (NA, declared `not allowed`).
+NOT_ALLOWED = Result(text="not allowed", not_allowed=True)
 
 
 # A roll: the dice total, or the dice themselves (white, red) when the rulebook reads them.
@@ -411,7 +419,8 @@ class Resolution:
     roll: int
     line: str | None = None
     explain: Explain | None = field(default=None, repr=False, compare=False)
-    refused: str | None = None          # why the attack may not be made: the result is then "not allowed"
+    refused: str | None = None          # why the attack may not be made: the result is then "not allowed", or the
+                                        # rulebook's code for it (NA) below the table
 
     @cached_property
     def derivation(self) -> tuple[str, ...]:
@@ -880,16 +889,28 @@ class CombatEngine:
         table, line = self.table, None
         if table is None:
             return attack, defense, odds_text, shift, shifts, None, None, None
+        voluntary = table
+        if ctx.combat.forced:
+            table = table.forced()
         if table.lines:
             if self.terrain is None:
                 raise LookupError("a terrain-line Combat Results Table needs a Terrain Effects Chart")
             row = next((r for r in ctx.defender_terrain.rows if r.line), ctx.defender_terrain.rows[0])
             line = row.line or row.name
             table = table.line(line)
+            voluntary = voluntary.line(line)
             if steps is not None:
                 steps.append(f"odds line {line} for {row.name}{self._cite(self.table_rules)}")
-        column = table.difference_column(by, shift, self.shift_off_left) if differential else \
-            table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
+        def read(table: CombatResultsTable) -> str | None:
+            return table.difference_column(by, shift, self.shift_off_left) if differential else \
+                table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
+
+        column = read(table)
+        if steps is not None and table is not voluntary:
+            chosen = read(voluntary)
+            if None in (chosen, column):    # below the table, the attack being forced is what picks its result
+                steps.append(f"a forced attack: below the table it reads {table.below} where a voluntary one "
+                             f"reads {voluntary.below}{self._cite_parameter('combat.below_table_forced')}")
         return attack, defense, odds_text, shift, shifts, table, line, column
 
     def assess(self, combat: Combat) -> Assessment:
@@ -948,7 +969,7 @@ class CombatEngine:
         except _Prohibited as why:      # an answer, not a bad input: the players may not make this attack
             self._not_allowed(why, steps)
             explain = partial(self._explain_resolution, combat, total) if steps is None else None
-            return Resolution(Result(text="not allowed", not_allowed=True), "-", None, 0, 0, 0, (), (0, 0), (),
+            return Resolution(NOT_ALLOWED, "-", None, 0, 0, 0, (), (0, 0), (),
                               total, None, explain, refused=str(why))
         assert table is not None
         (drm_attacker, drm_defender), modifiers = self.drm(ctx)
@@ -957,10 +978,17 @@ class CombatEngine:
             steps += [f"DRM {c}" for c in modifiers]
         if column is None or column == ABOVE:
             result = table.below_result() if column is None else table.above_result()
+            refused = None
+            if result.not_allowed:      # a code that says the attack may not be made: nothing to apply
+                edge = table.columns[0] if column is None else table.columns[-1]
+                refused = f"odds {odds_text}{f' shifted {shift:+d}' if shift else ''} are {column or 'below'} the " \
+                          f"table ({'left' if column is None else 'right'}-most column {edge})"
             if steps is not None:
-                steps.append(f"{column or 'below'} the table: {result.text}, no roll{self._cite(self.table_rules)}")
+                steps.append(f"{column or 'below'} the table: {result.text}, "
+                             + ("the attack is not allowed" if result.not_allowed else "no roll")
+                             + self._cite(self.table_rules))
             return Resolution(result, odds_text, column, attack, defense, shift, shifts, (0, 0), modifiers,
-                              total, line, explain)
+                              total, line, explain, refused=refused)
         if steps is not None:
             steps.append(f"column {column}" + (f" (shifted {shift:+d})" if shift else "") + self._cite(self.table_rules))
         if table.attacker is None:

@@ -251,10 +251,11 @@ def _aftermath(rules: RuleSet, result: Result, overrun: bool, lost_if_adverse: l
 
 # ---- to the CombatEngine ------------------------------------------------------------------------------------
 def as_combat(situation: Situation, attackers: Sequence[str], defenders: Sequence[str], terrain_hex: Hex, *,
-              overrun: bool = False, situations: Iterable[str] = ()) -> Combat:
+              overrun: bool = False, situations: Iterable[str] = (), forced: bool = False) -> Combat:
     """The `Combat` a generated module resolves: attackers grouped by hex (with the hexsides they attack
-    across), the defenders, the terrain of `terrain_hex`, the sides (for a TEC cell of one side), and the
-    combat situations the players declare (`situations`)."""
+    across), the defenders, the terrain of `terrain_hex`, the sides (for a TEC cell of one side), the
+    combat situations the players declare (`situations`), and whether the rules require the attack
+    (`forced`)."""
     by_hex: dict[Hex, list[Counter]] = {}
     for name in attackers:
         unit = situation.unit(name)
@@ -267,7 +268,7 @@ def as_combat(situation: Situation, attackers: Sequence[str], defenders: Sequenc
         defenders=tuple(_unit(situation.unit(n)) for n in defenders),
         defender_terrain=situation.terrain_at(terrain_hex), overrun=overrun, situations=frozenset(situations),
         attacker_side=situation.unit(attackers[0]).side if attackers else "",
-        defender_side=situation.unit(defenders[0]).side if defenders else "")
+        defender_side=situation.unit(defenders[0]).side if defenders else "", forced=forced)
 
 
 def _unit(counter: Counter) -> Unit:

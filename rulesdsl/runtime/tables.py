@@ -73,13 +73,16 @@ class CombatResultsTable:
 
     `rows` maps a row label ('2', '3-4', '11') to one cell per column.
     `below` is the result of an attack below the left-most column (no roll); `above`, of one above the
-    right-most (no roll), where the column for it is ABOVE.
+    right-most (no roll), where the column for it is ABOVE.  `below_forced` is the result of a forced attack
+    (one the rules require) below the left-most column, when it differs: `forced()` is the table as such an
+    attack reads it.
     """
 
     dice: str
     columns: tuple[str, ...]
     rows: Mapping[str, tuple[str, ...]]
     below: str | None = None            # a result, 'leftmost', or None when the rulebook sets none
+    below_forced: str | None = None     # a forced attack's below-table result; None: `below`, as for any attack
     above: str | None = None            # a result, 'rightmost' (or None): odds above it read the right-most column
     notation: str = "steps-first"
     lines: Mapping[str, tuple[str, ...]] | None = None  # terrain line -> its odds columns
@@ -91,6 +94,7 @@ class CombatResultsTable:
     _index: RowIndex = field(init=False, repr=False, compare=False)
     _read: dict[str, Result] = field(init=False, repr=False, compare=False)      # cell text -> its Result
     _lines: dict[str, CombatResultsTable] = field(init=False, repr=False, compare=False)
+    _forced: list[CombatResultsTable] = field(init=False, repr=False, compare=False)
     _columns: dict[tuple[object, ...], str | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -109,6 +113,7 @@ class CombatResultsTable:
         columns: dict[tuple[object, ...], str | None] = {}
         object.__setattr__(self, "_read", read)
         object.__setattr__(self, "_lines", lines)
+        object.__setattr__(self, "_forced", [])
         object.__setattr__(self, "_columns", columns)
 
     def line(self, name: str) -> CombatResultsTable:
@@ -119,6 +124,15 @@ class CombatResultsTable:
         if table is None:
             table = self._lines[name] = replace(self, columns=self.lines[name], lines=None)
         return table
+
+    def forced(self) -> CombatResultsTable:
+        """The table as a forced attack (one the rules require) reads it: below the left-most column is
+        `below_forced`; itself when the rulebook gives such an attack no result of its own."""
+        if self.below_forced is None or self.below_forced == self.below:
+            return self
+        if not self._forced:
+            self._forced.append(replace(self, below=self.below_forced, below_forced=None))
+        return self._forced[0]
 
     def column(self, odds: tuple[int, int] | None, shift: int = 0, before_limits: bool = False,
                off_left: bool | None = None) -> str | None:

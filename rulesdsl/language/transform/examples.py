@@ -150,7 +150,8 @@ class ExampleBuilder(Builder):
 
     @staticmethod
     def _options(rest: list[Any]) -> tuple[list[Any], dict[str, Any]]:
-        """A query's optional parts (`mode road`, `when overrun`, `refuse 1`, `overrun`) apart from the rest."""
+        """A query's optional parts (`mode road`, `when overrun`, `refuse 1`, `overrun`, `forced`) apart from the
+        rest."""
         options = {item[1]: item[2] for item in rest if isinstance(item, tuple) and item[:1] == ("option",)}
         return [item for item in rest if not (isinstance(item, tuple) and item[:1] == ("option",))], options
 
@@ -168,6 +169,9 @@ class ExampleBuilder(Builder):
 
     def query_overrun(self, items: list[Any]) -> Any:
         return ("option", "overrun", True)
+
+    def query_forced(self, items: list[Any]) -> Any:
+        return ("option", "forced", True)
 
     def _result(self, meta: Meta, **fields: Any) -> ir.ExpectedResult:
         values: dict[str, Any] = {"ruling": None, "costs": (), "total": None, "hexes": (), "absent": (),
