@@ -181,6 +181,8 @@ ENGINE_PARAMETERS: tuple[EngineParameter, ...] = (
                     meaning='whether every unit of a side in a combat makes the retreat'),
     EngineParameter("retreat.ezoc_avoidance_optional", "flag", drives="retreat",
                     meaning="whether avoiding enemy ZOCs on a retreat is at the owner's choice"),
+    EngineParameter("retreat.chosen_by", "choice", options=('owner', 'enemy'), drives="retreat",
+                    meaning="the player who picks a retreat's path among those the rules leave open"),
     EngineParameter("map.leaving_map_destroys", "flag", drives="retreat",
                     meaning='whether a unit forced or moved off the map is destroyed'),
     EngineParameter("retreat.close_terrain_ignores_one_hex", "flag", drives="retreat",

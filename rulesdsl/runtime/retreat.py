@@ -8,7 +8,8 @@ destroyed where leaving the map destroys, else that hex is blocked).  The paths 
 `away-from-combat` (each hex farther from the combat hex than the last), `avoid-ezoc` (fewest hexes in enemy
 ZOCs; ranked only, not required, when `retreat.ezoc_avoidance_optional`) and `toward-supply` (ends nearer the
 side's nearest source than the combat hex).  The loss is that of the best path: the EZOC hexes entered, the
-hexes that could not be made (blocked) and the hexes refused.
+hexes that could not be made (blocked) and the hexes refused.  Where `retreat.chosen_by = enemy`, the enemy
+picks among the paths open, and the best path is the one that costs the owner the most steps.
 
 An advance after combat: how many hexes each victorious unit may go, and the hexes it may reach.
 
@@ -351,6 +352,7 @@ def _rank(search: _Search, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]
                                            + ", ".join(priority)))
         paths = kept
     origin_distance = _supply_distance(search, search.origin)
+    enemy = rules.words("retreat.chosen_by") == ("enemy",)
     preference: list[tuple[int, ...]] = [() for _ in paths]
     for requirement in rules.words("retreat.path"):
         if requirement == "avoid-ezoc":
@@ -358,6 +360,8 @@ def _rank(search: _Search, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]
             if all(_ezoc_hexes(search, p) == fewest for p in paths):
                 continue
             if rules.flag("retreat.ezoc_avoidance_optional"):
+                if enemy:   # the owner's choice, and the owner does not choose here
+                    continue
                 search.steps.append(rules.cite("retreat.ezoc_avoidance_optional",
                                                "the owner may avoid enemy ZOCs: paths through fewer come first"))
                 preference = [k + (_ezoc_hexes(search, p),) for k, p in zip(preference, paths)]
@@ -378,10 +382,27 @@ def _rank(search: _Search, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]
         end = path[-1] if path else search.origin
         return -min((search.situation.map.distance(end, a) for a in search.attackers), default=0)
 
+    if enemy and len(paths) > 1:
+        # the enemy picks among the paths the rules leave open: the owner's preferences give way to the
+        # steps the path costs, most first (ties: the owner's order, so the answer is the same every time)
+        search.steps.append(rules.cite("retreat.chosen_by", "the enemy picks the path: of those the rules leave "
+                                       "open, the one that costs the most steps"))
+        cost = {p: _ezoc_cost(search, p) for p in paths}
+
+        def enemy_key(i: int) -> tuple[int, tuple[int, ...], int, tuple[Hex, ...]]:
+            return -cost[paths[i]], preference[i], from_attackers(paths[i]), paths[i]
+        return [paths[i] for i in sorted(range(len(paths)), key=enemy_key)]
+
     def key(i: int) -> tuple[tuple[int, ...], int, tuple[Hex, ...]]:
         return preference[i], from_attackers(paths[i]), paths[i]
     order = sorted(range(len(paths)), key=key)
     return [paths[i] for i in order]
+
+
+def _ezoc_cost(search: _Search, path: tuple[Hex, ...]) -> int:
+    """The steps entering enemy ZOCs along `path` would cost, worked out without writing steps down."""
+    quiet = _Search(search.engine, search.situation, search.stack, search.origin, [], search.ezoc, search.attackers)
+    return _ezoc_loss(quiet, path)
 
 
 def _ezoc_loss(search: _Search, path: tuple[Hex, ...]) -> int:
