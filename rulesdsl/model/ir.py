@@ -522,6 +522,15 @@ class SequenceOfPlay:
 
 # ---- terrain effects chart -----------------------------------------------
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TerrainCost:
+    """`forest 2` in a road's movement cell (`trail  1, forest 2`): the road's cost into a hex of that terrain."""
+
+    span: Span = _span()
+    terrain: Text
+    amount: Fraction
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MovementCell:
     """kind: cost (1, 1/2), add (+1), prohibited (P), other (ot), road-like, negates."""
 
@@ -530,6 +539,8 @@ class MovementCell:
     amount: Fraction | None      # cost and add
     target: Text | None          # negates
     stop: bool = False           # `2 stop`: a unit that enters the hex (crosses the hexside) ends its move there
+    by_terrain: tuple[TerrainCost, ...] = ()   # a road's: `trail  1, forest 2`: its cost into a hex of forest is 2
+    lower: bool = False          # a road's: `track  1 lower`: 1 or the hex's own cost, whichever is lower
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

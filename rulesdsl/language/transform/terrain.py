@@ -76,6 +76,19 @@ class TerrainBuilder(Builder):
         return dataclasses.replace(cell, stop=True) if len(items) > 1 else cell
 
     @v_args(meta=True)
+    def move_by_terrain(self, meta: Meta, items: list[Any]) -> Any:
+        cell = self._move(meta, ir.MoveKind.COST, self._number(items[0]))
+        return dataclasses.replace(cell, by_terrain=tuple(items[1:]))
+
+    @v_args(meta=True)
+    def terrain_cost(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.TerrainCost(span=self._span(meta), terrain=self._text(items[0]), amount=self._number(items[1]))
+
+    @v_args(meta=True)
+    def move_lower(self, meta: Meta, items: list[Any]) -> Any:
+        return dataclasses.replace(self._move(meta, ir.MoveKind.COST, self._number(items[0])), lower=True)
+
+    @v_args(meta=True)
     def move_prohibited(self, meta: Meta, items: list[Any]) -> Any:
         return self._move(meta, ir.MoveKind.PROHIBITED)
 
