@@ -48,7 +48,7 @@ from .arithmetic import Exact, exact, simplest
 from .hexmap import Hex, HexMap
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
-from .terrain import Terrain, negated
+from .terrain import Terrain, negated, road_rate
 
 __all__ = ["enemy_zoc", "entry_cost", "exerts_zoc", "move", "reachable", "zoc"]
 
@@ -343,12 +343,12 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
             name = "road_movement.road_cost" if first is not None and row is first else "road_movement.trail_cost"
             rate = rules.amount(name)
             if rate is None:
-                rate = row.movement.amount if row is not None and row.movement.amount is not None else Fraction(1)
+                rate = _road_rate(rules, row, hex_rows, target, log)
                 log(rules.cite(name, f"{target}: {_mp(rate)} along the {way}, the chart's rate"))
             else:
                 log(rules.cite(name, f"{target}: {_mp(rate)} along the {way} in road movement"))
             return _Price(rate, road=way)
-        rate = row.movement.amount if row is not None and row.movement.amount is not None else Fraction(1)
+        rate = _road_rate(rules, row, hex_rows, target, log)
         if rules.flag("roads.ignore_crossed_terrain"):
             log(rules.cite("roads.ignore_crossed_terrain",
                            f"{target}: {_mp(rate)} along the {way}, its terrain and hexside ignored"))
@@ -424,6 +424,18 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
                 log(rules.cite("movement.hexside_cost_added",
                                f"{target}: the {side.name} is not added: the larger cost, {_mp(cost)}"))
     return _Price(cost, stop=_stops(rules, hex_rows + sides, target, log))
+
+
+def _road_rate(rules: RuleSet, row: Terrain | None, hex_rows: Sequence[Terrain], target: Hex, log: Log) -> Fraction:
+    """The chart's cost of following road `row` into `target`: a road whose cost depends on the terrain entered
+    (`trail  1, forest 2`, `track  1 lower`) says which, citing the chart."""
+    if row is None or row.movement.amount is None:
+        return Fraction(1)
+    if not (row.movement.by_terrain or row.movement.lower):
+        return row.movement.amount
+    rate, why = road_rate(row, hex_rows)
+    log(rules.cite_chart(f"{target}: {why}"))
+    return rate
 
 
 def _stops(rules: RuleSet, rows: Sequence[Terrain], target: Hex, log: Log) -> str | None:
