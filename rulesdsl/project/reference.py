@@ -218,7 +218,29 @@ KINDS: dict[type, Kind] = {
                           "    dyke    +1 stop  ne\n"
                           "    river   P   P\n"
                           "    bridge  negates river  Ax1/4\n"
-                          "}\n"),
+                          "}\n",
+                          more=(("a road whose cost depends on the terrain entered: `trail  1, forest 2` costs 2 "
+                                 "into forest and 1 elsewhere, `track  2 lower` costs 2 or the hex's own cost "
+                                 "where that is lower; a movement example holds the costs",
+                                 "terrain effects chart {\n"
+                                 "  hex:\n"
+                                 "    open    1  ne\n"
+                                 "    forest  2  1L\n"
+                                 "  roads:\n"
+                                 "    road   1/2          ne\n"
+                                 "    trail  1, forest 2  ne\n"
+                                 "    track  2 lower       ne\n"
+                                 "}\n\n"
+                                 'example "Along the trail and the track" {\n'
+                                 "  map 1.01 - 4.04 open\n"
+                                 "  hex 3.02 forest\n"
+                                 "  road trail 1.02 2.02 3.02\n"
+                                 "  road track 1.04 2.04\n"
+                                 "  unit a first 4-4-8 at 1.02\n"
+                                 "  unit b first 4-4-8 at 1.04\n"
+                                 "  expect move a 2.02 3.02 costs 1 2 total 3 legal\n"
+                                 "  expect move b 2.04 costs 1 total 1 legal\n"
+                                 "}\n"),)),
     ir.ResultsTable: Kind("Combat Results Table", ("results_table",),
                           "The odds across the top, the dice down the side; terrain lines and dual-sided "
                           "tables are written the same way. `amend` changes only the cells it lists.",
