@@ -112,11 +112,11 @@ rule 1.0 "One" {
 
 terrain effects chart {
   hex:
-    woods 2 Dx2 1L 2L
+    woods 2 Dx2 1L 2L no-zoc
     forest combat 1L
   hexside:
     river +1 1L -1 all-across
-    canal +1 Ax1/2 attacking axis no-overrun
+    canal +1 Ax1/2 attacking axis no-overrun no-zoc
     ford movement +1
   roads:
     trail 1, woods 2 ne

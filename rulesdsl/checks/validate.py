@@ -531,6 +531,10 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
         if row.kind == "road" and move.stop:
             out.append(Diagnostic("a road does not stop a move: 'stop' belongs to hex terrain or a hexside feature",
                                   move.span, "put 'stop' on the terrain the road runs through"))
+        if row.kind == "road" and row.no_zoc:
+            out.append(Diagnostic("'no-zoc' belongs to hex terrain or a hexside feature, not a road", row.name.span,
+                                  "put 'no-zoc' on the terrain a ZOC does not extend into, or the hexside it does "
+                                  "not cross"))
         if (move.by_terrain or move.lower) and row.kind != "road":
             form = "a cost by terrain" if move.by_terrain else "'lower'"
             out.append(Diagnostic(f"{form} belongs to a road, under 'roads:'", move.span,

@@ -578,6 +578,7 @@ class TerrainRow:
     level: int | None   # terrain level (supply tables, elevation)
     line: Text | None   # the odds line of a terrain-line CRT it reads
     no_overrun: bool = False   # `no-overrun`: an overrun may not target a hex of it, nor cross it (a hexside)
+    no_zoc: bool = False       # `no-zoc`: a ZOC does not extend into a hex of it, nor across it (a hexside)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
