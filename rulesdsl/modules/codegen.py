@@ -191,6 +191,8 @@ def _terrain_extras(row: ir.TerrainRow) -> str:
         extras += f", line={py(row.line.value)}"
     if row.no_overrun:
         extras += ", no_overrun=True"
+    if row.no_zoc:
+        extras += ", no_zoc=True"
     return extras + "),"
 
 

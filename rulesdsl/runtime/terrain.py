@@ -70,6 +70,7 @@ class Terrain:
     level: int | None = None    # terrain level, where the rulebook gives one
     line: str | None = None     # the CRT odds line this terrain reads, for terrain-line tables
     no_overrun: bool = False    # an overrun may not target a hex of it, nor cross it (a hexside)
+    no_zoc: bool = False        # a ZOC does not extend into a hex of it, nor across it (a hexside)
 
 
 def hex_cost(rows: Iterable[Terrain]) -> Fraction | None:
