@@ -187,7 +187,8 @@ KINDS: dict[type, Kind] = {
     ir.TerrainChart: Kind("Terrain Effects Chart", ("terrain_chart",),
                           "Each terrain's movement cost and combat effect, under the headings `hex:`, "
                           "`roads:` and `hexside:`. A cost followed by `stop` ends the move of a unit that "
-                          "enters the hex (crosses the hexside) there. The combat effect, which the combat "
+                          "enters the hex (crosses the hexside) there; a row marked `no-zoc` keeps zones of "
+                          "control from extending into the hex (across the hexside). The combat effect, which the combat "
                           "engine applies, is `ne`, "
                           "`P` (prohibited), `ot` (the other terrain's), or column shifts (`1L`), die roll "
                           "modifiers on the roll read by odds (`-1`) and multipliers (`Dx2`, `Ax1/2`). A "
@@ -216,7 +217,7 @@ KINDS: dict[type, Kind] = {
                           "    stream  +1  Ax1/2\n"
                           "    canal   +2  1L all-across\n"
                           "    dyke    +1 stop  ne\n"
-                          "    river   P   P\n"
+                          "    river   P   P  no-zoc\n"
                           "    bridge  negates river  Ax1/4\n"
                           "}\n",
                           more=(("a road whose cost depends on the terrain entered: `trail  1, forest 2` costs 2 "
