@@ -1,9 +1,9 @@
 """Roads whose cost depends on the terrain entered: `trail  1, forest 2` (2 into forest, else 1) and
-`track  2 lower` (2, or the hex's own cost where that is lower).
+`track  2 lower` (2, or the hex's own cost where that is lower); and zones of control kept out by terrain:
+`river  P  P  no-zoc` (no ZOC across it), `swamp  3  Dx2  no-zoc` (no ZOC into it).
 
-The TEC cell says it, validate checks the terrains it names at their position, the movement engine (move and
-reachable alike) computes it with a step citing the chart, the card prints it in each language, fmt aligns
-it and a diff sees it."""
+The TEC says it, validate checks it at its position, the engine (move, reachable, zoc) computes it with a step
+citing the chart, the card prints it in each language, fmt aligns it and a diff sees it."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -28,9 +28,9 @@ override terrain effects chart "Trail TEC" [3.2 7.3] {
   hex:
     open    1  ne
     forest  2  Dx2
-    swamp   3  Dx2
+    swamp   3  Dx2  no-zoc
   hexside:
-    river  P  P
+    river  +2  Ax1/2  no-zoc
   roads:
     road   1/2                   ne
     trail  1, forest 2, swamp 2  ne
@@ -50,6 +50,14 @@ example "A trail costs more in the forest, a track no more than the hex" [3.2] {
   expect move b 2.04 3.04 costs 1 2 total 3 legal
 }
 
+example "No ZOC across the river or into the swamp" [3.2] {
+  map 1.01 - 6.06 open
+  hexside 3.03/4.03 river
+  hex 3.04 swamp
+  unit r enemy 4-4-8 at 3.03
+  expect zoc enemy 2.02 2.03 3.02 4.02 not 4.03 3.04
+}
+
 labels fr "Français" {
   terrain.forest  "Forêt"
   terrain.swamp   "Marais"
@@ -67,6 +75,10 @@ def _module(text: str = TRAIL) -> dict[str, object]:
     namespace: dict[str, object] = {}
     exec(compile(str(compilation.outputs["generated/trail.py"]), "generated/trail.py", "exec"), namespace)
     return namespace
+
+
+def _steps(answer) -> list[str]:
+    return [str(s) for s in answer.steps]
 
 
 def _board(road: str, path: tuple[str, ...], terrain: dict[str, str], **kw) -> Situation:
@@ -199,3 +211,82 @@ def test_an_amendment_names_the_terrains_of_the_chart_in_effect(project, capsys)
     code, _, err = project.run("check", capsys=capsys)
     assert code == 1 and "rulebooks/trail.rules:10:15: error: unknown terrain 'wods'" in err, err
     assert "did you mean 'woods'?" in err
+
+
+# ---- no ZOC across a river, nor into a swamp -----------------------------------------------------------
+def _front(**kw) -> Situation:
+    """An axis unit at 3.03 with a river on its 3.03/4.03 hexside and a swamp at 3.04; an allied one at 5.03."""
+    units = (Counter("r", "axis", H("3.03"), attack=Fraction(4), defense=Fraction(4), movement=Fraction(8)),
+             Counter("a", "allies", H("5.03"), attack=Fraction(4), defense=Fraction(4), movement=Fraction(8)))
+    kw.setdefault("hexsides", {Hexside.between(H("3.03"), H("4.03")): ("river",)})
+    return Situation(HexMap.rectangle(8, 8), default_terrain=("open",), units=units, phasing="allies",
+                     terrain={H("3.04"): ("swamp",)}, **kw)
+
+
+def test_a_zoc_does_not_extend_across_the_river_nor_into_the_swamp():
+    mod = _module()
+    zones = mod["zoc"](_front(), "axis")
+    assert set(zones.hexes) == {H("2.02"), H("2.03"), H("3.02"), H("4.02")}
+    steps = _steps(zones)
+    assert any("unit r's ZOC does not extend across the river between 3.03 and 4.03" in s for s in steps), steps
+    assert any("unit r's ZOC does not extend into the swamp of 3.04" in s for s in steps), steps
+    # the same chart without no-zoc: the ZOC covers every neighbour
+    plain = _module(TRAIL.replace("  no-zoc", ""))
+    assert len(plain["zoc"](_front(), "axis").hexes) == 6
+
+
+def test_a_bridge_negating_the_river_lets_the_zoc_across():
+    bridged = TRAIL.replace("    river  +2  Ax1/2  no-zoc\n", "    river   +2             Ax1/2  no-zoc\n"
+                                                               "    bridge  negates river  ne\n")
+    mod = _module(bridged)
+    across = {Hexside.between(H("3.03"), H("4.03")): ("river", "bridge")}
+    zones = mod["zoc"](_front(hexsides=across), "axis")
+    assert H("4.03") in zones.hexes and H("3.04") not in zones.hexes
+
+
+def test_a_move_beside_the_enemy_across_the_river_pays_no_zoc_cost():
+    mod = _module()
+    beside = mod["move"](_front(), "a", ["4.03"])
+    assert beside.legal and beside.costs == (1,)                # 5.03 to 4.03 crosses no river
+    assert not any("enemy ZOC" in s for s in _steps(beside))
+    plain = _module(TRAIL.replace("  no-zoc", ""))
+    into = plain["move"](_front(), "a", ["4.03"])
+    assert into.costs == (3,) and any("enemy ZOC" in s for s in _steps(into))     # SCS: +2 MP to enter a ZOC
+    assert mod["reachable"](_front(), "a").costs[H("4.03")] == 1
+    assert plain["reachable"](_front(), "a").costs[H("4.03")] == 3
+
+
+def test_the_zoc_example_checks_and_a_wrong_one_fails_at_its_position(project, capsys):
+    project.write("rulebooks/trail.rules", TRAIL.replace("4.02 not 4.03 3.04", "4.02 4.03 not 3.04"))
+    code, _, err = project.run("check", capsys=capsys)
+    assert code == 1 and ("rulebooks/trail.rules:39:10: error: expected 2.02 2.03 3.02 4.02 4.03 not 3.04, "
+                          "computed 2.02 2.03 3.02 4.02 not 4.03 3.04") in err, err
+    assert "unit r's ZOC does not extend across the river between 3.03 and 4.03" in err
+
+
+def test_the_card_says_no_zoc_in_each_language(project, capsys):
+    project.write("rulebooks/trail.rules", TRAIL)
+    from rulesdsl.cards.charts import card, render_html
+    from rulesdsl.project.build import compile_project
+    compiled = compile_project(project.root, examples=False, generate=False)
+    resolved, labels = compiled.resolved["trail"], compiled.labels
+    english = render_html(card(resolved, "en", labels)[0])
+    assert "3 (no ZOC)" in english and "+2 (no ZOC)" in english
+    assert "a zone of control does not extend into the hex (across the hexside)" in english
+    french = render_html(card(resolved, "fr", labels)[0])
+    assert "3 (pas de ZdC)" in french and "ne s&#39;étend pas dans l&#39;hex" in french
+    project.write("rulebooks/trail.rules", TRAIL.replace("  no-zoc", ""))
+    plain = compile_project(project.root, examples=False, generate=False)
+    english = render_html(card(plain.resolved["trail"], "en", plain.labels)[0])
+    assert "no ZOC" not in english and "does not extend" not in english
+
+
+def test_a_diff_sees_no_zoc_and_a_road_may_not_say_it(project, capsys):
+    old = parse(Source("a.rules", TRAIL.replace("river  +2  Ax1/2  no-zoc", "river  +2  Ax1/2")))
+    changes = [str(c) for c in diff.compare(diff.snapshot(old), diff.snapshot(parse(Source("b.rules", TRAIL))))]
+    assert any("river" in c and "no_zoc: no -> yes" in c for c in changes), changes
+    project.write("rulebooks/trail.rules", TRAIL.replace("road   1/2                   ne",
+                                                         "road   1/2                   ne  no-zoc"))
+    code, _, err = project.run("check", capsys=capsys)
+    assert code == 1 and ("rulebooks/trail.rules:16:5: error: 'no-zoc' belongs to hex terrain or a hexside "
+                          "feature, not a road") in err, err
