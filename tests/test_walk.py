@@ -97,7 +97,7 @@ def test_a_labels_file_holds_only_labels_of_any_kind_of_statement():
 # ---- the walk --------------------------------------------------------------------------
 # what no shipped rulebook writes: a quoted value, a second summary, a repeated shift in a cell, declared
 # result codes, a TEC DRM and an all-across hexside, single TEC cells (an amendment's; validate reports
-# them here)
+# them here), roads whose cost depends on the terrain entered
 ODD = """game odd "Odd" version "1" extends base
 
 parameters "Odd words" [1.0] {
@@ -112,12 +112,15 @@ rule 1.0 "One" {
 
 terrain effects chart {
   hex:
-    woods 2 Dx2 1L 2L
+    woods 2 Dx2 1L 2L no-zoc
     forest combat 1L
   hexside:
     river +1 1L -1 all-across
-    canal +1 Ax1/2 attacking axis no-overrun
+    canal +1 Ax1/2 attacking axis no-overrun no-zoc
     ford movement +1
+  roads:
+    trail 1, woods 2 ne
+    track 1 lower ne
 }
 
 column shifts max 2 per side {

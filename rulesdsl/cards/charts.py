@@ -45,6 +45,13 @@ def page_size(paper: str, orientation: str) -> tuple[str, str]:
 def movement_text(cell: ir.MovementCell, t: Labeler) -> list[str | Label]:
     amount = cell.amount if cell.amount is not None else Fraction(0)
     stop: list[str | Label] = [", ", t("code.tec.stop")] if cell.stop else []
+    if cell.kind == "cost" and cell.by_terrain:      # a road's cost into each terrain: 1; Forest 2
+        into: list[str | Label] = [fraction(amount)]
+        for cost in cell.by_terrain:
+            into += ["; ", t.name("terrain", cost.terrain.value), " " + fraction(cost.amount)]
+        return into
+    if cell.kind == "cost" and cell.lower:           # the road's cost, or the hex's if lower: 1 or less
+        return [fraction(amount), " ", t("code.tec.lower")]
     if cell.kind == "cost":
         return [fraction(amount), *stop]
     if cell.kind == "add":
@@ -153,9 +160,9 @@ _CHROME = [
     "column.side", "column.when", "column.source", "column.shift", "column.maximum",
     "section.hex", "section.hexside", "section.road",
     "legend.title", "legend.prohibited", "legend.other-terrain", "legend.attacker", "legend.defender",
-    "legend.no-effect", "legend.left", "legend.right", "legend.stop",
+    "legend.no-effect", "legend.left", "legend.right", "legend.stop", "legend.lower", "legend.no-zoc",
     "code.tec.no-effect", "code.tec.other", "code.tec.prohibited", "code.tec.left", "code.tec.right",
-    "code.tec.stop",
+    "code.tec.stop", "code.tec.lower",
     "crt.legend", "crt.steps-first", "crt.retreat-first", "crt.breakthrough", "crt.no-effect",
     "crt.above", "crt.above-result", "crt.below-result", "crt.below-leftmost", "crt.voluntary-result",
     "crt.voluntary-leftmost", "crt.forced-result", "crt.forced-leftmost", "crt.differential", "crt.dice",
@@ -249,7 +256,8 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
     for kind in ("hex", "road", "hexside"):
         rows = [{"name": t.name("terrain", r.name.value),
                  "movement": movement_text(r.movement, t) + ([" (", t("tec.no-overrun", "no overrun"), ")"]
-                                                             if r.no_overrun else []),
+                                                             if r.no_overrun else [])
+                 + ([" (", t("tec.no-zoc"), ")"] if r.no_zoc else []),
                  "own": own(r.name.value), "movement_own": own(f"{r.name.value} movement"),
                  "combat_own": own(f"{r.name.value} combat"),
                  "combat": combat_card_text(r.combat, t), "level": r.level,
@@ -305,10 +313,11 @@ def printed(resolved: ir.Resolved, chart: ir.Effective[Any] | None) -> bool:
 # the TEC's legend: each abbreviation, printed only when some cell of the chart uses it
 _TEC_KEYS = (("P", "legend.prohibited"), ("ot", "legend.other-terrain"), ("A", "legend.attacker"),
              ("D", "legend.defender"), ("ne", "legend.no-effect"), ("L", "legend.left"), ("R", "legend.right"),
-             ("stop", "legend.stop"))
+             ("stop", "legend.stop"), ("lower", "legend.lower"), ("no-zoc", "legend.no-zoc"))
 # the codes the cells print through labels (the French edition writes NE, G, D): their label keys
 _TEC_CODE_LABELS = {"P": "code.tec.prohibited", "ot": "code.tec.other", "ne": "code.tec.no-effect",
-                    "L": "code.tec.left", "R": "code.tec.right", "stop": "code.tec.stop"}
+                    "L": "code.tec.left", "R": "code.tec.right", "stop": "code.tec.stop",
+                    "lower": "code.tec.lower", "no-zoc": "tec.no-zoc"}
 
 
 def _tec_legend(node: ir.TerrainChart, t: Labeler) -> list[tuple[Label, Label]]:
@@ -322,6 +331,8 @@ def _tec_codes(node: ir.TerrainChart) -> set[str]:
     for row in node.rows:
         used |= {"prohibited": {"P"}, "other": {"ot"}}.get(row.movement.kind, set())
         used |= {"stop"} if row.movement.stop else set()
+        used |= {"lower"} if row.movement.lower else set()
+        used |= {"no-zoc"} if row.no_zoc else set()
         cell = row.combat
         used |= {"none": {"ne"}, "prohibited": {"P"}, "other": {"ot"}}.get(cell.kind, set())
         used |= {"A"} if cell.attacker is not None else set()

@@ -21,7 +21,7 @@ from rulesdsl.checks.situations import check_situation, terrain_problems
 from rulesdsl.runtime.model import Quantity
 from rulesdsl.runtime.notation import odds_ratio, parse_odds
 from rulesdsl.checks.validate import (PARAMETER_RESULT_HINT, RESULT_HINTS, _shown, favours_defender, reads_own_codes, result_cells,
-                                      rounding_threshold, typed_value)
+                                      road_cost_problems, rounding_threshold, typed_value)
 from rulesdsl.model.walk import walk
 
 # How each kind of statement is resolved against the rulebooks a rulebook extends
@@ -815,6 +815,8 @@ def _amend_terrain(chart: ir.TerrainChart, inherited: ir.Effective[ir.TerrainCha
     entries: tuple[ir.TerrainRow | ir.TerrainCell, ...] = (*chart.rows, *chart.cells)
     for entry in entries:    # what an amended row negates is a hexside of the chart in effect
         move = entry.movement
+        if move is not None and entry.kind == "road":    # and the terrains a road's cost names, its hexes
+            problems += road_cost_problems(entry.name.value, move, known)
         if move is None or move.kind != "negates" or move.target is None or entry.kind is None:
             continue
         target = known.get(move.target.value.lower())
@@ -894,7 +896,7 @@ def _no_such_turn(block: ir.TurnBlock, blocks: list[ir.TurnBlock], origin: str) 
 
 def _row_text(row: ir.TerrainRow) -> str:
     return (f"{row.name.value}: movement {movement_text(row.movement)}, combat {_fight_text(row.combat)}"
-            + (", no overrun" if row.no_overrun else ""))
+            + (", no overrun" if row.no_overrun else "") + (", no ZOC" if row.no_zoc else ""))
 
 
 def _fight_text(combat: ir.CombatCell) -> str:

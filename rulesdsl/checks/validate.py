@@ -531,6 +531,16 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
         if row.kind == "road" and move.stop:
             out.append(Diagnostic("a road does not stop a move: 'stop' belongs to hex terrain or a hexside feature",
                                   move.span, "put 'stop' on the terrain the road runs through"))
+        if row.kind == "road" and row.no_zoc:
+            out.append(Diagnostic("'no-zoc' belongs to hex terrain or a hexside feature, not a road", row.name.span,
+                                  "put 'no-zoc' on the terrain a ZOC does not extend into, or the hexside it does "
+                                  "not cross"))
+        if (move.by_terrain or move.lower) and row.kind != "road":
+            form = "a cost by terrain" if move.by_terrain else "'lower'"
+            out.append(Diagnostic(f"{form} belongs to a road, under 'roads:'", move.span,
+                                  f"give {row.kind} terrain one cost, like 2"))
+        elif not chart.amend:    # an amendment's terrains are those of the chart in effect: resolve checks them
+            out += road_cost_problems(row.name.value, move, rows)
         if row.kind == "road" and move.kind not in ("cost", "road-like"):
             out.append(Diagnostic("a road's movement cell is its cost along the road (like 1/2) or road-like",
                                   move.span))
@@ -549,6 +559,27 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
                                           "use P where combat is prohibited"))
     if chart.rows and not chart.amend and not any(r.kind == "hex" for r in chart.rows):
         out.append(Diagnostic("terrain effects chart has no hex terrain", chart.span, "add rows under 'hex:'"))
+    return out
+
+
+def road_cost_problems(road: str, move: ir.MovementCell, rows: Mapping[str, ir.TerrainRow]) -> list[Diagnostic]:
+    """A road's cost by terrain (`trail  1, forest 2`): each a hex terrain of the chart `rows`, once, above zero."""
+    out = []
+    seen: set[str] = set()
+    for cost in move.by_terrain:
+        name = cost.terrain.value
+        target = rows.get(name.lower())
+        if target is None:
+            out.append(Diagnostic(f"unknown terrain '{name}'", cost.terrain.span,
+                                  suggest(name, rows) or "name a hex terrain listed on this chart"))
+        elif target.kind != "hex":
+            out.append(Diagnostic(f"'{road}' costs by the terrain of the hex entered; '{target.name.value}' is "
+                                  f"{target.kind} terrain", cost.terrain.span, "name a terrain listed under 'hex:'"))
+        elif name.lower() in seen:
+            out.append(Diagnostic(f"'{name}' is given twice in the cost of '{road}'", cost.terrain.span))
+        if cost.amount <= 0:
+            out.append(Diagnostic("a road's cost must be more than zero", cost.span))
+        seen.add(name.lower())
     return out
 
 

@@ -93,9 +93,18 @@ def _cells(line: _Line) -> list[str] | None:
         cells, rest = [tokens[0]], tokens[1:]
         if rest[:1] in (["movement"], ["combat"]):    # one cell of an amended row: woods  movement  2 stop
             return [tokens[0], rest[0], " ".join(rest[1:])]
-        if rest[:1] == ["negates"] or rest[1:2] == ["stop"]:     # negates river, 2 stop: one cell
+        if rest[:1] == ["negates"] or rest[1:2] in (["stop"], ["lower"]):     # negates river, 2 stop: one cell
             cells.append(" ".join(rest[:2]))
             rest = rest[2:]
+        elif len(rest) > 1 and ("," in rest[0] or rest[1].startswith(",")):
+            size = 1      # a road's cost by terrain, one cell: trail  1, forest 2, swamp 3  ne
+            while size < len(rest):
+                text = " ".join(rest[:size])
+                if not (text.endswith(",") or rest[size].startswith(",") or len(text.split(",")[-1].split()) < 2):
+                    break
+                size += 1
+            cells.append(re.sub(r"\s*,\s*", ", ", " ".join(rest[:size])))
+            rest = rest[size:]
         elif rest:
             cells.append(rest.pop(0))
         combat: list[str] = []
@@ -108,7 +117,7 @@ def _cells(line: _Line) -> list[str] | None:
             rest = rest[2:]
         cells.append(" ".join(combat))
         while rest:
-            size = 1 if rest[0] == "no-overrun" else 2     # `level 2`, `line close`, and the one-word `no-overrun`
+            size = 1 if rest[0] in ("no-overrun", "no-zoc") else 2   # `level 2`, `line close`; one word: `no-zoc`
             cells.append(" ".join(rest[:size]))
             rest = rest[size:]
         return cells

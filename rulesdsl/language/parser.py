@@ -101,7 +101,8 @@ _EXAMPLES: dict[str, list[str]] = {
         _HEADER + "sequence of play\n",
         _HEADER + 'terrain effects chart "x"\n',
     ],
-    "a terrain row is: name, movement cost (1, 1/2, +1, 2 stop, P, ot, road-like, negates X), "
+    "a terrain row is: name, movement cost (1, 1/2, +1, 2 stop, P, ot, road-like, negates X; a road's 1 lower "
+    "or 1, forest 2), "
     "combat effect (ne, P, ot, or shifts, DRMs and multipliers like 1L -1 Dx2, then all-across on a hexside)": [
         _HEADER + "terrain effects chart {\n  hex:\n  open\n}\n",
         _HEADER + "terrain effects chart {\n  hex:\n  open 1\n}\n",

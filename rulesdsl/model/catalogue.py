@@ -216,10 +216,13 @@ CARD_MAX_SIDES = 8
 
 
 def movement_text(cell: ir.MovementCell) -> str:
-    """A TEC movement cell as a rulebook writes it: '2', '+1 stop', 'P', 'negates river'."""
+    """A TEC movement cell as a rulebook writes it: '2', '+1 stop', 'P', 'negates river', a road's
+    '1, forest 2' and '1 lower'."""
     amount = "" if cell.amount is None else str(cell.amount)
     text = {"cost": amount, "add": f"+{amount}", "prohibited": "P", "other": "ot", "road-like": "road-like",
             "negates": f"negates {cell.target.value if cell.target else ''}"}[cell.kind]
+    text += "".join(f", {c.terrain.value} {c.amount}" for c in cell.by_terrain)
+    text += " lower" if cell.lower else ""
     return text + " stop" if cell.stop else text
 
 

@@ -522,6 +522,15 @@ class SequenceOfPlay:
 
 # ---- terrain effects chart -----------------------------------------------
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TerrainCost:
+    """`forest 2` in a road's movement cell (`trail  1, forest 2`): the road's cost into a hex of that terrain."""
+
+    span: Span = _span()
+    terrain: Text
+    amount: Fraction
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MovementCell:
     """kind: cost (1, 1/2), add (+1), prohibited (P), other (ot), road-like, negates."""
 
@@ -530,6 +539,8 @@ class MovementCell:
     amount: Fraction | None      # cost and add
     target: Text | None          # negates
     stop: bool = False           # `2 stop`: a unit that enters the hex (crosses the hexside) ends its move there
+    by_terrain: tuple[TerrainCost, ...] = ()   # a road's: `trail  1, forest 2`: its cost into a hex of forest is 2
+    lower: bool = False          # a road's: `track  1 lower`: 1 or the hex's own cost, whichever is lower
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -567,6 +578,7 @@ class TerrainRow:
     level: int | None   # terrain level (supply tables, elevation)
     line: Text | None   # the odds line of a terrain-line CRT it reads
     no_overrun: bool = False   # `no-overrun`: an overrun may not target a hex of it, nor cross it (a hexside)
+    no_zoc: bool = False       # `no-zoc`: a ZOC does not extend into a hex of it, nor across it (a hexside)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -158,6 +158,11 @@ def _movement(cell: ir.MovementCell) -> str:
         args.append(f"target={py(cell.target.value)}")
     if cell.stop:
         args.append("stop=True")
+    if cell.by_terrain:
+        costs = ", ".join(f"({py(c.terrain.value)}, {py(c.amount)})" for c in cell.by_terrain)
+        args.append(f"by_terrain=({costs},)")
+    if cell.lower:
+        args.append("lower=True")
     return f"Movement({', '.join(args)}),"
 
 
@@ -186,6 +191,8 @@ def _terrain_extras(row: ir.TerrainRow) -> str:
         extras += f", line={py(row.line.value)}"
     if row.no_overrun:
         extras += ", no_overrun=True"
+    if row.no_zoc:
+        extras += ", no_zoc=True"
     return extras + "),"
 
 

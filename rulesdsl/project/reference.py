@@ -187,7 +187,8 @@ KINDS: dict[type, Kind] = {
     ir.TerrainChart: Kind("Terrain Effects Chart", ("terrain_chart",),
                           "Each terrain's movement cost and combat effect, under the headings `hex:`, "
                           "`roads:` and `hexside:`. A cost followed by `stop` ends the move of a unit that "
-                          "enters the hex (crosses the hexside) there. The combat effect, which the combat "
+                          "enters the hex (crosses the hexside) there; a row marked `no-zoc` keeps zones of "
+                          "control from extending into the hex (across the hexside). The combat effect, which the combat "
                           "engine applies, is `ne`, "
                           "`P` (prohibited), `ot` (the other terrain's), or column shifts (`1L`), die roll "
                           "modifiers on the roll read by odds (`-1`) and multipliers (`Dx2`, `Ax1/2`). A "
@@ -216,9 +217,31 @@ KINDS: dict[type, Kind] = {
                           "    stream  +1  Ax1/2\n"
                           "    canal   +2  1L all-across\n"
                           "    dyke    +1 stop  ne\n"
-                          "    river   P   P\n"
+                          "    river   P   P  no-zoc\n"
                           "    bridge  negates river  Ax1/4\n"
-                          "}\n"),
+                          "}\n",
+                          more=(("a road whose cost depends on the terrain entered: `trail  1, forest 2` costs 2 "
+                                 "into forest and 1 elsewhere, `track  2 lower` costs 2 or the hex's own cost "
+                                 "where that is lower; a movement example holds the costs",
+                                 "terrain effects chart {\n"
+                                 "  hex:\n"
+                                 "    open    1  ne\n"
+                                 "    forest  2  1L\n"
+                                 "  roads:\n"
+                                 "    road   1/2          ne\n"
+                                 "    trail  1, forest 2  ne\n"
+                                 "    track  2 lower       ne\n"
+                                 "}\n\n"
+                                 'example "Along the trail and the track" {\n'
+                                 "  map 1.01 - 4.04 open\n"
+                                 "  hex 3.02 forest\n"
+                                 "  road trail 1.02 2.02 3.02\n"
+                                 "  road track 1.04 2.04\n"
+                                 "  unit a first 4-4-8 at 1.02\n"
+                                 "  unit b first 4-4-8 at 1.04\n"
+                                 "  expect move a 2.02 3.02 costs 1 2 total 3 legal\n"
+                                 "  expect move b 2.04 costs 1 total 1 legal\n"
+                                 "}\n"),)),
     ir.ResultsTable: Kind("Combat Results Table", ("results_table",),
                           "The odds across the top, the dice down the side; terrain lines and dual-sided "
                           "tables are written the same way. `amend` changes only the cells it lists.",

@@ -48,7 +48,7 @@ from .arithmetic import Exact, exact, simplest
 from .hexmap import Hex, HexMap
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
-from .terrain import Terrain, negated
+from .terrain import Terrain, negated, road_rate
 
 __all__ = ["enemy_zoc", "entry_cost", "exerts_zoc", "move", "reachable", "zoc"]
 
@@ -144,9 +144,12 @@ def _raw_zoc(rules: RuleSet, situation: Situation, side: str, exclude: str | Non
 
 
 def _zoc_hexes(rules: RuleSet, situation: Situation, unit: Counter, reach: int, steps: list[Step]) -> list[Hex]:
-    if not rules.flag("zoc.limited_by_terrain"):
+    limited = rules.flag("zoc.limited_by_terrain")
+    barred = rules.terrain is not None and any(r.no_zoc for r in rules.terrain.rows)
+    if not limited and not barred:
         return [h for h in situation.map.within(unit.hex, reach) if h != unit.hex]
-    # only hexes the unit could enter in regular movement, stepping out from its own hex
+    # stepping out from the unit's own hex: never into a `no-zoc` hex nor across a `no-zoc` hexside, and where
+    # ZOCs are limited by terrain, only into hexes the unit could enter in regular movement
     found: dict[Hex, int] = {unit.hex: 0}
     frontier = [unit.hex]
     for depth in range(1, reach + 1):
@@ -155,7 +158,11 @@ def _zoc_hexes(rules: RuleSet, situation: Situation, unit: Counter, reach: int, 
             for there in situation.neighbours(here):
                 if there in found:
                     continue
-                if _terrain(rules, situation, unit, here, there, _nolog).cost is None:
+                barrier = _zoc_barrier(rules, situation, here, there) if barred else None
+                if barrier is not None:
+                    steps.append(rules.cite_chart(f"{unit}'s ZOC does not extend {barrier}"))
+                    continue
+                if limited and _terrain(rules, situation, unit, here, there, _nolog).cost is None:
                     steps.append(rules.cite("zoc.limited_by_terrain",
                                             f"{unit}'s ZOC does not reach {there} from {here}: it could not "
                                             "enter it"))
@@ -164,6 +171,20 @@ def _zoc_hexes(rules: RuleSet, situation: Situation, unit: Counter, reach: int, 
                 following.append(there)
         frontier = following
     return sorted(h for h in found if h != unit.hex)
+
+
+def _zoc_barrier(rules: RuleSet, situation: Situation, here: Hex, there: Hex) -> str | None:
+    """What keeps a ZOC in `here` from extending into `there`, in words: a hexside between them whose TEC row
+    says `no-zoc` (unless another feature there negates it, a bridge its river), or the terrain of `there`."""
+    features = _rows(rules, situation.hexside_features(here, there), "hexside")
+    cancelled = negated(features)
+    side = next((r for r in features if r.no_zoc and r.name.lower() not in cancelled), None)
+    if side is not None:
+        return f"across the {side.name} between {here} and {there}"
+    ground = next((r for r in _rows(rules, situation.terrain_at(there), "hex") if r.no_zoc), None)
+    if ground is not None:
+        return f"into the {ground.name} of {there}"
+    return None
 
 
 def zoc(rules: RuleSet, situation: Situation, side: str, *, mover: str | None = None) -> Zones:
@@ -343,12 +364,12 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
             name = "road_movement.road_cost" if first is not None and row is first else "road_movement.trail_cost"
             rate = rules.amount(name)
             if rate is None:
-                rate = row.movement.amount if row is not None and row.movement.amount is not None else Fraction(1)
+                rate = _road_rate(rules, row, hex_rows, target, log)
                 log(rules.cite(name, f"{target}: {_mp(rate)} along the {way}, the chart's rate"))
             else:
                 log(rules.cite(name, f"{target}: {_mp(rate)} along the {way} in road movement"))
             return _Price(rate, road=way)
-        rate = row.movement.amount if row is not None and row.movement.amount is not None else Fraction(1)
+        rate = _road_rate(rules, row, hex_rows, target, log)
         if rules.flag("roads.ignore_crossed_terrain"):
             log(rules.cite("roads.ignore_crossed_terrain",
                            f"{target}: {_mp(rate)} along the {way}, its terrain and hexside ignored"))
@@ -424,6 +445,18 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
                 log(rules.cite("movement.hexside_cost_added",
                                f"{target}: the {side.name} is not added: the larger cost, {_mp(cost)}"))
     return _Price(cost, stop=_stops(rules, hex_rows + sides, target, log))
+
+
+def _road_rate(rules: RuleSet, row: Terrain | None, hex_rows: Sequence[Terrain], target: Hex, log: Log) -> Fraction:
+    """The chart's cost of following road `row` into `target`: a road whose cost depends on the terrain entered
+    (`trail  1, forest 2`, `track  1 lower`) says which, citing the chart."""
+    if row is None or row.movement.amount is None:
+        return Fraction(1)
+    if not (row.movement.by_terrain or row.movement.lower):
+        return row.movement.amount
+    rate, why = road_rate(row, hex_rows)
+    log(rules.cite_chart(f"{target}: {why}"))
+    return rate
 
 
 def _stops(rules: RuleSet, rows: Sequence[Terrain], target: Hex, log: Log) -> str | None:

@@ -38,6 +38,10 @@ class Movement:
     amount: Fraction | None = None
     target: str | None = None
     stop: bool = False      # a unit that enters the hex (crosses the hexside) ends its move there
+    # a road's cost that depends on the hex entered: `by_terrain` gives its cost into a hex of each terrain
+    # named (`trail  1, forest 2`), `lower` makes it the hex's own cost where that is lower (`track  1 lower`)
+    by_terrain: tuple[tuple[str, Fraction], ...] = ()
+    lower: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +70,37 @@ class Terrain:
     level: int | None = None    # terrain level, where the rulebook gives one
     line: str | None = None     # the CRT odds line this terrain reads, for terrain-line tables
     no_overrun: bool = False    # an overrun may not target a hex of it, nor cross it (a hexside)
+    no_zoc: bool = False        # a ZOC does not extend into a hex of it, nor across it (a hexside)
+
+
+def hex_cost(rows: Iterable[Terrain]) -> Fraction | None:
+    """The cost of a hex of terrains `rows` off the road: the highest of theirs; None when none gives one
+    (a prohibited hex)."""
+    costs = [r.movement.amount for r in rows if r.movement.kind in ("cost", "add") and r.movement.amount is not None]
+    return max(costs) if costs else None
+
+
+def road_rate(road: Terrain, hex_rows: Iterable[Terrain]) -> tuple[Fraction, str]:
+    """The cost of following `road` into a hex of terrains `hex_rows`, and why, in words: its cost, its cost
+    into that terrain (the highest of the hex's terrains it names), or the hex's own when lower (`lower`)."""
+    rows = list(hex_rows)
+    move = road.movement
+    rate = move.amount if move.amount is not None else Fraction(1)
+    named = {name.lower(): amount for name, amount in move.by_terrain}
+    given = [(named[r.name.lower()], r.name) for r in rows if r.name.lower() in named]
+    if given:
+        amount, name = max(given)
+        return amount, f"{_mp_text(amount)} along the {road.name} into {name}"
+    if move.lower:
+        own = hex_cost(rows)
+        if own is not None and own < rate:
+            names = "/".join(r.name for r in rows)
+            return own, f"{_mp_text(own)}, the {names}'s own cost, lower than the {road.name}'s {_mp_text(rate)}"
+    return rate, f"{_mp_text(rate)} along the {road.name}"
+
+
+def _mp_text(amount: Fraction) -> str:
+    return f"{amount} MP"
 
 
 def negated(rows: Iterable[Terrain]) -> frozenset[str]:
@@ -179,8 +214,9 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
                     ezoc_cost: Fraction | int) -> float | None:
         """MPs to enter a hex of `terrain` across `hexsides`; None when prohibited.
 
-        Following a road pays the road's cost and ignores the hex and the
-        hexsides the road crosses.  Otherwise the hex's cost (the highest of
+        Following a road pays the road's cost (into that terrain, or the hex's
+        own if lower, where the road says so: road_rate) and ignores the hex and
+        the hexsides the road crosses.  Otherwise the hex's cost (the highest of
         its terrains, `ot` rows taking the others') plus each hexside
         crossed, unless another hexside present negates it.
         """
@@ -189,6 +225,8 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
             row = self.road(road)
             if row.movement.kind == "road-like":
                 row = self.road(True)
+            if row.movement.by_terrain or row.movement.lower:    # its cost depends on the hex entered
+                return float(road_rate(row, [r for r in self._hex(terrain) if r.kind == "hex"])[0] + ezoc_cost)
             return float(_amount(row) + ezoc_cost)
         costs = []
         for row in self._hex(terrain):

@@ -44,7 +44,7 @@ class TerrainBuilder(Builder):
         found = dict(attributes)
         return ir.TerrainRow(span=self._span(meta), kind=None, name=self._text(name), movement=movement,
                              combat=combat, level=found.get("level"), line=found.get("line"),
-                             no_overrun=bool(found.get("no-overrun")))
+                             no_overrun=bool(found.get("no-overrun")), no_zoc=bool(found.get("no-zoc")))
 
     @v_args(meta=True)
     def terrain_movement(self, meta: Meta, items: list[Any]) -> Any:
@@ -65,6 +65,9 @@ class TerrainBuilder(Builder):
     def terrain_no_overrun(self, items: list[Any]) -> Any:
         return ("no-overrun", True)
 
+    def terrain_no_zoc(self, items: list[Any]) -> Any:
+        return ("no-zoc", True)
+
     def _move(self, meta: Meta, kind: ir.MoveKind, amount: Fraction | None = None,
               target: ir.Text | None = None) -> ir.MovementCell:
         return ir.MovementCell(span=self._span(meta), kind=kind, amount=amount, target=target)
@@ -74,6 +77,19 @@ class TerrainBuilder(Builder):
         text = str(items[0])
         cell = self._move(meta, ir.MoveKind.ADD if text[0] in "+-" else ir.MoveKind.COST, self._number(items[0]))
         return dataclasses.replace(cell, stop=True) if len(items) > 1 else cell
+
+    @v_args(meta=True)
+    def move_by_terrain(self, meta: Meta, items: list[Any]) -> Any:
+        cell = self._move(meta, ir.MoveKind.COST, self._number(items[0]))
+        return dataclasses.replace(cell, by_terrain=tuple(items[1:]))
+
+    @v_args(meta=True)
+    def terrain_cost(self, meta: Meta, items: list[Any]) -> Any:
+        return ir.TerrainCost(span=self._span(meta), terrain=self._text(items[0]), amount=self._number(items[1]))
+
+    @v_args(meta=True)
+    def move_lower(self, meta: Meta, items: list[Any]) -> Any:
+        return dataclasses.replace(self._move(meta, ir.MoveKind.COST, self._number(items[0])), lower=True)
 
     @v_args(meta=True)
     def move_prohibited(self, meta: Meta, items: list[Any]) -> Any:
