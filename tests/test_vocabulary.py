@@ -50,7 +50,7 @@ def _module(source: str, name: str):
 def test_the_core_vocabulary_is_only_what_the_compiler_and_the_engine_act_on():
     from rulesdsl.runtime.contract import ENGINE_PARAMETERS
     assert sorted(catalogue.CORE_PARAMETERS) == sorted([
-        "combat.above_table", "combat.below_table", "combat.terrain_combination",
+        "combat.above_table", "combat.below_table", "combat.below_table_forced", "combat.terrain_combination",
         # the variants of the combat procedure the generated CombatEngine reads
         "combat.imaginary_columns", "combat.shift_off_left_is_below_table", "combat.terrain_per_unit",
         "combat.hexside_combination", "overrun.game_modifiers_apply", "supply.minimum_strength",
