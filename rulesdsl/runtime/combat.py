@@ -1124,7 +1124,7 @@ class CombatEngine:
         worth: Callable[[BoundUnit], Exact] = {"steps": lambda u: u.steps, "units": lambda u: 1,
                                                  "factors": lambda u: u.attack}[measure]
         available: Exact = sum((worth(u) for _, u in payers), 0)
-        word = {"steps": "steps", "units": "units", "factors": "attack factors"}[measure]
+        word = {"steps": "step", "units": "unit", "factors": "attack factor"}[measure] + "s" * (loss != 1)
         if available < loss:
             chosen, short = payers, True
             if steps is not None:
