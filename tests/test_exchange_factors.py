@@ -255,7 +255,7 @@ def test_fmt_keeps_the_exchange_figure(project, capsys):
 
 @pytest.mark.parametrize("old, new, message, hint", [
     (MEASURE_LINE, "combat.exchange_measure        = factor",
-     "combat.exchange_measure takes one of steps, units, factors", "did you mean 'factors'?"),
+     "combat.exchange_measure takes one of factors, steps, units", "did you mean 'factors'?"),
     (TERRAIN_LINE.strip(), "combat.exchange_counts_terrain = doubled",
      "combat.exchange_counts_terrain takes yes or no", None),
 ])

@@ -56,8 +56,8 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
           "how the combat effects of a hexside an attack crosses combine with the defender's hex terrain",
           options=("cumulative", "with-terrain")),
     _core("combat.exchange_measure", ir.ParamKind.CHOICE,
-          "what an exchange costs the attacker: at least the steps, the units or the combat factors the defender "
-          "loses", options=("steps", "units", "factors")),
+          "what an exchange costs the attacker: at least the combat factors, the steps or the units the defender "
+          "loses", options=("factors", "steps", "units")),
     _core("combat.exchange_counts_terrain", ir.ParamKind.FLAG,
           "whether an exchange counts the defender's factors as its terrain multiplies them (else as printed)"),
     _core("combat.imaginary_columns", ir.ParamKind.FLAG,

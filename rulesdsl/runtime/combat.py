@@ -74,7 +74,7 @@ NOT_ALLOWED = Result(text="not allowed", not_allowed=True)
 # What an exchange costs the attacker (combat.exchange_measure): at least the steps, the units or the combat
 # factors the defender loses.  A unit type with the capability EXCHANGE_EXEMPT (`unit types { hq  exchange-exempt }`)
 # never pays an exchange: it is not removed for it and its factors do not count toward it.
-EXCHANGE_MEASURES = ("steps", "units", "factors")
+EXCHANGE_MEASURES = ("factors", "steps", "units")
 EXCHANGE_EXEMPT = "exchange-exempt"
 
 
