@@ -495,8 +495,8 @@ def _exchange_label(resolved: ir.Resolved, t: Labeler) -> tuple[Label, list[str]
     if measure is None:
         return None
     counts = params.get("combat.exchange_counts_terrain")
-    key = f"code.exchange-{measure.value}" + ("-terrain" if measure.value == "factors" and counts is not None
-                                              and counts.value is True else "")
+    terrain = measure.value == "factors" and counts is not None and counts.value is True
+    key = "code.exchange-terrain" if terrain else f"code.exchange-{measure.value}"
     label = t(key)
     exempt = [name for name, words in resolved.vocabulary.unit_types.items() if EXCHANGE_EXEMPT in words]
     if exempt:
