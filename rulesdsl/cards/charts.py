@@ -31,6 +31,7 @@ from rulesdsl.errors import Diagnostic, visible_lines
 from rulesdsl.cards.outcomes import Odds, column_odds
 from rulesdsl.model.catalogue import PAPERS, UNIT_SPELLINGS
 from rulesdsl.runtime.model import PLURALS, Quantity
+from rulesdsl.runtime.combat import EXCHANGE_EXEMPT
 from rulesdsl.runtime.notation import OPEN_DIFFERENCE, parse_difference
 
 ORIENTATIONS = ("portrait", "landscape")
@@ -481,9 +482,41 @@ def _codes(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]] | None:
     """The legend of the declared result codes: each code and what it means, in the card's language."""
     if resolved.result_codes is None:
         return None
+    exchange = _exchange_label(resolved, t)
     return [{"code": code.code.value, "meaning": Label("; ".join(l.text for l in labels),
-                                                        any(l.fallback for l in labels))}
-            for code in resolved.result_codes.node.codes for labels in ([_clause_label(c, t) for c in code.clauses],)]
+                                                        any(l.fallback for l in labels)),
+             "rules": exchange[1] if exchange is not None and _exchanges(code) else []}
+            for code in resolved.result_codes.node.codes
+            for labels in ([exchange[0] if exchange is not None and c.effect == ir.CodeEffect.EXCHANGE
+                            else _clause_label(c, t) for c in code.clauses],)]
+
+
+EXCHANGE_PARAMETERS = ("combat.exchange_measure", "combat.exchange_counts_terrain")
+
+
+def _exchanges(code: ir.ResultCode) -> bool:
+    return any(c.effect == ir.CodeEffect.EXCHANGE for c in code.clauses)
+
+
+def _exchange_label(resolved: ir.Resolved, t: Labeler) -> tuple[Label, list[str]] | None:
+    """What an exchange costs, in players' words (combat.exchange_measure, combat.exchange_counts_terrain and
+    the unit types that never pay it), and the rules that say so; None where the rulebook does not say."""
+    params = {p.name: p for p in resolved.parameters}
+    measure = params.get("combat.exchange_measure")
+    if measure is None:
+        return None
+    counts = params.get("combat.exchange_counts_terrain")
+    terrain = measure.value == "factors" and counts is not None and counts.value is True
+    key = "code.exchange-terrain" if terrain else f"code.exchange-{measure.value}"
+    label = t(key)
+    exempt = [name for name, words in resolved.vocabulary.unit_types.items() if EXCHANGE_EXEMPT in words]
+    if exempt:
+        names = [t.name("type", name) for name in exempt]
+        label = Label(label.text + ", " + filled(t("code.exchange-exempt"),
+                                                types=Label(", ".join(n.text for n in names))).text,
+                      label.fallback or any(n.fallback for n in names))
+    rules = [measure.rule] + ([counts.rule] if counts is not None else [])
+    return label, printed_cites(resolved, rules)
 
 
 def _clause_label(clause: ir.CodeClause, t: Labeler) -> Label:
@@ -541,7 +574,10 @@ def charted_parameters(resolved: ir.Resolved) -> set[str]:
     `supply.out_of_supply_attack_factor`, how terrains combine under the TEC): no reminder or exception prints
     them a second time."""
     factors = {node.path for f in printed_factors(resolved) for node in walk(f.factor) if isinstance(node, ir.Name)}
-    return factors | (set(COMBINATION_PARAMETERS) if printed(resolved, resolved.terrain) else set())
+    codes = resolved.result_codes
+    exchange = set(EXCHANGE_PARAMETERS) if printed(resolved, resolved.results) and codes is not None and any(
+        _exchanges(code) for code in codes.node.codes) else set()      # the legend under the table says them
+    return factors | exchange | (set(COMBINATION_PARAMETERS) if printed(resolved, resolved.terrain) else set())
 
 
 def _unit_factors(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model import ir
 from rulesdsl.errors import Diagnostic, Span, suggest
-from rulesdsl.runtime.combat import NOT_ALLOWED, DiceApartNeeded, Resolution
+from rulesdsl.runtime.combat import NOT_ALLOWED, DiceApartNeeded, Exchange, Resolution
 from rulesdsl.runtime.tables import ABOVE, DICE_OUTCOMES, AttackerLosses, CombatResultsTable
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex
@@ -360,17 +360,21 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
             pass            # the rulebook gives that attack no result
     shown: list[str] = []
     ok = True
-    asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome))   # `roll N` is an input
+    asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome, r.exchange))   # `roll N`: input
     pairs = [("odds", resolution.odds), ("column", resolution.column or "below")]
     if isinstance(resolution, Resolution):
         if roll is not None:        # an attack off the table reads no roll
             pairs.append(("roll", f"white {roll[0]} red {roll[1]}" if isinstance(roll, tuple) else str(roll)))
         # a dual-sided table's result as the notation writes it: the attacker's side, a slash, the defender's
         pairs.append(("result", "".join(str(resolution.result.text).split())))
+        # what an exchange costs the attacker (combat.exchange_measure), where the result is one
+        if resolution.exchange is not None or (r is not None and r.exchange is not None):
+            pairs.append(("exchange", "(none)" if resolution.exchange is None else str(resolution.exchange.loss)))
     for name, value in pairs:
         expected = None
         if r is not None:
-            expected = {"odds": r.odds, "column": r.column, "roll": None, "result": r.outcome}[name]
+            expected = {"odds": r.odds, "column": r.column, "roll": None, "result": r.outcome,
+                        "exchange": None if r.exchange is None else str(r.exchange)}[name]
         if not asked or expected is not None or name == "roll":
             shown += [odds_word(value) if name == "odds" else name, value]
         if expected is not None and getattr(expected, "value", expected) != value:
@@ -378,11 +382,20 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     data = {"odds": resolution.odds, "column": resolution.column,
             "roll": sum(roll) if isinstance(roll, tuple) else roll,     # None: off the table, no roll read
             "dice": list(roll) if isinstance(roll, tuple) else None,
-            "result": str(resolution.result.text) if isinstance(resolution, Resolution) else None}
+            "result": str(resolution.result.text) if isinstance(resolution, Resolution) else None,
+            "exchange": _exchange_data(resolution.exchange) if isinstance(resolution, Resolution) else None}
     steps = engagement.steps + tuple(_derivation_step(line) for line in resolution.derivation)
     computed = " ".join(shown)
     return Answer(computed, data, steps, ok,
                   "" if ok else f"expected {result_text(r, expectation.kind)}, computed {computed}")
+
+
+def _exchange_data(exchange: Exchange | None) -> dict[str, Any] | None:
+    """What an exchange costs, as data: the measure, the least loss, and the units one least choice loses."""
+    if exchange is None:
+        return None
+    return {"measure": exchange.measure, "loss": str(exchange.loss), "lost": str(exchange.lost),
+            "short": exchange.short, "chosen": [f"{u.type} {u.attack}" for u in exchange.chosen]}
 
 
 def _engage(engine: RulesEngine, module: types.ModuleType | None, situation: Situation,

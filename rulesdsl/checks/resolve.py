@@ -209,6 +209,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _result_parameters(rulebook, ordered, charts, declared)
     problems += _imaginary_columns(parameters, charts)
     problems += _hexside_combination(parameters)
+    problems += _exchange_terrain(parameters)
     vocabulary = _vocabulary(books, ordered, charts, problems)
     problems += _code_states(charts, vocabulary)
     problems += _example_situations(rulebook, vocabulary)
@@ -599,6 +600,20 @@ def _hexside_combination(parameters: tuple[ir.EffectiveParameter, ...]) -> list[
         f"combat.terrain_combination, which no rule sets", across.span,
         "set combat.terrain_combination (cumulative, most-restrictive or defender-best) in a rule, or leave "
         "combat.hexside_combination unset (cumulative: each hexside on top of the hex's terrain)")]
+
+
+def _exchange_terrain(parameters: tuple[ir.EffectiveParameter, ...]) -> list[Diagnostic]:
+    """`combat.exchange_counts_terrain` says how an exchange counts the defender's factors: it means something
+    only where `combat.exchange_measure = factors`."""
+    said = {p.name: p for p in parameters}
+    counts, measure = said.get("combat.exchange_counts_terrain"), said.get("combat.exchange_measure")
+    if counts is None or (measure is not None and measure.value == "factors"):
+        return []
+    why = "which no rule sets" if measure is None else \
+        f"but rule {measure.rule} counts exchanges in {measure.value} ({measure.span.path}:{measure.span.line})"
+    return [Diagnostic(
+        f"combat.exchange_counts_terrain says how an exchange counts the defender's factors, {why}", counts.span,
+        "set combat.exchange_measure = factors in a rule, or remove combat.exchange_counts_terrain")]
 
 
 def _with_title(rule: ir.Rule, title: ir.Text | None) -> ir.Rule:

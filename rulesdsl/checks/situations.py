@@ -180,6 +180,8 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
         parts += ["roll", str(r.roll)]
     if r.outcome is not None:
         parts += ["result", r.outcome.value]
+    if r.exchange is not None:
+        parts += ["exchange", _number(r.exchange)]
     return " ".join(parts)
 
 
@@ -447,6 +449,10 @@ def _check_result(e: ir.Expectation) -> list[Diagnostic]:
             and not off_table:
         return [Diagnostic("a combat result needs the roll it is read at", r.span,
                            hint="give the roll before the result, like: roll 4 result D1")]
+    if e.kind == ir.ExpectKind.COMBAT and r.exchange is not None and r.roll is None and r.dice is None \
+            and not off_table:
+        return [Diagnostic("what an exchange costs needs the roll its result is read at", r.span,
+                           hint="give the roll and the result before it, like: roll 2 result EX exchange 6")]
     return []
 
 

@@ -55,6 +55,11 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
     _core("combat.hexside_combination", ir.ParamKind.CHOICE,
           "how the combat effects of a hexside an attack crosses combine with the defender's hex terrain",
           options=("cumulative", "with-terrain")),
+    _core("combat.exchange_measure", ir.ParamKind.CHOICE,
+          "what an exchange costs the attacker: at least the combat factors, the steps or the units the defender "
+          "loses", options=("factors", "steps", "units")),
+    _core("combat.exchange_counts_terrain", ir.ParamKind.FLAG,
+          "whether an exchange counts the defender's factors as its terrain multiplies them (else as printed)"),
     _core("combat.imaginary_columns", ir.ParamKind.FLAG,
           "whether column shifts may count from columns beyond the table's edges"),
     _core("combat.shift_off_left_is_below_table", ir.ParamKind.FLAG,
@@ -78,6 +83,10 @@ CORE_USES: dict[str, str] = {
     "combat.hexside_combination": "the generated `resolve_combat`, `attack_multiplier` and `defense_multiplier`, "
                                   "and the card's Terrain Effects Chart: a hexside crossed on top of the hex's "
                                   "terrain, or combined with it by `combat.terrain_combination`",
+    "combat.exchange_measure": "the generated `resolve_combat`: a result that says `exchange` gives the "
+                               "attacker's least loss (`Resolution.exchange`), and the card's result codes legend",
+    "combat.exchange_counts_terrain": "the generated `resolve_combat`: the defender's factors an exchange counts, "
+                                      "with the terrain's multiplier or as printed, and the card's legend",
     "combat.imaginary_columns": "the generated `resolve_combat`: shifts count from odds beyond the table",
     "combat.shift_off_left_is_below_table": "the generated `resolve_combat`: a shift past the left-most column",
     "combat.terrain_per_unit": "the generated `resolve_combat`: one terrain multiplier per attacking hex, or one "

@@ -866,6 +866,8 @@ class ExpectedResult:
     outcome: Text | None
     dice: tuple[int, int] | None = None   # combat: the white and the red die apart (`roll white 3 red 5`), for a
                                           # rulebook that reads them; the table reads their sum. `roll` is then None
+    exchange: Fraction | None = None      # combat: the least an exchange costs the attacker, in the rulebook's
+                                          # combat.exchange_measure (`exchange 6`); None: not compared
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

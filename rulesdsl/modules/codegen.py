@@ -567,7 +567,9 @@ _COMBAT_OPTIONS = (("combat.hexside_combination", "hexside_combination"),
                    ("combat.terrain_per_unit", "terrain_per_unit"),
                    ("overrun.game_modifiers_apply", "game_modifiers_in_overruns"),
                    ("supply.minimum_strength", "supply_minimum"),
-                   ("supply.penalties_round_down", "supply_round_down"))
+                   ("supply.penalties_round_down", "supply_round_down"),
+                   ("combat.exchange_measure", "exchange_measure"),
+                   ("combat.exchange_counts_terrain", "exchange_counts_terrain"))
 
 
 def _combat_options(params: dict[str, ir.EffectiveParameter], before_limits: bool) -> list[tuple[str, str, str]]:

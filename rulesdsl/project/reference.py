@@ -315,7 +315,47 @@ KINDS: dict[type, Kind] = {
                          "  unit b red 3-3-4 at 2.01\n"
                          "  expect combat a on 2.01 odds 1:3 column below result NA\n"
                          "  expect combat a on 2.01 forced odds 1:3 column below result AE\n"
-                         "}\n"),
+                         "}\n",
+                         more=(("an exchange and what it costs: `combat.exchange_measure` (steps, units or "
+                                "factors) and `combat.exchange_counts_terrain` (the defender's factors as its "
+                                "terrain multiplies them); a unit type with the capability `exchange-exempt` never "
+                                "pays it; `resolve_combat` gives the attacker's least loss (`Resolution.exchange`) "
+                                "and an example states it (`exchange 8`)",
+                                _ROUNDING + "\n"
+                                "unit types {\n"
+                                "  infantry\n"
+                                "  hq        exchange-exempt\n"
+                                "}\n\n"
+                                'rule 7.4 "Exchanges" {\n'
+                                '  summary "The defender loses all; the attacker loses units of at least its '
+                                'defense factors, doubled in woods. Headquarters never pay."\n'
+                                "  combat.exchange_measure        = factors\n"
+                                "  combat.exchange_counts_terrain = yes\n"
+                                "}\n\n"
+                                'result codes "Combat results" {\n'
+                                "  EX  exchange\n"
+                                "  DE  defender loses all\n"
+                                "  NE  no effect\n"
+                                "}\n\n"
+                                "combat results table dice 1d6 {\n"
+                                "  odds  1:1  2:1\n"
+                                "  1-3   EX   EX\n"
+                                "  4-6   NE   DE\n"
+                                "}\n\n"
+                                "terrain effects chart {\n"
+                                "  hex:\n"
+                                "    open   1  ne\n"
+                                "    woods  2  Dx2\n"
+                                "}\n\n"
+                                'example "An exchange in the woods" [7.4] {\n'
+                                "  map 1.01 - 2.02 open\n"
+                                "  hex 2.01 woods\n"
+                                "  unit a blue 6-4-4 at 1.01 type infantry\n"
+                                "  unit b blue 3-3-4 at 1.01 type infantry\n"
+                                "  unit h blue 2-1-4 at 1.01 type hq\n"
+                                "  unit z red 4-4-4 at 2.01 type infantry\n"
+                                "  expect combat a b h on 2.01 odds 1:1 roll 2 result EX exchange 8\n"
+                                "}\n"),)),
     ir.LookupTable: Kind("Other charts", ("lookup_table",),
                          "A chart looked up by one key, or by a row key and a column key.",
                          'table supply-distance "Supply distance" {\n'

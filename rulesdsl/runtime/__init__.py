@@ -9,7 +9,7 @@ from .tables import DICE_OUTCOMES, AttackerLosses, CombatResultsTable, LookupTab
 from .tables import difference, difference_column
 from .combat import (AdjustmentSpec, AttackingHex, FactorSpec, Combat, CombatEngine, ModifierSpec, ShiftSpec, Unit, Vocabulary, all_where,
                      any_where, ceil_, count_where, divide, floor_, max_of, min_of, once_per_combat, sum_of)
-from .combat import Assessment, BoundHex, BoundTerrain, BoundUnit, Context, Contribution, Resolution, Roll, RulesInputError
+from .combat import Assessment, BoundHex, Exchange, BoundTerrain, BoundUnit, Context, Contribution, Resolution, Roll, RulesInputError
 from .terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart, TerrainNames
 from .model import Parameter, ParameterValue, Phase, PlayerTurn, Quantity, RuleEntry, frozen_mapping
 from .hexmap import Direction as Direction, Edge as Edge, Hex as Hex, HexMap as HexMap, Hexside as Hexside, MapSheet as MapSheet
@@ -23,6 +23,6 @@ __all__ = [
     "difference", "difference_column", "difference_text",
     "exact", "exact_value", "frozen_mapping", "odds_pair", "parse_odds", "parse_result", "round_from",
     # the types a generated module's annotations name
-    "Assessment", "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Number", "ParameterValue", "Resolution",
+    "Assessment", "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Exchange", "Number", "ParameterValue", "Resolution",
     "Roll", "RulesInputError", "TableCell", "TerrainNames",
 ]

@@ -71,6 +71,12 @@ class Combat:
 # rulebook's own code says it (NA, declared `not allowed`).
 NOT_ALLOWED = Result(text="not allowed", not_allowed=True)
 
+# What an exchange costs the attacker (combat.exchange_measure): at least the steps, the units or the combat
+# factors the defender loses.  A unit type with the capability EXCHANGE_EXEMPT (`unit types { hq  exchange-exempt }`)
+# never pays an exchange: it is not removed for it and its factors do not count toward it.
+EXCHANGE_MEASURES = ("factors", "steps", "units")
+EXCHANGE_EXEMPT = "exchange-exempt"
+
 
 # A roll: the dice total, or the dice themselves (white, red) when the rulebook reads them.
 Roll = int | tuple[int, ...] | list[int]
@@ -295,6 +301,26 @@ def adjusted_text(read: Result, adjusted: Result) -> str:
         return f"{attacker or '-'} / {(defender + star) if defender else '-'}"
     return (attacker + defender + star) if attacker or defender else "-"
 
+def _least_cover(values: list[Exact], need: Exact) -> list[int]:
+    """The indexes of `values` whose total is at least `need` and least (then the fewest of them); every
+    index when even their sum falls short.  The values are few (the units of one attack)."""
+    if need <= 0:
+        return []
+    best: tuple[Exact, int, tuple[int, ...]] | None = None
+    below: dict[Exact, tuple[int, ...]] = {0: ()}     # each total under `need` reached, by the fewest values
+    for index, value in enumerate(values):
+        if value <= 0:
+            continue
+        for total, chosen in list(below.items()):
+            reached, picked = total + value, chosen + (index,)
+            if reached >= need:
+                if best is None or (reached, len(picked)) < (best[0], best[1]):
+                    best = (reached, len(picked), picked)
+            elif reached not in below or len(picked) < len(below[reached]):
+                below[reached] = picked
+    return list(range(len(values))) if best is None else sorted(best[2])
+
+
 D = TypeVar("D")
 K = TypeVar("K")
 V = TypeVar("V")
@@ -404,6 +430,24 @@ class Assessment:
 
 
 @dataclass(frozen=True)
+class Exchange:
+    """What an exchange costs (`combat.exchange_measure`): the defender loses every unit it fought with, and
+    the attacker at least `loss`, counted in `measure`: the defender's steps, its units, or its defense factors
+    (printed, or as its terrain multiplies them: `combat.exchange_counts_terrain`) met by printed attack factors.
+
+    payers: the attacking units that may pay it (an `exchange-exempt` type never does); chosen: for factors, the
+    payers that meet it losing the fewest factors (then the fewest units), one choice the attacker may make;
+    lost: what the chosen units total; short: the payers together fall short of it, and every one is lost."""
+
+    measure: str
+    loss: Exact
+    payers: tuple[Unit, ...]
+    chosen: tuple[Unit, ...] = ()
+    lost: Exact = 0
+    short: bool = False
+
+
+@dataclass(frozen=True)
 class Resolution:
     """A resolved combat and how it was reached.  `derivation` is worked out when first read."""
 
@@ -421,6 +465,7 @@ class Resolution:
     explain: Explain | None = field(default=None, repr=False, compare=False)
     refused: str | None = None          # why the attack may not be made: the result is then "not allowed", or the
                                         # rulebook's code for it (NA) below the table
+    exchange: Exchange | None = None    # a result that says `exchange`, where the rulebook sets what it costs
 
     @cached_property
     def derivation(self) -> tuple[str, ...]:
@@ -487,6 +532,7 @@ class CombatEngine:
                  shift_off_left: bool | None = None, terrain_per_unit: bool = True,
                  hexside_combination: str = "cumulative", game_modifiers_in_overruns: bool = True,
                  supply_minimum: Number | None = None, supply_round_down: bool = False,
+                 exchange_measure: str | None = None, exchange_counts_terrain: bool = False,
                  parameter_rules: Mapping[str, str] | None = None):
         self.terrain_combination = terrain_combination
         self.shift_off_left, self.terrain_per_unit = shift_off_left, terrain_per_unit
@@ -508,6 +554,9 @@ class CombatEngine:
             raise ValueError(f"unknown hexside combination {hexside_combination!r}: one of "
                              f"{', '.join(HEXSIDE_COMBINATIONS)}")
         self.hexside_combination = hexside_combination
+        if exchange_measure is not None and exchange_measure not in EXCHANGE_MEASURES:
+            raise ValueError(f"unknown exchange measure {exchange_measure!r}: one of {', '.join(EXCHANGE_MEASURES)}")
+        self.exchange_measure, self.exchange_counts_terrain = exchange_measure, exchange_counts_terrain
         # a hexside combined with the hex's terrain: the same as on top of it when every effect adds up
         self._with_terrain = hexside_combination == "with-terrain" and self._combination != "cumulative"
         # what depends on the rulebook alone, by the names asked
@@ -720,37 +769,43 @@ class CombatEngine:
         defense: Exact = 0
         for unit in ctx.defenders:
             defense += unit.defense if plain_defense else self._unit_strength(ctx, unit, "defense", steps)
-        if self.terrain is not None:
-            multiplier = ctx.defense_factor
-            if multiplier is None:
-                raise _Prohibited(f"attacking into {ctx.defender_terrain.name} is prohibited")
-            combined = ctx.with_terrain
-            if combined is not None:     # the hex and the hexsides crossed as one, not cumulative
-                result = _multiplier(combined, "defender")
-                parts = [(ctx.defender_terrain.name, multiplier)] + [
-                    (row.name, _multiplier(row.combat, "defender")) for row in ctx.crossed]
-                how = self._not_cumulative(parts, Fraction(1), result, lambda v: f"x{v}")
-                if steps is not None and how is not None:
-                    names = " and ".join([ctx.defender_terrain.name] + [self._crossing(r) for r in ctx.crossed])
-                    steps.append(f"defense {defense} x {result} for {names}: {how}{self._cite(self.terrain_rules)}"
-                                 f"{self._cite_parameter('combat.hexside_combination')}")
-                elif steps is not None and result != 1:
-                    named = next(n for n, v in parts if v != 1)
-                    label = next((self._crossing(r) for r in ctx.crossed if r.name == named), named)
-                    steps.append(f"defense {defense} x {result} for {label}{self._cite(self.terrain_rules)}")
-                return simplest(attack), simplest(defense * result)
-            if multiplier != 1:
+        return simplest(attack), simplest(self._terrain_defense(ctx, defense, steps))
+
+    def _terrain_defense(self, ctx: Context, defense: Exact, steps: list[str] | None) -> Exact:
+        """`defense` times the defender's terrain and the hexsides crossed (as one, where
+        `combat.hexside_combination = with-terrain` says so)."""
+        if self.terrain is None:
+            return defense
+        multiplier = ctx.defense_factor
+        if multiplier is None:
+            raise _Prohibited(f"attacking into {ctx.defender_terrain.name} is prohibited")
+        combined = ctx.with_terrain
+        if combined is not None:     # the hex and the hexsides crossed as one, not cumulative
+            result = _multiplier(combined, "defender")
+            parts = [(ctx.defender_terrain.name, multiplier)] + [
+                (row.name, _multiplier(row.combat, "defender")) for row in ctx.crossed]
+            how = self._not_cumulative(parts, Fraction(1), result, lambda v: f"x{v}")
+            if steps is not None and how is not None:
+                names = " and ".join([ctx.defender_terrain.name] + [self._crossing(r) for r in ctx.crossed])
+                steps.append(f"defense {defense} x {result} for {names}: {how}{self._cite(self.terrain_rules)}"
+                             f"{self._cite_parameter('combat.hexside_combination')}")
+            elif steps is not None and result != 1:
+                named = next(n for n, v in parts if v != 1)
+                label = next((self._crossing(r) for r in ctx.crossed if r.name == named), named)
+                steps.append(f"defense {defense} x {result} for {label}{self._cite(self.terrain_rules)}")
+            return defense * result
+        if multiplier != 1:
+            if steps is not None:
+                steps.append(f"defense {defense} x {multiplier} for {ctx.defender_terrain.name}"
+                             f"{self._cite(self.terrain_rules)}")
+            defense *= multiplier
+        for row in ctx.crossed:      # a hexside's defender multiplier, as its crossing says
+            if row.combat.defender is not None and row.combat.defender != 1:
                 if steps is not None:
-                    steps.append(f"defense {defense} x {multiplier} for {ctx.defender_terrain.name}"
+                    steps.append(f"defense {defense} x {row.combat.defender} for {self._crossing(row)}"
                                  f"{self._cite(self.terrain_rules)}")
-                defense *= multiplier
-            for row in ctx.crossed:      # a hexside's defender multiplier, as its crossing says
-                if row.combat.defender is not None and row.combat.defender != 1:
-                    if steps is not None:
-                        steps.append(f"defense {defense} x {row.combat.defender} for {self._crossing(row)}"
-                                     f"{self._cite(self.terrain_rules)}")
-                    defense *= row.combat.defender
-        return simplest(attack), simplest(defense)
+                defense *= row.combat.defender
+        return defense
 
     # -- column shifts ------------------------------------------------------------
     def column_shifts(self, ctx: Context) -> tuple[int, tuple[Contribution, ...]]:
@@ -988,7 +1043,7 @@ class CombatEngine:
                              + ("the attack is not allowed" if result.not_allowed else "no roll")
                              + self._cite(self.table_rules))
             return Resolution(result, odds_text, column, attack, defense, shift, shifts, (0, 0), modifiers,
-                              total, line, explain, refused=refused)
+                              total, line, explain, refused=refused, exchange=self._exchange(ctx, result, steps))
         if steps is not None:
             steps.append(f"column {column}" + (f" (shifted {shift:+d})" if shift else "") + self._cite(self.table_rules))
         if table.attacker is None:
@@ -1024,7 +1079,74 @@ class CombatEngine:
                 steps.append(f"result {result.text}, the table's {ctx.result.text} adjusted"
                              + (f" [{' '.join(cited)}]" if cited else ""))
         return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
-                          modifiers, total, line, explain)
+                          modifiers, total, line, explain, exchange=self._exchange(ctx, result, steps))
+
+    # -- an exchange (combat.exchange_measure) ---------------------------------------
+    def _exchange(self, ctx: Context, result: Result, steps: list[str] | None) -> Exchange | None:
+        """What an exchange costs the attacker, where the result says `exchange` and the rulebook says how it is
+        counted: the defender's steps, units or defense factors, met by attacking units that may pay it."""
+        measure = self.exchange_measure
+        if not result.exchange or measure is None or result.not_allowed:
+            return None
+        cite = self._cite_parameter("combat.exchange_measure")
+        defenders = ctx.defenders
+        if measure == "steps":
+            loss: Exact = sum((u.steps for u in defenders), 0)
+            said = f"{loss} step{'s' * (loss != 1)}"
+        elif measure == "units":
+            loss = len(defenders)
+            said = f"{loss} unit{'s' * (loss != 1)}"
+        else:
+            printed: Exact = sum((u.defense for u in defenders), 0)
+            loss = printed
+            said = f"defense factors {' + '.join(str(u.defense) for u in defenders) or '0'}"
+            said += f" = {printed}" if len(defenders) > 1 else ""
+        if steps is not None:
+            steps.append(f"exchange: the defender loses every unit, {said}{cite}")
+        if measure == "factors":
+            counted = simplest(self._terrain_defense(ctx, loss, None))
+            if self.exchange_counts_terrain:
+                loss = counted
+                if steps is not None:
+                    steps.append(f"the defender's factors count as its terrain multiplies them: {printed}"
+                                 + (f" x {simplest(Fraction(counted) / Fraction(printed))}" if printed else "")
+                                 + f" = {counted}{self._cite_parameter('combat.exchange_counts_terrain')}")
+            elif counted != printed and steps is not None:
+                steps.append(f"the defender's factors count as printed, {printed}, not as its terrain multiplies "
+                             f"them ({counted}){self._cite_parameter('combat.exchange_counts_terrain')}")
+        attackers = [(ctx.combat.attacking_hexes[i].name or f"hex {i + 1}", u)
+                     for i, hex_ in enumerate(ctx.attacking_hexes) for u in hex_.units]
+        exempt = [(where, u) for where, u in attackers if u.is_(EXCHANGE_EXEMPT)]
+        payers = [(where, u) for where, u in attackers if not u.is_(EXCHANGE_EXEMPT)]
+        if exempt and steps is not None:
+            steps.append(f"{', '.join(self._payer(w, u) for w, u in exempt)} never pay{'s' * (len(exempt) == 1)} "
+                         f"an exchange ({EXCHANGE_EXEMPT})")
+        worth: Callable[[BoundUnit], Exact] = {"steps": lambda u: u.steps, "units": lambda u: 1,
+                                                 "factors": lambda u: u.attack}[measure]
+        available: Exact = sum((worth(u) for _, u in payers), 0)
+        word = {"steps": "step", "units": "unit", "factors": "attack factor"}[measure] + "s" * (loss != 1)
+        if available < loss:
+            chosen, short = payers, True
+            if steps is not None:
+                steps.append(f"the attacker loses at least {loss} {word}; the units that may pay it have "
+                             f"{available}: all of them are lost{cite}")
+        elif measure == "factors":
+            picked = _least_cover([worth(u) for _, u in payers], loss)
+            chosen, short = [payers[i] for i in picked], False
+            if steps is not None:
+                least = ", ".join(self._payer(w, u) for w, u in chosen) or "none"
+                steps.append(f"the attacker loses units of at least {loss} printed attack factors; losing the "
+                             f"fewest: {least} ({sum((worth(u) for _, u in chosen), 0)}){cite}")
+        else:
+            chosen, short = [], False
+            if steps is not None:
+                steps.append(f"the attacker loses at least {loss} {word}, of the units that attacked{cite}")
+        return Exchange(measure, simplest(loss), tuple(u.unit for _, u in payers), tuple(u.unit for _, u in chosen),
+                        simplest(sum((worth(u) for _, u in chosen), 0)), short)
+
+    @staticmethod
+    def _payer(where: str, unit: BoundUnit) -> str:
+        return f"{unit.type or 'unit'} {unit.attack} from {where}"
 
     def adjust(self, ctx: Context, result: Result) -> tuple[Result, tuple[Contribution, ...]]:
         """Apply the result adjustments, each judged against the result as read from the table."""

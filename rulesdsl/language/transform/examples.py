@@ -483,7 +483,7 @@ class ExampleBuilder(Builder):
         for key, value, token in items:
             if key in found:
                 raise RulesError([Diagnostic(f"'{key.replace('_', ' ')}' is given twice", self._text(token).span,
-                                             hint="give each of odds, column, roll and result once")])
+                                             hint="give each of odds, column, roll, result and exchange once")])
             found[key] = value
         if isinstance(found.get("roll"), tuple):      # the dice apart (their sum is what the table reads)
             found["dice"] = found.pop("roll")
@@ -511,3 +511,6 @@ class ExampleBuilder(Builder):
 
     def combat_outcome(self, items: list[Any]) -> Any:
         return ("outcome", self._text(items[0]), items[0])
+
+    def combat_exchange(self, items: list[Any]) -> Any:
+        return ("exchange", self._number(items[0]), items[0])
