@@ -4,7 +4,8 @@ repository, built and run with a non-editable install of rulesdsl (the `installe
 - Kursk Salient: a 1d6 odds table whose attacks above the table eliminate the defender with no roll, and
   below it are not allowed when voluntary, an attacker elimination when forced; the winner picks retreats.
 - Breakout: a differential table (attack minus defense) whose defender's terrain picks the line of headings.
-- Ford Crossing: a hexside's doubling that does not add to the hex's (the defender's best alone counts).
+- Ford Crossing: a hexside's doubling that does not add to the hex's (the defender's best alone counts), and
+  exchanges paid in printed attack factors against the defense as the terrain counts it (headquarters exempt).
 
 Each builds; `resolve_combat` answers every printed cell and every off-table case as the rulebook prints it;
 the card says the game's own rules and nothing a game of another series would say."""
@@ -318,13 +319,17 @@ sequence of play [1.0] {
 
 rule 7.0 "Combat" {
   summary "Terrain effects are not cumulative: a defender in rough behind a ford is doubled once, not twice."
+  note "In an exchange the attacker loses units whose printed attack factors reach the defender's defense as its terrain counts it; headquarters never pay."
   combat.terrain_combination = defender-best
   combat.hexside_combination = with-terrain
   combat.below_table = AE
+  combat.exchange_measure = factors
+  combat.exchange_counts_terrain = yes
 }
 
 unit types [7.0] {
   infantry
+  hq        exchange-exempt
 }
 
 terrain effects chart "Terrain" [7.0] {
@@ -360,6 +365,7 @@ example "A ford into rough doubles once" [7.0] {
   unit a north 8-8-4 at 2.02 type infantry
   unit b south 2-2-4 at 3.02 type infantry
   expect combat a on 3.02 odds 2:1 column 2:1 roll 1 result DR
+  expect combat a on 3.02 roll 3 result EX exchange 4
 }
 
 labels fr "Français" {
@@ -373,9 +379,23 @@ labels fr "Français" {
   terrain.clear      "Terrain dégagé"
   terrain.rough      "Terrain accidenté"
   terrain.ford       "Gué"
+  type.hq            "QG"
   title.terrain      "Terrain"
   title.results      "Résultats des combats"
 }
+'''
+
+
+EXCHANGE = r'''
+from generated import ford
+from rulesdsl.runtime import AttackingHex, Combat, Unit
+attackers = (Unit(type="infantry", attack=4), Unit(type="infantry", attack=4), Unit(type="hq", attack=2))
+combat = Combat(attacking_hexes=(AttackingHex(units=attackers, hexsides=("ford",)),),
+                defenders=(Unit(type="infantry", defense=2),), defender_terrain="rough")
+r = ford.resolve_combat(combat, 3)
+e = r.exchange
+print(r.odds, r.result.text, e.measure, e.loss, ",".join(f"{u.type}/{u.attack}" for u in e.payers),
+      ",".join(f"{u.type}/{u.attack}" for u in e.chosen), e.lost)
 '''
 
 
@@ -392,6 +412,12 @@ def test_ford_doubles_a_defender_once_in_rough_behind_a_ford(installed, tmp_path
     answers = _resolve(folder, env, installed, "ford", cases + below)
     assert answers[:len(cases)] == expected
     assert answers[len(cases):] == [["1:2", None, "AE", False]]     # 3 against 4, down for the defender
+    exchange = subprocess.run([str(installed / "python"), "-c", EXCHANGE], cwd=folder, env=env, capture_output=True,
+                              text=True)
+    assert exchange.returncode == 0, exchange.stderr
+    # 4 + 4 + hq 2 against 2 in rough behind the ford: 10 to 4 (doubled once), 2:1; a 3 is EX, and the attacker
+    # owes 4 factors (the defense as the terrain counts it, once), paid by one infantry: the hq never pays
+    assert exchange.stdout.split() == ["2:1", "EX", "factors", "4", "infantry/4,infantry/4", "infantry/4", "4"]
     english, french = _card(folder, "ford", "en"), _card(folder, "ford", "fr")
     assert "not cumulative" in english.lower() or "does not add" in english.lower(), english[-3000:]
     assert "Pas encore traduit" not in french
