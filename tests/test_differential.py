@@ -266,3 +266,10 @@ def test_a_forced_attack_below_a_differential_table_has_its_own_result(project, 
     assert forced.column is None and forced.result.text == "AE"
     assert any(s.startswith("a forced attack: below the table it reads AE where a voluntary one reads AR")
                for s in forced.derivation)
+
+
+def test_a_chart_keyed_by_signed_ranges_is_looked_up_by_number():
+    from rulesdsl.runtime.tables import LookupTable
+    chart = LookupTable("rally", "difference", ("..-7", "-6..-5", "-4..+4", "+5.."), {"": (0, 1, 2, 3)})
+    assert [chart(d) for d in (-30, -7, -6, -5, 0, 4, 5, 99)] == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert chart("-6..-5") == 1

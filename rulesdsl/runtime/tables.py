@@ -310,8 +310,8 @@ TableKey = int | float | Fraction | str
 class LookupTable:
     """A chart read by one key (`columns` only) or by a row key and a column key.
 
-    Labels are values ('1', 'open'), ranges ('2-3') or open ranges ('3+', '2-');
-    a number finds the label whose range holds it.
+    Labels are values ('1', 'open'), ranges ('2-3', or signed: '-6..-5') or open ranges ('3+', '2-',
+    '+12..', '..-7'); a number finds the label whose range holds it.
     """
 
     name: str
@@ -327,8 +327,9 @@ class LookupTable:
         if isinstance(key, (int, float, Fraction)) and not isinstance(key, bool):
             value = exact(key)
             for index, label in enumerate(labels):
+                found = parse_difference(label) if ".." in label else None    # -6..-5, +12.., ..-7
                 try:
-                    low, high = roll_range(label)
+                    low, high = found if found is not None else roll_range(label)
                 except ValueError:
                     continue
                 if low <= value <= high:
