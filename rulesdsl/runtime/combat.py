@@ -1121,8 +1121,10 @@ class CombatEngine:
         if exempt and steps is not None:
             steps.append(f"{', '.join(self._payer(w, u) for w, u in exempt)} never pay{'s' * (len(exempt) == 1)} "
                          f"an exchange ({EXCHANGE_EXEMPT})")
-        worth: Callable[[BoundUnit], Exact] = {"steps": lambda u: u.steps, "units": lambda u: 1,
-                                                 "factors": lambda u: u.attack}[measure]
+        def worth(unit: BoundUnit) -> Exact:
+            """What a unit pays toward the exchange, in its measure."""
+            return unit.steps if measure == "steps" else 1 if measure == "units" else unit.attack
+
         available: Exact = sum((worth(u) for _, u in payers), 0)
         word = {"steps": "step", "units": "unit", "factors": "attack factor"}[measure] + "s" * (loss != 1)
         if available < loss:

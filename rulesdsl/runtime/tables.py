@@ -106,14 +106,16 @@ class CombatResultsTable:
                 raise ValueError(f"not a difference column: {label!r}")
             ranges.append(found)
         object.__setattr__(self, "_ratios", ratios)
-        object.__setattr__(self, "_ranges", tuple(ranges))
+        kept: tuple[tuple[int, int], ...] = tuple(ranges)
+        object.__setattr__(self, "_ranges", kept)
         object.__setattr__(self, "_index", RowIndex(self.rows))
         read: dict[str, Result] = {}
         lines: dict[str, CombatResultsTable] = {}
         columns: dict[tuple[object, ...], str | None] = {}
         object.__setattr__(self, "_read", read)
         object.__setattr__(self, "_lines", lines)
-        object.__setattr__(self, "_forced", [])
+        forced: list[CombatResultsTable] = []
+        object.__setattr__(self, "_forced", forced)
         object.__setattr__(self, "_columns", columns)
 
     def line(self, name: str) -> CombatResultsTable:
