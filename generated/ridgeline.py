@@ -37,6 +37,7 @@ from rulesdsl.runtime import (
     RuleEntry,
     Terrain,
     TerrainEffectsChart,
+    TurnSet,
     # types, for the annotations
     BoundHex,
     BoundTerrain,
@@ -1439,6 +1440,11 @@ def odds(attack: Number, defense: Number) -> str:
 # ---------------------------------------------------------------------------
 # Sequence of play (4.0, 4.1)
 # ---------------------------------------------------------------------------
+# The game turns the sequence of play names (`turns night 3 6 9 12`): the phases that happen, or are
+# skipped, on them say so (Phase.on(turn)).
+TURN_SETS: MappingProxyType[str, TurnSet] = _rt.frozen_mapping((
+))
+
 # The player turn every side plays.
 PLAYER_TURN_PHASES: tuple[Phase, ...] = (
     Phase('supply', rules=('4.3', '11.0', '11.4', '11.2.6'), activities=('supply-check', 'air-sea-supply', 'surrender'), note='both sides check supply'),
@@ -1465,6 +1471,18 @@ GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
     PlayerTurn('second', PLAYER_TURNS['second']),
     Phase('end-of-turn', rules=('4.1', '4.4'), activities=('turn-marker',)),
 )
+
+
+def game_turn(turn: int) -> tuple[PlayerTurn | Phase, ...]:
+    """Game turn `turn` (1 the first) as played: GAME_TURN less the phases that turn skips, each player
+    turn with only the phases it has then."""
+    return _rt.game_turn_on(GAME_TURN, turn)
+
+
+def phases(turn: int, player_turn: str | None = None) -> tuple[Phase, ...]:
+    """The phases game turn `turn` (1 the first) has, in order: those of `player_turn` (a name of
+    PLAYER_TURNS), or, with none, every phase of the game turn, each player turn's in its place."""
+    return _rt.phases_on(GAME_TURN, PLAYER_TURNS, turn, player_turn)
 
 
 # ---------------------------------------------------------------------------

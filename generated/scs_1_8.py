@@ -35,6 +35,7 @@ from rulesdsl.runtime import (
     RuleEntry,
     Terrain,
     TerrainEffectsChart,
+    TurnSet,
     # types, for the annotations
     BoundHex,
     BoundTerrain,
@@ -1544,6 +1545,11 @@ def odds(attack: Number, defense: Number) -> str:
 # ---------------------------------------------------------------------------
 # Sequence of play (1.0)
 # ---------------------------------------------------------------------------
+# The game turns the sequence of play names (`turns night 3 6 9 12`): the phases that happen, or are
+# skipped, on them say so (Phase.on(turn)).
+TURN_SETS: MappingProxyType[str, TurnSet] = _rt.frozen_mapping((
+))
+
 # The player turn every side plays.
 PLAYER_TURN_PHASES: tuple[Phase, ...] = (
     Phase('movement', rules=('3.0', '5.0', '6.0'), activities=('reinforcement', 'movement', 'overrun')),
@@ -1567,6 +1573,18 @@ GAME_TURN: tuple[PlayerTurn | Phase, ...] = (
     PlayerTurn('second', PLAYER_TURNS['second']),
     Phase('end-of-turn', rules=('1.0', 'map'), activities=('turn-marker',)),
 )
+
+
+def game_turn(turn: int) -> tuple[PlayerTurn | Phase, ...]:
+    """Game turn `turn` (1 the first) as played: GAME_TURN less the phases that turn skips, each player
+    turn with only the phases it has then."""
+    return _rt.game_turn_on(GAME_TURN, turn)
+
+
+def phases(turn: int, player_turn: str | None = None) -> tuple[Phase, ...]:
+    """The phases game turn `turn` (1 the first) has, in order: those of `player_turn` (a name of
+    PLAYER_TURNS), or, with none, every phase of the game turn, each player turn's in its place."""
+    return _rt.phases_on(GAME_TURN, PLAYER_TURNS, turn, player_turn)
 
 
 # ---------------------------------------------------------------------------

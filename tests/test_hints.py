@@ -41,6 +41,8 @@ NOT_MECHANICAL = {
     r"^name the retreating units, then how many hexes": "the retreat comes from the printed example",
     r"^give the roll before the result": "the roll comes from the printed example",
     r"^like: attacker retreats 1 defender retreats 0": "which side retreats how far is the result's to say",
+    r"^write '[0-9]+\+' for turn [0-9]+ and every later one, or '1-":
+        "whether the turns run on to the game's end or stop there is the printed rules' to say",
 }
 
 # Hints that describe the problem or point elsewhere, without proposing text to write.

@@ -97,7 +97,7 @@ def test_a_labels_file_holds_only_labels_of_any_kind_of_statement():
 # ---- the walk --------------------------------------------------------------------------
 # what no shipped rulebook writes: a quoted value, a second summary, a repeated shift in a cell, declared
 # result codes, a TEC DRM and an all-across hexside, single TEC cells (an amendment's; validate reports
-# them here), roads whose cost depends on the terrain entered
+# them here), roads whose cost depends on the terrain entered, a turn set and phases on some game turns only
 ODD = """game odd "Odd" version "1" extends base
 
 parameters "Odd words" [1.0] {
@@ -125,6 +125,14 @@ terrain effects chart {
 
 column shifts max 2 per side {
   surprise 1
+}
+
+amend sequence of play {
+  turns night  3 6 9+
+  player turn {
+    movement  [2.1a 3.1e]  movement, overrun  on turns 2-4  "late"
+    combat    [7.4]        combat             not on night
+  }
 }
 
 result codes "Legend" [1.0] family steps-first {

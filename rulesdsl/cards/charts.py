@@ -172,6 +172,8 @@ _CHROME = [
     "side.attacker", "side.defender", "side.both", "stacking.text", "modifiers.cap", "shifts.per-side",
     "player-turn", "side-turn", "heading.factors", "heading.adjustments", "column.factor", "column.multiplies",
     "column.result", "column.change", "heading.own",
+    "sequence.not-on-set", "sequence.only-on-set", "sequence.not-on-turn", "sequence.not-on-turns",
+    "sequence.only-on-turn", "sequence.only-on-turns", "sequence.from-turn", "sequence.later",
 ]
 
 
@@ -220,6 +222,7 @@ def _sequence(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
 
     by_side = any(block.side is not None for block in node.blocks)
     sequence = resolved.sequence
+    turn_sets = {s.name.value: s for s in node.turn_sets}
     for block in node.blocks:
         phases: list[dict[str, Any]] = []
         turn = f"{block.kind.value} turn" + (f" {block.side.value}" if block.side is not None else "")
@@ -232,7 +235,8 @@ def _sequence(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
                 entry = {"slot": False, "name": t.name("phase", item.name.value), "own": own,
                          "cites": row_cites(item.cites),
                          "activities": [t.name("activity", a.value) for a in item.activities],
-                         "note": t(f"note.{item.name.value}", item.note.value) if item.note else None}
+                         "note": t(f"note.{item.name.value}", item.note.value) if item.note else None,
+                         "turns": wording.phase_turns(item.turns, turn_sets, t) if item.turns else None}
             phases.append(entry)
         if block.kind.value == "game":
             out["game_turn"].extend(phases)

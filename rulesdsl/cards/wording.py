@@ -26,15 +26,16 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Callable, assert_never
+from typing import Callable, Mapping, assert_never
 
 from babel import Locale
 from babel.numbers import format_decimal, format_percent
 
-from rulesdsl.cards.labeler import Label, Labeler, fraction
+from rulesdsl.cards.labeler import Label, Labeler, filled, fraction
 from rulesdsl.model import ir
 from rulesdsl.model.context import HEX_ATTRIBUTES, NUMERIC, RESULT_FIELDS, ROOT, TERRAIN_ATTRIBUTES, UNIT_ATTRIBUTES
 from rulesdsl.runtime.model import Quantity
+from rulesdsl.runtime.notation import parse_turns
 
 
 # ---- numbers by locale ---------------------------------------------------------------
@@ -518,3 +519,23 @@ def with_condition(value: Label, condition: ir.Expr, t: Labeler, resolved: ir.Re
     """'1 right, when ...': a value and the condition it applies under."""
     say = _Say(t, resolved)
     return _finish(say.fill("words.shift-when", x=value, y=say.np(condition)), t.lang)
+
+
+def phase_turns(turns: ir.PhaseTurns, sets: Mapping[str, ir.TurnSet], t: Labeler) -> Label:
+    """The game turns a phase happens on, in players' words: 'not on night turns (3, 6, 9, 12)', 'from turn 2
+    on', 'only on turns 1, 5–8'.  A set's name is its label `turns.<name>`, else its words."""
+    written = sets[turns.set.value].turns if turns.set is not None and turns.set.value in sets else turns.turns
+    spans = tuple(span for span in (parse_turns(text.value) for text in written) if span is not None)
+    parts = [filled(t("sequence.later"), turn=str(first)) if last is None else
+             Label(str(first) if first == last else f"{first}\u2013{last}") for first, last in spans]
+    listed = Label(", ".join(p.text for p in parts), any(p.fallback for p in parts))
+    side = "not" if turns.negated else "only"
+    if turns.set is not None:
+        name = t(f"turns.{turns.set.value}", turns.set.value.replace("-", " ").replace("_", " "))
+        said = filled(t(f"sequence.{side}-on-set"), name=name, turns=listed)
+    elif not turns.negated and len(spans) == 1 and spans[0][1] is None:
+        said = filled(t("sequence.from-turn"), turn=str(spans[0][0]))
+    else:
+        one = len(spans) == 1 and spans[0][0] == spans[0][1]
+        said = filled(t(f"sequence.{side}-on-{'turn' if one else 'turns'}"), turns=listed)
+    return _finish(said, t.lang)

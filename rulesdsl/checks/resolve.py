@@ -13,7 +13,8 @@ from fractions import Fraction
 from typing import Any, Collection, Mapping
 
 from rulesdsl.model import codes as result_codes, ir
-from rulesdsl.model.catalogue import example_setting, movement_text, unit_text, vocabulary as declared_vocabulary
+from rulesdsl.model.catalogue import (example_setting, movement_text, phase_turns_text, unit_text,
+                                      vocabulary as declared_vocabulary)
 from rulesdsl.errors import Diagnostic, Span, suggest, suggester
 from rulesdsl.model.context import ROOT
 from rulesdsl.checks.expressions import Checker, numeric_values
@@ -21,7 +22,7 @@ from rulesdsl.checks.situations import check_situation, terrain_problems
 from rulesdsl.runtime.model import Quantity
 from rulesdsl.runtime.notation import odds_ratio, parse_odds
 from rulesdsl.checks.validate import (PARAMETER_RESULT_HINT, RESULT_HINTS, _shown, favours_defender, reads_own_codes, result_cells,
-                                      road_cost_problems, rounding_threshold, typed_value)
+                                      road_cost_problems, rounding_threshold, typed_value, undeclared_turn_set)
 from rulesdsl.model.walk import walk
 
 # How each kind of statement is resolved against the rulebooks a rulebook extends
@@ -856,6 +857,18 @@ def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.Sequ
     phase, and the order, as inherited."""
     blocks = list(inherited.node.blocks)
     new: list[ir.Amended] = []
+    # a turn set listed replaces the inherited one of its name, or is added after them
+    turn_sets = {s.name.value: s for s in inherited.node.turn_sets}
+    for turn_set in sequence.turn_sets:
+        name = turn_set.name.value
+        key = f"turn sets: {name}"
+        old = turn_sets.get(name)
+        if old is not None and old.turns == turn_set.turns:
+            problems.append(_nothing_changes(f"turn set '{name}'", inherited, key, "the same turns", turn_set.span))
+            continue
+        turn_sets[name] = turn_set
+        new.append(ir.Amended(key=key, text=" ".join([name, *(t.value for t in turn_set.turns)]), origin=origin,
+                              span=turn_set.span))
     for block in sequence.blocks:
         kind = block.kind.value
         side = block.side.value if block.side is not None else None
@@ -871,6 +884,9 @@ def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.Sequ
             if not isinstance(item, ir.Phase):
                 continue  # reported by validate
             name = item.name.value
+            missing = None if item.turns is None else undeclared_turn_set(item.turns, name, turn_sets)
+            if missing is not None:
+                problems.append(missing)
             if name not in where:
                 problems.append(Diagnostic(
                     f"the {turn} of {inherited.origin} has no phase '{name}'", item.name.span,
@@ -884,10 +900,12 @@ def _amend_sequence(sequence: ir.SequenceOfPlay, inherited: ir.Effective[ir.Sequ
             items[where[name]] = item
             activities = ", ".join(a.value for a in item.activities)
             cites = " ".join(c.value for c in item.cites)
-            new.append(ir.Amended(key=key, text=f"{name} [{cites}] {activities}".replace(" [] ", " ").strip(),
+            turns = "" if item.turns is None else " " + phase_turns_text(item.turns)
+            new.append(ir.Amended(key=key, text=f"{name} [{cites}] {activities}{turns}".replace(" [] ", " ").strip(),
                                   origin=origin, span=item.span))
         blocks[index] = dataclasses.replace(blocks[index], items=tuple(items))
-    return _amended(inherited, dataclasses.replace(inherited.node, blocks=tuple(blocks)), new)
+    node = dataclasses.replace(inherited.node, blocks=tuple(blocks), turn_sets=tuple(turn_sets.values()))
+    return _amended(inherited, node, new)
 
 
 def _no_such_turn(block: ir.TurnBlock, blocks: list[ir.TurnBlock], origin: str) -> Diagnostic:

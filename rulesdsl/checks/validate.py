@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 from rulesdsl.model import codes as result_codes, ir
 from rulesdsl.language.limits import MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
 from rulesdsl.model.catalogue import (ACTIVITIES, CARD_MAX_SIDES, CARD_PAPERS, CARD_PATTERNS, CARD_REMINDERS, UNIT_SPELLINGS, UNITS, unknown_parameter, unit_text)
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.runtime.model import PLURALS
-from rulesdsl.runtime.notation import NOTATIONS, OPEN_DIFFERENCE, parse_difference, parse_odds
+from rulesdsl.runtime.notation import NOTATIONS, OPEN_DIFFERENCE, parse_difference, parse_odds, parse_turns
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
 from rulesdsl.checks.schema import check_schema
 from rulesdsl.checks.situations import check_example
@@ -407,8 +407,78 @@ def _is_terrain_shift(expr: ir.Expr) -> bool:
 
 
 # ---- sequence of play -------------------------------------------------------
-def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
+def turns_problems(turns: tuple[ir.Text, ...], what: str) -> list[Diagnostic]:
+    """Game turns as written (`turns night 3 6 9 12`, `on turns 2+`): each a turn from 1, a range that runs
+    forwards, or a turn and every later one (11+); no turn twice in `what`."""
     out = []
+    seen: list[tuple[int, int | None, ir.Text]] = []
+    for text in turns:
+        written = text.value
+        span = parse_turns(written)
+        if span is None:
+            if written.endswith("-"):
+                start = written[:-1]
+                out.append(Diagnostic(f"'{written}' is no range of game turns: a range has both ends", text.span,
+                                      f"write '{start}+' for turn {start} and every later one, or "
+                                      f"'1-{start}' for the turns up to {start}"))
+            elif re.fullmatch(r"0+(?:[-+].*)?", written) or re.fullmatch(r"[0-9]+-0+", written):
+                out.append(Diagnostic(f"'{written}' names turn 0: game turns count from 1", text.span,
+                                      "the first game turn is turn 1"))
+            elif re.fullmatch(r"[0-9]+-[0-9]+", written):
+                low, high = written.split("-")
+                out.append(Diagnostic(f"the turns '{written}' run backwards", text.span,
+                                      f"write the first turn first: {int(high)}-{int(low)}"))
+            else:
+                out.append(Diagnostic(f"'{written}' is not a game turn", text.span,
+                                      "write a turn (3), a range (5-8), or a turn and every later one (11+)"))
+            continue
+        first, last = span
+        end = last if last is not None else float("inf")
+        clash = next((other for a, b, other in seen
+                      if max(a, first) <= min(b if b is not None else float("inf"), end)), None)
+        if clash is not None:
+            out.append(Diagnostic(f"'{written}' repeats a turn of '{clash.value}' in {what}", text.span,
+                                  f"'{clash.value}' is at column {clash.span.column}; list each turn once"))
+        seen.append((first, last, text))
+    return out
+
+
+def undeclared_turn_set(turns: ir.PhaseTurns, phase: str, declared: Collection[str]) -> Diagnostic | None:
+    """`not on night` where the sequence of play declares no turn set 'night'."""
+    if turns.set is None or turns.set.value in declared:
+        return None
+    name = turns.set.value
+    return Diagnostic(f"phase '{phase}' names the turn set '{name}', which the sequence of play does not declare",
+                      turns.set.span,
+                      suggest(name, declared) or
+                      (f"the turn sets are {', '.join(repr(d) for d in declared)}; or declare it: "
+                       f"turns {name} 3 6 9" if declared else
+                       f"declare it in the sequence of play, before the turns: turns {name} 3 6 9"))
+
+
+def _turn_sets(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    declared: dict[str, ir.TurnSet] = {}
+    for turn_set in sequence.turn_sets:
+        first = declared.get(turn_set.name.value)
+        if first is not None:
+            out.append(Diagnostic(f"turn set '{turn_set.name.value}' is declared twice", turn_set.name.span,
+                                  f"the first is at line {first.span.line}"))
+        declared.setdefault(turn_set.name.value, turn_set)
+        out += turns_problems(turn_set.turns, f"turn set '{turn_set.name.value}'")
+    for block in sequence.blocks:
+        for item in block.items:
+            if not isinstance(item, ir.Phase) or item.turns is None:
+                continue
+            out += turns_problems(item.turns.turns, f"the turns of phase '{item.name.value}'")
+            missing = None if sequence.amend else undeclared_turn_set(item.turns, item.name.value, declared)
+            if missing is not None:     # an amendment's phase may name a set of the inherited sequence (resolve)
+                out.append(missing)
+    return out
+
+
+def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
+    out = _turn_sets(sequence)
     kinds: dict[str, ir.TurnBlock] = {}
     sides: dict[str, ir.TurnBlock] = {}      # `player turn german { ... }`, by side
     for block in sequence.blocks:

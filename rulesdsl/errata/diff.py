@@ -26,8 +26,8 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, assert_never, get_args
 
 from rulesdsl.model import ir
-from rulesdsl.model.catalogue import (ACTIVITIES, UNIT_SPELLINGS, movement_text, parameter_text, unit_text,
-                                      vocabulary)
+from rulesdsl.model.catalogue import (ACTIVITIES, UNIT_SPELLINGS, movement_text, parameter_text, phase_turns_text,
+                                      unit_text, vocabulary)
 from rulesdsl.model.codes import clause_text, family
 from rulesdsl.checks.resolve import BY_ID, BY_NAME, LAYERED, MERGED, RESOLUTION, rule_order
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
@@ -177,7 +177,8 @@ def _combat(cell: ir.CombatCell) -> str:
 _SHOWN: dict[type, Callable[[Any], str]] = {
     ir.Text: lambda n: n.value, ir.Quoted: lambda n: f'"{n.value}"', ir.Parameter: parameter_text,
     ir.MovementCell: movement_text, ir.CombatCell: _combat, ir.Definition: _definition,
-    ir.CodeClause: clause_text,
+    ir.CodeClause: clause_text, ir.PhaseTurns: phase_turns_text,
+    ir.TurnSet: lambda n: " ".join([n.name.value, *(t.value for t in n.turns)]),
     **{kind: expression_text for kind in get_args(ir.Expr)},
 }
 
@@ -254,8 +255,10 @@ def _sequence_snapshot(blocks: list[ir.SequenceOfPlay]) -> dict[str, Any]:
     # "german: movement"
     snap: dict[str, Any] = {"phases": [], "game_turn": [], "sides": {}, "phase_detail": {}, "chart": {}}
     for sequence in blocks[:1]:
-        snap["chart"] = _record(sequence, "blocks")
+        snap["chart"] = _record(sequence, "blocks", "turn_sets")
         snap["chart"]["turns"] = ", ".join(block.kind.value for block in sequence.blocks)
+        for turn_set in sequence.turn_sets:     # `turns night 3 6 9 12`: each set a field of the chart
+            snap["chart"][f"turn set {turn_set.name.value}"] = " ".join(t.value for t in turn_set.turns)
         for block in sequence.blocks:
             for item in block.items:
                 if isinstance(item, ir.PlayerTurnSlot):
@@ -678,8 +681,8 @@ def _position(names: list[str], name: str) -> str:
 def _sequence(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     changes = []
     heading = "Sequence of play"
-    for field, value in old["chart"].items():
-        other = new["chart"].get(field, "")
+    for field in dict.fromkeys([*old["chart"], *new["chart"]]):     # a turn set only one of them declares
+        value, other = old["chart"].get(field, ""), new["chart"].get(field, "")
         if value != other:
             changes.append(Change("sequence", heading, "changed", field, value or "(none)", other or "(none)"))
     lists = [(old["phases"], new["phases"], "player turn phase", heading, ""),

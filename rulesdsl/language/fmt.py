@@ -137,6 +137,8 @@ def _cells(line: _Line) -> list[str] | None:
         return tokens[:2] + [" ".join(tokens[2:])] if len(tokens) > 2 else tokens
     if kind in ("shifts", "unit-types", "cases", "codes"):
         return [tokens[0], " ".join(tokens[1:])] if len(tokens) > 1 else tokens
+    if kind == "sequence":     # turns night  3 6 9 12
+        return [" ".join(tokens[:2]), " ".join(tokens[2:])] if tokens[0] == "turns" and len(tokens) > 2 else None
     if kind == "phases":
         if tokens[:2] == ["player", "turn"]:
             return None
@@ -147,7 +149,12 @@ def _cells(line: _Line) -> list[str] | None:
             rest = rest[end + 1:]
         else:
             cells.append("")
-        if rest:
+        # the game turns it happens on (`not on night`, `on turns 2+`): a column of its own, before the note
+        on = next((i for i, t in enumerate(rest) if t == "on" or t == "not" and rest[i + 1:i + 2] == ["on"]), None)
+        if on is not None:
+            end = next((i for i in range(on, len(rest)) if rest[i].startswith('"')), len(rest))
+            cells += [" ".join(rest[:on]), " ".join(rest[on:end]), " ".join(rest[end:])]
+        elif rest:
             cells.append(" ".join(rest))
         return cells
     if kind == "rule" and len(tokens) > 2 and tokens[1] == "=":
@@ -158,6 +165,15 @@ def _cells(line: _Line) -> list[str] | None:
 _LONG_TYPE = 16   # a declared type wider than this does not set its column's width
 
 
+def _phase_cells(cells: list[str]) -> list[str]:
+    """A phase row beside phases that list their game turns: activities, no turns, its note apart."""
+    rest = cells[2]
+    note = rest.find('"')
+    if note < 0:
+        return cells
+    return cells[:2] + [rest[:note].rstrip(), "", rest[note:]]
+
+
 def _render_group(group: list[_Line]) -> list[str]:
     """Rows aligned in columns; comment lines among them are kept in place."""
     if not group:
@@ -166,6 +182,10 @@ def _render_group(group: list[_Line]) -> list[str]:
     if group[0].block == "declarations" and any(cells and len(cells) == 4 for cells in rows):
         # a group with a `descriptive REASON` column: the other declarations leave it empty
         rows = [cells[:2] + [""] + cells[2:] if cells and len(cells) == 3 else cells for cells in rows]
+    if group[0].block == "phases" and any(cells and len(cells) == 5 for cells in rows):
+        # a group with a turns column (`not on night`): the other phases' activities and note move apart
+        rows = [_phase_cells(cells) if cells and len(cells) == 3 else cells for cells in rows]
+        rows = [cells[:-1] if cells and len(cells) == 5 and not cells[-1] else cells for cells in rows]
     widths: dict[int, int] = {}
     for cells in rows:
         for i, cell in enumerate((cells or [])[:-1]):

@@ -50,6 +50,7 @@ _TERMINAL_NAMES = {
     "DICE": "dice (1d6, 2d6 or d66)",
     "ODDS": "an odds column (like 3:1)",
     "ROLL": "a dice roll (like 7 or 2-3)",
+    "GAME_TURNS": "game turns (like 3, 5-8 or 11+)",
     "CELL": "a result cell (like D1r2 or -)",
     "SIDE": "a side (attacker, defender or both)",
     "CODE_VERB": "what the side does (loses, retreats or advances)",

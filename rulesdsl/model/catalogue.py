@@ -235,6 +235,12 @@ def movement_text(cell: ir.MovementCell) -> str:
     return text + " stop" if cell.stop else text
 
 
+def phase_turns_text(turns: ir.PhaseTurns) -> str:
+    """The game turns of a phase as a rulebook writes them: 'not on night', 'on turns 2+'."""
+    which = turns.set.value if turns.set is not None else "turns " + " ".join(t.value for t in turns.turns)
+    return f"{'not on' if turns.negated else 'on'} {which}"
+
+
 def parameter_text(parameter: ir.Parameter) -> str:
     """A parameter's value as a rulebook writes it: '3 steps', '+2 MP', 'phase-end, overrun'."""
     value = parameter.value

@@ -486,12 +486,34 @@ class Labels:
 
 # ---- sequence of play ----------------------------------------------------
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseTurns:
+    """`not on night`, `on turns 2+`: the game turns a phase happens on (`on`) or is skipped on (`not on`),
+    a turn set of the sequence of play or turns listed as written (3, 5-8, 11+)."""
+
+    span: Span = _span()
+    negated: bool             # `not on`: every turn but these
+    set: Text | None          # `on night`: the turn set of that name
+    turns: tuple[Text, ...]   # `on turns 1 3 5-8 11+`: the turns themselves (empty for a set)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Phase:
     span: Span = _span()
     name: Text
     cites: tuple[Text, ...]
     activities: tuple[Text, ...]
     note: Text | None
+    turns: PhaseTurns | None = None    # None: the phase happens every game turn
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnSet:
+    """`turns night 3 6 9 12` in a sequence of play: game turns named for the phases that happen, or are
+    skipped, on them; each as written: a turn (3), a range (5-8), or a turn and every later one (11+)."""
+
+    span: Span = _span()
+    name: Text
+    turns: tuple[Text, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -518,6 +540,7 @@ class SequenceOfPlay:
     cites: tuple[Text, ...]
     blocks: tuple[TurnBlock, ...]
     amend: bool = False   # `amend sequence of play`: replaces only the phases it lists, in their turn
+    turn_sets: tuple[TurnSet, ...] = ()    # `turns night 3 6 9 12`, in the order written
 
 
 # ---- terrain effects chart -----------------------------------------------

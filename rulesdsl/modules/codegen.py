@@ -22,7 +22,7 @@ from rulesdsl.model import codes as result_codes, ir
 from rulesdsl.errors import Diagnostic, Span
 from rulesdsl.checks.expressions import Checker, Emitter, function_name, numeric_values
 from rulesdsl.runtime.model import Quantity
-from rulesdsl.runtime.notation import Result
+from rulesdsl.runtime.notation import Result, parse_turns
 from rulesdsl.model.walk import walk
 
 
@@ -41,7 +41,8 @@ MODULE_NAMES: dict[str, str] = {
         "parameter": "function parameter(name)", "odds": "function odds(attack, defense)",
         "odds_ratio": "function odds_ratio(attack, defense)", "round_": "rounding function round_(x)",
         "GAME_TURN": "game turn", "PLAYER_TURN_PHASES": "player turn phases", "PLAYER_TURN": "player turn",
-        "PLAYER_TURNS": "player turns by side",
+        "PLAYER_TURNS": "player turns by side", "TURN_SETS": "named sets of game turns",
+        "game_turn": "function game_turn(turn)", "phases": "function phases(turn, player_turn)",
         "TERRAIN": "terrain effects chart", "entry_cost": "function entry_cost(terrain)",
         "attack_multiplier": "function attack_multiplier(terrain)",
         "defense_multiplier": "function defense_multiplier(terrain)", "CRT": "combat results table",
@@ -64,7 +65,7 @@ MODULE_NAMES: dict[str, str] = {
        for name in ("AdjustmentSpec", "AttackerLosses", "AttackingHex", "Combat", "FactorSpec", "CombatEffect",
                     "CombatEngine", "CombatResultsTable", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
                     "Vocabulary", "Fraction", "MappingProxyType", "Movement", "Parameter", "Phase", "PlayerTurn",
-                    "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "_rt",
+                    "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "TurnSet", "_rt",
                     # types, for the annotations
                     "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Number",
                     "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames",
@@ -394,6 +395,7 @@ class ModuleContext(ExpressionContext):
     player_turns: list[PlayerTurnEntry]
     sequence_cites: str
     sequence_amended: list[str]     # comment lines: the phases an amendment changed, with their origin
+    turn_sets: list[str]            # TURN_SETS entries: `turns night 3 6 9 12`
     terrain: TerrainSection | None
     one_side: list[str]                 # the TEC rows whose combat effect is for one side only
     ezoc: ir.EffectiveParameter | None
@@ -462,9 +464,12 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
     turns: dict[str, list[str]] = {"game_turn": [], "player_turn": []}
     player_turns: list[PlayerTurnEntry] = []    # by the name the game turn runs them under
     sequence_cites = ""
+    turn_sets: list[str] = []
     if resolved.sequence is not None:
         sequence = resolved.sequence.node
         sequence_cites = ", ".join(_cites(sequence))
+        turn_sets = [f"({py(s.name.value)}, TurnSet({py(s.name.value)}, {_turn_spans(s.turns)})),"
+                     for s in sequence.turn_sets]
         for block in sequence.blocks:
             phases: list[str] = []
             for item in block.items:
@@ -476,6 +481,10 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
                             f"activities={py(tuple(a.value for a in item.activities))}"]
                     if item.note is not None:
                         args.append(f"note={py(item.note.value)}")
+                    if item.turns is not None:
+                        which = (f"TURN_SETS[{py(item.turns.set.value)}]" if item.turns.set is not None
+                                 else f"TurnSet(None, {_turn_spans(item.turns.turns)})")
+                        args.append(f"{'not_on_turns' if item.turns.negated else 'on_turns'}={which}")
                     phases.append(f"Phase({', '.join(args)}),")
             if block.side is not None:
                 player_turns.append({"name": block.side.value, "phases": phases})
@@ -547,6 +556,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "player_turns": player_turns,
         "sequence_cites": sequence_cites,
         "sequence_amended": _amendments(resolved.sequence, "phase") if resolved.sequence is not None else [],
+        "turn_sets": turn_sets,
         "terrain": terrain,
         "one_side": [row.name.value for row in resolved.terrain.node.rows if row.combat.only is not None]
         if resolved.terrain is not None else [],
@@ -559,6 +569,12 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "codes": _codes(resolved),
         **_issue3_context(resolved, names),
     }
+
+
+def _turn_spans(turns: tuple[ir.Text, ...]) -> str:
+    """Turns as written (3, 5-8, 11+; validated), as the runtime's TurnSet spans: ((3, 3), (5, 8), (11, None))."""
+    spans = tuple(span for span in (parse_turns(t.value) for t in turns) if span is not None)
+    return py(spans)
 
 
 # the core parameters the CombatEngine reads, and its keyword for each
@@ -602,8 +618,11 @@ def _shown(value: object) -> str:
 
 
 def _amendments(effective: ir.Effective[object], noun: str) -> list[str]:
-    """One comment line per item an amendment changed: which, to what, and whose it is."""
-    return [comment(f"{noun} {a.key}: {_unkeyed(a.key, a.text)}, amended by {a.origin} ({a.span.path}:{a.span.line})")
+    """One comment line per item an amendment changed: which, to what, and whose it is (a sequence of play's
+    turn set is no phase: 'turn set night: 4 8')."""
+    return [comment((f"turn set {a.key.removeprefix('turn sets: ')}" if a.key.startswith("turn sets: ") else
+                     f"{noun} {a.key}") +
+                    f": {_unkeyed(a.key, a.text)}, amended by {a.origin} ({a.span.path}:{a.span.line})")
             for a in effective.amended]
 
 
@@ -912,7 +931,7 @@ SECTIONS: dict[type, tuple[str, ...]] = {
     ir.Adjustments: ("adjustments",),
     ir.UnitFactors: ("factors",),
     ir.Rounding: ("rounding",),
-    ir.SequenceOfPlay: ("game_turn", "player_turn", "player_turns"),
+    ir.SequenceOfPlay: ("game_turn", "player_turn", "player_turns", "turn_sets"),
     ir.TerrainChart: ("terrain",),
     ir.ResultsTable: ("results",),
     ir.ResultCodes: ("codes",),

@@ -183,7 +183,28 @@ KINDS: dict[type, Kind] = {
                             "    movement  movement\n"
                             "    combat    combat\n"
                             "  }\n"
-                            "}\n"),
+                            "}\n",
+                            more=(("phases on some game turns only: `turns NAME ...` names game turns (a turn, "
+                                   "a range `5-8`, or `11+` for a turn and every later one), and a phase says, "
+                                   "before its note, the turns it happens on (`on night`, `on turns 2+`) or is "
+                                   "skipped on (`not on night`); the module's `phases(turn, player_turn)` and "
+                                   "`game_turn(turn)` leave out the phases a turn skips",
+                                   "sequence of play {\n"
+                                   "  turns night  3 6 9 12\n"
+                                   "  game turn {\n"
+                                   "    weather  weather  on turns 2+\n"
+                                   "    player turn allied\n"
+                                   "    player turn axis\n"
+                                   "  }\n"
+                                   "  player turn allied {\n"
+                                   "    movement  movement\n"
+                                   "    combat    combat, advance  not on night  \"no attacks in the dark\"\n"
+                                   "  }\n"
+                                   "  player turn axis {\n"
+                                   "    movement  movement         on turns 2+\n"
+                                   "    combat    combat           not on night\n"
+                                   "  }\n"
+                                   "}\n"),)),
     ir.TerrainChart: Kind("Terrain Effects Chart", ("terrain_chart",),
                           "Each terrain's movement cost and combat effect, under the headings `hex:`, "
                           "`roads:` and `hexside:`. A cost followed by `stop` ends the move of a unit that "

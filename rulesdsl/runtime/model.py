@@ -7,6 +7,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TypeVar
 
+from .notation import turns_text
+
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -128,13 +130,40 @@ def frozen_mapping(items: Iterable[tuple[K, V]]) -> MappingProxyType[K, V]:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnSet:
+    """Game turns: a set the sequence of play names (`turns night 3 6 9 12`), or the turns a phase lists
+    (`on turns 2+`, name None).  Each span is (first, last), last None for that turn and every later one."""
+
+    name: str | None
+    spans: tuple[tuple[int, int | None], ...]
+
+    def __contains__(self, turn: object) -> bool:
+        if not isinstance(turn, int) or isinstance(turn, bool):
+            return False
+        return any(first <= turn and (last is None or turn <= last) for first, last in self.spans)
+
+    def __str__(self) -> str:
+        listed = turns_text(self.spans)
+        return f"{self.name} turns ({listed})" if self.name is not None else f"turns {listed}"
+
+
+@dataclass(frozen=True, slots=True)
 class Phase:
-    """A phase of the sequence of play: the rules it cites and what may happen in it."""
+    """A phase of the sequence of play: the rules it cites and what may happen in it; `on_turns`: the only
+    game turns it happens on, `not_on_turns`: the game turns it is skipped on (neither: every turn)."""
 
     name: str
     rules: tuple[str, ...] = ()
     activities: tuple[str, ...] = ()
     note: str | None = None
+    on_turns: TurnSet | None = None
+    not_on_turns: TurnSet | None = None
+
+    def on(self, turn: int) -> bool:
+        """Whether the phase happens on game turn `turn` (1 the first)."""
+        if self.on_turns is not None and turn not in self.on_turns:
+            return False
+        return self.not_on_turns is None or turn not in self.not_on_turns
 
 
 @dataclass(frozen=True, slots=True)

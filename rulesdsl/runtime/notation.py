@@ -157,6 +157,26 @@ def parse_difference(text: str) -> tuple[int, int] | None:
     return (start, end) if start <= end else None
 
 
+_TURNS = re.compile(r"([0-9]+)(?:-([0-9]+)|(\+))?")
+
+
+def parse_turns(text: str) -> tuple[int, int | None] | None:
+    """Game turns as a sequence of play writes them: '3' -> (3, 3); '5-8' -> (5, 8); '11+' -> (11, None),
+    turn 11 and every later one.  None when it is none of these, names no turn (0) or runs backwards."""
+    match = _TURNS.fullmatch(text)
+    if not match:
+        return None
+    first = int(match.group(1))
+    last = None if match.group(3) else int(match.group(2) or first)
+    return (first, last) if first >= 1 and (last is None or last >= first) else None
+
+
+def turns_text(spans: tuple[tuple[int, int | None], ...]) -> str:
+    """'3, 6, 9, 12', '5-8, 11+': game turns as a sequence of play writes them."""
+    return ", ".join(f"{first}+" if last is None else str(first) if first == last else f"{first}-{last}"
+                     for first, last in spans)
+
+
 def difference_text(difference: int) -> str:
     """+3, 0, -2: a difference as columns write it."""
     return f"{difference:+d}" if difference else "0"

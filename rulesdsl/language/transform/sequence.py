@@ -30,8 +30,32 @@ class SequenceBuilder(Builder):
     def sequence(self, meta: Meta, items: list[Any]) -> Any:
         amend = bool(items) and self._is(items[0], "AMEND")
         override, _, cites, items = self._leading(items[1:] if amend else items)
-        return ir.SequenceOfPlay(span=self._span(meta), override=override, cites=cites, blocks=tuple(items),
-                                 amend=amend)
+        blocks = tuple(item for item in items if isinstance(item, ir.TurnBlock))
+        turn_sets = tuple(item for item in items if isinstance(item, ir.TurnSet))
+        return ir.SequenceOfPlay(span=self._span(meta), override=override, cites=cites, blocks=blocks,
+                                 amend=amend, turn_sets=turn_sets)
+
+    @v_args(meta=True)
+    def turn_set(self, meta: Meta, items: list[Any]) -> Any:
+        name, *turns = items
+        return ir.TurnSet(span=self._span(meta), name=self._text(name), turns=tuple(self._text(t) for t in turns))
+
+    def turns_on(self, items: list[Any]) -> Any:
+        return False
+
+    def turns_not_on(self, items: list[Any]) -> Any:
+        return True
+
+    @v_args(meta=True)
+    def phase_turns_named(self, meta: Meta, items: list[Any]) -> Any:
+        negated, name = items
+        return ir.PhaseTurns(span=self._span(meta), negated=negated, set=self._text(name), turns=())
+
+    @v_args(meta=True)
+    def phase_turns_listed(self, meta: Meta, items: list[Any]) -> Any:
+        negated, *turns = items
+        return ir.PhaseTurns(span=self._span(meta), negated=negated, set=None,
+                             turns=tuple(self._text(t) for t in turns))
 
     @v_args(meta=True)
     def sequence_block(self, meta: Meta, items: list[Any]) -> Any:
@@ -48,15 +72,18 @@ class SequenceBuilder(Builder):
     @v_args(meta=True)
     def phase(self, meta: Meta, items: list[Any]) -> Any:
         name, *rest = items
-        cites, activities, note = (), (), None
+        cites, activities, note, turns = (), (), None, None
         for item in rest:
             if isinstance(item, tuple):
                 cites = item
             elif isinstance(item, list):
                 activities = tuple(item)
+            elif isinstance(item, ir.PhaseTurns):
+                turns = item
             else:
                 note = self._text(item)
-        return ir.Phase(span=self._span(meta), name=self._text(name), cites=cites, activities=activities, note=note)
+        return ir.Phase(span=self._span(meta), name=self._text(name), cites=cites, activities=activities, note=note,
+                        turns=turns)
 
     def activities(self, items: list[Any]) -> Any:
         return [self._text(t) for t in items]
