@@ -273,3 +273,10 @@ def test_a_chart_keyed_by_signed_ranges_is_looked_up_by_number():
     chart = LookupTable("rally", "difference", ("..-7", "-6..-5", "-4..+4", "+5.."), {"": (0, 1, 2, 3)})
     assert [chart(d) for d in (-30, -7, -6, -5, 0, 4, 5, 99)] == [0, 0, 1, 1, 2, 2, 3, 3]
     assert chart("-6..-5") == 1
+
+
+def test_a_difference_row_with_no_heading_says_what_a_heading_is(project, capsys):
+    project.write("rulebooks/breakout.rules", BREAKOUT.replace(
+        "difference open   -3..-2  -1..0   +1..+2  +3..+4  +5..+6  +7..", "difference open   -3..-2  0.5"))
+    code, _, err = project.run("check", capsys=capsys)
+    assert code == 1 and "a difference column (like +2, -6..-5 or +12..)" in err and "Traceback" not in err, err

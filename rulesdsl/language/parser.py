@@ -49,6 +49,7 @@ _TERMINAL_NAMES = {
     "MULTIPLIER": "a combat multiplier (like Dx2 or Ax1/2)",
     "DICE": "dice (1d6, 2d6 or d66)",
     "ODDS": "an odds column (like 3:1)",
+    "DIFFERENCE_COLUMN": "a difference column (like +2, -6..-5 or +12..)",
     "ROLL": "a dice roll (like 7 or 2-3)",
     "GAME_TURNS": "game turns (like 3, 5-8 or 11+)",
     "CELL": "a result cell (like D1r2 or -)",
