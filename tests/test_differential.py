@@ -280,3 +280,29 @@ def test_a_difference_row_with_no_heading_says_what_a_heading_is(project, capsys
         "difference open   -3..-2  -1..0   +1..+2  +3..+4  +5..+6  +7..", "difference open   -3..-2  0.5"))
     code, _, err = project.run("check", capsys=capsys)
     assert code == 1 and "a difference column (like +2, -6..-5 or +12..)" in err and "Traceback" not in err, err
+
+
+def test_odds_in_an_expression_of_a_differential_rulebook_is_an_error_at_check_time(project, capsys):
+    # the module's odds_ratio raises in a differential rulebook: the check says so where odds(...) is written,
+    # not the first combat that reads the definition
+    defined = '  define big-attack = odds(sum(attackers of attack), sum(defenders of defense)) >= 3:1\n'
+    project.write("rulebooks/breakout.rules", BREAKOUT.replace(
+        '  combat.below_table = AE\n', '  combat.below_table = AE\n' + defined, 1))
+    code, _, err = project.run("check", capsys=capsys)
+    line = BREAKOUT.splitlines().index("  combat.below_table = AE") + 2
+    assert code == 1 and f"breakout.rules:{line}:{defined.index('odds(') + 1}: error: odds(...) has no value here: the Combat Results " \
+        "Table reads attack minus defense, not odds" in err, err
+    assert "hint: compare the difference instead" in err and "^" in err and "Traceback" not in err
+    project.write("rulebooks/breakout.rules", BREAKOUT.replace(
+        '  combat.below_table = AE\n',
+        '  combat.below_table = AE\n  define big-attack = sum(attackers of attack) - sum(defenders of defense) >= 3\n', 1))
+    assert project.run("check", capsys=capsys)[0] == 0
+
+
+def test_an_unnamed_line_of_several_is_called_a_difference_row(project, capsys):
+    project.write("rulebooks/breakout.rules", BREAKOUT.replace("difference open   -3..-2", "difference  -3..-2", 1))
+    code, _, err = project.run("check", capsys=capsys)
+    assert code == 1 and "error: a table with several difference rows names the terrain line each serves" in err
+    assert "hint: write 'difference open -3..-2" in err
+    assert "error: terrain 'clear' has no difference line in the terrain-line combat results table" in err
+    assert "odds" not in err, err

@@ -81,8 +81,9 @@ class _Later(Exception):
 
 class Checker:
     def __init__(self, vocabulary: ir.Names, emitter: Emitter | None = None,
-                 values: dict[str, Fraction] | None = None):
+                 values: dict[str, Fraction] | None = None, no_odds: tuple[str, str] | None = None):
         self.vocabulary = vocabulary
+        self.no_odds = no_odds                   # (why, hint) when the rulebook has no odds to compute
         self.out = emitter or Emitter()
         self.values = values or {}               # numeric parameters in effect -> their values
         self.problems: list[Diagnostic] = []
@@ -437,6 +438,8 @@ class Checker:
         if function == "odds":
             if len(expr.args) != 2:
                 return self._error("odds takes two strengths: odds(attack, defense)", expr.span)
+            if self.no_odds is not None:
+                return self._error(self.no_odds[0], expr.span, self.no_odds[1])
             a, d = (self.number(arg, stack) for arg in expr.args)
             return self.out.odds_of(a, d), "odds"
         if function in NUMERIC:

@@ -216,7 +216,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _example_situations(rulebook, vocabulary)
     vocabulary.parameters = {p.name: "number" for p in parameters
                              if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}
-    definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems, numeric_values(parameters))
+    definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems, numeric_values(parameters),
+                                     _no_odds(charts))
     if any(p.severity == "error" for p in problems) and not partial:
         return None, problems
     return ir.Resolved(
@@ -398,13 +399,14 @@ def _table_fit(charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
         # a title's own table read with its series' example chart: the title has no chart of its own yet
         wanting = ", ".join(repr(line) for line in sorted({line for _, line in missing}))
         return [Diagnostic(
-            f"this table has no odds line {wanting}, which {terrain.origin}'s example Terrain Effects Chart gives "
+            f"this table has no {'difference' if results.node.differential else 'odds'} line {wanting}, which {terrain.origin}'s example Terrain Effects Chart gives "
             f"its terrain: this title has no chart of its own, so it reads that one", results.node.span,
             "write the title's own Terrain Effects Chart (`terrain effects chart \"...\" { ... }`), whose "
             "terrain names the lines this table has")]
-    return [Diagnostic(f"terrain '{row.name.value}' has no odds line in the terrain-line combat results table",
+    word = "difference" if results.node.differential else "odds"
+    return [Diagnostic(f"terrain '{row.name.value}' has no {word} line in the terrain-line combat results table",
                        row.line.span if row.line else row.name.span,
-                       f"add 'odds {line} ...' to the table, or give the row 'line <name>' of an existing "
+                       f"add '{word} {line} ...' to the table, or give the row 'line <name>' of an existing "
                        f"line ({', '.join(sorted(lines))})") for row, line in missing]
 
 
@@ -547,11 +549,12 @@ def _first_span(vocabulary: ir.Names, name: str, books: list[ir.Rulebook]) -> Sp
 
 def _check_expressions(rulebook: ir.Rulebook, vocabulary: ir.Names, rules: tuple[ir.Effective[ir.Rule], ...],
                        charts: dict[str, ir.Effective[Any]], problems: list[Diagnostic],
-                       values: dict[str, Fraction] | None = None) -> tuple[tuple[ir.Definition, str, str, str], ...]:
+                       values: dict[str, Fraction] | None = None, no_odds: tuple[str, str] | None = None,
+                       ) -> tuple[tuple[ir.Definition, str, str, str], ...]:
     """Check every expression in effect (names, kinds, cycles, division by 0, the numeric parameters'
-    `values` known); the definitions in an order where each comes after those it uses, as (Definition,
-    kind, rule id, origin)."""
-    checker = Checker(vocabulary, values=values)
+    `values` known, `odds(...)` only where the rulebook computes odds); the definitions in an order where
+    each comes after those it uses, as (Definition, kind, rule id, origin)."""
+    checker = Checker(vocabulary, values=values, no_odds=no_odds)
     order = checker.compile_definitions()
     owner = {d.name.value: (e.node.id.value, e.origin) for e in rules for d in e.node.definitions}
     definitions = tuple((vocabulary.definitions[name], checker.kinds[name], *owner[name]) for name in order)
@@ -574,6 +577,19 @@ def _check_expressions(rulebook: ir.Rulebook, vocabulary: ir.Names, rules: tuple
             checker.in_unit(f.condition, number=False)
     problems += checker.problems
     return definitions
+
+
+def _no_odds(charts: Mapping[str, ir.Effective[Any]]) -> tuple[str, str] | None:
+    """Why `odds(...)` in an expression has no value in this rulebook (and what to write instead), or None:
+    a differential table reads attack minus defense, and odds are rounded by the rounding rule."""
+    results = charts.get("results")
+    if results is not None and results.node.differential:
+        return ("odds(...) has no value here: the Combat Results Table reads attack minus defense, not odds",
+                "compare the difference instead, like: attack - defense >= 3")
+    if "rounding" not in charts:
+        return ("odds(...) has no value here: odds are rounded by the rounding rule, and this rulebook has none",
+                "add a rounding rule, like: rounding standard: .50 up, keep fractions")
+    return None
 
 
 def _imaginary_columns(parameters: tuple[ir.EffectiveParameter, ...],

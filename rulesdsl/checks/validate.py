@@ -768,12 +768,15 @@ def _odds_lines(table: ir.ResultsTable) -> list[Diagnostic]:
     named = [(line.name, line) for line in table.lines if line.name is not None]
     if len(table.lines) > 1 and len(named) != len(table.lines):
         unnamed = next(line for line in table.lines if line.name is None)
-        out.append(Diagnostic("a table with several odds rows names the terrain line each serves", unnamed.span,
-                              "write 'odds open 1:2 1:1 ...', 'odds close 1:1 2:1 ...'"))
+        word, example = (("difference", "'difference open -3..-2 -1..0 ...', 'difference close -1..0 +1..+2 ...'")
+                         if table.differential else ("odds", "'odds open 1:2 1:1 ...', 'odds close 1:1 2:1 ...'"))
+        out.append(Diagnostic(f"a table with several {word} rows names the terrain line each serves",
+                              unnamed.span, f"write {example}"))
     seen: dict[str, ir.OddsLine] = {}
     for name, line in named:
         if name.value in seen:
-            out.append(Diagnostic(f"odds line '{name.value}' appears twice", name.span,
+            word = "difference" if table.differential else "odds"
+            out.append(Diagnostic(f"{word} line '{name.value}' appears twice", name.span,
                                   f"the first is at line {seen[name.value].span.line}"))
         seen.setdefault(name.value, line)
     for line in table.lines:
