@@ -51,6 +51,7 @@ EVERY_LINE = HEADER + """example "Every line" [2.1a 3.1e] {
   expect advance 6 into 5.05 after 2 destroyed overrun hexes 2
   expect engage 6 on 5.05 fighting kg-x destroyed kg-x
   expect combat 6 on 5.05 odds 1:1 column 1:1 roll 2 result A1
+  expect phases red turn 3 movement combat
 }
 """
 
@@ -91,8 +92,11 @@ def test_every_line_of_an_example_becomes_its_typed_node():
     assert (advance.count, advance.destroyed, advance.overrun, advance.result.amount) == (2, True, True, 2)
     options = [(e.mode and e.mode.value, e.moment and e.moment.value, e.refuse) for e in s.expectations]
     assert ("road", None, None) in options and (None, "overrun", None) in options and (None, None, 1) in options
-    combat = s.expectations[-1]
+    combat = s.expectations[-2]
     assert (combat.result.odds.value, combat.result.roll, combat.result.outcome.value) == ("1:1", 2, "A1")
+    phases = s.expectations[-1]
+    assert (phases.side.value, phases.count, [p.value for p in phases.result.phases]) == \
+        ("red", 3, ["movement", "combat"])
 
 
 def test_query_and_result_print_as_the_notation_writes_them():

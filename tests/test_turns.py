@@ -257,3 +257,70 @@ def test_an_amendment_naming_a_set_nobody_declares_is_an_error(project, capsys):
     project.write("rulebooks/twilight.rules", GAME.replace("turns night  4 8", "turns night  3 6"))
     code, _, err = project.run("check", capsys=capsys)
     assert code == 1 and "amendment of turn set 'night' changes nothing" in err
+
+
+NIGHT_EXAMPLES = '''
+example "Nobody attacks at night; the weather comes from turn 2" [1.0] {
+  note "A sequence-of-play example needs no map: what a turn has does not depend on where the units are."
+  expect phases red turn 2   movement combat supply
+  expect phases red turn 3   movement supply
+  expect phases blue turn 6  movement
+  expect phases turn 1       movement combat supply movement combat supply
+  expect phases turn 2       weather movement combat supply movement combat supply
+}
+'''
+
+
+def test_an_example_proves_which_phases_a_turn_has_and_a_wrong_one_is_positioned(project, capsys):
+    project.write("rulebooks/nightfall.rules", NIGHTFALL + NIGHT_EXAMPLES)
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 0, err
+    wrong = NIGHT_EXAMPLES.replace("red turn 3   movement supply", "red turn 3   movement combat supply")
+    project.write("rulebooks/nightfall.rules", NIGHTFALL + wrong)
+    code, _, err = project.run("check", capsys=capsys)
+    line = (NIGHTFALL + wrong).splitlines().index("  expect phases red turn 3   movement combat supply") + 1
+    assert code == 1 and f"nightfall.rules:{line}:10: error: expected movement combat supply, computed " \
+        "movement supply" in err, err
+    # the derivation says which phase is skipped, why, and the rule
+    assert "combat: skipped on game turn 3 (not on night turns (3, 6, 9, 12)) [rule 1.0]" in err
+
+
+@pytest.mark.parametrize("query, message, hint, at", [
+    ("expect phases green turn 3  movement", "the sequence of play has no player turn 'green'",
+     "its player turns are red, blue", "green"),
+    ("expect phases rde turn 3  movement", "the sequence of play has no player turn 'rde'",
+     "did you mean 'red'?", "rde"),
+    ("expect phases red turn 0  movement", "there is no game turn 0: the first is 1", "phases turn 3", "phases"),
+    ("expect phases red turn 3", "this expect line says nothing of what the rules answer",
+     "end it with the phases that turn has", "phases"),
+])
+def test_a_bad_phases_query_is_a_positioned_error(project, capsys, query, message, hint, at):
+    text = NIGHTFALL + f'\nexample "x" [1.0] {{\n  {query}\n}}\n'
+    project.write("rulebooks/nightfall.rules", text)
+    code, _, err = project.run("check", capsys=capsys)
+    line = text.splitlines().index(f"  {query}") + 1
+    assert code == 1 and f"nightfall.rules:{line}:{query.index(at) + 3}: error: {message}" in err, err
+    assert hint in err and "^" in err and "Traceback" not in err
+
+
+def test_explain_answers_a_phases_query_with_no_situation(project, capsys):
+    project.write("rulebooks/nightfall.rules", NIGHTFALL)
+    project.write("empty.situation", "")
+    code, out, err = project.run("explain", str(project.root / "rulebooks/nightfall.rules"),
+                                 str(project.root / "empty.situation"), "phases", "turn", "5", capsys=capsys)
+    assert code == 0, err
+    assert "red supply: skipped on game turn 5 (not on mud turns (5-7, 20+)) [rule 1.0]" in out
+    assert "weather: played on game turn 5 (only on turns 2+) [rule 1.0]" in out
+    assert out.rstrip().endswith("answer: weather movement combat movement combat")
+
+
+def test_fmt_keeps_a_phases_example_and_a_diff_sees_its_answer_change():
+    from rulesdsl.language.fmt import format_text
+    text = NIGHTFALL + NIGHT_EXAMPLES
+    formatted = format_text(text)
+    assert parse(Source("f.rules", formatted)) == parse(Source("f.rules", formatted))
+    assert "  expect phases blue turn 6 movement\n" in formatted and format_text(formatted) == formatted
+    changed = text.replace("blue turn 6  movement", "blue turn 6  movement supply")
+    changes = [str(c) for c in diff.compare(diff.snapshot(parse(Source("a.rules", text))),
+                                            diff.snapshot(parse(Source("b.rules", changed))))]
+    assert any("phases blue turn 6" in c and "movement supply" in c for c in changes), changes

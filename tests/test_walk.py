@@ -191,6 +191,7 @@ example "Every line" [1.0] {
   expect combat 6 on 5.05 with river-assault, entrenched overrun forced column below
   expect engage 6 on 5.05 overrun result A1 attacker retreats 1 defender retreats 0
   expect exploit 7 allowed mp 4 unready-above 2
+  expect phases red turn 3 movement combat
 }
 """
 

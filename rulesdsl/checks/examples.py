@@ -24,6 +24,7 @@ from rulesdsl.runtime.combat import NOT_ALLOWED, DiceApartNeeded, Exchange, Reso
 from rulesdsl.runtime.tables import ABOVE, DICE_OUTCOMES, AttackerLosses, CombatResultsTable
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex
+from rulesdsl.runtime.model import PlayerTurn
 from rulesdsl.runtime.ruleset import Step
 from rulesdsl.runtime.situation import Situation
 from rulesdsl.checks.situations import build, odds_word, query_text, result_text
@@ -279,6 +280,8 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                  and all(Hex.parse(h.value) in reachable for h in r.hexes)
                  and not any(Hex.parse(h.value) in reachable for h in r.absent)
                  and (advance.required or not r.must_enter))
+    elif kind == ir.ExpectKind.PHASES:
+        return _phases(module, expectation)
     elif kind == ir.ExpectKind.COMBAT:
         return _combat(module, situation, expectation)
     elif kind == ir.ExpectKind.ENGAGE:
@@ -388,6 +391,41 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
     computed = " ".join(shown)
     return Answer(computed, data, steps, ok,
                   "" if ok else f"expected {result_text(r, expectation.kind)}, computed {computed}")
+
+
+def _phases(module: types.ModuleType | None, expectation: ir.Expectation) -> Answer:
+    """The phases game turn `count` has (a player turn's, or the whole game turn's), each skipped one with the
+    turns it is skipped on and the rule that says so."""
+    e, r = expectation, expectation.result
+    game_turn = getattr(module, "GAME_TURN", None)
+    if module is None or not game_turn:
+        raise Unanswerable("this rulebook has no sequence of play, so no phases")
+    if e.count is None:    # the grammar writes one: a query built otherwise says so, not a TypeError
+        raise Unanswerable("a phases query names the game turn, like: phases turn 3")
+    turn, player_turn = e.count, None if e.side is None else e.side.value
+    if e.side is not None and e.side.value not in module.PLAYER_TURNS:
+        raise Unanswerable(f"the sequence of play has no player turn '{e.side.value}'", e.side.span,
+                           suggest(e.side.value, list(module.PLAYER_TURNS))
+                           or f"its player turns are {', '.join(module.PLAYER_TURNS)}")
+    played = _engine_call("phases", module.phases, turn, player_turn)
+    # each phase of the turn asked, with the player turn it is in when the whole game turn is asked
+    every = [(None, phase) for phase in module.PLAYER_TURNS[player_turn]] if player_turn is not None else [
+        (item.name, phase) if isinstance(item, PlayerTurn) else (None, item)
+        for item in game_turn for phase in (item.phases if isinstance(item, PlayerTurn) else (item,))]
+    steps: list[Step] = []
+    for within, phase in every:
+        limits = [f"only on {phase.on_turns}"] if phase.on_turns is not None else []
+        limits += [f"not on {phase.not_on_turns}"] if phase.not_on_turns is not None else []
+        said = f"{within + ' ' if within else ''}{phase.name}: " \
+               f"{'played' if phase.on(turn) else 'skipped'} on game turn {turn}"
+        steps.append(Step(said + (f" ({'; '.join(limits)})" if limits else ""),
+                          rule=phase.rules[0] if phase.rules else None))
+    names = [phase.name for phase in played]
+    computed = " ".join(names) or "(no phase)"
+    ok = r is None or [p.value for p in r.phases] == names
+    want = result_text(r, e.kind)
+    return Answer(computed, {"turn": turn, "player_turn": player_turn, "phases": names}, tuple(steps), ok,
+                  "" if ok else f"expected {want}, computed {computed}")
 
 
 def _exchange_data(exchange: Exchange | None) -> dict[str, Any] | None:

@@ -42,6 +42,8 @@ def query_text(expectation: ir.Expectation) -> str:
     parts: list[str] = [str(e.kind)]
     if e.kind == ir.ExpectKind.ZOC:
         parts.append(e.side.value if e.side is not None else "")
+    elif e.kind == ir.ExpectKind.PHASES:
+        parts += [e.side.value if e.side is not None else "", "turn", "" if e.count is None else str(e.count)]
     elif e.kind != ir.ExpectKind.STACK:
         parts += [u.value for u in e.units]
     if e.kind in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK):
@@ -92,9 +94,9 @@ def query_text(expectation: ir.Expectation) -> str:
     if e.kind not in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK, ir.ExpectKind.OVERRUN, ir.ExpectKind.ATTACK,
                       ir.ExpectKind.COMBAT, ir.ExpectKind.ADVANCE, ir.ExpectKind.ENGAGE):
         parts += [h.value for h in e.hexes]
-    if e.kind != ir.ExpectKind.ZOC and e.side is not None:
+    if e.kind not in (ir.ExpectKind.ZOC, ir.ExpectKind.PHASES) and e.side is not None:
         parts.append(e.side.value)
-    if e.kind not in (ir.ExpectKind.RETREAT, ir.ExpectKind.ADVANCE) and e.count is not None:
+    if e.kind not in (ir.ExpectKind.RETREAT, ir.ExpectKind.ADVANCE, ir.ExpectKind.PHASES) and e.count is not None:
         parts.append(str(e.count))
     if e.kind not in (ir.ExpectKind.RETREAT, ir.ExpectKind.ENGAGE) and e.others:
         parts += ["from", *(u.value for u in e.others)]
@@ -182,6 +184,7 @@ def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = N
         parts += ["result", r.outcome.value]
     if r.exchange is not None:
         parts += ["exchange", _number(r.exchange)]
+    parts += [p.value for p in r.phases]
     return " ".join(parts)
 
 
@@ -273,6 +276,9 @@ def _strength(text: ir.Text) -> Fraction | None:
 
 def area_of(situation: ir.Situation, problems: list[Diagnostic]) -> HexMap | None:
     """The map a situation declares (its first `map` line), or None after reporting why there is none."""
+    if not situation.maps and situation.expectations and \
+            all(e.kind == ir.ExpectKind.PHASES for e in situation.expectations):
+        return HexMap.rectangle(1, 1)      # the sequence of play is the same on any map: it asks for none
     if not situation.maps:
         problems.append(Diagnostic("a situation needs a map", situation.span,
                                    hint="give the playable hexes and their terrain, like: map 1.01 - 10.10 open"))
@@ -416,6 +422,9 @@ def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
     if e.kind == ir.ExpectKind.RETREAT and (e.count is None or not e.units):
         problems.append(Diagnostic("a retreat is: retreat UNIT... HEXES", e.span,
                                    hint="name the retreating units, then how many hexes, like: retreat 7 2"))
+    if e.kind == ir.ExpectKind.PHASES and (e.count is None or e.count < 1):
+        problems.append(Diagnostic(f"there is no game turn {e.count}: the first is 1", e.span,
+                                   hint="write the game turn the phases are asked for, like: phases turn 3"))
     if e.result is None and not query:
         problems.append(Diagnostic(f"this expect line says nothing of what the rules answer", e.span,
                                    hint=_RESULT_HINTS[e.kind]))
@@ -438,6 +447,7 @@ _RESULT_HINTS = {
     ir.ExpectKind.COMBAT: "end it with odds, column, roll and result, like: odds 3:1 roll 4 result D1",
     ir.ExpectKind.ENGAGE: "end it with who fights, shares, is spared or destroyed, like: fighting 7 sharing 3, "
                           "or with refused",
+    ir.ExpectKind.PHASES: "end it with the phases that turn has, in order, like: movement combat supply",
 }
 
 
@@ -521,7 +531,7 @@ def build(situation: ir.Situation, chart: object = None) -> tuple[Situation | No
     runtime = Situation(
         area,
         terrain={Hex.parse(h.hex.value): tuple(t.value for t in h.terrain) for h in situation.hexes},
-        default_terrain=tuple(t.value for t in situation.maps[0].terrain),
+        default_terrain=tuple(t.value for t in situation.maps[0].terrain) if situation.maps else (),
         hexsides={Hexside.parse(s.hexside.value): tuple(t.value for t in s.features) for s in situation.hexsides},
         roads=roads,
         units=tuple(units),

@@ -156,6 +156,7 @@ class ExpectKind(Kind):
     ADVANCE = "advance"
     COMBAT = "combat"
     ENGAGE = "engage"
+    PHASES = "phases"
 
 
 class DoneKind(Kind):
@@ -891,6 +892,7 @@ class ExpectedResult:
                                           # rulebook that reads them; the table reads their sum. `roll` is then None
     exchange: Fraction | None = None      # combat: the least an exchange costs the attacker, in the rulebook's
                                           # combat.exchange_measure (`exchange 6`); None: not compared
+    phases: tuple[Text, ...] = ()         # phases: the phases that game turn has, in order
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -902,10 +904,11 @@ class Expectation:
     kind: ExpectKind
     units: tuple[Text, ...]        # the units the query names (a move's unit, an attack's attackers; a stack's
                                    # overrunning units, `by`)
-    side: Text | None              # zoc
+    side: Text | None              # zoc; phases: the player turn (None: the whole game turn)
     hexes: tuple[Text, ...]        # move: the path; stack: the hex; overrun: from, on; attack, combat: on;
                                    # advance: into, then the loser's retreat path (`via`)
-    count: int | None              # retreat: hexes to retreat; advance: the retreat it follows (`after`)
+    count: int | None              # retreat: hexes to retreat; advance: the retreat it follows (`after`);
+                                   # phases: the game turn
     others: tuple[Text, ...]       # retreat: the attackers it retreats from; engage: the defenders the owner
                                    # names (`defending`)
     destroyed: bool                # advance: the defender was destroyed

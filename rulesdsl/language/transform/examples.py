@@ -267,6 +267,17 @@ class ExampleBuilder(Builder):
         return self._expect(meta, ir.ExpectKind.COMBAT, result, units=tuple(units),
                             hexes=tuple(self._text(t) for t in rest), options=options)
 
+    @v_args(meta=True)
+    def expect_phases(self, meta: Meta, items: list[Any]) -> Any:
+        result = items.pop() if items and isinstance(items[-1], ir.ExpectedResult) else None
+        turn = items.pop()
+        side = self._text(items[0]) if items else None
+        return self._expect(meta, ir.ExpectKind.PHASES, result, side=side, count=self._whole(turn))
+
+    @v_args(meta=True)
+    def phases_result(self, meta: Meta, items: list[Any]) -> Any:
+        return self._result(meta, phases=tuple(self._text(t) for t in items))
+
     def combat_with(self, items: list[Any]) -> Any:
         return ("option", "declared", tuple(self._text(t) for t in items))
 
