@@ -5,6 +5,7 @@ The transform is one Lark Transformer composed of one builder per kind of statem
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -94,18 +95,14 @@ class TableLine(tuple[ir.Text, ...]):
     """A table's line, told apart from its cites (both are tuples of texts) while the table is built."""
 
 
+_ESCAPE = re.compile(r'\\(.)', re.S)
+_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
+
+
 def unquote(literal: str) -> str:
-    """The value of a "..." literal: \\" \\\\ \\n \\t escapes, nothing else evaluated."""
+    """The value of a "..." literal: \\" \\\\ \\n \\t escapes, nothing else evaluated (another backslash pair is
+    kept as written)."""
     body = literal[1:-1]
-    out, i = [], 0
-    escapes = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            out.append(escapes.get(nxt, "\\" + nxt))
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    if "\\" not in body:
+        return body
+    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), body)
