@@ -38,6 +38,7 @@ from rulesdsl.runtime import (
     Terrain,
     TerrainEffectsChart,
     TurnSet,
+    TurnValue,
     # types, for the annotations
     BoundHex,
     BoundTerrain,
@@ -1803,9 +1804,13 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
 ))
 
 
-def parameter(name: str) -> ParameterValue:
-    """The value of parameter `name` (like 'overrun.cost'); KeyError if no rule sets it."""
-    return PARAMETERS[name].value
+def parameter(name: str, turn: int | None = None) -> ParameterValue:
+    """The value of parameter `name` (like 'overrun.cost') on game turn `turn` (a value the rulebook gives
+    some turns only, like night's, on those turns), or on every turn no such value covers (`turn` None);
+    KeyError if no rule sets it."""
+    if turn is None:
+        return PARAMETERS[name].value
+    return PARAMETERS[name].on(_rt.turn_number(turn)).value
 
 
 # ---------------------------------------------------------------------------

@@ -97,7 +97,8 @@ def test_a_labels_file_holds_only_labels_of_any_kind_of_statement():
 # ---- the walk --------------------------------------------------------------------------
 # what no shipped rulebook writes: a quoted value, a second summary, a repeated shift in a cell, declared
 # result codes, a TEC DRM and an all-across hexside, single TEC cells (an amendment's; validate reports
-# them here), roads whose cost depends on the terrain entered, a turn set and phases on some game turns only
+# them here), roads whose cost depends on the terrain entered, a turn set and phases on some game turns only,
+# a value on some game turns only and an example on a given game turn
 ODD = """game odd "Odd" version "1" extends base
 
 parameters "Odd words" [1.0] {
@@ -108,6 +109,7 @@ rule 1.0 "One" {
   summary "First."
   summary "Second."
   note.text = "quoted"
+  zoc.entry_cost = +0 MP  on night
 }
 
 terrain effects chart {
@@ -164,6 +166,7 @@ example "Every line" [1.0] {
   source blue 1.01 1.02
   phasing blue
   phase exploitation
+  turn 3
   unit 6 blue 3-2-9 at 1.02
   unit 7 red 2-3-5 at 5.05 steps 2 type armor size division can exploit, mechanized marked out-of-supply, dg started 5.06 no-attack-strength
   done overrun 6 on 5.05 in movement

@@ -174,14 +174,16 @@ _CHROME = [
     "column.result", "column.change", "heading.own",
     "sequence.not-on-set", "sequence.only-on-set", "sequence.not-on-turn", "sequence.not-on-turns",
     "sequence.only-on-turn", "sequence.only-on-turns", "sequence.from-turn", "sequence.later",
+    "sequence.on-set", "sequence.on-turn", "sequence.on-turns",
 ]
 
 
 def _amended_parameter(resolved: ir.Resolved, amended: ir.Amended, t: Labeler) -> Label:
     """An amended parameter as a player reads it: what its declaration says it means (its label
     `parameter.<name>` in the card's language, else the declared meaning, marked), then its value."""
-    entry = resolved.declared.get(amended.key)
-    meaning = t(f"parameter.{amended.key}", entry.meaning if entry is not None else wording.words(amended.key))
+    name = amended.key.split(" ", 1)[0]     # a value on some turns only is amended as 'name on night'
+    entry = resolved.declared.get(name)
+    meaning = t(f"parameter.{name}", entry.meaning if entry is not None else wording.words(name))
     return Label(f"{meaning.text[:1].upper()}{meaning.text[1:]}: {amended.text}", meaning.fallback)
 
 
@@ -842,10 +844,17 @@ def _param_value(value: object, t: Labeler) -> Label:
     return Label(str(value))     # a result code: A1
 
 
-def _param_line(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = False) -> dict[str, Any] | None:
+_EVERY_TURN = object()     # _param_line's value: the parameter's value on every turn not otherwise said
+
+
+def _param_line(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = False,
+                value: object = _EVERY_TURN) -> dict[str, Any] | None:
     """A parameter in effect as a card line: what it means (its label, else its declared meaning), its value
-    and its rule; None when the rulebook does not set it."""
+    (`value`, one of its values on some turns only, else the value of every other turn) and its rule; None
+    when the rulebook does not set it."""
     found = next((p for p in resolved.parameters if p.name == name), None)
+    if found is not None and value is not _EVERY_TURN:
+        found = replace(found, value=value)
     if found is None or found.value is None:
         return None
     declared = resolved.declared.get(name)
@@ -868,6 +877,30 @@ def _param_line(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = Fal
             t.unplain[f"reminder '{name}'"] = (f"statement.{name}.{said}", f"{meaning}: {said}")
     label = t(f"param.{name}", meaning[:1].upper() + meaning[1:])
     return {"name": name, "meaning": label, "value": _param_value(found.value, t), "rule": rule}
+
+
+def _param_lines(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = False) -> list[dict[str, Any]]:
+    """A parameter in effect as card lines: its line (`_param_line`), then a line for each of its values on
+    some game turns only, saying which turns in players' words: 'On night turns (3, 6, 9, 12): +0 MP'."""
+    line = _param_line(resolved, t, name, stated)
+    if line is None:
+        return []
+    found = next(p for p in resolved.parameters if p.name == name)
+    sets = {s.name.value: s for s in resolved.sequence.node.turn_sets} if resolved.sequence is not None else {}
+    lines = [line]
+    for limited in found.on_turns:
+        turns = wording.phase_turns(limited.turns, sets, t, value=True)
+        turns = Label(turns.text[:1].upper() + turns.text[1:], turns.fallback)
+        said = _param_line(resolved, t, name, stated, value=limited.value)
+        rule = rule_ref(resolved, limited.rule)
+        if said is None:
+            continue
+        if said["value"] is None:      # a rule stated in a sentence: the turns, then the sentence
+            lines.append({**said, "meaning": Label(f"{turns.text}: {said['meaning'].text}",
+                                                   turns.fallback or said["meaning"].fallback), "rule": rule})
+        else:
+            lines.append({**said, "meaning": turns, "rule": rule})
+    return lines
 
 
 def _changes_nothing(resolved: ir.Resolved, name: str) -> bool:
@@ -950,7 +983,7 @@ def reminders(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = N
         lines = _odds_lines(resolved, t) if topic == "odds" else []
         lines += [line for name in catalogue.REMINDER_PARAMETERS.get(topic, ()) if name not in said_elsewhere
                   and not _changes_nothing(resolved, name)
-                  for line in (_param_line(resolved, t, name, stated=True),) if line is not None]
+                  for line in _param_lines(resolved, t, name, stated=True)]
         if lines:
             out.append({"topic": topic, "heading": t(f"reminder.{topic}", REMINDER_HEADINGS[topic]), "lines": lines})
     return out
@@ -972,7 +1005,9 @@ def _excepted_rules(resolved: ir.Resolved) -> Iterator[tuple[ir.Effective[ir.Rul
         if effective.origin == me and node.override:
             yield effective, "replaced", [p.name.value for p in node.parameters]
         elif amended:
-            yield effective, "amended", [a.key for a in amended if a.key != "(summary)"]
+            # a value on some turns only ('zoc.entry_cost on night') is stated with its parameter
+            yield effective, "amended", list(dict.fromkeys(a.key.split(" ", 1)[0] for a in amended
+                                                           if a.key != "(summary)"))
 
 
 def stated_as_exceptions(resolved: ir.Resolved) -> set[str]:
@@ -996,7 +1031,7 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
         summary = t(f"rule.{rule.lower()}.summary", node.summary.value) if node.summary is not None and (
             kind == "replaced" or any(a.key == "(summary)" for a in amended)) else None
         values = [line for name in names if name not in charted
-                  for line in (_param_line(resolved, t, name, stated=True),) if line is not None]
+                  for line in _param_lines(resolved, t, name, stated=True)]
         for line in values:
             series = _inherited_value(resolved, rule, line["name"], t)
             # a flag stated as its rule needs no series value beside it: the rule is marked amended

@@ -521,21 +521,24 @@ def with_condition(value: Label, condition: ir.Expr, t: Labeler, resolved: ir.Re
     return _finish(say.fill("words.shift-when", x=value, y=say.np(condition)), t.lang)
 
 
-def phase_turns(turns: ir.PhaseTurns, sets: Mapping[str, ir.TurnSet], t: Labeler) -> Label:
+def phase_turns(turns: ir.PhaseTurns, sets: Mapping[str, ir.TurnSet], t: Labeler, *, value: bool = False) -> Label:
     """The game turns a phase happens on, in players' words: 'not on night turns (3, 6, 9, 12)', 'from turn 2
-    on', 'only on turns 1, 5–8'.  A set's name is its label `turns.<name>`, else its words."""
+    on', 'only on turns 1, 5–8'.  A set's name is its label `turns.<name>`, else its words.  `value`: the turns
+    a parameter's value holds on, without 'only': 'on night turns (3, 6, 9, 12)', 'on turn 1'."""
     written = sets[turns.set.value].turns if turns.set is not None and turns.set.value in sets else turns.turns
     spans = tuple(span for span in (parse_turns(text.value) for text in written) if span is not None)
     parts = [filled(t("sequence.later"), turn=str(first)) if last is None else
              Label(str(first) if first == last else f"{first}\u2013{last}") for first, last in spans]
     listed = Label(", ".join(p.text for p in parts), any(p.fallback for p in parts))
-    side = "not" if turns.negated else "only"
+    side = "not" if turns.negated else "only" if not value else "on"
     if turns.set is not None:
         name = t(f"turns.{turns.set.value}", turns.set.value.replace("-", " ").replace("_", " "))
-        said = filled(t(f"sequence.{side}-on-set"), name=name, turns=listed)
+        said = filled(t(f"sequence.{side}-on-set" if side != "on" else "sequence.on-set"), name=name, turns=listed)
     elif not turns.negated and len(spans) == 1 and spans[0][1] is None:
         said = filled(t("sequence.from-turn"), turn=str(spans[0][0]))
     else:
         one = len(spans) == 1 and spans[0][0] == spans[0][1]
-        said = filled(t(f"sequence.{side}-on-{'turn' if one else 'turns'}"), turns=listed)
+        key = f"sequence.{side}-on-{'turn' if one else 'turns'}" if side != "on" else \
+            f"sequence.on-{'turn' if one else 'turns'}"
+        said = filled(t(key), turns=listed)
     return _finish(said, t.lang)

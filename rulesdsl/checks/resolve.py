@@ -20,9 +20,11 @@ from rulesdsl.model.context import ROOT
 from rulesdsl.checks.expressions import Checker, numeric_values
 from rulesdsl.checks.situations import check_situation, terrain_problems
 from rulesdsl.runtime.model import Quantity
-from rulesdsl.runtime.notation import odds_ratio, parse_odds
+from rulesdsl.runtime.contract import engine_parameter
+from rulesdsl.runtime.notation import odds_ratio, parse_odds, parse_turns
 from rulesdsl.checks.validate import (PARAMETER_RESULT_HINT, RESULT_HINTS, _shown, favours_defender, reads_own_codes, result_cells,
-                                      road_cost_problems, rounding_threshold, typed_value, undeclared_turn_set)
+                                      road_cost_problems, rounding_threshold, turns_problems, typed_value,
+                                      undeclared_turn_set)
 from rulesdsl.model.walk import walk
 
 # How each kind of statement is resolved against the rulebooks a rulebook extends
@@ -186,7 +188,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
 
     tables = _tables(books, problems)
     ordered = tuple(sorted(rules.values(), key=lambda e: rule_order(e.node.id.value)))
-    parameters, more = _parameters(ordered, declared)
+    parameters, more = _parameters(ordered, declared, charts.get("sequence"))
     problems += more
     problems += _required(rulebook, ordered, parameters, declared)
     threshold, favour_defender = None, False
@@ -689,31 +691,39 @@ def _amend_rule(rule: ir.Rule, inherited: ir.Effective[ir.Rule], origin: str,
     references given) changed; every other parameter as inherited."""
     base = inherited.node
     parameters = list(base.parameters)
-    where = {p.name.value: i for i, p in enumerate(parameters)}
+    where = {_parameter_key(p): i for i, p in enumerate(parameters)}
     new: list[ir.Amended] = []
     seen: dict[str, ir.Parameter] = {}
     for parameter in rule.parameters:
         name = parameter.name.value
-        if name in seen:
-            problems.append(Diagnostic(f"{name} is amended twice", parameter.name.span,
-                                       f"the first is at line {seen[name].span.line}; keep one"))
+        key = _parameter_key(parameter)     # a value on some turns only (`on night`) is amended by itself
+        if key in seen:
+            problems.append(Diagnostic(f"{key} is amended twice", parameter.name.span,
+                                       f"the first is at line {seen[key].span.line}; keep one"))
             continue
-        seen[name] = parameter
+        seen[key] = parameter
         if name not in declared:
             continue  # validate reported it, with its suggestion: not searched for again
         value, errors = typed_value(parameter, declared)
         if errors:
             continue  # reported by validate
-        if name not in where:
+        turns = "" if parameter.turns is None else "  " + phase_turns_text(parameter.turns)
+        if key not in where and parameter.turns is not None:     # a value on some turns the rule did not have
+            where[key] = len(parameters)
+            parameters.append(parameter)
+            new.append(ir.Amended(key=key, text=_written(parameter.value) + turns, origin=origin,
+                                  span=parameter.span))
+            continue
+        if key not in where:
             problems.append(_not_in_rule(name, parameter, rule, inherited, rules))
             continue
-        old = parameters[where[name]]
+        old = parameters[where[key]]
         if typed_value(old, declared)[0] == value:
-            problems.append(_nothing_changes(name, inherited, name, f"{name} = {_written(old.value)}",
+            problems.append(_nothing_changes(key, inherited, key, f"{name} = {_written(old.value)}{turns}",
                                              parameter.span))
             continue
-        parameters[where[name]] = parameter
-        new.append(ir.Amended(key=name, text=_written(parameter.value), origin=origin, span=parameter.span))
+        parameters[where[key]] = parameter
+        new.append(ir.Amended(key=key, text=_written(parameter.value) + turns, origin=origin, span=parameter.span))
     summary = base.summary
     if rule.summary is not None:
         summary = rule.summary
@@ -721,6 +731,13 @@ def _amend_rule(rule: ir.Rule, inherited: ir.Effective[ir.Rule], origin: str,
     node = dataclasses.replace(base, parameters=tuple(parameters), summary=summary, notes=base.notes + rule.notes,
                                see=base.see + tuple(s for s in rule.see if s not in base.see))
     return _amended(inherited, node, new)
+
+
+def _parameter_key(parameter: ir.Parameter) -> str:
+    """What an amendment of a rule replaces a parameter line by: its name, and the turns of a value on some
+    turns only ('zoc.entry_cost on night')."""
+    name = parameter.name.value
+    return name if parameter.turns is None else f"{name} {phase_turns_text(parameter.turns)}"
 
 
 def _written(value: ir.Value) -> str:
@@ -1071,10 +1088,12 @@ def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective[ir.Rule]) -> list
     return out
 
 
-def _parameters(rules: tuple[ir.Effective[ir.Rule], ...], declared: Mapping[str, ir.Declared]
+def _parameters(rules: tuple[ir.Effective[ir.Rule], ...], declared: Mapping[str, ir.Declared],
+                sequence: ir.Effective[ir.SequenceOfPlay] | None = None
                 ) -> tuple[tuple[ir.EffectiveParameter, ...], list[Diagnostic]]:
     found: dict[str, ir.EffectiveParameter] = {}
     problems = []
+    limited: list[tuple[ir.Effective[ir.Rule], ir.Parameter, object]] = []    # values on some turns only
     for effective in rules:
         rule = effective.node
         for parameter in rule.parameters:
@@ -1083,6 +1102,9 @@ def _parameters(rules: tuple[ir.Effective[ir.Rule], ...], declared: Mapping[str,
             value, errors = typed_value(parameter, declared)
             if errors:
                 continue  # reported by validate
+            if parameter.turns is not None:
+                limited.append((effective, parameter, value))
+                continue
             name = parameter.name.value
             first = found.get(name)
             if first is not None:
@@ -1099,7 +1121,68 @@ def _parameters(rules: tuple[ir.Effective[ir.Rule], ...], declared: Mapping[str,
             found[name] = ir.EffectiveParameter(name=name, value=value, rule=rule.id.value,
                                                 origin=effective.item_origin(name),
                                                 span=parameter.span)
+    problems += _turn_values(limited, found, declared, sequence)
     return tuple(found[k] for k in sorted(found)), problems
+
+
+def _turn_values(limited: list[tuple[ir.Effective[ir.Rule], ir.Parameter, object]],
+                 found: dict[str, ir.EffectiveParameter], declared: Mapping[str, ir.Declared],
+                 sequence: ir.Effective[ir.SequenceOfPlay] | None) -> list[Diagnostic]:
+    """`zoc.entry_cost = +0 MP  on night`: each value on some game turns only joins the parameter's value of
+    every other turn (`found`, changed in place).  The parameter has that value (here or in a rulebook this
+    one extends), its turns are a set the sequence of play in effect declares, two of its values never hold
+    on one turn, and an engine function reads it on the turn a situation says (or none does: descriptive)."""
+    problems: list[Diagnostic] = []
+    turn_sets = {s.name.value: s for s in sequence.node.turn_sets} if sequence is not None else {}
+    for effective, parameter, value in limited:
+        name, turns = parameter.name.value, parameter.turns
+        assert turns is not None
+        if turns.negated or turns_problems(turns.turns, name):
+            continue  # reported by validate
+        written = phase_turns_text(turns)
+        if turns.set is not None and turns.set.value not in turn_sets:
+            set_name = turns.set.value
+            problems.append(Diagnostic(
+                f"{name} is set on the turn set '{set_name}', which the sequence of play does not declare",
+                turns.set.span, suggest(set_name, turn_sets) or (
+                    f"the turn sets are {', '.join(repr(d) for d in turn_sets)}; or declare it: turns {set_name} 3 6 9"
+                    if turn_sets else f"declare it in the sequence of play: turns {set_name} 3 6 9")))
+            continue
+        every = found.get(name)
+        if every is None:
+            problems.append(Diagnostic(
+                f"{name} has a value {written} but none for the other turns", parameter.name.span,
+                f"set its value of every turn too, without turns: {name} = ... (in this rule or another)"))
+            continue
+        entry = declared[name]
+        if engine_parameter(name) is None and entry.descriptive is None:
+            problems.append(Diagnostic(
+                f"{name} cannot change by game turn: combat resolution and the rulebook's expressions read it, "
+                f"and they are not told the turn", turns.span,
+                "a value on some turns only is for the parameters the rules engine reads (zoc, movement, "
+                "stacking, supply, retreat, overrun ...) and for descriptive ones"))
+            continue
+        spans = tuple(span for span in (parse_turns(t.value) for t in
+                      (turn_sets[turns.set.value].turns if turns.set is not None else turns.turns)) if span is not None)
+        clash = next((other for other in every.on_turns if _overlap(spans, other.spans)), None)
+        if clash is not None:
+            problems.append(Diagnostic(
+                f"{name} has two values on one game turn: {written} and "
+                f"{phase_turns_text(clash.turns)} (rule {clash.rule})", turns.span,
+                f"the other is at {clash.span.path}:{clash.span.line}; give each turn one value"))
+            continue
+        key = f"{name} {written}"
+        limited_value = ir.EffectiveTurnValue(turns=turns, spans=spans, value=value, rule=effective.node.id.value,
+                                              origin=effective.item_origin(key), span=parameter.span)
+        found[name] = dataclasses.replace(every, on_turns=every.on_turns + (limited_value,))
+    return problems
+
+
+def _overlap(a: tuple[tuple[int, int | None], ...], b: tuple[tuple[int, int | None], ...]) -> bool:
+    """Whether two lists of game turns (spans, last None: for ever) share a turn."""
+    never = float("inf")
+    return any(max(f1, f2) <= min(never if l1 is None else l1, never if l2 is None else l2)
+               for f1, l1 in a for f2, l2 in b)
 
 
 def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective[ir.Rule]],

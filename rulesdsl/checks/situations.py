@@ -13,6 +13,7 @@ Three things live here, each reading only the model (`ir.Situation`):
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from fractions import Fraction
@@ -233,7 +234,7 @@ def lines(situation: ir.Situation) -> dict[str, str]:
         _put(out, f"road {road.road.value if road.road else ''}".strip(), _words(road.hexes))
     for source in situation.sources:
         _put(out, f"source {source.side.value}", _words(source.hexes))
-    for name in ("phasing", "phase"):
+    for name in ("phasing", "phase", "turn"):
         if getattr(situation, name):
             out[name] = _words(getattr(situation, name))
     for unit in situation.units:
@@ -303,6 +304,11 @@ def area_of(situation: ir.Situation, problems: list[Diagnostic]) -> HexMap | Non
                             first_row=first.row)
 
 
+def game_turn(text: ir.Text) -> int | None:
+    """`turn 3`: the game turn a situation is on; None when it is no whole number from 1."""
+    return int(text.value) if re.fullmatch(r"[0-9]+", text.value) and int(text.value) >= 1 else None
+
+
 def check_example(example: ir.Example) -> list[Diagnostic]:
     return check_situation(example.situation, query=False)
 
@@ -313,9 +319,13 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
     problems: list[Diagnostic] = []
     for extra in situation.maps[1:]:
         problems.append(Diagnostic("a situation has one map", extra.span, hint="give one map line: FIRST - LAST"))
-    for name in ("phasing", "phase"):
+    for name in ("phasing", "phase", "turn"):
         for extra in getattr(situation, name)[1:]:
             problems.append(Diagnostic(f"a situation has one '{name}' line", extra.span))
+    for turn in situation.turn[:1]:
+        if game_turn(turn) is None:
+            problems.append(Diagnostic(f"'{turn.value}' is not a game turn", turn.span,
+                                       "a game turn is a whole number from 1: turn 3"))
     area = area_of(situation, problems)
 
     def on_map(text: ir.Text) -> Hex | None:
@@ -538,6 +548,7 @@ def build(situation: ir.Situation, chart: object = None) -> tuple[Situation | No
         supply_sources={s.side.value: frozenset(Hex.parse(h.value) for h in s.hexes) for s in situation.sources},
         phasing=situation.phasing[0].value if situation.phasing else (sides[0] if sides else ""),
         phase=situation.phase[0].value if situation.phase else "movement",
+        turn=game_turn(situation.turn[0]) if situation.turn else None,
         started_in={u.name.value: Hex.parse(u.started.value) for u in situation.units if u.started is not None},
     )
     return replace(runtime, history=history(situation, runtime)), []

@@ -76,7 +76,20 @@ def _rule(rule: ir.Rule) -> list[Diagnostic]:
             problems.append(Diagnostic(f"an amendment of rule {rule.id.value} changes parameters only", name.span,
                                        "a definition or a requirement needs the whole rule, restated as an "
                                        "override"))
+    for parameter in rule.parameters:
+        if parameter.turns is not None:
+            problems += _parameter_turns(parameter, parameter.turns)
     return problems
+
+
+def _parameter_turns(parameter: ir.Parameter, turns: ir.PhaseTurns) -> list[Diagnostic]:
+    """`zoc.entry_cost = +0 MP  on night`: the turns a value holds on are named (`on`), each a game turn."""
+    name = parameter.name.value
+    if turns.negated:
+        return [Diagnostic(f"{name}: a value holds on the turns it names, not on every turn but them", turns.span,
+                           f"write the value of every other turn without turns ({name} = ...), and this one "
+                           f"'on' the turns it holds on")]
+    return turns_problems(turns.turns, f"the turns of {name}")
 
 
 def _parameters(rulebook: ir.Rulebook, known: Mapping[str, ir.Declared]) -> list[Diagnostic]:

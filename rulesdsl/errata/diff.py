@@ -220,7 +220,9 @@ def _rules_snapshot(rules: list[ir.Rule]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for rule in rules:
         entry: dict[str, Any] = _record(rule, "id", "parameters", "definitions", "see", "requires")
-        entry["parameters"] = {p.name.value: parameter_text(p) for p in rule.parameters}
+        # a value on some game turns only is a parameter line of its own: 'zoc.entry_cost on night'
+        entry["parameters"] = {p.name.value if p.turns is None else f"{p.name.value} {phase_turns_text(p.turns)}":
+                               parameter_text(p) for p in rule.parameters}
         entry["definitions"] = {d.name.value: _definition(d) for d in rule.definitions}
         entry["see"] = ", ".join(sorted(s.value for s in rule.see))          # a set: order means nothing
         entry["requires"] = ", ".join(sorted(r.value for r in rule.requires))
@@ -418,13 +420,13 @@ def snapshot(rulebook: ir.Rulebook, resolved: ir.Resolved | None = None,
         declared = resolved.declared if resolved is not None else {}
     if not declared:   # by itself: the core vocabulary and what the rulebook declares are still known
         declared = vocabulary([rulebook])[0]
-    snap["meanings"] = {name: declared[name].meaning for rule in snap["rules"].values()
-                        for name in rule["parameters"] if name in declared}
+    snap["meanings"] = {name: meaning for rule in snap["rules"].values() for name in rule["parameters"]
+                        for meaning in (_meaning(name, declared),) if meaning is not None}
     in_effect = resolved or applies
     if in_effect is not None:     # each rule's values in effect, in players' words
         records = SNAPSHOTS[ir.Rule][1]([effective.node for effective in in_effect.rules])
         known = {**in_effect.declared, **declared}
-        snap["applies"] = {key: [f"{_words(known[name].meaning) if name in known else name}: {value}"
+        snap["applies"] = {key: [f"{_words(meaning) if (meaning := _meaning(name, known)) else name}: {value}"
                                  for name, value in record["parameters"].items()]
                            for key, record in records.items()}
     snap["resolved"] = resolved is not None
@@ -526,6 +528,18 @@ def _rule_noun(key: str, rule: dict[str, Any]) -> str:
     if rule.get("override") == "yes":
         return f"override of rule {key} {rule['title']}".rstrip()
     return f"rule {key} {rule['title']}".rstrip()
+
+
+def _meaning(key: str, declared: Mapping[str, ir.Declared]) -> str | None:
+    """What a parameter line of a rule means: its declared meaning, and for a value on some game turns only
+    ('zoc.entry_cost on night') which turns ('..., on night turns')."""
+    name, _, turns = key.partition(" ")
+    if name not in declared:
+        return None
+    meaning = declared[name].meaning
+    if not turns:
+        return meaning
+    return f"{meaning}, {turns if turns.startswith('on turns') else turns + ' turns'}"
 
 
 def _words(meaning: str) -> str:

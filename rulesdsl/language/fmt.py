@@ -158,6 +158,11 @@ def _cells(line: _Line) -> list[str] | None:
             cells.append(" ".join(rest))
         return cells
     if kind == "rule" and len(tokens) > 2 and tokens[1] == "=":
+        # the game turns a value holds on (`on night`, `on turns 1`): a column of its own after the value
+        on = next((i for i in range(3, len(tokens)) if not tokens[i - 1].endswith(",") and (
+            tokens[i] == "on" or tokens[i] == "not" and tokens[i + 1:i + 2] == ["on"])), None)
+        if on is not None:
+            return [tokens[0], "=", " ".join(tokens[2:on]), " ".join(tokens[on:])]
         return [tokens[0], "=", " ".join(tokens[2:])]
     return None
 
@@ -198,7 +203,8 @@ def _render_group(group: list[_Line]) -> list[str]:
         if cells is None:
             out.append(_finish(line, ""))
             continue
-        text = gap.join(c.ljust(widths.get(i, 0)) if i < len(cells) - 1 else c for i, c in enumerate(cells))
+        text = "".join(("" if i == 0 else "  " if i == 3 and group[0].block == "rule" else gap) +
+                       (c.ljust(widths.get(i, 0)) if i < len(cells) - 1 else c) for i, c in enumerate(cells))
         out.append(_finish(line, re.sub(r" +$", "", text)))
     return out
 

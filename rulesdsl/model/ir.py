@@ -230,6 +230,9 @@ class Parameter:
     span: Span = _span()
     name: Text
     value: Value
+    # `zoc.entry_cost = +0 MP  on night`: the value on those game turns only (the turns a phase names); None:
+    # the value on every turn no turn-limited value of the parameter covers
+    turns: PhaseTurns | None = None
 
 
 # ---- expressions -------------------------------------------------------------
@@ -489,7 +492,8 @@ class Labels:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PhaseTurns:
     """`not on night`, `on turns 2+`: the game turns a phase happens on (`on`) or is skipped on (`not on`),
-    a turn set of the sequence of play or turns listed as written (3, 5-8, 11+)."""
+    a turn set of the sequence of play or turns listed as written (3, 5-8, 11+); a parameter's value on some
+    turns only says them the same way (`on` only: validate)."""
 
     span: Span = _span()
     negated: bool             # `not on`: every turn but these
@@ -944,6 +948,7 @@ class Situation:
     done: tuple[Done, ...]               # what was already made this phase and player turn
     assumed: tuple[Parameter, ...]       # values the situation takes as given (`assume stacking.limit = 6 steps`)
     expectations: tuple[Expectation, ...]
+    turn: tuple[Text, ...] = ()          # `turn 3`: the game turn it is (validate: at most one, a turn from 1)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1086,6 +1091,20 @@ class Effective(Generic[N]):
 class EffectiveParameter:
     name: str
     value: object                # typed: Quantity, int, Fraction, bool, str, tuple
+    rule: str
+    origin: str
+    span: Span = _span()
+    on_turns: tuple[EffectiveTurnValue, ...] = ()   # its values on some game turns only, in rule order
+
+
+@dataclass(frozen=True, slots=True)
+class EffectiveTurnValue:
+    """A parameter's value on some game turns only (`zoc.entry_cost = +0 MP  on night`), resolved: the turns
+    as written, their spans ((3, 3), (9, None): 9 and every later turn), the value and the rule that sets it."""
+
+    turns: PhaseTurns
+    spans: tuple[tuple[int, int | None], ...]
+    value: object
     rule: str
     origin: str
     span: Span = _span()

@@ -65,7 +65,7 @@ MODULE_NAMES: dict[str, str] = {
        for name in ("AdjustmentSpec", "AttackerLosses", "AttackingHex", "Combat", "FactorSpec", "CombatEffect",
                     "CombatEngine", "CombatResultsTable", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
                     "Vocabulary", "Fraction", "MappingProxyType", "Movement", "Parameter", "Phase", "PlayerTurn",
-                    "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "TurnSet", "_rt",
+                    "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "TurnSet", "TurnValue", "_rt",
                     # types, for the annotations
                     "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Number",
                     "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames",
@@ -227,6 +227,7 @@ class ParameterEntry(TypedDict):
     origin: str
     source: str                  # path:line
     meaning: str                 # from its declaration (ir.Declared), in players' words
+    on_turns: list[str]          # its values on some game turns only: TurnValue(...) expressions
 
 
 class ParameterGroup(TypedDict):
@@ -435,11 +436,12 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
             "name": p.name, "constant": names.constants[p.name], "value": p.value,
             "rule": p.rule, "origin": p.origin, "source": f"{p.span.path}:{p.span.line}",
             "meaning": declared.meaning if (declared := resolved.declared.get(p.name)) else "",
+            "on_turns": [_turn_value(limited) for limited in p.on_turns],
         })
     # the constants, grouped under the rule that sets them, in rule order
     by_rule: dict[str, list[ParameterEntry]] = {}
     # (an amended parameter keeps its place in the rule, wherever its line is)
-    place = {p.name.value: i for e in resolved.rules for i, p in enumerate(e.node.parameters)}
+    place = {p.name.value: i for e in resolved.rules for i, p in enumerate(e.node.parameters) if p.turns is None}
     for entry in sorted(parameters, key=lambda e: (place.get(e["name"], 0), int(e["source"].rsplit(":", 1)[1]))):
         by_rule.setdefault(entry["rule"], []).append(entry)
     parameter_groups: list[ParameterGroup] = [
@@ -575,6 +577,14 @@ def _turn_spans(turns: tuple[ir.Text, ...]) -> str:
     """Turns as written (3, 5-8, 11+; validated), as the runtime's TurnSet spans: ((3, 3), (5, 8), (11, None))."""
     spans = tuple(span for span in (parse_turns(t.value) for t in turns) if span is not None)
     return py(spans)
+
+
+def _turn_value(limited: ir.EffectiveTurnValue) -> str:
+    """A parameter's value on some game turns only, as the runtime's TurnValue: its turns (a TurnSet named
+    after the set, or unnamed for turns listed), the value, the rule that sets it and where."""
+    name = limited.turns.set.value if limited.turns.set is not None else None
+    return (f"TurnValue(TurnSet({py(name)}, {py(limited.spans)}), {py(limited.value)}, rule={py(limited.rule)}, "
+            f"origin={py(limited.origin)}, source={py(f'{limited.span.path}:{limited.span.line}')})")
 
 
 # the core parameters the CombatEngine reads, and its keyword for each

@@ -74,7 +74,30 @@ KINDS: dict[type, Kind] = {
                   'section 2.0 "Stacking" {\n'
                   '  summary "Up to three steps may stack in a hex."\n'
                   "  stacking.limit = 3 steps\n"
-                  "}\n"),
+                  "}\n",
+                  more=(("a value on some game turns only: after the value, the turns a phase would name (a "
+                         "turn set of the sequence of play, `on night`, or `on turns 1 5-8 11+`); the "
+                         "parameter's value without turns, in this rulebook or its series, holds on every other "
+                         "turn, and two values never share a turn. The module's `parameter(name, turn)` answers "
+                         "the value of a turn, the rules engine uses the values of the situation's `turn`, and "
+                         "the card prints 'On night turns (3, 6, 9, 12): +0 MP' under the parameter",
+                         "sequence of play {\n"
+                         "  turns night  3 6 9 12\n"
+                         "  player turn {\n"
+                         "    movement  movement\n"
+                         "  }\n"
+                         "}\n\n"
+                         'rule 1.0 "Movement" {\n'
+                         '  summary "Entering an enemy ZOC costs two extra MPs; a unit must afford each hex."\n'
+                         "  zoc.entry_cost             = +2 MP\n"
+                         "  movement.must_afford_entry = yes\n"
+                         "}\n\n"
+                         'rule G8.1 "Night" {\n'
+                         '  summary "At night a ZOC costs nothing extra; on the first turn a unit may always '
+                         'enter a hex."\n'
+                         "  zoc.entry_cost             = +0 MP  on night\n"
+                         "  movement.must_afford_entry = no     on turns 1\n"
+                         "}\n"),)),
     ir.UnitTypes: Kind("Unit types", ("unit_types",),
                        "The unit types a game has, each with its capabilities; expressions read both "
                        "as yes/no names of a unit, and the rules engine gives every counter of a type its "

@@ -11,8 +11,8 @@ from .combat import (AdjustmentSpec, AttackingHex, FactorSpec, Combat, CombatEng
                      any_where, ceil_, count_where, divide, floor_, max_of, min_of, once_per_combat, sum_of)
 from .combat import Assessment, BoundHex, Exchange, BoundTerrain, BoundUnit, Context, Contribution, Resolution, Roll, RulesInputError
 from .terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart, TerrainNames
-from .model import Parameter, ParameterValue, Phase, PlayerTurn, Quantity, RuleEntry, TurnSet, frozen_mapping
-from .sequence import game_turn_on, phases_on
+from .model import Parameter, ParameterValue, Phase, PlayerTurn, Quantity, RuleEntry, TurnSet, TurnValue, frozen_mapping
+from .sequence import game_turn_on, phases_on, turn_number
 from .hexmap import Direction as Direction, Edge as Edge, Hex as Hex, HexMap as HexMap, Hexside as Hexside, MapSheet as MapSheet
 
 __all__ = [
@@ -21,7 +21,7 @@ __all__ = [
     "once_per_combat", "sum_of",
     "CombatEffect", "CombatResultsTable", "DICE_OUTCOMES", "Fraction", "MappingProxyType", "Movement",
     "Parameter", "Phase", "PlayerTurn", "Quantity", "Result", "RuleEntry", "Terrain", "TerrainEffectsChart", "TurnSet",
-    "combat_column", "game_turn_on", "phases_on",
+    "TurnValue", "combat_column", "game_turn_on", "phases_on", "turn_number",
     "difference", "difference_column", "difference_text",
     "exact", "exact_value", "frozen_mapping", "odds_pair", "parse_odds", "parse_result", "round_from",
     # the types a generated module's annotations name

@@ -20,9 +20,11 @@ its file and line.  The engine names no series: it reads only the parameters of 
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from typing import Concatenate, ParamSpec, TypeVar
 
 from . import engagement, eligibility, movement, retreat, stacking, supply
 from .answers import Advance, Engagement, Move, Reach, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
@@ -36,9 +38,24 @@ __all__ = ["Advance", "Engagement", "Move", "Reach", "Record", "Retreat", "Rules
            "Zones", "as_hex"]
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _on_its_turn(question: Callable[Concatenate[RulesEngine, Situation, P], R]
+                 ) -> Callable[Concatenate[RulesEngine, Situation, P], R]:
+    """A question answered by the engine of the situation's game turn: with the values the rulebook gives
+    that turn (`zoc.entry_cost = +0 MP  on night`), every other value as on any turn."""
+    @functools.wraps(question)
+    def answer(self: RulesEngine, situation: Situation, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return question(self.on_turn(situation.turn), situation, *args, **kwargs)
+    return answer
+
+
 class RulesEngine:
     """The engine for one compiled rulebook.  Each question is answered by the module of its stage
-    (movement, stacking, supply, retreat, eligibility); this class only binds them to one rule set."""
+    (movement, stacking, supply, retreat, eligibility); this class only binds them to one rule set, that of
+    the situation's game turn (`on_turn`)."""
 
     def __init__(self, rules: RuleSet, *, assess: Callable[[Combat], Assessment] | None = None,
                  unit_types: Mapping[str, Iterable[str]] | None = None) -> None:
@@ -48,6 +65,22 @@ class RulesEngine:
         # situation lists them (a tank declared armored and mechanized is both)
         self.unit_types = {name: frozenset(capabilities) for name, capabilities in (unit_types or {}).items()}
         self._typed: list[tuple[Situation, Situation]] = []     # the last few situations given, and typed
+        self._turns: dict[int, RulesEngine] = {}     # the engines of the game turns asked about
+        self._every_turn: RulesEngine | None = None   # a turn's engine: the engine it was made from
+
+    def on_turn(self, turn: int | None) -> RulesEngine:
+        """The engine of game turn `turn`: over the rule set of that turn (RuleSet.on_turn), so that every
+        question reads the parameters' values on that turn; the engine of every turn when they are its values."""
+        base = self._every_turn or self
+        rules = base.rules.on_turn(turn)
+        if rules is base.rules or turn is None:
+            return base
+        found = base._turns.get(turn)
+        if found is None:
+            found = RulesEngine(rules, assess=self.assess, unit_types=self.unit_types)
+            found._every_turn = base
+            base._turns[turn] = found
+        return found
 
     def typed(self, situation: Situation) -> Situation:
         """`situation` with each counter given the capabilities its unit type declares."""
@@ -66,23 +99,28 @@ class RulesEngine:
         return replace(unit, capabilities=unit.capabilities | declared)
 
     # ---- ZOC and movement (movement.py) ----------------------------------------------------------------
+    @_on_its_turn
     def exerts_zoc(self, situation: Situation, unit: Counter) -> tuple[bool, Step]:
         return movement.exerts_zoc(self.rules, self.typed(situation), self.typed_unit(unit))
 
+    @_on_its_turn
     def zoc(self, situation: Situation, side: str) -> Zones:
         """The hexes in the ZOCs of `side`'s units (the enemy ZOCs of the other sides)."""
         return movement.zoc(self.rules, self.typed(situation), side)
 
+    @_on_its_turn
     def enemy_zoc(self, situation: Situation, side: str) -> set[Hex]:
         """The hexes in any enemy ZOC of `side`."""
         return movement.enemy_zoc(self.rules, self.typed(situation), side)
 
+    @_on_its_turn
     def entry_cost(self, situation: Situation, unit: Counter, source: Hex, target: Hex,
                    *, road: bool = True) -> Fraction | None:
         """The TEC cost for `unit` to step from `source` into the adjacent `target` (no ZOC costs); None
         when prohibited."""
         return movement.entry_cost(self.rules, self.typed(situation), self.typed_unit(unit), source, target, road=road)
 
+    @_on_its_turn
     def move(self, situation: Situation, unit: str, path: Sequence[Hex | str], *,
              mode: str = "regular", saved: Fraction | int = 0) -> Move:
         """Price a move of `unit` along `path` (the hexes entered, its own hex optionally first); `mode` is
@@ -96,6 +134,7 @@ class RulesEngine:
                         "; ".join(barred.reasons), barred.steps, mode)
         return movement.move(self.rules, situation, unit, hexes, mode=mode, saved=saved)
 
+    @_on_its_turn
     def reachable(self, situation: Situation, unit: str, *, mode: str = "regular") -> Reach:
         """The hexes `unit` may reach this phase, each at its least cost."""
         situation = self.typed(situation)
@@ -124,6 +163,7 @@ class RulesEngine:
         return verdict
 
     # ---- stacking (stacking.py), supply (supply.py), retreat and advance (retreat.py) -------------------
+    @_on_its_turn
     def stack(self, situation: Situation, hex: Hex | str, *, moment: str = "phase-end",
               overrunning: Iterable[str] = (), retreated: Iterable[str] = ()) -> StackCheck:
         """Whether the stack in `hex` is legal at `moment` (one of stacking.checked_at's words);
@@ -131,15 +171,18 @@ class RulesEngine:
         return stacking.stack(self.rules, self.typed(situation), as_hex(hex), moment=moment, overrunning=tuple(overrunning),
                               retreated=tuple(retreated))
 
+    @_on_its_turn
     def supply(self, situation: Situation, unit: str) -> SupplyTrace:
         """Whether `unit` traces supply to one of its side's sources."""
         return supply.supply(self, self.typed(situation), unit)
 
+    @_on_its_turn
     def retreat(self, situation: Situation, units: Iterable[str], hexes: int, *, attackers: Iterable[str] = (),
                 refuse: int = 0) -> Retreat:
         """The retreat of the stack `units` by `hexes` away from `attackers`; `refuse` hexes taken as steps."""
         return retreat.retreat(self, self.typed(situation), tuple(units), hexes, attackers=tuple(attackers), refuse=refuse)
 
+    @_on_its_turn
     def advance(self, situation: Situation, units: Iterable[str], vacated: Hex | str, hexes: int, *,
                 overrun: bool = False, defender_destroyed: bool = False, refused: int = 0,
                 breakthrough: bool = False, path: Sequence[Hex | str] = ()) -> Advance:
@@ -151,6 +194,7 @@ class RulesEngine:
                                path=tuple(as_hex(h) for h in path))
 
     # ---- eligibility (eligibility.py) ------------------------------------------------------------------
+    @_on_its_turn
     def may_overrun(self, situation: Situation, units: Iterable[str], from_hex: Hex | str,
                     target: Hex | str, *, path: Sequence[Hex | str] | None = None,
                     record: Record | None = None, reacting: bool | None = None) -> Verdict:
@@ -160,10 +204,12 @@ class RulesEngine:
                                        path=None if path is None else [as_hex(h) for h in path],
                                        record=record, reacting=reacting)
 
+    @_on_its_turn
     def may_exploit(self, situation: Situation, unit: str) -> Verdict:
         """Whether `unit` may move in the Exploitation Phase."""
         return eligibility.may_exploit(self, self.typed(situation), unit)
 
+    @_on_its_turn
     def may_attack(self, situation: Situation, attackers: Iterable[str], target: Hex | str, *,
                    more_targets: Iterable[Hex | str] = (), record: Record | None = None) -> Verdict:
         """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
@@ -173,6 +219,7 @@ class RulesEngine:
                                       record=record)
 
     # ---- engagement (engagement.py) --------------------------------------------------------------------
+    @_on_its_turn
     def engage(self, situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
                defenders: Iterable[str] | None = None, arrived: Iterable[str] = (), overrun: bool = False,
                result: Result | None = None) -> Engagement:

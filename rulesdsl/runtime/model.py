@@ -99,8 +99,41 @@ ParameterValue = Quantity | Fraction | int | bool | str | tuple[str, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
+class TurnSet:
+    """Game turns: a set the sequence of play names (`turns night 3 6 9 12`), or the turns a phase lists
+    (`on turns 2+`, name None).  Each span is (first, last), last None for that turn and every later one."""
+
+    name: str | None
+    spans: tuple[tuple[int, int | None], ...]
+
+    def __contains__(self, turn: object) -> bool:
+        if not isinstance(turn, int) or isinstance(turn, bool):
+            return False
+        return any(first <= turn and (last is None or turn <= last) for first, last in self.spans)
+
+    def __str__(self) -> str:
+        listed = turns_text(self.spans)
+        return f"{self.name} turns ({listed})" if self.name is not None else f"turns {listed}"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnValue:
+    """A parameter's value on some game turns only (`zoc.entry_cost = +0 MP  on night`), the rule that sets it
+    and where."""
+
+    turns: TurnSet
+    value: ParameterValue
+    rule: str
+    origin: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class Parameter:
-    """A parameter in effect: its value, the rule that sets it, where, and what it means."""
+    """A parameter in effect: its value, the rule that sets it, where, and what it means.
+
+    `value` holds on every game turn no `on_turns` value covers (their turns never overlap); `on(turn)` is the
+    parameter as it stands on a game turn, and `turns` says which turns a value so found holds on."""
 
     name: str
     value: ParameterValue
@@ -108,6 +141,16 @@ class Parameter:
     origin: str
     source: str
     meaning: str = ""      # its declaration's meaning, in players' words
+    on_turns: tuple[TurnValue, ...] = ()
+    turns: TurnSet | None = None     # the parameter on a turn of one of its on_turns: those turns
+
+    def on(self, turn: int) -> Parameter:
+        """The parameter in force on game turn `turn`: its turn-limited value there, else itself."""
+        for limited in self.on_turns:
+            if turn in limited.turns:
+                return Parameter(self.name, limited.value, limited.rule, limited.origin, limited.source,
+                                 self.meaning, turns=limited.turns)
+        return self
 
     @property
     def number(self) -> Fraction:
@@ -127,24 +170,6 @@ class Parameter:
 def frozen_mapping(items: Iterable[tuple[K, V]]) -> MappingProxyType[K, V]:
     """A read-only mapping of `items`, in their order."""
     return MappingProxyType(dict(items))
-
-
-@dataclass(frozen=True, slots=True)
-class TurnSet:
-    """Game turns: a set the sequence of play names (`turns night 3 6 9 12`), or the turns a phase lists
-    (`on turns 2+`, name None).  Each span is (first, last), last None for that turn and every later one."""
-
-    name: str | None
-    spans: tuple[tuple[int, int | None], ...]
-
-    def __contains__(self, turn: object) -> bool:
-        if not isinstance(turn, int) or isinstance(turn, bool):
-            return False
-        return any(first <= turn and (last is None or turn <= last) for first, last in self.spans)
-
-    def __str__(self) -> str:
-        listed = turns_text(self.spans)
-        return f"{self.name} turns ({listed})" if self.name is not None else f"turns {listed}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,15 @@ from .terrain import TerrainEffectsChart
 __all__ = ["RuleSet", "Step", "unique_steps"]
 
 
+def _shown(value: ParameterValue) -> str:
+    """A parameter's value as a rulebook writes it: +0 MP, yes, 3, phase-end, overrun."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(value)
+    return "none" if value is None else str(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One step of a derivation: what was found, and the rule (and parameter) that says so.
@@ -66,6 +75,30 @@ class RuleSet:
     tables: Mapping[str, LookupTable] = field(default_factory=dict)
     rules: Mapping[str, RuleEntry] = field(default_factory=dict)
     reads: set[str] = field(default_factory=set)
+    turn: int | None = None      # the game turn whose values `parameters` holds (None: every turn's)
+    base: RuleSet | None = None  # a turn's rule set: the rule set of every turn it was made from
+    _turns: dict[int, RuleSet] = field(default_factory=dict, repr=False)
+
+    # ---- game turns -------------------------------------------------------------------------------------
+    def on_turn(self, turn: int | None) -> RuleSet:
+        """The rules as they stand on game turn `turn`: each parameter with its value on that turn (`on night`),
+        the rest as they are.  Itself when no parameter has a value of its own that turn (or `turn` is None);
+        one rule set per turn, which records its reads with this one's."""
+        if turn == self.turn:
+            return self
+        if self.base is not None:
+            return self.base.on_turn(turn)
+        if turn is None:
+            return self
+        found = self._turns.get(turn)
+        if found is None:
+            limited = {name: p.on(turn) for name, p in self.parameters.items() if p.on_turns}
+            changed = {name: p for name, p in limited.items() if p is not self.parameters[name]}
+            found = self if not changed else RuleSet(
+                self.rulebook, {**self.parameters, **changed}, self.terrain, self.tables, self.rules,
+                reads=self.reads, turn=turn, base=self)
+            self._turns[turn] = found
+        return found
 
     # ---- values -----------------------------------------------------------------------------------------
     def value(self, name: str) -> ParameterValue:
@@ -108,6 +141,8 @@ class RuleSet:
         parameter = self.parameters.get(name)
         if parameter is None:
             return Step(f"{text} (no rule of {self.rulebook} sets {name})", parameter=name)
+        if parameter.turns is not None:     # a value of some game turns only: which, and that it is one
+            text = f"{text} ({name} {_shown(parameter.value)} on {parameter.turns})"
         return Step(text, rule=parameter.rule, parameter=name, origin=parameter.origin,
                     source=parameter.source)
 

@@ -137,7 +137,8 @@ class Situation:
     side traces supply to.  phasing: the side whose player turn it is; phase: the phase being played
     (movement, combat, exploitation ...).  started_in: where each unit began the phase, when it differs
     from where it stands (for the rules on units that start a phase in an enemy ZOC).  history: the
-    overruns and attacks already made this phase and player turn.
+    overruns and attacks already made this phase and player turn.  turn: the game turn (1 the first), for the
+    parameters a rulebook sets on some turns only (night, mud); None: an ordinary turn, the values of every turn.
     """
 
     map: HexMap
@@ -152,6 +153,7 @@ class Situation:
     phase: str = "movement"
     started_in: Mapping[str, Hex] = field(default_factory=dict)
     history: Record = NOTHING_YET
+    turn: int | None = None
 
     def __post_init__(self) -> None:
         # typed locals first: object.__setattr__ takes Any, which mypy's no-Any check refuses
@@ -168,6 +170,8 @@ class Situation:
         object.__setattr__(self, "supply_sources", sources)
         object.__setattr__(self, "started_in", started_in)
         object.__setattr__(self, "units", units)
+        if self.turn is not None and (isinstance(self.turn, bool) or not isinstance(self.turn, int) or self.turn < 1):
+            raise ValueError(f"a game turn is a whole number from 1, not {self.turn!r}")
         names = [u.name for u in self.units]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:

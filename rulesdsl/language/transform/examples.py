@@ -17,7 +17,7 @@ class ExampleBuilder(Builder):
     """Each method builds the IR node of the grammar rule it is named after."""
 
     _SITUATION_FIELDS = ("notes", "maps", "hexes", "hexsides", "roads", "sources", "phasing", "phase", "units",
-                         "done", "assumed", "expectations")
+                         "done", "assumed", "expectations", "turn")
 
     def _situation(self, meta: Meta, items: list[Any]) -> ir.Situation:
         body: dict[str, list[Any]] = {name: [] for name in self._SITUATION_FIELDS}
@@ -77,6 +77,9 @@ class ExampleBuilder(Builder):
 
     def situation_phase(self, items: list[Any]) -> Any:
         return ("phase", self._text(items[0]))
+
+    def situation_turn(self, items: list[Any]) -> Any:
+        return ("turn", self._text(items[0]))
 
     def _done(self, meta: Meta, kind: ir.DoneKind, items: list[Any]) -> Any:
         phase = items.pop()[1] if items and isinstance(items[-1], tuple) else None

@@ -76,8 +76,9 @@ class ExpressionBuilder(Builder):
 
     @v_args(meta=True)
     def parameter(self, meta: Meta, items: list[Any]) -> Any:
-        name, value = items
-        return ("parameters", ir.Parameter(span=self._span(meta), name=self._text(name), value=value))
+        name, value, *turns = items
+        return ("parameters", ir.Parameter(span=self._span(meta), name=self._text(name), value=value,
+                                           turns=turns[0] if turns else None))
 
     @v_args(meta=True)
     def quantity(self, meta: Meta, items: list[Any]) -> Any:
