@@ -329,9 +329,23 @@ class HexMap:
     def within(self, centre: Hex, hexes: int) -> tuple[Hex, ...]:
         """The hexes of the map at most `hexes` hexes from `centre`, itself included ("at or within",
         5.0c), in `Hex` order."""
-        grid = self._place(centre)[0]
-        return tuple(hex for hex in self.hexes()
-                     if self._place(hex)[0] == grid and self.distance(centre, hex) <= hexes)
+        grid, column, height = self._place(centre)
+        if hexes < 0:
+            return ()
+        if (2 * hexes + 1) * (2 * hexes + 1) >= len(self._hexes):     # most of the map: look at every hex
+            return tuple(hex for hex in self.hexes()
+                         if self._place(hex)[0] == grid and self.distance(centre, hex) <= hexes)
+        # the grid places within `hexes` of the centre: hexrows at most that far to each side, and heights (in
+        # half hexes) at most twice that far, keeping each hexrow's parity; those on the map, in `Hex` order
+        same = self._canonical
+        found = []
+        for c in range(column - hexes, column + hexes + 1):
+            for h in range(height - 2 * hexes, height + 2 * hexes + 1):
+                if (h + self._lower(c)) % 2 == 0 and _grid_distance(column, height, c, h) <= hexes:
+                    hex = self._at(grid, c, h)
+                    if hex is not None:
+                        found.append(same.get(hex, hex))
+        return tuple(sorted(found))
 
     # ---- the map's edge -------------------------------------------------------------------------------
     def edge(self, hex: Hex) -> frozenset[Edge]:
