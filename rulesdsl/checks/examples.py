@@ -348,16 +348,16 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
                            f"`roll white W red R`, the two dice that made {roll}") from None
     except Exception as exc:  # a combat the rulebook refuses (an unknown unit type, a roll off the table)
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
-    # refused before its odds (a prohibited hexside or terrain), the attack has no answer to compare; below the
-    # table a code that says it is not allowed (NA) is the table's answer, compared as any result
-    if resolution.refused is not None and (not isinstance(resolution, Resolution) or resolution.result == NOT_ALLOWED):
-        raise Unanswerable(f"the attack is not allowed: {resolution.refused}")
     table = getattr(module, "CRT", None)
     if roll is None and resolution.column in (None, ABOVE) and table is not None:
         try:    # off the table with a result of its own: read with no roll (any roll gives it)
             resolution = module.resolve_combat(combat, DICE_OUTCOMES[table.dice][0])
         except LookupError:
             pass            # the rulebook gives that attack no result
+    # refused before its odds (a prohibited hexside or terrain), the attack has no answer to compare; below the
+    # table a code that says it is not allowed (NA) is the table's answer, compared as any result
+    if resolution.refused is not None and (not isinstance(resolution, Resolution) or resolution.result == NOT_ALLOWED):
+        raise Unanswerable(f"the attack is not allowed: {resolution.refused}")
     shown: list[str] = []
     ok = True
     asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome, r.exchange))   # `roll N`: input
