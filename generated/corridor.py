@@ -2375,10 +2375,12 @@ def may_exploit(situation: Situation, unit: str) -> Verdict:
 
 
 def may_attack(situation: Situation, attackers: Iterable[str], target: Hex | str, *,
-               more_targets: Iterable[Hex | str] = (), record: Record | None = None) -> Verdict:
+               more_targets: Iterable[Hex | str] = (), record: Record | None = None,
+               forced: bool = False) -> Verdict:
     """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
-    `record`: the attacks already made this phase and turn."""
-    return RULES_ENGINE.may_attack(situation, attackers, target, more_targets=more_targets, record=record)
+    `record`: the attacks already made this phase and turn; `forced`: the rules require the attack."""
+    return RULES_ENGINE.may_attack(situation, attackers, target, more_targets=more_targets, record=record,
+                                   forced=forced)
 
 
 def engage(situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,

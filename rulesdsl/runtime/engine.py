@@ -165,12 +165,14 @@ class RulesEngine:
         return eligibility.may_exploit(self, self.typed(situation), unit)
 
     def may_attack(self, situation: Situation, attackers: Iterable[str], target: Hex | str, *,
-                   more_targets: Iterable[Hex | str] = (), record: Record | None = None) -> Verdict:
+                   more_targets: Iterable[Hex | str] = (), record: Record | None = None,
+                   forced: bool = False) -> Verdict:
         """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
-        `record`: the attacks already made this phase and turn (default: the situation's history)."""
+        `record`: the attacks already made this phase and turn (default: the situation's history); `forced`:
+        the rules require the attack, so odds below the table read `combat.below_table_forced`."""
         return eligibility.may_attack(self, self.typed(situation), tuple(attackers), as_hex(target),
                                       more_targets=[as_hex(h) for h in more_targets],
-                                      record=record)
+                                      record=record, judge=self.assess, forced=forced)
 
     # ---- engagement (engagement.py) --------------------------------------------------------------------
     def engage(self, situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
