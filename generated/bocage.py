@@ -45,6 +45,7 @@ from rulesdsl.runtime import (
     Context,
     Contribution,
     Exact,
+    Exchange,
     Number,
     ParameterValue,
     Resolution,
@@ -1888,9 +1889,10 @@ def may_attack(situation: Situation, attackers: Iterable[str], target: Hex | str
 
 def engage(situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
            defenders: Iterable[str] | None = None, arrived: Iterable[str] = (), overrun: bool = False,
-           result: Result | None = None) -> Engagement:
+           result: Result | None = None, exchange: Exchange | None = None) -> Engagement:
     """Who takes part in the attack of `attackers` on `targets`, whose terrain it reads, and who
     suffers its `result`; `defenders`: the units the defender names; `arrived`: units that retreated
-    into a target before it was attacked."""
+    into a target before it was attacked; `exchange`: what an exchange costs (`Resolution.exchange`),
+    to name the attacking units it removes."""
     return RULES_ENGINE.engage(situation, attackers, targets, defenders=defenders, arrived=arrived,
-                               overrun=overrun, result=result)
+                               overrun=overrun, result=result, exchange=exchange)

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from . import engagement, eligibility, movement, retreat, stacking, supply
 from .answers import Advance, Engagement, Move, Reach, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
-from .combat import Assessment, Combat
+from .combat import Assessment, Combat, Exchange
 from .notation import Result
 from .hexmap import Hex
 from .ruleset import RuleSet, Step
@@ -177,11 +177,13 @@ class RulesEngine:
     # ---- engagement (engagement.py) --------------------------------------------------------------------
     def engage(self, situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
                defenders: Iterable[str] | None = None, arrived: Iterable[str] = (), overrun: bool = False,
-               result: Result | None = None) -> Engagement:
+               result: Result | None = None, exchange: Exchange | None = None) -> Engagement:
         """Who takes part in the attack of `attackers` on `targets`, whose terrain it reads, and who suffers
         its result: `defenders` the units the defender names (None: all in the targets); `arrived` units
         that retreated into a target before it was attacked; `result` the result read from the table, to
-        say what of it is carried out."""
+        say what of it is carried out; `exchange` what an exchange costs (`Resolution.exchange`), to name
+        the attacking units it removes."""
         return engagement.engage(self.rules, self.typed(situation), tuple(attackers),
                                  tuple(as_hex(h) for h in targets), defenders=None if defenders is None else tuple(defenders),
-                                 arrived=tuple(arrived), overrun=overrun, result=result, judge=self.assess)
+                                 arrived=tuple(arrived), overrun=overrun, result=result, judge=self.assess,
+                                 exchange=exchange)
