@@ -385,6 +385,13 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
             "result": str(resolution.result.text) if isinstance(resolution, Resolution) else None,
             "exchange": _exchange_data(resolution.exchange) if isinstance(resolution, Resolution) else None}
     steps = engagement.steps + tuple(_derivation_step(line) for line in resolution.derivation)
+    if isinstance(resolution, Resolution) and resolution.exchange is not None and data["exchange"] is not None:
+        # the attacking units the exchange's choice removes, by name: the engagement given the result says it
+        after = module.RULES_ENGINE.engage(situation, [u.name for u in attackers], targets,
+                                           overrun=expectation.overrun, result=resolution.result,
+                                           exchange=resolution.exchange)
+        data["exchange"]["units"] = list(after.exchanged)
+        steps += after.steps[-1:]       # its last step says what the exchange costs, and whom
     computed = " ".join(shown)
     return Answer(computed, data, steps, ok,
                   "" if ok else f"expected {result_text(r, expectation.kind)}, computed {computed}")
