@@ -46,6 +46,7 @@ from rulesdsl.runtime import (
     Context,
     Contribution,
     Exact,
+    Exchange,
     Number,
     ParameterValue,
     Resolution,
@@ -2356,17 +2357,20 @@ def may_exploit(situation: Situation, unit: str) -> Verdict:
 
 
 def may_attack(situation: Situation, attackers: Iterable[str], target: Hex | str, *,
-               more_targets: Iterable[Hex | str] = (), record: Record | None = None) -> Verdict:
+               more_targets: Iterable[Hex | str] = (), record: Record | None = None,
+               forced: bool = False) -> Verdict:
     """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
-    `record`: the attacks already made this phase and turn."""
-    return RULES_ENGINE.may_attack(situation, attackers, target, more_targets=more_targets, record=record)
+    `record`: the attacks already made this phase and turn; `forced`: the rules require the attack."""
+    return RULES_ENGINE.may_attack(situation, attackers, target, more_targets=more_targets, record=record,
+                                   forced=forced)
 
 
 def engage(situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
            defenders: Iterable[str] | None = None, arrived: Iterable[str] = (), overrun: bool = False,
-           result: Result | None = None) -> Engagement:
+           result: Result | None = None, exchange: Exchange | None = None) -> Engagement:
     """Who takes part in the attack of `attackers` on `targets`, whose terrain it reads, and who
     suffers its `result`; `defenders`: the units the defender names; `arrived`: units that retreated
-    into a target before it was attacked."""
+    into a target before it was attacked; `exchange`: what an exchange costs (`Resolution.exchange`),
+    to name the attacking units it removes."""
     return RULES_ENGINE.engage(situation, attackers, targets, defenders=defenders, arrived=arrived,
-                               overrun=overrun, result=result)
+                               overrun=overrun, result=result, exchange=exchange)

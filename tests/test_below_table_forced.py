@@ -15,6 +15,8 @@ import pytest
 from rulesdsl.cards import charts
 from rulesdsl.project.build import compile_project
 from rulesdsl.runtime import AttackingHex, Combat, Unit
+from rulesdsl.runtime.hexmap import Hex, HexMap
+from rulesdsl.runtime.situation import Counter, Situation
 from rulesdsl.runtime.tables import CombatResultsTable
 
 FORCED = '''game forced "Forced Attacks (a test title)" version "1.0"
@@ -79,10 +81,12 @@ example "Below the table" [7.0] {
   unit z red 4-4-4 at 5.04 type infantry
   expect combat w on 5.04 odds 1:4 column below result NA
   expect combat w on 5.04 forced odds 1:4 column below result AE
+  expect attack w on 5.04 refused [7.0]
 }
 '''
 FORCED_LINE = 'combat.below_table_forced = AE'
 EXPECT_FORCED = "expect combat w on 5.04 forced odds 1:4 column below result AE"
+EXPECT_REFUSED = "expect attack w on 5.04 refused [7.0]"
 
 
 def _load(project, name: str = "forced"):
@@ -148,6 +152,63 @@ def test_leftmost_for_a_forced_attack_reads_the_left_most_column():
     lined = CombatResultsTable(dice="1d6", columns=("1:2", "1:1"), rows={"1-6": ("A1", "D1")}, below="A1",
                                below_forced="leftmost", lines={"close": ("1:1", "2:1")})
     assert lined.line("close").column((1, 2)) is None and lined.forced().line("close").column((1, 2)) == "1:1"
+
+
+def _board(attack: int = 1) -> Situation:
+    """The worked example's board: blue's w (attack `attack`) at 5.05 beside red's 4-4-4 z at 5.04."""
+    units = (Counter("w", "blue", Hex.parse("5.05"), attack=attack, defense=1, movement=4, type="infantry"),
+             Counter("z", "red", Hex.parse("5.04"), attack=4, defense=4, movement=4, type="infantry"))
+    return Situation(HexMap.rectangle(6, 6), units=units, default_terrain=("clear",), phasing="blue")
+
+
+def test_assess_and_may_attack_refuse_a_voluntary_attack_below_the_table_before_it_is_made(project, capsys):
+    game = _built(project, capsys)
+    # the odds before the roll: below the table, a voluntary attack is refused with the table's reason
+    voluntary = game.ENGINE.assess(_combat(1, 4))
+    assert voluntary.column is None and voluntary.odds == "1:4"
+    assert voluntary.refused == "odds 1:4 are below the table (left-most column 1:2)"
+    assert voluntary.derivation[-1] == "below the table: NA, the attack is not allowed [7.0]"
+    forced = game.ENGINE.assess(_combat(1, 4, forced=True))
+    assert forced.refused is None and forced.derivation[-1] == "below the table [7.0]"
+    assert game.ENGINE.assess(_combat(2, 1)).refused is None          # on the table: nothing to refuse
+    # the engine's may_attack: refused, with the reason and the rule that gives it, unless forced
+    refused = game.may_attack(_board(), ["w"], "5.04")
+    assert not refused.allowed
+    assert refused.reasons == ("odds 1:4 are below the table (left-most column 1:2): the attack is not allowed",)
+    assert refused.refused_by == ("7.0",)
+    step = next(s for s in refused.steps if s.text.startswith(refused.reasons[0]))
+    assert step.text.endswith("; only a forced attack may be made there")
+    assert str(step).endswith(f"[rule 7.0; forced, rulebooks/forced.rules:{_line(FORCED, FORCED_LINE)}]"), str(step)
+    allowed = game.may_attack(_board(), ["w"], "5.04", forced=True)
+    assert allowed.allowed and allowed.reasons == ()
+    assert any("this one is forced, and reads the table's forced result" in s.text for s in allowed.steps)
+    # an attack on the table says nothing of it: the derivation it had
+    on_table = game.may_attack(_board(attack=4), ["w"], "5.04")
+    assert on_table.allowed and not any("below the table" in s.text for s in on_table.steps)
+
+
+def test_without_a_forced_result_even_a_forced_attack_below_the_table_is_refused(project, capsys):
+    game = _built(project, capsys, FORCED.replace(f"  {FORCED_LINE}\n", "").replace(f"  {EXPECT_FORCED}\n", ""))
+    for forced in (False, True):
+        verdict = game.may_attack(_board(), ["w"], "5.04", forced=forced)
+        assert not verdict.allowed and verdict.refused_by == ("7.0",)
+        assert not any("only a forced attack" in s.text for s in verdict.steps)
+    assert game.ENGINE.assess(_combat(1, 4, forced=True)).refused is not None
+
+
+def test_a_worked_example_of_the_refused_attack_fails_at_its_line_when_wrong(project, capsys):
+    wrong = FORCED.replace(EXPECT_REFUSED, "expect attack w on 5.04 allowed")
+    project.write("rulebooks/forced.rules", wrong)
+    code, _, err = project.run("check", capsys=capsys)
+    line = _line(wrong, "expect attack w")
+    assert code == 1 and f"rulebooks/forced.rules:{line}:10: error: expected allowed, computed refused\n" in err, err
+    assert "odds 1:4 are below the table (left-most column 1:2): the attack is not allowed" in err
+    assert "Traceback" not in err
+    wrong = FORCED.replace(EXPECT_REFUSED, "expect attack w on 5.04 refused [1.0]")
+    project.write("rulebooks/forced.rules", wrong)
+    code, _, err = project.run("check", capsys=capsys)
+    assert code == 1 and f"rulebooks/forced.rules:{line}:10: error: expected refused [1.0], computed refused [7.0]" \
+        in err, err
 
 
 def _card(project, lang: str) -> str:

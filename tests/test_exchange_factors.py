@@ -19,6 +19,9 @@ import pytest
 from rulesdsl.cards import charts
 from rulesdsl.project.build import compile_project
 from rulesdsl.runtime import AttackingHex, Combat, Unit
+from rulesdsl.runtime.engagement import as_combat
+from rulesdsl.runtime.hexmap import Hex, HexMap
+from rulesdsl.runtime.situation import Counter, Situation
 
 GAME = '''game exchange "Exchanges (a test title)" version "1.0"
 
@@ -188,6 +191,84 @@ def test_unset_an_exchange_is_the_table_s_code_alone(project, capsys):
     resolution = game.resolve_combat(_combat(), 2)
     assert resolution.result.exchange and resolution.exchange is None
     assert not any("exchange" in step for step in resolution.derivation)
+
+
+SITUATION = ("map 1.01 - 6.06 clear; hex 5.04 woods; phase combat; phasing blue; "
+             "unit a blue 5-4-4 at 5.05 type infantry; unit b blue 4-4-4 at 5.05 type armor; "
+             "unit c blue 3-3-4 at 4.05 type infantry; unit h blue 2-1-4 at 4.05 type hq; "
+             "unit z red 3-3-4 at 5.04 steps 2 type infantry")
+
+
+def _board(*defenders: int) -> Situation:
+    """The worked example's board: a (infantry 5) and b (armor 4) at 5.05, c (infantry 3) and the hq h at
+    4.05, against red's units of `defenses` in the woods of 5.04."""
+    def unit(name, side, hex, attack, defense, kind, steps=1):
+        return Counter(name, side, Hex.parse(hex), attack=attack, defense=defense, movement=4, type=kind, steps=steps)
+    blue = (unit("a", "blue", "5.05", 5, 4, "infantry"), unit("b", "blue", "5.05", 4, 4, "armor"),
+            unit("c", "blue", "4.05", 3, 3, "infantry"), unit("h", "blue", "4.05", 2, 1, "hq"))
+    red = tuple(unit(f"z{i}", "red", "5.04", 3, d, "infantry", 2) for i, d in enumerate(defenders or (3,)))
+    return Situation(HexMap.rectangle(6, 6), units=blue + red, default_terrain=("clear",),
+                     terrain={Hex.parse("5.04"): ("woods",)}, phasing="blue")
+
+
+def _engaged(game, board: Situation, roll: int = 2):
+    attackers = ["a", "b", "c", "h"]
+    before = game.engage(board, attackers, ["5.04"])
+    resolution = game.resolve_combat(as_combat(board, before.attackers, before.defenders, before.terrain_hex), roll)
+    return resolution, game.engage(board, attackers, ["5.04"], result=resolution.result,
+                                   exchange=resolution.exchange)
+
+
+def test_the_engagement_names_the_attacking_units_the_exchange_removes(project, capsys):
+    game = _built(project, capsys)
+    resolution, after = _engaged(game, _board())
+    assert resolution.result.text == "EX" and resolution.exchange.lost == 7
+    assert after.exchanged == ("b", "c")                   # the armor 4 and the infantry 3: 7, the least over 6
+    assert str(after.steps[-1]) == ("the exchange costs the attacker at least 6 attack factors: it loses b, c (7), "
+                                    "one choice that meets it [rule 7.4; exchange, rulebooks/exchange.rules:25]")
+    # the payers fall short: every one of them is lost, never the hq
+    _, short = _engaged(game, _board(4, 3))
+    assert short.exchanged == ("a", "b", "c")
+    assert short.steps[-1].text == ("the exchange costs the attacker at least 14 attack factors; the units that may "
+                                    "pay it fall short, so it loses every one: a, b, c")
+    # two units alike, both chosen (3 + 3 meets 6 exactly): each is named once
+    twin = _board()
+    twin = Situation(twin.map, units=tuple(Counter("d", "blue", Hex.parse("4.05"), attack=3, defense=3, movement=4,
+                                                   type="infantry") if u.name == "h" else u for u in twin.units),
+                     default_terrain=("clear",), terrain=dict(twin.terrain), phasing="blue")
+    before = game.engage(twin, ["a", "b", "c", "d"], ["5.04"])
+    resolution = game.resolve_combat(as_combat(twin, before.attackers, before.defenders, before.terrain_hex), 2)
+    assert resolution.result.text == "EX" and [u.attack for u in resolution.exchange.chosen] == [3, 3]
+    after = game.engage(twin, ["a", "b", "c", "d"], ["5.04"], result=resolution.result, exchange=resolution.exchange)
+    assert after.exchanged == ("c", "d")
+    # no exchange given, or a result that is none: nothing named, no step
+    plain = game.engage(_board(), ["a", "b", "c", "h"], ["5.04"], result=resolution.result)
+    assert plain.exchanged == () and not any("exchange costs" in s.text for s in plain.steps)
+    other, not_exchange = _engaged(game, _board(), roll=5)
+    assert other.exchange is None and not_exchange.exchanged == ()
+
+
+def test_counted_in_steps_the_attacker_chooses_and_none_is_named(project, capsys):
+    text = GAME.replace(MEASURE_LINE, "combat.exchange_measure        = steps").replace(TERRAIN_LINE, "") \
+        .replace("exchange 6", "exchange 2")
+    game = _built(project, capsys, text)
+    resolution, after = _engaged(game, _board())
+    assert resolution.exchange.loss == 2 and after.exchanged == ()
+    assert after.steps[-1].text == "the exchange costs the attacker at least 2 steps, of the units that attacked: " \
+                                   "it chooses which"
+
+
+def test_explain_says_which_units_the_exchange_removes(project, capsys):
+    path = project.write("rulebooks/exchange.rules", GAME)
+    code, out, err = project.run("explain", str(path), SITUATION, "combat", "a", "b", "c", "h", "on", "5.04",
+                                 "roll", "2", capsys=capsys)
+    assert code == 0, err
+    assert "the exchange costs the attacker at least 6 attack factors: it loses b, c (7), one choice that meets " \
+           "it [rule 7.4" in out, out
+    assert out.endswith("answer: odds 2:1 column 2:1 roll 2 result EX exchange 6\n")
+    code, out, err = project.run("explain", "--format", "json", str(path), SITUATION, "combat", "a", "b", "c", "h", "on",
+                                 "5.04", "roll", "2", capsys=capsys)
+    assert code == 0 and '"units": [' in out and '"b"' in out and '"c"' in out, out + err
 
 
 def _card(project, lang: str) -> str:

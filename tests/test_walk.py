@@ -114,7 +114,7 @@ rule 1.0 "One" {
 
 terrain effects chart {
   hex:
-    woods 2 Dx2 1L 2L no-zoc
+    woods 2 Dx2 1L 2L no-zoc exerts-no-zoc
     forest combat 1L
   hexside:
     river +1 1L -1 all-across

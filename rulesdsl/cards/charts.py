@@ -162,6 +162,7 @@ _CHROME = [
     "section.hex", "section.hexside", "section.road",
     "legend.title", "legend.prohibited", "legend.other-terrain", "legend.attacker", "legend.defender",
     "legend.no-effect", "legend.left", "legend.right", "legend.stop", "legend.lower", "legend.no-zoc",
+    "legend.exerts-no-zoc",
     "code.tec.no-effect", "code.tec.other", "code.tec.prohibited", "code.tec.left", "code.tec.right",
     "code.tec.stop", "code.tec.lower",
     "crt.legend", "crt.steps-first", "crt.retreat-first", "crt.breakthrough", "crt.no-effect",
@@ -264,7 +265,8 @@ def _terrain(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
         rows = [{"name": t.name("terrain", r.name.value),
                  "movement": movement_text(r.movement, t) + ([" (", t("tec.no-overrun", "no overrun"), ")"]
                                                              if r.no_overrun else [])
-                 + ([" (", t("tec.no-zoc"), ")"] if r.no_zoc else []),
+                 + ([" (", t("tec.no-zoc"), ")"] if r.no_zoc else [])
+                 + ([" (", t("tec.exerts-no-zoc"), ")"] if r.exerts_no_zoc else []),
                  "own": own(r.name.value), "movement_own": own(f"{r.name.value} movement"),
                  "combat_own": own(f"{r.name.value} combat"),
                  "combat": combat_card_text(r.combat, t), "level": r.level,
@@ -320,11 +322,13 @@ def printed(resolved: ir.Resolved, chart: ir.Effective[Any] | None) -> bool:
 # the TEC's legend: each abbreviation, printed only when some cell of the chart uses it
 _TEC_KEYS = (("P", "legend.prohibited"), ("ot", "legend.other-terrain"), ("A", "legend.attacker"),
              ("D", "legend.defender"), ("ne", "legend.no-effect"), ("L", "legend.left"), ("R", "legend.right"),
-             ("stop", "legend.stop"), ("lower", "legend.lower"), ("no-zoc", "legend.no-zoc"))
+             ("stop", "legend.stop"), ("lower", "legend.lower"), ("no-zoc", "legend.no-zoc"),
+             ("exerts-no-zoc", "legend.exerts-no-zoc"))
 # the codes the cells print through labels (the French edition writes NE, G, D): their label keys
 _TEC_CODE_LABELS = {"P": "code.tec.prohibited", "ot": "code.tec.other", "ne": "code.tec.no-effect",
                     "L": "code.tec.left", "R": "code.tec.right", "stop": "code.tec.stop",
-                    "lower": "code.tec.lower", "no-zoc": "tec.no-zoc"}
+                    "lower": "code.tec.lower", "no-zoc": "tec.no-zoc",
+                    "exerts-no-zoc": "tec.exerts-no-zoc"}
 
 
 def _tec_legend(node: ir.TerrainChart, t: Labeler) -> list[tuple[Label, Label]]:
@@ -340,6 +344,7 @@ def _tec_codes(node: ir.TerrainChart) -> set[str]:
         used |= {"stop"} if row.movement.stop else set()
         used |= {"lower"} if row.movement.lower else set()
         used |= {"no-zoc"} if row.no_zoc else set()
+        used |= {"exerts-no-zoc"} if row.exerts_no_zoc else set()
         cell = row.combat
         used |= {"none": {"ne"}, "prohibited": {"P"}, "other": {"ot"}}.get(cell.kind, set())
         used |= {"A"} if cell.attacker is not None else set()

@@ -351,16 +351,16 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
                            f"`roll white W red R`, the two dice that made {roll}") from None
     except Exception as exc:  # a combat the rulebook refuses (an unknown unit type, a roll off the table)
         raise Unanswerable(f"the combat cannot be resolved: {exc}") from None
-    # refused before its odds (a prohibited hexside or terrain), the attack has no answer to compare; below the
-    # table a code that says it is not allowed (NA) is the table's answer, compared as any result
-    if resolution.refused is not None and (not isinstance(resolution, Resolution) or resolution.result == NOT_ALLOWED):
-        raise Unanswerable(f"the attack is not allowed: {resolution.refused}")
     table = getattr(module, "CRT", None)
     if roll is None and resolution.column in (None, ABOVE) and table is not None:
         try:    # off the table with a result of its own: read with no roll (any roll gives it)
             resolution = module.resolve_combat(combat, DICE_OUTCOMES[table.dice][0])
         except LookupError:
             pass            # the rulebook gives that attack no result
+    # refused before its odds (a prohibited hexside or terrain), the attack has no answer to compare; below the
+    # table a code that says it is not allowed (NA) is the table's answer, compared as any result
+    if resolution.refused is not None and (not isinstance(resolution, Resolution) or resolution.result == NOT_ALLOWED):
+        raise Unanswerable(f"the attack is not allowed: {resolution.refused}")
     shown: list[str] = []
     ok = True
     asked = r is not None and any(v is not None for v in (r.odds, r.column, r.outcome, r.exchange))   # `roll N`: input
@@ -388,6 +388,13 @@ def _combat(module: types.ModuleType | None, situation: Situation, expectation: 
             "result": str(resolution.result.text) if isinstance(resolution, Resolution) else None,
             "exchange": _exchange_data(resolution.exchange) if isinstance(resolution, Resolution) else None}
     steps = engagement.steps + tuple(_derivation_step(line) for line in resolution.derivation)
+    if isinstance(resolution, Resolution) and resolution.exchange is not None and data["exchange"] is not None:
+        # the attacking units the exchange's choice removes, by name: the engagement given the result says it
+        after = module.RULES_ENGINE.engage(situation, [u.name for u in attackers], targets,
+                                           overrun=expectation.overrun, result=resolution.result,
+                                           exchange=resolution.exchange)
+        data["exchange"]["units"] = list(after.exchanged)
+        steps += after.steps[-1:]       # its last step says what the exchange costs, and whom
     computed = " ".join(shown)
     return Answer(computed, data, steps, ok,
                   "" if ok else f"expected {result_text(r, expectation.kind)}, computed {computed}")

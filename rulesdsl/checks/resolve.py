@@ -962,7 +962,8 @@ def _no_such_turn(block: ir.TurnBlock, blocks: list[ir.TurnBlock], origin: str) 
 
 def _row_text(row: ir.TerrainRow) -> str:
     return (f"{row.name.value}: movement {movement_text(row.movement)}, combat {_fight_text(row.combat)}"
-            + (", no overrun" if row.no_overrun else "") + (", no ZOC" if row.no_zoc else ""))
+            + (", no overrun" if row.no_overrun else "") + (", no ZOC" if row.no_zoc else "")
+            + (", exerts no ZOC" if row.exerts_no_zoc else ""))
 
 
 def _fight_text(combat: ir.CombatCell) -> str:

@@ -618,6 +618,13 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
             out.append(Diagnostic("'no-zoc' belongs to hex terrain or a hexside feature, not a road", row.name.span,
                                   "put 'no-zoc' on the terrain a ZOC does not extend into, or the hexside it does "
                                   "not cross"))
+        if row.kind != "hex" and row.exerts_no_zoc:
+            where = "a hexside feature" if row.kind == "hexside" else "a road"
+            out.append(Diagnostic(f"'exerts-no-zoc' is a hex effect, not one of {where}: it says a unit in a hex "
+                                  "of that terrain exerts no ZOC", row.name.span,
+                                  "put 'exerts-no-zoc' on the hex terrain, a fortress, whose units exert no ZOC"
+                                  + ("; 'no-zoc' keeps a ZOC from crossing a hexside" if row.kind == "hexside"
+                                     else "")))
         if (move.by_terrain or move.lower) and row.kind != "road":
             form = "a cost by terrain" if move.by_terrain else "'lower'"
             out.append(Diagnostic(f"{form} belongs to a road, under 'roads:'", move.span,

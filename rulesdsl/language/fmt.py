@@ -117,7 +117,7 @@ def _cells(line: _Line) -> list[str] | None:
             rest = rest[2:]
         cells.append(" ".join(combat))
         while rest:
-            size = 1 if rest[0] in ("no-overrun", "no-zoc") else 2   # `level 2`, `line close`; one word: `no-zoc`
+            size = 1 if rest[0] in ("no-overrun", "no-zoc", "exerts-no-zoc") else 2   # `level 2`, `line close`
             cells.append(" ".join(rest[:size]))
             rest = rest[size:]
         return cells

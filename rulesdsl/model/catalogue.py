@@ -74,9 +74,11 @@ CORE_PARAMETERS: dict[str, Declared] = dict((
 ))
 # What each core parameter drives (the language reference prints it).
 CORE_USES: dict[str, str] = {
-    "combat.below_table": "the generated `resolve_combat` and the card's odds line",
-    "combat.below_table_forced": "the generated `resolve_combat`, for a `Combat(forced=True)` (unset: "
-                                 "`combat.below_table`), and the card's odds line",
+    "combat.below_table": "the generated `resolve_combat` and `ENGINE.assess` (a code saying `not allowed` "
+                          "refuses the attack, in the engine's `may_attack` too), and the card's odds line",
+    "combat.below_table_forced": "the generated `resolve_combat` and `ENGINE.assess`, for a "
+                                 "`Combat(forced=True)` (unset: `combat.below_table`), the engine's "
+                                 "`may_attack(..., forced=True)`, and the card's odds line",
     "combat.above_table": "the generated `resolve_combat` and the card's odds line",
     "combat.terrain_combination": "the generated `resolve_combat`, for a hex of several terrains, and the card's "
                                   "Terrain Effects Chart",

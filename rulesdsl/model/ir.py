@@ -607,6 +607,7 @@ class TerrainRow:
     line: Text | None   # the odds line of a terrain-line CRT it reads
     no_overrun: bool = False   # `no-overrun`: an overrun may not target a hex of it, nor cross it (a hexside)
     no_zoc: bool = False       # `no-zoc`: a ZOC does not extend into a hex of it, nor across it (a hexside)
+    exerts_no_zoc: bool = False   # `exerts-no-zoc` (a hex): a unit in a hex of it exerts no ZOC (a fortress)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

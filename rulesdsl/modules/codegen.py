@@ -194,6 +194,8 @@ def _terrain_extras(row: ir.TerrainRow) -> str:
         extras += ", no_overrun=True"
     if row.no_zoc:
         extras += ", no_zoc=True"
+    if row.exerts_no_zoc:
+        extras += ", exerts_no_zoc=True"
     return extras + "),"
 
 

@@ -232,7 +232,8 @@ KINDS: dict[type, Kind] = {
                           "Each terrain's movement cost and combat effect, under the headings `hex:`, "
                           "`roads:` and `hexside:`. A cost followed by `stop` ends the move of a unit that "
                           "enters the hex (crosses the hexside) there; a row marked `no-zoc` keeps zones of "
-                          "control from extending into the hex (across the hexside). The combat effect, which the combat "
+                          "control from extending into the hex (across the hexside), a hex row marked "
+                          "`exerts-no-zoc` takes away the ZOC of a unit in the hex (a fortress). The combat effect, which the combat "
                           "engine applies, is `ne`, "
                           "`P` (prohibited), `ot` (the other terrain's), or column shifts (`1L`), die roll "
                           "modifiers on the roll read by odds (`-1`) and multipliers (`Dx2`, `Ax1/2`). A "
@@ -285,7 +286,26 @@ KINDS: dict[type, Kind] = {
                                  "  unit b first 4-4-8 at 1.04\n"
                                  "  expect move a 2.02 3.02 costs 1 2 total 3 legal\n"
                                  "  expect move b 2.04 costs 1 total 1 legal\n"
-                                 "}\n"),)),
+                                 "}\n"),
+                                ("a fortress: a hex row marked `exerts-no-zoc` takes away the ZOC of any unit "
+                                 "in a hex of that terrain (`no-zoc` instead keeps other units' ZOCs out); a ZOC "
+                                 "example holds it",
+                                 'rule 2.0 "Zones of Control" {\n'
+                                 '  summary "A unit\'s ZOC is the six hexes around it."\n'
+                                 "  zoc.range = 1 hex\n"
+                                 "}\n\n"
+                                 "terrain effects chart {\n"
+                                 "  hex:\n"
+                                 "    open      1  ne\n"
+                                 "    fortress  1  Dx2  exerts-no-zoc\n"
+                                 "}\n\n"
+                                 'example "No ZOC from the fortress" [2.0] {\n'
+                                 "  map 1.01 - 6.04 open\n"
+                                 "  hex 2.02 fortress\n"
+                                 "  unit a first 4-4-8 at 2.02\n"
+                                 "  unit b first 4-4-8 at 5.02\n"
+                                 "  expect zoc first 4.01 4.02 5.01 5.03 6.01 6.02 not 1.02 1.03 2.01 2.03 3.02 3.03\n"
+                                 "}\n"))),
     ir.ResultsTable: Kind("Combat Results Table", ("results_table",),
                           "The odds across the top, the dice down the side; terrain lines and dual-sided "
                           "tables are written the same way. `amend` changes only the cells it lists.",

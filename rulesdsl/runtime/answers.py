@@ -142,7 +142,9 @@ class Engagement:
     attackers, defenders: the units whose strengths count; terrain_hex: the hex whose terrain the combat
     reads; sharing: units that add nothing but suffer the result; spared: units in a combat hex the result
     leaves alone; lost_if_adverse: units destroyed by any result adverse to their side.  Given the result
-    read from the table: the retreats carried out, and the units destroyed beyond the step losses."""
+    read from the table: the retreats carried out, and the units destroyed beyond the step losses; given
+    what an exchange costs (`Resolution.exchange`), `exchanged`: the attacking units one choice meeting its
+    least loss removes (empty when the loss is counted in steps or units: the attacker chooses)."""
 
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
@@ -156,6 +158,7 @@ class Engagement:
     attacker_retreat: int = 0
     defender_retreat: int = 0
     destroyed: tuple[str, ...] = ()
+    exchanged: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

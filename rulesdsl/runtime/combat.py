@@ -420,8 +420,9 @@ class Assessment:
     shifts: tuple[Contribution, ...]
     position: int | None = None    # the column's place from the left (on its terrain line); None below the table
     explain: Explain | None = field(default=None, repr=False, compare=False)
-    refused: str | None = None     # why the attack may not be made (across a prohibited hexside, into prohibited
-                                   # terrain): no odds and no column then
+    refused: str | None = None     # why the attack may not be made: across a prohibited hexside, into prohibited
+                                   # terrain (no odds and no column then), or below the table where its result is
+                                   # a code that says so (NA; a voluntary attack under combat.below_table_forced)
 
     @cached_property
     def derivation(self) -> tuple[str, ...]:
@@ -982,12 +983,30 @@ class CombatEngine:
             self._not_allowed(why, steps)
             explain = partial(self._explain_assessment, combat) if steps is None else None
             return Assessment("-", None, 0, 0, 0, (), None, explain, refused=str(why))
+        refused = self._below_refused(table, column, odds_text, shift)
         if steps is not None and table is not None:
             steps.append((f"column {column}" if column not in (None, ABOVE) else f"{column or 'below'} the table")
+                         + (f": {table.below_result().text}, the attack is not allowed" if refused else "")
                          + self._cite(self.table_rules))
         position = None if column in (None, ABOVE) or table is None else table.columns.index(column)
         explain = partial(self._explain_assessment, combat) if steps is None else None
-        return Assessment(odds_text, column, attack, defense, shift, shifts, position, explain)
+        return Assessment(odds_text, column, attack, defense, shift, shifts, position, explain, refused=refused)
+
+    @staticmethod
+    def _below_refused(table: CombatResultsTable | None, column: str | None, odds_text: str,
+                       shift: int) -> str | None:
+        """Why an attack below the table may not be made, where the table's result there is a code that says
+        so (NA): a voluntary attack under `combat.below_table_forced`, whose forced one reads a result."""
+        if table is None or column is not None:
+            return None
+        try:
+            result = table.below_result()
+        except LookupError:     # no result below the table: the assessment says only where it falls
+            return None
+        if not result.not_allowed:
+            return None
+        return f"odds {odds_text}{f' shifted {shift:+d}' if shift else ''} are below the table (left-most column " \
+               f"{table.columns[0]})"
 
     def _not_allowed(self, why: _Prohibited, steps: list[str] | None) -> None:
         if steps is not None:
@@ -1036,8 +1055,9 @@ class CombatEngine:
             refused = None
             if result.not_allowed:      # a code that says the attack may not be made: nothing to apply
                 edge = table.columns[0] if column is None else table.columns[-1]
-                refused = f"odds {odds_text}{f' shifted {shift:+d}' if shift else ''} are {column or 'below'} the " \
-                          f"table ({'left' if column is None else 'right'}-most column {edge})"
+                refused = self._below_refused(table, column, odds_text, shift) or \
+                    f"odds {odds_text}{f' shifted {shift:+d}' if shift else ''} are above the table (right-most " \
+                    f"column {edge})"
             if steps is not None:
                 steps.append(f"{column or 'below'} the table: {result.text}, "
                              + ("the attack is not allowed" if result.not_allowed else "no roll")

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from . import stacking
 from .answers import Verdict, Zones
+from .engagement import Judge, as_combat
 from .hexmap import Hex, Hexside
 from .ruleset import RuleSet, Step
 from .situation import Counter, Record, Situation
@@ -462,10 +463,14 @@ def _chart_prohibits(chart: TerrainEffectsChart, terrain: tuple[str, ...], hexsi
 
 
 def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ...], target: Hex, *,
-               more_targets: Sequence[Hex] = (), record: Record | None = None) -> Verdict:
+               more_targets: Sequence[Hex] = (), record: Record | None = None, judge: Judge | None = None,
+               forced: bool = False) -> Verdict:
     """Whether `attackers` may attack the units in `target` (and `more_targets`, in one attack on several
     hexes).  `must_also_attack` names the enemy units that must also be attacked this phase.  record: the
-    attacks made earlier (default: the situation's history)."""
+    attacks made earlier (default: the situation's history); judge: assesses a combat (a generated module's
+    `ENGINE.assess`), to refuse an attack whose odds fall below the table where the table's result there says
+    it may not be made; forced: the rules require the attack (`combat.below_table_forced` then gives it a
+    result)."""
     rules = engine.rules
     record = situation.history if record is None else record
     steps: list[Step] = []
@@ -549,6 +554,10 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
         if barred:
             continue
 
+    # ---- the odds: below the table, where the table's result says the attack may not be made ----------
+    if judge is not None and not reasons:
+        _below_the_table(rules, situation, counters, defenders, hexes, judge, forced, reasons, steps)
+
     # ---- what one hex may send ---------------------------------------------------------------------
     _per_hex(rules, counters, reasons, steps)
 
@@ -563,6 +572,35 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
     # ---- what else must be attacked -------------------------------------------------------------------
     must = _must_also(rules, situation, counters, hexes, record, steps)
     return Verdict(not reasons, tuple(reasons), None, tuple(steps), must_also_attack=must)
+
+
+def _below_the_table(rules: RuleSet, situation: Situation, counters: list[Counter], defenders: list[Counter],
+                     hexes: list[Hex], judge: Judge, forced: bool, reasons: list[str], steps: list[Step]) -> None:
+    """Refuses a voluntary attack whose odds fall below the table where the table's result there is a code
+    that says the attack is not allowed (NA), citing the rule that sets it; a forced one is allowed where
+    `combat.below_table_forced` gives it a result.  Against several hexes the combat reads the terrain best for
+    the defender, which is one below the table where any is: each hex is judged.  Says nothing of an attack on
+    the table, so that its derivation is the one it had."""
+    attackers, fighting = [u.name for u in counters], [d.name for d in defenders]
+    cited = ("combat.below_table_forced", "combat.below_table")
+    for hex in hexes:
+        try:
+            voluntary = judge(as_combat(situation, attackers, fighting, hex))
+            if voluntary.refused is None or voluntary.column is not None or voluntary.odds == "-":
+                continue        # on the table, or refused before its odds (terrain: said above)
+            required = judge(as_combat(situation, attackers, fighting, hex, forced=True))
+        except (LookupError, ValueError) as exc:     # a unit type the combat rules do not know
+            steps.append(Step(f"the odds against {hex} are not judged: {exc}"))
+            return
+        may_force = required.refused is None
+        if forced and may_force:
+            steps.append(rules.cite_rule_of(cited, f"{voluntary.refused}: a voluntary attack would not be allowed; "
+                                                   "this one is forced, and reads the table's forced result"))
+            continue
+        reasons.append(f"{voluntary.refused}: the attack is not allowed")
+        steps.append(rules.cite_rule_of(cited, reasons[-1] + ("; only a forced attack may be made there"
+                                                              if may_force else "")))
+        return
 
 
 def _per_hex(rules: RuleSet, counters: list[Counter], reasons: list[str], steps: list[Step]) -> None:

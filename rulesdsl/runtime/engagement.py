@@ -6,7 +6,8 @@
   units of a combat hex that take no part, units over the stacking limit;
 - which units the result cannot touch: in an overrun, the units that share the overrunners' hex;
 - which hex's terrain a combat against several hexes reads;
-- given the result read from the table: the retreats that are carried out, and the units it destroys.
+- given the result read from the table: the retreats that are carried out, and the units it destroys;
+  given what an exchange costs (a Resolution's `exchange`), the attacking units one choice meeting it loses.
 
 `as_combat` turns an engagement into the `Combat` a generated module's CombatEngine resolves.
 """
@@ -25,7 +26,7 @@ from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
 
 if TYPE_CHECKING:
-    from .combat import Assessment
+    from .combat import Assessment, Exchange
 
 __all__ = ["as_combat", "engage"]
 
@@ -35,13 +36,16 @@ T = TypeVar("T")
 
 def engage(rules: RuleSet, situation: Situation, attackers: Sequence[str], targets: Sequence[Hex], *,
            defenders: Sequence[str] | None = None, arrived: Sequence[str] = (), overrun: bool = False,
-           result: Result | None = None, judge: Judge | None = None) -> Engagement:
+           result: Result | None = None, judge: Judge | None = None,
+           exchange: Exchange | None = None) -> Engagement:
     """The engagement of `attackers` against the enemy units in `targets`.
 
     defenders: the units the defending owner names (None: every enemy unit in the targets); arrived: units
     that retreated into a target hex this phase before it was attacked; overrun: the combat is an overrun;
     result: the result read from the table, to say what of it is carried out; judge: assesses a combat (a
-    generated module's `ENGINE.assess`), to find the terrain best for the defender in a multi-hex attack.
+    generated module's `ENGINE.assess`), to find the terrain best for the defender in a multi-hex attack;
+    exchange: what an exchange result costs the attacker (the `Resolution.exchange` of this combat), to name
+    the attacking units its choice loses.
     """
     steps: list[Step] = []
     reasons: list[str] = []
@@ -86,15 +90,20 @@ def engage(rules: RuleSet, situation: Situation, attackers: Sequence[str], targe
     terrain_hex = _terrain_hex(rules, situation, attacking, fighting, targets, steps, reasons, judge)
     attacker_retreat = defender_retreat = 0
     destroyed: list[str] = []
+    exchanged: list[str] = []
     if result is not None:
         attacker_side = {u.name for u in situation.units if u.side == side}
         attacker_retreat, defender_retreat, destroyed = _aftermath(rules, result, overrun, lost_if_adverse,
                                                                    attacker_side, steps)
+        if result.exchange and exchange is not None:
+            exchanged = _exchanged(rules, situation, [u.name for u in attacking if u.name not in sharing],
+                                   exchange, steps)
     return Engagement(
         attackers=tuple(u.name for u in attacking if u.name not in sharing), defenders=tuple(fighting),
         terrain_hex=terrain_hex, sharing=tuple(sharing), spared=tuple(spared),
         lost_if_adverse=tuple(lost_if_adverse), allowed=not reasons, reasons=tuple(reasons), steps=tuple(steps),
-        attacker_retreat=attacker_retreat, defender_retreat=defender_retreat, destroyed=tuple(destroyed))
+        attacker_retreat=attacker_retreat, defender_retreat=defender_retreat, destroyed=tuple(destroyed),
+        exchanged=tuple(exchanged))
 
 
 # ---- before the dice --------------------------------------------------------------------------------------
@@ -249,6 +258,33 @@ def _aftermath(rules: RuleSet, result: Result, overrun: bool, lost_if_adverse: l
     return attacker_retreat, defender_retreat, destroyed
 
 
+def _exchanged(rules: RuleSet, situation: Situation, attackers: list[str], exchange: Exchange,
+               steps: list[Step]) -> list[str]:
+    """The attacking units the exchange's choice loses, by name, with a step saying what they total: each
+    unit of its choice is the first attacker not yet named whose combat unit it is, in the order `as_combat`
+    lists them (units alike are alike to the exchange, so any one of them is the same choice)."""
+    order = [name for names in _by_hex(situation, attackers).values() for name in names]
+    left = {name: _unit(situation.unit(name)) for name in order}
+    named: list[str] = []
+    for unit in exchange.chosen:
+        name = next((n for n in order if n in left and left[n] == unit), None)
+        if name is not None:
+            named.append(name)
+            del left[name]
+    measure = {"steps": "step", "units": "unit", "factors": "attack factor"}[exchange.measure]
+    least = f"{exchange.loss} {measure}{'s' * (exchange.loss != 1)}"
+    if exchange.short:
+        text = f"the exchange costs the attacker at least {least}; the units that may pay it fall short, so it " \
+               f"loses every one: {', '.join(named) or 'none'}"
+    elif named:
+        text = f"the exchange costs the attacker at least {least}: it loses {', '.join(named)} " \
+               f"({exchange.lost}), one choice that meets it"
+    else:
+        text = f"the exchange costs the attacker at least {least}, of the units that attacked: it chooses which"
+    steps.append(rules.cite_rule_of("combat.exchange_measure", text))
+    return named
+
+
 # ---- to the CombatEngine ------------------------------------------------------------------------------------
 def as_combat(situation: Situation, attackers: Sequence[str], defenders: Sequence[str], terrain_hex: Hex, *,
               overrun: bool = False, situations: Iterable[str] = (), forced: bool = False) -> Combat:
@@ -256,10 +292,7 @@ def as_combat(situation: Situation, attackers: Sequence[str], defenders: Sequenc
     across), the defenders, the terrain of `terrain_hex`, the sides (for a TEC cell of one side), the
     combat situations the players declare (`situations`), and whether the rules require the attack
     (`forced`)."""
-    by_hex: dict[Hex, list[Counter]] = {}
-    for name in attackers:
-        unit = situation.unit(name)
-        by_hex.setdefault(unit.hex, []).append(unit)
+    by_hex = {hex: [situation.unit(n) for n in names] for hex, names in _by_hex(situation, attackers).items()}
     return Combat(
         attacking_hexes=tuple(AttackingHex(units=tuple(_unit(u) for u in units),
                                            terrain=situation.terrain_at(hex)[0] if situation.terrain_at(hex) else "",
@@ -269,6 +302,14 @@ def as_combat(situation: Situation, attackers: Sequence[str], defenders: Sequenc
         defender_terrain=situation.terrain_at(terrain_hex), overrun=overrun, situations=frozenset(situations),
         attacker_side=situation.unit(attackers[0]).side if attackers else "",
         defender_side=situation.unit(defenders[0]).side if defenders else "", forced=forced)
+
+
+def _by_hex(situation: Situation, attackers: Sequence[str]) -> dict[Hex, list[str]]:
+    """The attackers grouped by the hex they attack from, in the order of the first of each hex."""
+    by_hex: dict[Hex, list[str]] = {}
+    for name in attackers:
+        by_hex.setdefault(situation.unit(name).hex, []).append(name)
+    return by_hex
 
 
 def _unit(counter: Counter) -> Unit:

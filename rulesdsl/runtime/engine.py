@@ -28,7 +28,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from . import engagement, eligibility, movement, retreat, stacking, supply
 from .answers import Advance, Engagement, Move, Reach, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
-from .combat import Assessment, Combat
+from .combat import Assessment, Combat, Exchange
 from .notation import Result
 from .hexmap import Hex
 from .ruleset import RuleSet, Step
@@ -211,22 +211,26 @@ class RulesEngine:
 
     @_on_its_turn
     def may_attack(self, situation: Situation, attackers: Iterable[str], target: Hex | str, *,
-                   more_targets: Iterable[Hex | str] = (), record: Record | None = None) -> Verdict:
+                   more_targets: Iterable[Hex | str] = (), record: Record | None = None,
+                   forced: bool = False) -> Verdict:
         """Whether `attackers` may attack the units in `target` (and `more_targets` in the same attack);
-        `record`: the attacks already made this phase and turn (default: the situation's history)."""
+        `record`: the attacks already made this phase and turn (default: the situation's history); `forced`:
+        the rules require the attack, so odds below the table read `combat.below_table_forced`."""
         return eligibility.may_attack(self, self.typed(situation), tuple(attackers), as_hex(target),
                                       more_targets=[as_hex(h) for h in more_targets],
-                                      record=record)
+                                      record=record, judge=self.assess, forced=forced)
 
     # ---- engagement (engagement.py) --------------------------------------------------------------------
     @_on_its_turn
     def engage(self, situation: Situation, attackers: Iterable[str], targets: Iterable[Hex | str], *,
                defenders: Iterable[str] | None = None, arrived: Iterable[str] = (), overrun: bool = False,
-               result: Result | None = None) -> Engagement:
+               result: Result | None = None, exchange: Exchange | None = None) -> Engagement:
         """Who takes part in the attack of `attackers` on `targets`, whose terrain it reads, and who suffers
         its result: `defenders` the units the defender names (None: all in the targets); `arrived` units
         that retreated into a target before it was attacked; `result` the result read from the table, to
-        say what of it is carried out."""
+        say what of it is carried out; `exchange` what an exchange costs (`Resolution.exchange`), to name
+        the attacking units it removes."""
         return engagement.engage(self.rules, self.typed(situation), tuple(attackers),
                                  tuple(as_hex(h) for h in targets), defenders=None if defenders is None else tuple(defenders),
-                                 arrived=tuple(arrived), overrun=overrun, result=result, judge=self.assess)
+                                 arrived=tuple(arrived), overrun=overrun, result=result, judge=self.assess,
+                                 exchange=exchange)

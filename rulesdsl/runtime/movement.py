@@ -91,6 +91,11 @@ def _largest_size(rules: RuleSet, situation: Situation) -> int | None:
 
 def exerts_zoc(rules: RuleSet, situation: Situation, unit: Counter) -> tuple[bool, Step]:
     """Whether `unit` has a ZOC, and the step that decided it."""
+    if rules.terrain is not None:
+        fort = next((r for r in _rows(rules, situation.terrain_at(unit.hex), "hex") if r.exerts_no_zoc), None)
+        if fort is not None:
+            return False, rules.cite_chart(f"{unit} is in the {fort.name} of {unit.hex}: a unit there exerts "
+                                           "no ZOC")
     least = rules.amount("zoc.min_attack_strength")
     if least is not None:
         if not unit.has_attack_strength:

@@ -71,6 +71,7 @@ class Terrain:
     line: str | None = None     # the CRT odds line this terrain reads, for terrain-line tables
     no_overrun: bool = False    # an overrun may not target a hex of it, nor cross it (a hexside)
     no_zoc: bool = False        # a ZOC does not extend into a hex of it, nor across it (a hexside)
+    exerts_no_zoc: bool = False   # a unit in a hex of it exerts no ZOC (a fortress whose garrison holds its walls)
 
 
 def hex_cost(rows: Iterable[Terrain]) -> Fraction | None:

@@ -44,7 +44,8 @@ class TerrainBuilder(Builder):
         found = dict(attributes)
         return ir.TerrainRow(span=self._span(meta), kind=None, name=self._text(name), movement=movement,
                              combat=combat, level=found.get("level"), line=found.get("line"),
-                             no_overrun=bool(found.get("no-overrun")), no_zoc=bool(found.get("no-zoc")))
+                             no_overrun=bool(found.get("no-overrun")), no_zoc=bool(found.get("no-zoc")),
+                             exerts_no_zoc=bool(found.get("exerts-no-zoc")))
 
     @v_args(meta=True)
     def terrain_movement(self, meta: Meta, items: list[Any]) -> Any:
@@ -67,6 +68,9 @@ class TerrainBuilder(Builder):
 
     def terrain_no_zoc(self, items: list[Any]) -> Any:
         return ("no-zoc", True)
+
+    def terrain_exerts_no_zoc(self, items: list[Any]) -> Any:
+        return ("exerts-no-zoc", True)
 
     def _move(self, meta: Meta, kind: ir.MoveKind, amount: Fraction | None = None,
               target: ir.Text | None = None) -> ir.MovementCell:
