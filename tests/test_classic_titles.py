@@ -1,4 +1,4 @@
-"""Three classic titles written for the tests (issue 25), each its own project in a folder outside the
+"""Four classic titles written for the tests (issue 25), each its own project in a folder outside the
 repository, built and run with a non-editable install of rulesdsl (the `installed` fixture's wheel).
 
 - Kursk Salient: a 1d6 odds table whose attacks above the table eliminate the defender with no roll, and
@@ -6,11 +6,14 @@ repository, built and run with a non-editable install of rulesdsl (the `installe
 - Breakout: a differential table (attack minus defense) whose defender's terrain picks the line of headings.
 - Ford Crossing: a hexside's doubling that does not add to the hex's (the defender's best alone counts), and
   exchanges paid in printed attack factors against the defense as the terrain counts it (headquarters exempt).
+- Irongate: a night turn that has no combat and makes a ZOC free to enter, a fortress whose garrison exerts no
+  ZOC, and an attack below the table refused before the dice unless it is forced.
 
 Each builds; `resolve_combat` answers every printed cell and every off-table case as the rulebook prints it;
 the card says the game's own rules and nothing a game of another series would say."""
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -420,4 +423,193 @@ def test_ford_doubles_a_defender_once_in_rough_behind_a_ford(installed, tmp_path
     assert exchange.stdout.split() == ["2:1", "EX", "factors", "4", "infantry/4,infantry/4", "infantry/4", "4"]
     english, french = _card(folder, "ford", "en"), _card(folder, "ford", "fr")
     assert "not cumulative" in english.lower() or "does not add" in english.lower(), english[-3000:]
+    assert "Pas encore traduit" not in french
+
+
+IRONGATE = '''# Irongate: a small invented title, written to try issue 25's forms as a designer would.
+game irongate "Irongate (a classic test title)" version "0.1"
+
+rounding standard: .50 up, keep fractions [rounding]
+
+section rounding "Rounding" {
+  summary "Odds are rounded in the usual way."
+}
+
+rule 1.0 "Sequence of Play" {
+  summary "Each side moves and attacks; at night nobody attacks, and the supply check waits for day."
+}
+
+sequence of play [1.0] {
+  turns night  4 8 12
+  game turn {
+    player turn besieger
+    player turn garrison
+  }
+  player turn {
+    movement  [3.0]  movement
+    combat    [7.0]  combat        not on night
+    supply    [1.0]  supply-check  on turns 2+
+  }
+}
+
+section units "Units" {
+  summary "Every unit is infantry."
+}
+
+unit types [units] {
+  infantry
+}
+
+rule 3.0 "Movement" {
+  summary "Units move up to their allowance; entering an enemy ZOC costs two more, but nothing at night."
+  zoc.min_attack_strength = 1 SP
+  zoc.range               = 1 hex
+  zoc.entry_cost          = +2 MP
+  zoc.entry_cost          = +0 MP  on night
+}
+
+rule 7.0 "Combat" {
+  summary "Odds below 1:2: a voluntary attack may not be made, a forced one eliminates the attacker. Above 5:1 the defender is eliminated."
+  combat.below_table        = NA
+  combat.below_table_forced = AE
+  combat.above_table        = DE
+}
+
+terrain effects chart "Irongate Terrain" [3.0 7.0] {
+  hex:
+    clear     1  ne
+    fortress  1  Dx2  exerts-no-zoc
+    marsh     3  ne   no-zoc
+}
+
+result codes "Results" [7.0] {
+  NA  not allowed
+  AE  attacker loses all
+  AR  attacker retreats 1
+  DR  defender retreats 1
+  DE  defender loses all
+}
+
+combat results table "Irongate Combat Results Table" [7.0] dice 1d6 {
+  odds  1:2  1:1  2:1  3:1  4:1  5:1
+  1     AR   AR   DR   DR   DE   DE
+  2     AR   AR   AR   DR   DR   DE
+  3     AE   AR   AR   DR   DR   DE
+  4     AE   AE   AR   AR   DR   DR
+  5     AE   AE   AE   AR   AR   DR
+  6     AE   AE   AE   AE   AR   DR
+}
+
+example "The walls keep the garrison's ZOC in" [3.0] {
+  map 1.01 - 6.06 clear
+  hex 3.03 fortress
+  unit g garrison 2-4-4 at 3.03 type infantry
+  unit f garrison 2-2-4 at 5.03 type infantry
+  expect zoc garrison 5.02 4.03 not 3.02 2.03
+}
+
+example "A ZOC costs nothing at night" [3.0] {
+  map 1.01 - 6.06 clear
+  turn 4
+  unit b besieger 3-3-6 at 1.03 type infantry
+  unit f garrison 2-2-4 at 3.03 type infantry
+  expect move b 2.03 costs 1 legal
+}
+
+example "By day it costs two more" [3.0] {
+  map 1.01 - 6.06 clear
+  unit b besieger 3-3-6 at 1.03 type infantry
+  unit f garrison 2-2-4 at 3.03 type infantry
+  expect move b 2.03 costs 3 legal
+}
+
+example "Night turns have no combat" [1.0] {
+  expect phases besieger turn 4 movement supply
+  expect phases garrison turn 1 movement combat
+}
+
+example "Too weak to attack" [7.0] {
+  map 1.01 - 6.06 clear
+  unit b besieger 1-1-6 at 2.03 type infantry
+  unit f garrison 4-4-4 at 3.03 type infantry
+  expect attack b on 3.03 refused [7.0]
+  expect combat b on 3.03 forced column below result AE
+}
+
+labels fr "Français" {
+  terrain.clear          "Clair"
+  terrain.fortress       "Forteresse"
+  terrain.marsh          "Marais"
+  turns.night            "nuit"
+  phase.movement         "Mouvement"
+  phase.combat           "Combat"
+  phase.supply           "Ravitaillement"
+  player-turn.besieger   "Assiégeant"
+  player-turn.garrison   "Garnison"
+  unit-type.infantry     "Infanterie"
+  title.rulebook         "Irongate (un siège inventé)"
+  title.terrain          "Effets du terrain"
+  title.results          "Table des résultats des combats"
+  activity.movement      "Mouvement"
+  activity.combat        "Combat"
+  activity.supply-check  "Contrôle du ravitaillement"
+}
+
+card {
+  reminders: zoc
+}
+'''
+
+# Asks the installed module what a player asks at the table, turn by turn.
+SIEGE = r'''
+import json
+from fractions import Fraction
+from generated import irongate as game
+from rulesdsl.runtime.hexmap import Hex, HexMap
+from rulesdsl.runtime.situation import Counter, Situation
+H = Hex.parse
+def counter(name, side, at, strength):
+    return Counter(name, side, H(at), attack=Fraction(strength), defense=Fraction(strength),
+                   movement=Fraction(6), type="infantry")
+def situation(units, turn=None):
+    return Situation(HexMap.rectangle(6, 6), default_terrain=("clear",), terrain={H("3.03"): ("fortress",)},
+                     units=units, phasing="besieger", phase="movement", turn=turn)
+walls = situation((counter("g", "garrison", "3.03", 4), counter("f", "garrison", "5.03", 2)))
+field = lambda turn: situation((counter("b", "besieger", "1.03", 3), counter("f", "garrison", "3.04", 2)), turn)
+weak = situation((counter("b", "besieger", "2.03", 1), counter("f", "garrison", "3.03", 4)))
+print(json.dumps({
+    "entry": [str(game.parameter("zoc.entry_cost", turn)) for turn in (1, 4, 5, 8)],
+    "phases": [[p.name for p in game.phases(turn, "besieger")] for turn in (1, 2, 4)],
+    "zoc": sorted(str(h) for h in game.zoc(walls, "garrison").hexes),
+    "move": [str(game.move(field(turn), "b", [H("2.03")]).total) for turn in (3, 4)],
+    "attack": [game.may_attack(weak, ["b"], H("3.03")).allowed,
+               game.may_attack(weak, ["b"], H("3.03"), forced=True).allowed],
+}))
+'''
+
+
+def test_irongate_keeps_its_night_its_walls_and_its_weak_attacks(installed, tmp_path):  # noqa: F811
+    folder, env = _project(tmp_path, "irongate", IRONGATE, installed)
+    run = subprocess.run([str(installed / "python"), "-c", SIEGE], cwd=folder, env=env, capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr
+    answers = json.loads(run.stdout)
+    assert answers["entry"] == ["+2 MP", "+0 MP", "+2 MP", "+0 MP"]          # free on night turns 4 and 8
+    assert answers["phases"] == [["movement", "combat"], ["movement", "combat", "supply"], ["movement", "supply"]]
+    assert "3.02" not in answers["zoc"] and "2.03" not in answers["zoc"]      # the garrison in its walls: none
+    assert {"5.02", "4.03", "6.03"} <= set(answers["zoc"])                    # the unit outside: its six hexes
+    assert answers["move"] == ["3", "1"]                                      # into the ZOC by day, by night
+    assert answers["attack"] == [False, True]                                 # 1:4 voluntary no, forced yes
+    # its worked examples ran in the build; a wrong one fails at its line from the installed CLI
+    wrong = IRONGATE.replace("expect phases besieger turn 4 movement supply",
+                             "expect phases besieger turn 4 movement combat supply")
+    (folder / "rulebooks" / "irongate.rules").write_text(wrong, encoding="utf-8")
+    check = subprocess.run(["rulesdsl", "check"], cwd=folder, env=env, capture_output=True, text=True)
+    line = wrong.splitlines().index("  expect phases besieger turn 4 movement combat supply") + 1
+    assert check.returncode == 1 and f"irongate.rules:{line}:10: error: expected movement combat supply, " \
+        "computed movement supply" in check.stderr, check.stderr
+    english, french = (html.unescape(_words(_card(folder, "irongate", lang))) for lang in ("en", "fr"))
+    assert "Irongate (un siège inventé)" in french and "units in it exert no ZOC" in english and "ses occupants n'exercent pas de ZdC" in french
+    assert "not on night turns (4, 8, 12)" in english and "sauf aux tours de nuit (4, 8, 12)" in french
+    assert "On night turns (4, 8, 12)" in english and "Aux tours de nuit (4, 8, 12)" in french
     assert "Pas encore traduit" not in french
