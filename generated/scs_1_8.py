@@ -1733,10 +1733,17 @@ def column_shifts(combat: Combat) -> tuple[int, tuple[Contribution, ...]]:
     return ENGINE.column_shifts(ENGINE.bind(combat))
 
 
+# A plain combat (units and terrain, a roll, nothing declared) takes a short way: what its terrain, hexsides
+# and DRMs come to is worked out once per terrain asked, what the strength factors make of a unit once per
+# type and states, then each combat is its units' arithmetic, the odds and the table.  The same answer as
+# ENGINE.resolve, which answers every other combat (and says what is wrong with one).
+PLAIN_COMBATS = _rt.PlainCombats(ENGINE)
+
+
 def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
     """Resolve a combat described unit by unit; `roll` is the dice total or the dice
     (white, red). Returns a Resolution with the result and its derivation."""
-    return ENGINE.resolve(combat, roll)
+    return PLAIN_COMBATS.resolve(combat, roll) or ENGINE.resolve(combat, roll)
 
 
 # ---------------------------------------------------------------------------
