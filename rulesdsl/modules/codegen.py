@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import keyword
 import re
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields as dataclass_fields
 from fractions import Fraction
@@ -374,7 +375,7 @@ class ExpressionContext(TypedDict):
     adjustments: AdjustmentsSection | None
     factors: FactorsSection | None
     tables: list[TableEntry]
-    plain_combat: bool      # resolve_combat may take PlainCombats' short way (plain_combat)
+    plain_combat: list[str] | None   # resolve_combat may take PlainCombats' short way: why, as comment lines
 
 
 class ModuleContext(ExpressionContext):
@@ -876,6 +877,26 @@ def plain_combat(python: Translation) -> bool:
             and all(_reads_only(f) and _reads_only(c, unit=True) for f, c in python.factors))
 
 
+def _plain_comment(modifiers: ModifiersSection | None, shifts: ShiftsSection | None,
+                   factors: FactorsSection | None) -> list[str]:
+    """Above PLAIN_COMBATS: what the rulebook's combat reads, by the names of its DRMs, shifts and factors."""
+    reads = []
+    if modifiers is not None:
+        reads.append(f"the DRMs ({', '.join(m['name'] for m in modifiers['entries'])})")
+    if shifts is not None:
+        reads.append(f"the column shifts ({', '.join(s['source'] for s in shifts['entries'])})")
+    terrain = f"{' and '.join(reads)} read only the defender's terrain" if reads else ""
+    unit = (f"the strength factors ({', '.join(f['name'] for f in factors['entries'])}) only a unit's type and "
+            "states") if factors is not None else ""
+    said = "; ".join(part for part in (terrain, unit) if part) or "nothing but its units and terrain is read"
+    text = (f"A plain combat (units and terrain, a roll, nothing declared) takes a short way: {said}.  So what "
+            "the terrain comes to is worked out once per terrain asked, what a unit's type and states make of its "
+            "strengths once per type and states, and a combat is its units' arithmetic, in whole numbers, the odds "
+            "and the table.  The answer is ENGINE.resolve's, which answers every other combat (and says what is "
+            "wrong with one).")
+    return textwrap.wrap(text, 106)
+
+
 def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionContext:
     vocabulary = resolved.vocabulary
     python = translate(resolved)
@@ -935,7 +956,7 @@ def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionCont
         "adjustments": adjustments,
         "factors": factors,
         "tables": tables,
-        "plain_combat": plain_combat(python),
+        "plain_combat": _plain_comment(modifiers, shifts, factors) if plain_combat(python) else None,
     }
 
 
