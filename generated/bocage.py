@@ -1805,10 +1805,19 @@ def column_shifts(combat: Combat) -> tuple[int, tuple[Contribution, ...]]:
     return ENGINE.column_shifts(ENGINE.bind(combat))
 
 
+# A plain combat (units and terrain, a roll, nothing declared) takes a short way: the DRMs (stone-village)
+# read only the defender's terrain; the strength factors (supply-attack) only a unit's type and states.  So
+# what the terrain comes to is worked out once per terrain asked, what a unit's type and states make of its
+# strengths once per type and states, and a combat is its units' arithmetic, in whole numbers, the odds and
+# the table.  The answer is ENGINE.resolve's, which answers every other combat (and says what is wrong with
+# one).
+PLAIN_COMBATS = _rt.PlainCombats(ENGINE)
+
+
 def resolve_combat(combat: Combat, roll: Roll) -> Resolution:
     """Resolve a combat described unit by unit; `roll` is the dice total or the dice
     (white, red). Returns a Resolution with the result and its derivation."""
-    return ENGINE.resolve(combat, roll)
+    return PLAIN_COMBATS.resolve(combat, roll) or ENGINE.resolve(combat, roll)
 
 
 # ---------------------------------------------------------------------------

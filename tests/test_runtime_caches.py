@@ -64,3 +64,25 @@ def test_terrain_answers_do_not_depend_on_spelling_or_order():
             assert "did you mean" in str(exc) or "no terrain" in str(exc)
         else:
             raise AssertionError("an unknown terrain must be refused")
+
+
+def test_an_entry_cost_kept_as_asked_is_the_one_worked_out_from_the_names():
+    """entry_cost keeps each answer by the question as asked (spelling kept) in front of the answers by
+    name: every spelling, list or tuple, road and EZOC gives what a fresh chart works out, each time."""
+    chart = TerrainEffectsChart(bocage.TERRAIN.rows)
+    questions = [(t, s, r, z) for t in ("open", "Woods", "BOCAGE", "village", "marsh")
+                 for s in ((), ("stream",), ["Stream"], "hedgerow", ("river",), ("river", "bridge"), ["river", "Bridge"])
+                 for r in (False, True, "trail") for z in (0, Fraction(2))]
+    for _ in range(2):      # the second time from the kept answers
+        for terrain, sides, road, ezoc in questions:
+            fresh = TerrainEffectsChart(chart.rows)
+            assert chart.entry_cost(terrain, sides, road, ezoc) == fresh.entry_cost(terrain, sides, road, ezoc), \
+                (terrain, sides, road, ezoc)
+    assert all(isinstance(key[1], (str, tuple)) for key in chart._asked)      # a list is no key: not kept
+    for _ in range(2):      # an unknown hexside is refused each time, not kept
+        try:
+            chart.entry_cost("open", ("stram",))
+        except KeyError as exc:
+            assert "stream" in str(exc)
+        else:
+            raise AssertionError("an unknown hexside must be refused")

@@ -8,8 +8,10 @@ rulebook.
 """
 from __future__ import annotations
 
+import ast
 import keyword
 import re
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields as dataclass_fields
 from fractions import Fraction
@@ -54,6 +56,7 @@ MODULE_NAMES: dict[str, str] = {
         "_ROUNDS_UP_FROM": "rounding threshold",
         "drm": "function drm(combat)", "column_shifts": "function column_shifts(combat)",
         "resolve_combat": "function resolve_combat(combat, roll)",
+        "PLAIN_COMBATS": "short way of resolve_combat for plain combats",
         "RULESET": "rule set the rules engine reads", "RULES_ENGINE": "rules engine",
         **{name: f"rules engine function {name}(situation, ...)"
            for name in ("zoc", "move", "reachable", "stack", "supply", "retreat", "advance", "may_overrun",
@@ -375,6 +378,7 @@ class ExpressionContext(TypedDict):
     adjustments: AdjustmentsSection | None
     factors: FactorsSection | None
     tables: list[TableEntry]
+    plain_combat: list[str] | None   # resolve_combat may take PlainCombats' short way: why, as comment lines
 
 
 class ModuleContext(ExpressionContext):
@@ -843,6 +847,68 @@ def translate(resolved: ir.Resolved) -> Translation:
     return Translation(dict(writer.sources), modifiers, shifts, adjustments, factors)
 
 
+# What a plain combat's expressions may read (runtime.combat.PlainCombats): a DRM or column shift only the
+# defender's terrain, the rulebook's parameters and numbers; a strength factor's value no more than the
+# parameters and numbers, its condition only the words the unit answers to (`u1.is_('out-of-supply')`).
+_PLAIN_GLOBALS = frozenset({"PARAMETERS", "Fraction", "min", "max", "round_", "_rt"})
+
+
+def _reads_only(python: str, unit: bool = False, terrain: bool = False) -> bool:
+    """Whether the compiled expression `python` reads nothing but what a plain combat allows: the module's
+    parameters, numbers and pure helpers; with `terrain`, `ctx.defender_terrain`; with `unit`, the words of
+    `u1`.  Conservative: any other name, a lambda, a definition or the result reads more."""
+    tree = ast.parse(python, mode="eval")
+    allowed = _PLAIN_GLOBALS | ({"u1"} if unit else set())
+    terrain_reads = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                     and n.attr == "defender_terrain" and isinstance(n.value, ast.Name)} if terrain else set()
+    unit_words = {id(n.func.value) for n in ast.walk(tree) if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Attribute) and n.func.attr == "is_"
+                  and isinstance(n.func.value, ast.Name)} if unit else set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda):
+            return False
+        if isinstance(node, ast.Name):
+            if node.id == "ctx" and id(node) in terrain_reads:
+                continue
+            if node.id == "u1" and id(node) not in unit_words:
+                return False
+            if node.id not in allowed:
+                return False
+    return True
+
+
+def plain_combat(python: Translation) -> bool:
+    """Whether resolve_combat may take the short way (runtime.combat.PlainCombats) for this rulebook's combats:
+    each DRM and column shift reads only the defender's terrain, each strength factor only the unit's words,
+    and no result adjustment reads the result.  The engine's own options (adjustments, exchanges, supply
+    floors, terrain lines...) PlainCombats checks itself."""
+    return (not python.adjustments
+            and all(_reads_only(m, terrain=True) for m in python.modifiers)
+            and all(_reads_only(a, terrain=True) and (c is None or _reads_only(c, terrain=True))
+                    for a, c in python.shifts)
+            and all(_reads_only(f) and _reads_only(c, unit=True) for f, c in python.factors))
+
+
+def _plain_comment(modifiers: ModifiersSection | None, shifts: ShiftsSection | None,
+                   factors: FactorsSection | None) -> list[str]:
+    """Above PLAIN_COMBATS: what the rulebook's combat reads, by the names of its DRMs, shifts and factors."""
+    reads = []
+    if modifiers is not None:
+        reads.append(f"the DRMs ({', '.join(m['name'] for m in modifiers['entries'])})")
+    if shifts is not None:
+        reads.append(f"the column shifts ({', '.join(s['source'] for s in shifts['entries'])})")
+    terrain = f"{' and '.join(reads)} read only the defender's terrain" if reads else ""
+    unit = (f"the strength factors ({', '.join(f['name'] for f in factors['entries'])}) only a unit's type and "
+            "states") if factors is not None else ""
+    said = "; ".join(part for part in (terrain, unit) if part) or "nothing but its units and terrain is read"
+    text = (f"A plain combat (units and terrain, a roll, nothing declared) takes a short way: {said}.  So what "
+            "the terrain comes to is worked out once per terrain asked, what a unit's type and states make of its "
+            "strengths once per type and states, and a combat is its units' arithmetic, in whole numbers, the odds "
+            "and the table.  The answer is ENGINE.resolve's, which answers every other combat (and says what is "
+            "wrong with one).")
+    return textwrap.wrap(text, 106)
+
+
 def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionContext:
     vocabulary = resolved.vocabulary
     python = translate(resolved)
@@ -902,6 +968,7 @@ def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionCont
         "adjustments": adjustments,
         "factors": factors,
         "tables": tables,
+        "plain_combat": _plain_comment(modifiers, shifts, factors) if plain_combat(python) else None,
     }
 
 

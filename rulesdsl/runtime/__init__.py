@@ -9,6 +9,7 @@ from .tables import DICE_OUTCOMES, AttackerLosses, CombatResultsTable, LookupTab
 from .tables import difference, difference_column
 from .combat import (AdjustmentSpec, AttackingHex, FactorSpec, Combat, CombatEngine, ModifierSpec, ShiftSpec, Unit, Vocabulary, all_where,
                      any_where, ceil_, count_where, divide, floor_, max_of, min_of, once_per_combat, sum_of)
+from .combat import PlainCombats
 from .combat import Assessment, BoundHex, Exchange, BoundTerrain, BoundUnit, Context, Contribution, Resolution, Roll, RulesInputError
 from .terrain import CombatEffect, Movement, Terrain, TerrainEffectsChart, TerrainNames
 from .model import Parameter, ParameterValue, Phase, PlayerTurn, Quantity, RuleEntry, TurnSet, TurnValue, frozen_mapping
@@ -18,7 +19,7 @@ from .hexmap import Direction as Direction, Edge as Edge, Hex as Hex, HexMap as 
 __all__ = [
     "AdjustmentSpec", "AttackerLosses", "AttackingHex", "FactorSpec", "Combat", "CombatEngine", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
     "Vocabulary", "all_where", "any_where", "ceil_", "count_where", "divide", "floor_", "max_of", "min_of",
-    "once_per_combat", "sum_of",
+    "once_per_combat", "sum_of", "PlainCombats",
     "CombatEffect", "CombatResultsTable", "DICE_OUTCOMES", "Fraction", "MappingProxyType", "Movement",
     "Parameter", "Phase", "PlayerTurn", "Quantity", "Result", "RuleEntry", "Terrain", "TerrainEffectsChart", "TurnSet",
     "TurnValue", "combat_column", "game_turn_on", "phases_on", "turn_number",

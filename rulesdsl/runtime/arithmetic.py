@@ -61,6 +61,8 @@ def _parts(x: Number) -> tuple[int, int]:
     """`x` as an exact numerator and denominator, without building a Fraction for an int."""
     if type(x) is int:
         return x, 1
+    if type(x) is Fraction:     # already exact, and in lowest terms
+        return x.numerator, x.denominator
     if type(x) is float:
         known = _PARTS.get(x)
         if known is not None:

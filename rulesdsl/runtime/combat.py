@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import difflib
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial, wraps
 from fractions import Fraction
@@ -1187,3 +1187,209 @@ class CombatEngine:
                            defender_steps=values["defender-steps"], defender_retreat=values["defender-retreat"])
         return replace(adjusted, text=adjusted_text(result, adjusted)), found
 
+
+
+# ---- the short way, for a rulebook whose combats are plain ----------------------
+# A multiplier as the short way applies it: numerator and denominator, whole numbers (None: x1).
+Ratio = tuple[int, int]
+
+
+def _ratio(value: Exact) -> Ratio | None:
+    return None if value == 1 else (int(value), 1) if type(value) is int else (value.numerator, value.denominator)
+
+
+@dataclass(frozen=True)
+class Ground:
+    """What the names of a plain combat decide (its defender's terrain, each attacking hex's terrain and
+    hexsides): worked out once through the engine's own procedure, then read by every combat fought there."""
+
+    context: Context                  # the combat bound with no units: what the rulebook's expressions read
+    factors: tuple[Ratio | None, ...]  # each attacking hex's multiplier on its units' attack
+    defense: Ratio | None             # the defender's terrain and the hexsides crossed, on its defense
+    shift: int
+    shifts: tuple[Contribution, ...]
+    drm: tuple[int, int]
+    modifiers: tuple[Contribution, ...]
+
+
+class PlainCombats:
+    """CombatEngine.resolve's short way, for a rulebook whose combats are plain: strengths multiplied by the
+    terrain and by strength factors that read only the unit's type and states; DRMs and column shifts that read
+    only the defender's terrain (the compiler checks the rulebook's expressions: codegen.plain_combat); no result
+    adjustments, exchange measure or supply floors; one odds table read by one roll, without terrain lines.
+
+    What the names decide is worked out once per names asked, through the engine itself (Ground), and so is
+    what a unit's type and states make of its strengths; a combat then costs its units' arithmetic (exact, in
+    whole numbers over a common denominator: a Fraction is made only for a strength that is not whole), the
+    odds and the table.  `resolve` answers None for any combat it does not cover: an overrun, a forced attack,
+    dice apart, situations or amounts, a prohibited attack, an attack off the table, a name the rulebook does
+    not know, a strength that is not a number.  The engine answers those, and says what is wrong; where both
+    answer, the answers are the same, derivation included (it is the engine's, written when first read)."""
+
+    _KEEP = 4096    # answers kept per kind of question, as CombatEngine keeps them
+
+    def __init__(self, engine: CombatEngine):
+        self.engine = engine
+        table = engine.table
+        chart = engine.terrain
+        # what the engine is set to do beyond the plain procedure: then every combat is the engine's
+        self.covered = (table is not None and engine.odds is not None and not table.differential
+                        and not table.lines and table.attacker is None and not engine.adjustments
+                        and engine.exchange_measure is None and engine.supply_minimum is None
+                        and not engine.supply_round_down and not engine._with_terrain
+                        and (chart is None or not chart.one_side))
+        self._grounds: dict[Hashable, Ground | None] = {}
+        self._units: dict[Hashable, tuple[Ratio | None, Ratio | None]] = {}
+        # pure functions of a few whole numbers, kept as the table keeps its columns by odds
+        self._odds: dict[tuple[int, int, int, int, int], tuple[Exact, Exact, str, str | None]] = {}
+        self._results: dict[tuple[str | None, int, int], Result | None] = {}
+
+    def resolve(self, combat: Combat, roll: Roll) -> Resolution | None:
+        """The engine's Resolution of a plain combat; None when the engine must answer (see the class)."""
+        if not self.covered or type(roll) is not int or type(combat) is not Combat or combat.overrun \
+                or combat.forced or combat.situations or combat.amounts or combat.dice:
+            return None
+        hexes = combat.attacking_hexes
+        try:
+            key = (combat.defender_terrain, tuple([(h.terrain, h.hexsides) for h in hexes]))
+            ground = self._grounds[key]
+        except KeyError:
+            ground = self._ground(combat, key)
+        except TypeError:       # a name given in a list: not a question the short way keeps
+            return None
+        if ground is None:
+            return None
+        try:
+            # attack = an / ad: each hex's units (an integer sum over the hex's denominator), times its multiplier
+            an, ad = 0, 1
+            for hex_, factor in zip(hexes, ground.factors):
+                hn, hd = self._total(hex_.units, 0, ground.context)
+                if factor is not None:
+                    hn, hd = hn * factor[0], hd * factor[1]
+                if hd == ad:
+                    an += hn
+                else:
+                    an, ad = an * hd + hn * ad, ad * hd
+            dn, dd = self._total(combat.defenders, 1, ground.context)
+            if ground.defense is not None:
+                dn, dd = dn * ground.defense[0], dd * ground.defense[1]
+            strengths = (an, ad, dn, dd, ground.shift)
+            odds = self._odds.get(strengths) or self._work_out_odds(strengths)
+            reading = (odds[3], roll, ground.drm[1])
+            result = self._results.get(reading) or self._read(reading)
+        except (ArithmeticError, AttributeError, LookupError, TypeError, ValueError):  # the engine raises it
+            return None
+        if result is None:      # off the table: the engine says what that gives
+            return None
+        # Resolution(...), its fields set as its __init__ would set them, at a third of the cost (a frozen
+        # dataclass sets each field through object.__setattr__); tests/test_plain_combat.py checks every field
+        made = object.__new__(Resolution)
+        cast("dict[str, object]", made.__dict__).update(
+            result=result, odds=odds[2], column=odds[3], attack=odds[0], defense=odds[1], shift=ground.shift,
+            shifts=ground.shifts, drm=ground.drm, modifiers=ground.modifiers, roll=roll, line=None,
+            explain=partial(self.engine._explain_resolution, combat, roll), refused=None, exchange=None)
+        return made
+
+    def _work_out_odds(self, strengths: tuple[int, int, int, int, int]) -> tuple[Exact, Exact, str, str | None]:
+        """From the strengths (attack and defense as numerator and denominator) and the net shift: the attack
+        and defense as the engine keeps them, the odds as it writes them and the column it reads."""
+        an, ad, dn, dd, shift = strengths
+        engine = self.engine
+        attack, defense = _exact(an, ad), _exact(dn, dd)
+        assert engine.odds is not None and engine.table is not None    # covered says so
+        pair = None if defense == 0 else engine.odds(attack, defense)
+        column = engine.table.column(pair, shift, engine.shifts_before_limits, engine.shift_off_left)
+        found = (attack, defense, "-" if pair is None else f"{pair[0]}:{pair[1]}", column)
+        if len(self._odds) < self._KEEP:
+            self._odds[strengths] = found
+        return found
+
+    def _read(self, reading: tuple[str | None, int, int]) -> Result | None:
+        """The table's result in a column for a roll and a net DRM; None off the table (no column, or above)."""
+        column, roll, drm = reading
+        if column is None or column == ABOVE:
+            return None
+        assert self.engine.table is not None
+        result = self.engine.table.result(column, roll, drm)
+        if len(self._results) < self._KEEP:
+            self._results[reading] = result
+        return result
+
+    def _total(self, units: Iterable[Unit], role: int, ctx: Context) -> Ratio:
+        """The units' attack (`role` 0) or defense (1), each after its strength factors, as numerator and
+        denominator; raises as binding the units does for a name or a number it cannot read."""
+        known = self._units
+        total, over = 0, 1
+        for unit in units:
+            multiplier = (known.get((unit.type, unit.states)) or self._unit(unit, ctx))[role]
+            strength = unit.defense if role else unit.attack
+            if type(unit.attack) is not int or type(unit.defense) is not int or type(unit.quality) is not int \
+                    or type(unit.steps) is not int:
+                _numbers(unit)
+            if type(strength) is int:
+                n, d = strength, 1
+            else:
+                value = exact_value(strength)
+                n, d = value.numerator, value.denominator
+            if multiplier is not None:
+                n, d = n * multiplier[0], d * multiplier[1]
+            if d == over:
+                total += n
+            else:
+                total, over = total * d + n * over, over * d
+        return total, over
+
+    def _ground(self, combat: Combat, key: Hashable) -> Ground | None:
+        """What the combat's names decide, by the engine's procedure on the combat without its units; None
+        when the engine must answer (a name it does not know, a prohibited attack)."""
+        engine = self.engine
+        try:
+            bare = Combat(attacking_hexes=tuple(replace(h, units=()) for h in combat.attacking_hexes),
+                          defenders=(), defender_terrain=combat.defender_terrain)
+            ctx = engine.bind(bare)
+        except (AttributeError, LookupError, TypeError, ValueError):
+            return None
+        if any(h.prohibited for h in ctx.attacking_hexes) or (engine.terrain is not None and ctx.defense_factor is None):
+            ground = None
+        else:
+            factors: list[Exact] = [h.factor for h in ctx.attacking_hexes]
+            if not engine.terrain_per_unit and factors and any(f != min(factors) for f in factors):
+                factors = [min(factors)] * len(factors)
+            shift, shifts = engine.column_shifts(ctx)
+            drm, modifiers = engine.drm(ctx)
+            ground = Ground(ctx, tuple(_ratio(f) for f in factors), _ratio(engine._terrain_defense(ctx, 1, None)),
+                            shift, shifts, drm, modifiers)
+        if len(self._grounds) < self._KEEP:
+            self._grounds[key] = ground
+        return ground
+
+    def _unit(self, unit: Unit, ctx: Context) -> tuple[Ratio | None, Ratio | None]:
+        """What the rulebook's strength factors multiply a unit's attack and defense by, from its type and
+        states alone; raises as the engine does for a type or state it does not know."""
+        engine = self.engine
+        bound = BoundUnit(unit, engine._unit_words(unit))
+        found: list[Ratio | None] = []
+        for role in ("attack", "defense"):
+            value: Exact = 1
+            for spec in engine._role_factors[role]:
+                if spec.condition(ctx, bound):
+                    value *= exact_value(spec.factor(ctx))
+            found.append(_ratio(value))
+        factors = (found[0], found[1])
+        if len(self._units) < self._KEEP:
+            self._units[(unit.type, unit.states)] = factors
+        return factors
+
+
+def _exact(numerator: int, denominator: int) -> Exact:
+    """numerator / denominator as the engine keeps a strength: an int when whole, else a Fraction."""
+    if denominator == 1:
+        return numerator
+    whole, rest = divmod(numerator, denominator)
+    return whole if not rest else Fraction(numerator, denominator)
+
+
+def _numbers(unit: Unit) -> None:
+    """Each of a unit's numbers read exactly, as binding it reads them: raises as binding does."""
+    for value in (unit.attack, unit.defense, unit.quality, unit.steps):
+        exact_value(value)

@@ -123,6 +123,7 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
                                          if r.kind == "hexside" and r.movement.kind == "prohibited")
         # answers already worked out, by question: the chart never changes, so each is worked out once
         self._costs: dict[Hashable, float | None] = {}
+        self._asked: dict[Hashable, float | None] = {}     # entry costs by the question exactly as asked
         self._effects: dict[Hashable, CombatEffect] = {}
         self._across: dict[Hashable, CombatEffect] = {}
         self._multipliers: dict[Hashable, Fraction | None] = {}
@@ -204,12 +205,22 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
     def entry_cost(self, terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,
                    ezoc_cost: Fraction | int = Fraction(0)) -> float | None:
         """MPs to enter a hex of `terrain` across `hexsides`; None when prohibited (see _entry_cost)."""
+        asked = (terrain, hexsides, road, ezoc_cost)
+        try:        # the question as asked, before its names are put in lower case (equal as asked: equal after)
+            return self._asked[asked]
+        except (KeyError, TypeError):       # TypeError: a list of names, which is no key
+            pass
         key = (_key(terrain), _key(hexsides), _key(road), ezoc_cost)
         try:
-            return self._costs[key]
+            cost = self._costs[key]
         except KeyError:
             cost = self._costs[key] = self._entry_cost(terrain, hexsides, road, ezoc_cost)
-            return cost
+        if len(self._asked) < 4096:
+            try:
+                self._asked[asked] = cost
+            except TypeError:
+                pass
+        return cost
 
     def _entry_cost(self, terrain: TerrainNames, hexsides: TerrainNames, road: bool | str,
                     ezoc_cost: Fraction | int) -> float | None:
