@@ -7,12 +7,20 @@ write other PDF bytes.  `fingerprint` hashes everything a PDF is made from but
 the renderer itself, which is what `generated/charts/pdfs.sha256` commits.
 
 The charts of a card flow in columns, several to a side, each chart whole.
-`lay_out` prints the card on each orientation and column count of
+`lay_out` weighs the card on each orientation and column count of
 `CANDIDATES` and keeps the one that needs the fewest sides, then the one
 that fills them best (ties go to the earlier candidate, so the choice is
 deterministic).  A table wider than its column on every candidate, or a card
 that needs more sides than the rulebook allows, is an error, never a clipped
 or sprawling card.
+
+Laying a card out is what a cold build waits for, a few seconds a
+WeasyPrint document, so a card is measured once and printed once: one
+document holds every chart at every candidate's column width (`_probe`),
+the charts are dealt to sides on paper from those measures, and only the
+best deal is printed; the next best too when the print breaks the deal's
+word.  What is reported (sides, a table too wide, a chart across sides) is
+always what WeasyPrint printed.
 """
 from __future__ import annotations
 
@@ -255,7 +263,224 @@ def _key(layout: Layout) -> tuple[bool, bool, int, float]:
 
 @functools.lru_cache(maxsize=8)     # a build, `chart` and the tests lay the same card out more than once
 def _best(candidates: tuple[tuple[str, int, str], ...]) -> Layout:
-    """Each candidate is printed as one flow of charts to measure them; its charts are then dealt to sides,
+    """The best layout of the candidates: no table out of its column, no chart across two sides, the fewest
+    sides, the fullest, the first candidate.  The charts are measured once, at every column width of the
+    candidates in one document (`_probe`), and dealt to sides on paper (`_paginate`); the best deal is
+    printed, and the next best (three in all at most) while the card printed breaks the deal's word (more
+    sides, a chart across two sides).  A candidate with a chart as tall as its first side's columns is
+    printed as one flow to be measured, as WeasyPrint then moves or splits charts no measure foretells."""
+    probe = _probe(candidates)
+    if probe is None:       # charts not written as one flow of sections: each candidate is printed
+        return _best_printed(candidates)
+    if all(probe.over[i] * _MM_PER_PX > 0.5 for i in probe.parts) and len(probe.parts) < len(candidates):
+        probe = _probe(candidates, fallback=True)       # every table too wide: the fallback's widest column too
+        assert probe is not None        # the same HTML as the first probe's
+    flows: list[Layout] = []            # the candidates printed as one flow to be measured
+    deals: list[_Predicted] = []
+    for index, (orientation, columns, html) in enumerate(candidates):
+        if index not in probe.parts:
+            continue
+        if not probe.tall(index):
+            deals.append(probe.deal(index))
+            continue
+        document = _render(html)
+        sides, fill, over = measure(document)
+        flows.append(Layout(orientation, columns, html, sides, fill, over, _split(document), document))
+        dealt = _paginate(document, columns)
+        estimate = max(1, len(dealt.sides))
+        deals.append(_Predicted((over > 0.5, bool(dealt.too_tall), estimate, -round(fill * sides / estimate, 3), index),
+                                dealt.sides))
+    printed: list[Layout] = []
+    for deal in sorted(deals, key=lambda deal: deal.key)[:3]:       # until one keeps its word
+        orientation, columns, html = candidates[deal.key[-1]]
+        paged = _with_sides(html, deal.sides)
+        document = _render(paged)
+        printed.append(Layout(orientation, columns, paged, *measure(document), _split(document), document))
+        if printed[-1].sides <= deal.key[2] and not printed[-1].split:
+            break
+    # a card of one side prints the same as one flow; one of more sides is printed only with its breaks
+    pool = printed + [l for l in flows if l.sides == 1 and not l.split]
+    return min(pool, key=lambda l: (*_key(l), pool.index(l)))
+
+
+@dataclass(frozen=True)
+class _Predicted:
+    """A candidate's charts dealt to sides: the deal and how it compares (as `_key` does, with the sides and
+    the fill the deal foretells, and then the candidate's place)."""
+
+    key: tuple[bool, bool, int, float, int]     # table out of its column, chart too tall for a side, sides, -fill, index
+    sides: list[list[str]]
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """The charts of a card measured at each candidate's column width (`_probe`)."""
+
+    candidates: tuple[tuple[str, int, str], ...]
+    width: dict[int, float]               # candidate index -> its column's width (px), as WeasyPrint sets it
+    parts: dict[int, list[_Part]]         # candidate index -> its charts, in the order printed, heights in px
+    area: dict[int, float]                # candidate index -> the charts' area (px², as `_measure` counts it)
+    over: dict[int, float]                # candidate index -> how far (px) the widest table runs out of its column
+    page: dict[str, tuple[float, float, float]]     # orientation -> content width, content height, header height (px)
+
+    def _columns(self, index: int) -> tuple[float, float]:
+        """The height (px) of a column of the candidate's sides, and of its first side's (below the header)."""
+        _, full, header = self.page[self.candidates[index][0]]
+        return full, (full - header if self.parts[index] else full)     # as `_measured` finds them
+
+    def tall(self, index: int) -> bool:
+        """Whether a chart is about as tall as the first side's columns, or taller (WeasyPrint then moves
+        the flow to the next side, or splits the chart, as no measure of the chart alone foretells)."""
+        return any(part.height > min(self._columns(index)) - 1.0 for part in self.parts[index])
+
+    def deal(self, index: int) -> _Predicted:
+        """The candidate's charts dealt to sides from their measures."""
+        orientation, columns, _ = self.candidates[index]
+        width, _, _ = self.page[orientation]
+        parts = self.parts[index]
+        full, first = self._columns(index)
+        deal = _dealt(parts, columns, full, first)
+        estimate = max(1, len(deal.sides))       # a card with no chart still prints its header on a side
+        fill = self.area[index] / (width * full * estimate)
+        return _Predicted((self.over[index] * _MM_PER_PX > 0.5, bool(deal.too_tall), estimate, -round(fill, 3), index),
+                          deal.sides)
+
+
+_PAGE = re.compile(r"@page \{ size: (\S+) (\S+); margin: (\S+); \}")
+_HEADER = re.compile(r'<header class="card">.*?</header>', re.S)
+_LENGTH = re.compile(r"(\d+(?:\.\d+)?)(mm|cm|in|pt|px)")
+_SLACK_BOTTOM = re.compile(r"margin-bottom: (\S+) !important")
+_GAP = "4mm"            # card.css: .flow { column-gap }
+_PROBE_HEIGHT = "20000mm"       # a probe's page: taller than every chart of a card at every width
+
+
+def _px(length: str) -> float | None:
+    """A CSS length in px, as WeasyPrint computes it; None for one it is not written as here."""
+    from weasyprint.css.units import LENGTHS_TO_PIXELS
+    found = _LENGTH.fullmatch(length)
+    if found is None:
+        return None
+    value = float(found.group(1))
+    return (int(value) if value.is_integer() else value) * LENGTHS_TO_PIXELS[found.group(2)]
+
+
+def _probe(candidates: tuple[tuple[str, int, str], ...], fallback: bool = False) -> _Probe | None:
+    """The charts of a card measured in one WeasyPrint document: for each orientation, a page as wide as
+    the card's and taller than all its charts, with the card's header and then the charts again at each
+    column width of the candidates on that orientation (the FALLBACK's only with `fallback`).  Each chart
+    is measured whole, as the flow prints it when it fits a column: its height, the area to the right edge
+    of its widest line or table, how far a table runs out of its column.  None when the candidates are not
+    one flow of the same charts, or their page is not written as the template writes it (each is then
+    printed to be measured)."""
+    shapes: dict[str, list[int]] = {}
+    sections: list[str] | None = None
+    pages: dict[str, tuple[str, str, str]] = {}
+    head = body = ""
+    for index, (orientation, columns, html) in enumerate(candidates):
+        found = [m.group(0) for m in _SECTION.finditer(html)]
+        page, header = _PAGE.search(html), _HEADER.search(html)
+        if page is None or header is None or not _one_flow(html) or sections not in (None, found):
+            return None
+        sections = found
+        pages[orientation] = (page.group(1), page.group(2), page.group(3))
+        head, body = html[:page.start()] + html[page.end():html.index("<body>")], header.group(0)
+        if (orientation, columns) != FALLBACK or fallback or len(candidates) == 1:
+            shapes.setdefault(orientation, []).append(index)
+    assert sections is not None
+    slack = _SLACK_BOTTOM.search(SLACK)
+    gap = _px(_GAP)
+    sizes = {o: tuple(_px(length) for length in page) for o, page in pages.items()}
+    if slack is None or gap is None or _px(slack.group(1)) is None or any(None in size for size in sizes.values()):
+        return None
+    bottom = typing.cast(float, _px(slack.group(1)))
+    widths: dict[int, float] = {}
+    style, sheets = [], []
+    for orientation, indexes in shapes.items():
+        width, height, margin = typing.cast(tuple[float, float, float], sizes[orientation])
+        content = width - margin - margin           # as WeasyPrint solves the page box's width and height
+        for index in indexes:
+            columns = candidates[index][1]
+            widths[index] = content if columns == 1 else max(0, content - (columns - 1) * gap) / columns
+        style.append(f"@page rulesdsl-probe-{orientation} {{ size: {pages[orientation][0]} {_PROBE_HEIGHT}; "
+                     f"margin: {pages[orientation][2]}; }}")
+        groups = "\n".join(
+            f'<div class="probe" data-candidate="{index}" style="width: {widths[index]!r}px">\n'
+            + "\n".join(_PROBE_ID.sub(r'\1data-id="', section) for section in sections) + "\n</div>"
+            for index in indexes)
+        named = body.replace('<header class="card"', f'<header class="card" data-orientation="{orientation}"', 1)
+        sheets.append(f'<div class="sheet" style="page: rulesdsl-probe-{orientation}">\n{named}\n{groups}\n</div>')
+    html = head.replace("</style>", "\n".join(style) + "\n</style>", 1) + "<body>\n" + "\n".join(sheets) + \
+        "\n</body>\n</html>\n"
+    document = _render(html)
+    parts: dict[int, list[_Part]] = {index: [] for index in widths}
+    area = {index: 0.0 for index in widths}
+    over = {index: 0.0 for index in widths}
+    headers: dict[str, float] = {}
+    headed: dict[str, float] = {}       # orientation -> the header's area
+    for page_box in (page._page_box for page in document.pages):
+        top = page_box.position_y + page_box.margin_top
+        for index, box in _probed(page_box, -1):
+            reach, out = _reach(box)
+            right = box.position_x + box.margin_width()
+            used = max(0.0, min(reach, right) - box.position_x) * box.margin_height()
+            if box.element_tag == "header":     # printed once, on the first side
+                headed[box.element.get("data-orientation") or ""] = used
+            if index not in parts:
+                continue
+            # the first chart below the header: where the first side's columns start
+            headers.setdefault(candidates[index][0], box.position_y - top)
+            parts[index].append(_Part(box.element.get("data-id") or "", box.margin_height(),
+                                      box.element.get("data-follows") or ""))
+            area[index] += used
+            over[index] = max(over[index], out)
+    if (sections and set(headers) != set(shapes)) or any(len(p) != len(sections) for p in parts.values()):
+        return None
+    area = {index: used + headed.get(candidates[index][0], 0.0) for index, used in area.items()}
+    measured = {}
+    for orientation in shapes:
+        width, height, margin = typing.cast(tuple[float, float, float], sizes[orientation])
+        measured[orientation] = (width - margin - margin, height - margin - bottom, headers.get(orientation, 0.0))
+    return _Probe(candidates, widths, parts, area, over, measured)
+
+
+_PROBE_ID = re.compile(r'(<[a-z0-9]+\b[^<>]*?\s)id="')     # an id in a tag: a copy of a chart names none
+
+
+def _probed(box: Any, index: int) -> Iterator[tuple[int, Any]]:
+    """The charts of a probe, each with the candidate whose column it is measured in (-1 for a header)."""
+    element = getattr(box, "element", None)
+    if element is not None and element.get("data-candidate") is not None:
+        index = int(element.get("data-candidate"))
+    if _is_chart(box):      # a chart, or the card's header
+        yield index, box
+        return
+    for child in getattr(box, "children", ()):
+        yield from _probed(child, index)
+
+
+def _boxes(box: Any) -> Iterator[Any]:
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from _boxes(child)
+
+
+def _reach(chart: Any) -> tuple[float, float]:
+    """The right edge (px) of a chart's widest line or table, and how far (px) a table runs out of it, as
+    `_measure` counts them."""
+    limit = chart.position_x + chart.margin_width() + 0.5
+    reach = over = 0.0
+    for box in _boxes(chart):
+        if type(box).__name__ in ("TableBox", "TextBox"):
+            edge = box.position_x + box.margin_width()
+            reach = max(reach, edge)
+            if type(box).__name__ == "TableBox":
+                over = max(over, edge - limit)
+    return reach, over
+
+
+def _best_printed(candidates: tuple[tuple[str, int, str], ...]) -> Layout:
+    """`_best` of a card whose charts are not one flow of sections (`_probe` cannot copy them), the slow way.
+    Each candidate is printed as one flow of charts to measure them; its charts are then dealt to sides,
     each chart with what belongs to it on one side (`_paginate`), and the most promising deals are printed
     with a page break between sides.  The best of those: no table out of its column, no chart across two
     sides, the fewest sides, the fullest, the first candidate."""
@@ -376,6 +601,11 @@ def _paginate(document: Any, columns: int) -> _Deal:
     in the order printed, and again tallest first; the deal with fewer sides wins (the order printed on a
     tie).  On each side the charts keep the order printed, column by column."""
     parts, full, first = _measured(document)
+    return _dealt(parts, columns, full, first)
+
+
+def _dealt(parts: list[_Part], columns: int, full: float, first: float) -> _Deal:
+    """`_paginate` of charts measured (heights in px), a side's column `full` high, the first side's `first`."""
     units = _units(parts)
     printed = _deal(parts, units, columns, full, first)
     tallest = _deal(parts, sorted(units, key=lambda unit: -sum(p.height for p in unit)), columns, full, first)
@@ -434,16 +664,23 @@ def _deal(parts: list[_Part], units: list[list[_Part]], columns: int, full: floa
 _FLOW = re.compile(r'<div class="flow cols-(\d+)">')
 
 
+def _one_flow(html: str) -> bool:
+    """Whether a card's charts are one flow with nothing but charts between the first and the last."""
+    positions = [m.span() for m in _SECTION.finditer(html)]
+    return _FLOW.search(html) is not None and not any(
+        html[b:c].strip() for (_, b), (c, _) in zip(positions, positions[1:]))
+
+
 def _with_sides(html: str, sides: list[list[str]]) -> str:
     """The card's HTML with its charts in the order dealt, a page break before each side after the first."""
     found = {m.group(1): m.group(0) for m in _SECTION.finditer(html)}
     flow = _FLOW.search(html)
     if flow is None or set(found) != {i for side in sides for i in side} or not found:
         return html
+    if not _one_flow(html):
+        return html         # something other than charts between them: keep the flow as written
     positions = [m.span() for m in _SECTION.finditer(html)]
     start, end = positions[0][0], positions[-1][1]
-    if any(html[b:c].strip() for (_, b), (c, _) in zip(positions, positions[1:])):
-        return html         # something other than charts between them: keep the flow as written
     breaks = f'\n</div>\n<div class="flow cols-{flow.group(1)} side">\n'
     return html[:start] + breaks.join("\n".join(found[i] for i in side) for side in sides) + html[end:]
 
