@@ -2,17 +2,21 @@
 from __future__ import annotations
 
 import atexit
+import importlib.util
+import itertools
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import types
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+_BUILT = itertools.count()      # a fresh module name for each import of a generated module
 
 if str(ROOT) not in sys.path:  # `generated` is imported from the repository root
     sys.path.insert(0, str(ROOT))
@@ -65,6 +69,24 @@ class Project:
         code = main(["--project", str(self.root), *args])
         out, err = capsys.readouterr()
         return code, out, err
+
+    def module(self, name: str) -> types.ModuleType:
+        """The generated module `generated/NAME.py` of the last build, imported under a name of its own (so
+        that modules of several projects, or of one project built twice, never stand in for each other)."""
+        path = self.root / "generated" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(f"_generated_{name}_{next(_BUILT)}", path)
+        assert spec is not None and spec.loader is not None, path
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module      # dataclasses the module defines look their module up by name
+        spec.loader.exec_module(module)
+        return module
+
+    def built(self, name: str, text: str, *, capsys) -> types.ModuleType:
+        """Write `text` as rulebooks/NAME.rules, build it (no error allowed) and import its module."""
+        self.write(f"rulebooks/{name}.rules", text)
+        code, _, err = self.run("build", capsys=capsys)
+        assert code == 0, err
+        return self.module(name.replace("-", "_"))
 
     def tree(self) -> dict[str, bytes]:
         """Every file under generated/, for before/after comparisons."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import sys
 
 import pytest
 
@@ -90,12 +89,7 @@ EXPECT_REFUSED = "expect attack w on 5.04 refused [7.0]"
 
 
 def _load(project, name: str = "forced"):
-    path = project.root / "generated" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_below_forced_{name}_{id(project)}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return project.module(name)
 
 
 def _built(project, capsys, text: str = FORCED):

@@ -6,7 +6,6 @@ errors."""
 from __future__ import annotations
 
 import importlib.util
-import sys
 from fractions import Fraction
 
 import pytest
@@ -91,15 +90,7 @@ CELLS = {1: "AR AR DR DR DE DE", 2: "AR EX DR DR DR DE", 3: "AE AR EX DR DR DE",
 
 @pytest.fixture
 def breakout(project, capsys):
-    project.write("rulebooks/breakout.rules", BREAKOUT)
-    code, _, err = project.run("build", capsys=capsys)
-    assert code == 0, err
-    path = project.root / "generated" / "breakout.py"
-    spec = importlib.util.spec_from_file_location("_differential_breakout", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return project.built("breakout", BREAKOUT, capsys=capsys)
 
 
 def _combat(attack, defense, terrain="clear"):
@@ -256,10 +247,7 @@ def test_a_forced_attack_below_a_differential_table_has_its_own_result(project, 
         "  combat.below_table = AE\n", "  combat.below_table = AR\n  combat.below_table_forced = AE\n"))
     code, _, err = project.run("build", capsys=capsys)
     assert code == 0, err
-    spec = importlib.util.spec_from_file_location("_differential_forced", project.root / "generated" / "breakout.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    module = project.module("breakout")
     assert module.resolve(6, 10, 6).text == "AR" and module.resolve(6, 10, 6, forced=True).text == "AE"
     from dataclasses import replace
     forced = module.resolve_combat(replace(_combat(3, 3, "town"), forced=True), 1)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 import re
 from html import unescape
-import sys
 
 import pytest
 
@@ -103,12 +102,7 @@ EXPECT = "expect combat a b c h on 5.04 roll 2 result EX exchange 6"
 
 
 def _load(project, name: str = "exchange"):
-    path = project.root / "generated" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_exchange_{name}_{id(project)}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return project.module(name)
 
 
 def _built(project, capsys, text: str = GAME):

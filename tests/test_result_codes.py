@@ -3,7 +3,6 @@ say what they mean, and that meaning is what validate, the module, the card and 
 from __future__ import annotations
 
 import importlib.util
-import sys
 from fractions import Fraction
 
 import pytest
@@ -71,12 +70,7 @@ def classic(project, game: str = GAME, series: str = SERIES):
 
 
 def load_module(project, name: str = "classic_game"):
-    path = project.root / "generated" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_codes_test_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return project.module(name)
 
 
 def test_the_classic_game_builds_and_its_results_carry_the_declared_meaning(project, capsys):

@@ -7,7 +7,6 @@ aligns them, a diff sees them change, and bad input is a positioned error."""
 from __future__ import annotations
 
 import importlib.util
-import sys
 from fractions import Fraction
 
 import pytest
@@ -85,21 +84,9 @@ labels fr "Français" {
 '''
 
 
-def _import(project, name: str):
-    path = project.root / "generated" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_turn_rules_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def moonless(project, capsys):
-    project.write("rulebooks/moonless.rules", MOONLESS)
-    code, _, err = project.run("build", capsys=capsys)
-    assert code == 0, err
-    return _import(project, "moonless")
+    return project.built("moonless", MOONLESS, capsys=capsys)
 
 
 def _board(turn: int | None = None) -> Situation:
@@ -273,7 +260,7 @@ def test_a_game_gives_its_series_parameter_a_night_value_and_an_amendment_change
     project.write("rulebooks/twilight.rules", GAME)
     code, _, err = project.run("build", capsys=capsys)
     assert code == 0, err
-    game = _import(project, "twilight")
+    game = project.module("twilight")
     assert [str(game.parameter("zoc.entry_cost", t)) for t in (2, 3, 6)] == ["+2 MP", "+1 MP", "+1 MP"]
     assert game.PARAMETERS["zoc.entry_cost"].on(3).origin == "twilight"
     project.write("rulebooks/twilight.rules", GAME + '''
@@ -283,5 +270,5 @@ amend rule 4.0 {
 ''')
     code, _, err = project.run("build", capsys=capsys)
     assert code == 0, err
-    game = _import(project, "twilight")
+    game = project.module("twilight")
     assert [str(game.parameter("zoc.entry_cost", t)) for t in (1, 2, 3)] == ["+3 MP", "+2 MP", "+1 MP"]

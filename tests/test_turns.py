@@ -5,7 +5,6 @@ amendment keeps it, and a set not declared or a bad turn is a positioned error."
 from __future__ import annotations
 
 import importlib.util
-import sys
 
 import pytest
 
@@ -50,21 +49,9 @@ labels fr "Français" {
 '''
 
 
-def _import(project, name: str):
-    path = project.root / "generated" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_turns_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def nightfall(project, capsys):
-    project.write("rulebooks/nightfall.rules", NIGHTFALL)
-    code, _, err = project.run("build", capsys=capsys)
-    assert code == 0, err
-    return _import(project, "nightfall")
+    return project.built("nightfall", NIGHTFALL, capsys=capsys)
 
 
 def _names(phases) -> list[str]:
@@ -231,7 +218,7 @@ def test_an_amendment_changes_a_set_and_a_phase_and_keeps_the_rest(project, caps
     project.write("rulebooks/twilight.rules", GAME)
     code, _, err = project.run("build", capsys=capsys)
     assert code == 0, err
-    series, game = _import(project, "dusk"), _import(project, "twilight")
+    series, game = project.module("dusk"), project.module("twilight")
     assert _names(series.phases(3, "first")) == ["movement"] and _names(series.phases(4, "first")) == ["movement", "combat"]
     # the game's night is turns 4 and 8: its combat (inherited) and its movement (amended) skip them
     assert _names(game.phases(3, "first")) == ["movement", "combat"]
