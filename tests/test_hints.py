@@ -23,6 +23,7 @@ from test_errors import CASES, _install
 
 # Hints that propose text a program cannot choose: each needs the designer's knowledge.
 NOT_MECHANICAL = {
+    r"^write the game turn the phases are asked for": "which game turn an example asks about is the designer's choice",
     r"^give the rule its printed title: ": "the title is the one printed in the rules; the hint shows the form",
     r"add 'extends <series-id>'": "which series a game belongs to is the designer's choice",
     r"^add 'odds \S+ \.\.\.' to the table, or give the row 'line <name>'":

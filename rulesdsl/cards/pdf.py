@@ -361,7 +361,7 @@ def _px(length: str) -> float | None:
     if found is None:
         return None
     value = float(found.group(1))
-    return (int(value) if value.is_integer() else value) * LENGTHS_TO_PIXELS[found.group(2)]
+    return float((int(value) if value.is_integer() else value) * LENGTHS_TO_PIXELS[found.group(2)])
 
 
 def _probe(candidates: tuple[tuple[str, int, str], ...], fallback: bool = False) -> _Probe | None:

@@ -71,7 +71,7 @@ MODULE_NAMES: dict[str, str] = {
                     "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "TurnSet", "TurnValue", "_rt",
                     # types, for the annotations
                     "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Number",
-                    "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames",
+                    "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames", "Exchange",
                     # the rules engine, its answers and what it is asked about
                     "RulesEngine", "RuleSet", "Situation", "Hex", "Advance", "Engagement", "Move", "Reach", "Retreat",
                     "StackCheck", "SupplyTrace", "Verdict", "Zones", "Record")},
