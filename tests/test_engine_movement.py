@@ -577,8 +577,9 @@ def test_every_reachable_hex_has_a_legal_move_of_that_cost(case: tuple[ModuleTyp
 @given(situations(), flips)
 def test_reachable_prices_a_kind_of_step_once_and_answers_as_pricing_every_step(
         case: tuple[ModuleType, Situation, str], changes: dict[str, Any]) -> None:
-    """`reachable` works out the terrain price once per kind of step (terrain, hexside features, road):
-    its costs, paths and cited steps are those of pricing every hexside on its own."""
+    """`reachable` works out a step once per kind of step (the state's flags, the terrain, hexside features
+    and road, the ZOCs, the units in the hex entered): its costs, paths and cited steps are those of working
+    out every step on its own."""
     from rulesdsl.runtime import movement
     module, situation, mode = case
     rules = engine(module, **changes)

@@ -61,6 +61,9 @@ SIZE_TABLE = "unit-sizes"          # the rulebook table whose order ranks format
 Log = Callable[[Step], None]
 
 
+_UNKNOWN: tuple[Exact, bool, str] = (0, False, "")    # a memo's miss: a fresh object, never a stored value
+
+
 def _nolog(step: Step) -> None:
     return None
 
@@ -514,6 +517,12 @@ class _Mover:
         self.must_afford = rules.flag("movement.must_afford_entry")     # read once: asked of every step
         self._by_kind: dict[tuple[object, ...], _Price] = {}
         self._closed = rules.terrain.closed_hexsides if rules.terrain is not None else frozenset()
+        self._friendly_hexes = frozenset(u.hex for u in situation.friends_of(counter.side))
+        self._other_friends = frozenset(u.hex for u in situation.friends_of(counter.side) if u.name != counter.name)
+        self._by_step: dict[tuple[object, ...], tuple[Exact, bool, str] | None] = {}
+        self._spots: dict[Hex, int] = {}
+        self._kinds: dict[tuple[object, ...], int] = {}
+        self._edges = bool(situation.hexsides or situation.roads)
         zoc_steps: list[Step] = []
         self.hinder = _hindering(rules, situation, counter.side, counter.name, zoc_steps)
         self.zoc_steps = zoc_steps
@@ -717,6 +726,63 @@ class _Mover:
                 log(rules.cite("zoc.entry_stops_movement", f"{unit} need not stop in {target}"))
         return _Entry(cost, _State(target, exited, stopped))
 
+    def search_steps(self, state: _State, log: Log) -> list[tuple[Exact, _State]]:
+        """`step` into each neighbour of `state`'s hex that may be entered, for a search that keeps only the
+        first step citing each parameter (`reachable`): its cost (a whole number as an int) and the state
+        after.
+
+        Worked out once per kind of step.  What `step` decides, and every parameter it cites, depends only
+        on the state's flags and whether it is in an enemy ZOC, the kind of terrain step (see `_price`), and
+        what of the hex entered `_spot` names: the first step of a kind cites all its kind will, so the rest
+        need not run.  A step across a prohibited hexside reads the units in `here` (engineers): it is
+        always worked out."""
+        situation, here, memo, spots = self.situation, state.hex, self._by_step, self._spots
+        kind = (state.exited, state.stopped, state.off_map, here in self.hinder)
+        out: list[tuple[Exact, _State]] = []
+        if not self.first_citations:      # every step worked out and cited in full
+            for target in situation.neighbours(here):
+                entry = self.step(state, target, log, neighbour=True)
+                if entry.cost is not None and entry.state is not None:
+                    out.append((simplest(entry.cost), entry.state))
+            return out
+        for target in situation.neighbours(here):
+            features: tuple[str, ...] = ()
+            way = None
+            if self._edges:
+                features = situation.hexside_features(here, target)
+                if features and any(f.lower() in self._closed for f in features):
+                    entry = self.step(state, target, log, neighbour=True)
+                    if entry.cost is not None and entry.state is not None:
+                        out.append((simplest(entry.cost), entry.state))
+                    continue
+                way = situation.road_between(here, target)
+            spot = spots.get(target)
+            if spot is None:
+                spot = spots[target] = self._spot(target)
+            key = (kind, features, way, spot)
+            known = memo.get(key, _UNKNOWN)
+            if known is _UNKNOWN:
+                entry = self.step(state, target, log, neighbour=True)
+                if entry.cost is None or entry.state is None:
+                    known = None
+                else:
+                    known = (simplest(entry.cost), entry.state.exited, entry.state.stopped)
+                memo[key] = known
+            if known is not None:
+                out.append((known[0], _State(target, known[1], known[2])))
+        return out
+
+    def _spot(self, target: Hex) -> int:
+        """What of `target` itself decides a step into it (`search_steps`), as a small number the same for
+        hexes alike: its terrain and road, how many enemy ZOCs it is in, whether enemy or friendly units hold
+        it, and for road movement whether the enemy is near and other friendly units are there."""
+        situation, hinder = self.situation, self.hinder
+        near = (self._road_distance(target, _nolog), target in self._other_friends) if self.mode == "road" else ()
+        what = (situation.terrain_at(target), situation.road_at(target) if situation.roads else None,
+                hinder[target][0] if target in hinder else 0, target in self._enemy_hexes,
+                target in self._friendly_hexes, near)
+        return self._kinds.setdefault(what, len(self._kinds))
+
     def _price(self, here: Hex, target: Hex, log: Log) -> _Price:
         """The terrain price of a step, worked out once per hexside and direction (its steps replayed).
 
@@ -844,31 +910,34 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
                      paths={counter.hex: ()})
     # MPs as exact numbers, whole ones as ints (cheap to add and compare); Fractions again in the answer
     best: dict[_State, Exact] = {start: 0}
-    trail: dict[_State, tuple[Hex, ...]] = {start: ()}
+    came: dict[_State, tuple[_State | None, int]] = {start: (None, 0)}    # the state before, and hexes so far
     order = itertools.count()
     queue: list[tuple[Exact, int, _State]] = [(0, next(order), start)]
+    steps_from = mover.search_steps
+    limit, must_afford = simplest(mover.allowance), mover.must_afford     # as `affordable` compares
     while queue:
         spent, _, state = heapq.heappop(queue)
         if best.get(state, spent) < spent:
             continue
-        for target in situation.neighbours(state.hex):
-            entry = mover.step(state, target, remember, neighbour=True)
-            if entry.cost is None or entry.state is None:
-                continue
-            cost = simplest(entry.cost)
-            if not mover.affordable(spent, cost):
-                continue
+        length = came[state][1] + 1
+        for cost, after in steps_from(state, remember):
             total = spent + cost
-            if total < best.get(entry.state, total + 1):
-                best[entry.state] = total
-                trail[entry.state] = trail[state] + (target,)
-                heapq.heappush(queue, (total, next(order), entry.state))
+            if total > limit if must_afford else spent >= limit:
+                continue
+            if total < best.get(after, total + 1):
+                best[after] = total
+                came[after] = (state, length)
+                heapq.heappush(queue, (total, next(order), after))
+    chosen: dict[Hex, _State] = {}
+    for state, spent in best.items():
+        other = chosen.get(state.hex)
+        if other is None or spent < best[other] or (spent == best[other] and came[state][1] < came[other][1]):
+            chosen[state.hex] = state
     costs: dict[Hex, Fraction] = {}
     paths: dict[Hex, tuple[Hex, ...]] = {}
-    for state, spent in best.items():
-        if state.hex not in costs or spent < costs[state.hex] or \
-                (spent == costs[state.hex] and len(trail[state]) < len(paths[state.hex])):
-            costs[state.hex], paths[state.hex] = exact(spent), trail[state]
+    built: dict[_State, tuple[Hex, ...]] = {start: ()}
+    for hex, state in chosen.items():
+        costs[hex], paths[hex] = exact(best[state]), _path(came, built, state)
     # the minimum move: paths of at most that many hexes, whatever they cost
     frontier: dict[_State, tuple[Fraction, tuple[Hex, ...]]] = {start: (Fraction(0), ())}
     for _depth in range(mover.minimum):
@@ -889,4 +958,24 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
         frontier = following
     steps = tuple(preamble) + tuple(cited.values()) + (
         rules.cite_chart(f"{len(costs) - 1} hexes reachable within {_mp(mover.allowance)}"),)
-    return Reach(unit, dict(sorted(costs.items())), steps, paths=dict(sorted(paths.items())))
+    return Reach(unit, dict(sorted(costs.items(), key=_by_hex)), steps, paths=dict(sorted(paths.items(), key=_by_hex)))
+
+
+def _by_hex(item: tuple[Hex, object]) -> tuple[str, int, int]:
+    hex = item[0]       # Hex order, without the dataclass's slower comparison
+    return hex.map, hex.column, hex.row
+
+
+def _path(came: dict[_State, tuple[_State | None, int]], built: dict[_State, tuple[Hex, ...]],
+          state: _State) -> tuple[Hex, ...]:
+    """The hexes entered on the way to `state`, by the states each came from (`built`: the paths known)."""
+    stack: list[_State] = []
+    while state not in built:
+        stack.append(state)
+        before = came[state][0]
+        assert before is not None       # only the start has none, and it is built
+        state = before
+    path = built[state]
+    for state in reversed(stack):
+        path = built[state] = path + (state.hex,)
+    return path

@@ -90,7 +90,7 @@ class _Blocker:
             engine, engine.rules, situation, counter, steps
         self._ezoc: set[Hex] | None = None
         self.notes: dict[Hex | tuple[Hex, Hex], list[Step]] = {}    # what was found of each hex and hexside
-        self._hexes: dict[Hex, bool] = {}
+        self.decided: dict[Hex, bool] = {}     # whether each hex met is blocked
         self._sides: dict[tuple[Hex, Hex], bool] = {}
         self._enemy_hexes = frozenset(u.hex for u in situation.enemies_of(counter.side))   # asked of every hex
 
@@ -101,9 +101,12 @@ class _Blocker:
 
     def hex(self, hex: Hex) -> bool:
         """True when the trace may not use `hex`."""
-        known = self._hexes.get(hex)
+        known = self.decided.get(hex)
         if known is None:
-            known = self._hexes[hex] = self._blocked(hex, self.notes.setdefault(hex, []))
+            notes: list[Step] = []
+            known = self.decided[hex] = self._blocked(hex, notes)
+            if notes:
+                self.notes[hex] = notes
         return known
 
     def _blocked(self, hex: Hex, steps: list[Step]) -> bool:
@@ -204,7 +207,8 @@ def _trace(situation: Situation, start: Hex, goals: Iterable[Hex], blocker: _Blo
         return None
     came: dict[Hex, Hex | None] = {start: None}
     queue: deque[tuple[Hex, int]] = deque([(start, 0)])
-    neighbours, side_blocked, hex_blocked = situation.neighbours, blocker.side, blocker.hex
+    neighbours, hex_blocked, known = situation.neighbours, blocker.hex, blocker.decided
+    side_blocked = blocker.side if situation.hexsides else None     # no hexside features: none is prohibited
     while queue:
         here, length = queue.popleft()
         if here in goals:
@@ -213,7 +217,12 @@ def _trace(situation: Situation, start: Hex, goals: Iterable[Hex], blocker: _Blo
             continue
         for there in neighbours(here):
             if there in came or (follow is not None and not follow(here, there)) or \
-                    side_blocked(here, there) or hex_blocked(there):
+                    (side_blocked is not None and side_blocked(here, there)):
+                continue
+            blocked = known.get(there)
+            if blocked is None:
+                blocked = hex_blocked(there)
+            if blocked:
                 continue
             came[there] = here
             queue.append((there, length + 1))
