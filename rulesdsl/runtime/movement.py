@@ -64,6 +64,9 @@ Log = Callable[[Step], None]
 _UNKNOWN: tuple[Exact, bool, str] = (0, False, "")    # a memo's miss: a fresh object, never a stored value
 
 
+_UNSEEN: tuple[Exact, _State] | None = (0, None)      # type: ignore[assignment]  # a miss, never stored
+
+
 def _nolog(step: Step) -> None:
     return None
 
@@ -521,6 +524,7 @@ class _Mover:
         self._other_friends = frozenset(u.hex for u in situation.friends_of(counter.side) if u.name != counter.name)
         self._by_step: dict[tuple[object, ...], tuple[Exact, bool, str] | None] = {}
         self._spots: dict[Hex, int] = {}
+        self._by_target: dict[tuple[bool, str, bool, bool], dict[Hex, tuple[Exact, _State] | None]] = {}
         self._kinds: dict[tuple[object, ...], int] = {}
         self._edges = bool(situation.hexsides or situation.roads)
         zoc_steps: list[Step] = []
@@ -736,7 +740,7 @@ class _Mover:
         what of the hex entered `_spot` names: the first step of a kind cites all its kind will, so the rest
         need not run.  A step across a prohibited hexside reads the units in `here` (engineers): it is
         always worked out."""
-        situation, here, memo, spots = self.situation, state.hex, self._by_step, self._spots
+        situation, here = self.situation, state.hex
         kind = (state.exited, state.stopped, state.off_map, here in self.hinder)
         out: list[tuple[Exact, _State]] = []
         if not self.first_citations:      # every step worked out and cited in full
@@ -745,32 +749,48 @@ class _Mover:
                 if entry.cost is not None and entry.state is not None:
                     out.append((simplest(entry.cost), entry.state))
             return out
+        if not self._edges:       # no hexside features, no roads: the hex entered is all a step's kind needs
+            row = self._by_target.get(kind)
+            if row is None:
+                row = self._by_target[kind] = {}
+            for target in situation.neighbours(here):
+                known = row.get(target, _UNSEEN)
+                if known is _UNSEEN:
+                    known = row[target] = self._kind_of_step(state, kind, target, (), None, log)
+                if known is not None:
+                    out.append(known)
+            return out
         for target in situation.neighbours(here):
-            features: tuple[str, ...] = ()
-            way = None
-            if self._edges:
-                features = situation.hexside_features(here, target)
-                if features and any(f.lower() in self._closed for f in features):
-                    entry = self.step(state, target, log, neighbour=True)
-                    if entry.cost is not None and entry.state is not None:
-                        out.append((simplest(entry.cost), entry.state))
-                    continue
-                way = situation.road_between(here, target)
-            spot = spots.get(target)
-            if spot is None:
-                spot = spots[target] = self._spot(target)
-            key = (kind, features, way, spot)
-            known = memo.get(key, _UNKNOWN)
-            if known is _UNKNOWN:
+            features = situation.hexside_features(here, target)
+            if features and any(f.lower() in self._closed for f in features):
                 entry = self.step(state, target, log, neighbour=True)
-                if entry.cost is None or entry.state is None:
-                    known = None
-                else:
-                    known = (simplest(entry.cost), entry.state.exited, entry.state.stopped)
-                memo[key] = known
+                if entry.cost is not None and entry.state is not None:
+                    out.append((simplest(entry.cost), entry.state))
+                continue
+            known = self._kind_of_step(state, kind, target, features, situation.road_between(here, target), log)
             if known is not None:
-                out.append((known[0], _State(target, known[1], known[2])))
+                out.append(known)
         return out
+
+    def _kind_of_step(self, state: _State, kind: tuple[bool, str, bool, bool], target: Hex,
+                      features: tuple[str, ...], way: str | None, log: Log) -> tuple[Exact, _State] | None:
+        """`search_steps`' answer for one neighbour, from the step of its kind worked out first."""
+        spots = self._spots
+        spot = spots.get(target)
+        if spot is None:
+            spot = spots[target] = self._spot(target)
+        key = (kind, features, way, spot)
+        known = self._by_step.get(key, _UNKNOWN)
+        if known is _UNKNOWN:
+            entry = self.step(state, target, log, neighbour=True)
+            if entry.cost is None or entry.state is None:
+                known = None
+            else:
+                known = (simplest(entry.cost), entry.state.exited, entry.state.stopped)
+            self._by_step[key] = known
+        if known is None:
+            return None
+        return known[0], _State(target, known[1], known[2])
 
     def _spot(self, target: Hex) -> int:
         """What of `target` itself decides a step into it (`search_steps`), as a small number the same for
