@@ -223,3 +223,33 @@ def test_the_trace_to_the_road_is_as_long_as_the_highest_level_of_its_hexes_allo
                           units=(Counter("u", "allies", H(f"{hexrow}.03"), attack=2, defense=2, movement=4),),
                           supply_sources={"allies": frozenset({H("5.10")})})
     assert engine(ridgeline).supply(situation, "u").in_supply is in_supply
+
+
+# ---- property: the trace skips asking of open hexes what it would say of them: nothing -----------------------
+@settings(max_examples=80, deadline=None)
+@given(enemies=st.lists(hexes_5x5, max_size=4, unique=True), friends=st.lists(hexes_5x5, max_size=3, unique=True),
+       unit_hex=hexes_5x5, sources=st.lists(hexes_5x5, min_size=1, max_size=2, unique=True),
+       lakes=st.lists(hexes_5x5, max_size=14), module=st.sampled_from([new_scs, new_scs, scs_1_8, bocage, vcs]),
+       flips=st.fixed_dictionaries({}, optional={
+           "zoc__blocks_supply": st.booleans(), "supply__blocked_by_enemy_units": st.booleans(),
+           "supply__blocked_by_prohibited_terrain": st.booleans(),
+           "zoc__negated_for_supply_by_friendly_units": st.booleans()}))
+def test_a_trace_answers_as_asking_every_hex_what_blocks_it(enemies, friends, unit_hex, sources, lakes, module, flips):
+    """`_trace` asks the blocker only of hexes with enemy units, in enemy ZOCs or of prohibited terrain; asking it
+    of every hex (as it once did) gives the same answer, path and derivation."""
+    from rulesdsl.runtime import supply
+    if unit_hex in enemies:
+        return
+    units = [Counter("u", "blue", unit_hex, attack=1, defense=1, movement=4)]
+    units += [Counter(f"e{i}", "red", h, attack=2, defense=2, movement=4) for i, h in enumerate(enemies)]
+    units += [Counter(f"f{i}", "blue", h, attack=1, defense=1, movement=4) for i, h in enumerate(friends)
+              if h not in enemies and h != unit_hex]
+    default = ("open",) if module is not vcs else (sorted(module.TERRAIN)[0],)
+    situation = Situation(HexMap.rectangle(6, 6), default_terrain=default, terrain={h: ("lake",) for h in lakes},
+                          units=tuple(units), supply_sources={"blue": frozenset(sources)})
+    rules = engine(module, **flips)
+    fast = rules.supply(situation, "u")
+    every = frozenset(situation.map.hexes())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(supply._Blocker, "suspects", lambda self: (every, frozenset()))
+        assert rules.supply(situation, "u") == fast

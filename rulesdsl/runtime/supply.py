@@ -99,6 +99,13 @@ class _Blocker:
             self._ezoc = self.engine.enemy_zoc(self.situation, self.counter.side)
         return self._ezoc
 
+    def suspects(self) -> tuple[frozenset[Hex], frozenset[str]]:
+        """The hexes that may block or have something to say (enemy units, enemy ZOCs), and the TEC's
+        prohibited terrain names: a hex in neither, of no such terrain, is open and `hex` says nothing of it."""
+        chart = self.rules.terrain
+        closed = chart.closed_hexes if chart is not None else frozenset()
+        return self._enemy_hexes | self.ezoc(), frozenset(closed)
+
     def hex(self, hex: Hex) -> bool:
         """True when the trace may not use `hex`."""
         known = self.decided.get(hex)
@@ -209,6 +216,8 @@ def _trace(situation: Situation, start: Hex, goals: Iterable[Hex], blocker: _Blo
     queue: deque[tuple[Hex, int]] = deque([(start, 0)])
     neighbours, hex_blocked, known = situation.neighbours, blocker.hex, blocker.decided
     side_blocked = blocker.side if situation.hexsides else None     # no hexside features: none is prohibited
+    suspects, closed = blocker.suspects()
+    terrain_at = situation.terrain_at
     while queue:
         here, length = queue.popleft()
         if here in goals:
@@ -219,11 +228,12 @@ def _trace(situation: Situation, start: Hex, goals: Iterable[Hex], blocker: _Blo
             if there in came or (follow is not None and not follow(here, there)) or \
                     (side_blocked is not None and side_blocked(here, there)):
                 continue
-            blocked = known.get(there)
-            if blocked is None:
-                blocked = hex_blocked(there)
-            if blocked:
-                continue
+            if there in suspects or (closed and any(name.lower() in closed for name in terrain_at(there))):
+                blocked = known.get(there)
+                if blocked is None:
+                    blocked = hex_blocked(there)
+                if blocked:
+                    continue
             came[there] = here
             queue.append((there, length + 1))
     return None
