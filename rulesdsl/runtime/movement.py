@@ -64,7 +64,7 @@ Log = Callable[[Step], None]
 _UNKNOWN: tuple[Exact, bool, str] = (0, False, "")    # a memo's miss: a fresh object, never a stored value
 
 
-_UNSEEN: tuple[Exact, _State] | None = (0, None)      # type: ignore[assignment]  # a miss, never stored
+_UNSEEN: tuple[Exact, _State, int] | None = (0, None, 0)     # type: ignore[assignment]  # a miss, never stored
 
 
 def _nolog(step: Step) -> None:
@@ -524,7 +524,8 @@ class _Mover:
         self._other_friends = frozenset(u.hex for u in situation.friends_of(counter.side) if u.name != counter.name)
         self._by_step: dict[tuple[object, ...], tuple[Exact, bool, str] | None] = {}
         self._spots: dict[Hex, int] = {}
-        self._by_target: dict[tuple[bool, str, bool, bool], dict[Hex, tuple[Exact, _State] | None]] = {}
+        self._by_target: dict[tuple[bool, str, bool, bool], dict[Hex, tuple[Exact, _State, int] | None]] = {}
+        self._numbers: dict[_State, int] = {}
         self._kinds: dict[tuple[object, ...], int] = {}
         self._edges = bool(situation.hexsides or situation.roads)
         zoc_steps: list[Step] = []
@@ -730,10 +731,10 @@ class _Mover:
                 log(rules.cite("zoc.entry_stops_movement", f"{unit} need not stop in {target}"))
         return _Entry(cost, _State(target, exited, stopped))
 
-    def search_steps(self, state: _State, log: Log) -> list[tuple[Exact, _State]]:
+    def search_steps(self, state: _State, log: Log) -> list[tuple[Exact, _State, int]]:
         """`step` into each neighbour of `state`'s hex that may be entered, for a search that keeps only the
-        first step citing each parameter (`reachable`): its cost (a whole number as an int) and the state
-        after.
+        first step citing each parameter (`reachable`): its cost (a whole number as an int), the state after
+        and that state's number (`number`: a search keys its tables by it, cheaper to hash than the state).
 
         Worked out once per kind of step.  What `step` decides, and every parameter it cites, depends only
         on the state's flags and whether it is in an enemy ZOC, the kind of terrain step (see `_price`), and
@@ -742,12 +743,12 @@ class _Mover:
         always worked out."""
         situation, here = self.situation, state.hex
         kind = (state.exited, state.stopped, state.off_map, here in self.hinder)
-        out: list[tuple[Exact, _State]] = []
+        out: list[tuple[Exact, _State, int]] = []
         if not self.first_citations:      # every step worked out and cited in full
             for target in situation.neighbours(here):
                 entry = self.step(state, target, log, neighbour=True)
                 if entry.cost is not None and entry.state is not None:
-                    out.append((simplest(entry.cost), entry.state))
+                    out.append((simplest(entry.cost), entry.state, self.number(entry.state)))
             return out
         if not self._edges:       # no hexside features, no roads: the hex entered is all a step's kind needs
             row = self._by_target.get(kind)
@@ -765,7 +766,7 @@ class _Mover:
             if features and any(f.lower() in self._closed for f in features):
                 entry = self.step(state, target, log, neighbour=True)
                 if entry.cost is not None and entry.state is not None:
-                    out.append((simplest(entry.cost), entry.state))
+                    out.append((simplest(entry.cost), entry.state, self.number(entry.state)))
                 continue
             known = self._kind_of_step(state, kind, target, features, situation.road_between(here, target), log)
             if known is not None:
@@ -773,7 +774,7 @@ class _Mover:
         return out
 
     def _kind_of_step(self, state: _State, kind: tuple[bool, str, bool, bool], target: Hex,
-                      features: tuple[str, ...], way: str | None, log: Log) -> tuple[Exact, _State] | None:
+                      features: tuple[str, ...], way: str | None, log: Log) -> tuple[Exact, _State, int] | None:
         """`search_steps`' answer for one neighbour, from the step of its kind worked out first."""
         spots = self._spots
         spot = spots.get(target)
@@ -790,7 +791,12 @@ class _Mover:
             self._by_step[key] = known
         if known is None:
             return None
-        return known[0], _State(target, known[1], known[2])
+        after = _State(target, known[1], known[2])
+        return known[0], after, self.number(after)
+
+    def number(self, state: _State) -> int:
+        """A number for `state`, the same each time it is asked of an equal state during this move."""
+        return self._numbers.setdefault(state, len(self._numbers))
 
     def _spot(self, target: Hex) -> int:
         """What of `target` itself decides a step into it (`search_steps`), as a small number the same for
@@ -928,36 +934,41 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
     if mover.refusal is not None:
         return Reach(unit, {counter.hex: Fraction(0)}, tuple(preamble) + (Step(mover.refusal),),
                      paths={counter.hex: ()})
-    # MPs as exact numbers, whole ones as ints (cheap to add and compare); Fractions again in the answer
-    best: dict[_State, Exact] = {start: 0}
-    came: dict[_State, tuple[_State | None, int]] = {start: (None, 0)}    # the state before, and hexes so far
+    # MPs as exact numbers, whole ones as ints (cheap to add and compare); Fractions again in the answer.  The
+    # tables are keyed by each state's number (`_Mover.number`), cheaper to hash than the state
+    first = mover.number(start)
+    states: dict[int, _State] = {first: start}
+    best: dict[int, Exact] = {first: 0}
+    came: dict[int, tuple[int, int]] = {first: (-1, 0)}    # the state before (-1: none), and hexes so far
     order = itertools.count()
-    queue: list[tuple[Exact, int, _State]] = [(0, next(order), start)]
+    queue: list[tuple[Exact, int, int]] = [(0, next(order), first)]
     steps_from = mover.search_steps
     limit, must_afford = simplest(mover.allowance), mover.must_afford     # as `affordable` compares
     while queue:
-        spent, _, state = heapq.heappop(queue)
-        if best.get(state, spent) < spent:
+        spent, _, number = heapq.heappop(queue)
+        if best[number] < spent:
             continue
-        length = came[state][1] + 1
-        for cost, after in steps_from(state, remember):
+        length = came[number][1] + 1
+        for cost, after, then in steps_from(states[number], remember):
             total = spent + cost
             if total > limit if must_afford else spent >= limit:
                 continue
-            if total < best.get(after, total + 1):
-                best[after] = total
-                came[after] = (state, length)
-                heapq.heappush(queue, (total, next(order), after))
-    chosen: dict[Hex, _State] = {}
-    for state, spent in best.items():
-        other = chosen.get(state.hex)
-        if other is None or spent < best[other] or (spent == best[other] and came[state][1] < came[other][1]):
-            chosen[state.hex] = state
+            if total < best.get(then, total + 1):
+                best[then] = total
+                came[then] = (number, length)
+                states[then] = after
+                heapq.heappush(queue, (total, next(order), then))
+    chosen: dict[Hex, int] = {}
+    for number, spent in best.items():
+        hex = states[number].hex
+        other = chosen.get(hex)
+        if other is None or spent < best[other] or (spent == best[other] and came[number][1] < came[other][1]):
+            chosen[hex] = number
     costs: dict[Hex, Fraction] = {}
     paths: dict[Hex, tuple[Hex, ...]] = {}
-    built: dict[_State, tuple[Hex, ...]] = {start: ()}
-    for hex, state in chosen.items():
-        costs[hex], paths[hex] = exact(best[state]), _path(came, built, state)
+    built: dict[int, tuple[Hex, ...]] = {first: ()}
+    for hex, number in chosen.items():
+        costs[hex], paths[hex] = exact(best[number]), _path(came, states, built, number)
     # the minimum move: paths of at most that many hexes, whatever they cost
     frontier: dict[_State, tuple[Fraction, tuple[Hex, ...]]] = {start: (Fraction(0), ())}
     for _depth in range(mover.minimum):
@@ -986,16 +997,14 @@ def _by_hex(item: tuple[Hex, object]) -> tuple[str, int, int]:
     return hex.map, hex.column, hex.row
 
 
-def _path(came: dict[_State, tuple[_State | None, int]], built: dict[_State, tuple[Hex, ...]],
-          state: _State) -> tuple[Hex, ...]:
-    """The hexes entered on the way to `state`, by the states each came from (`built`: the paths known)."""
-    stack: list[_State] = []
-    while state not in built:
-        stack.append(state)
-        before = came[state][0]
-        assert before is not None       # only the start has none, and it is built
-        state = before
-    path = built[state]
-    for state in reversed(stack):
-        path = built[state] = path + (state.hex,)
+def _path(came: dict[int, tuple[int, int]], states: dict[int, _State], built: dict[int, tuple[Hex, ...]],
+          number: int) -> tuple[Hex, ...]:
+    """The hexes entered on the way to state `number`, by the states each came from (`built`: the paths known)."""
+    stack: list[int] = []
+    while number not in built:
+        stack.append(number)
+        number = came[number][0]
+    path = built[number]
+    for number in reversed(stack):
+        path = built[number] = path + (states[number].hex,)
     return path
