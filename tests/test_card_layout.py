@@ -77,7 +77,7 @@ def test_the_layout_chosen_needs_no_more_sides_than_any_candidate_and_is_determi
         if over <= 0.5:
             assert layout.sides <= sides, (orientation, columns)
     pdf._best.cache_clear()
-    again, _ = pdf.lay_out(data, PROJECT.resolved["bocage"].rulebook.id.span)
+    again = pdf._best(pdf._candidates(data))      # laid out again, not read from the card cache
     assert (again.orientation, again.columns, again.sides, again.html) == \
         (layout.orientation, layout.columns, layout.sides, layout.html)
 
@@ -323,3 +323,19 @@ def test_the_series_example_tec_is_printed_on_no_card():
             assert data["terrain"] is not None and "Example TEC" not in render_html(data), key
     html = render_html(card(PROJECT.resolved["scs-1.8"], "en", PROJECT.labels)[0])
     assert "Example TEC" not in html and "terrain-effects-chart" not in html
+
+
+def test_a_layout_read_from_the_card_cache_is_the_layout_worked_out(tmp_path, monkeypatch):
+    """`lay_out` stores the placement it works out and reads it back the next time, printing only the card
+    chosen: the same page, sides and HTML, and the same document."""
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(tmp_path))
+    data, _ = card(PROJECT.resolved["vcs"], "en", PROJECT.labels)
+    span = PROJECT.resolved["vcs"].rulebook.id.span
+    worked, problems = pdf.lay_out(data, span)
+    assert problems == [] and len(list((tmp_path / "cards").glob("*.json"))) == 1
+    printed: list[str] = []
+    real = pdf._render
+    monkeypatch.setattr(pdf, "_render", lambda html: printed.append(html) or real(html))
+    read, problems = pdf.lay_out(data, span)
+    assert problems == [] and printed == [worked.html]
+    assert read == worked and len(read.document.pages) == len(worked.document.pages) == read.sides

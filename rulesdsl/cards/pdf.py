@@ -720,8 +720,18 @@ def _check(layout: Placement, data: dict[str, Any], span: Span, sides: int) -> l
 
 
 def lay_out(data: dict[str, Any], span: Span, sides: int = SIDES) -> tuple[Layout, list[Diagnostic]]:
-    """The best layout of a card (its HTML is what the card prints) and the layout check's errors."""
-    layout = choose(data)
+    """The best layout of a card (its HTML is what the card prints), printed, and the layout check's errors.
+    The placement comes from the card cache when the same candidates were laid out before by the same renderer
+    (as `card_pdf`'s does), and is then printed once; a placement worked out here is stored for the next."""
+    key = cache_key(data)
+    cached = _cached(key)
+    if cached is None:
+        layout = choose(data)
+        placement = Placement(**{f.name: getattr(layout, f.name) for f in dataclasses.fields(Placement)})
+        cache.write("cards", key, dataclasses.asdict(placement), None)
+    else:
+        placement = cached[0]
+        layout = Layout(**dataclasses.asdict(placement), document=_render(placement.html))
     return layout, _check(layout, data, span, sides)
 
 
