@@ -64,7 +64,6 @@ Log = Callable[[Step], None]
 _UNKNOWN: tuple[Exact, bool, str] = (0, False, "")    # a memo's miss: a fresh object, never a stored value
 
 
-_UNSEEN: tuple[Exact, _State, int] | None = (0, None, 0)     # type: ignore[assignment]  # a miss, never stored
 
 
 def _nolog(step: Step) -> None:
@@ -496,6 +495,9 @@ class _State(NamedTuple):      # a tuple: the searches hash and compare thousand
     exited: bool = False      # has left an enemy ZOC hex during this move
     stopped: str = ""         # what ended the move where it entered: an enemy ZOC, or a terrain that says stop
     off_map: bool = False     # has left the map
+
+
+_UNSEEN: tuple[Exact, _State, int] = (0, _State(Hex("", 0, 0)), -1)     # a miss: a fresh object, never stored
 
 
 class _Entry(NamedTuple):
