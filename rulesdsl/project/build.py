@@ -136,7 +136,8 @@ def compile_project(root: Path | None, paths: list[Path] | None = None,
             problems += exc.diagnostics
             texts.update(exc.sources)
     result = compile_sources(sources, targets, config.library, config.package, root, library_ids,
-                             examples=examples, generate=generate, focus=targets if focus else None)
+                             examples=examples, generate=generate, focus=targets if focus else None,
+                             drafts=set(unsaved or ()))
     result.diagnostics = _only(problems, targets, result) + result.diagnostics
     result.sources.update(texts)
     result.checked = len(targets) if targets is not None else len(files)
@@ -172,13 +173,16 @@ def library_parameters(library: Library | None = None) -> dict[str, dict[str, ir
 def compile_sources(sources: list[Source], targets: list[str] | None = None, library: Library | None = None,
                     package: str = DEFAULT_PACKAGE, root: Path | None = None,
                     library_ids: Collection[str] = (), generate: bool = True,
-                    examples: bool = True, focus: Collection[str] | None = None) -> Compilation:
+                    examples: bool = True, focus: Collection[str] | None = None,
+                    drafts: Collection[str] = ()) -> Compilation:
     """Parse, check, resolve and generate rulebooks given as text, with the library rulebooks they
     extend (read from `library`, by default the shipped one); writes nothing.  Outputs go under
     `package`; only the rulebooks in `sources` get any.  `library_ids`: library rulebooks resolved as
     well (compile_project).  `generate=False` stops after resolving (a diff reads no module).  `focus`:
-    the shown paths an editor is working on (compile_project)."""
+    the shown paths an editor is working on (compile_project); `drafts`: those whose text is an editor's,
+    unsaved (their IR is not kept in the user's cache: memo.parsed)."""
     result = Compilation(package=package)
+    code = memo.code_digest()       # the compiler's identity, in every cache key below: once, not per entry
     parsed: dict[str, ir.Rulebook] = {}
     failed = False
     library = library or Library()
@@ -189,7 +193,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
         for source in wanted:
             result.sources[source.path] = source.text
             try:
-                parsed[source.path] = _parse(source)
+                parsed[source.path] = _parse(source, None if source.path in drafts else code)
             except RulesError as exc:
                 result.sources.update(exc.sources)
                 result.diagnostics += exc.diagnostics
@@ -211,7 +215,9 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
         if index.get(key) is not rulebook or (related is not None and key not in related):
             continue
         result.parameters[key] = parameters_of(rulebook, index)
-        result.diagnostics += _check(rulebook, result.parameters[key])
+        books = [index[k] for k in lineage(index, key)]     # what the vocabulary it is checked against is read from
+        result.diagnostics += _check(rulebook, result.parameters[key], None if any(b.path in drafts for b in books)
+                                     else ([(b.path, result.sources.get(b.path, "")) for b in books], code))
         if shown in result.library_paths:
             result.library.add(key)
             if result.library_paths[shown] != key:
@@ -220,7 +226,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
                     rulebook.id.span, "a library file is named after the id of the rulebook it holds"))
     result.rulebooks = index
 
-    result.labels = default_labels()
+    result.labels = default_labels(code)
     for rulebook in index.values():
         if rulebook.kind.value == "labels":
             for block in rulebook.labels:
@@ -256,7 +262,6 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
         # (resolved, its module's text, what its examples are computed from: memo.stamp)
         with_examples: list[tuple[ir.Resolved, str, str]] = []
         loaded_by_id: dict[str, types.ModuleType | None] = {}
-        code = memo.code_digest()       # the compiler's identity, in every key below: once, not per module
         result.outputs[f"{package}/__init__.py"] = PACKAGE_INIT
         for key, resolved in sorted(result.resolved.items()):
             if key in result.library:
@@ -337,22 +342,31 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
 
 
 @functools.lru_cache(maxsize=32)
-def _parse(source: Source) -> ir.Rulebook:
+def _parse(source: Source, code: str | None = None) -> ir.Rulebook:
     """A rulebook's IR, remembered by its text: the editor compiles after each change, and the series a game
-    extends seldom changes with it (the IR is immutable, so one copy serves every compilation)."""
-    return parse(source)
+    extends seldom changes with it (the IR is immutable, so one copy serves every compilation).  With the
+    compiler's identity `code`, it is also kept in the user's cache for later processes (memo.parsed)."""
+    if code is None:
+        return parse(source)
+    return memo.parsed(source, parse, code)
 
 
 _CHECKED: dict[int, tuple[ir.Rulebook, dict[str, ir.Declared] | None, list[Diagnostic]]] = {}
 
 
-def _check(rulebook: ir.Rulebook, parameters: dict[str, ir.Declared] | None) -> list[Diagnostic]:
+def _check(rulebook: ir.Rulebook, parameters: dict[str, ir.Declared] | None,
+           kept: tuple[list[tuple[str, str]], str] | None = None) -> list[Diagnostic]:
     """validate's `check`, remembered for the last rulebooks checked: a rulebook parsed from the same text is
-    the same object (`_parse`), and with the same vocabulary it has the same problems."""
+    the same object (`_parse`), and with the same vocabulary it has the same problems.  `kept`: the (path,
+    text) of the rulebook and of those it extends, and the compiler's identity, under which the problems are
+    also kept in the user's cache for later processes (memo.checked)."""
     seen = _CHECKED.get(id(rulebook))
     if seen is not None and seen[0] is rulebook and seen[1] == parameters:
         return list(seen[2])
-    problems = check(rulebook, parameters)
+    if kept is None:
+        problems = check(rulebook, parameters)
+    else:
+        problems = memo.checked(kept[0], partial(check, rulebook, parameters), kept[1])
     if len(_CHECKED) > 64:
         _CHECKED.clear()
     _CHECKED[id(rulebook)] = rulebook, parameters, list(problems)
@@ -477,13 +491,14 @@ def _only(diagnostics: Iterable[Diagnostic], targets: list[str] | None, result: 
     return [d for d in diagnostics if d.span.path in wanted]
 
 
-def default_labels() -> dict[str, dict[str, str]]:
+def default_labels(code: str | None = None) -> dict[str, dict[str, str]]:
     """The labels the compiler ships: the charts' (rulesdsl/cards/labels/charts.rules), how the cards word
-    conditions (words.rules) and the errata sheets' frame (rulesdsl/errata/labels/errata.rules)."""
+    conditions (words.rules) and the errata sheets' frame (rulesdsl/errata/labels/errata.rules); with the
+    compiler's identity `code`, their IR is kept in the user's cache (memo.parsed)."""
     labels: dict[str, dict[str, str]] = {}
     for stage, name in (("cards", "charts.rules"), ("cards", "words.rules"), ("errata", "errata.rules")):
         file = Path(__file__).parent.parent / stage / "labels" / name
-        for lang, texts in book_labels(_parse(read_source(file, f"rulesdsl/{stage}/labels/{name}"))).items():
+        for lang, texts in book_labels(_parse(read_source(file, f"rulesdsl/{stage}/labels/{name}"), code)).items():
             labels.setdefault(lang, {}).update(texts)
     return labels
 
