@@ -1,8 +1,10 @@
-"""The user's cache folder: the parser's LALR tables, laid-out cards and the worked examples' outcomes
-(project/memo.py), each keyed by a hash of what made it.
+"""The user's cache folder: the parser's LALR tables, laid-out cards, and what project/memo.py keeps (the
+worked examples' outcomes, each rulebook's IR and the problems validation found in it), each keyed by a
+hash of what made it.
 
 It lives in the user's own cache folder ($XDG_CACHE_HOME/rulesdsl, else ~/.cache/rulesdsl; mode 0700, so
-no other user can plant an entry), or in $RULESDSL_CACHE_DIR.  RULESDSL_NO_CACHE=1 turns it off.  An entry
+no other user can plant an entry), or in $RULESDSL_CACHE_DIR.  RULESDSL_NO_CACHE=1 turns it off, and so
+does a folder that another user owns or that its group or others may write (some entries are pickles).  An entry
 is named by the SHA-256 of everything its content is made from, so a stale entry is never read: it is only
 left unused.  Everything here is safe to delete, and nothing in it is committed: a build without it
 writes the same bytes, only more slowly.  A cache that cannot be read or written is no cache, never an error.
@@ -47,9 +49,19 @@ def folder() -> Path | None:
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rulesdsl")
     try:
         os.makedirs(base, mode=0o700, exist_ok=True)
+        if not _private(os.stat(base)):
+            return None
     except OSError:
         return None
     return Path(base)
+
+
+def _private(status: os.stat_result) -> bool:
+    """Whether only this user can write the folder: some entries are pickles (Lark's tables, a rulebook's
+    IR), and loading a pickle runs what it says, so a folder another user could write is no cache."""
+    if not hasattr(os, "getuid"):
+        return True     # no POSIX owners to compare: the user's profile folder is its own
+    return status.st_uid == os.getuid() and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def read(kind: str, key: str) -> tuple[dict[str, Any], bytes | None] | None:

@@ -190,3 +190,25 @@ def test_a_rulebook_that_does_not_parse_is_an_error_every_time_and_kept_nowhere(
     assert [d for d in first.diagnostics if d.severity == "error" and d.span.path == PATH]
     calls["parse"].clear()
     assert _compile(broken).diagnostics == first.diagnostics and calls["parse"] == [PATH]
+
+
+def test_a_cache_folder_others_may_write_is_no_cache(tmp_path, monkeypatch, calls):
+    """Some entries are pickles, and loading one runs what it says: a folder another user could have
+    written is neither read nor written."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(shared))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    _compile()
+    kept = sorted(p.relative_to(shared).as_posix() for p in shared.rglob("*.bin"))
+    assert kept      # a private folder is a cache
+    shared.chmod(0o777)
+    try:
+        calls["parse"].clear()
+        _compile()
+        assert PATH in calls["parse"]       # not read back from a folder anyone may write
+        (shared / memo.PARSED).rename(shared / "moved")
+        _compile()
+        assert not (shared / memo.PARSED).exists()      # nor written into
+    finally:
+        shared.chmod(0o700)

@@ -259,6 +259,37 @@ def _mutated(value):
     return None
 
 
+def _replaced_everywhere(root, target, make):
+    """replace_node as it used to be written: every node rebuilt, the target swapped wherever it is."""
+    if root is target:
+        return make(root)
+
+    def rebuild(value):
+        if isinstance(value, tuple):
+            items = tuple(rebuild(v) for v in value)
+            return value if all(a is b for a, b in zip(items, value)) else items
+        return _replaced_everywhere(value, target, make) if type(value) in ir.NODES else value
+
+    changes = {name: new for name, value in iter_fields(root) if (new := rebuild(value)) is not value}
+    return dataclasses.replace(root, **changes) if changes else root
+
+
+def test_replacing_a_node_rebuilds_only_what_is_above_it_and_finds_every_occurrence():
+    marker = object()
+    book = _parse(ROOT / "rulebooks" / "series" / "scs-1.8.rules")
+    for node in random.Random(3).sample(list(walk(book))[1:], 80):
+        changed = replace_node(book, node, lambda n: marker)
+        assert changed != book and changed == _replaced_everywhere(book, node, lambda n: marker)
+        assert all(n is not node for n in walk(changed))      # gone by identity, wherever it was
+    # a node held twice is replaced at both places; a node that is not there leaves the root as it is
+    name = ir.Name(path="attackers")
+    twice = ir.Binary(op=ir.BinaryOp.ADD, left=name, right=ir.Binary(op=ir.BinaryOp.MUL, left=name, right=name))
+    other = ir.Name(path="defenders")
+    assert replace_node(twice, name, lambda n: other) == ir.Binary(
+        op=ir.BinaryOp.ADD, left=other, right=ir.Binary(op=ir.BinaryOp.MUL, left=other, right=other))
+    assert replace_node(twice, ir.Name(path="attackers"), lambda n: other) is twice     # equal, not the same
+
+
 def test_a_change_to_any_field_of_any_node_is_a_change_to_diff():
     """Mutate each field of each kind of node (a few instances of each) in the shipped rulebooks: every
     mutation must show in `diff`. A field added to a node and forgotten by diff fails here."""

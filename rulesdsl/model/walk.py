@@ -65,21 +65,56 @@ def walk(node: Any) -> Iterator[Any]:
 
 
 def replace_node(root: Any, target: Any, make: Callable[[Any], Any]) -> Any:
-    """`root` with the node `target` (found by identity) replaced by `make(target)`, rebuilt by keyword."""
+    """`root` with the node `target` (found by identity, wherever it occurs) replaced by `make(target)`,
+    rebuilt by keyword.  Only the nodes above an occurrence are rebuilt: which they are is read from an
+    index of each node's parents, made once per root (a mutation run replaces node after node in one tree)."""
     if root is target:
         return make(root)
+    parents = _parents(root)
+    above: set[int] = set()
+    stack = [target]
+    while stack:
+        for parent in parents.get(id(stack.pop()), ()):
+            if id(parent) not in above:
+                above.add(id(parent))
+                stack.append(parent)
+    if id(root) not in above:
+        return root
+    replacement = make(target)
 
     def rebuild(value: Any) -> Any:
+        if value is target:
+            return replacement
         if is_node(value):
-            return replace_node(value, target, make)
+            if id(value) not in above:
+                return value
+            changes = {}
+            for name, field_value in iter_fields(value):
+                new = rebuild(field_value)
+                if new is not field_value:
+                    changes[name] = new
+            return dataclasses.replace(value, **changes) if changes else value
         if isinstance(value, tuple):
             items = tuple(rebuild(v) for v in value)
             return value if all(a is b for a, b in zip(items, value)) else items
         return value
 
-    changes = {}
-    for name, value in iter_fields(root):
-        new = rebuild(value)
-        if new is not value:
-            changes[name] = new
-    return dataclasses.replace(root, **changes) if changes else root
+    return rebuild(root)
+
+
+_PARENTS: list[tuple[Any, dict[int, list[Any]]]] = []     # the last few roots indexed, each held alive
+
+
+def _parents(root: Any) -> dict[int, list[Any]]:
+    """id(node) -> the nodes that hold it, for every node under `root`.  Kept for the last few roots (each
+    entry holds its root, so the ids in it stay those of live nodes)."""
+    for held, known in _PARENTS:
+        if held is root:
+            return known
+    index: dict[int, list[Any]] = {}
+    for node in walk(root):
+        for child in iter_children(node):
+            index.setdefault(id(child), []).append(node)
+    _PARENTS.insert(0, (root, index))
+    del _PARENTS[4:]
+    return index
