@@ -97,6 +97,15 @@ class Project:
 
 
 @pytest.fixture
+def own_cache(tmp_path, monkeypatch) -> Path:
+    """A cache folder of the test's own, empty, with caching on (rulesdsl/cache.py)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(folder))
+    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
+    return folder
+
+
+@pytest.fixture
 def project(tmp_path) -> Project:
     return Project(tmp_path / "project")
 

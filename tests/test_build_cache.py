@@ -33,13 +33,6 @@ override terrain effects chart "Hollow Ridge TEC" {
 '''
 
 
-@pytest.fixture
-def own_cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(folder))
-    return folder
-
-
 def _entries(folder: Path) -> set[str]:
     return {p.stem for p in (folder / "cards").glob("*.json")}
 

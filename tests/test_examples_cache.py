@@ -3,8 +3,6 @@ rulebook reads them instead of running the examples again, says exactly what run
 change to what they are computed from (the rulebook, a rulebook it extends, the compiler) runs them again."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from rulesdsl.project import build, memo
@@ -23,14 +21,6 @@ example "Four steps stack, five do not" [G1.0] {
   expect stack 2.02 legal
 }
 '''
-
-
-@pytest.fixture
-def own_cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(folder))
-    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
-    return folder
 
 
 @pytest.fixture

@@ -37,14 +37,6 @@ rule G2.0 "A misspelt parameter" {
 
 
 @pytest.fixture
-def own_cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(folder))
-    monkeypatch.delenv("RULESDSL_NO_CACHE", raising=False)
-    return folder
-
-
-@pytest.fixture
 def calls(monkeypatch) -> dict[str, list[str]]:
     """The paths actually parsed and validated, as a new process would: nothing remembered in memory."""
     seen: dict[str, list[str]] = {"parse": [], "check": []}

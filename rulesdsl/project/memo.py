@@ -102,8 +102,7 @@ def _module_key(module: str, code: str | None) -> str:
 def parsed(source: Source, parse: Callable[[Source], ir.Rulebook], code: str | None = None) -> ir.Rulebook:
     """`parse(source)`, read back from the cache when this compiler parsed the same path and text before,
     else parsed and kept.  A parse that fails raises as `parse` does, and nothing is kept."""
-    key = hashlib.sha256("\0".join([code or code_digest(), "parsed", source.path, source.text])
-                         .encode("utf-8", "surrogatepass")).hexdigest()
+    key = stamp(PARSED, [(source.path, source.text)], code)
     hit = cache.read(PARSED, key)
     if hit is not None and hit[1] is not None:
         enabled = gc.isenabled()
