@@ -1,4 +1,5 @@
-"""The user's cache folder: the parser's LALR tables, laid-out cards, and what project/memo.py keeps (the
+"""The user's cache folder: the parser's LALR tables, laid-out cards, each chart's measures at each column
+width (cards/pdf.py), and what project/memo.py keeps (the
 worked examples' outcomes, each rulebook's IR and the problems validation found in it), each keyed by a
 hash of what made it.
 
@@ -107,18 +108,26 @@ def _discard(entry: Path, blob: Path, name: str) -> None:
 
 def write(kind: str, key: str, meta: dict[str, Any], blob: bytes | None = None) -> None:
     """Stores an entry (its blob first, its data last, each replaced whole: a reader never sees half)."""
+    write_many(kind, [(key, meta, blob)])
+
+
+def write_many(kind: str, entries: list[tuple[str, dict[str, Any], bytes | None]],
+               keep: int | None = None) -> None:
+    """Stores each (key, data, blob) as `write` does, and then keeps the `keep` (else KEEP) entries of the
+    kind written last (the folder is listed once, not once an entry)."""
     base = folder()
-    if base is None:
+    if base is None or not entries:
         return
     where = base / kind
     try:
         where.mkdir(mode=0o700, exist_ok=True)
-        if blob is not None:
-            _replace(where / f"{key}.bin", blob)
-        content = {**meta, "key": key, "blob": blob is not None, "size": len(blob) if blob is not None else 0}
-        content["sha256"] = _digest(content, blob)
-        _replace(where / f"{key}.json", json.dumps(content).encode("utf-8"))
-        _prune(where)
+        for key, meta, blob in entries:
+            if blob is not None:
+                _replace(where / f"{key}.bin", blob)
+            content = {**meta, "key": key, "blob": blob is not None, "size": len(blob) if blob is not None else 0}
+            content["sha256"] = _digest(content, blob)
+            _replace(where / f"{key}.json", json.dumps(content).encode("utf-8"))
+        _prune(where, KEEP if keep is None else keep)
     except OSError:
         return
 
@@ -134,8 +143,8 @@ def _replace(path: Path, data: bytes) -> None:
         raise
 
 
-def _prune(where: Path) -> None:
+def _prune(where: Path, keep: int) -> None:
     entries = sorted(where.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
-    for stale in entries[:max(0, len(entries) - KEEP)]:
+    for stale in entries[:max(0, len(entries) - keep)]:
         stale.unlink(missing_ok=True)
         stale.with_suffix(".bin").unlink(missing_ok=True)

@@ -32,8 +32,9 @@ def _many() -> tuple[dict, object]:
 
 
 @pytest.fixture
-def renders(monkeypatch) -> list[str]:
-    """The HTML of every document WeasyPrint lays out, in order."""
+def renders(monkeypatch, own_cache) -> list[str]:
+    """The HTML of every document WeasyPrint lays out, in order (no chart measured before: a cache of the
+    test's own)."""
     laid: list[str] = []
     real = pdf._render
 
@@ -91,9 +92,8 @@ def test_a_print_that_breaks_the_deals_word_is_printed_again_with_the_next_best(
     renders.clear()
     pdf._best.cache_clear()
     layout = pdf._best(candidates)
-    assert 'class="probe"' in renders[0] and len(renders) > 2       # the probe, the best deal, the next best...
-    printed = renders[1:]
-    assert len(printed) <= 3 and all('class="probe"' not in html for html in printed)
+    printed = renders       # the charts were measured by the honest probe: the best deal, the next best...
+    assert 2 <= len(printed) <= 3 and all('class="probe"' not in html for html in printed)
     assert layout.html in printed and layout.sides >= honest.sides and not layout.split
     # what is reported is what WeasyPrint printed, never the deal's word
     assert len(layout.document.pages) == layout.sides
@@ -139,3 +139,64 @@ def test_a_probe_is_one_document_of_every_column_width_and_names_no_chart(render
     assert html.count('class="probe"') == len(pdf.CANDIDATES)          # the fallback only when every table is too wide
     assert not re.search(r'<[^>]*\sid="', html.split("<body>")[1])      # copies of charts name no anchor twice
     assert sorted(round(w * pdf._MM_PER_PX, 1) for w in probe.width.values()) == [91.0, 95.0, 138.5, 194.0]
+
+
+# ---- a chart measured once is not measured again (pdf._Measures) ------------------------------------------------
+def _same(a, b) -> bool:
+    """Two probes of the same card agree, to the last bit that counts (heights to 1e-6 px)."""
+    return (a.width, a.over, a.page) == (b.width, b.over, b.page) and a.parts.keys() == b.parts.keys() and all(
+        [(p.id, p.follows) for p in a.parts[i]] == [(p.id, p.follows) for p in b.parts[i]]
+        and all(abs(p.height - q.height) < 1e-6 for p, q in zip(a.parts[i], b.parts[i]))
+        and abs(a.area[i] - b.area[i]) <= 1e-9 * a.area[i] for i in a.parts)
+
+
+def test_a_probe_of_charts_measured_before_lays_nothing_out_and_measures_the_same(renders):
+    data, _ = _many()
+    candidates = pdf._candidates(data)
+    cold = pdf._probe(candidates)
+    assert cold is not None and len(renders) == 1
+    assert pdf._probe(candidates) == cold and len(renders) == 1       # read back whole: not one render more
+    # the card on one shape (a language made to share its card's shape) measures nothing again either
+    shaped = pdf._candidates({**data, "shape": candidates[2][:2]})
+    alone = pdf._probe(shaped)
+    assert alone is not None and len(renders) == 1
+    assert alone.parts[0] == cold.parts[2] and alone.area[0] == cold.area[2] and alone.page == {
+        "landscape": cold.page["landscape"]}
+
+
+def test_after_an_edit_to_one_chart_only_that_chart_is_measured_again(renders, own_cache, monkeypatch):
+    data, _ = _many()
+    assert pdf._probe(pdf._candidates(data)) is not None
+    edited, _ = _card_of(MANY.replace("Table 3, a title long enough", "Table 3, now a title much longer, long enough"))
+    renders.clear()
+    warm = pdf._probe(pdf._candidates(edited))
+    assert warm is not None and len(renders) == 1
+    probe = renders[0].split("<body>")[1]
+    assert probe.count('class="probe"') == len(pdf.CANDIDATES)
+    assert probe.count("<section") == len(pdf.CANDIDATES) and probe.count('data-id="table-part-3"') == len(pdf.CANDIDATES)
+    # what it measures is what measuring every chart again gives
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(own_cache.parent / "another"))
+    cold = pdf._probe(pdf._candidates(edited))
+    assert cold is not None and len(renders) == 2 and _same(warm, cold)
+
+
+def test_a_damaged_measure_is_discarded_and_measured_again(renders, own_cache):
+    from rulesdsl import cache
+    data, _ = _many()
+    candidates = pdf._candidates(data)
+    cold = pdf._probe(candidates)
+    entries = sorted((own_cache / "measures").glob("*.json"))
+    assert len(entries) == len(pdf.CANDIDATES) * len(cold.parts[0]) + 2     # each chart at four widths, two frames
+    entries[0].write_text(entries[0].read_text().replace('"height": ', '"height": 1'))
+    before = len(cache.discarded)
+    warm = pdf._probe(candidates)
+    assert len(renders) == 2 and len(cache.discarded) == before + 1 and _same(warm, cold)
+    assert pdf._probe(candidates) == warm and len(renders) == 2       # measured again, and kept
+
+
+def _card_of(text: str) -> tuple[dict, object]:
+    compilation = rulesdsl.compile_text(text, "rulebooks/many.rules",
+                                        ("rulebooks/base.rules", (FIXTURES / "base.rules").read_text()))
+    assert compilation.ok
+    resolved = compilation.resolved["many"]
+    return card(resolved, "en", default_labels())[0], resolved.rulebook.id.span

@@ -20,7 +20,11 @@ document holds every chart at every candidate's column width (`_probe`),
 the charts are dealt to sides on paper from those measures, and only the
 best deal is printed; the next best too when the print breaks the deal's
 word.  What is reported (sides, a table too wide, a chart across sides) is
-always what WeasyPrint printed.
+always what WeasyPrint printed.  A chart's measures at a width are kept in
+the user's cache (`_Measures`), so a chart measured once is not measured
+again: not after an edit to another chart, not when a language's card is
+tried on its English card's shape, not by a game's card that prints its
+series' chart unchanged.
 """
 from __future__ import annotations
 
@@ -394,29 +398,161 @@ def _probe(candidates: tuple[tuple[str, int, str], ...], fallback: bool = False)
         return None
     bottom = typing.cast(float, _px(slack.group(1)))
     widths: dict[int, float] = {}
-    style, sheets = [], []
     for orientation, indexes in shapes.items():
         width, height, margin = typing.cast(tuple[float, float, float], sizes[orientation])
         content = width - margin - margin           # as WeasyPrint solves the page box's width and height
         for index in indexes:
             columns = candidates[index][1]
             widths[index] = content if columns == 1 else max(0, content - (columns - 1) * gap) / columns
+    copies = [_PROBE_ID.sub(r'\1data-id="', section) for section in sections]
+    measures = _Measures(head, pages, body, copies, widths, shapes)
+    if not measures.complete():
+        taken = _measure_missing(measures, head, pages, body, copies, shapes)
+        if taken is None:
+            return None
+        measures.learn(*taken)
+    parts: dict[int, list[_Part]] = {index: [] for index in widths}
+    area = {index: 0.0 for index in widths}
+    over = {index: 0.0 for index in widths}
+    for index in widths:
+        for number in range(len(copies)):
+            chart = measures.charts[index, number]
+            parts[index].append(_Part(chart.id, chart.height, chart.follows))
+            area[index] += chart.used
+            over[index] = max(over[index], chart.over)
+        area[index] += measures.frames[candidates[index][0]][1]      # the header's, printed on the first side
+    measured = {}
+    for orientation in shapes:
+        width, height, margin = typing.cast(tuple[float, float, float], sizes[orientation])
+        measured[orientation] = (width - margin - margin, height - margin - bottom, measures.frames[orientation][0])
+    return _Probe(candidates, widths, parts, area, over, measured)
+
+
+@dataclass(frozen=True)
+class _Chart:
+    """A chart measured whole in a column of one width (`_probe`): its id, height (px) and the chart it
+    belongs to, the area to the right edge of its widest line or table (px²), how far a table runs out (px)."""
+
+    id: str
+    height: float
+    follows: str
+    used: float
+    over: float
+
+
+class _Measures:
+    """What a probe needs measured, and what the cache already holds of it.  A chart's measures depend only
+    on its HTML, the column's width, the card's page and stylesheet and the renderer (no rule of card.css
+    looks at a chart's neighbours), so a chart measured once is not measured again: not by the next build
+    after an edit to another chart, nor when the card is tried on one shape (`_one_shape`), nor by a
+    fallback probe, nor by a game's card printing its series' chart unchanged.  A page's frame (where its first chart starts below the header, and the header's area)
+    is kept the same way, with the first chart it is measured against (at any width: the chart's top margin
+    does not depend on it)."""
+
+    def __init__(self, head: str, pages: dict[str, tuple[str, str, str]], body: str, copies: list[str],
+                 widths: dict[int, float], shapes: dict[str, list[int]]) -> None:
+        context = _renderer() + "\0" + _UNMEASURED.sub("", head)
+        self.widths = widths
+        self.keys: dict[tuple[int, int], str] = {}          # (candidate, chart number) -> its cache key
+        self.frame_keys: dict[str, str] = {}                 # orientation -> its frame's cache key
+        for orientation, indexes in shapes.items():
+            page = repr(pages[orientation])
+            first = copies[0] if copies else ""
+            self.frame_keys[orientation] = _measure_key("frame", context, page, body, first)
+            for index in indexes:
+                for number, copy in enumerate(copies):
+                    self.keys[index, number] = _measure_key("chart", context, page, repr(widths[index]), copy)
+        self.charts: dict[tuple[int, int], _Chart] = {}
+        self.frames: dict[str, tuple[float, float]] = {}
+        self.fresh: list[tuple[str, dict[str, Any], bytes | None]] = []
+        for place, key in self.keys.items():
+            hit = cache.read("measures", key)
+            chart = _chart(hit[0]) if hit is not None else None
+            if chart is not None:
+                self.charts[place] = chart
+        for orientation, key in self.frame_keys.items():
+            hit = cache.read("measures", key)
+            frame = hit[0].get("frame") if hit is not None else None
+            if isinstance(frame, list) and len(frame) == 2 and all(isinstance(v, (int, float)) for v in frame):
+                self.frames[orientation] = (float(frame[0]), float(frame[1]))
+
+    def complete(self) -> bool:
+        return len(self.charts) == len(self.keys) and len(self.frames) == len(self.frame_keys)
+
+    def missing(self, index: int) -> list[int]:
+        """The chart numbers of a candidate still to measure, in the order printed."""
+        return [number for (candidate, number) in self.keys if candidate == index and (index, number) not in self.charts]
+
+    def learn(self, charts: dict[tuple[int, int], _Chart], frames: dict[str, tuple[float, float]]) -> None:
+        """Measures just taken: kept here and in the cache (one write, the folder pruned once)."""
+        entries: list[tuple[str, dict[str, Any], bytes | None]] = []
+        for place, chart in charts.items():
+            self.charts[place] = chart
+            entries.append((self.keys[place], dataclasses.asdict(chart), None))
+        for orientation, frame in frames.items():
+            self.frames[orientation] = frame
+            entries.append((self.frame_keys[orientation], {"frame": list(frame)}, None))
+        cache.write_many("measures", entries, keep=_KEEP_MEASURES)
+
+
+_KEEP_MEASURES = 6000       # a chart's measures at one width: a few dozen per card and orientation
+# what has no bearing on a measure: the title, the generator, the sheet's size on a screen (card.html.j2)
+_UNMEASURED = re.compile(r"<title>.*?</title>|<meta name=\"generator\"[^<>]*>|@media screen \{ \.sheet \{[^{}]*\} \}", re.S)
+
+
+def _measure_key(*parts: str) -> str:
+    digest = hashlib.sha256(b"rulesdsl chart measure 1\0")
+    for part in parts:
+        data = part.encode("utf-8")
+        digest.update(f"{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def _chart(meta: dict[str, Any]) -> _Chart | None:
+    """The measures a cache entry holds; None when it holds no whole one."""
+    try:
+        chart = _Chart(meta["id"], float(meta["height"]), meta["follows"], float(meta["used"]), float(meta["over"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return chart if isinstance(chart.id, str) and isinstance(chart.follows, str) else None
+
+
+def _measure_missing(measures: _Measures, head: str, pages: dict[str, tuple[str, str, str]], body: str,
+                     copies: list[str], shapes: dict[str, list[int]]
+                     ) -> tuple[dict[tuple[int, int], _Chart], dict[str, tuple[float, float]]] | None:
+    """The charts the cache lacks measured in one WeasyPrint document: for each orientation with any, a page
+    as wide as the card's and taller than all its charts, with the card's header and then each candidate's
+    missing charts at its column width.  A page whose frame is missing measures it against its first chart.
+    None when WeasyPrint does not print the charts asked for, one box each."""
+    style, sheets = [], []
+    asked: dict[int, list[int]] = {}
+    for orientation, indexes in shapes.items():
+        framed = orientation not in measures.frames
+        for index in indexes:
+            missing = measures.missing(index)
+            if framed and index == indexes[0] and copies and 0 not in missing:
+                missing = [0] + missing         # the frame is measured against the page's first chart
+            if missing:
+                asked[index] = missing
+        if not framed and not any(index in asked for index in indexes):
+            continue
         style.append(f"@page rulesdsl-probe-{orientation} {{ size: {pages[orientation][0]} {_PROBE_HEIGHT}; "
                      f"margin: {pages[orientation][2]}; }}")
         groups = "\n".join(
-            f'<div class="probe" data-candidate="{index}" style="width: {widths[index]!r}px">\n'
-            + "\n".join(_PROBE_ID.sub(r'\1data-id="', section) for section in sections) + "\n</div>"
-            for index in indexes)
+            f'<div class="probe" data-candidate="{index}" style="width: {measures.widths[index]!r}px">\n'
+            + "\n".join(copies[number] for number in asked[index]) + "\n</div>"
+            for index in indexes if index in asked)
         named = body.replace('<header class="card"', f'<header class="card" data-orientation="{orientation}"', 1)
         sheets.append(f'<div class="sheet" style="page: rulesdsl-probe-{orientation}">\n{named}\n{groups}\n</div>')
     html = head.replace("</style>", "\n".join(style) + "\n</style>", 1) + "<body>\n" + "\n".join(sheets) + \
         "\n</body>\n</html>\n"
     document = _render(html)
-    parts: dict[int, list[_Part]] = {index: [] for index in widths}
-    area = {index: 0.0 for index in widths}
-    over = {index: 0.0 for index in widths}
-    headers: dict[str, float] = {}
+    charts: dict[tuple[int, int], _Chart] = {}
+    headers: dict[str, float] = {}      # orientation -> the first chart's top below the page's content top
     headed: dict[str, float] = {}       # orientation -> the header's area
+    printed = {index: 0 for index in asked}
+    owner = {index: orientation for orientation, indexes in shapes.items() for index in indexes}
     for page_box in (page._page_box for page in document.pages):
         top = page_box.position_y + page_box.margin_top
         for index, box in _probed(page_box, -1):
@@ -425,22 +561,25 @@ def _probe(candidates: tuple[tuple[str, int, str], ...], fallback: bool = False)
             used = max(0.0, min(reach, right) - box.position_x) * box.margin_height()
             if box.element_tag == "header":     # printed once, on the first side
                 headed[box.element.get("data-orientation") or ""] = used
-            if index not in parts:
+            if index not in asked or printed[index] >= len(asked[index]):
+                if index in asked:
+                    return None     # more charts than were asked for
                 continue
-            # the first chart below the header: where the first side's columns start
-            headers.setdefault(candidates[index][0], box.position_y - top)
-            parts[index].append(_Part(box.element.get("data-id") or "", box.margin_height(),
-                                      box.element.get("data-follows") or ""))
-            area[index] += used
-            over[index] = max(over[index], out)
-    if (sections and set(headers) != set(shapes)) or any(len(p) != len(sections) for p in parts.values()):
+            headers.setdefault(owner[index], box.position_y - top)
+            number = asked[index][printed[index]]
+            printed[index] += 1
+            charts[index, number] = _Chart(box.element.get("data-id") or "", box.margin_height(),
+                                           box.element.get("data-follows") or "", used, out)
+    if any(printed[index] != len(numbers) for index, numbers in asked.items()):
         return None
-    area = {index: used + headed.get(candidates[index][0], 0.0) for index, used in area.items()}
-    measured = {}
+    frames = {}
     for orientation in shapes:
-        width, height, margin = typing.cast(tuple[float, float, float], sizes[orientation])
-        measured[orientation] = (width - margin - margin, height - margin - bottom, headers.get(orientation, 0.0))
-    return _Probe(candidates, widths, parts, area, over, measured)
+        if orientation in measures.frames:
+            continue
+        if orientation not in headed or (copies and orientation not in headers):
+            return None
+        frames[orientation] = (headers.get(orientation, 0.0), headed[orientation])
+    return charts, frames
 
 
 _PROBE_ID = re.compile(r'(<[a-z0-9]+\b[^<>]*?\s)id="')     # an id in a tag: a copy of a chart names none
