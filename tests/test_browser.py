@@ -19,7 +19,7 @@ from rulesdsl.cards.labeler import languages as _languages
 from rulesdsl.cards.charts import printed
 
 CHARTS = sorted((ROOT / "generated" / "charts").glob("*.html"))
-PROJECT = compile_project(ROOT)
+PROJECT = compile_project(ROOT, examples=False, generate=False)  # no example run: resolved rulebooks only
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 

@@ -17,7 +17,7 @@ from rulesdsl.cards.labeler import languages
 from rulesdsl.errors import render_all
 from rulesdsl.project.build import compile_project, default_labels
 
-PROJECT = compile_project(ROOT)
+PROJECT = compile_project(ROOT, examples=False, generate=False)  # no example run: resolved rulebooks only
 CARDS = [(key, lang) for key, resolved in sorted(PROJECT.resolved.items()) for lang in languages(resolved)]
 _PT = 96 / 72       # px a point
 

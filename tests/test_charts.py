@@ -19,7 +19,7 @@ from rulesdsl.project.build import compile_project, default_labels
 from rulesdsl.runtime.notation import parse_result
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
 
-PROJECT = compile_project(ROOT)
+PROJECT = compile_project(ROOT, examples=False, generate=False)  # no example run: resolved rulebooks only
 WITH_TABLES = sorted(k for k, r in PROJECT.resolved.items() if r.results is not None)
 
 

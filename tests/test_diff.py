@@ -22,7 +22,7 @@ from rulesdsl.language.transform import parse
 SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules"))
 from rulesdsl.project.build import compile_project
 
-PROJECT = compile_project(ROOT)
+PROJECT = compile_project(ROOT, examples=False, generate=False)  # no example run: resolved rulebooks only
 DIFF = FIXTURES / "diff"
 
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT
 from rulesdsl.project.build import compile_project
 
-PROJECT = compile_project(ROOT)
+PROJECT = compile_project(ROOT, examples=False, generate=False)  # no example run: resolved rulebooks only
 GAMES = ROOT / "rulebooks" / "games"
 
 
