@@ -109,6 +109,30 @@ def test_each_change_is_judged_caught_uncaught_or_of_no_effect(project, capsys):
     assert all(m["witness"]["rulebook"] == "drill" for m in entry["mutants"])
 
 
+def test_an_expect_line_is_asked_again_only_for_a_change_to_a_parameter_it_read(project, monkeypatch):
+    """A line answered without reading a parameter cannot be answered otherwise once it changes: it is not
+    asked again (a combat, judged by the generated engine, always is).  The verdicts are those of asking
+    every line (the shipped series' figures in the README are unchanged by it)."""
+    project.write("rulebooks/drill.rules", DRILL)
+    resolved = compile_project(project.root, examples=False, generate=False).resolved["drill"]
+    from rulesdsl.modules.modcheck import Variants
+    modules = Variants(resolved)
+    lines = mutation._lines(modules)
+    assert [(mutation.query_text(line.expectation), "zoc.entry_cost" in (line.reads or ())) for line in lines] == [
+        ("move a 2.03 2.04", False), ("move a 2.03 3.03", True)]    # 2.04 is in no enemy ZOC
+    asked = []
+    real = mutation.ask
+    monkeypatch.setattr(mutation, "ask", lambda *args: asked.append(mutation.query_text(args[3])) or real(*args))
+
+    def judged(name):
+        parameter = next(p for p in resolved.parameters if p.name == name)
+        value = mutation.alternatives(parameter.value, resolved.declared[name], resolved)[0]
+        asked.clear()
+        return mutation._judge(modules, {name: value}, name, lines, [])[0], list(asked)
+    assert judged("zoc.entry_cost") == ("caught", ["move a 2.03 3.03"])
+    assert judged("stacking.markers_count") == ("no effect", [])     # read by neither line: neither asked
+
+
 def test_an_inherited_example_the_game_answers_as_printed_catches_too(project, capsys):
     """A game extending SCS 1.8 is judged by the series' examples as well (those it answers as printed)."""
     project.write("rulebooks/raid.rules", '''game raid "Raid" version "0.1" extends scs-1.8

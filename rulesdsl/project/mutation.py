@@ -177,7 +177,8 @@ def _questions(situation: Situation, moments: Sequence[str]) -> Iterator[str]:
 @dataclass(frozen=True, slots=True)
 class Probe:
     """One question about one example's situation, its answer under the rules as written, and the parameters
-    the rules engine read to answer it (None: it went through the combat resolution, which may read any)."""
+    the rules engine read to answer it (None: the generated combat engine judged it, `_JUDGED`, and may read
+    any)."""
 
     example: ir.Example
     situation: Situation
@@ -234,7 +235,7 @@ def probes(examples: Iterable[ir.Example], modules: Variants, moments: Sequence[
                 full = ask(engine_of(module), module, situation, expectation)
             except Unanswerable:
                 continue
-            through_combat = expectation.kind == ir.ExpectKind.COMBAT
+            through_combat = expectation.kind in _JUDGED
             out.append(Probe(example, situation, expectation, (full.computed, full.data),
                              None if through_combat else frozenset(reads), _deciders(full), values))
     return out
@@ -393,6 +394,14 @@ class _Line:
     # (a change to one it sets itself cannot reach it); None: a line of the changed rulebook or its ancestors
     variants: Variants | None = None
     inherits: frozenset[str] = frozenset()
+    # the parameters the engine read to answer it under the rules as written; None for a question that
+    # goes through the generated combat engine (`_JUDGED`), which reads its constants without the rule set
+    reads: frozenset[str] | None = None
+
+
+# the questions the generated module's CombatEngine answers or judges (a combat, an attack refused below the
+# table, the terrain best for the defender): what they read is not all recorded by the rule set
+_JUDGED = frozenset({ir.ExpectKind.COMBAT, ir.ExpectKind.ATTACK, ir.ExpectKind.ENGAGE})
 
 
 def _with(changes: dict[str, object], assumed: dict[str, object]) -> dict[str, object]:
@@ -420,11 +429,14 @@ def _lines(modules: Variants, own: bool = True, inherits: frozenset[str] | None 
             situation, _ = build(example.situation, getattr(module, "TERRAIN", None))
             if situation is None:
                 continue
+            reads: set[str] = module.RULESET.reads
             for expectation in example.situation.expectations:
+                reads.clear()
                 try:
                     if ask(engine_of(module), module, situation, expectation).matches:
+                        read = None if expectation.kind in _JUDGED else frozenset(reads)
                         out.append(_Line(example, book.id.value, situation, expectation, values,
-                                         None if own else modules, inherits or frozenset()))
+                                         None if own else modules, inherits or frozenset(), read))
                 except Unanswerable:
                     continue
     return out
@@ -446,6 +458,8 @@ def _judge(modules: Variants, changes: dict[str, object], name: str, lines_: Seq
     if modules.get(changes) is None:   # the changed rulebook does not compile: check would refuse it (caught)
         return "caught", None
     for line in lines_:
+        if line.reads is not None and name not in line.reads:
+            continue     # the engine did not read the parameter to answer it: the line holds still
         if line.variants is None:
             module = modules.get(_with(changes, line.assumed))
         else:       # a rulebook that extends the changed one: only what it inherits unchanged changes
