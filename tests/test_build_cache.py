@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -214,3 +216,33 @@ def test_cards_laid_out_in_parallel_are_the_cards_laid_out_one_by_one(tmp_path, 
     serial = pdf.card_pdfs(jobs)
     assert [(html, content) for html, content, _ in parallel] == [(html, content) for html, content, _ in serial]
     assert all(content for _, content, _ in serial)
+
+
+def test_a_card_whose_languages_differ_in_shape_is_tried_on_one_shape_beside_the_other_cards(tmp_path, monkeypatch):
+    """Bocage's English and French cards are each best on another shape: the trials of each on the other's
+    are laid out in the worker processes as soon as both are, so that `_one_shape` only reads them back.
+    The cards are those laid out one at a time (the committed ones)."""
+    from rulesdsl.project.build import _card_job, compile_project
+    shipped = compile_project(ROOT, examples=False, generate=False)
+    jobs = [_card_job(shipped.resolved["bocage"], lang, shipped.labels, None)[2] for lang in ("en", "fr")]
+    monkeypatch.setattr(pdf.os, "cpu_count", lambda: 2)
+    # no card laid out before; the charts' measures other tests took are welcome (they only save time)
+    shared = Path(os.environ["RULESDSL_TEST_CACHE"]) / "measures"
+    if shared.is_dir():
+        shutil.copytree(shared, tmp_path / "parallel" / "measures")
+    monkeypatch.setenv("RULESDSL_CACHE_DIR", str(tmp_path / "parallel"))
+    laid: list[str] = []        # what this process lays out (the workers lay out in their own)
+    real = pdf._render
+    monkeypatch.setattr(pdf, "_render", lambda html: laid.append(html) or real(html))
+    pdf._best.cache_clear()
+    parallel = pdf.card_pdfs(jobs)
+    assert laid == []
+    placed = [json.loads(p.read_text()) for p in (tmp_path / "parallel" / "cards").glob("*.json")]
+    assert len({(meta["orientation"], meta["columns"]) for meta in placed}) == 2     # each best on its own
+    assert len(placed) > len(jobs)          # the cards, and a card on the other's shape
+    # the cards `rulesdsl build` committed, laid out one at a time before the trials moved into the workers
+    committed = [(ROOT / "generated" / "charts" / f"bocage.{lang}.html").read_text(encoding="utf-8")
+                 for lang in ("en", "fr")]
+    assert [html for html, _, _ in parallel] == committed and all(content for _, content, _ in parallel)
+    shape = re.compile(r'data-orientation="(\w+)" data-columns="(\d)"')
+    assert len({shape.search(html).groups() for html, _, _ in parallel}) == 1      # one shape

@@ -937,11 +937,22 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
         import multiprocessing
         try:
             with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                futures = {pool.submit(_printed, *jobs[i], write, keys[i], None): i for i in misses}
-                for future in concurrent.futures.as_completed(futures):
-                    done[futures[future]] = future.result()
-                    if progress is not None:
-                        progress(len(done), len(jobs))
+                pending = {pool.submit(_printed, *jobs[i], write, keys[i], None): i for i in misses}
+                tried: set[str] = set()
+                while pending:
+                    finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                    for future in finished:
+                        index = pending.pop(future)
+                        result = future.result()
+                        if index >= 0:
+                            done[index] = result
+                            if progress is not None:
+                                progress(len(done), len(jobs))
+                        else:       # a trial on another shape: `_one_shape` reads it from the cache
+                            index = -index - 1
+                        for trial in _shape_trials(jobs, done, cached, index, tried):
+                            shaped, span, sides, key = trial
+                            pending[pool.submit(_printed, shaped, span, sides, write, key, None)] = -index - 1
         except (OSError, concurrent.futures.process.BrokenProcessPool):
             done = {}           # no processes here: one at a time
     for i, job in enumerate(jobs):
@@ -951,6 +962,48 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
                 progress(len(done), len(jobs))
     _one_shape(jobs, done, write)
     return [(placement.html, content, problems) for placement, content, problems in (done[i] for i in range(len(jobs)))]
+
+
+def _shape_trials(jobs: list[tuple[dict[str, Any], Span, int]],
+                  done: dict[int, tuple[Placement, bytes | None, list[Diagnostic]]],
+                  cached: list[tuple[Placement, bytes | None] | None], index: int, tried: set[str]
+                  ) -> list[tuple[dict[str, Any], Span, int, str]]:
+    """The layouts `_one_shape` will ask for next about the card of job `index` and the cache lacks, once
+    every language of the card is laid out: each language on the first shape whose trials are not all in
+    the cache yet (the English card's shape first), unless a shape already tried keeps every language's
+    sides.  They are laid out beside the other cards, so that `_one_shape` mostly reads them back; it alone
+    decides, so a trial it never reads is only a cache entry."""
+    card_id = jobs[index][0]["id"]
+    indexes = sorted((i for i, (data, _, _) in enumerate(jobs) if data["id"] == card_id),
+                     key=lambda i: (jobs[i][0]["lang"] != "en", jobs[i][0]["lang"]))
+    placed: dict[int, Placement] = {}
+    for i in indexes:
+        hit = cached[i]
+        placement = done[i][0] if i in done else (hit[0] if hit is not None else None)
+        if placement is None:
+            return []
+        placed[i] = placement
+    for shape in dict.fromkeys((placed[i].orientation, placed[i].columns) for i in indexes):
+        missing, kept = [], True
+        for i in indexes:
+            if (placed[i].orientation, placed[i].columns) == shape:
+                continue
+            data, span, sides = jobs[i]
+            shaped = {**data, "shape": shape}
+            key = cache_key(shaped)
+            hit = _cached(key)
+            if hit is None:
+                if key not in tried:
+                    missing.append((shaped, span, sides, key))
+                kept = False
+            elif hit[0].sides > placed[i].sides or _check(hit[0], shaped, span, sides):
+                kept = False
+        if missing:
+            tried.update(key for *_, key in missing)
+            return missing
+        if kept:
+            return []
+    return []
 
 
 def _one_shape(jobs: list[tuple[dict[str, Any], Span, int]],
