@@ -24,6 +24,7 @@ and prints each class with the smallest reproducer it can shrink to.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import keyword
 import random
@@ -184,7 +185,12 @@ def _mutate(text: str, pool: dict[str, list[str]], lines_pool: list[str], rng: r
 
 def mutants(count: int = MUTANTS, seed: int = SEED) -> list[Input]:
     """`count` mutants spread evenly over the corpus files, one to three edits each."""
-    files = corpus()
+    return list(_mutants(count, seed, tuple(sorted(corpus().items()))))
+
+
+@functools.lru_cache(maxsize=4)     # several tests and every shard of the fuzz job ask for the same thousand
+def _mutants(count: int, seed: int, corpus_files: tuple[tuple[str, str], ...]) -> tuple[Input, ...]:
+    files = dict(corpus_files)
     tokens = sorted({m.group(0) for text in files.values() for m in _TOKEN.finditer(text)})
     pool: dict[str, list[str]] = {"": [t for t in tokens if not t.startswith("#")]}
     for token in tokens:
@@ -202,7 +208,7 @@ def mutants(count: int = MUTANTS, seed: int = SEED) -> list[Input]:
         parents = [(project_path(p), files[p]) for p in lineage(rel, files)]
         out.append(make_input("mutants", f"{rel}: " + "; ".join(edits), project_path(rel), text, parents,
                               original=files[rel]))
-    return out
+    return tuple(out)
 
 
 # ---- hand-made families ----------------------------------------------------
