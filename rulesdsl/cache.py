@@ -1,7 +1,6 @@
 """The user's cache folder: the parser's LALR tables, laid-out cards, each chart's measures at each column
-width (cards/pdf.py), and what project/memo.py keeps (the
-worked examples' outcomes, each rulebook's IR and the problems validation found in it), each keyed by a
-hash of what made it.
+width (cards/pdf.py), and what project/memo.py keeps (the worked examples' outcomes, each rulebook's IR
+and the problems validation found in it), each keyed by a hash of what made it.
 
 It lives in the user's own cache folder ($XDG_CACHE_HOME/rulesdsl, else ~/.cache/rulesdsl; mode 0700, so
 no other user can plant an entry), or in $RULESDSL_CACHE_DIR.  RULESDSL_NO_CACHE=1 turns it off, and so

@@ -407,7 +407,7 @@ def _probe(candidates: tuple[tuple[str, int, str], ...], fallback: bool = False)
     copies = [_PROBE_ID.sub(r'\1data-id="', section) for section in sections]
     measures = _Measures(head, pages, body, copies, widths, shapes)
     if not measures.complete():
-        taken = _measure_missing(measures, head, pages, body, copies, shapes)
+        taken = _measure_missing(measures)
         if taken is None:
             return None
         measures.learn(*taken)
@@ -445,14 +445,15 @@ class _Measures:
     on its HTML, the column's width, the card's page and stylesheet and the renderer (no rule of card.css
     looks at a chart's neighbours), so a chart measured once is not measured again: not by the next build
     after an edit to another chart, nor when the card is tried on one shape (`_one_shape`), nor by a
-    fallback probe, nor by a game's card printing its series' chart unchanged.  A page's frame (where its first chart starts below the header, and the header's area)
-    is kept the same way, with the first chart it is measured against (at any width: the chart's top margin
-    does not depend on it)."""
+    fallback probe, nor by a game's card printing its series' chart unchanged.  A page's frame (where its
+    first chart starts below the header, and the header's area) is kept the same way, with the first chart
+    it is measured against (at any width: the chart's top margin does not depend on it)."""
 
     def __init__(self, head: str, pages: dict[str, tuple[str, str, str]], body: str, copies: list[str],
                  widths: dict[int, float], shapes: dict[str, list[int]]) -> None:
         context = _renderer() + "\0" + _UNMEASURED.sub("", head)
-        self.widths = widths
+        self.head, self.pages, self.body, self.copies = head, pages, body, copies
+        self.widths, self.shapes = widths, shapes
         self.keys: dict[tuple[int, int], str] = {}          # (candidate, chart number) -> its cache key
         self.frame_keys: dict[str, str] = {}                 # orientation -> its frame's cache key
         for orientation, indexes in shapes.items():
@@ -464,7 +465,6 @@ class _Measures:
                     self.keys[index, number] = _measure_key("chart", context, page, repr(widths[index]), copy)
         self.charts: dict[tuple[int, int], _Chart] = {}
         self.frames: dict[str, tuple[float, float]] = {}
-        self.fresh: list[tuple[str, dict[str, Any], bytes | None]] = []
         for place, key in self.keys.items():
             hit = cache.read("measures", key)
             chart = _chart(hit[0]) if hit is not None else None
@@ -481,7 +481,8 @@ class _Measures:
 
     def missing(self, index: int) -> list[int]:
         """The chart numbers of a candidate still to measure, in the order printed."""
-        return [number for (candidate, number) in self.keys if candidate == index and (index, number) not in self.charts]
+        return [number for (candidate, number) in self.keys
+                if candidate == index and (index, number) not in self.charts]
 
     def learn(self, charts: dict[tuple[int, int], _Chart], frames: dict[str, tuple[float, float]]) -> None:
         """Measures just taken: kept here and in the cache (one write, the folder pruned once)."""
@@ -497,7 +498,8 @@ class _Measures:
 
 _KEEP_MEASURES = 6000       # a chart's measures at one width: a few dozen per card and orientation
 # what has no bearing on a measure: the title, the generator, the sheet's size on a screen (card.html.j2)
-_UNMEASURED = re.compile(r"<title>.*?</title>|<meta name=\"generator\"[^<>]*>|@media screen \{ \.sheet \{[^{}]*\} \}", re.S)
+_UNMEASURED = re.compile(r"<title>.*?</title>|<meta name=\"generator\"[^<>]*>"
+                         r"|@media screen \{ \.sheet \{[^{}]*\} \}", re.S)
 
 
 def _measure_key(*parts: str) -> str:
@@ -518,13 +520,13 @@ def _chart(meta: dict[str, Any]) -> _Chart | None:
     return chart if isinstance(chart.id, str) and isinstance(chart.follows, str) else None
 
 
-def _measure_missing(measures: _Measures, head: str, pages: dict[str, tuple[str, str, str]], body: str,
-                     copies: list[str], shapes: dict[str, list[int]]
+def _measure_missing(measures: _Measures
                      ) -> tuple[dict[tuple[int, int], _Chart], dict[str, tuple[float, float]]] | None:
     """The charts the cache lacks measured in one WeasyPrint document: for each orientation with any, a page
     as wide as the card's and taller than all its charts, with the card's header and then each candidate's
     missing charts at its column width.  A page whose frame is missing measures it against its first chart.
     None when WeasyPrint does not print the charts asked for, one box each."""
+    head, pages, body, copies, shapes = measures.head, measures.pages, measures.body, measures.copies, measures.shapes
     style, sheets = [], []
     asked: dict[int, list[int]] = {}
     for orientation, indexes in shapes.items():
@@ -937,22 +939,21 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
         import multiprocessing
         try:
             with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                pending = {pool.submit(_printed, *jobs[i], write, keys[i], None): i for i in misses}
+                # each future: the job it lays out, and whether it is a trial of that card on another shape
+                # (`_one_shape` reads a trial back from the cache)
+                pending = {pool.submit(_printed, *jobs[i], write, keys[i], None): (i, False) for i in misses}
                 tried: set[str] = set()
                 while pending:
                     finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
                     for future in finished:
-                        index = pending.pop(future)
+                        index, trial = pending.pop(future)
                         result = future.result()
-                        if index >= 0:
+                        if not trial:
                             done[index] = result
                             if progress is not None:
                                 progress(len(done), len(jobs))
-                        else:       # a trial on another shape: `_one_shape` reads it from the cache
-                            index = -index - 1
-                        for trial in _shape_trials(jobs, done, cached, index, tried):
-                            shaped, span, sides, key = trial
-                            pending[pool.submit(_printed, shaped, span, sides, write, key, None)] = -index - 1
+                        for shaped, span, sides, key in _shape_trials(jobs, done, cached, index, tried):
+                            pending[pool.submit(_printed, shaped, span, sides, write, key, None)] = (index, True)
         except (OSError, concurrent.futures.process.BrokenProcessPool):
             done = {}           # no processes here: one at a time
     for i, job in enumerate(jobs):
@@ -964,6 +965,14 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
     return [(placement.html, content, problems) for placement, content, problems in (done[i] for i in range(len(jobs)))]
 
 
+def _editions(jobs: list[tuple[dict[str, Any], Span, int]]) -> dict[str, list[int]]:
+    """Each card's jobs, one per language: the English one first, then the others by language."""
+    editions: dict[str, list[int]] = {}
+    for i in sorted(range(len(jobs)), key=lambda i: (jobs[i][0]["lang"] != "en", jobs[i][0]["lang"], i)):
+        editions.setdefault(jobs[i][0]["id"], []).append(i)
+    return editions
+
+
 def _shape_trials(jobs: list[tuple[dict[str, Any], Span, int]],
                   done: dict[int, tuple[Placement, bytes | None, list[Diagnostic]]],
                   cached: list[tuple[Placement, bytes | None] | None], index: int, tried: set[str]
@@ -973,9 +982,7 @@ def _shape_trials(jobs: list[tuple[dict[str, Any], Span, int]],
     the cache yet (the English card's shape first), unless a shape already tried keeps every language's
     sides.  They are laid out beside the other cards, so that `_one_shape` mostly reads them back; it alone
     decides, so a trial it never reads is only a cache entry."""
-    card_id = jobs[index][0]["id"]
-    indexes = sorted((i for i, (data, _, _) in enumerate(jobs) if data["id"] == card_id),
-                     key=lambda i: (jobs[i][0]["lang"] != "en", jobs[i][0]["lang"]))
+    indexes = _editions(jobs)[jobs[index][0]["id"]]
     placed: dict[int, Placement] = {}
     for i in indexes:
         hit = cached[i]
@@ -1011,12 +1018,8 @@ def _one_shape(jobs: list[tuple[dict[str, Any], Span, int]],
     """Every language of a card on one page shape (orientation and columns) where that costs none of them a
     side: the English card's shape is tried first, then the others', whatever the order of `jobs`.  A card whose languages cannot share
     a shape keeps each its own."""
-    editions: dict[str, list[int]] = {}
-    for i, (data, _, _) in enumerate(jobs):
-        editions.setdefault(data["id"], []).append(i)
-    for indexes in editions.values():
-        first = sorted(indexes, key=lambda i: (jobs[i][0]["lang"] != "en", jobs[i][0]["lang"]))   # English's first
-        shapes = list(dict.fromkeys((done[i][0].orientation, done[i][0].columns) for i in first))
+    for indexes in _editions(jobs).values():
+        shapes = list(dict.fromkeys((done[i][0].orientation, done[i][0].columns) for i in indexes))
         if len(shapes) < 2 or any(done[i][2] and done[i][1] is None for i in indexes):
             continue
         for shape in shapes:

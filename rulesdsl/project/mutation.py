@@ -235,9 +235,8 @@ def probes(examples: Iterable[ir.Example], modules: Variants, moments: Sequence[
                 full = ask(engine_of(module), module, situation, expectation)
             except Unanswerable:
                 continue
-            through_combat = expectation.kind in _JUDGED
             out.append(Probe(example, situation, expectation, (full.computed, full.data),
-                             None if through_combat else frozenset(reads), _deciders(full), values))
+                             _recorded(expectation, reads), _deciders(full), values))
     return out
 
 
@@ -404,6 +403,11 @@ class _Line:
 _JUDGED = frozenset({ir.ExpectKind.COMBAT, ir.ExpectKind.ATTACK, ir.ExpectKind.ENGAGE})
 
 
+def _recorded(expectation: ir.Expectation, reads: set[str]) -> frozenset[str] | None:
+    """What the rule set recorded as read while answering `expectation`; None when that is not all it read."""
+    return None if expectation.kind in _JUDGED else frozenset(reads)
+
+
 def _with(changes: dict[str, object], assumed: dict[str, object]) -> dict[str, object]:
     """A change under the values an example assumes: the example's own values stand."""
     return {**changes, **assumed}
@@ -434,9 +438,9 @@ def _lines(modules: Variants, own: bool = True, inherits: frozenset[str] | None 
                 reads.clear()
                 try:
                     if ask(engine_of(module), module, situation, expectation).matches:
-                        read = None if expectation.kind in _JUDGED else frozenset(reads)
                         out.append(_Line(example, book.id.value, situation, expectation, values,
-                                         None if own else modules, inherits or frozenset(), read))
+                                         None if own else modules, inherits or frozenset(),
+                                         _recorded(expectation, reads)))
                 except Unanswerable:
                     continue
     return out
