@@ -50,6 +50,7 @@ class Arguments(argparse.Namespace):
     floor: int | None              # coverage --mutate
     parameter: list[str]           # coverage --mutate
     preview: int | None            # watch: the preview's port (0: a free one), None: no preview
+    shell: str                     # completion: bash, zsh or fish
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -60,13 +61,13 @@ def _parser() -> argparse.ArgumentParser:
                "2 usage error; fmt: 1 a file would be reformatted (--check, --diff), 123 a file it cannot "
                "read or parse.")
     parser.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
-    parser.add_argument("-C", "--project", metavar="DIR", type=Path,
-                        help="the project folder (the one holding rulebooks/); default: the current "
-                             "folder or the nearest one above it that has rulebooks/")
+    _completes(parser.add_argument("-C", "--project", metavar="DIR", type=Path,
+                                   help="the project folder (the one holding rulebooks/); default: the current "
+                                        "folder or the nearest one above it that has rulebooks/"), "directory")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     check = commands.add_parser("check", help="report every problem in the rulebooks; write nothing")
-    check.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                       help="rulebook files (default: every rulebook under rulebooks/)")
+    _completes(check.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                                  help="rulebook files (default: every rulebook under rulebooks/)"), "rulebook")
     check.add_argument("--notes", action="store_true",
                        help="list each inherited worked example a rulebook's own rules answer otherwise "
                             "(by default they are counted in one line)")
@@ -77,19 +78,22 @@ def _parser() -> argparse.ArgumentParser:
                        help="also lay out each card as `build` does and report what it would refuse (a chart no "
                             "side holds, more sides than allowed) or warn of; seconds a card the first time")
     chart = commands.add_parser("chart", help="print a rulebook's player-aid card as HTML or PDF")
-    chart.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
+    _completes(chart.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8"),
+               "rulebook")
     chart.add_argument("--format", choices=("html", "pdf"), default="html")
     chart.add_argument("--lang", choices=("en", "fr"), default="en")
     chart.add_argument("--paper", choices=CARD_PAPERS, default=None,
                        help="the paper (default: the rulebook's card block, else a4)")
-    chart.add_argument("--out", metavar="PATH", type=_out_file,
-                       help="where to write it (default: <module>.<lang>.<format> here; '-' for standard output)")
+    _completes(chart.add_argument("--out", metavar="PATH", type=_out_file,
+                                  help="where to write it (default: <module>.<lang>.<format> here; '-' for standard "
+                                       "output)"), "file")
     coverage = commands.add_parser(
         "coverage", help="how many of a rulebook's parameters the rules engine executes, per category, and the lists",
         description="Count, per category (movement, zoc, stacking, combat, retreat, advance, overrun, "
                     "exploitation, supply), the parameters in effect that the engine executes, those marked "
                     "descriptive (with the reason) and those unaccounted for; then list them.")
-    coverage.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
+    _completes(coverage.add_argument("rulebook", metavar="RULEBOOK",
+                                     help="a rulebook file, or a rulebook id like scs-1.8"), "rulebook")
     coverage.add_argument("--format", choices=("text", "json"), default="text")
     coverage.add_argument("--mutate", action="store_true",
                           help="change each executed parameter to each other value it may take, run the worked "
@@ -111,19 +115,20 @@ def _parser() -> argparse.ArgumentParser:
                      help="write nothing; print what would change as a unified diff, exit 1 if anything would")
     fmt.add_argument("--stdin-filename", metavar="NAME", default=None,
                      help="the name to give standard input in messages (implies '-' when no PATH is given)")
-    fmt.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                     help="rulebook files (default: every rulebook under rulebooks/); '-' reads standard "
-                          "input and writes the formatted text to standard output")
+    _completes(fmt.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                                help="rulebook files (default: every rulebook under rulebooks/); '-' reads standard "
+                                     "input and writes the formatted text to standard output"), "rulebook")
     diff = commands.add_parser("diff", help="what changed between two versions of a rulebook (an errata sheet)")
-    diff.add_argument("old", metavar="OLD", help="a rulebook file, REV:path from git, or a rulebook id")
-    diff.add_argument("new", metavar="NEW", help="a rulebook file, REV:path from git, or a rulebook id")
+    for side in ("old", "new"):
+        _completes(diff.add_argument(side, metavar=side.upper(),
+                                     help="a rulebook file, REV:path from git, or a rulebook id"), "rulebook")
     diff.add_argument("--format", choices=("text", "md", "json", "html", "pdf"), default="text")
     diff.add_argument("--paper", choices=CARD_PAPERS, default="a4", help="the page size of html and pdf")
     diff.add_argument("--lang", choices=("en", "fr"), default="en",
                       help="the sheet's language: its frame, and the rulebook's words its labels give (text, md, "
                            "html, pdf; json keeps ids)")
-    diff.add_argument("--out", metavar="PATH", type=_out_file,
-                      help="write the errata to PATH (default: standard output; a pdf needs a file)")
+    _completes(diff.add_argument("--out", metavar="PATH", type=_out_file,
+                                 help="write the errata to PATH (default: standard output; a pdf needs a file)"), "file")
     diff.add_argument("--resolved", action="store_true",
                       help="compare the rules in effect after overrides (what a player sees)")
     diff.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are changes")
@@ -143,16 +148,18 @@ def _parser() -> argparse.ArgumentParser:
     docs.add_argument("--path", action="store_true", help="print where the guide is, not the guide")
     reference = commands.add_parser(
         "reference", help="print the language reference (docs/reference.md) generated from the compiler's sources")
-    reference.add_argument("-o", "--out", metavar="PATH", type=_out_file, default=None,
-                           help="write it to PATH (default: standard output)")
+    _completes(reference.add_argument("-o", "--out", metavar="PATH", type=_out_file, default=None,
+                                      help="write it to PATH (default: standard output)"), "file")
     explain = commands.add_parser(
         "explain", help="ask the rules engine about a situation and print the derivation, rule by rule",
         description="Answer a query about a situation under a rulebook's rules, printing each step of the "
                     "derivation with the rule id, the rulebook, file and line it comes from.")
-    explain.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file, or a rulebook id like scs-1.8")
-    explain.add_argument("situation", metavar="SITUATION",
-                         help="a file in the situation notation, '-' for standard input, or the lines "
-                              "themselves with ';' between them ('map 1.01 - 5.05 open; unit a x 3-2-9 at 2.02')")
+    _completes(explain.add_argument("rulebook", metavar="RULEBOOK",
+                                    help="a rulebook file, or a rulebook id like scs-1.8"), "rulebook")
+    _completes(explain.add_argument("situation", metavar="SITUATION",
+                                    help="a file in the situation notation, '-' for standard input, or the lines "
+                                         "themselves with ';' between them ('map 1.01 - 5.05 open; unit a x 3-2-9 "
+                                         "at 2.02')"), "file")
     explain.add_argument("query", nargs="+", metavar="QUERY",
                          help="the query of an expect line: move 6 23.16 24.16, reach 6, zoc axis, stack 10.07, "
                               "supply 3, overrun 5 6 from 11.08 on 11.07, exploit 7, attack 4 6 on 10.10, "
@@ -167,7 +174,21 @@ def _parser() -> argparse.ArgumentParser:
                                               "cards, which reload after each build")
     watch.add_argument("--preview", nargs="?", type=int, const=0, default=None, metavar="PORT",
                        help="serve the generated cards on http://127.0.0.1:PORT/ (a free port if none is given)")
+    completion = commands.add_parser(
+        "completion", help="print the shell completion script for bash, zsh or fish",
+        description="Print the completion script of rulesdsl for a shell: its subcommands, options, the "
+                    "choices of --format, --lang and --paper, and rulebook files (*.rules).",
+        epilog="bash: eval \"$(rulesdsl completion bash)\" in ~/.bashrc; zsh: rulesdsl completion zsh > "
+               "a folder of $fpath as _rulesdsl; fish: rulesdsl completion fish > "
+               "~/.config/fish/completions/rulesdsl.fish")
+    completion.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="{bash,zsh,fish}")
     return parser
+
+
+def _completes(action: argparse.Action, kind: str) -> None:
+    """Mark what an argument names, for the completion scripts: a rulebook (*.rules), any file or a folder
+    (rulesdsl/editor/completion.py reads the mark; it is not imported here, to keep start-up light)."""
+    setattr(action, "rulesdsl_completes", kind)
 
 
 def _out_file(text: str) -> Path:
@@ -236,6 +257,8 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "lsp":
         from rulesdsl.editor.server import main as serve
         return serve()
+    if args.command == "completion":
+        return _completion(args.shell)
     start = args.project if args.project else Path.cwd()
     if args.project and not (args.project / "rulebooks").is_dir():
         return _usage(f"{args.project} has no rulebooks/ folder")
@@ -313,6 +336,20 @@ def _reference(out: Path | None) -> int:
         return EXIT_OK
     problem = _write_out(out, data)
     return EXIT_OK if problem is None else _usage(problem)
+
+
+def _completion(shell: str) -> int:
+    """The shell completion script of this command line, on standard output."""
+    try:
+        from rulesdsl.editor.completion import script
+        text = script(_parser(), shell)
+    except ImportError as exc:
+        if exc.name != "shtab":
+            raise
+        return _usage("the completion scripts need shtab, which is not installed in this environment: "
+                      "pip install 'shtab>=1.13,<2' (it comes with rulesdsl's dependencies)")
+    sys.stdout.write(text)
+    return EXIT_OK
 
 
 def _docs(path_only: bool) -> int:
