@@ -432,7 +432,22 @@ def parse_recovering(source: Source, start: str = "start") -> tuple[Tree[Token] 
         return _recover(source, start)
 
 
-_Point = tuple[list[Any], list[Any], int]   # the parser's state and value stacks before a line end; the next line
+# Where the parser stood before a line end: its state and value stacks, the length of each tree's children
+# on the value stack, and the line the next statement starts on.  The lengths are kept because Lark's
+# tree builder extends a left-recursive list in place (the children of `(item _NL)*` so far become those
+# of the next one): going back cuts them to what they were.
+_Point = tuple[list[Any], list[Any], list[tuple[Tree[Token], int]], int]
+
+
+def _point(state: Any, line: int) -> _Point:
+    values = list(state.value_stack)
+    return list(state.state_stack), values, [(v, len(v.children)) for v in values if isinstance(v, Tree)], line
+
+
+def _go_back(state: Any, point: _Point) -> None:
+    state.state_stack[:], state.value_stack[:] = point[0], point[1]
+    for tree, length in point[2]:
+        del tree.children[length:]
 
 
 def _recover(source: Source, start: str) -> tuple[Tree[Token] | None, list[Diagnostic], Recovery | None]:
@@ -453,11 +468,10 @@ def _recover(source: Source, start: str) -> tuple[Tree[Token] | None, list[Diagn
         try:
             for token in lexer.lex(state):
                 if token.type == "_NL":
-                    before: _Point = (list(state.state_stack), list(state.value_stack),
-                                      int(token.end_line or token.line or 0))
+                    before = _point(state, int(token.end_line or token.line or 0))
                     state.feed_token(token)
                     line_point = before
-                    if layout.depth[before[2]] == 0:
+                    if layout.depth[before[3]] == 0:
                         top_point = before
                 else:
                     state.feed_token(token)
@@ -471,10 +485,10 @@ def _recover(source: Source, start: str) -> tuple[Tree[Token] | None, list[Diagn
             if found is None:
                 return None, problems, None
             point, first, last = found
-            state.state_stack[:], state.value_stack[:] = point[0], point[1]
+            _go_back(state, point)
             dropped.append((first, last))
             if layout.depth[first] > 0 and top_point is not None:    # a line of a block: the rest is kept
-                statement = (top_point[2], layout.statement_end(top_point[2]) or last)
+                statement = (top_point[3], layout.statement_end(top_point[3]) or last)
                 if statement not in statements:
                     statements.append(statement)
             _move(counter, layout, layout.line_end(last))
@@ -504,11 +518,11 @@ def _set_aside(exc: UnexpectedInput, problem: Diagnostic, layout: _Layout, heade
         if "{" in rest or "}" in rest:
             return None
     if line not in layout.braced and problem.message not in _STRUCTURAL:
-        return (line_point, min(line_point[2], line), line) if line_point is not None else None
+        return (line_point, min(line_point[3], line), line) if line_point is not None else None
     if top_point is None:
         return None
-    last = layout.statement_end(max(top_point[2], line))
-    return (top_point, top_point[2], last) if last is not None else None
+    last = layout.statement_end(max(top_point[3], line))
+    return (top_point, top_point[3], last) if last is not None else None
 
 
 def _move(counter: Any, layout: _Layout, position: int) -> None:
