@@ -322,26 +322,32 @@ _BRACES = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|([{}])')
 
 @dataclass(frozen=True)
 class Recovery:
-    """What recovery from syntax errors left out of a file's tree (`path`): `dropped`, the (first, last)
-    lines of each region left out (a broken line, or the whole top-level statement when the broken line
+    """What recovery from syntax errors left out of a file's tree (`path`, `text`): `dropped`, the (first,
+    last) lines of each region left out (a broken line, or the whole top-level statement when the broken line
     opens or closes a block); `statements`, the (first, last) lines of each top-level statement that lost a
-    line and is otherwise kept; `whole`, whether a top-level statement was left out entirely; `words`, what
-    the dropped text names (its words outside strings and comments); `header_line`, the header's line."""
+    line and is otherwise kept; `whole`, whether a top-level statement was left out entirely; `words`, the
+    words of the dropped text (outside strings and comments); `names`, what the statements that lost text
+    name (the names, rule numbers and words of their kept lines, and the dropped words that are no keyword);
+    `header_line`, the header's line."""
     path: str
+    text: str
     dropped: tuple[tuple[int, int], ...]
     statements: tuple[tuple[int, int], ...]
     whole: bool
     words: frozenset[str]
+    names: frozenset[str]
     header_line: int
+    starts: tuple[int, ...]     # where each line of the text starts
 
     def consequence(self, diagnostic: Diagnostic) -> bool:
         """Whether a problem found in what did parse (checking and resolving this rulebook) may come of the
-        dropped text, so is not reported: it is positioned in another rulebook (one this one extends, read
-        with what is left of this one: the rulebook itself reports its own problems), or in a statement that
-        lost a line (what is said of a block, its rows counted, ordered or headed, is said of what is left of
-        it), or on the header line once a whole top-level statement is gone (what the rulebook as a whole
-        lacks), or it names, in quotes, a word of the dropped text or a dotted name with such a part (an
-        unknown terrain whose row did not parse: a name the broken text may have defined)."""
+        text left out, so is not reported: it is positioned in another rulebook (one this one extends, read
+        with what is left of this one: that rulebook reports its own problems itself), or in a statement
+        that lost a line (what is said of a block, its rows counted, ordered or headed, is said of what is
+        left of it), or on the header line once a whole top-level statement is gone (what the rulebook as a
+        whole lacks); or its message quotes a word of the dropped text or of a statement that lost text (an
+        unknown terrain whose row did not parse), or its line names something such a statement names (a
+        terrain whose heading did not parse, used in an example)."""
         if diagnostic.span.path != self.path:
             return True
         line = diagnostic.span.line
@@ -349,8 +355,28 @@ class Recovery:
             return True
         if self.whole and line <= self.header_line:
             return True
-        return any(term in self.words or any(part in self.words for part in term.split("."))
-                   for term in _QUOTED.findall(diagnostic.message))
+        if any(term in self.words or term in self.names or any(part in self.words for part in term.split("."))
+               for term in _QUOTED.findall(diagnostic.message)):
+            return True
+        if not 0 < line <= len(self.starts):
+            return False
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        return not self.names.isdisjoint(_words(self.text[self.starts[line - 1]:end]))
+
+
+def _words(text: str) -> set[str]:
+    """The words of a text that hold a letter (no number: 2 and 1/2 name nothing), strings and comments
+    left out."""
+    return {w for m in _WORDS.finditer(text) if (w := m.group(1)) and any(c.isalpha() for c in w)}
+
+
+# the tokens that name something: a terrain, a parameter, a phase, a rule
+_NAMING = {"NAME", "WORD", "RULE_ID"}
+
+
+def _keywords() -> frozenset[str]:
+    return frozenset(t.pattern.value for t in _LARK.terminals
+                     if t.pattern.type == "str" and re.fullmatch(r"[a-z][a-z\-]*", t.pattern.value))
 
 
 class _Layout:
@@ -495,11 +521,17 @@ def _recover(source: Source, start: str) -> tuple[Tree[Token] | None, list[Diagn
             continue
         if not problems:
             return tree, [], None
-        words = frozenset(m.group(1) for first, last in dropped for line in range(first, last + 1)
-                          for m in _WORDS.finditer(layout.line_text(line)) if m.group(1))
+        words = frozenset(w for first, last in dropped for line in range(first, last + 1)
+                          for w in _words(layout.line_text(line)))
         whole = [span for span in dropped if layout.depth[span[0]] == 0]
         kept = tuple(s for s in statements if not any(w[0] <= s[0] and s[1] <= w[1] for w in whole))
-        return tree, problems, Recovery(source.path, tuple(dropped), kept, bool(whole), words, header_line)
+        names = set(words - _keywords())
+        if kept:
+            for value in tree.scan_values(lambda v: isinstance(v, Token) and v.type in _NAMING):
+                if any(first <= (value.line or 0) <= last for first, last in kept):
+                    names.add(str(value))
+        return tree, problems, Recovery(source.path, text, tuple(dropped), kept, bool(whole), words,
+                                        frozenset(names), header_line, tuple(layout.starts))
 
 
 def _set_aside(exc: UnexpectedInput, problem: Diagnostic, layout: _Layout, header_line: int,
