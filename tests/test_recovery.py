@@ -320,3 +320,15 @@ def test_corruptions_through_the_command_line_exit_1_never_3(project, capsys):
             project.write(rel, original)
         _, err = capsys.readouterr()
         assert code in (0, 1) and "Traceback" not in err, (rel, line, err)
+
+
+def test_twenty_syntax_errors_still_get_the_checks_and_a_21st_stops_there():
+    from rulesdsl.language.parser import MAX_SYNTAX_ERRORS
+    rule = 'rule G{n}.0 "R" {{\n  summary "s"\n  stacking.limit 6 steps\n}}\n'
+
+    def text(count: int) -> str:
+        return HEADER + "".join(rule.format(n=n) for n in range(1, count + 1))
+    tree, problems, recovery = parse_recovering(Source("x.rules", text(MAX_SYNTAX_ERRORS)))
+    assert tree is not None and recovery is not None and len(problems) == MAX_SYNTAX_ERRORS
+    tree, problems, recovery = parse_recovering(Source("x.rules", text(MAX_SYNTAX_ERRORS + 1)))
+    assert tree is None and recovery is None and len(problems) == MAX_SYNTAX_ERRORS

@@ -307,7 +307,7 @@ def _labels() -> dict[_StateKey, str]:
     return _LABELS
 
 
-MAX_SYNTAX_ERRORS = 20     # after these many the parser stops, and the file gets no model: no other check
+MAX_SYNTAX_ERRORS = 20     # at one more the parser stops, and the file gets no model: no other check
 # mistakes in the shape of a block: what follows them cannot be read correctly
 _STRUCTURAL = {label for label in _EXAMPLES if "header" in label or "'{'" in label or "odds row" in label
                or "the dice" in label}
@@ -443,7 +443,7 @@ def parse_recovering(source: Source, start: str = "start") -> tuple[Tree[Token] 
     odds row or the dice a table starts with) takes with it the whole top-level statement it is in, to the
     line that closes it.  Recovery stops, with no tree, at an error in the header, at the end of the text
     (a block never closed), at a block's first line missing its '{' or a string left open before a brace
-    (where a block ends is then unknown), and after MAX_SYNTAX_ERRORS.  A clean text is parsed once, a
+    (where a block ends is then unknown), and at a syntax error past MAX_SYNTAX_ERRORS.  A clean text is parsed once, a
     broken one twice: the first parse finds that it is broken, the second recovers, in one pass."""
     if not source.text.strip():
         if start != "start":
@@ -504,10 +504,12 @@ def _recover(source: Source, start: str) -> tuple[Tree[Token] | None, list[Diagn
             end = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
             tree: Tree[Token] = state.feed_token(end, True)
         except UnexpectedInput as exc:
+            if len(problems) >= MAX_SYNTAX_ERRORS:
+                return None, problems, None     # one more: the text is too broken to say what else is wrong
             problem = _diagnose(exc, source, start)
             if problem not in problems:
                 problems.append(problem)
-            found = _set_aside(exc, problem, layout, header_line, line_point, top_point, len(problems))
+            found = _set_aside(exc, problem, layout, header_line, line_point, top_point)
             if found is None:
                 return None, problems, None
             point, first, last = found
@@ -535,10 +537,10 @@ def _recover(source: Source, start: str) -> tuple[Tree[Token] | None, list[Diagn
 
 
 def _set_aside(exc: UnexpectedInput, problem: Diagnostic, layout: _Layout, header_line: int,
-               line_point: _Point | None, top_point: _Point | None, count: int) -> tuple[_Point, int, int] | None:
+               line_point: _Point | None, top_point: _Point | None) -> tuple[_Point, int, int] | None:
     """Where to go back to, and the first and last lines to leave out, after a syntax error; None to stop."""
     token = getattr(exc, "token", None)
-    if isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END") or count >= MAX_SYNTAX_ERRORS:
+    if isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END"):
         return None
     line = token.line if isinstance(exc, UnexpectedToken) and token is not None else getattr(exc, "line", 0)
     if not isinstance(line, int) or not 0 < line <= layout.lines or line <= header_line:
