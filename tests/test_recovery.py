@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import random
 import re
-import sys
 import zlib
 
 import pytest
 
 from rulesdsl import cache
-from rulesdsl.errors import RulesError
 from rulesdsl.language.parser import parse_recovering
 from rulesdsl.language.source import Source
 from rulesdsl.language.transform import PartialParse, parse
@@ -153,9 +151,8 @@ def test_a_file_with_syntax_errors_is_never_built(project, capsys):
 def test_what_parsed_of_a_broken_file_is_kept_in_no_cache(own_cache):
     path = "rulebooks/hollow.rules"
     text = THREE.replace("extends base", "extends scs-1.8").replace("Dx2 @", "Dx2 @ ").replace("demo", "hollow")
-    series_path, _ = build.Library().find("scs-1.8")[1], None
     series = build.Library().find("scs-1.8")
-    series_text = build.read_source(*series).text
+    series_path, series_text = series[1], build.read_source(*series).text
     code = memo.code_digest()
     for _ in range(2):
         build._parse.cache_clear()
