@@ -39,8 +39,8 @@ from rulesdsl.project.build import compile_project  # noqa: E402
 KINDS = ("summary", "unit", "parameter", "reference", "missing-summary", "wrong-type", "activity")
 _LINE = {"summary": 0, "missing-summary": 0, "unit": 1, "wrong-type": 1, "parameter": 2, "reference": 3,
          "syntax": 2}
-# a syntax error stops the file's later stages, so it is a kind of its own (--kinds syntax): the parser
-# sets the line aside and parses again, at most MAX_SYNTAX_ERRORS (20) times
+# a kind of its own (--kinds syntax): the parser recovers past each syntax error in one pass and the checks
+# run on what parsed, but a 21st syntax error (MAX_SYNTAX_ERRORS) stops the file there
 OTHER_KINDS = ("syntax",)
 LINES_PER_RULE = 7
 PHASE_EVERY = 4  # a phase of the sequence of play cites every fourth rule
@@ -150,8 +150,8 @@ def main() -> None:
         broken_samples, broken_count = timed(broken, args.repeats)
         assert clean_count == 0, f"the clean rulebook has {clean_count} diagnostics"
         if broken_count < args.errors:
-            print(f"(of {args.errors} errors, {broken_count} are reported: the parser stops at 20, "
-                  "and errors that share a line are one)")
+            print(f"(of {args.errors} errors, {broken_count} are reported: the parser stops past 20, "
+                  "errors that share a line are one, and a rule with a syntax error reports nothing else)")
         print(f"{lines} lines, {args.repeats} runs after a warm-up, kinds: {', '.join(kinds)}")
         print(f"  clean                  {_summary(clean_samples)}")
         print(f"  {broken_count:6} diagnostics     {_summary(broken_samples)}")

@@ -80,9 +80,10 @@ def test_overrides_of_nothing_are_hinted_from_what_the_series_defines(project, c
     assert builds <= 2
 
 
-def test_syntax_recovery_rereads_a_big_file_a_bounded_number_of_times(monkeypatch):
-    """Each recovery step parses the whole text again: on a file bigger than the floor, the
-    number of parses is bounded by RECOVERY_PARSES, not by the number of syntax errors."""
+def test_syntax_recovery_reads_a_big_file_twice_whatever_the_number_of_errors(monkeypatch):
+    """Recovery goes back to the end of the line before a broken one and reads on, in one pass: a broken
+    file is parsed twice (once to find it broken, once recovering), however many its syntax errors, and
+    every independent one is reported, in a big file as in a small one."""
     from rulesdsl.language import parser
     from rulesdsl.language.source import Source
     calls = []
@@ -93,6 +94,10 @@ def test_syntax_recovery_rereads_a_big_file_a_bounded_number_of_times(monkeypatc
             calls.append(len(text))
             return real.parse(text, **kwargs)
 
+        def parse_interactive(self, text, **kwargs):
+            calls.append(len(text))
+            return real.parse_interactive(text, **kwargs)
+
         def __getattr__(self, name):
             return getattr(real, name)
 
@@ -101,13 +106,12 @@ def test_syntax_recovery_rereads_a_big_file_a_bounded_number_of_times(monkeypatc
     body = "".join(rule.format(n=n, pad="x" * 200) for n in range(1, 6000))
     broken = "".join(f'rule {n}.1 "B" {{\n  summary "s"\n  a.b 2 MP\n}}\n' for n in range(1, 20))
     text = 'series big "Big" version "1"\n' + body + broken
-    assert len(text) > parser.RECOVERY_FLOOR
     with pytest.raises(RulesError) as caught:
         parser.parse_tree(Source("rulebooks/big.rules", text))
-    assert 1 <= len(caught.value.diagnostics) < 19
-    assert len(calls) <= parser.RECOVERY_PARSES + 1 + parser.RECOVERY_FLOOR // len(text) + 1
-    # a small file still gets every independent syntax error
+    assert len(caught.value.diagnostics) == 19
+    assert len(calls) == 2
     calls.clear()
     with pytest.raises(RulesError) as caught:
         parser.parse_tree(Source("rulebooks/small.rules", 'series s "S" version "1"\n' + broken))
     assert len(caught.value.diagnostics) == 19
+    assert len(calls) == 2

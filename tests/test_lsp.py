@@ -346,3 +346,16 @@ async def test_hover_works_on_a_document_opened_with_an_error(client, folder):
     assert woods is not None and "woods  2  Dx2" in woods
     limit = await _hover(client, uri, lines.index("  stacking.limit = 6 steps"), 6)
     assert limit is not None and "6 steps" in limit
+
+
+@pytest.mark.asyncio
+async def test_a_syntax_error_and_the_problems_elsewhere_are_published_together(client, folder):
+    """A syntax error no longer hides the other problems of the document: both kinds, at their positions."""
+    text = PROJECT_TEXT.replace("  stacking.limit = 6 steps", "  stacking.limit = 6 steps\n  zoc.entry_cots = +1 MP") \
+        .replace("    woods  2  Dx2", "    woods  2  Dx2 @")
+    uri = _open(client, folder / "rulebooks" / "both.rules", text.replace("game demo", "game both"))
+    found = sorted(await _diagnostics(client, uri), key=lambda d: (d.range.start.line, d.range.start.character))
+    assert [(d.range.start.line, d.range.start.character) for d in found] == [(5, 2), (11, 18)]
+    assert found[0].message.startswith("unknown parameter 'zoc.entry_cots'")
+    assert found[1].message.startswith("unexpected '@'")
+    assert all(d.severity == types.DiagnosticSeverity.Error for d in found)

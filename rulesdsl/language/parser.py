@@ -7,8 +7,10 @@ on the LALR state), and human names for the expected terminals otherwise.
 """
 from __future__ import annotations
 
+import bisect
 import re
-from typing import Iterable
+from dataclasses import dataclass
+from typing import Any, Iterable
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -305,59 +307,265 @@ def _labels() -> dict[_StateKey, str]:
     return _LABELS
 
 
-MAX_SYNTAX_ERRORS = 20
-# Recovery parses the whole text again after each syntax error. On a big file each of those parses
-# costs as much as a clean one, so recovery stops once it has re-read RECOVERY_PARSES times the
-# file (plus RECOVERY_FLOOR characters, so that a file of ordinary size always gets up to
-# MAX_SYNTAX_ERRORS): a file full of syntax errors costs a bounded multiple of a clean parse.
-RECOVERY_PARSES = 4
-RECOVERY_FLOOR = 1024 * 1024
+MAX_SYNTAX_ERRORS = 20     # at one more the parser stops, and the file gets no model: no other check
 # mistakes in the shape of a block: what follows them cannot be read correctly
 _STRUCTURAL = {label for label in _EXAMPLES if "header" in label or "'{'" in label or "odds row" in label
                or "the dice" in label}
+# a block's first line without its '{': where the block ends is unknown, so recovery stops there
+_NO_OPEN_BRACE = next(label for label in _EXAMPLES if "'{'" in label)
+_QUOTED = re.compile(r"'([^'\s]+)'")
+# what text names: the words between spaces and punctuation, strings (closed ones) and comments left out
+_WORDS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|([^\s"#{}\[\](),=:]+)')
+# braces outside strings and comments (a string ends at the end of its line, as the lexer reads it)
+_BRACES = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|([{}])')
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What recovery from syntax errors left out of a file's tree (`path`, `text`): `dropped`, the (first,
+    last) lines of each region left out (a broken line, or the whole top-level statement when the broken line
+    opens or closes a block); `statements`, the (first, last) lines of each top-level statement that lost a
+    line and is otherwise kept; `whole`, whether a top-level statement was left out entirely; `words`, the
+    words of the dropped text (outside strings and comments); `names`, what the statements that lost text
+    name (the names, rule numbers and words of their kept lines, and the dropped words that are no keyword);
+    `header_line`, the header's line."""
+    path: str
+    text: str
+    dropped: tuple[tuple[int, int], ...]
+    statements: tuple[tuple[int, int], ...]
+    whole: bool
+    words: frozenset[str]
+    names: frozenset[str]
+    header_line: int
+    starts: tuple[int, ...]     # where each line of the text starts
+
+    def consequence(self, diagnostic: Diagnostic) -> bool:
+        """Whether a problem found in what did parse (checking and resolving this rulebook) may come of the
+        text left out, so is not reported: it is positioned in another rulebook (one this one extends, read
+        with what is left of this one: that rulebook reports its own problems itself), or in a statement
+        that lost a line (what is said of a block, its rows counted, ordered or headed, is said of what is
+        left of it), or on the header line once a whole top-level statement is gone (what the rulebook as a
+        whole lacks); or its message quotes a word of the dropped text or of a statement that lost text (an
+        unknown terrain whose row did not parse), or its line names something such a statement names (a
+        terrain whose heading did not parse, used in an example)."""
+        if diagnostic.span.path != self.path:
+            return True
+        line = diagnostic.span.line
+        if any(first <= line <= last for first, last in self.statements):
+            return True
+        if self.whole and line <= self.header_line:
+            return True
+        if any(term in self.words or term in self.names or any(part in self.words for part in term.split("."))
+               for term in _QUOTED.findall(diagnostic.message)):
+            return True
+        if not 0 < line <= len(self.starts):
+            return False
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        return not self.names.isdisjoint(_words(self.text[self.starts[line - 1]:end]))
+
+
+def _words(text: str) -> set[str]:
+    """The words of a text that hold a letter (no number: 2 and 1/2 name nothing), strings and comments
+    left out."""
+    return {w for m in _WORDS.finditer(text) if (w := m.group(1)) and any(c.isalpha() for c in w)}
+
+
+# the tokens that name something: a terrain, a parameter, a phase, a rule
+_NAMING = {"NAME", "WORD", "RULE_ID"}
+
+
+def _keywords() -> frozenset[str]:
+    return frozenset(t.pattern.value for t in _LARK.terminals
+                     if t.pattern.type == "str" and re.fullmatch(r"[a-z][a-z\-]*", t.pattern.value))
+
+
+class _Layout:
+    """A text's lines and its blocks, as braces outside strings and comments nest them: what recovery
+    reads to know how much to drop.  A '}' with no '{' open is none (the parser reports it)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        lines = len(self.starts)
+        self.braced: set[int] = set()
+        events: list[tuple[int, str]] = []
+        for match in _BRACES.finditer(text):
+            if match.group(1):
+                line = bisect.bisect_right(self.starts, match.start())
+                events.append((line, match.group(1)))
+                self.braced.add(line)
+        # depth[n]: how many blocks are open where line n starts (n = lines + 1: at the end of the text)
+        self.depth = [0] * (lines + 2)
+        depth, at = 0, 0
+        for line in range(1, lines + 2):
+            self.depth[line] = depth
+            while at < len(events) and events[at][0] == line:
+                depth = depth + 1 if events[at][1] == "{" else max(depth - 1, 0)
+                at += 1
+        self.lines = lines
+
+    def line_text(self, line: int) -> str:
+        end = self.starts[line] - 1 if line < self.lines else len(self.text)
+        return self.text[self.starts[line - 1]:end]
+
+    def statement_end(self, line: int) -> int | None:
+        """The last line of the top-level statement that is open on `line` (or starts there): the first line
+        from it after which no block is open; None when a block stays open to the end of the text."""
+        for last in range(line, self.lines + 1):
+            if self.depth[last + 1] == 0:
+                return last
+        return None
+
+    def line_end(self, line: int) -> int:
+        """Where the line ends: at its newline, or at the end of the text."""
+        return self.starts[line] - 1 if line < self.lines else len(self.text)
 
 
 def parse_tree(source: Source, start: str = "start") -> Tree[Token]:
-    """Parse a rulebook's text; raise RulesError with its syntax errors, each positioned.
+    """Parse a rulebook's text (or, `start="situation"`, a situation's); raise RulesError with its syntax
+    errors, each positioned (every one recovery finds: `parse_recovering`)."""
+    tree, problems, _ = parse_recovering(source, start)
+    if problems or tree is None:
+        raise RulesError(problems, {source.path: source.text})
+    return tree
 
-    After an error inside a line, the line is set aside (blanked, so positions
-    hold) and the parse tried again, to report the next one too; an error on
-    a line that opens or closes a block ends the search, since what follows
-    would only be the same mistake seen again.
-    """
+
+def parse_recovering(source: Source, start: str = "start") -> tuple[Tree[Token] | None, list[Diagnostic],
+                                                                     Recovery | None]:
+    """Parse a text: its tree and no problem when it has no syntax error.  Otherwise every syntax error,
+    each positioned, and, when recovery read to the end, the tree of what parsed and what was left out of it
+    (the checks of that tree are reported only when the text left out cannot have caused them:
+    `Recovery.consequence`); no tree when recovery had to stop.
+
+    Recovery works at line level, as the language does.  The parser keeps where it stood at the end of each
+    line; on an error it goes back to the end of the line before the broken one and reads on from the end of
+    the broken line, as if that line were blank.  A broken line that opens or closes a block (or misses the
+    odds row or the dice a table starts with) takes with it the whole top-level statement it is in, to the
+    line that closes it.  Recovery stops, with no tree, at an error in the header, at the end of the text
+    (a block never closed), at a block's first line missing its '{' or a string left open before a brace
+    (where a block ends is then unknown), and at a syntax error past MAX_SYNTAX_ERRORS.  A clean text is parsed once, a
+    broken one twice: the first parse finds that it is broken, the second recovers, in one pass."""
     if not source.text.strip():
         if start != "start":
-            raise RulesError([Diagnostic("empty situation", Span(source.path, 1, 1, 1, 1),
-                                         hint="give its lines, like: map 1.01 - 5.05 open; unit a x 1-1-4 at 2.02")],
-                             {source.path: source.text})
-        raise RulesError([Diagnostic("empty rulebook", Span(source.path, 1, 1, 1, 1),
-                                     hint=_EMPTY_HINT)],
-                         {source.path: source.text})
+            problem = Diagnostic("empty situation", Span(source.path, 1, 1, 1, 1),
+                                 hint="give its lines, like: map 1.01 - 5.05 open; unit a x 1-1-4 at 2.02")
+        else:
+            problem = Diagnostic("empty rulebook", Span(source.path, 1, 1, 1, 1), hint=_EMPTY_HINT)
+        return None, [problem], None
+    try:
+        return _LARK.parse(source.text, start=start), [], None
+    except UnexpectedInput:
+        return _recover(source, start)
+
+
+# Where the parser stood before a line end: its state and value stacks, the length of each tree's children
+# on the value stack, and the line the next statement starts on.  The lengths are kept because Lark's
+# tree builder extends a left-recursive list in place (the children of `(item _NL)*` so far become those
+# of the next one): going back cuts them to what they were.
+_Point = tuple[list[Any], list[Any], list[tuple[Tree[Token], int]], int]
+
+
+def _point(state: Any, line: int) -> _Point:
+    values = list(state.value_stack)
+    return list(state.state_stack), values, [(v, len(v.children)) for v in values if isinstance(v, Tree)], line
+
+
+def _go_back(state: Any, point: _Point) -> None:
+    state.state_stack[:], state.value_stack[:] = point[0], point[1]
+    for tree, length in point[2]:
+        del tree.children[length:]
+
+
+def _recover(source: Source, start: str) -> tuple[Tree[Token] | None, list[Diagnostic], Recovery | None]:
+    text = source.text
+    layout = _Layout(text)
+    header_line = _header_line(text.split("\n")) if start == "start" else 0
+    interactive = _LARK.parse_interactive(text, start=start)
+    state = interactive.parser_state
+    lexer: Any = interactive.lexer_thread     # its lex() is untyped
+    counter = lexer.state.line_ctr           # where the lexer reads: recovery moves it past what it drops
     problems: list[Diagnostic] = []
-    lines = source.text.split("\n")
-    budget = RECOVERY_PARSES * len(source.text) + RECOVERY_FLOOR
+    dropped: list[tuple[int, int]] = []
+    statements: list[tuple[int, int]] = []
+    line_point: _Point | None = None        # before the last line end read
+    top_point: _Point | None = None         # before the last line end after which a top-level statement starts
     while True:
-        attempt = Source(source.path, "\n".join(lines))
+        token: Token | None = None
         try:
-            tree = _LARK.parse(attempt.text, start=start)
+            for token in lexer.lex(state):
+                if token.type == "_NL":
+                    before = _point(state, int(token.end_line or token.line or 0))
+                    state.feed_token(token)
+                    line_point = before
+                    if layout.depth[before[3]] == 0:
+                        top_point = before
+                else:
+                    state.feed_token(token)
+            end = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
+            tree: Tree[Token] = state.feed_token(end, True)
         except UnexpectedInput as exc:
-            diagnostic = _diagnose(exc, attempt, start)
-            line = diagnostic.span.line
-            code = lines[line - 1] if 0 < line <= len(lines) else ""
-            if problems and (code.strip() in ("}", "") or diagnostic in problems):
-                break  # only the echo of the mistake before it
-            problems.append(diagnostic)
-            structural = "{" in code or "}" in code or (start == "start" and line <= _header_line(lines)) \
-                or diagnostic.message in _STRUCTURAL or diagnostic.message.startswith(("unterminated", "empty"))
-            budget -= len(attempt.text)
-            if structural or len(problems) >= MAX_SYNTAX_ERRORS or budget < 0:
-                break
-            lines[line - 1] = ""
+            if len(problems) >= MAX_SYNTAX_ERRORS:
+                return None, problems, None     # one more: the text is too broken to say what else is wrong
+            problem = _diagnose(exc, source, start)
+            if problem not in problems:
+                problems.append(problem)
+            found = _set_aside(exc, problem, layout, header_line, line_point, top_point)
+            if found is None:
+                return None, problems, None
+            point, first, last = found
+            _go_back(state, point)
+            dropped.append((first, last))
+            if layout.depth[first] > 0 and top_point is not None:    # a line of a block: the rest is kept
+                statement = (top_point[3], layout.statement_end(top_point[3]) or last)
+                if statement not in statements:
+                    statements.append(statement)
+            _move(counter, layout, layout.line_end(last))
             continue
         if not problems:
-            return tree
-        break
-    raise RulesError(problems, {source.path: source.text})
+            return tree, [], None
+        words = frozenset(w for first, last in dropped for line in range(first, last + 1)
+                          for w in _words(layout.line_text(line)))
+        whole = [span for span in dropped if layout.depth[span[0]] == 0]
+        kept = tuple(s for s in statements if not any(w[0] <= s[0] and s[1] <= w[1] for w in whole))
+        names = set(words - _keywords())
+        if kept:
+            for value in tree.scan_values(lambda v: isinstance(v, Token) and v.type in _NAMING):
+                if any(first <= (value.line or 0) <= last for first, last in kept):
+                    names.add(str(value))
+        return tree, problems, Recovery(source.path, text, tuple(dropped), kept, bool(whole), words,
+                                        frozenset(names), header_line, tuple(layout.starts))
+
+
+def _set_aside(exc: UnexpectedInput, problem: Diagnostic, layout: _Layout, header_line: int,
+               line_point: _Point | None, top_point: _Point | None) -> tuple[_Point, int, int] | None:
+    """Where to go back to, and the first and last lines to leave out, after a syntax error; None to stop."""
+    token = getattr(exc, "token", None)
+    if isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END"):
+        return None
+    line = token.line if isinstance(exc, UnexpectedToken) and token is not None else getattr(exc, "line", 0)
+    if not isinstance(line, int) or not 0 < line <= layout.lines or line <= header_line:
+        return None
+    if problem.message == _NO_OPEN_BRACE:
+        return None
+    if problem.message == "unterminated string":
+        rest = layout.line_text(line)[problem.span.column - 1:]
+        if "{" in rest or "}" in rest:
+            return None
+    if line not in layout.braced and problem.message not in _STRUCTURAL:
+        return (line_point, min(line_point[3], line), line) if line_point is not None else None
+    if top_point is None:
+        return None
+    last = layout.statement_end(max(top_point[3], line))
+    return (top_point, top_point[3], last) if last is not None else None
+
+
+def _move(counter: Any, layout: _Layout, position: int) -> None:
+    """Set the lexer's line counter to `position` of the text (where it reads on from)."""
+    line = bisect.bisect_right(layout.starts, position)
+    counter.char_pos = position
+    counter.line = line
+    counter.line_start_pos = layout.starts[line - 1]
+    counter.column = position - counter.line_start_pos + 1
 
 
 def _header_line(lines: list[str]) -> int:

@@ -12,9 +12,9 @@ from contextlib import contextmanager
 
 from lark.exceptions import VisitError
 
-from rulesdsl.errors import RulesError
+from rulesdsl.errors import Diagnostic, RulesError
 from rulesdsl.language.limits import check_limits
-from rulesdsl.language.parser import parse_tree
+from rulesdsl.language.parser import Recovery, parse_recovering, parse_tree
 from rulesdsl.language.source import Source
 from rulesdsl.language.transform.cards import CardBuilder
 from rulesdsl.language.transform.examples import ExampleBuilder
@@ -28,7 +28,7 @@ from rulesdsl.language.transform.vocabulary import VocabularyBuilder
 from rulesdsl.language.transform.base import Builder, number
 from rulesdsl.model import ir
 
-__all__ = ["BUILDERS", "number", "parse", "parse_situation"]
+__all__ = ["BUILDERS", "PartialParse", "number", "parse", "parse_situation"]
 
 # Each kind of statement, and the builder of its block (expressions are built by ExpressionBuilder,
 # which every statement with a condition or a value reads).
@@ -82,22 +82,46 @@ def parse_situation(source: Source) -> ir.Situation:
         raise
 
 
+class PartialParse(RulesError):
+    """A rulebook's syntax errors (and the problems of what parsed that they cannot have caused), with the
+    model of what parsed around them: `partial`, for the checks to read (never to build from, nor to keep
+    in a cache: the text it stands for is broken), and what recovery left out of it (`recovery`)."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str], partial: ir.Rulebook | None = None,
+                 recovery: Recovery | None = None):
+        super().__init__(diagnostics, sources)
+        self.partial = partial
+        self.recovery = recovery
+
+
 def parse(source: Source) -> ir.Rulebook:
-    """Source text to a Rulebook, or RulesError with positioned diagnostics.
+    """Source text to a Rulebook, or RulesError with positioned diagnostics: PartialParse, with the model
+    of what parsed, when the text has syntax errors that recovery read past (parser.parse_recovering).
 
     The cyclic garbage collector is paused meanwhile: parsing makes many objects and frees none, so its
     passes find nothing and only grow the cost per line with the file's size (a tree holds no cycle the
     reference counts do not free)."""
+    sources = {source.path: source.text}
     with _collector_paused():
-        tree = parse_tree(source)
-        check_limits(tree, source)  # before anything recursive walks the tree (limits.py)
+        tree, problems, recovery = parse_recovering(source)
+        if tree is None:
+            raise RulesError(problems, sources)
         try:
-            rulebook: ir.Rulebook = _Builder(source.path, source.text).transform(tree)
-            return rulebook
-        except VisitError as exc:
-            if isinstance(exc.orig_exc, RulesError):
-                raise RulesError(exc.orig_exc.diagnostics, {source.path: source.text}) from None
-            raise
+            check_limits(tree, source)  # before anything recursive walks the tree (limits.py)
+            try:
+                rulebook: ir.Rulebook = _Builder(source.path, source.text).transform(tree)
+            except VisitError as exc:
+                if isinstance(exc.orig_exc, RulesError):
+                    raise RulesError(exc.orig_exc.diagnostics, sources) from None
+                raise
+        except RulesError as exc:
+            if recovery is None:
+                raise
+            later = [d for d in exc.diagnostics if not recovery.consequence(d)]
+            raise RulesError(problems + later, sources) from None
+        if recovery is not None:
+            raise PartialParse(problems, sources, rulebook, recovery)
+        return rulebook
 
 
 @contextmanager
