@@ -11,8 +11,15 @@ writes the same bytes, only more slowly.  A cache that cannot be read or written
 
 Each entry carries the SHA-256 of its data and blob and the blob's size: an entry that does not match them
 (left half written by a crash, truncated by a full disk, edited by hand) is deleted and counted in
-`discarded`, and its content is made again; it is never used.  A cache file that is not a regular file (a
-FIFO, a device, a symlink) is never opened.
+`discarded`, and its content is made again; it is never used.
+
+Some entries are pickles (Lark's tables, a rulebook's IR), and loading a pickle runs what it says, so the cache
+trusts only what no other user could have written, at every level: the cache folder, the folder of each kind
+of entry and each entry's files must each be owned by this user, writable by neither group nor others, and
+not a symlink (each folder is lstat-ed, each file opened with O_NOFOLLOW and checked again on the open file,
+which must be a regular file: a FIFO or a device is never read).  A folder that fails is no cache (neither
+read nor written; nothing in it is touched), named in `refused` for one note; an entry file that fails is
+discarded as a damaged one is.
 """
 from __future__ import annotations
 
@@ -26,6 +33,11 @@ from typing import Any
 
 KEEP = 400          # entries of one kind kept; the least recently written beyond that are deleted
 discarded: list[str] = []    # "kind/key" of each entry found damaged and deleted in this process
+refused: dict[str, str] = {}    # each folder found untrusted in this process (so no cache): why
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)       # POSIX: a symlink is not opened
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)       # a FIFO opens at once (and is then refused), never hangs
+_READ = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def regular(path: Path) -> bool:
@@ -42,47 +54,87 @@ def _digest(meta: dict[str, Any], blob: bytes | None) -> str:
 
 
 def folder() -> Path | None:
-    """The cache folder, made if need be; None when caching is off or the folder cannot be made."""
+    """The cache folder, made if need be; None when caching is off, the folder cannot be made, or it is not
+    this user's alone (then named in `refused`)."""
     if os.environ.get("RULESDSL_NO_CACHE"):
         return None
     base = os.environ.get("RULESDSL_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rulesdsl")
+    return _trusted(Path(base), make=True, parents=True)
+
+
+def _trusted(where: Path, make: bool, parents: bool = False) -> Path | None:
+    """`where`, a folder this user alone can write (made, mode 0700, if `make`); None when it is missing, is
+    not that or cannot be made."""
     try:
-        os.makedirs(base, mode=0o700, exist_ok=True)
-        if not _private(os.stat(base)):
-            return None
+        try:
+            status = os.lstat(where)
+        except FileNotFoundError:
+            if not make:
+                return None
+            if parents:
+                os.makedirs(where, mode=0o700, exist_ok=True)
+            else:
+                os.mkdir(where, 0o700)
+            status = os.lstat(where)
     except OSError:
         return None
-    return Path(base)
+    why = _untrusted(status, directory=True)
+    if why is not None:
+        refused.setdefault(str(where), why)
+        return None
+    return where
 
 
-def _private(status: os.stat_result) -> bool:
-    """Whether only this user can write the folder: some entries are pickles (Lark's tables, a rulebook's
-    IR), and loading a pickle runs what it says, so a folder another user could write is no cache."""
+def _untrusted(status: os.stat_result, directory: bool) -> str | None:
+    """Why a folder (or an entry's file) may hold what another user wrote; None when only this user could
+    have.  Some entries are pickles (Lark's tables, a rulebook's IR), and loading a pickle runs what it says."""
+    if stat.S_ISLNK(status.st_mode):
+        return "a symlink"
+    if directory and not stat.S_ISDIR(status.st_mode):
+        return "not a folder"
+    if not directory and not stat.S_ISREG(status.st_mode):
+        return "not a regular file"
     if not hasattr(os, "getuid"):
-        return True     # no POSIX owners to compare: the user's profile folder is its own
-    return status.st_uid == os.getuid() and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        return None     # no POSIX owners to compare: the user's profile folder is its own
+    if status.st_uid != os.getuid():
+        return "owned by another user"
+    if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "writable by its group or others"
+    return None
+
+
+def _contents(path: Path) -> bytes:
+    """The bytes of an entry's file: opened without following a symlink, and read only when the open file is a
+    regular one that only this user could have written (else ValueError)."""
+    why = None if regular(path) else "not a regular file"
+    if why is None:
+        handle = os.open(path, _READ)
+        with os.fdopen(handle, "rb") as file:
+            why = _untrusted(os.fstat(file.fileno()), directory=False)
+            if why is None:
+                return file.read()
+    raise ValueError(why)
 
 
 def read(kind: str, key: str) -> tuple[dict[str, Any], bytes | None] | None:
     """An entry's data and its blob (None when it was stored without one); None when there is no entry."""
     base = folder()
-    if base is None:
+    where = None if base is None else _trusted(base / kind, make=False)
+    if where is None:
         return None
-    entry, bin_ = base / kind / f"{key}.json", base / kind / f"{key}.bin"
-    if not entry.exists() and not entry.is_symlink():
+    entry, bin_ = where / f"{key}.json", where / f"{key}.bin"
+    try:
+        os.lstat(entry)
+    except OSError:
         return None
     try:
-        if not regular(entry):
-            raise ValueError("not a regular file")
-        meta = json.loads(entry.read_text(encoding="utf-8"))
+        meta = json.loads(_contents(entry).decode("utf-8"))
         if not isinstance(meta, dict) or meta.get("key") != key:
             raise ValueError("not this entry")
         blob = None
         if meta.get("blob"):
-            if not regular(bin_):
-                raise ValueError("no blob")
-            blob = bin_.read_bytes()
+            blob = _contents(bin_)
             if len(blob) != meta.get("size"):
                 raise ValueError("a blob of another size")
         content = {k: v for k, v in meta.items() if k != "sha256"}
@@ -95,7 +147,8 @@ def read(kind: str, key: str) -> tuple[dict[str, Any], bytes | None] | None:
 
 
 def _discard(entry: Path, blob: Path, name: str) -> None:
-    """A damaged entry: deleted, so that the next write replaces it, and counted."""
+    """A damaged entry: deleted (a symlink itself, never what it points at), so that the next write replaces
+    it, and counted."""
     for path in (entry, blob):
         try:
             if path.is_symlink() or path.is_file():
@@ -113,13 +166,13 @@ def write(kind: str, key: str, meta: dict[str, Any], blob: bytes | None = None) 
 def write_many(kind: str, entries: list[tuple[str, dict[str, Any], bytes | None]],
                keep: int | None = None) -> None:
     """Stores each (key, data, blob) as `write` does, and then keeps the `keep` (else KEEP) entries of the
-    kind written last (the folder is listed once, not once an entry)."""
-    base = folder()
-    if base is None or not entries:
+    kind written last (the folder is listed once, not once an entry).  Nothing is written into a folder that
+    is not this user's alone."""
+    base = folder() if entries else None
+    where = None if base is None else _trusted(base / kind, make=True)
+    if where is None:
         return
-    where = base / kind
     try:
-        where.mkdir(mode=0o700, exist_ok=True)
         for key, meta, blob in entries:
             if blob is not None:
                 _replace(where / f"{key}.bin", blob)
@@ -132,6 +185,8 @@ def write_many(kind: str, entries: list[tuple[str, dict[str, Any], bytes | None]
 
 
 def _replace(path: Path, data: bytes) -> None:
+    """`path` replaced whole by `data`, from a new file of this user's (mode 0600: mkstemp's); a symlink there is
+    replaced itself, never followed."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -143,7 +198,7 @@ def _replace(path: Path, data: bytes) -> None:
 
 
 def _prune(where: Path, keep: int) -> None:
-    entries = sorted(where.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+    entries = sorted(where.glob("*.json"), key=lambda p: os.lstat(p).st_mtime_ns)
     for stale in entries[:max(0, len(entries) - keep)]:
         stale.unlink(missing_ok=True)
         stale.with_suffix(".bin").unlink(missing_ok=True)

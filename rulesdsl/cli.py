@@ -428,9 +428,23 @@ def _report(compilation: Compilation, notes: bool = False) -> None:
         print(f"{compilation.checked} {noun} checked: {errors} error{'s' if errors != 1 else ''}", file=sys.stderr)
 
 
+def _untrusted_cache_note() -> None:
+    """One line when a cache folder was not used because another user could have written it (the run is what
+    it would be without a cache, only slower)."""
+    from rulesdsl import cache
+    from rulesdsl.errors import visible
+    if cache.refused:
+        where, why = next(iter(cache.refused.items()))
+        more = len(cache.refused) - 1
+        also = f" ({more} more folder{'s' if more > 1 else ''} likewise)" if more else ""
+        print(f"note: the cache folder {visible(where)} was not used: {why}{also}", file=sys.stderr)
+
+
 def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, cards: bool = False,
            format: str = "text") -> int:
+    from rulesdsl import cache
     from rulesdsl.project.build import compile_project, shown_path
+    cache.refused.clear()
     compilation = compile_project(root, paths)
     if cards and compilation.ok:      # laid out only for rulebooks that compile, as a build would
         from rulesdsl.project.build import card_problems
@@ -444,6 +458,7 @@ def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, car
                          render_github([*diagnostics, *(found_notes if notes else ())]))
         return EXIT_OK if compilation.ok else EXIT_RULES
     _report(compilation, notes)
+    _untrusted_cache_note()
     if not compilation.ok:
         return EXIT_RULES
     print(f"{compilation.checked} {'rulebook' if compilation.checked == 1 else 'rulebooks'} checked: no problems")
@@ -810,6 +825,7 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
     from rulesdsl.project.build import OutputFolderError, check_output_folder
     from rulesdsl.project.settings import load_config
     cache.discarded.clear()
+    cache.refused.clear()
     try:      # before any work: a folder a build may not write is refused, nothing is written
         config = load_config(root)
         check_output_folder(root, config.package, [f.path for f in config.library.folders])
@@ -828,6 +844,7 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
         n = len(cache.discarded)
         print(f"note: {n} damaged cache entr{'y was' if n == 1 else 'ies were'} discarded and made again "
               f"(the cache folder: {visible(str(cache.folder()))})", file=sys.stderr)
+    _untrusted_cache_note()
     if not compilation.ok:
         print(f"nothing was written to {compilation.package}/" if compilation.package else "nothing was written",
               file=sys.stderr)

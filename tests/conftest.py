@@ -4,7 +4,9 @@ from __future__ import annotations
 import atexit
 import importlib.util
 import itertools
+import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -94,6 +96,41 @@ class Project:
         if not folder.exists():
             return {}
         return {p.relative_to(self.root).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+class Planted:
+    """What another user could plant in the cache: a pickle whose loading writes a marker file, so that a test
+    sees whether it was loaded."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (exec, (f"open({str(self.marker)!r}, 'w').write('loaded')",))
+
+
+def plant(folder: Path, marker: Path, rehash: bool = True) -> None:
+    """Each entry's blob in a cache folder (rulesdsl/cache.py) replaced by a Planted pickle, and (`rehash`) the
+    entry's size and SHA-256 recomputed to match it, as whoever plants it would."""
+    from rulesdsl import cache
+    for entry in folder.glob("*.json"):
+        blob = pickle.dumps(Planted(marker))
+        entry.with_suffix(".bin").write_bytes(blob)
+        if rehash:
+            content = {k: v for k, v in json.loads(entry.read_text(encoding="utf-8")).items() if k != "sha256"}
+            content["size"] = len(blob)
+            entry.write_text(json.dumps({**content, "sha256": cache._digest(content, blob)}), encoding="utf-8")
+
+
+def foreign(*paths: Path) -> None:
+    """`paths` given to another user (nobody's uid); the test is skipped where that cannot be done."""
+    if not hasattr(os, "getuid"):
+        pytest.skip("no POSIX owners here")
+    for path in paths:
+        try:
+            os.chown(path, 65534, 65534, follow_symlinks=False)
+        except PermissionError:
+            pytest.skip("chown to another user needs root")
 
 
 @pytest.fixture

@@ -146,13 +146,17 @@ def test_an_entry_is_read_only_as_it_was_written(tmp_path, monkeypatch):
 
 
 def test_a_fifo_named_as_the_grammar_cache_is_not_opened(tmp_path, monkeypatch):
-    """A FIFO where the parser's tables are kept hung every command; now it is no cache."""
+    """A FIFO where the parser's tables are kept hung every command; now it is a damaged entry, never opened
+    for reading in a way that waits, and made again."""
     from rulesdsl.language import parser
     monkeypatch.setenv("RULESDSL_CACHE_DIR", str(tmp_path))
-    os.mkfifo(tmp_path / "grammar.lark-tables")
-    assert parser._cache_file() is False
-    (tmp_path / "grammar.lark-tables").unlink()
-    assert parser._cache_file() == str(tmp_path / "grammar.lark-tables")
+    parser._lark()
+    [tables] = (tmp_path / parser.TABLES).glob("*.bin")
+    tables.unlink()
+    os.mkfifo(tables)
+    cache.discarded.clear()
+    assert parser._lark().parse('series s "S" version "1"\n', start="start")
+    assert cache.discarded == [f"{parser.TABLES}/{tables.stem}"] and cache.regular(tables)
 
 
 def test_an_entry_is_named_by_everything_the_card_is_made_from(monkeypatch):

@@ -5,11 +5,13 @@ rulebook it extends, the compiler) parses or validates again; an entry that is d
 this compiler wrote, is never trusted; an editor's unsaved text is not kept."""
 from __future__ import annotations
 
+import json
 import pickle
 from pathlib import Path
 
 import pytest
 
+from conftest import foreign, plant
 from rulesdsl import cache
 from rulesdsl.language.source import Source
 from rulesdsl.project import build, memo
@@ -204,3 +206,91 @@ def test_a_cache_folder_others_may_write_is_no_cache(tmp_path, monkeypatch, call
         assert not (shared / memo.PARSED).exists()      # nor written into
     finally:
         shared.chmod(0o700)
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_a_planted_pickle_in_the_users_own_folder_is_what_the_checks_guard(own_cache, calls, tmp_path):
+    """The control for the tests below: in the user's own folders, with its files the user's own, a planted
+    entry whose hash matches is loaded (only the user, or root, could have written it there)."""
+    _compile()
+    marker = tmp_path / "loaded"
+    plant(own_cache / memo.PARSED, marker)
+    _compile()
+    assert marker.exists()
+
+
+@pytest.mark.parametrize("how", ["owned by another user", "a symlink", "writable by its group or others"])
+def test_a_parsed_folder_another_user_could_write_is_no_cache(own_cache, calls, tmp_path, how):
+    """Issue 41: a `parsed/` folder owned by another user (or a symlink to one) in a private cache folder, holding
+    a pickle with a recomputed SHA-256, ran the pickle's code.  Now such a folder is neither read nor written
+    (nothing in it changes), the rulebook is parsed again, and the check says what it always says."""
+    first = _compile()
+    parsed, marker = own_cache / memo.PARSED, tmp_path / "loaded"
+    plant(parsed, marker)
+    if how == "owned by another user":
+        foreign(parsed)
+    elif how == "a symlink":
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir(mode=0o700)
+        for entry in parsed.iterdir():
+            entry.rename(elsewhere / entry.name)
+        parsed.rmdir()
+        parsed.symlink_to(elsewhere, target_is_directory=True)
+    else:
+        parsed.chmod(0o770)
+    before = _tree(parsed)
+    calls["parse"].clear()
+    again = _compile()
+    assert not marker.exists()                                  # never loaded
+    assert PATH in calls["parse"] and again.diagnostics == first.diagnostics and again.rulebooks == first.rulebooks
+    assert _tree(parsed) == before                              # nothing written, removed or replaced there
+    assert cache.refused[str(parsed)] == how                    # for the one note a command prints
+    assert cache.read(memo.CHECKED, next(iter((own_cache / memo.CHECKED).glob("*.json"))).stem)   # the rest is
+
+
+@pytest.mark.parametrize("how", ["owned by another user", "a symlink", "writable by its group or others"])
+def test_an_entry_file_another_user_could_write_is_never_loaded(own_cache, calls, tmp_path, how):
+    """An entry's own files are checked too: each must be a regular file of the user's, writable by no one
+    else, not a link.  One that is not is discarded (the link itself, never what it points at) and made again."""
+    first = _compile()
+    parsed, marker = own_cache / memo.PARSED, tmp_path / "loaded"
+    plant(parsed, marker)
+    files = sorted(parsed.iterdir())
+    outside = tmp_path / "elsewhere"
+    if how == "owned by another user":
+        foreign(*files)
+    elif how == "a symlink":
+        outside.mkdir(mode=0o700)
+        for file in files:
+            file.rename(outside / file.name)
+            file.symlink_to(outside / file.name)
+    else:
+        for file in files:
+            file.chmod(0o660)
+    cache.discarded.clear()
+    calls["parse"].clear()
+    again = _compile()
+    assert not marker.exists()
+    assert PATH in calls["parse"] and again.diagnostics == first.diagnostics
+    assert len(cache.discarded) == len(files) // 2                  # each one discarded ...
+    if how == "a symlink":
+        assert len(list(outside.iterdir())) == len(files)          # ... never what a link points at
+    calls["parse"].clear()
+    _compile()
+    assert calls["parse"] == [] and not marker.exists()            # ... and made again, whole and trusted
+
+
+def test_check_says_once_that_an_untrusted_cache_folder_was_not_used(own_cache, project, capsys, tmp_path):
+    project.add_base()
+    code, out, _ = project.run("check", capsys=capsys)
+    assert code == 0, out
+    parsed, marker = own_cache / memo.PARSED, tmp_path / "loaded"
+    plant(parsed, marker)
+    foreign(parsed)
+    _forget()
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 0 and "no problems" in out and not marker.exists()
+    assert err == f"note: the cache folder {parsed} was not used: owned by another user\n"

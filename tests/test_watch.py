@@ -176,3 +176,123 @@ def test_ctrl_c_during_the_first_build_stops_with_nothing_built():
 
     assert watch(Path("."), build, [], charts=Path("generated/charts"), say=said.append) == 1
     assert said == ["stopped"]
+
+
+class Served:
+    """A preview of `charts` on a free loopback port, with a short time for a request to arrive."""
+
+    def __init__(self, charts, timeout: float = 0.5, threads: int = 16) -> None:
+        from rulesdsl.editor.watch import Preview
+        self.preview = Preview(charts, 0, timeout=timeout, threads=threads)
+        self.port = self.preview.server.server_address[1]
+
+    def __enter__(self) -> "Served":
+        self.preview.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.preview.stop()
+
+    def connect(self):
+        import socket
+        return socket.create_connection(("127.0.0.1", self.port), timeout=5)
+
+    def ask(self, head: bytes) -> bytes:
+        """The whole answer to a request of these bytes."""
+        with self.connect() as connection:
+            connection.sendall(head)
+            answer = b""
+            while chunk := connection.recv(65536):
+                answer += chunk
+            return answer
+
+
+def _status(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1])
+
+
+def test_the_preview_answers_only_requests_addressed_to_its_loopback_names(tmp_path):
+    """Issue 41: the Host header was never looked at, so a page whose name a DNS server rebinds to 127.0.0.1
+    could read the cards.  Only the preview's loopback names are answered; any other gets 421 and a short body."""
+    with Served(tmp_path) as served:
+        port = served.port
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", f"LocalHost:{port}"):
+            answer = served.ask(f"GET /__build HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+            assert _status(answer) == 200 and answer.endswith(b"\r\n\r\n0"), (host, answer)
+        for head in (f"Host: evil.example:{port}\r\n", "Host: evil.example\r\n", "Host: localhost\r\n",
+                     f"Host: 127.0.0.1:{port + 1}\r\n", "", f"Host: 127.0.0.1:{port}\r\nHost: evil.example\r\n"):
+            answer = served.ask(f"GET /__build HTTP/1.1\r\n{head}\r\n".encode())
+            body = answer.split(b"\r\n\r\n", 1)[1]
+            assert _status(answer) == 421 and body.startswith(b"421 Misdirected Request") and len(body) < 200, head
+
+
+def test_a_slow_request_is_closed_in_time_and_others_are_served_meanwhile(tmp_path):
+    """Issue 41: a request that never finishes held its thread for ever.  One that does not arrive whole within
+    the timeout is closed, even trickled in a byte at a time, and the preview serves others all the while."""
+    with Served(tmp_path, timeout=0.5) as served:
+        host = f"Host: 127.0.0.1:{served.port}\r\n".encode()
+        silent = served.connect()
+        silent.sendall(b"GET /__build HTTP/1.1\r\n" + host)          # and then nothing
+        trickle = served.connect()
+        trickle.sendall(b"GET /__build HTTP/1.1\r\n")
+        start = time.monotonic()
+        assert _status(served.ask(b"GET /__build HTTP/1.1\r\n" + host + b"\r\n")) == 200     # meanwhile
+        closed = None
+        while closed is None and time.monotonic() - start < 3:
+            try:
+                trickle.sendall(b"X")                                    # a header byte every 50 ms, never a line
+            except OSError:
+                closed = time.monotonic() - start
+            time.sleep(0.05)
+            trickle.setblocking(False)
+            try:
+                if trickle.recv(1024) == b"":
+                    closed = time.monotonic() - start
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed = time.monotonic() - start
+            trickle.setblocking(True)
+        assert closed is not None and closed < 1.5, closed            # the timeout, not each byte's
+        silent.settimeout(2)
+        assert silent.recv(1024) == b""                                # closed, with no answer
+        silent.close(), trickle.close()
+        assert _status(served.ask(b"GET /__build HTTP/1.1\r\n" + host + b"\r\n")) == 200
+
+
+def test_a_reset_connection_is_one_quiet_line(tmp_path, capsys):
+    """Issue 41: each connection a browser reset printed socketserver's traceback."""
+    import socket
+    import struct
+    with Served(tmp_path) as served:
+        reset = served.connect()
+        reset.sendall(b"GET /__build HTTP/1.1\r\n")
+        reset.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        reset.close()                                                  # an RST, not a FIN
+        err = ""
+        for _ in range(100):                                           # what the server says of it, once said
+            err += capsys.readouterr().err
+            if err:
+                break
+            time.sleep(0.02)
+        assert _status(served.ask(f"GET /__build HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n\r\n".encode())) == 200
+    err += capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err == "preview: a request from 127.0.0.1 ended early: Connection reset by peer\n"
+
+
+def test_requests_beyond_the_threads_allowed_are_answered_busy(tmp_path):
+    with Served(tmp_path, timeout=1, threads=2) as served:
+        held = [served.connect() for _ in range(2)]
+        for connection in held:
+            connection.sendall(b"GET /__build HTTP/1.1\r\n")          # each holds a thread until its timeout
+        time.sleep(0.2)
+        answer = served.ask(f"GET /__build HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n\r\n".encode())
+        assert _status(answer) == 503
+        for connection in held:
+            connection.settimeout(3)
+            assert connection.recv(1024) == b""                        # closed at the timeout ...
+            connection.close()
+        time.sleep(0.1)
+        answer = served.ask(f"GET /__build HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n\r\n".encode())
+        assert _status(answer) == 200                                   # ... and their threads free again

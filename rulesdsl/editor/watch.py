@@ -7,22 +7,34 @@
 - The preview is a small HTTP server on 127.0.0.1 over the generated cards.  Each HTML page it serves gets
   a script that asks the server for the build number every second and reloads the page when a build has
   finished since; the files in `generated/` are served as written, never changed.
+- It answers only requests addressed to it by a loopback name (`Host: 127.0.0.1:PORT`, `localhost:PORT` or
+  `[::1]:PORT`; any other gets 421), so that a web page whose name was rebound to 127.0.0.1 (DNS rebinding)
+  reads nothing.  A request must arrive whole within `timeout` seconds (a slow one is closed, however
+  slowly it trickles in), at most `threads` requests are served at once (one more is answered 503), and a
+  connection the browser resets is one quiet line, never a traceback.
 """
 from __future__ import annotations
 
 import html
+import io
 import logging
+import socket
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import watchfiles
 
 WATCHED_SUFFIXES = (".rules",)
 SETTINGS = "pyproject.toml"
+REQUEST_TIMEOUT = 5.0   # seconds a request has to arrive whole (and each write of the answer to go out)
+MAX_THREADS = 16        # requests served at once; one more is answered 503
 
 # read by each previewed page: the build number when the page loaded; a new one reloads it
 _RELOAD = b"""<script>/* rulesdsl watch: reload when a build finishes */
@@ -47,11 +59,16 @@ def _counts(change: watchfiles.Change, path: str) -> bool:
 class Preview:
     """The generated cards over HTTP, each HTML page reloading itself after the next build."""
 
-    def __init__(self, charts: Path, port: int = 0) -> None:
+    def __init__(self, charts: Path, port: int = 0, *, timeout: float = REQUEST_TIMEOUT,
+                 threads: int = MAX_THREADS) -> None:
         self.charts = charts
         self.build = 0
-        handler = partial(type("_PreviewHandler", (_Handler,), {"preview": self}), directory=str(charts))
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self.timeout = timeout
+        handler = partial(type("_PreviewHandler", (_Handler,), {"preview": self, "timeout": timeout}),
+                          directory=str(charts))     # timeout: also each write of an answer
+        self.server = _Server(("127.0.0.1", port), handler, threads)
+        bound = self.server.server_address[1]
+        self.hosts = {f"127.0.0.1:{bound}", f"localhost:{bound}", f"[::1]:{bound}"}
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
@@ -77,8 +94,107 @@ class Preview:
                 f"<h1>Cards</h1><ul>{items}</ul>").encode() + _RELOAD + b"</html>"
 
 
+class _Server(ThreadingHTTPServer):
+    """A thread a request, at most `threads` at once."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: Callable[..., Any], threads: int) -> None:
+        super().__init__(address, handler)
+        self.slots = threading.BoundedSemaphore(threads)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.slots.acquire(blocking=False):
+            _answer(request, HTTPStatus.SERVICE_UNAVAILABLE, b"the preview is busy: try again\n")
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that goes away mid-request (a reload, a closed tab) is one line; anything else is a bug
+        in the preview, and says so as socketserver does."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            why = error.strerror or type(error).__name__
+            print(f"preview: a request from {client_address[0]} ended early: {why}", file=sys.stderr)
+            return
+        super().handle_error(request, client_address)
+
+
+def _answer(connection: socket.socket, status: HTTPStatus, body: bytes) -> None:
+    """A short plain answer on a connection no handler serves (best effort: the connection is closed next)."""
+    try:
+        connection.settimeout(1)
+        connection.sendall(f"HTTP/1.0 {status.value} {status.phrase}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                           f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode("ascii") + body)
+    except OSError:
+        pass
+
+
+class _Deadline(io.RawIOBase):
+    """A connection's bytes, each read given only what is left of the time the request has to arrive: a
+    request trickled in a byte at a time times out as one that never comes."""
+
+    def __init__(self, connection: socket.socket, seconds: float) -> None:
+        self.connection = connection
+        self.seconds = seconds
+        self.until = time.monotonic() + seconds
+
+    def restart(self) -> None:
+        self.until = time.monotonic() + self.seconds
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self.until - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self.connection.settimeout(left)
+        return self.connection.recv_into(buffer)
+
+
 class _Handler(SimpleHTTPRequestHandler):
     preview: Preview     # set on the subclass each preview makes
+
+    def setup(self) -> None:
+        super().setup()
+        self.deadline = _Deadline(self.connection, self.preview.timeout)
+        unbounded, self.rfile = self.rfile, io.BufferedReader(self.deadline)
+        unbounded.close()
+
+    def handle_one_request(self) -> None:
+        self.deadline.restart()
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        """The request line and headers, read in time; a request addressed to any other host is refused."""
+        if not super().parse_request():
+            return False
+        self.connection.settimeout(self.preview.timeout)
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1 or hosts[0].strip().lower() not in self.preview.hosts:
+            body = (f"{HTTPStatus.MISDIRECTED_REQUEST.value} {HTTPStatus.MISDIRECTED_REQUEST.phrase}: this preview "
+                    f"answers only to {', '.join(sorted(self.preview.hosts))}\n").encode("utf-8")
+            self.send_response(HTTPStatus.MISDIRECTED_REQUEST)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body)
+            self.close_connection = True
+            return False
+        return True
 
     def log_message(self, format: str, *args: object) -> None:
         pass     # the terminal shows the builds, not each request

@@ -8,10 +8,15 @@ on the LALR state), and human names for the expected terminals otherwise.
 from __future__ import annotations
 
 import bisect
+import hashlib
+import io
 import re
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -21,26 +26,41 @@ from rulesdsl.language.source import Source
 
 _EMPTY_HINT = 'a rulebook starts with a header, like: game my-title "My Title" version "1.0" extends scs-1.8'
 
+TABLES = "tables"       # the cache's kind (rulesdsl/cache.py) for Lark's analysed LALR tables
+_GRAMMAR = Path(__file__).with_name("grammar.lark")
 # two start symbols: a rulebook, and a situation by itself (`rulesdsl explain`)
+_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "start": ["start", "situation"]}
 
 
-def _cache_file() -> str | bool:
-    """Where Lark keeps the analysed LALR tables: the user's own cache folder (cache.folder; not the shared
-    temporary folder, whose files another user could write).  Lark stores a hash of the grammar, the options
-    and its version in the file and rebuilds the tables when it does not match, so a changed grammar never
-    reads stale tables.  False (no cache) when caching is off, the folder cannot be made, or the file is not a
-    regular file."""
-    base = cache.folder()
-    if base is None:
-        return False
-    tables = base / "grammar.lark-tables"
-    if (tables.exists() or tables.is_symlink()) and not cache.regular(tables):
-        return False    # a FIFO or a device there would block Lark's read: no cache, never a hang
-    return str(tables)
+def _tables_key(grammar: str) -> str:
+    """What the tables are made from: the grammar, the options, Lark's version and Python's."""
+    made_of = f"{grammar}\0{sorted(_OPTIONS.items())!r}\0lark {lark.__version__}\0{sys.version}"
+    return hashlib.sha256(made_of.encode("utf-8")).hexdigest()
 
 
-_LARK = Lark.open("grammar.lark", rel_to=__file__, parser="lalr", propagate_positions=True,
-                  start=["start", "situation"], cache=_cache_file())
+def _lark() -> Lark:
+    """The parser, its LALR tables read back from the user's cache when this grammar was analysed before
+    (an entry of the cache like any other: read only from folders and files no other user could have written,
+    and loaded only when its SHA-256 and size match; never Lark's own cache file, which is neither checked),
+    else analysed and kept.  Tables that do not load are analysed again."""
+    grammar = _GRAMMAR.read_text(encoding="utf-8")
+    key = _tables_key(grammar)
+    hit = cache.read(TABLES, key)
+    if hit is not None and hit[1] is not None:
+        try:
+            loaded = Lark.load(io.BytesIO(hit[1]))
+        except Exception:   # noqa: BLE001 - whatever tables of another build raise: analyse again
+            loaded = None
+        if isinstance(loaded, Lark):
+            return loaded
+    made = Lark(grammar, **_OPTIONS)
+    tables = io.BytesIO()
+    made.save(tables)
+    cache.write(TABLES, key, {}, tables.getvalue())
+    return made
+
+
+_LARK = _lark()
 
 _TERMINAL_NAMES = {
     "NAME": "a name (lower case, like woods or zoc.entry_cost)",
