@@ -820,7 +820,8 @@ def _progress() -> Iterator[Callable[[str], Callable[[int, int], None] | None]]:
 def _build(root: Path, check_only: bool, notes: bool = False) -> int:
     from rulesdsl import cache
     from rulesdsl.errors import visible
-    from rulesdsl.project.build import add_charts, committed, compile_project, stale_outputs, write_outputs
+    from rulesdsl.project.build import (add_charts, committed, compile_project, stale_outputs, unlisted_outputs,
+                                        with_manifest, write_outputs)
     from rulesdsl.errors import RulesError
     from rulesdsl.project.build import OutputFolderError, check_output_folder
     from rulesdsl.project.settings import load_config
@@ -849,9 +850,21 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
         print(f"nothing was written to {compilation.package}/" if compilation.package else "nothing was written",
               file=sys.stderr)
         return EXIT_RULES
+    try:    # checked again: the folder may have changed during the compilation
+        check_output_folder(root, compilation.package)
+        kept = unlisted_outputs(root, compilation.outputs, compilation.package)
+        if check_only:
+            changed, removed = stale_outputs(root, compilation.outputs, committed_only=True,
+                                             package=compilation.package)
+        else:
+            changed, removed = write_outputs(root, compilation.outputs, compilation.package)
+    except OutputFolderError as exc:
+        return _usage(str(exc))
+    for rel in kept:
+        print(f"note: kept {visible(rel)}: rulesdsl cannot tell it wrote it ({compilation.package}/ has no "
+              f"manifest yet, and the file carries no mark of rulesdsl's); remove it yourself if it is stale",
+              file=sys.stderr)
     if check_only:
-        changed, removed = stale_outputs(root, compilation.outputs, committed_only=True,
-                                         package=compilation.package)
         for rel in changed:
             print(f"out of date: {rel}", file=sys.stderr)
         for rel in removed:
@@ -859,15 +872,15 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
         if changed or removed:
             print(f"{compilation.package}/ is not current: run 'rulesdsl build'", file=sys.stderr)
             return EXIT_RULES
-        current = sum(map(committed, compilation.outputs))
+        current = sum(map(committed, with_manifest(compilation.outputs, compilation.package)))
         print(f"{compilation.package}/ is current ({current} files; the PDFs are checked by their inputs' "
               f"fingerprints)")
         return EXIT_OK
-    changed, removed = write_outputs(root, compilation.outputs, compilation.package)
     for rel in changed:
         print(f"wrote {rel}")
     for rel in removed:
         print(f"removed {rel}")
     if not changed and not removed:
-        print(f"{compilation.package}/ is up to date ({len(compilation.outputs)} files)")
+        print(f"{compilation.package}/ is up to date ({len(with_manifest(compilation.outputs, compilation.package))} "
+              f"files)")
     return EXIT_OK

@@ -187,7 +187,7 @@ def _killed_at(root: Path, step: int, exchange: bool) -> bool:
                         os.kill(os.getpid(), signal.SIGKILL)
                     return function(*args, **kwargs)
                 return call
-            for name in ("mkdir", "unlink", "rmdir", "rename", "replace", "symlink"):
+            for name in ("mkdir", "unlink", "rmdir", "rename", "replace", "symlink", "open"):
                 setattr(os, name, counted(getattr(os, name)))
             shutil.copy2 = counted(shutil.copy2)
             Path.write_bytes = counted(Path.write_bytes)
@@ -208,7 +208,7 @@ def test_a_build_killed_at_any_step_leaves_the_old_tree_or_the_new(tmp_path, exc
     _old_project(expected)
     old = _state(expected)
     assert write_outputs(expected, NEW) == (
-        ["generated/a.py", "generated/b.py", "generated/charts/a.en.html", "generated/charts/a.en.pdf"],
+        ["generated/.rulesdsl-manifest", "generated/a.py", "generated/b.py", "generated/charts/a.en.html", "generated/charts/a.en.pdf"],
         ["generated/gone.py"])
     new = _state(expected)
     assert new["generated/notes.py"] == b"# written by hand\n" and "generated/gone.py" not in new

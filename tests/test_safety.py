@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import string
 
+import pytest
 from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulesdsl
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
 from rulesdsl.modules.codegen import doc, py
 
 BASE = (FIXTURES / "base.rules").read_text(encoding="utf-8")
@@ -104,3 +107,54 @@ def test_printable_noise_is_reported_not_raised(text):
     compilation = rulesdsl.compile_text('game demo "D" version "1" extends base\n' + text,
                                         "rulebooks/demo.rules", ("rulebooks/base.rules", BASE))
     assert compilation.ok or compilation.diagnostics
+
+
+# ---- `rulesdsl new --title`: the title is written as a rulebook string, or refused before anything is written --
+
+STARTER_TITLES = ['A "quoted" title', "back\\slash\\", "tab\tand {braces} {0} {title}", "bell\x07 esc\x1b",
+                  "\\n is no line break", '"', "{{ jinja }} {% if x %}", "ünïcødé ⚔ <b>&amp;"]
+
+
+def test_a_starter_carries_any_one_line_title_exactly(project, capsys):
+    """`new game t --title 'A "quoted" title'` failed with an error positioned in a file it never wrote."""
+    project.add_base()
+    for number, title in enumerate(STARTER_TITLES):
+        code, out, err = project.run("new", "game", f"t{number}", "--title", title, capsys=capsys)
+        assert code == 0 and f"wrote rulebooks/t{number}.rules" in out, (title, err)
+    code, _, err = project.run("new", "game", "e", "--extends", "base", "--title", STARTER_TITLES[0], capsys=capsys)
+    assert code == 0, err
+    code, _, err = project.run("build", capsys=capsys)
+    assert code == 0, err
+    code, out, err = project.run("build", "--check", capsys=capsys)
+    assert code == 0 and "generated/ is current" in out, err
+    for number, title in enumerate(STARTER_TITLES):
+        assert project.module(f"t{number}").RULEBOOK["title"] == title
+        text = (project.root / "rulebooks" / f"t{number}.rules").read_text(encoding="utf-8")
+        rulebook = parse(Source(f"rulebooks/t{number}.rules", text))
+        assert rulebook.title.value == title
+        assert [chart.title.value for chart in rulebook.terrain if chart.title] == [f"{title} Terrain Effects Chart"]
+    assert project.module("e").RULEBOOK["title"] == STARTER_TITLES[0]
+
+
+@pytest.mark.parametrize("title, says", [
+    ("two\nlines", "holds a line break"), ("cr\rhere", "holds a line break"), ("ls\u2028here", "holds a line break"),
+    ("nul\0here", "or a NUL character"), ("", "--title is empty"), ("   ", "--title is empty"),
+    ("x" * 101, "--title is too long (101 characters, at most 100)"),
+])
+def test_a_title_a_rulebook_cannot_carry_is_refused_and_nothing_written(project, capsys, title, says):
+    for kind in ("game", "series"):
+        code, out, err = project.run("new", kind, "t", "--title", title, capsys=capsys)
+        assert code == 2 and err.startswith("rulesdsl: error: --title") and says in err, err
+        assert out == "" and "rulebooks/t.rules" not in err and "Traceback" not in err
+    assert sorted(p.name for p in project.root.iterdir()) == ["rulebooks"]
+    assert list((project.root / "rulebooks").iterdir()) == []
+
+
+def test_no_starter_problem_is_positioned_in_the_file_never_written(project, capsys, monkeypatch):
+    """Should a title pass the first look and still make a starter that does not check, the problem is said of
+    the title, as a usage error, not at a line of rulebooks/t.rules (which was not written)."""
+    from rulesdsl.project import starter
+    monkeypatch.setattr(starter, "_sayable", lambda title: title)
+    code, _, err = project.run("new", "game", "t", "--title", "one\ntwo", capsys=capsys)
+    assert code == 2 and "makes a starter that does not check: unterminated string; nothing was written" in err, err
+    assert "rulebooks/t.rules:" not in err and not (project.root / "rulebooks" / "t.rules").exists()

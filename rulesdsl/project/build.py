@@ -547,14 +547,17 @@ def committed(rel: str) -> bool:
 
 class OutputFolderError(Exception):
     """The folder a build writes (generated/, or the configured package) is not one it may write: a symlink,
-    the project itself, a rulebook folder, a file in the way, or a special file inside.  Nothing is written."""
+    the project itself, a rulebook folder, a file in the way, a symlink or a special file anywhere inside, or a
+    manifest that is not the build's.  Nothing is written."""
 
 
 def check_output_folder(root: Path, package: str = DEFAULT_PACKAGE, library: Collection[Path] = ()) -> None:
     """Refuse (OutputFolderError) to write `package` under `root` unless it is a real folder of the project's
     own, or absent: not a symlink (nor any folder on the way to it), not the project folder or one above it, not
-    a rulebook or library folder nor one holding them, not a file, and holding no FIFO, socket or device
-    (copying one would hang or fail).  A build replaces that folder whole: anything else would be replaced."""
+    a rulebook or library folder nor one holding them, not a file, and holding, at any depth, only folders and
+    regular files: no symlink (a write or a removal would go through it, to whatever it names) and no FIFO,
+    socket or device (copying one would hang or fail); its manifest, if any, must be the build's (read_manifest).
+    A build replaces that folder whole: anything else would be replaced."""
     current = root
     for part in Path(package).parts:
         current = current / part
@@ -580,21 +583,93 @@ def check_output_folder(root: Path, package: str = DEFAULT_PACKAGE, library: Col
             raise OutputFolderError(f"{package}/ would hold, or be inside, the rulebook folder {rulebooks}; choose a "
                                     f"folder of its own in pyproject.toml: [tool.rulesdsl] package = \"...\"")
     if os.path.isdir(real):
-        for folder, dirs, files in os.walk(real):
-            for name in (*dirs, *files):
-                kind = special_kind(os.lstat(os.path.join(folder, name)).st_mode)
-                if kind is not None:
-                    shown = Path(folder, name).relative_to(real).as_posix()
-                    raise OutputFolderError(f"{package}/{shown} is {kind}: {package}/ holds only files and "
-                                            f"folders; move it away")
+        for folder, dirs, files in os.walk(real):      # links are not followed: they are refused here
+            dirs.sort()
+            for name in (*dirs, *sorted(files)):
+                path = os.path.join(folder, name)
+                mode = os.lstat(path).st_mode
+                if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                    raise OutputFolderError(_unfit(Path(path).relative_to(real).as_posix(), mode, Path(path), package))
+        read_manifest(Path(real), package)
+
+
+def _unfit(shown: str, mode: int, path: Path, package: str) -> str:
+    """Why a build refuses the entry `shown` of `package` (a symlink or a special file, of `mode`)."""
+    if stat.S_ISLNK(mode):
+        return (f"{package}/{shown} is a symlink (to {os.readlink(path)}): a build follows no link inside "
+                f"{package}/ (it would write or remove files where the link leads); remove the link, then build "
+                f"again (rulesdsl writes what it needs)")
+    return f"{package}/{shown} is {special_kind(mode)}: {package}/ holds only files and folders; move it away"
+
+
+# The build's manifest: the files it wrote in the package folder, one a line, so that a later build removes
+# only files of its own (stale_outputs).  It is written with every build and committed.
+MANIFEST = ".rulesdsl-manifest"
+MANIFEST_HEAD = (
+    GENERATED_MARK + ". Do not edit: run `rulesdsl build`.\n"
+    "# The files the last build wrote in this folder, one a line. A build removes a file here only if this\n"
+    "# list holds it and the build no longer makes it: every other file is the user's, and is kept.\n")
+
+
+def manifest_path(package: str = DEFAULT_PACKAGE) -> str:
+    return f"{package}/{MANIFEST}"
+
+
+def with_manifest(outputs: Mapping[str, str | bytes], package: str = DEFAULT_PACKAGE) -> dict[str, str | bytes]:
+    """`outputs` and the manifest listing them (by path under `package`, sorted: the same outputs give the same
+    bytes, so `build --check` on a clean clone compares it as any committed file)."""
+    listed = sorted(_below(rel, package) for rel in outputs if rel != manifest_path(package))
+    return {**outputs, manifest_path(package): MANIFEST_HEAD + "".join(f"{name}\n" for name in listed)}
+
+
+def read_manifest(folder: Path, package: str = DEFAULT_PACKAGE) -> list[str] | None:
+    """The files a previous build wrote in `folder` (the real package folder), by path under it, as its manifest
+    lists them; None when there is none (a folder written before there were manifests).  OutputFolderError when
+    the manifest is not the build's (not a regular file, too big, not text, not headed as the build heads it) or
+    lists a path that is not a plain relative path inside the folder: what a build removes is never read from a
+    path that leads out of it."""
+    from rulesdsl.language.source import MAX_SOURCE_BYTES
+    file = folder / MANIFEST
+    shown = f"{package}/{MANIFEST}"
+    try:
+        info = os.lstat(file)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SOURCE_BYTES:
+        raise OutputFolderError(f"{shown} is not a manifest a build wrote (not a regular file of at most "
+                                f"{MAX_SOURCE_BYTES // (1024 * 1024)} MiB); move it away")
+    fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(MAX_SOURCE_BYTES + 1)
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        raise OutputFolderError(f"{shown} is not a manifest a build wrote (not UTF-8 text); move it away") from None
+    if not lines[0].startswith(GENERATED_MARK):
+        raise OutputFolderError(f"{shown} is not a manifest a build wrote (its first line is not "
+                                f"'{GENERATED_MARK}...'); move it away")
+    names = []
+    for number, line in enumerate(lines, 1):
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split("/")
+        if line.startswith("/") or any(part in ("", ".", "..") for part in parts) or "\0" in line \
+                or "\\" in line or "\r" in line:
+            raise OutputFolderError(f"{shown}:{number}: lists '{line}', which is not a path inside {package}/; a "
+                                    f"build removes only files of its own (delete the manifest: the next build "
+                                    f"writes it again)")
+        names.append(line)
+    return names
 
 
 def stale_outputs(root: Path, outputs: dict[str, str | bytes], committed_only: bool = False,
                   package: str = DEFAULT_PACKAGE) -> tuple[list[str], list[str]]:
-    """Files that differ from `outputs` (changed or new), and generated files no longer produced
-    (under `package`); `committed_only` leaves out the files git does not hold (see `committed`).
+    """Files that differ from `outputs` (changed or new: the manifest is one of them, `with_manifest`), and the
+    files a previous build wrote under `package` that it no longer makes (`previous_outputs`); `committed_only`
+    leaves out the files git does not hold (see `committed`).
     OutputFolderError when the folder is not one a build may write (check_output_folder)."""
     check_output_folder(root, package)
+    outputs = with_manifest(outputs, package)
     changed = []
     for rel, content in sorted(outputs.items()):
         if committed_only and not committed(rel):
@@ -602,29 +677,85 @@ def stale_outputs(root: Path, outputs: dict[str, str | bytes], committed_only: b
         file = root / rel
         if not file.is_file() or file.read_bytes() != _bytes(content):
             changed.append(rel)
-    removed = []
-    folder = root / package
-    if folder.is_dir():
-        for file in sorted(folder.glob("*.py")):
-            rel = file.relative_to(root).as_posix()
-            if rel not in outputs and _is_generated(file):
-                removed.append(rel)
-        charts = folder / "charts"
-        if charts.is_dir():  # the compiler owns generated/charts/ whole
-            for file in sorted(charts.glob("*.*")):
-                rel = file.relative_to(root).as_posix()
-                if rel not in outputs and file.suffix in (".html", ".pdf", ".sha256"):
-                    if not (committed_only and not committed(rel)):
-                        removed.append(rel)
+    removed = [rel for rel in previous_outputs(root, package)
+               if rel not in outputs and not (committed_only and not committed(rel))]
     return changed, removed
 
 
-def _is_generated(file: Path) -> bool:
+def previous_outputs(root: Path, package: str = DEFAULT_PACKAGE) -> list[str]:
+    """The files under `package` an earlier build wrote (paths under the project, sorted), each a regular file
+    still there: those its manifest lists; with no manifest (a folder an older rulesdsl wrote), the files in
+    the places an older build wrote (`<module>.py`, `charts/*.html|*.pdf|*.sha256`) that say they are the
+    compiler's (`_is_generated`).  Anything else is the user's."""
+    folder = root / package
+    if not folder.is_dir():
+        return []
+    listed = read_manifest(folder, package)
+    if listed is None:
+        listed = [name for name in _older_outputs(folder) if _is_generated(folder, name)]
+    return sorted(f"{package}/{name}" for name in dict.fromkeys(listed)
+                  if stat.S_ISREG(_lstat_mode(folder / name)))
+
+
+def unlisted_outputs(root: Path, outputs: Mapping[str, str | bytes], package: str = DEFAULT_PACKAGE) -> list[str]:
+    """With no manifest yet, the files of `package`/charts/ (which an older build removed by their endings) that
+    the build does not make now and cannot tell for its own (a PDF no fingerprint list names, a card without
+    the generator tag): kept, and named in a note, since only the user knows whether they are stale.  Empty when
+    the folder has a manifest: then every file it does not list is the user's."""
+    folder = root / package
+    if not folder.is_dir() or read_manifest(folder, package) is not None:
+        return []
+    return [f"{package}/{name}" for name in _older_outputs(folder) if name.startswith("charts/")
+            and f"{package}/{name}" not in outputs and not _is_generated(folder, name)]
+
+
+def _lstat_mode(path: Path) -> int:
     try:
-        with file.open(encoding="utf-8") as handle:
-            return handle.readline().startswith(GENERATED_MARK)
-    except (OSError, UnicodeDecodeError):
-        return False
+        return os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return 0
+
+
+def _older_outputs(folder: Path) -> list[str]:
+    """The regular files of `folder` in the places a build without a manifest wrote: `*.py` at its top,
+    `charts/*.html`, `charts/*.pdf` and `charts/*.sha256` (by path under `folder`)."""
+    names = [file.name for file in sorted(folder.glob("*.py")) if stat.S_ISREG(_lstat_mode(file))]
+    if stat.S_ISDIR(_lstat_mode(folder / "charts")):
+        names += [f"charts/{file.name}" for file in sorted((folder / "charts").glob("*.*"))
+                  if file.suffix in (".html", ".pdf", ".sha256") and stat.S_ISREG(_lstat_mode(file))]
+    return names
+
+
+def _is_generated(folder: Path, name: str) -> bool:
+    """Whether the file `name` of `folder` says it is the compiler's: a module or a fingerprint list whose first
+    line is GENERATED_MARK, a card with rulesdsl's generator tag near its top, a PDF the fingerprint list of its
+    folder (charts/pdfs.sha256, itself generated) names."""
+    file = folder / name
+    if name.endswith(".pdf"):
+        fingerprints = file.with_name("pdfs.sha256")
+        if not stat.S_ISREG(_lstat_mode(fingerprints)) or not _is_generated(folder, f"{Path(name).parent}/pdfs.sha256"):
+            return False
+        return any(line.split(" ")[0] == file.name for line in _head(fingerprints, MAX_MANIFEST_READ).splitlines()
+                   if not line.startswith("#"))
+    head = _head(file, 4096)
+    if name.endswith(".html"):
+        return '<meta name="generator" content="rulesdsl ' in head
+    return head.startswith(GENERATED_MARK)
+
+
+MAX_MANIFEST_READ = 1024 * 1024
+
+
+def _head(file: Path, size: int) -> str:
+    """The first `size` bytes of a regular file as text ('' when it cannot be read as one)."""
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return ""
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return ""
+        return handle.read(size).decode("utf-8", errors="replace")
 
 
 # A build is staged whole in a hidden sibling of generated/ and swapped in with one rename, so a
@@ -638,13 +769,15 @@ _RENAME_EXCHANGE = 2
 def write_outputs(root: Path, outputs: dict[str, str | bytes],
                   package: str = DEFAULT_PACKAGE) -> tuple[list[str], list[str]]:
     """Stage the new generated/ (the `package` folder) whole (the files the compiler does not own are
-    copied over), swap it in atomically, then delete the old tree.  Touches nothing when nothing changed.
-    OutputFolderError, before anything is written, when the folder is not one a build may write."""
+    copied over), with its manifest (`with_manifest`), swap it in atomically, then delete the old tree.
+    Touches nothing when nothing changed.  OutputFolderError, before anything is written, when the folder is
+    not one a build may write (a symlink or a special file anywhere in it: check_output_folder)."""
     check_output_folder(root, package)
     target = Path(os.path.realpath(root / package))
     if target.parent.is_dir():
         recover(target)
-    changed, removed = stale_outputs(root, outputs, package=package)
+    outputs = with_manifest(outputs, package)
+    changed, removed = stale_outputs(root, outputs, package=package)    # checks the folder again, recovered
     if not changed and not removed:
         return changed, removed
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -652,13 +785,11 @@ def write_outputs(root: Path, outputs: dict[str, str | bytes],
     try:
         if target.is_dir():
             shutil.copymode(target, stage)
-            _copy_tree(target, stage)
+            _copy_tree(target, stage, package)
         for rel in removed:
             os.unlink(stage / _below(rel, package))
         for rel in changed:
-            file = stage / _below(rel, package)
-            file.parent.mkdir(parents=True, exist_ok=True)
-            file.write_bytes(_bytes(outputs[rel]))
+            _write_new(stage, _below(rel, package), _bytes(outputs[rel]))
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
@@ -668,11 +799,40 @@ def write_outputs(root: Path, outputs: dict[str, str | bytes],
     return changed, removed
 
 
+def _write_new(stage: Path, below: str, content: bytes) -> None:
+    """Write the file `below` of the staging folder, never through a link: each folder on the way is a real
+    one (made here if absent), and what is at the file's place is removed and the file created anew
+    (O_EXCL, O_NOFOLLOW), keeping the mode of the file it replaces."""
+    folder = stage
+    for part in Path(below).parent.parts:
+        folder = folder / part
+        try:
+            os.mkdir(folder)
+        except FileExistsError:
+            if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                raise OutputFolderError(f"{folder} is not a folder: a build writes only real folders") from None
+    file = folder / Path(below).name
+    mode = 0o666
+    try:
+        kept = os.lstat(file)
+        os.unlink(file)
+        mode = stat.S_IMODE(kept.st_mode) if stat.S_ISREG(kept.st_mode) else mode
+    except FileNotFoundError:
+        pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(file, flags, mode)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(content)
+    if mode != 0o666:
+        os.chmod(file, mode)
+
+
 def recover(target: Path) -> None:
     """Undo what a killed build left beside `target` (the real path of generated/): restore the
     old tree if the build died between two renames, and remove dead builds' staging folders."""
     leftovers = sorted(p for p in target.parent.glob(".rulesdsl-*-*")
-                       if p.name.startswith((STAGE_PREFIX, OLD_PREFIX)) and not _alive(p.name))
+                       if p.name.startswith((STAGE_PREFIX, OLD_PREFIX)) and not _alive(p.name)
+                       and stat.S_ISDIR(os.lstat(p).st_mode))     # a link of that name is no build's: left alone
     if not os.path.lexists(target):
         old = [p for p in leftovers if p.name.startswith(OLD_PREFIX)]
         if old:
@@ -714,23 +874,28 @@ def _below(rel: str, package: str = DEFAULT_PACKAGE) -> str:
     return rel[len(package) + 1:]
 
 
-def _copy_tree(source: Path, destination: Path) -> None:
+def _copy_tree(source: Path, destination: Path, package: str = DEFAULT_PACKAGE) -> None:
+    """Copy the old tree into the staging folder: folders and regular files only (a link or a special file
+    that appeared since check_output_folder is OutputFolderError: nothing is followed, nothing copied as a
+    link); caches are left out."""
     for folder, dirs, files in os.walk(source):
         here = Path(folder)
         into = destination / here.relative_to(source)
         walk = []
-        for name in sorted(dirs):
-            if name == "__pycache__":      # caches are not worth carrying over
+        for name in sorted(dirs) + sorted(files):
+            if name == "__pycache__" and name in dirs:      # caches are not worth carrying over
                 continue
-            if (here / name).is_symlink():
-                os.symlink(os.readlink(here / name), into / name)
-            else:
+            mode = os.lstat(here / name).st_mode
+            if stat.S_ISDIR(mode):
                 os.mkdir(into / name)
                 shutil.copymode(here / name, into / name)
                 walk.append(name)
+            elif stat.S_ISREG(mode):
+                shutil.copy2(here / name, into / name, follow_symlinks=False)
+            else:
+                raise OutputFolderError(_unfit((here / name).relative_to(source).as_posix(), mode,
+                                               here / name, package))
         dirs[:] = walk
-        for name in sorted(files):
-            shutil.copy2(here / name, into / name, follow_symlinks=False)
 
 
 def _swap(stage: Path, target: Path) -> Path | None:

@@ -17,7 +17,7 @@ from rulesdsl.model import ir
 from rulesdsl.cards.labeler import languages
 from rulesdsl.model.catalogue import example_setting
 from rulesdsl.modules.codegen import module_name, module_problem
-from rulesdsl.errors import Diagnostic, RulesError, suggest
+from rulesdsl.errors import Diagnostic, RulesError, suggest, visible
 from rulesdsl.language.fmt import format_source
 from rulesdsl.project.build import compile_sources, rulebook_files, shown_path
 from rulesdsl.checks.resolve import resolve
@@ -137,9 +137,9 @@ def new_rulebook(root: Path, kind: str, name: str, extends: str | None, title: s
         if other != name and module_name(other) == module_name(name):
             raise StarterError(f"'{name}' makes the module name '{module_name(name)}', which '{other}' "
                                f"({source.path}) makes already; nothing was written (choose another name)")
-    title = title or name.replace("-", " ").replace(".", " ").title()
+    title = name.replace("-", " ").replace(".", " ").title() if title is None else _sayable(title)
     parent: ir.Rulebook | None = None
-    header = f'{kind} {name} "{title}" version "0.1"' + (f" extends {extends}" if extends else "")
+    header = f'{kind} {name} {string_literal(title)} version "0.1"' + (f" extends {extends}" if extends else "")
     if extends is not None:
         probe = compile_sources(project + [Source(target, header + "\n")], [target], config.library,
                                 config.package, root)
@@ -157,23 +157,64 @@ def new_rulebook(root: Path, kind: str, name: str, extends: str | None, title: s
         bodies: Iterable[str] = (_game_body(resolved, name, title, amount) for amount in PLACEHOLDER_AMOUNTS) \
             if kind == "game" else [_series_body(resolved)]
     else:
-        bodies = [_STANDALONE.format(title=title) + (_REQUIRES if kind == "series" else "")]
+        bodies = [_STANDALONE.format(title=string_literal(title)[1:-1]) + (_REQUIRES if kind == "series" else "")]
     # the starter must build as it is, and quietly: compile it with the project before writing anything.
     # Its placeholder amounts are the first that leave the series' worked examples answering as they do (a
     # stacking limit of 1 step refuses the series' overrun examples), so its first build prints only what it
     # wrote.
     for body in bodies:
         text = _comment(kind, name, extends, parent, config.package) + header + "\n\n" + body
-        text = format_source(Source(target, text))      # in the canonical layout: `rulesdsl fmt --check` passes
+        try:
+            text = format_source(Source(target, text))      # in the canonical layout: `rulesdsl fmt --check` passes
+        except RulesError as exc:
+            _refuse_own(exc.diagnostics, target, title)
+            raise
         check = compile_sources(project + [Source(target, text)], [target], config.library, config.package, root)
+        _refuse_own(check.diagnostics, target, title)
         if not check.ok:
             raise RulesError(check.diagnostics, check.sources)
+        written_title = check.rulebooks[name].title.value if name in check.rulebooks else None
+        if written_title != title:      # never a title other than the one asked for
+            raise StarterError(f"--title {visible(repr(title))} cannot be written as a rulebook string; nothing "
+                               f"was written (choose another title)")
         if not check.notes:
             break
     files[target] = text
     if kind == "game" and not (root / CONFIG_FILE).exists():
         files[CONFIG_FILE] = PYPROJECT.format(package=config.package, module=module_name(name))
     return Starter(files, _next_steps(kind, name, extends, config.package), [], {})
+
+
+MAX_TITLE = 100     # as the schema has it (rulesdsl/checks/schema.py)
+
+
+def string_literal(text: str) -> str:
+    """`text` as a rulebook string (grammar.lark's STRING): a backslash, a quote and a tab escaped (\\\\, \\", \\t);
+    every other character as it is."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t") + '"'
+
+
+def _sayable(title: str) -> str:
+    """The title given with --title, if a rulebook can carry it; StarterError, before anything is written, if not:
+    empty, longer than a title may be, or holding a line break (a title is one line of the file)."""
+    shown = visible(repr(title))
+    if not title.strip():
+        raise StarterError("--title is empty: give the rulebook's title, like --title 'Bocage 1944'")
+    if len(title) > MAX_TITLE:
+        raise StarterError(f"--title is too long ({len(title)} characters, at most {MAX_TITLE}); nothing was written")
+    if len(f"a{title}b".splitlines()) > 1 or "\0" in title:
+        raise StarterError(f"--title {shown} holds a line break or a NUL character: a title is one line of text; "
+                           f"nothing was written")
+    return title
+
+
+def _refuse_own(diagnostics: Iterable[Diagnostic], target: str, title: str) -> None:
+    """StarterError when a problem is the starter's own: the file is never written, so it is said of the title
+    that made it (a usage error), not at a line of a file that does not exist."""
+    own = [d for d in diagnostics if d.severity == "error" and d.span.path == target]
+    if own:
+        raise StarterError(f"--title {visible(repr(title))} makes a starter that does not check: {own[0].message}; "
+                           f"nothing was written (choose another title)")
 
 
 # the amounts a starter's placeholder values are tried at, in turn (see new_rulebook)
@@ -253,7 +294,7 @@ def _game_body(series: ir.Resolved, name: str, title: str, amount: int = 1) -> s
                   "# The card's words in each language the series' cards have; add a label for",
                   "# anything the build says is shown in English."]
         for lang in others:
-            lines += [f"labels {lang} {{", f'  title.rulebook  "{title}"', "}"]
+            lines += [f"labels {lang} {{", f"  title.rulebook  {string_literal(title)}", "}"]
     return "\n".join(lines) + "\n"
 
 
