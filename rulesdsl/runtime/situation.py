@@ -191,9 +191,12 @@ class Situation:
         for side, road in roads.items():
             road_hexes.setdefault(side.low, road)
             road_hexes.setdefault(side.high, road)
-        object.__setattr__(self, "_by_name", MappingProxyType(by_name))
-        object.__setattr__(self, "_by_hex", MappingProxyType({h: tuple(c) for h, c in by_hex.items()}))
-        object.__setattr__(self, "_road_hexes", MappingProxyType(road_hexes))
+        names: Mapping[str, Counter] = MappingProxyType(by_name)
+        stacks: Mapping[Hex, tuple[Counter, ...]] = MappingProxyType({h: tuple(c) for h, c in by_hex.items()})
+        road_at: Mapping[Hex, str] = MappingProxyType(road_hexes)
+        object.__setattr__(self, "_by_name", names)
+        object.__setattr__(self, "_by_hex", stacks)
+        object.__setattr__(self, "_road_hexes", road_at)
         for hex in list(self.terrain) + [u.hex for u in self.units]:
             if hex not in self.map:
                 raise ValueError(f"hex {hex} is not on the map")
