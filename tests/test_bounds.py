@@ -256,3 +256,29 @@ combat results table dice 1d6 {
     code, _, err = project.run("check", str(path), capsys=capsys)
     assert code == 1
     assert f"'D1r9' retreats 9 hexes, more than the {MAX_RETREAT_HEXES} a retreat may be" in err, err
+
+
+# ---- issue 41 (B): a standalone starter makes a unit afford the hex it enters -------------------------------
+@pytest.mark.parametrize("kind, name", [("game", "solo"), ("series", "house")])
+def test_a_standalone_starter_makes_units_afford_the_hexes_they_enter(kind, name, tmp_path, capsys):
+    """`rulesdsl new game NAME` (no series) and `new series NAME` left movement.must_afford_entry unset, so the
+    engine let a unit with 1 MP left enter a hex costing 2; the starter sets it, as SCS does."""
+    from rulesdsl.cli import main
+    from rulesdsl.checks.examples import explain
+    from rulesdsl.language.source import Source
+    assert main(["--project", str(tmp_path), "new", kind, name]) == 0
+    assert main(["--project", str(tmp_path), "build"]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"_starter_{name}", tmp_path / "generated" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+        assert module.PARAMETERS["movement.must_afford_entry"].value is True
+        situation = Source("<s>", "map 1.01 - 4.04 clear\nhex 1.03 forest\nphasing first\nunit a first 1-1-2 at 1.01\n")
+        answer = explain(module, situation, "move a 1.02 1.03")
+        assert "illegal" in answer.answer.computed, answer.answer.computed
+    finally:
+        del sys.modules[spec.name]
