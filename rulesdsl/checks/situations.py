@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from fractions import Fraction
 
-from rulesdsl.language.limits import MAX_MAP_HEXES
+from rulesdsl.language.limits import MAX_MAP_HEXES, MAX_MOVEMENT_POINTS, MAX_RETREAT_HEXES, MAX_SITUATION_UNITS
 from rulesdsl.model import ir
 from rulesdsl.model.catalogue import parameter_text
 from rulesdsl.errors import Diagnostic, Span, suggest
@@ -356,6 +356,12 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
     for source in situation.sources:
         for hex in source.hexes:
             on_map(hex)
+    if len(situation.units) > MAX_SITUATION_UNITS:    # the parser's limits refuse it first; a model built otherwise
+        problems.append(Diagnostic(f"a situation has more than {MAX_SITUATION_UNITS:,} units",
+                                   situation.units[MAX_SITUATION_UNITS].span,
+                                   "give only the units the example is about: every question the engine answers "
+                                   "reads each of them"))
+        return problems
     names: dict[str, ir.SituationUnit] = {}
     for unit in situation.units:
         if unit.name.value in names:
@@ -372,6 +378,10 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
                 f"a counter is attack-defense-movement, not '{'-'.join(s.value for s in unit.strengths)}'",
                 Span(start.path, start.line, start.column, end.end_line, end.end_column),
                 hint="give its three printed values, like 3-2-9 (or 1/2-2-9)"))
+        elif (allowance := _strength(unit.strengths[2])) is not None and allowance > MAX_MOVEMENT_POINTS:
+            problems.append(Diagnostic(f"unit {unit.name.value} has a Movement Allowance of {allowance}, more than "
+                                       f"the {MAX_MOVEMENT_POINTS:,} MPs an allowance may be", unit.strengths[2].span,
+                                       hint="give the counter's printed values (MAX_MOVEMENT_POINTS in limits.py)"))
         if unit.steps is not None and unit.steps < 1:
             problems.append(Diagnostic(f"unit {unit.name.value} has no steps", unit.span,
                                        hint="a unit on the map has at least one step"))
@@ -432,6 +442,12 @@ def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
     if e.kind == ir.ExpectKind.RETREAT and (e.count is None or not e.units):
         problems.append(Diagnostic("a retreat is: retreat UNIT... HEXES", e.span,
                                    hint="name the retreating units, then how many hexes, like: retreat 7 2"))
+    if e.kind in (ir.ExpectKind.RETREAT, ir.ExpectKind.ADVANCE) and e.count is not None \
+            and e.count > MAX_RETREAT_HEXES:
+        what = "a retreat" if e.kind == ir.ExpectKind.RETREAT else "the retreat an advance follows"
+        problems.append(Diagnostic(f"{what} of {e.count} hexes is longer than the {MAX_RETREAT_HEXES} a retreat may be",
+                                   e.span, hint="printed results retreat at most 4 or 5 (MAX_RETREAT_HEXES in "
+                                                "limits.py)"))
     if e.kind == ir.ExpectKind.PHASES and (e.count is None or e.count < 1):
         problems.append(Diagnostic(f"there is no game turn {e.count}: the first is 1", e.span,
                                    hint="write the game turn the phases are asked for, like: phases turn 3"))

@@ -11,7 +11,8 @@ from fractions import Fraction
 from typing import Any, Callable, Collection, Mapping
 
 from rulesdsl.model import codes as result_codes, ir
-from rulesdsl.language.limits import MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
+from rulesdsl.language.limits import (MAX_DISTANCE_HEXES, MAX_MOVEMENT_POINTS, MAX_RETREAT_HEXES, MAX_TABLE_COLUMNS,
+                                      MAX_TABLE_ROWS)
 from rulesdsl.model.catalogue import (ACTIVITIES, CARD_MAX_SIDES, CARD_PAPERS, CARD_PATTERNS, CARD_REMINDERS, UNIT_SPELLINGS, UNITS, unknown_parameter, unit_text)
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.runtime.model import PLURALS
@@ -208,6 +209,11 @@ def typed_value(parameter: ir.Parameter, known: Mapping[str, ir.Declared]) -> tu
                          f"it adds to another cost: write '+{_number(value.amount, False)} {unit}'")
         if ptype.kind == "quantity" and value.signed:
             return wrong("a signed change", f"write '{_number(abs(value.amount), False)} {unit}'")
+        most = QUANTITY_LIMITS.get(unit)
+        if most is not None and abs(value.amount) > most[0]:
+            return None, [Diagnostic(f"{name.value} is {_number(abs(value.amount), False)} {_plural(unit)}, more than "
+                                     f"the {most[0]:,} {most[1]} may be", value.span,
+                                     f"the limit is far beyond any printed rule ({most[2]} in limits.py)")]
         from rulesdsl.runtime.model import Quantity
         return Quantity(value.amount, unit, value.signed), []
     if ptype.kind in ("count", "number"):
@@ -243,6 +249,13 @@ def typed_value(parameter: ir.Parameter, known: Mapping[str, ir.Declared]) -> tu
         # a result is checked against the codes in effect, which may be the series's: resolve.result_parameter
         return choice, []
     raise AssertionError(ptype.kind)
+
+
+# the largest amount a parameter in each unit may give (limits.py): what it is, and the constant's name
+QUANTITY_LIMITS: dict[str, tuple[int, str, str]] = {
+    "hex": (MAX_DISTANCE_HEXES, "a distance", "MAX_DISTANCE_HEXES"),
+    "MP": (MAX_MOVEMENT_POINTS, "a cost or an allowance", "MAX_MOVEMENT_POINTS"),
+}
 
 
 # a parameter's value is a word: '-', which a CRT cell may hold, does not parse here
@@ -874,9 +887,20 @@ def _strength_columns(columns: tuple[ir.Text, ...]) -> list[Diagnostic]:
 
 def result_cells(rows: tuple[ir.DiceRow, ...], read: Callable[[str], object],
                  hint: Callable[[str], str]) -> list[Diagnostic]:
-    """Every cell that reads as no result."""
-    return [Diagnostic(f"'{cell.value}' is not a combat result", cell.span, hint(cell.value))
-            for row in rows for cell in row.cells if read(cell.value) is None]
+    """Every cell that reads as no result, or as a retreat longer than a retreat may be."""
+    out = []
+    for row in rows:
+        for cell in row.cells:
+            result = read(cell.value)
+            if result is None:
+                out.append(Diagnostic(f"'{cell.value}' is not a combat result", cell.span, hint(cell.value)))
+                continue
+            longest = max(getattr(result, "attacker_retreat", 0), getattr(result, "defender_retreat", 0))
+            if isinstance(longest, int) and longest > MAX_RETREAT_HEXES:
+                out.append(Diagnostic(f"'{cell.value}' retreats {longest} hexes, more than the {MAX_RETREAT_HEXES} "
+                                      "a retreat may be", cell.span,
+                                      f"printed results retreat at most 4 or 5 (MAX_RETREAT_HEXES in limits.py)"))
+    return out
 
 
 def _dice_rows(dice: ir.Text, rows: tuple[ir.DiceRow, ...], width: int, read: Callable[[str], object] | None,

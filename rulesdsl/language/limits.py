@@ -36,12 +36,48 @@ MAX_TABLE_ROWS = 100
 # Hexes in the map of one worked example or `rulesdsl explain` situation (its
 # rectangle, columns x rows): every hex of it exists while the engine answers.
 MAX_MAP_HEXES = 20_000
+# Units in one worked example or `rulesdsl explain` situation: more counters than the largest published games
+# put on the map at once; every question the engine answers reads each of them.
+MAX_SITUATION_UNITS = 10_000
+# Hexes in a distance a rulebook or a situation gives (a parameter in hexes: a ZOC's range, a minimum move, a
+# supply line, an advance's cap): printed rules say 1 to some 20; the engine's searches step out hex by hex.
+MAX_DISTANCE_HEXES = 1_000
+# MPs in a cost or an allowance (a parameter in MPs, a counter's Movement Allowance): printed values are
+# below 50; a move is priced step by step against it.
+MAX_MOVEMENT_POINTS = 1_000
+# Hexes of one retreat or advance after combat (a combat result's r#, an `expect retreat` or `expect advance`
+# length): printed results retreat at most 4 or 5; the retreat weighs every path of that length, a search
+# that grows steeply with it.
+MAX_RETREAT_HEXES = 6
 
 # the parse-tree nodes of expressions (grammar.lark, "expressions")
 EXPRESSION_NODES = frozenset({"or_", "and_", "not_", "compare", "is_", "arith", "negate", "literal_number",
                               "literal_odds", "name", "call", "call2", "where", "of"})
 _DIGITS = re.compile(r"[0-9]{%d,}" % (MAX_NUMBER_DIGITS + 1))
 _NOT_NUMBERS = frozenset({"NAME", "STRING", "COMMENT"})   # text that is never read as a number
+_SITUATIONS = frozenset({"situation", "example"})          # the parse-tree nodes whose items place units
+_UNIT_LINE = re.compile(r"^[ \t]*unit[ \t]", re.M)        # a situation's `unit` line, as the grammar starts it
+
+
+def _too_many_units(span: Span) -> Diagnostic:
+    return Diagnostic(f"a situation has more than {MAX_SITUATION_UNITS:,} units", span,
+                      "give only the units the example is about: every question the engine answers reads each "
+                      "of them")
+
+
+def check_situation_size(source: Source) -> None:
+    """Raise RulesError, positioned at its first unit beyond the limit, if a situation by itself (`rulesdsl
+    explain`) places more units than a situation may have: read from the text, before the parser's work."""
+    text = source.text
+    for count, match in enumerate(_UNIT_LINE.finditer(text), 1):
+        if count > MAX_SITUATION_UNITS:
+            first = match.start() + len(match.group()) - len(match.group().lstrip(" \t"))     # the `u` of `unit`
+            line_start = text.rfind("\n", 0, first) + 1
+            line_end = text.find("\n", first)
+            line_end = len(text) if line_end < 0 else line_end
+            line = text.count("\n", 0, first) + 1
+            span = Span(source.path, line, first - line_start + 1, line, line_end - line_start + 1)
+            raise RulesError([_too_many_units(span)], {source.path: text})
 
 
 def _span(path: str, item: Tree[Token] | Token) -> Span:
@@ -80,6 +116,11 @@ def check_limits(tree: Tree[Token], source: Source) -> None:
                                        _span(source.path, node), "split the cases between definitions"))
         else:
             depth, root = 0, None
+            if node.data in _SITUATIONS:
+                units = [c for c in node.children if isinstance(c, Tree) and c.data == "situation_unit"]
+                if len(units) > MAX_SITUATION_UNITS:
+                    problems.append(_too_many_units(_span(source.path, units[MAX_SITUATION_UNITS])))
+                    continue        # its units are not walked: thousands of them say nothing more
         stack.extend((child, depth, root) for child in reversed(node.children))
     if problems:
         problems.sort(key=Diagnostic.sort_key)

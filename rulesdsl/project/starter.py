@@ -61,6 +61,13 @@ rule 1.0 "Sequence of Play" {{
   summary "Each game turn, each side moves, then fights."
 }}
 
+rule 1.1 "Paying for a hex" {{
+  summary "A unit must have a hex's whole MP cost left to enter it."
+  # The safe default, as SCS sets it (scs-1.8 rule 3.2a): left unset, the engine lets a unit with any
+  # MP left enter a hex it cannot afford.  Set it to no only if the game's rules say so.
+  movement.must_afford_entry = yes
+}}
+
 sequence of play [1.0] {{
   game turn {{
     player turn first

@@ -163,6 +163,8 @@ def _zoc_hexes(rules: RuleSet, situation: Situation, unit: Counter, reach: int, 
     found: dict[Hex, int] = {unit.hex: 0}
     frontier = [unit.hex]
     for depth in range(1, reach + 1):
+        if not frontier:        # nothing new was reached: a longer range reaches nothing more
+            break
         following = []
         for here in frontier:
             for there in situation.neighbours(here):
@@ -971,9 +973,14 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
     built: dict[int, tuple[Hex, ...]] = {first: ()}
     for hex, number in chosen.items():
         costs[hex], paths[hex] = exact(best[number]), _path(came, states, built, number)
-    # the minimum move: paths of at most that many hexes, whatever they cost
+    # the minimum move: paths of at most that many hexes, whatever they cost.  A state is stepped on from only
+    # when reached for less than before (a path of fewer hexes and no more MPs is as good a minimum move), so
+    # the frontier empties once nothing new is reached, however long the minimum move
     frontier: dict[_State, tuple[Fraction, tuple[Hex, ...]]] = {start: (Fraction(0), ())}
+    least: dict[_State, Fraction] = {start: Fraction(0)}
     for _depth in range(mover.minimum):
+        if not frontier:
+            break
         following: dict[_State, tuple[Fraction, tuple[Hex, ...]]] = {}
         for state, (spent, hexes) in frontier.items():
             for target in situation.neighbours(state.hex):
@@ -986,8 +993,11 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
                         remember(rules.cite("movement.minimum_move",
                                             f"{target} is reached by the minimum move, for {_mp(total)}"))
                     costs[target], paths[target] = total, path
-                if entry.state not in following or total < following[entry.state][0]:
-                    following[entry.state] = (total, path)
+                known = least.get(entry.state)
+                if known is not None and known <= total:
+                    continue
+                least[entry.state] = total
+                following[entry.state] = (total, path)
         frontier = following
     steps = tuple(preamble) + tuple(cited.values()) + (
         rules.cite_chart(f"{len(costs) - 1} hexes reachable within {_mp(mover.allowance)}"),)

@@ -154,6 +154,11 @@ class Situation:
     started_in: Mapping[str, Hex] = field(default_factory=dict)
     history: Record = NOTHING_YET
     turn: int | None = None
+    # indexes made once (the engine asks of every hex and unit): the units by name and by hex, and the first
+    # road crossing touching each hex; a situation of n units is read in O(n), not O(n) per question
+    _by_name: Mapping[str, Counter] = field(init=False, repr=False, compare=False)
+    _by_hex: Mapping[Hex, tuple[Counter, ...]] = field(init=False, repr=False, compare=False)
+    _road_hexes: Mapping[Hex, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # typed locals first: object.__setattr__ takes Any, which mypy's no-Any check refuses
@@ -172,10 +177,26 @@ class Situation:
         object.__setattr__(self, "units", units)
         if self.turn is not None and (isinstance(self.turn, bool) or not isinstance(self.turn, int) or self.turn < 1):
             raise ValueError(f"a game turn is a whole number from 1, not {self.turn!r}")
-        names = [u.name for u in self.units]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
+        by_name: dict[str, Counter] = {}
+        by_hex: dict[Hex, list[Counter]] = {}
+        duplicates: set[str] = set()
+        for counter in units:
+            if counter.name in by_name:
+                duplicates.add(counter.name)
+            by_name.setdefault(counter.name, counter)
+            by_hex.setdefault(counter.hex, []).append(counter)
         if duplicates:
-            raise ValueError(f"two units are named {duplicates[0]!r}")
+            raise ValueError(f"two units are named {min(duplicates)!r}")
+        road_hexes: dict[Hex, str] = {}
+        for side, road in roads.items():
+            road_hexes.setdefault(side.low, road)
+            road_hexes.setdefault(side.high, road)
+        names: Mapping[str, Counter] = MappingProxyType(by_name)
+        stacks: Mapping[Hex, tuple[Counter, ...]] = MappingProxyType({h: tuple(c) for h, c in by_hex.items()})
+        road_at: Mapping[Hex, str] = MappingProxyType(road_hexes)
+        object.__setattr__(self, "_by_name", names)
+        object.__setattr__(self, "_by_hex", stacks)
+        object.__setattr__(self, "_road_hexes", road_at)
         for hex in list(self.terrain) + [u.hex for u in self.units]:
             if hex not in self.map:
                 raise ValueError(f"hex {hex} is not on the map")
@@ -185,13 +206,13 @@ class Situation:
 
     # ---- reading --------------------------------------------------------------------------------------
     def unit(self, name: str) -> Counter:
-        for unit in self.units:
-            if unit.name == name:
-                return unit
-        raise KeyError(f"no unit {name!r} in this situation")
+        unit = self._by_name.get(name)
+        if unit is None:
+            raise KeyError(f"no unit {name!r} in this situation")
+        return unit
 
     def units_at(self, hex: Hex) -> tuple[Counter, ...]:
-        return tuple(u for u in self.units if u.hex == hex)
+        return self._by_hex.get(hex, ())
 
     def sides(self) -> tuple[str, ...]:
         sides: dict[str, None] = {u.side: None for u in self.units}    # in order of first appearance
@@ -224,13 +245,11 @@ class Situation:
         return self.roads.get(Hexside.between(a, b))
 
     def has_road(self, hex: Hex) -> bool:
-        if not self.roads:
-            return False
-        return any(hex in (side.low, side.high) for side in self.roads)
+        return hex in self._road_hexes
 
     def road_at(self, hex: Hex) -> str | None:
         """The road (its TEC row) of the first road crossing that touches `hex`, or None."""
-        return next((road for side, road in self.roads.items() if hex in (side.low, side.high)), None)
+        return self._road_hexes.get(hex)
 
     def start_of(self, unit: Counter) -> Hex:
         """Where `unit` began the phase."""

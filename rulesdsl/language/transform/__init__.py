@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from lark.exceptions import VisitError
 
 from rulesdsl.errors import Diagnostic, RulesError
-from rulesdsl.language.limits import check_limits
+from rulesdsl.language.limits import check_limits, check_situation_size
 from rulesdsl.language.parser import Recovery, parse_recovering, parse_tree
 from rulesdsl.language.source import Source
 from rulesdsl.language.transform.cards import CardBuilder
@@ -71,6 +71,7 @@ assert set(_Builder.__bases__) == {ExpressionBuilder, *BUILDERS.values()}, "a bu
 def parse_situation(source: Source) -> ir.Situation:
     """A situation by itself (the lines of an example's body, as `rulesdsl explain` reads them), or
     RulesError with positioned diagnostics."""
+    check_situation_size(source)    # before the parser's work, which grows with every unit line
     tree = parse_tree(source, start="situation")
     check_limits(tree, source)
     try:
