@@ -8,6 +8,7 @@ import errno
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import IO
 from pathlib import Path
 
 from rulesdsl.version import __version__
@@ -52,17 +53,26 @@ class Arguments(argparse.Namespace):
     preview: int | None            # watch: the preview's port (0: a free one), None: no preview
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, but --help and --version that cannot reach standard output (closed, full) say so
+    like every command, where argparse would drop the error and exit 0."""
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        if message and file is not None and file is sys.stdout:
+            file.write(message)
+        else:
+            super()._print_message(message, file)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="rulesdsl",
         description="Compile wargame rulebooks written in the rulesdsl language.",
         epilog="Exit status: 0 clean, 1 the rulebooks have errors (or generated/ is stale with --check), "
                "2 usage error; fmt: 1 a file would be reformatted (--check, --diff), 123 a file it cannot "
                "read or parse.")
     parser.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
-    parser.add_argument("-C", "--project", metavar="DIR", type=Path,
-                        help="the project folder (the one holding rulebooks/); default: the current "
-                             "folder or the nearest one above it that has rulebooks/")
+    _project_option(parser, None)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     check = commands.add_parser("check", help="report every problem in the rulebooks; write nothing")
     check.add_argument("paths", nargs="*", type=Path, metavar="PATH",
@@ -167,7 +177,15 @@ def _parser() -> argparse.ArgumentParser:
                                               "cards, which reload after each build")
     watch.add_argument("--preview", nargs="?", type=int, const=0, default=None, metavar="PORT",
                        help="serve the generated cards on http://127.0.0.1:PORT/ (a free port if none is given)")
+    for command in (check, chart, coverage, fmt, diff, new, explain, build, watch):   # those that work in a project
+        _project_option(command, argparse.SUPPRESS)     # after the command too: `rulesdsl check -C DIR`
     return parser
+
+
+def _project_option(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument("-C", "--project", metavar="DIR", type=Path, default=default,
+                        help="the project folder (the one holding rulebooks/); default: the current "
+                             "folder or the nearest one above it that has rulebooks/")
 
 
 def _out_file(text: str) -> Path:
@@ -191,7 +209,7 @@ def _write_out(out: Path, content: str | bytes) -> str | None:
 
 def _detach_stdout() -> None:
     """Standard output that cannot be written (a closed pipe, a full disk): point it at the null device, so
-    that Python's own flush at exit neither fails nor prints a traceback."""
+    that Python's own flush at exit neither fails nor prints "Exception ignored"."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, sys.stdout.fileno())
@@ -200,21 +218,40 @@ def _detach_stdout() -> None:
         pass      # not a file descriptor (a test's capture): nothing to detach
 
 
+# an OSError with no file name that standard output gives: full, not open for writing, gone
+_STDOUT_ERRORS = (errno.ENOSPC, errno.EBADF, errno.EPIPE)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The console script: the exit status of the command (0 clean, 1 rulebook errors, 2 usage or an
+    environment that refuses, 3 a bug in rulesdsl), never a traceback."""
+    if sys.stdout is None:          # started with standard output closed (`rulesdsl check >&-`)
+        if sys.stderr is not None:
+            print("rulesdsl: error: standard output is closed; nothing was done "
+                  "(send it to /dev/null to discard it)", file=sys.stderr)
+        return EXIT_USAGE
     try:
         status = _main(argv)
         if not getattr(sys.stdout, "closed", False):   # the language server closes it when the editor leaves
             sys.stdout.flush()      # a full disk or a closed pipe on standard output shows here, not at exit
         return status
+    except SystemExit as exc:       # --help, --version, a usage error: argparse printed, and exits
+        if exc.code == 0 and not getattr(sys.stdout, "closed", False):
+            try:
+                sys.stdout.flush()
+            except OSError:         # what it printed did not reach standard output
+                _detach_stdout()
+                return EXIT_USAGE
+        raise
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:         # the reader went away (rulesdsl ... | head): not an error
+    except BrokenPipeError:         # the reader went away (rulesdsl ... | head): stop quietly, as Unix tools do
         _detach_stdout()
-        return EXIT_OK
+        return EXIT_USAGE
     except OSError as exc:          # the environment, not a bug: a full disk, a file that cannot be written
         from rulesdsl.errors import visible
         _detach_stdout()
-        where = f"{exc.filename}: " if exc.filename else "standard output: " if exc.errno == errno.ENOSPC else ""
+        where = f"{exc.filename}: " if exc.filename else "standard output: " if exc.errno in _STDOUT_ERRORS else ""
         print(f"rulesdsl: error: {visible(where)}{visible(exc.strerror or str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # a compiler bug: say so plainly, without a traceback
@@ -348,21 +385,33 @@ def _colour() -> bool:
 
 def _as_seen(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]
              ) -> tuple[list[Diagnostic], dict[str, str]]:
-    """Each project path as seen from where the user stands when that is inside the project
-    (`rulebooks/games/x.rules` is `x.rules` in rulebooks/games/): what a terminal or an editor opens.
-    Generated code keeps the project's own paths, whatever the current folder."""
-    here = Path.cwd()
-    root = _ROOT[0] if _ROOT else None
-    if root is None or here == root or not here.is_relative_to(root):
-        return list(diagnostics), dict(sources)
+    """Each path as seen from where the user stands (build.seen_path): `x.rules` in rulebooks/games/,
+    `dir/rulebooks/x.rules` with `-C dir`, the shipped library where it is installed: what a terminal or an
+    editor opens; so is a rulebook's path a message or hint cites (`already defined by scs-1.8
+    (rulesdsl/library/scs-1.8.rules:102)`).  Generated code keeps the project's own paths, whatever the
+    current folder."""
+    diagnostics = list(diagnostics)
+    cited = _citing({*sources, *(d.span.path for d in diagnostics)})
 
-    def seen(path: str) -> str:
-        if Path(path).is_absolute() or ":" in path.split("/")[0] or path.startswith("<"):
-            return path       # outside the project, a REV:path side, standard input
-        return os.path.relpath(root / path, here)
+    def moved(d: Diagnostic) -> Diagnostic:
+        return dataclasses.replace(d, span=dataclasses.replace(d.span, path=_seen(d.span.path)),
+                                   message=cited(d.message), hint=None if d.hint is None else cited(d.hint))
+    return [moved(d) for d in diagnostics], {_seen(path): text for path, text in sources.items()}
 
-    moved = [dataclasses.replace(d, span=dataclasses.replace(d.span, path=seen(d.span.path))) for d in diagnostics]
-    return moved, {seen(path): text for path, text in sources.items()}
+
+def _seen(path: str) -> str:
+    from rulesdsl.project.build import seen_path
+    return seen_path(path, _ROOT[0] if _ROOT else None)
+
+
+def _citing(paths: Iterable[str]) -> Callable[[str], str]:
+    """A text with each of `paths` (and any shipped library rulebook's) it cites as the user sees it."""
+    import re
+    from rulesdsl.project.settings import SHIPPED_SHOWN
+    known = sorted((p for p in set(paths) if p and _seen(p) != p), key=len, reverse=True)
+    alternatives = [re.escape(p) for p in known] + [re.escape(SHIPPED_SHOWN) + r"/[A-Za-z0-9][A-Za-z0-9.\-]*\.rules"]
+    pattern = re.compile(r"(?<![\w./-])(?:" + "|".join(alternatives) + r")(?![\w/-])")
+    return lambda text: pattern.sub(lambda m: _seen(m.group(0)), text)
 
 
 def _usage(message: str) -> int:
