@@ -8,7 +8,7 @@ import errno
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import IO
+from typing import IO, Any
 from pathlib import Path
 
 from rulesdsl.version import __version__
@@ -207,6 +207,25 @@ def _write_out(out: Path, content: str | bytes) -> str | None:
     return None
 
 
+def _emit(content: str | bytes) -> None:
+    """Write a document on standard output whole: bytes as they are, text as `print` would encode it.  A
+    large write that the pipe takes only in part (its reader left) is written on until the pipe says so
+    (BrokenPipeError), where io's buffered write returns the part and drops the rest without an error."""
+    stream = sys.stdout
+    binary = getattr(stream, "buffer", None)
+    if binary is None:                  # a text stream only (a test's StringIO)
+        stream.write(content.decode("utf-8") if isinstance(content, bytes) else content)
+        return
+    data = content if isinstance(content, bytes) else \
+        content.encode(stream.encoding or "utf-8", stream.errors or "strict")
+    stream.flush()
+    view = memoryview(data)
+    while view:
+        written = binary.write(view)
+        view = view[written or len(view):]     # None: a raw stream's 'nothing now', never io's
+    binary.flush()
+
+
 def _detach_stdout() -> None:
     """Standard output that cannot be written (a closed pipe, a full disk): point it at the null device, so
     that Python's own flush at exit neither fails nor prints "Exception ignored"."""
@@ -344,9 +363,7 @@ def _reference(out: Path | None) -> int:
         text = shipped_reference()
     data = text.encode("utf-8")        # the same bytes whatever the locale
     if out is None or str(out) == "-":
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        _emit(data)
         return EXIT_OK
     problem = _write_out(out, data)
     return EXIT_OK if problem is None else _usage(problem)
@@ -359,7 +376,7 @@ def _docs(path_only: bool) -> int:
     if path_only:
         print(guide)
         return EXIT_OK
-    sys.stdout.write(guide.read_text(encoding="utf-8"))
+    _emit(guide.read_text(encoding="utf-8"))
     return EXIT_OK
 
 
@@ -452,7 +469,7 @@ def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, car
         from rulesdsl.errors import render_github, render_json
         diagnostics, _ = _as_seen(compilation.diagnostics, {})
         found_notes, _ = _as_seen(compilation.notes, {})
-        sys.stdout.write(render_json(diagnostics, found_notes, compilation.checked) if format == "json" else
+        _emit(render_json(diagnostics, found_notes, compilation.checked) if format == "json" else
                          render_github([*diagnostics, *(found_notes if notes else ())]))
         return EXIT_OK if compilation.ok else EXIT_RULES
     _report(compilation, notes)
@@ -484,6 +501,7 @@ def _diff(root: Path | None, args: Arguments) -> int:
         main = before.rulebook.id.value
         changes += answered_otherwise({main: before.applies, **before.dependents},
                                       {main: after.applies, **after.dependents}, main)
+    changes = [_seen_change(c) for c in changes]
     status = EXIT_OK if args.exit_zero or not changes else EXIT_RULES
     layers = label_layers(after.applies, after.labels) if after.applies is not None else \
         [book_labels(after.rulebook), after.labels]
@@ -503,13 +521,24 @@ def _diff(root: Path | None, args: Arguments) -> int:
         content = RENDERERS[args.format](changes, old, new)
     if args.out is None or str(args.out) == "-":
         assert isinstance(content, str)
-        sys.stdout.write(content)
+        _emit(content)
         return status
     problem = _write_out(args.out, content)
     if problem is not None:
         return _usage(problem)
     print(f"wrote {visible(str(args.out))}", file=sys.stderr)
     return status
+
+
+def _seen_change(change: Any) -> Any:
+    """An errata change with the rulebook file it cites (an example's: errata/examples.py) as seen from
+    where the user stands (build.seen_path)."""
+    if change.area != "examples" or len(change.parts) < 5:
+        return change
+    path = change.parts[3]
+    cited = _citing([path])
+    return dataclasses.replace(change, details=tuple(cited(d) for d in change.details),
+                               parts=(*change.parts[:3], _seen(path), *change.parts[4:]))
 
 
 def _count(n: int, what: str) -> str:
@@ -558,9 +587,7 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
             failed += 1
             continue
         if from_stdin and not report_only:   # a filter: the formatted text, byte for byte, whatever it was
-            sys.stdout.flush()
-            sys.stdout.buffer.write(formatted.encode("utf-8"))
-            sys.stdout.buffer.flush()
+            _emit(formatted.encode("utf-8"))
         if data == formatted.encode("utf-8"):   # the bytes: CRLF or CR line ends and a BOM are not canonical
             unchanged += 1
         else:
@@ -571,7 +598,7 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
     for target, shown, data, before, formatted in changed:
         if report_only:
             if args.diff:
-                sys.stdout.write(visible_lines(unified_diff(shown, before, formatted)))
+                _emit(visible_lines(unified_diff(shown, before, formatted)))
                 if before == formatted:   # the text is canonical, its bytes are not: say what the diff cannot
                     what = [w for w, there in (("its CRLF or CR line ends", b"\r" in data),
                                                 ("its byte order mark", data.startswith(b"\xef\xbb\xbf"))) if there]
@@ -648,7 +675,7 @@ def _chart(root: Path | None, args: Arguments) -> int:
     if str(out) == "-":
         if isinstance(content, bytes):
             return _usage("a PDF is not written to standard output: give --out FILE")
-        sys.stdout.write(visible_lines(content))
+        _emit(visible_lines(content))
         return EXIT_OK
     problem = _write_out(out, content)
     if problem is not None:
@@ -676,7 +703,7 @@ def _coverage(root: Path | None, args: Arguments) -> int:
     if args.mutate:
         return _mutate(compilation, key, args)
     coverage = measure(compilation.resolved[key])
-    sys.stdout.write(visible_lines(render_json(coverage) if args.format == "json" else render_text(coverage)))
+    _emit(visible_lines(render_json(coverage) if args.format == "json" else render_text(coverage)))
     return EXIT_OK
 
 
@@ -706,7 +733,7 @@ def _mutate(compilation: Compilation, key: str, args: Arguments) -> int:
     finally:
         if progress is not None:
             sys.stderr.write("\r\033[K")
-    sys.stdout.write(visible_lines(mutation.render_json(found) if args.format == "json" else
+    _emit(visible_lines(mutation.render_json(found) if args.format == "json" else
                                    mutation.render_text(found)))
     share = found.caught_share()
     if args.floor is not None and share is not None and share * 100 < args.floor:
@@ -754,14 +781,28 @@ def _explain(root: Path | None, args: Arguments) -> int:
             situation = Source("<situation>", args.situation.replace(";", "\n"))
         resolved = compilation.resolved[key]
         explanation = explain(module, situation, " ".join(args.query), resolved, Variants(resolved).get)
+        explanation = _seen_explanation(explanation)
     except RulesError as exc:
         print(_render(exc.diagnostics, exc.sources), file=sys.stderr)
         return EXIT_RULES
     if args.format == "json":
-        sys.stdout.write(json.dumps(explanation.as_json(), indent=2, ensure_ascii=False) + "\n")
+        _emit(json.dumps(explanation.as_json(), indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(visible_lines(explanation.text()))
+        _emit(visible_lines(explanation.text()))
     return EXIT_OK
+
+
+def _seen_explanation(explanation: Any) -> Any:
+    """An explanation whose steps cite their rulebook's file (`path:line`, the module's machine-independent
+    name) as seen from where the user stands (build.seen_path)."""
+    def seen(step: Any) -> Any:
+        if not step.source:
+            return step
+        path, colon, line = step.source.rpartition(":")
+        return dataclasses.replace(step, source=f"{_seen(path)}:{line}" if colon and line.isdigit() else
+                                   _seen(step.source))
+    answer = explanation.answer
+    return dataclasses.replace(explanation, answer=dataclasses.replace(answer, steps=tuple(map(seen, answer.steps))))
 
 
 def _new(folder: Path, args: Arguments) -> int:
@@ -814,6 +855,16 @@ def _progress() -> Iterator[Callable[[str], Callable[[int, int], None] | None]]:
         yield step
 
 
+def compiled(compilation: Compilation) -> str:
+    """What a build compiled, as its user counts it: the project's own rulebooks, then the library's it
+    uses (`1 rulebook compiled (and the library's scs-1.8)`): those have no module or card of this project."""
+    own = sum(1 for key in compilation.rulebooks if key not in compilation.library)
+    library = sorted(compilation.library)
+    used = f" (and the library's {', '.join(library[:-1])}{' and ' if len(library) > 1 else ''}{library[-1]})" \
+        if library else ""
+    return f"{own} rulebook{'' if own == 1 else 's'} compiled{used}"
+
+
 def _build(root: Path, check_only: bool, notes: bool = False) -> int:
     from rulesdsl import cache
     from rulesdsl.errors import visible
@@ -834,7 +885,7 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
     with _progress() as progress:
         compilation = compile_project(root)
         if compilation.ok:
-            add_charts(compilation, progress=progress(f"{len(compilation.rulebooks)} rulebooks compiled; cards"))
+            add_charts(compilation, progress=progress(f"{compiled(compilation)}; cards"))
     _report(compilation, notes)
     if cache.discarded:     # made again, never used: the build is what it would be without a cache
         n = len(cache.discarded)
