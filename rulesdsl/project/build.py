@@ -488,6 +488,8 @@ def add_charts(result: Compilation, formats: Collection[str] = ("html", "pdf"), 
     from rulesdsl.cards.pdf import card_pdfs, fingerprint
     fingerprints = []
     cards = [(key, lang, resolved) for key, resolved in sorted(result.resolved.items()) for lang in languages(resolved)]
+    if progress is not None:
+        progress(0, len(cards))     # the total from the start: a bar that counts, not `0/?`
     prepared = [_card_job(resolved, lang, result.labels, paper) for _, lang, resolved in cards]
     printed = card_pdfs([job for _, _, job in prepared], write="pdf" in formats, progress=progress)
     for (key, lang, _), (data, warnings, _), (html, pdf, problems) in zip(cards, prepared, printed):
