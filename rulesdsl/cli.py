@@ -8,7 +8,7 @@ import errno
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import IO, Any
+from typing import Any
 from pathlib import Path
 
 from rulesdsl.version import __version__
@@ -16,6 +16,7 @@ from rulesdsl.model.papers import CARD_PAPERS
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:   # the compiler is imported by the commands that compile, not by --version or --help
+    from _typeshed import SupportsWrite
     from rulesdsl.errors import Diagnostic
     from rulesdsl.project.build import Compilation
 
@@ -57,7 +58,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse's parser, but --help and --version that cannot reach standard output (closed, full) say so
     like every command, where argparse would drop the error and exit 0."""
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message and file is not None and file is sys.stdout:
             file.write(message)
         else:
@@ -69,7 +70,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="rulesdsl",
         description="Compile wargame rulebooks written in the rulesdsl language.",
         epilog="Exit status: 0 clean, 1 the rulebooks have errors (or generated/ is stale with --check), "
-               "2 usage error; fmt: 1 a file would be reformatted (--check, --diff), 123 a file it cannot "
+               "2 usage error or an environment that refuses (a closed or full standard output, a full disk), 3 a bug "
+               "in rulesdsl; diff: 1 there are changes; fmt: 1 a file would be reformatted (--check, --diff), 123 a file it cannot "
                "read or parse.")
     parser.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
     _project_option(parser, None)
