@@ -70,9 +70,9 @@ def _parser() -> argparse.ArgumentParser:
         prog="rulesdsl",
         description="Compile wargame rulebooks written in the rulesdsl language.",
         epilog="Exit status: 0 clean, 1 the rulebooks have errors (or generated/ is stale with --check), "
-               "2 usage error or an environment that refuses (a closed or full standard output, a full disk), 3 a bug "
-               "in rulesdsl; diff: 1 there are changes; fmt: 1 a file would be reformatted (--check, --diff), 123 a file it cannot "
-               "read or parse.")
+               "2 usage error or an environment that refuses (a closed or full standard output, a full disk), "
+               "3 a bug in rulesdsl; diff: 1 there are changes; fmt: 1 a file would be reformatted (--check, "
+               "--diff), 123 a file it cannot read or parse.")
     parser.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
     _project_option(parser, None)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

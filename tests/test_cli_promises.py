@@ -323,7 +323,8 @@ def test_the_build_counts_the_projects_rulebooks_not_the_librarys():
     from rulesdsl.project.build import Compilation
     one = Compilation(rulebooks=dict.fromkeys(["g", "scs-1.8"]), library={"scs-1.8"})   # type: ignore[arg-type]
     assert compiled(one) == "1 rulebook compiled (and the library's scs-1.8)"
-    two = Compilation(rulebooks=dict.fromkeys(["a", "b", "new-x", "scs-1.8"]), library={"scs-1.8", "new-x"})  # type: ignore[arg-type]
+    two = Compilation(rulebooks=dict.fromkeys(["a", "b", "new-x", "scs-1.8"]),  # type: ignore[arg-type]
+                      library={"scs-1.8", "new-x"})
     assert compiled(two) == "2 rulebooks compiled (and the library's new-x and scs-1.8)"
     assert compiled(Compilation(rulebooks=dict.fromkeys(["a"]))) == "1 rulebook compiled"   # type: ignore[arg-type]
 
