@@ -901,9 +901,9 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
         changed, removed = stale_outputs(root, compilation.outputs, committed_only=True,
                                          package=compilation.package)
         for rel in changed:
-            print(f"out of date: {rel}", file=sys.stderr)
+            print(f"out of date: {_seen(rel)}", file=sys.stderr)
         for rel in removed:
-            print(f"no longer generated: {rel}", file=sys.stderr)
+            print(f"no longer generated: {_seen(rel)}", file=sys.stderr)
         if changed or removed:
             print(f"{compilation.package}/ is not current: run 'rulesdsl build'", file=sys.stderr)
             return EXIT_RULES
@@ -913,9 +913,9 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
         return EXIT_OK
     changed, removed = write_outputs(root, compilation.outputs, compilation.package)
     for rel in changed:
-        print(f"wrote {rel}")
+        print(f"wrote {_seen(rel)}")
     for rel in removed:
-        print(f"removed {rel}")
+        print(f"removed {_seen(rel)}")
     if not changed and not removed:
         print(f"{compilation.package}/ is up to date ({len(compilation.outputs)} files)")
     return EXIT_OK

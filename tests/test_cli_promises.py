@@ -339,3 +339,14 @@ def test_the_readme_says_diff_exits_1_where_its_own_title_block_runs_it():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     title = readme[readme.index("## Your own title"):readme.index("## A short tour")]
     assert "exits 1" in title and "diff(1)" in title
+
+
+def test_what_build_writes_is_named_as_seen_from_the_current_folder(tmp_path, capsys, monkeypatch):
+    """`rulesdsl -C dir build` from outside said `wrote generated/base.py`, which is not there.  (`new` keeps
+    naming what it wrote from the project folder: its next steps are commands to run there.)"""
+    from rulesdsl.cli import main
+    _base_project(tmp_path / "dir")
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "-C", "dir"]) == 0
+    wrote = [line.split(" ", 1)[1] for line in capsys.readouterr().out.splitlines() if line.startswith("wrote ")]
+    assert "dir/generated/base.py" in wrote and all((tmp_path / path).is_file() for path in wrote)
