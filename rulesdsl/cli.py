@@ -8,6 +8,7 @@ import errno
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 from pathlib import Path
 
 from rulesdsl.version import __version__
@@ -15,6 +16,7 @@ from rulesdsl.model.papers import CARD_PAPERS
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:   # the compiler is imported by the commands that compile, not by --version or --help
+    from _typeshed import SupportsWrite
     from rulesdsl.errors import Diagnostic
     from rulesdsl.project.build import Compilation
 
@@ -53,17 +55,27 @@ class Arguments(argparse.Namespace):
     shell: str                     # completion: bash, zsh or fish
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, but --help and --version that cannot reach standard output (closed, full) say so
+    like every command, where argparse would drop the error and exit 0."""
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if message and file is not None and file is sys.stdout:
+            file.write(message)
+        else:
+            super()._print_message(message, file)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="rulesdsl",
         description="Compile wargame rulebooks written in the rulesdsl language.",
         epilog="Exit status: 0 clean, 1 the rulebooks have errors (or generated/ is stale with --check), "
-               "2 usage error; fmt: 1 a file would be reformatted (--check, --diff), 123 a file it cannot "
-               "read or parse.")
+               "2 usage error or an environment that refuses (a closed or full standard output, a full disk), "
+               "3 a bug in rulesdsl; diff: 1 there are changes; fmt: 1 a file would be reformatted (--check, "
+               "--diff), 123 a file it cannot read or parse.")
     parser.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
-    _completes(parser.add_argument("-C", "--project", metavar="DIR", type=Path,
-                                   help="the project folder (the one holding rulebooks/); default: the current "
-                                        "folder or the nearest one above it that has rulebooks/"), "directory")
+    _project_option(parser, None)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     check = commands.add_parser("check", help="report every problem in the rulebooks; write nothing")
     _completes(check.add_argument("paths", nargs="*", type=Path, metavar="PATH",
@@ -182,6 +194,8 @@ def _parser() -> argparse.ArgumentParser:
                "a folder of $fpath as _rulesdsl; fish: rulesdsl completion fish > "
                "~/.config/fish/completions/rulesdsl.fish")
     completion.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="{bash,zsh,fish}")
+    for command in (check, chart, coverage, fmt, diff, new, explain, build, watch):   # those that work in a project
+        _project_option(command, argparse.SUPPRESS)     # after the command too: `rulesdsl check -C DIR`
     return parser
 
 
@@ -189,6 +203,12 @@ def _completes(action: argparse.Action, kind: str) -> None:
     """Mark what an argument names, for the completion scripts: a rulebook (*.rules), any file or a folder
     (rulesdsl/editor/completion.py reads the mark; it is not imported here, to keep start-up light)."""
     setattr(action, "rulesdsl_completes", kind)
+
+
+def _project_option(parser: argparse.ArgumentParser, default: object) -> None:
+    _completes(parser.add_argument("-C", "--project", metavar="DIR", type=Path, default=default,
+                                   help="the project folder (the one holding rulebooks/); default: the current "
+                                        "folder or the nearest one above it that has rulebooks/"), "directory")
 
 
 def _out_file(text: str) -> Path:
@@ -210,9 +230,28 @@ def _write_out(out: Path, content: str | bytes) -> str | None:
     return None
 
 
+def _emit(content: str | bytes) -> None:
+    """Write a document on standard output whole: bytes as they are, text as `print` would encode it.  A
+    large write that the pipe takes only in part (its reader left) is written on until the pipe says so
+    (BrokenPipeError), where io's buffered write returns the part and drops the rest without an error."""
+    stream = sys.stdout
+    binary = getattr(stream, "buffer", None)
+    if binary is None:                  # a text stream only (a test's StringIO)
+        stream.write(content.decode("utf-8") if isinstance(content, bytes) else content)
+        return
+    data = content if isinstance(content, bytes) else \
+        content.encode(stream.encoding or "utf-8", stream.errors or "strict")
+    stream.flush()
+    view = memoryview(data)
+    while view:
+        written = binary.write(view)
+        view = view[written or len(view):]     # None: a raw stream's 'nothing now', never io's
+    binary.flush()
+
+
 def _detach_stdout() -> None:
     """Standard output that cannot be written (a closed pipe, a full disk): point it at the null device, so
-    that Python's own flush at exit neither fails nor prints a traceback."""
+    that Python's own flush at exit neither fails nor prints "Exception ignored"."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, sys.stdout.fileno())
@@ -221,21 +260,40 @@ def _detach_stdout() -> None:
         pass      # not a file descriptor (a test's capture): nothing to detach
 
 
+# an OSError with no file name that standard output gives: full, not open for writing, gone
+_STDOUT_ERRORS = (errno.ENOSPC, errno.EBADF, errno.EPIPE)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The console script: the exit status of the command (0 clean, 1 rulebook errors, 2 usage or an
+    environment that refuses, 3 a bug in rulesdsl), never a traceback."""
+    if sys.stdout is None:          # started with standard output closed (`rulesdsl check >&-`)
+        if sys.stderr is not None:
+            print("rulesdsl: error: standard output is closed; nothing was done "
+                  "(send it to /dev/null to discard it)", file=sys.stderr)
+        return EXIT_USAGE
     try:
         status = _main(argv)
         if not getattr(sys.stdout, "closed", False):   # the language server closes it when the editor leaves
             sys.stdout.flush()      # a full disk or a closed pipe on standard output shows here, not at exit
         return status
+    except SystemExit as exc:       # --help, --version, a usage error: argparse printed, and exits
+        if exc.code == 0 and not getattr(sys.stdout, "closed", False):
+            try:
+                sys.stdout.flush()
+            except OSError:         # what it printed did not reach standard output
+                _detach_stdout()
+                return EXIT_USAGE
+        raise
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:         # the reader went away (rulesdsl ... | head): not an error
+    except BrokenPipeError:         # the reader went away (rulesdsl ... | head): stop quietly, as Unix tools do
         _detach_stdout()
-        return EXIT_OK
+        return EXIT_USAGE
     except OSError as exc:          # the environment, not a bug: a full disk, a file that cannot be written
         from rulesdsl.errors import visible
         _detach_stdout()
-        where = f"{exc.filename}: " if exc.filename else "standard output: " if exc.errno == errno.ENOSPC else ""
+        where = f"{exc.filename}: " if exc.filename else "standard output: " if exc.errno in _STDOUT_ERRORS else ""
         print(f"rulesdsl: error: {visible(where)}{visible(exc.strerror or str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # a compiler bug: say so plainly, without a traceback
@@ -330,9 +388,7 @@ def _reference(out: Path | None) -> int:
         text = shipped_reference()
     data = text.encode("utf-8")        # the same bytes whatever the locale
     if out is None or str(out) == "-":
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        _emit(data)
         return EXIT_OK
     problem = _write_out(out, data)
     return EXIT_OK if problem is None else _usage(problem)
@@ -359,7 +415,7 @@ def _docs(path_only: bool) -> int:
     if path_only:
         print(guide)
         return EXIT_OK
-    sys.stdout.write(guide.read_text(encoding="utf-8"))
+    _emit(guide.read_text(encoding="utf-8"))
     return EXIT_OK
 
 
@@ -385,21 +441,33 @@ def _colour() -> bool:
 
 def _as_seen(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]
              ) -> tuple[list[Diagnostic], dict[str, str]]:
-    """Each project path as seen from where the user stands when that is inside the project
-    (`rulebooks/games/x.rules` is `x.rules` in rulebooks/games/): what a terminal or an editor opens.
-    Generated code keeps the project's own paths, whatever the current folder."""
-    here = Path.cwd()
-    root = _ROOT[0] if _ROOT else None
-    if root is None or here == root or not here.is_relative_to(root):
-        return list(diagnostics), dict(sources)
+    """Each path as seen from where the user stands (build.seen_path): `x.rules` in rulebooks/games/,
+    `dir/rulebooks/x.rules` with `-C dir`, the shipped library where it is installed: what a terminal or an
+    editor opens; so is a rulebook's path a message or hint cites (`already defined by scs-1.8
+    (rulesdsl/library/scs-1.8.rules:102)`).  Generated code keeps the project's own paths, whatever the
+    current folder."""
+    diagnostics = list(diagnostics)
+    cited = _citing({*sources, *(d.span.path for d in diagnostics)})
 
-    def seen(path: str) -> str:
-        if Path(path).is_absolute() or ":" in path.split("/")[0] or path.startswith("<"):
-            return path       # outside the project, a REV:path side, standard input
-        return os.path.relpath(root / path, here)
+    def moved(d: Diagnostic) -> Diagnostic:
+        return dataclasses.replace(d, span=dataclasses.replace(d.span, path=_seen(d.span.path)),
+                                   message=cited(d.message), hint=None if d.hint is None else cited(d.hint))
+    return [moved(d) for d in diagnostics], {_seen(path): text for path, text in sources.items()}
 
-    moved = [dataclasses.replace(d, span=dataclasses.replace(d.span, path=seen(d.span.path))) for d in diagnostics]
-    return moved, {seen(path): text for path, text in sources.items()}
+
+def _seen(path: str) -> str:
+    from rulesdsl.project.build import seen_path
+    return seen_path(path, _ROOT[0] if _ROOT else None)
+
+
+def _citing(paths: Iterable[str]) -> Callable[[str], str]:
+    """A text with each of `paths` (and any shipped library rulebook's) it cites as the user sees it."""
+    import re
+    from rulesdsl.project.settings import SHIPPED_SHOWN
+    known = sorted((p for p in set(paths) if p and _seen(p) != p), key=len, reverse=True)
+    alternatives = [re.escape(p) for p in known] + [re.escape(SHIPPED_SHOWN) + r"/[A-Za-z0-9][A-Za-z0-9.\-]*\.rules"]
+    pattern = re.compile(r"(?<![\w./-])(?:" + "|".join(alternatives) + r")(?![\w/-])")
+    return lambda text: pattern.sub(lambda m: _seen(m.group(0)), text)
 
 
 def _usage(message: str) -> int:
@@ -454,7 +522,7 @@ def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, car
         from rulesdsl.errors import render_github, render_json
         diagnostics, _ = _as_seen(compilation.diagnostics, {})
         found_notes, _ = _as_seen(compilation.notes, {})
-        sys.stdout.write(render_json(diagnostics, found_notes, compilation.checked) if format == "json" else
+        _emit(render_json(diagnostics, found_notes, compilation.checked) if format == "json" else
                          render_github([*diagnostics, *(found_notes if notes else ())]))
         return EXIT_OK if compilation.ok else EXIT_RULES
     _report(compilation, notes)
@@ -487,6 +555,7 @@ def _diff(root: Path | None, args: Arguments) -> int:
         main = before.rulebook.id.value
         changes += answered_otherwise({main: before.applies, **before.dependents},
                                       {main: after.applies, **after.dependents}, main)
+    changes = [_seen_change(c) for c in changes]
     status = EXIT_OK if args.exit_zero or not changes else EXIT_RULES
     layers = label_layers(after.applies, after.labels) if after.applies is not None else \
         [book_labels(after.rulebook), after.labels]
@@ -506,13 +575,24 @@ def _diff(root: Path | None, args: Arguments) -> int:
         content = RENDERERS[args.format](changes, old, new)
     if args.out is None or str(args.out) == "-":
         assert isinstance(content, str)
-        sys.stdout.write(content)
+        _emit(content)
         return status
     problem = _write_out(args.out, content)
     if problem is not None:
         return _usage(problem)
     print(f"wrote {visible(str(args.out))}", file=sys.stderr)
     return status
+
+
+def _seen_change(change: Any) -> Any:
+    """An errata change with the rulebook file it cites (an example's: errata/examples.py) as seen from
+    where the user stands (build.seen_path)."""
+    if change.area != "examples" or len(change.parts) < 5:
+        return change
+    path = change.parts[3]
+    cited = _citing([path])
+    return dataclasses.replace(change, details=tuple(cited(d) for d in change.details),
+                               parts=(*change.parts[:3], _seen(path), *change.parts[4:]))
 
 
 def _count(n: int, what: str) -> str:
@@ -561,9 +641,7 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
             failed += 1
             continue
         if from_stdin and not report_only:   # a filter: the formatted text, byte for byte, whatever it was
-            sys.stdout.flush()
-            sys.stdout.buffer.write(formatted.encode("utf-8"))
-            sys.stdout.buffer.flush()
+            _emit(formatted.encode("utf-8"))
         if data == formatted.encode("utf-8"):   # the bytes: CRLF or CR line ends and a BOM are not canonical
             unchanged += 1
         else:
@@ -574,7 +652,7 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
     for target, shown, data, before, formatted in changed:
         if report_only:
             if args.diff:
-                sys.stdout.write(visible_lines(unified_diff(shown, before, formatted)))
+                _emit(visible_lines(unified_diff(shown, before, formatted)))
                 if before == formatted:   # the text is canonical, its bytes are not: say what the diff cannot
                     what = [w for w, there in (("its CRLF or CR line ends", b"\r" in data),
                                                 ("its byte order mark", data.startswith(b"\xef\xbb\xbf"))) if there]
@@ -651,7 +729,7 @@ def _chart(root: Path | None, args: Arguments) -> int:
     if str(out) == "-":
         if isinstance(content, bytes):
             return _usage("a PDF is not written to standard output: give --out FILE")
-        sys.stdout.write(visible_lines(content))
+        _emit(visible_lines(content))
         return EXIT_OK
     problem = _write_out(out, content)
     if problem is not None:
@@ -679,7 +757,7 @@ def _coverage(root: Path | None, args: Arguments) -> int:
     if args.mutate:
         return _mutate(compilation, key, args)
     coverage = measure(compilation.resolved[key])
-    sys.stdout.write(visible_lines(render_json(coverage) if args.format == "json" else render_text(coverage)))
+    _emit(visible_lines(render_json(coverage) if args.format == "json" else render_text(coverage)))
     return EXIT_OK
 
 
@@ -709,7 +787,7 @@ def _mutate(compilation: Compilation, key: str, args: Arguments) -> int:
     finally:
         if progress is not None:
             sys.stderr.write("\r\033[K")
-    sys.stdout.write(visible_lines(mutation.render_json(found) if args.format == "json" else
+    _emit(visible_lines(mutation.render_json(found) if args.format == "json" else
                                    mutation.render_text(found)))
     share = found.caught_share()
     if args.floor is not None and share is not None and share * 100 < args.floor:
@@ -757,14 +835,28 @@ def _explain(root: Path | None, args: Arguments) -> int:
             situation = Source("<situation>", args.situation.replace(";", "\n"))
         resolved = compilation.resolved[key]
         explanation = explain(module, situation, " ".join(args.query), resolved, Variants(resolved).get)
+        explanation = _seen_explanation(explanation)
     except RulesError as exc:
         print(_render(exc.diagnostics, exc.sources), file=sys.stderr)
         return EXIT_RULES
     if args.format == "json":
-        sys.stdout.write(json.dumps(explanation.as_json(), indent=2, ensure_ascii=False) + "\n")
+        _emit(json.dumps(explanation.as_json(), indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(visible_lines(explanation.text()))
+        _emit(visible_lines(explanation.text()))
     return EXIT_OK
+
+
+def _seen_explanation(explanation: Any) -> Any:
+    """An explanation whose steps cite their rulebook's file (`path:line`, the module's machine-independent
+    name) as seen from where the user stands (build.seen_path)."""
+    def seen(step: Any) -> Any:
+        if not step.source:
+            return step
+        path, colon, line = step.source.rpartition(":")
+        return dataclasses.replace(step, source=f"{_seen(path)}:{line}" if colon and line.isdigit() else
+                                   _seen(step.source))
+    answer = explanation.answer
+    return dataclasses.replace(explanation, answer=dataclasses.replace(answer, steps=tuple(map(seen, answer.steps))))
 
 
 def _new(folder: Path, args: Arguments) -> int:
@@ -817,6 +909,16 @@ def _progress() -> Iterator[Callable[[str], Callable[[int, int], None] | None]]:
         yield step
 
 
+def compiled(compilation: Compilation) -> str:
+    """What a build compiled, as its user counts it: the project's own rulebooks, then the library's it
+    uses (`1 rulebook compiled (and the library's scs-1.8)`): those have no module or card of this project."""
+    own = sum(1 for key in compilation.rulebooks if key not in compilation.library)
+    library = sorted(compilation.library)
+    used = f" (and the library's {', '.join(library[:-1])}{' and ' if len(library) > 1 else ''}{library[-1]})" \
+        if library else ""
+    return f"{own} rulebook{'' if own == 1 else 's'} compiled{used}"
+
+
 def _build(root: Path, check_only: bool, notes: bool = False) -> int:
     from rulesdsl import cache
     from rulesdsl.errors import visible
@@ -839,7 +941,7 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
     with _progress() as progress:
         compilation = compile_project(root)
         if compilation.ok:
-            add_charts(compilation, progress=progress(f"{len(compilation.rulebooks)} rulebooks compiled; cards"))
+            add_charts(compilation, progress=progress(f"{compiled(compilation)}; cards"))
     _report(compilation, notes)
     if cache.discarded:     # made again, never used: the build is what it would be without a cache
         n = len(cache.discarded)
@@ -866,9 +968,9 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
               file=sys.stderr)
     if check_only:
         for rel in changed:
-            print(f"out of date: {rel}", file=sys.stderr)
+            print(f"out of date: {_seen(rel)}", file=sys.stderr)
         for rel in removed:
-            print(f"no longer generated: {rel}", file=sys.stderr)
+            print(f"no longer generated: {_seen(rel)}", file=sys.stderr)
         if changed or removed:
             print(f"{compilation.package}/ is not current: run 'rulesdsl build'", file=sys.stderr)
             return EXIT_RULES
@@ -877,9 +979,9 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
               f"fingerprints)")
         return EXIT_OK
     for rel in changed:
-        print(f"wrote {rel}")
+        print(f"wrote {_seen(rel)}")
     for rel in removed:
-        print(f"removed {rel}")
+        print(f"removed {_seen(rel)}")
     if not changed and not removed:
         print(f"{compilation.package}/ is up to date ({len(with_manifest(compilation.outputs, compilation.package))} "
               f"files)")

@@ -260,6 +260,16 @@ def coloured(text: str) -> str:
     return out.getvalue().rstrip("\n")
 
 
+def positions(span: Span) -> tuple[int, int, int, int]:
+    """A span's line, column, end line and end column for tools, each from 1: a problem of a whole file (a
+    folder where a rulebook should be, a symlink not followed) is at line 1, column 1, and a position with no
+    end known ends where it starts (an empty range, the end being exclusive)."""
+    line, column = max(span.line, 1), max(span.column, 1) if span.line else 1
+    if span.end_line < line or (span.end_line == line and span.end_column < column):
+        return line, column, line, column
+    return line, column, span.end_line, max(span.end_column, 1)
+
+
 # The JSON schema's version: a field is added only with a new version; none is ever renamed or removed.
 JSON_SCHEMA = 1
 
@@ -267,11 +277,12 @@ JSON_SCHEMA = 1
 def render_json(diagnostics: Iterable[Diagnostic], notes: Iterable[Diagnostic], checked: int) -> str:
     """`{"schema": 1, "checked": N, "errors": N, "warnings": N, "diagnostics": [...], "notes": [...]}`, each
     diagnostic as `{"path", "line", "column", "end_line", "end_column", "severity", "message", "hint"}` (lines
-    and columns from 1, 0 when a file has no position; the end is exclusive; hint null when none), in the
-    order the text renderer prints them."""
+    and columns from 1, a problem of the whole file at its start: `positions`; the end is exclusive; hint null
+    when none), in the order the text renderer prints them."""
     def entry(d: Diagnostic) -> dict[str, object]:
-        return {"path": d.span.path, "line": d.span.line, "column": d.span.column, "end_line": d.span.end_line,
-                "end_column": d.span.end_column, "severity": d.severity, "message": d.message, "hint": d.hint}
+        line, column, end_line, end_column = positions(d.span)
+        return {"path": d.span.path, "line": line, "column": column, "end_line": end_line,
+                "end_column": end_column, "severity": d.severity, "message": d.message, "hint": d.hint}
     shown = sorted(diagnostics, key=Diagnostic.sort_key)
     return json.dumps({"schema": JSON_SCHEMA, "checked": checked,
                        "errors": sum(d.severity == "error" for d in shown),
@@ -288,16 +299,14 @@ def _workflow(text: str, property: bool = False) -> str:
 
 
 def render_github(diagnostics: Iterable[Diagnostic]) -> str:
-    """One GitHub Actions annotation a diagnostic (`::error file=...,line=...::message`), the hint on the
-    lines after the message; a note is a `::notice`."""
+    """One GitHub Actions annotation a diagnostic (`::error file=...,line=...::message`, positions from 1 as
+    `positions` gives them), the hint on the lines after the message; a note is a `::notice`."""
     out = []
     for d in sorted(diagnostics, key=Diagnostic.sort_key):
         kind = {"error": "error", "warning": "warning"}.get(d.severity, "notice")
-        where = [f"file={_workflow(d.span.path, True)}"]
-        if d.span.line:
-            where += [f"line={d.span.line}", f"col={d.span.column}"]
-            if d.span.end_line:
-                where += [f"endLine={d.span.end_line}", f"endColumn={d.span.end_column}"]
+        line, column, end_line, end_column = positions(d.span)
+        where = [f"file={_workflow(d.span.path, True)}", f"line={line}", f"col={column}", f"endLine={end_line}",
+                 f"endColumn={end_column}"]
         message = visible(d.message) + (f"\nhint: {visible(d.hint)}" if d.hint else "")
         out.append(f"::{kind} {','.join(where)},title=rulesdsl::{_workflow(message)}")
     return "".join(line + "\n" for line in out)

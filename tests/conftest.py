@@ -67,8 +67,16 @@ class Project:
         shutil.copytree(ROOT / "rulebooks", self.root / "rulebooks", dirs_exist_ok=True)
 
     def run(self, *args: str, capsys) -> tuple[int, str, str]:
+        """The command run in the project folder (or the folder of it the test stands in), as a designer runs
+        it there: messages name its files as seen from there (`rulebooks/x.rules`)."""
         from rulesdsl.cli import main
-        code = main(["--project", str(self.root), *args])
+        here = os.getcwd()
+        if not Path(here).is_relative_to(self.root):    # a test that stands in a folder of it stays there
+            os.chdir(self.root)
+        try:
+            code = main(["--project", str(self.root), *args])
+        finally:
+            os.chdir(here)
         out, err = capsys.readouterr()
         return code, out, err
 

@@ -73,7 +73,7 @@ def test_github_annotations_escape_what_the_workflow_syntax_reads():
     assert error == ("::error file=rulebooks/a%2Cb%3Ac.rules,line=3,col=5,endLine=3,endColumn=9,title=rulesdsl::"
                      "100%25 wrong\\x1b[31m%0Ahint: fix it\\nhere")
     assert warning.startswith("::warning file=x.rules,line=1,col=1,")
-    assert note == "::notice file=x.rules,title=rulesdsl::a note"
+    assert note == "::notice file=x.rules,line=1,col=1,endLine=1,endColumn=1,title=rulesdsl::a note"  # from 1
 
 
 def test_github_format_from_the_command_line(project, capsys):
@@ -106,6 +106,7 @@ def test_diagnostics_are_coloured_on_a_terminal_only(project, capsys, monkeypatc
     monkeypatch.delenv("TERM", raising=False)
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.chdir(project.root)                                 # where project.run stands
     assert main(["--project", str(project.root), "check"]) == 1
     shown = terminal.getvalue()
     assert "\x1b[1;31merror:" in shown and "\x1b[1;32mhint:" in shown

@@ -63,8 +63,12 @@ def test_check_one_file_outside_any_project(tmp_path):
     path = tmp_path / "lone.rules"
     path.write_text('series lone "Lone" version "1"\n'   # overrun.cost is core: the engine's contract declares it
                     'rule 1.0 "One" {\n  summary "x"\n  overrun.cost = 2 hexes\n}\n')
-    run = _rulesdsl("check", str(path), cwd=tmp_path)
+    run = _rulesdsl("check", str(path), cwd=tmp_path)     # named as seen from the current folder
     assert run.returncode == 1
+    assert run.stderr.startswith("lone.rules:4:20: error: overrun.cost is measured in MP, not hexes")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = _rulesdsl("check", str(path), cwd=elsewhere)    # not below it: the absolute path
     assert run.stderr.startswith(f"{path.as_posix()}:4:20: error: overrun.cost is measured in MP, not hexes")
 
 

@@ -30,6 +30,12 @@ def readme_steps() -> list[str]:
     return [line for line in match.group(1).splitlines() if line.strip() and not line.startswith("#")]
 
 
+def expected_status(step: str) -> int:
+    """The exit status a step of the README's block says it ends with (`# exit status 1: ...`), else 0."""
+    said = re.search(r"#\s*exit status (\d+)", step)
+    return int(said.group(1)) if said else 0
+
+
 def _run(args: list[str], **kwargs) -> subprocess.CompletedProcess[str]:
     return subprocess.run(args, capture_output=True, text=True, **kwargs)
 
@@ -127,8 +133,7 @@ def test_your_own_title_as_the_readme_shows_it(installed, tmp_path):
     for step in steps:
         run = _run(["bash", "-c", step], cwd=folder, env=env)
         assert "Traceback" not in run.stderr, (step, run.stderr)
-        expected_code = 1 if step.startswith("rulesdsl diff ") else 0   # diff exits 1 when there are changes
-        assert run.returncode == expected_code, (step, run.stdout, run.stderr)
+        assert run.returncode == expected_status(step), (step, run.stdout, run.stderr)   # as the README says
         outputs[step.split()[0] + " " + step.split()[1]] = run.stdout
     assert (folder / "generated" / "demo.py").is_file()
     assert (folder / "generated" / "charts" / "demo.en.html").is_file()
@@ -268,3 +273,39 @@ def test_a_game_amending_one_cell_and_one_parameter_owns_exactly_those(installed
         "odds 1:3 roll 7 result A2", "odds 1:2 roll 7 result A2"}
     # and the shipped series' own card, by id, from this folder
     assert "<title>Standard Combat Series" in run("rulesdsl", "chart", "scs-1.8", "--out", "-")
+
+
+def test_the_installed_library_is_cited_where_it_is_installed(installed, tmp_path):
+    """Diagnostics, diff and explain cited `rulesdsl/library/scs-1.8.rules, line 462`, a path that is nowhere
+    from where the user stands: they name the installed file, which opens at that line."""
+    folder = tmp_path / "cited"
+    (folder / "rulebooks").mkdir(parents=True)
+    game = ('game g "G" version "1" extends scs-1.8\n\nrule G1.0 "Stacking" {\n  summary "s"\n'
+            '  stacking.limit = 6 steps\n}\n')
+    (folder / "g-1.1.rules").write_text(game.replace("6 steps", "3 steps"), encoding="utf-8")
+    (folder / "rulebooks" / "g.rules").write_text(game + 'rule 1.0 "Mine" {\n  summary "x"\n}\n', encoding="utf-8")
+    env = {**os.environ, "PATH": f"{installed}{os.pathsep}{os.environ.get('PATH', '')}", "NO_COLOR": "1"}
+    env.pop("PYTHONPATH", None)
+    library = Path(_run([str(installed / "python"), "-c", "from rulesdsl.project.settings import shipped_folder; "
+                         "print(shipped_folder())"], cwd=folder).stdout.strip()) / "scs-1.8.rules"
+    assert library.is_file() and library.is_relative_to(installed.parent)
+    lines = library.read_text(encoding="utf-8").split("\n")
+
+    check = _run(["rulesdsl", "check"], cwd=folder, env=env)
+    assert check.returncode == 1, check.stderr
+    cited = re.search(r"already defined by scs-1\.8 \((.*?):(\d+)\)", check.stderr)
+    assert cited and Path(cited.group(1)) == library, check.stderr
+    assert lines[int(cited.group(2)) - 1].startswith("rule 1.0 ")
+    (folder / "rulebooks" / "g.rules").write_text(game, encoding="utf-8")
+
+    diff = _run(["rulesdsl", "diff", "rulebooks/g.rules", "g-1.1.rules"], cwd=folder, env=env)
+    assert diff.returncode == 1, diff.stderr
+    details = re.findall(r"^\s+- (.*), line (\d+)$", diff.stdout, re.M)
+    assert details and {Path(path) for path, _ in details} == {library}, diff.stdout
+    assert all(lines[int(line) - 1].lstrip().startswith("expect ") for _, line in details)
+
+    explain = _run(["rulesdsl", "explain", "g", "map 1.01 - 3.03 open; unit a x 3-2-4 at 2.02", "reach", "a"],
+                   cwd=folder, env=env)
+    assert explain.returncode == 0, explain.stderr
+    assert f"scs-1.8, {library.as_posix()}:" in explain.stdout and "rulesdsl/library/" not in \
+        explain.stdout.replace(library.as_posix(), ""), explain.stdout

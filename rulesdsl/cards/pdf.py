@@ -932,6 +932,9 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
     keys = [cache_key(data) for data, _, _ in jobs]
     cached = [_cached(key) for key in keys]         # each entry read once
     misses = [i for i, hit in enumerate(cached) if hit is None]
+    hits = len(jobs) - len(misses)      # counted as done from the start: only the misses take time
+    if progress is not None:
+        progress(hits, len(jobs))
     workers = min(len(misses), os.cpu_count() or 1)
     done: dict[int, tuple[Placement, bytes | None, list[Diagnostic]]] = {}
     if workers > 1 and sys.platform.startswith("linux"):    # forked workers: where fork is safe and cheap
@@ -951,7 +954,7 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
                         if not trial:
                             done[index] = result
                             if progress is not None:
-                                progress(len(done), len(jobs))
+                                progress(hits + len(done), len(jobs))
                         for shaped, span, sides, key in _shape_trials(jobs, done, cached, index, tried):
                             pending[pool.submit(_printed, shaped, span, sides, write, key, None)] = (index, True)
         except (OSError, concurrent.futures.process.BrokenProcessPool):
@@ -959,8 +962,8 @@ def card_pdfs(jobs: list[tuple[dict[str, Any], Span, int]], write: bool = True,
     for i, job in enumerate(jobs):
         if i not in done:
             done[i] = _printed(*job, write, keys[i], cached[i])
-            if progress is not None:
-                progress(len(done), len(jobs))
+            if progress is not None and cached[i] is None:
+                progress(hits + sum(cached[j] is None for j in done), len(jobs))
     _one_shape(jobs, done, write)
     return [(placement.html, content, problems) for placement, content, problems in (done[i] for i in range(len(jobs)))]
 

@@ -302,6 +302,12 @@ def _diagnose(exc: UnexpectedInput, source: Source, start: str = "start") -> Dia
     if start == "start" and line == header_line and first_word not in ("series", "game"):
         return Diagnostic(next(iter(_EXAMPLES)), Span(source.path, line, 1, line, 1 + len(first_word)),
                           hint=f"found '{first_word}'")
+    if start == "start" and line == header_line and token.type != "_NL" and expected and \
+            expected <= _HEADER_FIELDS:
+        return _after_header(text.split("\n")[line - 1], column, _found(token), span)
+    if start == "start" and _TOP_LEVEL <= expected:
+        return Diagnostic(f"unexpected {_found(token)}; expected a block or statement of the rulebook here, like "
+                          'rule 6.0 "Title" {', span, hint=_TOP_LEVEL_HINT)
     if "NAME" in expected and token.type == "WORD" and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*", str(token)) \
             and str(token) != str(token).lower():
         return Diagnostic("names are written in lower case", span, hint=f"write '{str(token).lower()}'")
@@ -314,6 +320,36 @@ def _diagnose(exc: UnexpectedInput, source: Source, start: str = "start") -> Dia
     if token.type == "_NL" and "RBRACE" in expected:
         return Diagnostic(f"unexpected end of line; expected {_expected(expected)}", span)
     return Diagnostic(f"unexpected {_found(token)}; expected {_expected(expected)}", span)
+
+
+# after the header's id and title: its version and what it extends, then the end of its line
+_HEADER_FIELDS = {"VERSION", "EXTENDS", "_NL"}
+# what the parser expects where a statement of the rulebook starts (a few of its keywords: the state says it)
+_TOP_LEVEL = {"RULE", "SECTION", "SEQUENCE", "TERRAIN", "CARD", "EXAMPLE"}
+_TOP_LEVEL_HINT = ("each statement starts a line: a rule or a section, the sequence of play, a terrain effects "
+                   "chart, a combat results table, result codes, result adjustments, column shifts, die roll "
+                   "modifiers, strength factors, a table, unit types, parameters, labels, a card, a worked "
+                   "example, a rounding rule, or combat situations or amounts; 'override' or 'amend' before one "
+                   "replaces or changes its series' (the reference lists them all)")
+_TITLE = re.compile(r'^\s*\S+\s+\S+\s+"(?:[^"\\\n]|\\.)*"')
+
+
+def _after_header(header: str, column: int, found: str, span: Span) -> Diagnostic:
+    """A word on the header's line that is no part of a header: say what the header still may hold (its
+    version, what it extends) and that the rulebook's statements start on the lines below."""
+    title = _TITLE.match(header)
+    fields = header[title.end() if title else 0:column - 1].split()
+    wanted = [what for what, word in (('its version, like version "1.0"', "version"),
+                                      ("'extends' and the id of the rulebook it extends", "extends"))
+              if word not in fields]
+    hint = ('a header is alone on its line, like: game my-title "My Title" version "1.0" extends scs-1.8; the '
+            "rules, charts and other blocks start on the lines below it")
+    if "version" not in fields:
+        return Diagnostic(f"unexpected {found} in the header; expected {' or '.join(wanted)}", span, hint=hint)
+    if wanted:
+        return Diagnostic(f"unexpected {found} after the header; expected {wanted[0]}, or the end of the line",
+                          span, hint=hint)
+    return Diagnostic(f"unexpected {found} after the header, which ends its line", span, hint=hint)
 
 
 _LABELS: dict[_StateKey, str] = {}

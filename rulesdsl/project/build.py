@@ -31,7 +31,7 @@ from rulesdsl.modules.modcheck import (Variants, checked_module, compiled_module
                                        resolved_problems)
 from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.project import memo
-from rulesdsl.project.settings import DEFAULT_PACKAGE, Library, load_config
+from rulesdsl.project.settings import DEFAULT_PACKAGE, SHIPPED_SHOWN, Library, load_config, shipped_folder
 from rulesdsl.model.catalogue import vocabulary
 from rulesdsl.checks.resolve import chain, resolve
 from rulesdsl.cards.labeler import book_labels
@@ -74,6 +74,31 @@ def shown_path(file: Path, root: Path | None) -> str:
             return file.relative_to(os.path.abspath(root)).as_posix()
         except ValueError:
             pass
+    return file.as_posix()
+
+
+def seen_path(shown: str, root: Path | None, here: Path | None = None) -> str:
+    """A shown path (`shown_path`: relative to the project, a library folder's as pyproject.toml names it, the
+    shipped library's `rulesdsl/library/...`) as the user sees it from `here` (the current folder): the
+    file's path relative to `here` when it is in `here` or below it, or when both are inside the project;
+    else its absolute path.  What is no file (standard input, a `REV:path` side, a situation) is left as it is.
+    So `rulesdsl -C dir check` names `dir/rulebooks/x.rules`, and the installed library's rulebooks are named
+    where they are installed, a path that opens."""
+    if not shown or shown.startswith("<") or ":" in shown.split("/")[0]:
+        return shown
+    if shown == SHIPPED_SHOWN or shown.startswith(SHIPPED_SHOWN + "/"):
+        file = shipped_folder() / shown[len(SHIPPED_SHOWN) + 1:]
+    elif Path(shown).is_absolute():
+        file = Path(shown)
+    elif root is not None:
+        file = Path(root) / shown
+    else:
+        return shown
+    file = Path(os.path.abspath(file))
+    here = Path(os.path.abspath(here if here is not None else Path.cwd()))
+    top = Path(os.path.abspath(root)) if root is not None else None
+    if file.is_relative_to(here) or (top is not None and here.is_relative_to(top) and file.is_relative_to(top)):
+        return Path(os.path.relpath(file, here)).as_posix()
     return file.as_posix()
 
 
@@ -485,6 +510,8 @@ def add_charts(result: Compilation, formats: Collection[str] = ("html", "pdf"), 
     from rulesdsl.cards.pdf import card_pdfs, fingerprint
     fingerprints = []
     cards = [(key, lang, resolved) for key, resolved in sorted(result.resolved.items()) for lang in languages(resolved)]
+    if progress is not None:
+        progress(0, len(cards))     # the total from the start: a bar that counts, not `0/?`
     prepared = [_card_job(resolved, lang, result.labels, paper) for _, lang, resolved in cards]
     printed = card_pdfs([job for _, _, job in prepared], write="pdf" in formats, progress=progress)
     for (key, lang, _), (data, warnings, _), (html, pdf, problems) in zip(cards, prepared, printed):
