@@ -963,7 +963,7 @@ def _build(root: Path, check_only: bool, notes: bool = False) -> int:
     except OutputFolderError as exc:
         return _usage(str(exc))
     for rel in kept:
-        print(f"note: kept {visible(rel)}: rulesdsl cannot tell it wrote it ({compilation.package}/ has no "
+        print(f"note: kept {visible(_seen(rel))}: rulesdsl cannot tell it wrote it ({compilation.package}/ has no "
               f"manifest yet, and the file carries no mark of rulesdsl's); remove it yourself if it is stale",
               file=sys.stderr)
     if check_only:

@@ -69,7 +69,7 @@ def test_bash_completes_subcommands_options_choices_and_rulebook_files(capsys, f
     complete = lambda line: _bash_complete(script, line, folder)   # noqa: E731
     assert set(complete("rulesdsl ")) == SUBCOMMANDS
     assert set(complete("rulesdsl ch")) == {"check", "chart"}
-    assert set(complete("rulesdsl check --")) == {"--help", "--notes", "--format", "--cards"}
+    assert set(complete("rulesdsl check --")) == {"--help", "--notes", "--format", "--cards", "--project"}
     assert complete("rulesdsl check --format ") == ["text", "json", "github"]
     assert complete("rulesdsl chart --lang ") == ["en", "fr"]
     assert complete("rulesdsl diff --paper ") == ["a4", "letter", "a3", "tabloid"]
