@@ -354,3 +354,12 @@ def test_the_reader_resyncs_on_the_very_next_message(before):
     stream = io.BytesIO(before + b"Content-Length: 2\r\n\r\n{}Content-Length: 3\r\n\r\n[1]")
     reader = Reader(stream.read1)
     assert (reader.message(), reader.message(), reader.message()) == (b"{}", b"[1]", None)
+
+
+def test_a_document_over_the_size_limit_is_refused_not_compiled(server, project):
+    from rulesdsl.language.source import MAX_SOURCE_BYTES
+    uri = server.open(project / "rulebooks" / "huge.rules", "#" * (MAX_SOURCE_BYTES + 1))
+    [problem] = server.diagnostics(uri)["diagnostics"]
+    assert "too large for a rulebook" in problem["message"]
+    assert "too large" in _refused(server.hover(uri))
+    _alive(server, project)

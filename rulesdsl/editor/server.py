@@ -79,12 +79,15 @@ def _path(uri: str) -> Path:
     return Path(os.path.realpath(unquote(parsed.path)))
 
 
-def _document(server: LanguageServer, uri: str) -> TextDocument:
-    """An open document: the only ones the server answers about (a URI never opened is not read)."""
+def _document(server: LanguageServer, uri: str, sized: bool = True) -> TextDocument:
+    """An open document: the only ones the server answers about (a URI never opened is not read).  `sized`:
+    one larger than a rulebook may be is refused too (as `check` refuses the file)."""
     found: TextDocument | None = server.workspace.text_documents.get(unquote(uri))
     if found is None:
         raise Refused(f"not an open document: {uri[:300]} (the server answers only about the documents the "
                       "editor has opened, textDocument/didOpen)")
+    if sized and _too_large(found.source):
+        raise Refused(f"{uri[:300]}: {too_large(None)}")
     return found
 
 
@@ -94,7 +97,7 @@ def _current(server: LanguageServer, uri: str) -> bool:
     document = server.workspace.text_documents.get(unquote(uri))
     if document is None:
         return False
-    newest = SERVER.protocol.newest_version(uri) if isinstance(SERVER.protocol, Protocol) else None
+    newest = server.protocol.newest_version(uri) if isinstance(server.protocol, Protocol) else None
     return newest is None or document.version is None or document.version >= newest
 
 
@@ -160,7 +163,7 @@ def publish(server: LanguageServer, uri: str) -> None:
     it arrived while it was compiled."""
     if not _current(server, uri):
         return
-    document = _document(server, uri)
+    document = _document(server, uri, sized=False)
     if _too_large(document.source):     # as `check` refuses such a file: not compiled
         found = [types.Diagnostic(range=types.Range(start=types.Position(line=0, character=0),
                                                     end=types.Position(line=0, character=1)),
@@ -204,6 +207,9 @@ def _edited(server: LanguageServer, uri: str) -> None:
             if not _current(server, uri):
                 return      # typed on: the next edit's diagnostics publish them
             publish(server, other)
+    except BrokenPipeError:     # the editor has gone
+        if isinstance(server.protocol, Protocol):
+            server.protocol.end(1)
     except Exception as exc:
         bug(exc)
 
