@@ -21,24 +21,38 @@
 - Code actions: each fix a diagnostic's hint proposes (`fixes.py`): a misspelt name, a rule to
   `override`, a series' parameter set again moved into `amend rule N`.
 
+What it reads: the documents the editor has opened (their text as the editor holds it) and the rulebooks
+of their projects and of the library, as `check` reads them (regular files only, at most 16 MiB, nothing
+through a symlink out of the project).  A request about any other URI (a file never opened, /dev/zero, a
+FIFO, /etc/passwd, a `%2e%2e` path) is answered with an error, unread.  A document's path is resolved
+(realpath) before its project is looked for.  The wire (bounds, protocol errors, the end of the session)
+is `wire.py`'s.
+
+Diagnostics after an edit wait DEBOUNCE_SECONDS for the next keystroke: a burst of typing is compiled
+once, for its last version, and a compilation that a newer change overtook while it ran is not published.
+
 Positions: the compiler counts lines and columns from 1, in characters; the protocol from 0, in UTF-16
 code units (its default), converted here.
 """
 from __future__ import annotations
 
+import asyncio
+import os
 import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from rulesdsl.checks.resolve import resolve
 from rulesdsl.editor.fixes import fix, smallest_edit
 from rulesdsl.editor.lexer import KEYWORDS
+from rulesdsl.editor.wire import Protocol, Refused, bug, serve
 from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.language.fmt import FormatRefused, format_source
-from rulesdsl.language.source import Source
+from rulesdsl.language.source import MAX_SOURCE_BYTES, Source, too_large
 from rulesdsl.model import codes, ir
 from rulesdsl.model.walk import walk
 from rulesdsl.runtime.notation import Result
@@ -46,7 +60,9 @@ from rulesdsl.project.build import Compilation, compile_project, find_root, line
 from rulesdsl.project.settings import load_config
 from rulesdsl.version import __version__
 
-SERVER = LanguageServer("rulesdsl", __version__)
+SERVER = LanguageServer("rulesdsl", __version__, protocol_cls=Protocol)
+# how long diagnostics wait after a change for the next one (a burst of typing is compiled once)
+DEBOUNCE_SECONDS = 0.08
 
 _SEVERITIES = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
                "note": types.DiagnosticSeverity.Information}
@@ -56,7 +72,33 @@ _NAME = re.compile(r"[a-z_][a-z0-9_]*(?:[.\-][a-z0-9_]+)*|[A-Z]{0,3}[0-9]+(?:\.[
 
 
 def _path(uri: str) -> Path:
-    return Path(unquote(urlparse(uri).path))
+    """The file a document's URI names, resolved (symlinks and `..`, `%2e%2e` included)."""
+    parsed = urlparse(uri)
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):   # an editor's unsaved buffer, a remote
+        return Path(os.sep + re.sub(r"[^A-Za-z0-9._-]", "_", uri))           # file: in no project, never read
+    return Path(os.path.realpath(unquote(parsed.path)))
+
+
+def _document(server: LanguageServer, uri: str, sized: bool = True) -> TextDocument:
+    """An open document: the only ones the server answers about (a URI never opened is not read).  `sized`:
+    one larger than a rulebook may be is refused too (as `check` refuses the file)."""
+    found: TextDocument | None = server.workspace.text_documents.get(unquote(uri))
+    if found is None:
+        raise Refused(f"not an open document: {uri[:300]} (the server answers only about the documents the "
+                      "editor has opened, textDocument/didOpen)")
+    if sized and _too_large(found.source):
+        raise Refused(f"{uri[:300]}: {too_large(None)}")
+    return found
+
+
+def _current(server: LanguageServer, uri: str) -> bool:
+    """Whether the document is open at the newest version the client has sent (else its compilation is
+    stale: a newer change is on its way)."""
+    document = server.workspace.text_documents.get(unquote(uri))
+    if document is None:
+        return False
+    newest = server.protocol.newest_version(uri) if isinstance(server.protocol, Protocol) else None
+    return newest is None or document.version is None or document.version >= newest
 
 
 def _utf16(line: str, column: int) -> int:
@@ -98,6 +140,7 @@ def _compile(server: LanguageServer, uri: str) -> tuple[Compilation, Path | None
     documents = server.workspace.text_documents
     key = (uri, tuple(sorted((u, d.version) for u, d in documents.items())))
     if key not in _LAST:
+        _document(server, uri)
         path = _path(uri)
         root = find_root(path.parent)
         shown = shown_path(path, root)
@@ -111,12 +154,26 @@ def _compile(server: LanguageServer, uri: str) -> tuple[Compilation, Path | None
     return _LAST[key]
 
 
+def _too_large(text: str) -> bool:
+    return len(text) > MAX_SOURCE_BYTES // 4 and len(text.encode("utf-8")) > MAX_SOURCE_BYTES
+
+
 def publish(server: LanguageServer, uri: str) -> None:
-    """The document's diagnostics, as `check` reports them."""
-    compilation, _, shown = _compile(server, uri)
-    document = server.workspace.get_text_document(uri)
-    lines = document.source.split("\n")
-    found = [lsp_diagnostic(d, lines) for d in compilation.diagnostics if d.span.path == shown]
+    """The document's diagnostics, as `check` reports them; nothing when it is not open or a newer change of
+    it arrived while it was compiled."""
+    if not _current(server, uri):
+        return
+    document = _document(server, uri, sized=False)
+    if _too_large(document.source):     # as `check` refuses such a file: not compiled
+        found = [types.Diagnostic(range=types.Range(start=types.Position(line=0, character=0),
+                                                    end=types.Position(line=0, character=1)),
+                                  message=too_large(None), source="rulesdsl", severity=types.DiagnosticSeverity.Error)]
+    else:
+        compilation, _, shown = _compile(server, uri)
+        if not _current(server, uri):
+            return
+        lines = document.source.split("\n")
+        found = [lsp_diagnostic(d, lines) for d in compilation.diagnostics if d.span.path == shown]
     server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=found,
                                                                             version=document.version))
 
@@ -126,12 +183,45 @@ def did_open(server: LanguageServer, params: types.DidOpenTextDocumentParams) ->
     publish(server, params.text_document.uri)
 
 
+# the edits waiting for DEBOUNCE_SECONDS before their diagnostics are compiled, by document
+_PENDING: dict[str, asyncio.TimerHandle] = {}
+
+
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(server: LanguageServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
-    publish(server, uri)
-    for other in dependents(server, uri):     # after the edited document's, so as not to delay it
-        publish(server, other)
+    waiting = _PENDING.pop(uri, None)
+    if waiting is not None:
+        waiting.cancel()
+    _PENDING[uri] = asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, _edited, server, uri)
+
+
+def _edited(server: LanguageServer, uri: str) -> None:
+    """The diagnostics of an edited document, then of the open documents that extend it."""
+    _PENDING.pop(uri, None)
+    try:
+        if not _current(server, uri):
+            return
+        publish(server, uri)
+        for other in dependents(server, uri):     # after the edited document's, so as not to delay it
+            if not _current(server, uri):
+                return      # typed on: the next edit's diagnostics publish them
+            publish(server, other)
+    except BrokenPipeError:     # the editor has gone
+        if isinstance(server.protocol, Protocol):
+            server.protocol.end(1)
+    except Exception as exc:
+        bug(exc)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(server: LanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    waiting = _PENDING.pop(uri, None)
+    if waiting is not None:
+        waiting.cancel()
+    _GOOD.pop(unquote(uri), None)
+    _GOOD.pop(uri, None)
 
 
 def dependents(server: LanguageServer, uri: str) -> list[str]:
@@ -147,13 +237,17 @@ def dependents(server: LanguageServer, uri: str) -> list[str]:
 @SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(server: LanguageServer, params: types.DidSaveTextDocumentParams) -> None:
     _LAST.clear()        # the files on disk may have changed beside the open ones
-    publish(server, params.text_document.uri)
+    uri = params.text_document.uri
+    waiting = _PENDING.pop(uri, None)
+    if waiting is not None:
+        waiting.cancel()
+    _edited(server, uri)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_FORMATTING)
 def formatting(server: LanguageServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
     """`fmt`'s layout of the whole document, as one edit; nothing when it does not parse."""
-    document = server.workspace.get_text_document(params.text_document.uri)
+    document = _document(server, params.text_document.uri)
     try:
         text = format_source(Source(str(_path(params.text_document.uri)), document.source))
     except (RulesError, FormatRefused):
@@ -167,9 +261,12 @@ def formatting(server: LanguageServer, params: types.DocumentFormattingParams) -
 
 def _word(line: str, character: int) -> str | None:
     """The name under the 0-based UTF-16 `character` of `line`."""
+    at = _column(line, character)
     for match in _NAME.finditer(line):
-        if _utf16(line, match.start() + 1) <= character <= _utf16(line, match.end() + 1):
+        if match.start() <= at <= match.end():
             return match.group()
+        if match.start() > at:
+            break
     return None
 
 
@@ -202,7 +299,7 @@ def _value(value: object) -> str:
 def _word_at(server: LanguageServer,
              params: types.HoverParams | types.DefinitionParams | types.ReferenceParams) -> str | None:
     """The name or rule number under the cursor."""
-    lines = server.workspace.get_text_document(params.text_document.uri).source.split("\n")
+    lines = _document(server, params.text_document.uri).source.split("\n")
     return _word(lines[params.position.line], params.position.character) \
         if params.position.line < len(lines) else None
 
@@ -323,11 +420,11 @@ def _file(shown: str, root: Path | None, compilation: Compilation) -> Path | Non
 
 
 def _location(span: Span, root: Path | None, compilation: Compilation) -> types.Location | None:
+    """Where a span is, positioned in the text the compilation read (no file is read again)."""
     file = _file(span.path, root, compilation)
-    if file is None or not file.is_file():
+    if file is None or span.path not in compilation.sources:
         return None
-    lines = file.read_text(encoding="utf-8").split("\n")
-    return types.Location(uri=file.as_uri(), range=_range(span, lines))
+    return types.Location(uri=file.as_uri(), range=_range(span, compilation.sources[span.path].split("\n")))
 
 
 def _definition_span(resolved: ir.Resolved, word: str) -> Span | None:
@@ -414,7 +511,7 @@ def completion(server: LanguageServer, params: types.CompletionParams) -> types.
     """What may stand at the cursor; each item replaces the whole word typed so far (a dotted parameter
     prefix included, which editors would otherwise cut at the dot)."""
     resolved, _, _ = _resolved(server, params.text_document.uri)
-    lines = server.workspace.get_text_document(params.text_document.uri).source.split("\n")
+    lines = _document(server, params.text_document.uri).source.split("\n")
     line = lines[params.position.line] if params.position.line < len(lines) else ""
     before = line[:_column(line, params.position.character)]
     items, typed = completions(resolved, before)
@@ -427,10 +524,13 @@ def completion(server: LanguageServer, params: types.CompletionParams) -> types.
 
 
 def _column(line: str, character: int) -> int:
-    """The 0-based character index of a 0-based UTF-16 offset in `line`."""
-    for index in range(len(line) + 1):
-        if _utf16(line, index + 1) >= character:
+    """The 0-based character index of a 0-based UTF-16 offset in `line` (in one pass: a long line costs
+    its length once, not its square)."""
+    units = 0
+    for index, char in enumerate(line):
+        if units >= character:
             return index
+        units += 2 if ord(char) > 0xFFFF else 1
     return len(line)
 
 
@@ -477,7 +577,7 @@ def code_actions(server: LanguageServer, params: types.CodeActionParams) -> list
     would change a library rulebook is not offered."""
     uri = params.text_document.uri
     compilation, root, shown = _compile(server, uri)
-    document = server.workspace.get_text_document(uri)
+    document = _document(server, uri)
     lines = document.source.split("\n")
     files = {**compilation.sources, shown: document.source}
     wanted = params.range
@@ -518,7 +618,7 @@ def _position(text: str, offset: int) -> types.Position:
 def symbols(server: LanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
     """The document's rules, charts and worked examples, as written (no compilation needed)."""
     from rulesdsl.language.transform import parse
-    document = server.workspace.get_text_document(params.text_document.uri)
+    document = _document(server, params.text_document.uri)
     lines = document.source.split("\n")
     try:
         book = parse(Source("<editor>", document.source))
@@ -544,5 +644,6 @@ def symbols(server: LanguageServer, params: types.DocumentSymbolParams) -> list[
 
 
 def main() -> int:
-    SERVER.start_io()
-    return 0
+    """The session over standard input and output; its exit code (0 after shutdown and exit, else 1)."""
+    assert isinstance(SERVER.protocol, Protocol)
+    return serve(SERVER.protocol)
