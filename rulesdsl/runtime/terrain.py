@@ -379,7 +379,13 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
             return effect
 
     def _hex_effect(self, terrain: TerrainNames, combination: str) -> CombatEffect:
-        return _combined([r.combat for r in self._hex(terrain)], combination)
+        return _combined([r.combat for r in self._in_order(self._hex(terrain))], combination)
+
+    def _in_order(self, rows: Iterable[Terrain]) -> list[Terrain]:
+        """`rows` in the chart's order: a combination whose terrains tie (defender-best's two terrains equally
+        good, most-restrictive's -1 and +1 DRMs) takes the same one however the caller orders the names."""
+        place = {row.name: index for index, row in enumerate(self.rows)}
+        return sorted(rows, key=lambda row: place.get(row.name, len(place)))
 
     def hex_effect_across(self, terrain: TerrainNames, hexsides: TerrainNames,
                           combination: str = "cumulative") -> CombatEffect:
@@ -391,7 +397,7 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         try:
             return self._across[key]
         except KeyError:
-            rows = self._hex(terrain) + self._hexsides(hexsides)[0]
+            rows = self._in_order(self._hex(terrain) + self._hexsides(hexsides)[0])
             effect = self._across[key] = _combined([r.combat for r in rows], combination)
             return effect
 
