@@ -19,7 +19,7 @@ from typing import TypeVar, cast
 from .arithmetic import Exact, Number, exact_value, simplest
 from .notation import Result, difference_text, parse_result
 from .tables import ABOVE, CombatResultsTable, difference
-from .terrain import HEXSIDE_COMBINATIONS, CombatEffect, Terrain, TerrainEffectsChart, negated
+from .terrain import HEXSIDE_COMBINATIONS, CombatEffect, Terrain, TerrainEffectsChart, in_chart_order, negated
 
 T = TypeVar("T")
 
@@ -978,21 +978,21 @@ class CombatEngine:
         the line on which this combat's column falls furthest left (the lines share one grid of results;
         below the table furthest of all), the first in the table's order of those tied; whatever the order in
         which the hex's terrains are named."""
-        order = list(table.lines or ())
-        ranks = {row.name: index for index, row in enumerate(chart.rows)}     # the chart's order, not the caller's
-        rows = sorted(terrain.rows, key=lambda row: ranks.get(row.name, len(ranks)))
+        order: list[str] = list(table.lines or ())
+        rows = in_chart_order(terrain.rows, chart.rows)          # the chart's order, not the caller's
         lined = [r for r in rows if r.line] or rows[:1]
-        among = tuple(sorted(dict.fromkeys(r.line or r.name for r in lined),
-                             key=lambda name: (order.index(name) if name in order else len(order), name)))
-        line = among[0]
-        if len(among) > 1:
-            def place(name: str) -> int:
-                on = table.line(name)
-                column = read(on)
-                if column is None:
-                    return -1
-                return len(on.columns) if column == ABOVE else on.columns.index(column)
-            line = min(among, key=lambda name: (place(name), among.index(name)))
+
+        def printed(name: str) -> tuple[int, str]:
+            return (order.index(name) if name in order else len(order), name)
+        given: set[str] = {r.line or r.name for r in lined}
+        among = tuple(sorted(given, key=printed))
+
+        def place(name: str) -> tuple[int, int]:
+            on = table.line(name)
+            column = read(on)
+            where = -1 if column is None else len(on.columns) if column == ABOVE else on.columns.index(column)
+            return where, among.index(name)
+        line = min(among, key=place) if len(among) > 1 else among[0]
         row = next(r for r in lined if (r.line or r.name) == line)
         return row, line, among
 

@@ -229,6 +229,15 @@ def stops(rows: Iterable[Terrain]) -> Terrain | None:
     return next((r for r in rows if r.movement.stop), None)
 
 
+def in_chart_order(rows: Iterable[Terrain], chart: Sequence[Terrain]) -> list[Terrain]:
+    """`rows` in the order of the chart's rows `chart` (by name; a row off the chart last)."""
+    place: dict[str, int] = {row.name: index for index, row in enumerate(chart)}
+
+    def rank(row: Terrain) -> int:
+        return place.get(row.name, len(place))
+    return sorted(rows, key=rank)
+
+
 def negated(rows: Iterable[Terrain]) -> frozenset[str]:
     """The names, in lower case, of the rows that a `negates` row among `rows` cancels (a bridge's river)."""
     return frozenset(r.movement.target.lower() for r in rows if r.movement.kind == "negates" and r.movement.target)
@@ -384,8 +393,7 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
     def _in_order(self, rows: Iterable[Terrain]) -> list[Terrain]:
         """`rows` in the chart's order: a combination whose terrains tie (defender-best's two terrains equally
         good, most-restrictive's -1 and +1 DRMs) takes the same one however the caller orders the names."""
-        place = {row.name: index for index, row in enumerate(self.rows)}
-        return sorted(rows, key=lambda row: place.get(row.name, len(place)))
+        return in_chart_order(rows, self.rows)
 
     def hex_effect_across(self, terrain: TerrainNames, hexsides: TerrainNames,
                           combination: str = "cumulative") -> CombatEffect:
