@@ -1645,7 +1645,7 @@ TERRAIN = TerrainEffectsChart((
     Terrain('hedgerow', 'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
     Terrain('river',    'hexside', Movement('prohibited'),              CombatEffect('prohibited')),
     Terrain('bridge',   'hexside', Movement('negates', target='river'), CombatEffect('multiply', attacker=Fraction(1, 4))),
-), rule='3.2')
+), rule='3.2', flags=('roads.ignore_crossed_terrain', 'movement.hexside_cost_added', 'roads.negate_prohibited'))
 
 
 def entry_cost(terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,

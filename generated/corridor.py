@@ -1914,7 +1914,7 @@ TERRAIN = TerrainEffectsChart((
     Terrain('dyke',    'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
     Terrain('canal',   'hexside', Movement('prohibited'),              CombatEffect('prohibited')),
     Terrain('bridge',  'hexside', Movement('negates', target='canal'), CombatEffect('multiply', attacker=Fraction(1, 2))),
-), rule='3.2')
+), rule='3.2', flags=('roads.ignore_crossed_terrain', 'movement.hexside_cost_added', 'roads.negate_prohibited'))
 
 
 def entry_cost(terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,

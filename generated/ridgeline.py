@@ -1509,7 +1509,7 @@ TERRAIN = TerrainEffectsChart((
     Terrain('stream',        'hexside', Movement('add', Fraction(1)),        CombatEffect('multiply', attacker=Fraction(1, 2))),
     Terrain('river',         'hexside', Movement('prohibited'),              CombatEffect('multiply', defender=Fraction(2), across='all-across')),
     Terrain('bridge',        'hexside', Movement('negates', target='river'), CombatEffect('none')),
-), rule='5.1')
+), rule='5.1', flags=('roads.ignore_crossed_terrain',))
 
 
 def entry_cost(terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,

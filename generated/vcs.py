@@ -1458,7 +1458,7 @@ TERRAIN = TerrainEffectsChart((
     Terrain('stream',   'hexside', Movement('add', Fraction(1)),        CombatEffect('none')),
     Terrain('river',    'hexside', Movement('prohibited'),              CombatEffect('none')),
     Terrain('bridge',   'hexside', Movement('negates', target='river'), CombatEffect('none')),
-), rule='5.1')
+), rule='5.1', flags=('roads.ignore_crossed_terrain',))
 
 
 def entry_cost(terrain: TerrainNames, hexsides: TerrainNames = (), road: bool | str = False,

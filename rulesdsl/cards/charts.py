@@ -542,6 +542,8 @@ def _clause_label(clause: ir.CodeClause, t: Labeler) -> Label:
     else:
         key = f"code.{clause.effect}" + ("-units" if word in result_codes.UNIT_WORDS else "") + \
             ("-one" if clause.amount == 1 else "")
+    if clause.side == ir.Side.BOTH and key != "code.becomes":
+        key = key.replace("code.", "code.both.", 1)     # a plural subject: both sides lose, retreat, advance
     values: dict[str, str | Label] = {"side": side, "n": str(clause.amount or 0)}
     if clause.effect == ir.CodeEffect.BECOMES:      # the state's own label is not checked for English here
         values["state"] = t.name("state", word).text.lower()

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any, Callable, Collection, Mapping
 
 from rulesdsl.model import codes as result_codes, ir
-from rulesdsl.language.limits import (MAX_DISTANCE_HEXES, MAX_MOVEMENT_POINTS, MAX_RETREAT_HEXES, MAX_TABLE_COLUMNS,
+from rulesdsl.language.limits import (MAX_DICE_ROLL, MAX_DISTANCE_HEXES, MAX_MOVEMENT_POINTS, MAX_RETREAT_HEXES, MAX_TABLE_COLUMNS,
                                       MAX_TABLE_ROWS)
 from rulesdsl.model.catalogue import (ACTIVITIES, CARD_MAX_SIDES, CARD_PAPERS, CARD_PATTERNS, CARD_REMINDERS, UNIT_SPELLINGS, UNITS, unknown_parameter, unit_text)
 from rulesdsl.errors import Diagnostic, Span, suggest
@@ -919,10 +919,18 @@ def _dice_rows(dice: ir.Text, rows: tuple[ir.DiceRow, ...], width: int, read: Ca
                                   span, "one result per column, in the order of the header row"))
         if read is not None:
             out += result_cells((row,), read, hint)
-        if outcomes is None:
-            continue
         label = row.label.value
         low, high = roll_range(label)
+        named = [low] if label.endswith("+") else [high] if label.endswith("-") else [low, high]
+        if any(abs(end) > MAX_DICE_ROLL for end in named):
+            largest = max(named, key=abs)
+            out.append(Diagnostic(f"dice row {label} names roll {largest}, beyond the {MAX_DICE_ROLL} a dice row "
+                                  "may name", row.label.span,
+                                  f"dice rolls are small numbers (MAX_DICE_ROLL in limits.py); for every roll "
+                                  f"from one on, write an open-ended row like {min(named, key=abs)}+"))
+            continue
+        if outcomes is None:
+            continue
         if label.endswith("-") and index != 0 or label.endswith("+") and index != len(rows) - 1:
             out.append(Diagnostic(f"an open-ended row ({label}) must be the {'first' if label.endswith('-') else 'last'} row",
                                   row.label.span))

@@ -25,6 +25,7 @@ from rulesdsl.errors import Diagnostic, Span
 from rulesdsl.checks.expressions import Checker, Emitter, function_name, numeric_values
 from rulesdsl.runtime.model import Quantity
 from rulesdsl.runtime.notation import Result, parse_turns
+from rulesdsl.runtime.terrain import STEP_FLAGS
 from rulesdsl.model.walk import walk
 
 
@@ -261,6 +262,7 @@ class TerrainSection(TypedDict):
     with_terrain: bool       # combat.hexside_combination = with-terrain: a hexside crossed combines with the hex
     lines: list[str]
     amended: list[str]      # comment lines: the rows an amendment changed, with their origin
+    flags: tuple[str, ...]  # the parameters of a step's price set to yes (terrain.STEP_FLAGS): entry_cost's
 
 
 class AttackerSection(TypedDict):
@@ -516,7 +518,9 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
                    "combination": str(combination.value) if combination is not None else None,
                    "with_terrain": across is not None and across.value == "with-terrain" and combination is not None,
                    "lines": _table(rows, "    ") if rows else [],
-                   "amended": _amendments(resolved.terrain, "row")}
+                   "amended": _amendments(resolved.terrain, "row"),
+                   "flags": tuple(name for name in STEP_FLAGS
+                                  if name in params and params[name].value is True)}
 
     # combat results table
     results: ResultsSection | None = None

@@ -19,7 +19,7 @@ from typing import TypeVar, cast
 from .arithmetic import Exact, Number, exact_value, simplest
 from .notation import Result, difference_text, parse_result
 from .tables import ABOVE, CombatResultsTable, difference
-from .terrain import HEXSIDE_COMBINATIONS, CombatEffect, Terrain, TerrainEffectsChart, negated
+from .terrain import HEXSIDE_COMBINATIONS, CombatEffect, Terrain, TerrainEffectsChart, in_chart_order, negated
 
 T = TypeVar("T")
 
@@ -948,18 +948,19 @@ class CombatEngine:
         voluntary = table
         if ctx.combat.forced:
             table = table.forced()
-        if table.lines:
-            if self.terrain is None:
-                raise LookupError("a terrain-line Combat Results Table needs a Terrain Effects Chart")
-            row = next((r for r in ctx.defender_terrain.rows if r.line), ctx.defender_terrain.rows[0])
-            line = row.line or row.name
-            table = table.line(line)
-            voluntary = voluntary.line(line)
-            if steps is not None:
-                steps.append(f"odds line {line} for {row.name}{self._cite(self.table_rules)}")
         def read(table: CombatResultsTable) -> str | None:
             return table.difference_column(by, shift, self.shift_off_left) if differential else \
                 table.column(pair, shift, self.shifts_before_limits, self.shift_off_left)
+
+        if table.lines:
+            if self.terrain is None:
+                raise LookupError("a terrain-line Combat Results Table needs a Terrain Effects Chart")
+            row, line, among = self._line(self.terrain, ctx.defender_terrain, table, read)
+            table = table.line(line)
+            voluntary = voluntary.line(line)
+            if steps is not None:
+                choice = f" (the defender's most favourable of {', '.join(among)})" if len(among) > 1 else ""
+                steps.append(f"odds line {line} for {row.name}{choice}{self._cite(self.table_rules)}")
 
         column = read(table)
         if steps is not None and table is not voluntary:
@@ -968,6 +969,32 @@ class CombatEngine:
                 steps.append(f"a forced attack: below the table it reads {table.below} where a voluntary one "
                              f"reads {voluntary.below}{self._cite_parameter('combat.below_table_forced')}")
         return attack, defense, odds_text, shift, shifts, table, line, column
+
+    @staticmethod
+    def _line(chart: TerrainEffectsChart, terrain: BoundTerrain, table: CombatResultsTable,
+              read: Callable[[CombatResultsTable], str | None]) -> tuple[Terrain, str, tuple[str, ...]]:
+        """The odds line a defender's hex reads, the terrain that gives it, and the lines its terrains give.
+        One line: its own.  Several (a hex of forest and clear): the one most favourable to the defender,
+        the line on which this combat's column falls furthest left (the lines share one grid of results;
+        below the table furthest of all), the first in the table's order of those tied; whatever the order in
+        which the hex's terrains are named."""
+        order: list[str] = list(table.lines or ())
+        rows = in_chart_order(terrain.rows, chart.rows)          # the chart's order, not the caller's
+        lined = [r for r in rows if r.line] or rows[:1]
+
+        def printed(name: str) -> tuple[int, str]:
+            return (order.index(name) if name in order else len(order), name)
+        given: set[str] = {r.line or r.name for r in lined}
+        among = tuple(sorted(given, key=printed))
+
+        def place(name: str) -> tuple[int, int]:
+            on = table.line(name)
+            column = read(on)
+            where = -1 if column is None else len(on.columns) if column == ABOVE else on.columns.index(column)
+            return where, among.index(name)
+        line = min(among, key=place) if len(among) > 1 else among[0]
+        row = next(r for r in lined if (r.line or r.name) == line)
+        return row, line, among
 
     def assess(self, combat: Combat) -> Assessment:
         """The strengths, odds, shifts and column of a combat, without rolling: what the players work out

@@ -48,7 +48,7 @@ from .arithmetic import Exact, exact, simplest
 from .hexmap import Hex, HexMap
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
-from .terrain import Terrain, negated, road_rate
+from .terrain import Terrain, followed_road, negated, road_cost, step_price
 
 __all__ = ["enemy_zoc", "entry_cost", "exerts_zoc", "move", "reachable", "zoc"]
 
@@ -338,7 +338,9 @@ def _road_followed(rules: RuleSet, situation: Situation, source: Hex, target: He
 
 def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, target: Hex, log: Log, *,
              road: bool = True, mode: str = "regular") -> _Price:
-    """The terrain cost for `unit` to step from `source` into `target` (no ZOC costs), or why it may not."""
+    """The terrain cost for `unit` to step from `source` into `target` (no ZOC costs), or why it may not.
+    The chart's price is terrain.step_price, the very one the generated `entry_cost` gives; what depends on
+    the unit (a mechanized unit's terrain levels, crossing an unbridged river) and road movement are here."""
     chart = rules.terrain
     if chart is None or not len(chart):
         log(rules.cite_chart(f"{target}: 1 MP (this rulebook has no Terrain Effects Chart)"))
@@ -352,128 +354,76 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
         if way is None:
             log(rules.cite("road_movement.ma_multiple", f"{target}: road movement must follow a road"))
             return _Price(None, reason=f"road movement must follow a road into {target}")
-    blocked_hex = next((r for r in hex_rows if r.movement.kind == "prohibited"), None)
-    blocked_side = next((r for r in sides if r.movement.kind == "prohibited"), None)
+
+    def note(parameter: str | None, text: str) -> None:
+        log(rules.cite(parameter, text) if parameter is not None else rules.cite_chart(text))
+
+    row = followed_road(chart.rows, way) if way is not None else None
+    blocked = any(r.movement.kind == "prohibited" for r in hex_rows)
     level = max((r.level for r in hex_rows if r.level is not None), default=None)
-    if way is not None:
-        row = chart[way] if way in chart else _first_road(rules)
-        if row is None or row.movement.kind != "cost":
-            row = _first_road(rules)
-        blocked = blocked_hex or blocked_side
-        if blocked is not None:
-            what = blocked.name
-            if not rules.flag("roads.negate_prohibited"):
-                log(rules.cite("roads.negate_prohibited", f"{target}: the {way} does not open the {what}"))
-                return _Price(None, reason=f"{target} may not be entered: {what} is prohibited")
-            log(rules.cite("roads.negate_prohibited", f"{target}: the {way} opens the {what}"))
-        if level is not None and unit.can(MECHANIZED):
-            limit = rules.amount("movement.mechanized_prohibited_level")
-            if limit is not None and level >= limit:
-                log(rules.cite("movement.mechanized_prohibited_level",
-                               f"{target} is level {level}, but {unit} enters it along the {way}"))
-        if mode == "road":
-            first = _first_road(rules)
-            name = "road_movement.road_cost" if first is not None and row is first else "road_movement.trail_cost"
-            rate = rules.amount(name)
-            if rate is None:
-                rate = _road_rate(rules, row, hex_rows, target, log)
-                log(rules.cite(name, f"{target}: {_mp(rate)} along the {way}, the chart's rate"))
-            else:
-                log(rules.cite(name, f"{target}: {_mp(rate)} along the {way} in road movement"))
-            return _Price(rate, road=way)
-        rate = _road_rate(rules, row, hex_rows, target, log)
-        if rules.flag("roads.ignore_crossed_terrain"):
-            log(rules.cite("roads.ignore_crossed_terrain",
-                           f"{target}: {_mp(rate)} along the {way}, its terrain and hexside ignored"))
-            return _Price(rate, road=way)
-        cost = rate
-        for side in sides:
-            if side.movement.kind in ("add", "cost") and side.movement.amount is not None:
-                cost += side.movement.amount
-                log(rules.cite("roads.ignore_crossed_terrain",
-                               f"{target}: the {way} does not spare the {side.name}: +{_mp(side.movement.amount)}"))
-        log(rules.cite("roads.ignore_crossed_terrain", f"{target}: {_mp(cost)} along the {way}"))
-        return _Price(cost, road=way, stop=_stops(rules, sides, target, log))
-    if blocked_hex is not None:
-        log(rules.cite_chart(f"{target}: {blocked_hex.name} is prohibited terrain"))
-        return _Price(None, reason=f"{target} may not be entered: {blocked_hex.name} is prohibited")
-    if level is not None and unit.can(MECHANIZED):
+    if level is not None and unit.can(MECHANIZED) and (way is not None or not blocked):
         limit = rules.amount("movement.mechanized_prohibited_level")
         if limit is not None and level >= limit:
+            if way is None:
+                log(rules.cite("movement.mechanized_prohibited_level",
+                               f"{target} is level {level}: {unit} is mechanized and no road leads in"))
+                return _Price(None, reason=f"{target} (level {level}) is closed to mechanized units off the road")
             log(rules.cite("movement.mechanized_prohibited_level",
-                           f"{target} is level {level}: {unit} is mechanized and no road leads in"))
-            return _Price(None, reason=f"{target} (level {level}) is closed to mechanized units off the road")
-    costs = [r.movement.amount for r in hex_rows
-             if r.movement.kind in ("cost", "add") and r.movement.amount is not None]
-    cost = max(costs) if costs else Fraction(1)
-    names = "/".join(r.name for r in hex_rows) or "terrain"
-    log(rules.cite_chart(f"{target}: {names}, {_mp(cost)}"))
+                           f"{target} is level {level}, but {unit} enters it along the {way}"))
+    if way is not None and mode == "road":
+        closed = next((r for r in [*hex_rows, *sides] if r.movement.kind == "prohibited"), None)
+        if closed is not None:
+            if not rules.flag("roads.negate_prohibited"):
+                log(rules.cite("roads.negate_prohibited", f"{target}: the {way} does not open the {closed.name}"))
+                return _Price(None, reason=f"{target} may not be entered: {closed.name} is prohibited")
+            log(rules.cite("roads.negate_prohibited", f"{target}: the {way} opens the {closed.name}"))
+        first = _first_road(rules)
+        name = "road_movement.road_cost" if first is not None and row is first else "road_movement.trail_cost"
+        rate = rules.amount(name)
+        if rate is None:
+            rate = road_cost(row, hex_rows, str(target), note)
+            log(rules.cite(name, f"{target}: {_mp(rate)} along the {way}, the chart's rate"))
+        else:
+            log(rules.cite(name, f"{target}: {_mp(rate)} along the {way} in road movement"))
+        return _Price(rate, road=way)
     rivers = _river_rows(rules)
-    for side in sides:
-        kind, amount = side.movement.kind, side.movement.amount
-        if kind == "prohibited":
-            share = rules.amount("movement.river_crossing_fraction") if side.name.lower() in rivers else None
-            if share is not None and unit.can(RIVER_CROSSERS):
-                extra = _share(rules, share * unit.movement, f"crossing the {side.name}", log)
-                log(rules.cite("movement.river_crossing_fraction",
-                               f"{unit} crosses the unbridged {side.name} for {share} of its MA: +{_mp(extra)}"))
-                cost += extra
-                continue
-            assisted = rules.amount("movement.assisted_river_crossing_fraction") \
-                if side.name.lower() in rivers else None
-            engineers = [u for u in situation.units_at(source)
-                         if u.side == unit.side and u.name != unit.name and u.can("engineer")]
-            if assisted is not None and engineers and (unit.can("armored") or unit.can("artillery")):
-                extra = _share(rules, assisted * unit.movement, f"crossing the {side.name} with an engineer", log)
-                log(rules.cite("movement.assisted_river_crossing_fraction",
-                               f"{unit} crosses the unbridged {side.name} with {engineers[0]} for {assisted} of "
-                               f"its MA: +{_mp(extra)}"))
-                cost += extra
-                continue
-            if assisted is not None and engineers:
-                log(rules.cite("movement.assisted_river_crossing_fraction",
-                               f"{engineers[0]} helps armor and artillery across the {side.name}, not {unit}"))
-            if share is not None:
-                log(rules.cite("movement.river_crossing_fraction",
-                               f"{unit} may not cross the unbridged {side.name}: it is not {RIVER_CROSSERS}"))
-            else:
-                log(rules.cite_chart(f"{source}/{target}: the {side.name} hexside is prohibited"))
-            return _Price(None, reason=f"the {side.name} between {source} and {target} may not be crossed")
-        if amount is None:
-            continue
-        if kind == "add":
-            cost += amount
-            step = f"{target}: +{_mp(amount)} for the {side.name}"
-            if rules.flag("movement.hexside_cost_added"):
-                log(rules.cite("movement.hexside_cost_added", step))
-            else:
-                log(rules.cite_chart(step + " (the chart adds it)"))
-        elif kind == "cost":
-            if rules.flag("movement.hexside_cost_added"):
-                cost += amount
-                log(rules.cite("movement.hexside_cost_added", f"{target}: +{_mp(amount)} for the {side.name}"))
-            else:
-                cost = max(cost, amount)
-                log(rules.cite("movement.hexside_cost_added",
-                               f"{target}: the {side.name} is not added: the larger cost, {_mp(cost)}"))
-    return _Price(cost, stop=_stops(rules, hex_rows + sides, target, log))
+
+    def cross(side: Terrain) -> Fraction | None:
+        """The extra MPs for `unit` to cross the prohibited hexside `side`, or None (it may not)."""
+        share = rules.amount("movement.river_crossing_fraction") if side.name.lower() in rivers else None
+        if share is not None and unit.can(RIVER_CROSSERS):
+            extra = _share(rules, share * unit.movement, f"crossing the {side.name}", log)
+            log(rules.cite("movement.river_crossing_fraction",
+                           f"{unit} crosses the unbridged {side.name} for {share} of its MA: +{_mp(extra)}"))
+            return extra
+        assisted = rules.amount("movement.assisted_river_crossing_fraction") if side.name.lower() in rivers else None
+        engineers = [u for u in situation.units_at(source)
+                     if u.side == unit.side and u.name != unit.name and u.can("engineer")]
+        if assisted is not None and engineers and (unit.can("armored") or unit.can("artillery")):
+            extra = _share(rules, assisted * unit.movement, f"crossing the {side.name} with an engineer", log)
+            log(rules.cite("movement.assisted_river_crossing_fraction",
+                           f"{unit} crosses the unbridged {side.name} with {engineers[0]} for {assisted} of "
+                           f"its MA: +{_mp(extra)}"))
+            return extra
+        if assisted is not None and engineers:
+            log(rules.cite("movement.assisted_river_crossing_fraction",
+                           f"{engineers[0]} helps armor and artillery across the {side.name}, not {unit}"))
+        if share is not None:
+            log(rules.cite("movement.river_crossing_fraction",
+                           f"{unit} may not cross the unbridged {side.name}: it is not {RIVER_CROSSERS}"))
+        else:
+            log(rules.cite_chart(f"{source}/{target}: the {side.name} hexside is prohibited"))
+        return None
+
+    price = step_price(hex_rows, sides, row, way, rules.flag, note, target=str(target), source=str(source),
+                       cross=cross)
+    stop = _stops(rules, price.stop, target, log) if price.cost is not None else None
+    return _Price(price.cost, road=way, reason=price.reason, stop=stop)
 
 
-def _road_rate(rules: RuleSet, row: Terrain | None, hex_rows: Sequence[Terrain], target: Hex, log: Log) -> Fraction:
-    """The chart's cost of following road `row` into `target`: a road whose cost depends on the terrain entered
-    (`trail  1, forest 2`, `track  1 lower`) says which, citing the chart."""
-    if row is None or row.movement.amount is None:
-        return Fraction(1)
-    if not (row.movement.by_terrain or row.movement.lower):
-        return row.movement.amount
-    rate, why = road_rate(row, hex_rows)
-    log(rules.cite_chart(f"{target}: {why}"))
-    return rate
-
-
-def _stops(rules: RuleSet, rows: Sequence[Terrain], target: Hex, log: Log) -> str | None:
-    """The first of `rows` (the terrain entered, the hexsides crossed) whose movement cell says `stop`."""
-    row = next((r for r in rows if r.movement.stop), None)
+def _stops(rules: RuleSet, row: Terrain | None, target: Hex, log: Log) -> str | None:
+    """What ends the move in `target`, in words, when `row` (the terrain entered, a hexside crossed) says
+    `stop`."""
     if row is None:
         return None
     reason = f"the {row.name}" if row.kind == "hex" else f"crossing the {row.name}"

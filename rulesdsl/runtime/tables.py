@@ -18,6 +18,7 @@ DICE_OUTCOMES: dict[str, tuple[int, ...]] = {
 
 
 OPEN = 10 ** 6   # how far an open-ended row ('2-', '13+') reaches
+INDEXED_ROLLS = 10_000      # the widest span of rolls a table's rows are indexed over, roll by roll
 
 
 def roll_range(label: str) -> tuple[int, int]:
@@ -49,7 +50,9 @@ class RowIndex:
         self._ranges = sorted((roll_range(label), cells) for label, cells in rows.items())
         self._by_roll: dict[int, tuple[str, ...]] = {}
         finite = [end for (low, high), _ in self._ranges for end in (low, high) if abs(end) < OPEN]
-        if finite:      # every roll the labels name, and a modified roll up to 20 beyond either end
+        # every roll the labels name, and a modified roll up to 20 beyond either end; rows naming rolls far
+        # beyond any dice (the compiler refuses them: MAX_DICE_ROLL) are read by their ranges, not indexed
+        if finite and max(finite) - min(finite) <= INDEXED_ROLLS:
             first, last = min(finite) - 20, max(finite) + 20
             for roll in range(first, last + 1):
                 self._by_roll[roll] = row_for(rows, roll)

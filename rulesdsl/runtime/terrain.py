@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -104,6 +104,140 @@ def _mp_text(amount: Fraction) -> str:
     return f"{amount} MP"
 
 
+# ---- the price of a step: one computation for the engine's `move` and the chart's `entry_cost` ----------
+# The parameters a step's terrain price reads, besides the chart: whether a road followed spares the hexsides
+# it crosses, whether a hexside's cost (one written without `+`) adds to the hex's, whether a road opens
+# prohibited terrain.  Absent, each is no, as the engine reads an absent flag.
+STEP_FLAGS = ("roads.ignore_crossed_terrain", "movement.hexside_cost_added", "roads.negate_prohibited")
+
+Flag = Callable[[str], bool]                  # a parameter's flag by name (the engine's reads it citing it)
+Note = Callable[[str | None, str], None]      # a step of the derivation: the parameter applied (None: the chart)
+Crossing = Callable[[Terrain], Fraction | None]   # the extra MPs for crossing a prohibited hexside, or None
+
+
+def _quiet(parameter: str | None, text: str) -> None:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StepPrice:
+    """The terrain price of a step: its MPs (None: prohibited, `reason` says why), the road row followed, and
+    the row whose movement cell says `stop`, if any."""
+
+    cost: Fraction | None
+    road: Terrain | None = None
+    reason: str | None = None
+    stop: Terrain | None = None
+
+
+def followed_road(rows: Sequence[Terrain], way: str) -> Terrain | None:
+    """The road row whose cost a step along road `way` pays: that row when it is a road of its own cost, else
+    (a `road-like` row, a name off the chart) the chart's first road; None when the chart has no road."""
+    named = next((r for r in rows if r.name.lower() == way.lower()), None)
+    if named is not None and named.kind == "road" and named.movement.kind == "cost":
+        return named
+    return next((r for r in rows if r.kind == "road"), None)
+
+
+def step_price(hex_rows: Sequence[Terrain], sides: Sequence[Terrain], road: Terrain | None, way: str | None,
+               flag: Flag, note: Note = _quiet, *, target: str = "the hex", source: str = "",
+               cross: Crossing | None = None) -> StepPrice:
+    """The MPs to enter a hex of terrains `hex_rows` across hexside features `sides` (those no other hexside
+    crossed negates), following road `way` (its row `road`, see followed_road) or no road (None).
+
+    Along a road: the road's rate (into that terrain, or the hex's own if lower: road_rate); prohibited terrain
+    stays closed unless `roads.negate_prohibited`; the hexsides crossed are spared where
+    `roads.ignore_crossed_terrain` says so, else each adds its cost.  Off the road: the highest cost of the
+    hex's terrains (1 when none gives one), then each hexside crossed: a `+` one adds its MPs, one of a cost
+    adds it where `movement.hexside_cost_added` says so, else the larger cost applies; a prohibited one
+    closes the step unless `cross` gives the extra MPs for crossing it (a unit's river crossing)."""
+    blocked_hex = next((r for r in hex_rows if r.movement.kind == "prohibited"), None)
+    blocked_side = next((r for r in sides if r.movement.kind == "prohibited"), None)
+    if way is not None:
+        blocked = blocked_hex or blocked_side
+        if blocked is not None:
+            if not flag("roads.negate_prohibited"):
+                note("roads.negate_prohibited", f"{target}: the {way} does not open the {blocked.name}")
+                return StepPrice(None, reason=f"{target} may not be entered: {blocked.name} is prohibited")
+            note("roads.negate_prohibited", f"{target}: the {way} opens the {blocked.name}")
+        rate = road_cost(road, hex_rows, target, note)
+        if flag("roads.ignore_crossed_terrain"):
+            note("roads.ignore_crossed_terrain", f"{target}: {_mp_text(rate)} along the {way}, its terrain and "
+                                                 "hexside ignored")
+            return StepPrice(rate, road=road)
+        cost = rate
+        for side in sides:
+            if side.movement.kind in ("add", "cost") and side.movement.amount is not None:
+                cost += side.movement.amount
+                note("roads.ignore_crossed_terrain",
+                     f"{target}: the {way} does not spare the {side.name}: +{_mp_text(side.movement.amount)}")
+        note("roads.ignore_crossed_terrain", f"{target}: {_mp_text(cost)} along the {way}")
+        return StepPrice(cost, road=road, stop=stops(sides))
+    if blocked_hex is not None:
+        note(None, f"{target}: {blocked_hex.name} is prohibited terrain")
+        return StepPrice(None, reason=f"{target} may not be entered: {blocked_hex.name} is prohibited")
+    own = hex_cost(hex_rows)
+    cost = own if own is not None else Fraction(1)
+    names = "/".join(r.name for r in hex_rows) or "terrain"
+    note(None, f"{target}: {names}, {_mp_text(cost)}")
+    for side in sides:
+        kind, amount = side.movement.kind, side.movement.amount
+        if kind == "prohibited":
+            extra = cross(side) if cross is not None else None
+            if extra is None:
+                if cross is None:
+                    note(None, f"{source}/{target}: the {side.name} hexside is prohibited")
+                between = f" between {source} and {target}" if source else ""
+                return StepPrice(None, reason=f"the {side.name}{between} may not be crossed")
+            cost += extra
+            continue
+        if amount is None:
+            continue
+        if kind == "add":
+            cost += amount
+            step = f"{target}: +{_mp_text(amount)} for the {side.name}"
+            if flag("movement.hexside_cost_added"):
+                note("movement.hexside_cost_added", step)
+            else:
+                note(None, step + " (the chart adds it)")
+        elif kind == "cost":
+            if flag("movement.hexside_cost_added"):
+                cost += amount
+                note("movement.hexside_cost_added", f"{target}: +{_mp_text(amount)} for the {side.name}")
+            else:
+                cost = max(cost, amount)
+                note("movement.hexside_cost_added",
+                     f"{target}: the {side.name} is not added: the larger cost, {_mp_text(cost)}")
+    return StepPrice(cost, stop=stops([*hex_rows, *sides]))
+
+
+def road_cost(road: Terrain | None, hex_rows: Sequence[Terrain], target: str = "the hex",
+              note: Note = _quiet) -> Fraction:
+    """The MPs of following `road` into a hex of terrains `hex_rows` (1 with no road row); a road whose cost
+    depends on the terrain entered (`trail  1, forest 2`, `track  1 lower`) says which, citing the chart."""
+    if road is None or road.movement.amount is None:
+        return Fraction(1)
+    if not (road.movement.by_terrain or road.movement.lower):
+        return road.movement.amount
+    rate, why = road_rate(road, hex_rows)
+    note(None, f"{target}: {why}")
+    return rate
+
+
+def stops(rows: Iterable[Terrain]) -> Terrain | None:
+    """The first of `rows` (the terrain entered, the hexsides crossed) whose movement cell says `stop`."""
+    return next((r for r in rows if r.movement.stop), None)
+
+
+def in_chart_order(rows: Iterable[Terrain], chart: Sequence[Terrain]) -> list[Terrain]:
+    """`rows` in the order of the chart's rows `chart` (by name; a row off the chart last)."""
+    place: dict[str, int] = {row.name: index for index, row in enumerate(chart)}
+
+    def rank(row: Terrain) -> int:
+        return place.get(row.name, len(place))
+    return sorted(rows, key=rank)
+
+
 def negated(rows: Iterable[Terrain]) -> frozenset[str]:
     """The names, in lower case, of the rows that a `negates` row among `rows` cancels (a bridge's river)."""
     return frozenset(r.movement.target.lower() for r in rows if r.movement.kind == "negates" and r.movement.target)
@@ -112,9 +246,15 @@ def negated(rows: Iterable[Terrain]) -> frozenset[str]:
 class TerrainEffectsChart(Mapping[str, Terrain]):
     """The chart's rows by name; names match case-insensitively."""
 
-    def __init__(self, rows: Iterable[Terrain], rule: str | None = None):
+    def __init__(self, rows: Iterable[Terrain], rule: str | None = None, flags: Iterable[str] = ()):
         self.rows = tuple(rows)
         self.rule = rule      # the rule the chart applies, for the engine's steps (its first cite)
+        # the parameters of STEP_FLAGS the rulebook sets to yes: entry_cost prices a step as the engine does
+        # under them (the engine itself reads them from its RuleSet, citing each)
+        self.flags = frozenset(flags)
+        unknown = self.flags - set(STEP_FLAGS)
+        if unknown:
+            raise ValueError(f"not a flag of a step's price: {', '.join(sorted(unknown))}")
         self._by_name = {row.name.lower(): row for row in self.rows}
         # the names, in lower case, of the hexes and hexside features closed to movement (the searches ask)
         self.closed_hexes = frozenset(r.name.lower() for r in self.rows
@@ -154,7 +294,7 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
                     if given != effect.side:
                         row = replace(row, combat=CombatEffect("none"))
                 rows.append(row)
-            view = self._views[key] = TerrainEffectsChart(rows, self.rule)
+            view = self._views[key] = TerrainEffectsChart(rows, self.rule, self.flags)
             view.one_side = ()     # the sides are settled: a row kept is one whose side fights here
         return view
 
@@ -224,38 +364,19 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
 
     def _entry_cost(self, terrain: TerrainNames, hexsides: TerrainNames, road: bool | str,
                     ezoc_cost: Fraction | int) -> float | None:
-        """MPs to enter a hex of `terrain` across `hexsides`; None when prohibited.
-
-        Following a road pays the road's cost (into that terrain, or the hex's
-        own if lower, where the road says so: road_rate) and ignores the hex and
-        the hexsides the road crosses.  Otherwise the hex's cost (the highest of
-        its terrains, `ot` rows taking the others') plus each hexside
-        crossed, unless another hexside present negates it.
-        """
+        """MPs to enter a hex of `terrain` across `hexsides`; None when prohibited.  The price is the engine's
+        (step_price, which `move` pays), under the flags this chart was made with (`flags`)."""
         sides, _ = self._hexsides(hexsides)
+        rows = self._hex(terrain)
+        way: str | None = None
+        row: Terrain | None = None
         if road:
-            row = self.road(road)
-            if row.movement.kind == "road-like":
-                row = self.road(True)
-            if row.movement.by_terrain or row.movement.lower:    # its cost depends on the hex entered
-                return float(road_rate(row, [r for r in self._hex(terrain) if r.kind == "hex"])[0] + ezoc_cost)
-            return float(_amount(row) + ezoc_cost)
-        costs = []
-        for row in self._hex(terrain):
-            move = row.movement
-            if move.kind == "prohibited":
-                return None
-            if move.kind in ("cost", "add"):
-                costs.append(_amount(row))
-        if not costs:
+            row = followed_road(self.rows, self.road(road).name)
+            way = row.name if row is not None else None
+        elif not any(r.movement.kind in ("cost", "add", "prohibited") for r in rows):
             raise ValueError(f"{terrain!r} takes the cost of the hex's other terrain: name that terrain too")
-        cost = max(costs)
-        for side in sides:
-            if side.movement.kind == "prohibited":
-                return None
-            if side.movement.kind in ("add", "cost"):
-                cost += _amount(side)
-        return float(cost + ezoc_cost)
+        price = step_price([r for r in rows if r.kind == "hex"], sides, row, way, self.flags.__contains__)
+        return None if price.cost is None else float(price.cost + ezoc_cost)
 
     def hex_effect(self, terrain: TerrainNames, combination: str = "cumulative") -> CombatEffect:
         """The combat effect of a hex holding one or several terrains, combined by `combination`."""
@@ -267,7 +388,12 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
             return effect
 
     def _hex_effect(self, terrain: TerrainNames, combination: str) -> CombatEffect:
-        return _combined([r.combat for r in self._hex(terrain)], combination)
+        return _combined([r.combat for r in self._in_order(self._hex(terrain))], combination)
+
+    def _in_order(self, rows: Iterable[Terrain]) -> list[Terrain]:
+        """`rows` in the chart's order: a combination whose terrains tie (defender-best's two terrains equally
+        good, most-restrictive's -1 and +1 DRMs) takes the same one however the caller orders the names."""
+        return in_chart_order(rows, self.rows)
 
     def hex_effect_across(self, terrain: TerrainNames, hexsides: TerrainNames,
                           combination: str = "cumulative") -> CombatEffect:
@@ -279,7 +405,7 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         try:
             return self._across[key]
         except KeyError:
-            rows = self._hex(terrain) + self._hexsides(hexsides)[0]
+            rows = self._in_order(self._hex(terrain) + self._hexsides(hexsides)[0])
             effect = self._across[key] = _combined([r.combat for r in rows], combination)
             return effect
 
@@ -414,10 +540,3 @@ def _product(values: list[Fraction]) -> Fraction:
     for value in values:
         result *= value
     return result
-
-
-def _amount(row: Terrain) -> Fraction:
-    """The MPs of a row that costs or adds movement points."""
-    if row.movement.amount is None:
-        raise ValueError(f"terrain {row.name!r} gives no movement cost")
-    return row.movement.amount
