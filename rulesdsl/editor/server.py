@@ -190,10 +190,15 @@ _PENDING: dict[str, asyncio.TimerHandle] = {}
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(server: LanguageServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
+    _cancel_pending(uri)
+    _PENDING[uri] = asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, _edited, server, uri)
+
+
+def _cancel_pending(uri: str) -> None:
+    """Drop the compilation an earlier edit of `uri` is still waiting to start, if any."""
     waiting = _PENDING.pop(uri, None)
     if waiting is not None:
         waiting.cancel()
-    _PENDING[uri] = asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, _edited, server, uri)
 
 
 def _edited(server: LanguageServer, uri: str) -> None:
@@ -217,9 +222,7 @@ def _edited(server: LanguageServer, uri: str) -> None:
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(server: LanguageServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    waiting = _PENDING.pop(uri, None)
-    if waiting is not None:
-        waiting.cancel()
+    _cancel_pending(uri)
     _GOOD.pop(unquote(uri), None)
     _GOOD.pop(uri, None)
 
