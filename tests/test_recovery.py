@@ -74,6 +74,25 @@ def test_a_syntax_error_and_two_errors_elsewhere_are_reported_together_in_order(
     assert err.endswith("2 rulebooks checked: 3 errors\n")
 
 
+def test_a_broken_parameter_line_hides_no_error_of_another_line_setting_it(project, capsys):
+    """A parameter is declared by the series, never by the line that did not parse: another rule that sets
+    the same parameter wrongly is reported beside the syntax error (it was held back for sharing the name)."""
+    code, err = _check(project, HEADER + '''
+rule G1.0 "Broken" {
+  summary "A line that does not parse."
+  stacking.limit = = 6 steps
+}
+
+rule G2.0 "Stacking" {
+  summary "Six hexes a hex."
+  stacking.limit = 6 hexes
+}
+''', capsys)
+    assert code == 1
+    assert [where for where, _ in _errors(err)] == ["rulebooks/demo.rules:5:20", "rulebooks/demo.rules:10:22"]
+    assert "stacking.limit is measured in steps, not hexes" in err
+
+
 def test_a_broken_terrain_row_used_later_is_no_unknown_terrain(project, capsys):
     """The row's terrain is used on line 16: with the row left out it would be unknown there, but the
     broken text names it, so that is no error of its own; the other problems of the file are."""

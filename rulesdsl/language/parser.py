@@ -417,7 +417,14 @@ class Recovery:
         if not 0 < line <= len(self.starts):
             return False
         end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
-        return not self.names.isdisjoint(_words(self.text[self.starts[line - 1]:end]))
+        return not self.names.isdisjoint(w for w in _words(self.text[self.starts[line - 1]:end])
+                                         if not _PARAMETER.fullmatch(w))
+
+
+# a parameter's name (zoc.range): declared by a series' vocabulary, never by the statement that lost a line,
+# so another line that sets or reads it is not suspect for sharing it (a dropped declaration's cascade,
+# "unknown parameter 'x.y'", quotes the name and is caught by the message rule)
+_PARAMETER = re.compile(r"[a-z][a-z0-9_\-]*(?:\.[a-z0-9_\-]+)+")
 
 
 def _words(text: str) -> set[str]:
