@@ -21,8 +21,9 @@ CORPUS = sorted((ROOT / "tests" / "errors").glob("*.rules"))
 
 
 def _reference_examples() -> list[str]:
+    """The reference's examples, a `\\r` at a line's end read as the CR it shows (the CR-only file's)."""
     text = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
-    return re.findall(r"```rules\n(.*?)```", text, re.S)
+    return [re.sub(r"\\r$", "\r", example, flags=re.M) for example in re.findall(r"```rules\n(.*?)```", text, re.S)]
 
 
 def _tokens(text: str) -> list[tuple[object, str]]:
@@ -86,3 +87,66 @@ def test_pygmentize_highlights_a_rulebook(tmp_path):
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     assert '<span class="k">terrain</span>' in run.stdout and 'class="err"' not in run.stdout
+
+
+def _characters(pattern: str) -> set[str]:
+    """Every character a regex can match anywhere (its literals and classes, read from the parsed pattern)."""
+    import re._parser as sre   # the parse tree of a pattern: the only way to read its classes
+    found: set[str] = set()
+
+    def walk(items) -> None:
+        for op, arg in items:
+            name = str(op)
+            if name == "LITERAL":
+                found.add(chr(arg))
+            elif name == "IN":
+                for kind, value in arg:
+                    if str(kind) == "LITERAL":
+                        found.add(chr(value))
+                    elif str(kind) == "RANGE":
+                        found.update(chr(c) for c in range(value[0], value[1] + 1))
+                    else:
+                        raise AssertionError((kind, value))
+            elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                walk(arg[2])
+            elif name == "SUBPATTERN":
+                walk(arg[-1])
+            elif name == "BRANCH":
+                for branch in arg[1]:
+                    walk(branch)
+            elif name in ("ASSERT", "ASSERT_NOT"):
+                pass                # a lookahead holds no character of the token
+            elif name != "AT":
+                raise AssertionError((op, arg))
+    walk(sre.parse(pattern))
+    return found
+
+
+def test_the_characters_outside_table_cells_are_read_off_the_grammar():
+    from lark import Lark
+    from rulesdsl.editor.lexer import OUTSIDE_CELLS
+    grammar = (ROOT / "rulesdsl" / "language" / "grammar.lark").read_text(encoding="utf-8")
+    held: set[str] = set()
+    for terminal in Lark(grammar, parser="lalr", lexer="contextual").terminals:
+        if terminal.name in ("CELL", "STRING", "COMMENT", "_SPACE", "_NL") or terminal.name.startswith("__"):
+            continue
+        held |= _characters(terminal.pattern.to_regexp())
+    # FOR_EXAMPLES and CODE_FLAG ("no effect") hold blanks: blanks are the whitespace rule's
+    assert {c for c in held if not c.isspace()} == set(OUTSIDE_CELLS)
+
+
+def test_a_run_only_a_table_cell_may_hold_is_an_error_outside_a_table_and_a_cell_inside_one():
+    text = ('@@ $$ •••\nrule 1.0 { a = 2 MP }\ntable size "S" {\n  symbol  •••  I\n}\nresult codes {\n  @x  exchange\n}\n'
+            'example "E" {\n  expect combat 5 on 10.08 result •x\n  unit 5 a 1-1-1 at 1.01 ¤\n}\n')
+    tokens = _tokens(text)
+    assert "".join(value for _, value in tokens) == text
+    assert [v for kind, v in tokens if kind is Error] == ["@@", "$$", "•••", "¤"]
+    assert [v for kind, v in tokens if kind is Text] == ["•••", "@x", "•x"]
+
+
+def test_pygmentize_shows_a_line_of_stray_characters_as_an_error_token():
+    pygmentize = shutil.which("pygmentize", path=str(Path(sys.executable).parent))
+    assert pygmentize is not None
+    out = subprocess.run([pygmentize, "-l", "rulesdsl", "-f", "raw"], input="@@ ~~ ¤\n", capture_output=True,
+                         text=True, encoding="utf-8", check=True).stdout
+    assert out.splitlines()[:3] == ["Token.Error\t'@@'", "Token.Text.Whitespace\t' '", "Token.Error\t'~~'"]

@@ -220,6 +220,27 @@ async def test_find_references_lists_every_place_a_name_is_written(client, folde
         [(lines.index("    woods  2  Dx2"), 4)]
 
 
+@pytest.mark.asyncio
+async def test_find_references_finds_whole_names_not_pieces_of_longer_tokens(client, folder):
+    """A unit numbered 3 is not written in the counter 3-2-9 or the odds 3:1, nor `forest` in forest-road or
+    in a string or a comment (the text search found the 3s inside the counter and the odds)."""
+    text = (PROJECT_TEXT + '\nexample "Forest" {\n  note "forest"  # forest\n  hex 1.01 forest-road\n'
+            '  hex 1.02 forest\n  unit 3 allies 3-2-9 at 1.01\n  expect combat 3 on 1.02 odds 3:1\n}\n')
+    uri = _open(client, folder / "rulebooks" / "demo.rules", text)
+    await _diagnostics(client, uri)
+    lines = text.split("\n")
+
+    async def here(line: str, character: int) -> list[tuple[int, int]]:
+        found = await client.text_document_references_async(types.ReferenceParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=lines.index(line), character=character),
+            context=types.ReferenceContext(include_declaration=True)))
+        return sorted((f.range.start.line, f.range.start.character) for f in found if f.uri == uri)
+
+    unit, expect = lines.index("  unit 3 allies 3-2-9 at 1.01"), lines.index("  expect combat 3 on 1.02 odds 3:1")
+    assert await here("  unit 3 allies 3-2-9 at 1.01", 7) == [(unit, 7), (expect, 16)]
+    assert await here("  hex 1.02 forest", 12) == [(lines.index("  hex 1.02 forest"), 11)]
+
+
 async def _actions(client: LanguageClient, uri: str, line: int) -> list[types.CodeAction]:
     found = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=uri),

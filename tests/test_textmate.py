@@ -19,7 +19,9 @@ SHIPPED = sorted((ROOT / "rulebooks").rglob("*.rules"))
 
 
 def _reference_examples() -> list[str]:
-    return re.findall(r"```rules\n(.*?)```", (ROOT / "docs" / "reference.md").read_text(encoding="utf-8"), re.S)
+    """The reference's examples, a `\\r` at a line's end read as the CR it shows (the CR-only file's)."""
+    text = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
+    return [re.sub(r"\\r$", "\r", example, flags=re.M) for example in re.findall(r"```rules\n(.*?)```", text, re.S)]
 
 
 @lru_cache(maxsize=1)

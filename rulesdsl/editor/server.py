@@ -45,10 +45,11 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
+from pygments.token import Comment, String
 
 from rulesdsl.checks.resolve import resolve
 from rulesdsl.editor.fixes import fix, smallest_edit
-from rulesdsl.editor.lexer import KEYWORDS
+from rulesdsl.editor.lexer import KEYWORDS, RulesdslLexer
 from rulesdsl.editor.wire import Protocol, Refused, bug, serve
 from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.language.fmt import FormatRefused, format_source
@@ -538,16 +539,15 @@ def _column(line: str, character: int) -> int:
 
 
 # ---- find references ---------------------------------------------------------------------------------
-_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#.*')
-
-
 def occurrences(text: str, word: str) -> list[tuple[int, int]]:
-    """Where `text` writes `word` as a name: (0-based line, 0-based character) of each, outside strings and
-    comments."""
+    """Where `text` writes `word` as a token of its own: (0-based line, 0-based character) of each, read off
+    the lexer's tokens, so a word in a string or a comment, or a piece of a longer token (`forest` of
+    `forest-road`, `d6` of `2d6`, `3` of `3-2-9`), is none."""
     found = []
-    for number, line in enumerate(text.split("\n")):
-        code = _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group()), line)
-        found += [(number, m.start()) for m in _NAME.finditer(code) if m.group() == word]
+    for index, kind, value in RulesdslLexer().get_tokens_unprocessed(text):
+        if value == word and kind[:2] != String and kind[:1] != Comment:    # a string's escapes too
+            line_start = text.rfind("\n", 0, index) + 1
+            found.append((text.count("\n", 0, index), index - line_start))
     return found
 
 

@@ -6,7 +6,9 @@ Each rule of the lexer's `root` state becomes a `match` pattern, in the same ord
 the scope.  The lexer tries its rules at the current character and TextMate finds the earliest match of any
 pattern on the line, the first listed on a tie: the two agree because some pattern matches at every
 character that is not blank (the lexer's last rule takes any run of a table cell's characters).  The
-`string` state becomes a begin/end rule that also ends at the end of its line.  tests/test_textmate.py runs
+`string` state becomes a begin/end rule that also ends at the end of its line.  A run that only a table
+cell may hold is an error to the lexer outside a table's body; TextMate, a line at a time, does not know
+which block it is in and scopes it as a cell everywhere.  tests/test_textmate.py runs
 the grammar as TextMate runs it over every shipped rulebook and every example of the language reference.
 
 Run `python -m rulesdsl.editor.textmate` to print it; editors/vscode/syntaxes/rulesdsl.tmLanguage.json is
@@ -36,6 +38,7 @@ SCOPES: dict[str, str] = {
     "Token.Name": "variable.other.rulesdsl",
     "Token.Operator": "keyword.operator.rulesdsl",
     "Token.Text": "string.unquoted.cell.rulesdsl",
+    "Token.Error": "invalid.illegal.rulesdsl",
 }
 
 
