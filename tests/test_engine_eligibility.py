@@ -526,3 +526,22 @@ def test_flip_overstacked_units_fight():
     assert not refused.allowed and any("over the stacking limit" in r for r in refused.reasons)
     assert engine(ridgeline, stacking__overstacked_units_fight=True).may_attack(situation, ["o"], "3.04").allowed
     assert engine(ridgeline, stacking__overstacked_units_fight=None).may_attack(situation, ["o"], "3.04").allowed
+
+
+def test_each_refusal_carries_the_rule_and_parameter_of_the_step_that_decides_it():
+    refused = SCS.may_attack(bridge(), ["8", "6", "4", "3"], "10.10")
+    assert [(r.rule, r.parameter) for r in refused.refusals] == [
+        ("2.1c", "combat.target_must_be_in_zoc"), ("7.3", "combat.only_into_enterable_terrain"), ("3.2", None)]
+    assert refused.reasons == tuple(r.reason for r in refused.refusals)
+
+
+def test_a_refusal_cites_its_own_rule_not_that_of_an_earlier_step_whose_text_begins_with_its_reason():
+    # found again from text, the reason "unit 3 may not attack" took the rule of the first step starting with
+    # it (9.9's); made where it is decided, the refusal keeps its own (7.0), and a fact of the situation none
+    from rulesdsl.runtime.answers import Refusal, Verdict
+    from rulesdsl.runtime.ruleset import Step
+    verdict = Verdict(False, (Refusal("unit 3 may not attack", "7.0"), Refusal("10.10 holds no enemy unit")),
+                      steps=(Step("unit 3 may not attack this player turn: the limit is 0", rule="9.9"),
+                             Step("unit 3 may not attack", rule="7.0")))
+    assert verdict.refused_by == ("7.0",)
+    assert verdict.reasons == ("unit 3 may not attack", "10.10 holds no enemy unit")

@@ -15,7 +15,7 @@ from rulesdsl.checks import examples
 from rulesdsl.model import ir
 from rulesdsl.errors import RulesError
 from rulesdsl.language.fmt import format_source, format_text
-from rulesdsl.runtime.answers import Advance, Retreat, StackCheck, SupplyTrace, Verdict
+from rulesdsl.runtime.answers import Advance, Refusal, Retreat, StackCheck, SupplyTrace, Verdict
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.ruleset import Step
 from rulesdsl.checks.situations import build, query_text, result_text
@@ -199,7 +199,7 @@ RIGHT = {
     "stack": lambda situation, hex, **_: StackCheck(hex, True, Fraction(2), Fraction(3), "step", steps=(STEP,)),
     "supply": lambda situation, unit: SupplyTrace(unit, True, steps=(STEP,)),
     "may_overrun": lambda situation, units, f, t: Verdict(True, cost=Fraction(3), steps=(STEP,)),
-    "may_exploit": lambda situation, unit: Verdict(False, ("not exploit capable",), steps=(STEP,)),
+    "may_exploit": lambda situation, unit: Verdict(False, (Refusal("not exploit capable"),), steps=(STEP,)),
     "may_attack": lambda situation, units, target, more_targets=(): Verdict(True, steps=(STEP,)),
     "retreat": lambda situation, units, hexes, **kw: Retreat(
         tuple(units), hexes, ((situation.map.hexes()[0],), tuple(map(_hex, ("5.04", "6.04")))), 1, steps=(STEP,)),

@@ -8,7 +8,8 @@ from fractions import Fraction
 from .hexmap import Hex
 from .ruleset import Step
 
-__all__ = ["Advance", "Engagement", "Move", "Reach", "Retreat", "StackCheck", "SupplyTrace", "Verdict", "Zones", "as_hex"]
+__all__ = ["Advance", "Engagement", "Move", "Reach", "Refusal", "Retreat", "StackCheck", "SupplyTrace", "Verdict",
+           "Zones", "as_hex"]
 
 
 def as_hex(hex: Hex | str) -> Hex:
@@ -162,12 +163,28 @@ class Engagement:
 
 
 @dataclass(frozen=True, slots=True)
+class Refusal:
+    """One reason something may not be done, made where the refusal is decided: its text, and the rule (and
+    parameter) of the step that decides it. A reason that is a fact of the situation (no enemy in the hex)
+    has no rule."""
+
+    reason: str
+    rule: str | None = None
+    parameter: str | None = None
+
+    @classmethod
+    def citing(cls, reason: str, step: Step) -> Refusal:
+        """The refusal `step` decides: it cites the step's rule and parameter."""
+        return cls(reason, step.rule, step.parameter)
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
-    """Whether something may be done (an overrun, an exploitation move, an attack), why not, and what it
-    costs where it has a cost."""
+    """Whether something may be done (an overrun, an exploitation move, an attack), why not (`refusals`, each
+    with its rule), and what it costs where it has a cost."""
 
     allowed: bool
-    reasons: tuple[str, ...] = ()
+    refusals: tuple[Refusal, ...] = ()
     cost: Fraction | None = None
     steps: tuple[Step, ...] = ()
     # an overrun: `cost` is what the stack spends in the hex it overruns from (entering it and the
@@ -183,15 +200,18 @@ class Verdict:
     must_also_attack: tuple[str, ...] = ()
 
     @property
+    def reasons(self) -> tuple[str, ...]:
+        """Why not, in the order the refusals were made."""
+        return tuple(r.reason for r in self.refusals)
+
+    @property
     def refused_by(self) -> tuple[str, ...]:
-        """The rules that refuse it, in the order of its reasons: for each reason, the rule of the step that
-        gives it (the step's text starts with the reason's). A reason that is a fact of the situation (no
-        enemy in the hex) cites no rule and adds none."""
+        """The rules that refuse it, in the order of its refusals, each once: the rule each refusal carries. A
+        refusal that is a fact of the situation (no enemy in the hex) cites no rule and adds none."""
         found: list[str] = []
-        for reason in self.reasons:
-            rule = next((s.rule for s in self.steps if s.rule is not None and s.text.startswith(reason)), None)
-            if rule is not None and rule not in found:
-                found.append(rule)
+        for refusal in self.refusals:
+            if refusal.rule is not None and refusal.rule not in found:
+                found.append(refusal.rule)
         return tuple(found)
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from . import stacking
-from .answers import Verdict, Zones
+from .answers import Refusal, Verdict, Zones
 from .engagement import Judge, as_combat
 from .hexmap import Hex, Hexside
 from .ruleset import RuleSet, Step
@@ -30,9 +30,15 @@ OUT_OF_SUPPLY = "out-of-supply"    # the state (marker) of an out-of-supply unit
 
 
 
-def _refused(reasons: list[str], steps: list[Step], *, cost: Fraction | None = None, total: Fraction | None = None,
-             minimum_move: bool = False) -> Verdict:
-    return Verdict(False, tuple(reasons), cost, tuple(steps), total=total, minimum_move=minimum_move)
+def _refused(refusals: list[Refusal], steps: list[Step], *, cost: Fraction | None = None,
+             total: Fraction | None = None, minimum_move: bool = False) -> Verdict:
+    return Verdict(False, tuple(refusals), cost, tuple(steps), total=total, minimum_move=minimum_move)
+
+
+def _refuse(steps: list[Step], reason: str, step: Step) -> Refusal:
+    """The refusal `step` decides, with `reason` as its text; the step joins the derivation."""
+    steps.append(step)
+    return Refusal.citing(reason, step)
 
 
 # ---- overrun ------------------------------------------------------------------------------------------
@@ -51,7 +57,7 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
     rules = engine.rules
     record = situation.history if record is None else record
     steps: list[Step] = []
-    reasons: list[str] = []
+    refusals: list[Refusal] = []
     counters = [situation.unit(u) for u in units]
     if not counters:
         raise ValueError("an overrun needs at least one unit")
@@ -61,80 +67,164 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
     # ---- the target ---------------------------------------------------------------------------------
     defenders = [u for u in situation.units_at(target) if u.side != side]
     if not defenders:
-        return _refused([f"{target} holds no enemy unit"], steps)
+        return _refused([Refusal(f"{target} holds no enemy unit")], steps)
     steps.append(rules.cite_rule_of("overrun.cost", f"{names} overrun {', '.join(str(u) for u in defenders)} in "
                                                     f"{target} from {from_hex}"))
-    if rules.flag("overrun.from_adjacent_hex"):
-        attack_hex = from_hex
-        steps.append(rules.cite("overrun.from_adjacent_hex",
-                                f"the overrun is made from {from_hex}, next to the target"))
-    else:
-        attack_hex = target
-        steps.append(rules.cite("overrun.from_adjacent_hex",
-                                f"the overrunning units attack from inside {target}, entering it from {from_hex}"))
+    attack_hex = _overrun_hex(rules, from_hex, target, steps)
     if not situation.map.adjacent(from_hex, target):
-        reasons.append(f"{from_hex} is not next to {target}")
-        return _refused(reasons, steps)
+        return _refused([Refusal(f"{from_hex} is not next to {target}")], steps)
 
     # ---- who may overrun ----------------------------------------------------------------------------
-    who = rules.word("overrun.who")
-    if who == "exploit-capable":
-        lacking = [u for u in counters if EXPLOIT not in u.capabilities]
-        if lacking:
-            reasons.append(f"only exploit-capable units overrun: {', '.join(map(str, lacking))} "
-                           "has no yellow box")
-        steps.append(rules.cite("overrun.who", reasons[-1] if lacking else "only exploit-capable units overrun: "
-                                f"{names} are"))
-    else:
-        steps.append(rules.cite("overrun.who", "any unit may overrun"))
-    if reacting is None:
-        reacting = situation.phase == "reaction"
-    if reacting:
-        if rules.flag("reaction.may_overrun"):
-            steps.append(rules.cite("reaction.may_overrun", "reacting units may overrun"))
-        else:
-            reasons.append("reacting units may not overrun")
-            steps.append(rules.cite("reaction.may_overrun", reasons[-1]))
-    if situation.phase == "exploitation":
-        if rules.flag("overrun.exploitation_requires_eligibility"):
-            for unit in counters:
-                verdict = may_exploit(engine, situation, unit.name)
-                if not verdict.allowed:
-                    reasons.append(f"{unit} may not move in the Exploitation Phase, so may not overrun in it")
-                steps.append(rules.cite("overrun.exploitation_requires_eligibility",
-                                        reasons[-1] if not verdict.allowed
-                                        else f"{unit} may move in the Exploitation Phase"))
-                steps.extend(verdict.steps)
-        else:
-            steps.append(rules.cite("overrun.exploitation_requires_eligibility",
-                                    "overruns in the Exploitation Phase are not limited to exploiting units"))
-    for unit in counters:
-        if OUT_OF_SUPPLY in unit.states:
-            allowed = rules.value("overrun.out_of_supply_allowed")
-            if allowed is False:
-                reasons.append(f"{unit} is out of supply and may not overrun")
-            steps.append(rules.cite("overrun.out_of_supply_allowed", reasons[-1] if allowed is False
-                                    else f"{unit} is out of supply, which does not bar an overrun"))
+    refusals += _overrun_who(rules, counters, names, steps)
+    refusals += _overrun_reacting(rules, situation, reacting, steps)
+    refusals += _overrun_exploiting(engine, situation, counters, steps)
+    refusals += _overrun_supply(rules, counters, steps)
 
     # ---- where the stack began the phase ------------------------------------------------------------
     base = _at_start(situation, counters)
     starts: dict[Hex, list[Counter]] = {}
     for unit in counters:
         starts.setdefault(situation.start_of(unit), []).append(unit)
+    refusals += _overrun_starts(rules, starts, names, steps)
+    refusals += _overrun_from_ezoc(engine, base, side, starts, steps)
+
+    # ---- how often ----------------------------------------------------------------------------------
+    refusals += _overrun_how_often(rules, counters, names, target, record, steps)
+
+    # ---- the target hex's cost ----------------------------------------------------------------------
+    target_cost = _target_cost(engine, situation, counters, from_hex, target, steps)
+    refusals += _overrun_target_cost(rules, from_hex, target, target_cost, steps)
+
+    # ---- the target's terrain: what may not be overrun at all ---------------------------------------
+    refusals += _barred_terrain(rules, situation, side, from_hex, target, steps)
+
+    # ---- the move there, and what the overrun costs -------------------------------------------------
+    # in the Exploitation Phase the overrun's own rule says who may make it (6.1a, above): its move is not
+    # barred again by the rule on who moves in that phase, which the engine's `move` applies
+    route = replace(base, phase="movement") if base.phase == "exploitation" else base
+    priced = [_route(engine, route, unit, from_hex, path) for unit in counters]
+    refusals += [Refusal(why) for why, *_rest in priced if why is not None]
+    if any(p[0] is not None for p in priced):
+        return _refused(refusals, steps)
+    cost, need = _overrun_cost(rules, counters, priced, from_hex, target, attack_hex, target_cost, steps)
+    remaining, short = _overrun_allowance(rules, counters, priced, need, steps)
+    refusals += short
+
+    # ---- stacking where the attack is made ----------------------------------------------------------
+    refusals += _overrun_stacking(rules, situation, units, attack_hex, steps)
+
+    if refusals:
+        return _refused(refusals, steps, cost=cost, total=need)
+    if rules.flag("overrun.ends_movement"):
+        steps.append(rules.cite("overrun.ends_movement", "the overrun ends the units' movement"))
+        remaining = Fraction(0)
+    else:
+        steps.append(rules.cite("overrun.ends_movement",
+                                f"the units may move on with {remaining} MP after the overrun"))
+    return Verdict(True, (), cost, tuple(steps), total=need, remaining=remaining)
+
+
+def _overrun_hex(rules: RuleSet, from_hex: Hex, target: Hex, steps: list[Step]) -> Hex:
+    """The hex the overrunning units attack from: `from_hex`, or inside the target."""
+    if rules.flag("overrun.from_adjacent_hex"):
+        steps.append(rules.cite("overrun.from_adjacent_hex",
+                                f"the overrun is made from {from_hex}, next to the target"))
+        return from_hex
+    steps.append(rules.cite("overrun.from_adjacent_hex",
+                            f"the overrunning units attack from inside {target}, entering it from {from_hex}"))
+    return target
+
+
+def _overrun_who(rules: RuleSet, counters: list[Counter], names: str, steps: list[Step]) -> list[Refusal]:
+    """Who may overrun: any unit, or exploit-capable ones only."""
+    if rules.word("overrun.who") != "exploit-capable":
+        steps.append(rules.cite("overrun.who", "any unit may overrun"))
+        return []
+    lacking = [u for u in counters if EXPLOIT not in u.capabilities]
+    if not lacking:
+        steps.append(rules.cite("overrun.who", f"only exploit-capable units overrun: {names} are"))
+        return []
+    reason = f"only exploit-capable units overrun: {', '.join(map(str, lacking))} has no yellow box"
+    return [_refuse(steps, reason, rules.cite("overrun.who", reason))]
+
+
+def _overrun_reacting(rules: RuleSet, situation: Situation, reacting: bool | None,
+                      steps: list[Step]) -> list[Refusal]:
+    """A reaction move's overrun (by default in the reaction phase)."""
+    if not (situation.phase == "reaction" if reacting is None else reacting):
+        return []
+    if rules.flag("reaction.may_overrun"):
+        steps.append(rules.cite("reaction.may_overrun", "reacting units may overrun"))
+        return []
+    reason = "reacting units may not overrun"
+    return [_refuse(steps, reason, rules.cite("reaction.may_overrun", reason))]
+
+
+def _overrun_exploiting(engine: Questions, situation: Situation, counters: list[Counter],
+                        steps: list[Step]) -> list[Refusal]:
+    """An overrun in the Exploitation Phase: by the units that may move in it, where the rules say so."""
+    rules = engine.rules
+    if situation.phase != "exploitation":
+        return []
+    if not rules.flag("overrun.exploitation_requires_eligibility"):
+        steps.append(rules.cite("overrun.exploitation_requires_eligibility",
+                                "overruns in the Exploitation Phase are not limited to exploiting units"))
+        return []
+    found: list[Refusal] = []
+    for unit in counters:
+        verdict = may_exploit(engine, situation, unit.name)
+        if verdict.allowed:
+            steps.append(rules.cite("overrun.exploitation_requires_eligibility",
+                                    f"{unit} may move in the Exploitation Phase"))
+        else:
+            reason = f"{unit} may not move in the Exploitation Phase, so may not overrun in it"
+            found.append(_refuse(steps, reason, rules.cite("overrun.exploitation_requires_eligibility", reason)))
+        steps.extend(verdict.steps)
+    return found
+
+
+def _overrun_supply(rules: RuleSet, counters: list[Counter], steps: list[Step]) -> list[Refusal]:
+    """The out-of-supply units among the overrunning ones."""
+    found: list[Refusal] = []
+    for unit in counters:
+        if OUT_OF_SUPPLY not in unit.states:
+            continue
+        if rules.value("overrun.out_of_supply_allowed") is False:
+            reason = f"{unit} is out of supply and may not overrun"
+            found.append(_refuse(steps, reason, rules.cite("overrun.out_of_supply_allowed", reason)))
+        else:
+            steps.append(rules.cite("overrun.out_of_supply_allowed",
+                                    f"{unit} is out of supply, which does not bar an overrun"))
+    return found
+
+
+def _overrun_starts(rules: RuleSet, starts: dict[Hex, list[Counter]], names: str,
+                    steps: list[Step]) -> list[Refusal]:
+    """Whether the units began their move stacked, and how many stacks take part."""
+    found: list[Refusal] = []
     if len(starts) > 1:
         if rules.flag("overrun.stack_must_start_together"):
-            reasons.append(f"{names} did not begin their move stacked")
-            steps.append(rules.cite("overrun.stack_must_start_together", reasons[-1]))
+            reason = f"{names} did not begin their move stacked"
+            found.append(_refuse(steps, reason, rules.cite("overrun.stack_must_start_together", reason)))
         else:
             steps.append(rules.cite("overrun.stack_must_start_together",
                                     f"{names} began apart, which the rules allow"))
     most = rules.amount("overrun.max_stacks")
     if most is not None:
         if len(starts) > most:
-            reasons.append(f"{len(starts)} stacks take part, more than {most}")
-        steps.append(rules.cite("overrun.max_stacks", reasons[-1] if len(starts) > most
-                                else f"{len(starts)} stack(s) take part, at most {most}"))
+            reason = f"{len(starts)} stacks take part, more than {most}"
+            found.append(_refuse(steps, reason, rules.cite("overrun.max_stacks", reason)))
+        else:
+            steps.append(rules.cite("overrun.max_stacks", f"{len(starts)} stack(s) take part, at most {most}"))
+    return found
+
+
+def _overrun_from_ezoc(engine: Questions, base: Situation, side: str, starts: dict[Hex, list[Counter]],
+                       steps: list[Step]) -> list[Refusal]:
+    """The stacks that began the phase in an enemy ZOC."""
+    rules = engine.rules
     ezoc_start = engine.enemy_zoc(base, side)
+    found: list[Refusal] = []
     for start, group in starts.items():
         if start not in ezoc_start:
             steps.append(rules.cite_rule_of("overrun.allowed_from_ezoc", f"{', '.join(map(str, group))} began the "
@@ -144,52 +234,53 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
                                     f"{', '.join(map(str, group))} began the phase in an enemy ZOC ({start}), "
                                     "which does not bar an overrun"))
         else:
-            reasons.append(f"{', '.join(map(str, group))} began the phase in an enemy ZOC ({start})")
-            steps.append(rules.cite("overrun.allowed_from_ezoc", reasons[-1] + ": no overrun"))
+            reason = f"{', '.join(map(str, group))} began the phase in an enemy ZOC ({start})"
+            found.append(_refuse(steps, reason, rules.cite("overrun.allowed_from_ezoc", reason + ": no overrun")))
+    return found
 
-    # ---- how often ----------------------------------------------------------------------------------
+
+def _overrun_how_often(rules: RuleSet, counters: list[Counter], names: str, target: Hex, record: Record,
+                       steps: list[Step]) -> list[Refusal]:
+    """The limits on overruns made earlier: per phase, ending movement, attacks per turn, per target."""
     made = max(record.overruns.get(u.name, 0) for u in counters)
-    _how_often(rules, "overrun.per_phase", made, f"{names} overran", "this phase", reasons, steps,
-               never=f"{names} may not overrun")
+    found = _how_often(rules, "overrun.per_phase", made, f"{names} overran", "this phase", steps,
+                       never=f"{names} may not overrun")
     if made:
         if rules.flag("overrun.ends_movement"):
-            reasons.append(f"{names} overran already, and an overrun ends the units' movement")
-            steps.append(rules.cite("overrun.ends_movement", reasons[-1]))
+            reason = f"{names} overran already, and an overrun ends the units' movement"
+            found.append(_refuse(steps, reason, rules.cite("overrun.ends_movement", reason)))
         else:
             steps.append(rules.cite("overrun.ends_movement", "an earlier overrun did not end their movement"))
     for unit in counters:     # an overrun is one of the attacks a unit may make in a player turn
-        _how_often(rules, "combat.attacks_per_turn", record.turn_attacks.get(unit.name, 0), f"{unit} attacked",
-                   "this player turn", reasons, steps, never=f"{unit} may not attack")
-    _how_often(rules, "overrun.per_target_per_phase", record.overrun_targets.get(target, 0),
-               f"{target} was overrun", "this phase", reasons, steps, never=f"{target} may not be overrun")
+        found += _how_often(rules, "combat.attacks_per_turn", record.turn_attacks.get(unit.name, 0),
+                            f"{unit} attacked", "this player turn", steps, never=f"{unit} may not attack")
+    found += _how_often(rules, "overrun.per_target_per_phase", record.overrun_targets.get(target, 0),
+                        f"{target} was overrun", "this phase", steps, never=f"{target} may not be overrun")
+    return found
 
-    # ---- the target hex's cost ----------------------------------------------------------------------
-    target_cost = _target_cost(engine, situation, counters, from_hex, target, steps)
+
+def _overrun_target_cost(rules: RuleSet, from_hex: Hex, target: Hex, target_cost: Fraction | None,
+                         steps: list[Step]) -> list[Refusal]:
+    """The target hex's cost against `overrun.max_target_cost`; a target regular movement may not enter."""
     if target_cost is None:
-        reasons.append(f"{target} could not be entered from {from_hex} in regular movement")
+        return [Refusal(f"{target} could not be entered from {from_hex} in regular movement")]
+    limit = rules.amount("overrun.max_target_cost")
+    if limit is None:
+        steps.append(rules.cite("overrun.max_target_cost", "no limit on the target hex's cost"))
+    elif target_cost > limit:
+        reason = f"{target} costs {target_cost} MP to enter, more than the {limit} MP an overrun allows"
+        return [_refuse(steps, reason, rules.cite("overrun.max_target_cost", reason))]
     else:
-        limit = rules.amount("overrun.max_target_cost")
-        if limit is None:
-            steps.append(rules.cite("overrun.max_target_cost", "no limit on the target hex's cost"))
-        elif target_cost > limit:
-            reasons.append(f"{target} costs {target_cost} MP to enter, more than the {limit} MP an overrun allows")
-            steps.append(rules.cite("overrun.max_target_cost", reasons[-1]))
-        else:
-            steps.append(rules.cite("overrun.max_target_cost", f"{target} costs {target_cost} MP, within {limit} MP"))
+        steps.append(rules.cite("overrun.max_target_cost", f"{target} costs {target_cost} MP, within {limit} MP"))
+    return []
 
-    # ---- the target's terrain: what may not be overrun at all ---------------------------------------
-    _barred_terrain(rules, situation, side, from_hex, target, reasons, steps)
 
-    # ---- the move there, and what the overrun costs -------------------------------------------------
-    # in the Exploitation Phase the overrun's own rule says who may make it (6.1a, above): its move is not
-    # barred again by the rule on who moves in that phase, which the engine's `move` applies
-    route = replace(base, phase="movement") if base.phase == "exploitation" else base
-    priced = [_route(engine, route, unit, from_hex, path) for unit in counters]
-    for unit, (why, *_rest) in zip(counters, priced):
-        if why is not None:
-            reasons.append(why)
-    if any(p[0] is not None for p in priced):
-        return _refused(reasons, steps)
+_Priced = tuple[str | None, Fraction, Fraction, Fraction, int, tuple[Step, ...]]
+
+
+def _overrun_cost(rules: RuleSet, counters: list[Counter], priced: list[_Priced], from_hex: Hex, target: Hex,
+                  attack_hex: Hex, target_cost: Fraction | None, steps: list[Step]) -> tuple[Fraction, Fraction]:
+    """(the MPs spent in `from_hex`, the MPs in all) for the stack's moves there and the overrun."""
     shown: list[tuple[Step, ...]] = []
     for unit, (_, _, _, _, _, move_steps) in zip(counters, priced):
         if move_steps not in shown:
@@ -209,7 +300,14 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
     need = total + overrun_cost
     steps.append(rules.cite_chart(f"{cost} MP in {from_hex} ({in_hex} to enter it and {overrun_cost} to overrun), "
                                   f"{need} MP in all"))
+    return cost, need
+
+
+def _overrun_allowance(rules: RuleSet, counters: list[Counter], priced: list[_Priced], need: Fraction,
+                       steps: list[Step]) -> tuple[Fraction | None, list[Refusal]]:
+    """(the least MPs any unit has left after the overrun, the units that lack the MPs for it)."""
     remaining: Fraction | None = None
+    found: list[Refusal] = []
     for unit, (_, _, _, allowance, moved, _) in zip(counters, priced):
         if need <= allowance:
             left = allowance - need
@@ -222,28 +320,23 @@ def may_overrun(engine: Questions, situation: Situation, units: tuple[str, ...],
                                         f"{unit} lacks the MPs but overruns with its minimum move"))
                 remaining = Fraction(0)
                 continue
-            reasons.append(f"{unit} would need {need} MP of its {allowance}, and the minimum move may not "
-                           "be used to overrun")
-            steps.append(rules.cite("movement.minimum_move_may_overrun", reasons[-1]))
+            reason = f"{unit} would need {need} MP of its {allowance}, and the minimum move may not be used to overrun"
+            found.append(_refuse(steps, reason, rules.cite("movement.minimum_move_may_overrun", reason)))
         else:
-            reasons.append(f"{unit} would need {need} MP of its {allowance}")
+            found.append(Refusal(f"{unit} would need {need} MP of its {allowance}"))
+    return remaining, found
 
-    # ---- stacking where the attack is made ----------------------------------------------------------
+
+def _overrun_stacking(rules: RuleSet, situation: Situation, units: tuple[str, ...], attack_hex: Hex,
+                      steps: list[Step]) -> list[Refusal]:
+    """The stacking limit in the hex the overrun is made from, at the overrun."""
     after = situation.moved(units, attack_hex)
     check = stacking.stack(rules, after, attack_hex, moment="overrun", overrunning=units)
     steps.extend(check.steps)
     if not check.legal and check.over > 0:
-        reasons.append(f"{check.size} {check.unit}s in {attack_hex} at the overrun is over the limit of {check.limit}")
-
-    if reasons:
-        return _refused(reasons, steps, cost=cost, total=need)
-    if rules.flag("overrun.ends_movement"):
-        steps.append(rules.cite("overrun.ends_movement", "the overrun ends the units' movement"))
-        remaining = Fraction(0)
-    else:
-        steps.append(rules.cite("overrun.ends_movement",
-                                f"the units may move on with {remaining} MP after the overrun"))
-    return Verdict(True, (), cost, tuple(steps), total=need, remaining=remaining)
+        return [Refusal(f"{check.size} {check.unit}s in {attack_hex} at the overrun is over the limit of "
+                        f"{check.limit}")]
+    return []
 
 
 def _at_start(situation: Situation, counters: Sequence[Counter]) -> Situation:
@@ -314,25 +407,26 @@ _TARGET_RULE = ("overrun.max_target_shift", "overrun.max_target_cost")
 
 
 def _barred_terrain(rules: RuleSet, situation: Situation, side: str, from_hex: Hex, target: Hex,
-                    reasons: list[str], steps: list[Step]) -> None:
+                    steps: list[Step]) -> list[Refusal]:
     """The terrain an overrun may not target or cross (`no-overrun` in the TEC: New SCS's swamp, major river
     and escarpment) and the target's terrain shifting the column further left than `overrun.max_target_shift`
     allows (New SCS: no overrun against terrain that shifts two columns left)."""
     chart = rules.terrain
     if chart is None:
-        return
+        return []
+    found: list[Refusal] = []
     names = [n for n in situation.terrain_at(target) if n in chart]
     for name in names:
         if chart[name].no_overrun:
-            reasons.append(f"{target} is {name}, which may not be overrun")
-            steps.append(rules.cite_rule_of(_TARGET_RULE, reasons[-1]))
+            reason = f"{target} is {name}, which may not be overrun"
+            found.append(_refuse(steps, reason, rules.cite_rule_of(_TARGET_RULE, reason)))
     for name in situation.hexside_features(from_hex, target):
         if name in chart and chart[name].no_overrun:
-            reasons.append(f"no overrun across the {name} between {from_hex} and {target}")
-            steps.append(rules.cite_rule_of(_TARGET_RULE, reasons[-1]))
+            reason = f"no overrun across the {name} between {from_hex} and {target}"
+            found.append(_refuse(steps, reason, rules.cite_rule_of(_TARGET_RULE, reason)))
     hexes = [n for n in names if chart[n].kind == "hex"]
     if not hexes:
-        return
+        return found
     defenders = [u.side for u in situation.units_at(target) if u.side != side]
     fought = chart.for_sides(side, defenders[0]) if defenders else chart
     combination = rules.parameters.get("combat.terrain_combination")    # the combat module's, not the engine's
@@ -340,16 +434,17 @@ def _barred_terrain(rules: RuleSet, situation: Situation, side: str, from_hex: H
         shift = fought.hex_effect(tuple(hexes), str(combination.value) if combination is not None else
                                   "cumulative").shift
     except ValueError:   # terrain the chart says nothing of for combat here: no shift to judge
-        return
+        return found
     if shift >= 0:
-        return
+        return found
     most = rules.amount("overrun.max_target_shift")
     if most is not None and -shift > most:
-        reasons.append(f"{target}'s terrain shifts the column {-shift} left, more than the {most} an overrun allows")
-        steps.append(rules.cite("overrun.max_target_shift", reasons[-1]))
+        reason = f"{target}'s terrain shifts the column {-shift} left, more than the {most} an overrun allows"
+        found.append(_refuse(steps, reason, rules.cite("overrun.max_target_shift", reason)))
     else:
         steps.append(rules.cite("overrun.max_target_shift", f"{target}'s terrain shifts the column {-shift} left: "
                                 + ("no limit" if most is None else f"within {most}")))
+    return found
 
 
 def _target_cost(engine: Questions, situation: Situation, counters: Sequence[Counter], from_hex: Hex,
@@ -407,34 +502,36 @@ def may_exploit(engine: Questions, situation: Situation, unit: str) -> Verdict:
     rules = engine.rules
     counter = situation.unit(unit)
     steps: list[Step] = []
-    reasons: list[str] = []
+    refusals: list[Refusal] = []
     if EXPLOIT in counter.capabilities:
         steps.append(rules.cite_rule_of("exploitation.full_allowance",
                                         f"{counter} is exploit capable: its counter shows the yellow box", heading=True))
     else:
-        reasons.append(f"{counter} is not exploit capable (its counter has no yellow box)")
-        steps.append(rules.cite_rule_of("exploitation.full_allowance", reasons[-1], heading=True))
+        reason = f"{counter} is not exploit capable (its counter has no yellow box)"
+        refusals.append(_refuse(steps, reason, rules.cite_rule_of("exploitation.full_allowance", reason,
+                                                                  heading=True)))
     start = situation.start_of(counter)
     if start in engine.enemy_zoc(situation, counter.side):
         if rules.flag("exploitation.move_from_ezoc"):
             steps.append(rules.cite("exploitation.move_from_ezoc",
                                     f"{counter} began the phase in an enemy ZOC ({start}), which does not stop it"))
         else:
-            reasons.append(f"{counter} began the phase in an enemy ZOC ({start}) and may not move")
-            steps.append(rules.cite("exploitation.move_from_ezoc", reasons[-1]))
-            return _refused(reasons, steps, minimum_move=False)
+            reason = f"{counter} began the phase in an enemy ZOC ({start}) and may not move"
+            refusals.append(_refuse(steps, reason, rules.cite("exploitation.move_from_ezoc", reason)))
+            return _refused(refusals, steps, minimum_move=False)
     if OUT_OF_SUPPLY in counter.states:
-        allowed = rules.value("supply.out_of_supply_may_exploit")
-        if allowed is False:
-            reasons.append(f"{counter} is out of supply and may not exploit")
-        steps.append(rules.cite("supply.out_of_supply_may_exploit", reasons[-1] if allowed is False
-                                else f"{counter} is out of supply, which does not bar exploitation"))
-    if reasons:
+        if rules.value("supply.out_of_supply_may_exploit") is False:
+            reason = f"{counter} is out of supply and may not exploit"
+            refusals.append(_refuse(steps, reason, rules.cite("supply.out_of_supply_may_exploit", reason)))
+        else:
+            steps.append(rules.cite("supply.out_of_supply_may_exploit",
+                                    f"{counter} is out of supply, which does not bar exploitation"))
+    if refusals:
         minimum = rules.flag("exploitation.minimum_move_if_ineligible")
         steps.append(rules.cite("exploitation.minimum_move_if_ineligible",
                                 f"{counter} may still make the minimum move" if minimum
                                 else f"{counter} may not make even the minimum move"))
-        return _refused(reasons, steps, minimum_move=minimum)
+        return _refused(refusals, steps, minimum_move=minimum)
     allowance: Fraction | None
     if rules.flag("exploitation.full_allowance"):
         allowance = counter.movement
@@ -474,108 +571,136 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
     rules = engine.rules
     record = situation.history if record is None else record
     steps: list[Step] = []
-    reasons: list[str] = []
     counters = [situation.unit(a) for a in attackers]
     if not counters:
         raise ValueError("an attack needs at least one unit")
     side = counters[0].side
     hexes = [target, *[h for h in more_targets if h != target]]
     defenders = [u for h in hexes for u in situation.units_at(h) if u.side != side]
-    for hex in hexes:
-        if not situation.occupied_by_enemy(hex, side):
-            reasons.append(f"{hex} holds no enemy unit")
-    if reasons:
-        return _refused(reasons, steps)
+    refusals = [Refusal(f"{hex} holds no enemy unit") for hex in hexes if not situation.occupied_by_enemy(hex, side)]
+    if refusals:
+        return _refused(refusals, steps)
     verb = "attacks" if len(counters) == 1 else "attack"
     steps.append(rules.cite_rule_of(("combat.defender_hexes_per_attack", "combat.attacks_per_phase"),
                                     f"{', '.join(map(str, counters))} {verb} {', '.join(map(str, defenders))} "
                                     f"in {', '.join(map(str, hexes))}"))
-    most = rules.amount("combat.defender_hexes_per_attack")
-    if most is not None and len(hexes) > most:
-        reasons.append(f"one attack may target at most {most} hex{'es' if most != 1 else ''}, not {len(hexes)}")
-        steps.append(rules.cite("combat.defender_hexes_per_attack", reasons[-1]))
-    elif len(hexes) > 1:
-        steps.append(rules.cite("combat.defender_hexes_per_attack", f"{len(hexes)} defender hexes in one attack"))
+    refusals += _defender_hexes(rules, hexes, steps)
 
     # ---- each attacker: strength, reach and terrain ---------------------------------------------------
     zones = engine.zoc(situation, side)
     for unit in counters:
-        if not unit.has_attack_strength:
-            if rules.flag("combat.without_attack_strength_may_attack"):
-                steps.append(rules.cite("combat.without_attack_strength_may_attack",
-                                        f"{unit} has no Attack Strength but may join the attack"))
-            else:
-                reasons.append(f"{unit} has no Attack Strength and may not attack")
-                steps.append(rules.cite("combat.without_attack_strength_may_attack", reasons[-1]))
-                continue
-        elif unit.attack == 0:
-            if rules.flag("combat.zero_strength_may_attack"):
-                steps.append(rules.cite("combat.zero_strength_may_attack",
-                                        f"{unit} has an Attack Strength of 0 but may join the attack"))
-            else:
-                reasons.append(f"{unit} has an Attack Strength of 0 and may not attack")
-                steps.append(rules.cite("combat.zero_strength_may_attack", reasons[-1]))
-                continue
-        near = [h for h in hexes if situation.map.adjacent(unit.hex, h)]
-        if not near:
-            reasons.append(f"{unit} is not next to {' or '.join(map(str, hexes))}")
-            steps.append(Step(reasons[-1]))
-            continue
-        if rules.flag("combat.target_must_be_in_zoc"):
-            covered = [h for h in near if _zoc_covers(engine, situation, zones, unit, h)]
-        barred = False      # each rule that bars the unit says so, so that the refusal names every one
-        if rules.flag("combat.target_must_be_in_zoc"):
-            covered = [h for h in near if _zoc_covers(engine, situation, zones, unit, h)]
-            if not covered:
-                reasons.append(f"{unit}'s ZOC does not cover {' or '.join(map(str, near))}")
-                steps.append(rules.cite("combat.target_must_be_in_zoc", reasons[-1]))
-                barred = True
-            else:
-                steps.append(rules.cite("combat.target_must_be_in_zoc", f"{unit}'s ZOC covers {covered[0]}"))
-                near = covered
-        else:
-            steps.append(rules.cite("combat.target_must_be_in_zoc", f"{unit} is next to {near[0]}"))
-        if rules.flag("combat.only_into_enterable_terrain"):
-            open_ = [h for h in near if engine.entry_cost(situation, unit, unit.hex, h) is not None]
-            if not open_:
-                reasons.append(f"{unit} could not move into {' or '.join(map(str, near))}, so may not attack it")
-                steps.append(rules.cite("combat.only_into_enterable_terrain", reasons[-1]))
-                barred = True
-            elif not barred:
-                steps.append(rules.cite("combat.only_into_enterable_terrain", f"{unit} could move into {open_[0]}"))
-        # a combat cell P: the chart itself prohibits the attack, as resolve_combat says (P in one of the hex's
-        # terrains, or in a hexside crossed; a bridge negates)
-        chart = rules.terrain
-        if chart is not None and all(_chart_prohibits(chart, situation.terrain_at(h),
-                                                      situation.hexside_features(unit.hex, h)) for h in near):
-            reasons.append(f"the Terrain Effects Chart prohibits {unit}'s attack on {' or '.join(map(str, near))}")
-            steps.append(rules.cite_chart(reasons[-1]))
-            barred = True
-        if barred:
-            continue
+        refusals += _attacker(engine, situation, zones, unit, hexes, steps)
 
     # ---- the odds: below the table, where the table's result says the attack may not be made ----------
-    if judge is not None and not reasons:
-        _below_the_table(rules, situation, counters, defenders, hexes, judge, forced, reasons, steps)
+    if judge is not None and not refusals:
+        refusals += _below_the_table(rules, situation, counters, defenders, hexes, judge, forced, steps)
 
     # ---- what one hex may send ---------------------------------------------------------------------
-    _per_hex(rules, counters, reasons, steps)
+    refusals += _per_hex(rules, counters, steps)
 
     # ---- what happened earlier ------------------------------------------------------------------------
     for unit in counters:
-        _earlier(rules, situation, unit, hexes, record, reasons, steps)
+        refusals += _earlier(rules, situation, unit, hexes, record, steps)
     for defender in defenders:
-        _how_often(rules, "combat.attacks_per_phase", record.attacked.get(defender.name, 0),
-                   f"{defender} was attacked", "this Combat Phase", reasons, steps,
-                   never=f"{defender} may not be attacked")
+        refusals += _how_often(rules, "combat.attacks_per_phase", record.attacked.get(defender.name, 0),
+                               f"{defender} was attacked", "this Combat Phase", steps,
+                               never=f"{defender} may not be attacked")
 
     # ---- what else must be attacked -------------------------------------------------------------------
     must = _must_also(rules, situation, counters, hexes, record, steps)
-    return Verdict(not reasons, tuple(reasons), None, tuple(steps), must_also_attack=must)
+    return Verdict(not refusals, tuple(refusals), None, tuple(steps), must_also_attack=must)
+
+
+def _defender_hexes(rules: RuleSet, hexes: list[Hex], steps: list[Step]) -> list[Refusal]:
+    """How many defender hexes one attack may target."""
+    most = rules.amount("combat.defender_hexes_per_attack")
+    if most is not None and len(hexes) > most:
+        reason = f"one attack may target at most {most} hex{'es' if most != 1 else ''}, not {len(hexes)}"
+        return [_refuse(steps, reason, rules.cite("combat.defender_hexes_per_attack", reason))]
+    if len(hexes) > 1:
+        steps.append(rules.cite("combat.defender_hexes_per_attack", f"{len(hexes)} defender hexes in one attack"))
+    return []
+
+
+def _attacker(engine: Questions, situation: Situation, zones: Zones, unit: Counter, hexes: list[Hex],
+              steps: list[Step]) -> list[Refusal]:
+    """Whether `unit` may take part: its strength, then whether it reaches the defender hexes; each rule that
+    bars its reach says so, so that the refusal names every one."""
+    strength = _strength(engine.rules, unit, steps)
+    if strength is not None:
+        return [strength]
+    near = [h for h in hexes if situation.map.adjacent(unit.hex, h)]
+    if not near:
+        reason = f"{unit} is not next to {' or '.join(map(str, hexes))}"
+        steps.append(Step(reason))
+        return [Refusal(reason)]
+    found, near = _in_zoc(engine, situation, zones, unit, near, steps)
+    found += _enterable(engine, situation, unit, near, not found, steps)
+    found += _chart_bars(engine.rules, situation, unit, near, steps)
+    return found
+
+
+def _strength(rules: RuleSet, unit: Counter, steps: list[Step]) -> Refusal | None:
+    """A unit without an Attack Strength, or with one of 0, where the rules say it may not attack."""
+    if not unit.has_attack_strength:
+        name, lacks = "combat.without_attack_strength_may_attack", "has no Attack Strength"
+    elif unit.attack == 0:
+        name, lacks = "combat.zero_strength_may_attack", "has an Attack Strength of 0"
+    else:
+        return None
+    if rules.flag(name):
+        steps.append(rules.cite(name, f"{unit} {lacks} but may join the attack"))
+        return None
+    reason = f"{unit} {lacks} and may not attack"
+    return _refuse(steps, reason, rules.cite(name, reason))
+
+
+def _in_zoc(engine: Questions, situation: Situation, zones: Zones, unit: Counter, near: list[Hex],
+            steps: list[Step]) -> tuple[list[Refusal], list[Hex]]:
+    """Whether `unit`'s ZOC covers a defender hex next to it, where the rules require it; (its refusal, the
+    hexes it may attack)."""
+    rules = engine.rules
+    if not rules.flag("combat.target_must_be_in_zoc"):
+        steps.append(rules.cite("combat.target_must_be_in_zoc", f"{unit} is next to {near[0]}"))
+        return [], near
+    covered = [h for h in near if _zoc_covers(engine, situation, zones, unit, h)]
+    if not covered:
+        reason = f"{unit}'s ZOC does not cover {' or '.join(map(str, near))}"
+        return [_refuse(steps, reason, rules.cite("combat.target_must_be_in_zoc", reason))], near
+    steps.append(rules.cite("combat.target_must_be_in_zoc", f"{unit}'s ZOC covers {covered[0]}"))
+    return [], covered
+
+
+def _enterable(engine: Questions, situation: Situation, unit: Counter, near: list[Hex], say_open: bool,
+               steps: list[Step]) -> list[Refusal]:
+    """Whether `unit` could move into a defender hex, where the rules allow attacks only into enterable
+    terrain; `say_open`: a step says so when it could (not when another rule bars the unit already)."""
+    rules = engine.rules
+    if not rules.flag("combat.only_into_enterable_terrain"):
+        return []
+    open_ = [h for h in near if engine.entry_cost(situation, unit, unit.hex, h) is not None]
+    if not open_:
+        reason = f"{unit} could not move into {' or '.join(map(str, near))}, so may not attack it"
+        return [_refuse(steps, reason, rules.cite("combat.only_into_enterable_terrain", reason))]
+    if say_open:
+        steps.append(rules.cite("combat.only_into_enterable_terrain", f"{unit} could move into {open_[0]}"))
+    return []
+
+
+def _chart_bars(rules: RuleSet, situation: Situation, unit: Counter, near: list[Hex],
+                steps: list[Step]) -> list[Refusal]:
+    """A combat cell P: the chart itself prohibits the attack, as resolve_combat says (P in one of the hex's
+    terrains, or in a hexside crossed; a bridge negates)."""
+    chart = rules.terrain
+    if chart is None or not all(_chart_prohibits(chart, situation.terrain_at(h),
+                                                 situation.hexside_features(unit.hex, h)) for h in near):
+        return []
+    reason = f"the Terrain Effects Chart prohibits {unit}'s attack on {' or '.join(map(str, near))}"
+    return [_refuse(steps, reason, rules.cite_chart(reason))]
 
 
 def _below_the_table(rules: RuleSet, situation: Situation, counters: list[Counter], defenders: list[Counter],
-                     hexes: list[Hex], judge: Judge, forced: bool, reasons: list[str], steps: list[Step]) -> None:
+                     hexes: list[Hex], judge: Judge, forced: bool, steps: list[Step]) -> list[Refusal]:
     """Refuses a voluntary attack whose odds fall below the table where the table's result there is a code
     that says the attack is not allowed (NA), citing the rule that sets it; a forced one is allowed where
     `combat.below_table_forced` gives it a result.  Against several hexes the combat reads the terrain best for
@@ -591,21 +716,22 @@ def _below_the_table(rules: RuleSet, situation: Situation, counters: list[Counte
             required = judge(as_combat(situation, attackers, fighting, hex, forced=True))
         except (LookupError, ValueError) as exc:     # a unit type the combat rules do not know
             steps.append(Step(f"the odds against {hex} are not judged: {exc}"))
-            return
+            return []
         may_force = required.refused is None
         if forced and may_force:
             steps.append(rules.cite_rule_of(cited, f"{voluntary.refused}: a voluntary attack would not be allowed; "
                                                    "this one is forced, and reads the table's forced result"))
             continue
-        reasons.append(f"{voluntary.refused}: the attack is not allowed")
-        steps.append(rules.cite_rule_of(cited, reasons[-1] + ("; only a forced attack may be made there"
-                                                              if may_force else "")))
-        return
+        reason = f"{voluntary.refused}: the attack is not allowed"
+        return [_refuse(steps, reason, rules.cite_rule_of(cited, reason + ("; only a forced attack may be made there"
+                                                                           if may_force else "")))]
+    return []
 
 
-def _per_hex(rules: RuleSet, counters: list[Counter], reasons: list[str], steps: list[Step]) -> None:
+def _per_hex(rules: RuleSet, counters: list[Counter], steps: list[Step]) -> list[Refusal]:
     """The limits on what one hex may put into an attack: parent (formation) units and artillery, by the
     counter's `parent` and `artillery` words, and units marked over the stacking limit."""
+    found: list[Refusal] = []
     by_hex: dict[Hex, list[Counter]] = {}
     for unit in counters:
         by_hex.setdefault(unit.hex, []).append(unit)
@@ -617,20 +743,20 @@ def _per_hex(rules: RuleSet, counters: list[Counter], reasons: list[str], steps:
                 continue
             most = rules.amount(name)
             if most is not None and count > most:
-                reasons.append(f"{count} {what} attack from {hex}: at most {most} may")
-                steps.append(rules.cite(name, reasons[-1]))
+                reason = f"{count} {what} attack from {hex}: at most {most} may"
+                found.append(_refuse(steps, reason, rules.cite(name, reason)))
             else:
                 steps.append(rules.cite(name, f"{count} of the {what} that may attack from {hex}"
                                         if most is not None else f"{count} {what} from {hex}: no limit"))
         over = [u for u in units if "overstacked" in u.states]
         if over:
             if rules.value("stacking.overstacked_units_fight") is False:
-                reasons.append(f"{', '.join(map(str, over))} over the stacking limit in {hex} add nothing to an "
-                               "attack")
-                steps.append(rules.cite("stacking.overstacked_units_fight", reasons[-1]))
+                reason = f"{', '.join(map(str, over))} over the stacking limit in {hex} add nothing to an attack"
+                found.append(_refuse(steps, reason, rules.cite("stacking.overstacked_units_fight", reason)))
             else:
                 steps.append(rules.cite("stacking.overstacked_units_fight",
                                         f"{', '.join(map(str, over))} over the stacking limit may still attack"))
+    return found
 
 
 def _zoc_covers(engine: Questions, situation: Situation, zones: Zones, unit: Counter,
@@ -648,43 +774,44 @@ def _zoc_covers(engine: Questions, situation: Situation, zones: Zones, unit: Cou
     return unit.name in engine.zoc(alone, unit.side).hexes.get(hex, ())
 
 
-def _how_often(rules: RuleSet, name: str, made: int, done: str, period: str, reasons: list[str],
-               steps: list[Step], *, never: str) -> None:
+def _how_often(rules: RuleSet, name: str, made: int, done: str, period: str, steps: list[Step], *,
+               never: str) -> list[Refusal]:
     """A limit on how often (`name`, a count; none: no limit) against what was `done` `made` times in
     `period`: refused at the limit (a limit of 0 refuses the first time too); a step when something was
     done or the limit refuses."""
     most = rules.amount(name)
     times = "once" if made == 1 else f"{made} times"
     if most is not None and made >= most:
-        reasons.append(f"{done} {times} {period}, and the limit is {most}" if made else
-                       f"{never} {period}: the limit is 0")
-        steps.append(rules.cite(name, reasons[-1]))
-    elif made:
+        reason = f"{done} {times} {period}, and the limit is {most}" if made else f"{never} {period}: the limit is 0"
+        return [_refuse(steps, reason, rules.cite(name, reason))]
+    if made:
         steps.append(rules.cite(name, f"{done} {times} {period}: "
                                 f"{'no limit' if most is None else f'the limit is {most}'}"))
+    return []
 
 
 def _earlier(rules: RuleSet, situation: Situation, unit: Counter, hexes: list[Hex], record: Record,
-             reasons: list[str], steps: list[Step]) -> None:
+             steps: list[Step]) -> list[Refusal]:
     """The limits on attacking again: once per phase, per turn, undivided strength, overruns, stacks."""
+    found: list[Refusal] = []
     made = record.attacks.get(unit.name, 0)
     if made:
         if rules.flag("combat.may_split_unit_strength"):
             steps.append(rules.cite("combat.may_split_unit_strength",
                                     f"{unit} attacked already; it may divide its strength between attacks"))
         else:
-            reasons.append(f"{unit} gave its whole strength to an earlier attack this phase")
-            steps.append(rules.cite("combat.may_split_unit_strength", reasons[-1]))
-    _how_often(rules, "combat.attacks_per_phase", made, f"{unit} attacked", "this Combat Phase", reasons, steps,
-               never=f"{unit} may not attack")
-    _how_often(rules, "combat.attacks_per_turn", record.turn_attacks.get(unit.name, 0), f"{unit} attacked",
-               "this player turn", reasons, steps, never=f"{unit} may not attack")
+            reason = f"{unit} gave its whole strength to an earlier attack this phase"
+            found.append(_refuse(steps, reason, rules.cite("combat.may_split_unit_strength", reason)))
+    found += _how_often(rules, "combat.attacks_per_phase", made, f"{unit} attacked", "this Combat Phase", steps,
+                        never=f"{unit} may not attack")
+    found += _how_often(rules, "combat.attacks_per_turn", record.turn_attacks.get(unit.name, 0), f"{unit} attacked",
+                        "this player turn", steps, never=f"{unit} may not attack")
     if unit.name in record.overran:
         if rules.flag("overrun.may_also_attack_in_combat"):
             steps.append(rules.cite("overrun.may_also_attack_in_combat", f"{unit} overran and may attack again"))
         else:
-            reasons.append(f"{unit} overran this turn and may not attack in the Combat Phase")
-            steps.append(rules.cite("overrun.may_also_attack_in_combat", reasons[-1]))
+            reason = f"{unit} overran this turn and may not attack in the Combat Phase"
+            found.append(_refuse(steps, reason, rules.cite("overrun.may_also_attack_in_combat", reason)))
     elsewhere = [u for u in situation.units_at(unit.hex)
                  if u.side == unit.side and u.name in record.targets and record.targets[u.name] not in hexes]
     if elsewhere:
@@ -693,9 +820,10 @@ def _earlier(rules: RuleSet, situation: Situation, unit: Counter, hexes: list[He
                                     f"{unit}'s stack may attack different hexes ({elsewhere[0]} attacks "
                                     f"{record.targets[elsewhere[0].name]})"))
         else:
-            reasons.append(f"{elsewhere[0]}, stacked with {unit}, attacks {record.targets[elsewhere[0].name]}: "
-                           "a stack may not split its attacks")
-            steps.append(rules.cite("combat.stack_may_split_attacks", reasons[-1]))
+            reason = (f"{elsewhere[0]}, stacked with {unit}, attacks {record.targets[elsewhere[0].name]}: "
+                      "a stack may not split its attacks")
+            found.append(_refuse(steps, reason, rules.cite("combat.stack_may_split_attacks", reason)))
+    return found
 
 
 def _must_also(rules: RuleSet, situation: Situation, counters: list[Counter], hexes: list[Hex],

@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Concatenate, ParamSpec, TypeVar
 
 from . import engagement, eligibility, movement, retreat, stacking, supply
-from .answers import Advance, Engagement, Move, Reach, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
+from .answers import Advance, Engagement, Move, Reach, Refusal, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
 from .combat import Assessment, Combat, Exchange
 from .notation import Result
 from .hexmap import Hex
@@ -158,8 +158,8 @@ class RulesEngine:
         if verdict.allowed or (verdict.minimum_move and entered <= 1):
             return None
         if verdict.minimum_move:
-            return replace(verdict, reasons=(*verdict.reasons, f"unit {unit} may make only the minimum move of "
-                                                                "one hex"))
+            return replace(verdict, refusals=(*verdict.refusals, Refusal(f"unit {unit} may make only the minimum "
+                                                                         "move of one hex")))
         return verdict
 
     # ---- stacking (stacking.py), supply (supply.py), retreat and advance (retreat.py) -------------------
