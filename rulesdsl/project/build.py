@@ -5,13 +5,11 @@ diagnostic; it writes nothing.  Writing generated/ is rulesdsl/project/output.py
 """
 from __future__ import annotations
 
-import functools
 import os
 import re
 import secrets
 import subprocess
-import types
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from functools import partial
@@ -19,23 +17,16 @@ from pathlib import Path
 
 from rulesdsl.model import ir
 from rulesdsl.modules.codegen import module_name
-from rulesdsl.checks.examples import Run, has_examples, run as run_examples
-from rulesdsl.modules.modcheck import (Variants, checked_module, compiled_module, load_module, name_problems,
-                                       resolved_problems)
 from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.project import memo
 from rulesdsl.project.output import GENERATED_MARK
+from rulesdsl.project import passes
+from rulesdsl.project.passes import Compilation, Compiling, Options, only_targets, parameters_of
 from rulesdsl.project.settings import DEFAULT_PACKAGE, SHIPPED_SHOWN, Library, load_config, shipped_folder
-from rulesdsl.model.catalogue import vocabulary
-from rulesdsl.checks.resolve import chain, resolve
-from rulesdsl.cards.labeler import book_labels
 from rulesdsl.language.source import Source, read_source
-from rulesdsl.language.transform import PartialParse, parse
-from rulesdsl.language.parser import Recovery
+from rulesdsl.language.transform import parse
 from rulesdsl.checks.validate import check
 
-PACKAGE_INIT = (GENERATED_MARK + ".\n# Do not edit: run `rulesdsl build`.\n"
-                '"""Python rule modules compiled from the rulebooks in rulebooks/."""\n')
 PDF_MANIFEST = "generated/charts/pdfs.sha256"   # under the default package (see pdf_manifest)
 
 
@@ -95,29 +86,6 @@ def seen_path(shown: str, root: Path | None, here: Path | None = None) -> str:
     return file.as_posix()
 
 
-@dataclass
-class Compilation:
-    sources: dict[str, str] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    rulebooks: dict[str, ir.Rulebook] = field(default_factory=dict)
-    resolved: dict[str, ir.Resolved] = field(default_factory=dict)
-    outputs: dict[str, str | bytes] = field(default_factory=dict)   # path under the project -> content
-    labels: dict[str, dict[str, str]] = field(default_factory=dict)  # the project's labels: lang -> key -> text
-    checked: int = 0
-    package: str = DEFAULT_PACKAGE      # the folder the outputs go to (pyproject.toml [tool.rulesdsl] package)
-    library: set[str] = field(default_factory=set)   # ids of the library rulebooks read (no outputs)
-    library_paths: dict[str, str] = field(default_factory=dict)   # their shown paths -> the id asked for
-    library_ids: list[str] = field(default_factory=list)    # every id the library folders offer
-    parameters: dict[str, dict[str, ir.Declared] | None] = field(default_factory=dict)   # id -> what it may set
-    # where a rulebook's own rules answer an example it inherits otherwise (examples.py): printed with the
-    # diagnostics, never a problem
-    notes: list[Diagnostic] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not any(d.severity == "error" for d in self.diagnostics)
-
-
 def compile_project(root: Path | None, paths: list[Path] | None = None,
                     library_ids: Collection[str] = (), examples: bool = True, generate: bool = True,
                     unsaved: Mapping[str, str] | None = None, focus: bool = False) -> Compilation:
@@ -157,19 +125,12 @@ def compile_project(root: Path | None, paths: list[Path] | None = None,
     result = compile_sources(sources, targets, config.library, config.package, root, library_ids,
                              examples=examples, generate=generate, focus=targets if focus else None,
                              drafts=set(unsaved or ()))
-    result.diagnostics = _only(problems, targets, result) + result.diagnostics
+    result.diagnostics = only_targets(problems, targets, result) + result.diagnostics
     result.sources.update(texts)
     result.checked = len(targets) if targets is not None else len(files)
     if not result.ok:
         result.outputs = {}
     return result
-
-
-def parameters_of(rulebook: ir.Rulebook, index: dict[str, ir.Rulebook]) -> dict[str, ir.Declared] | None:
-    """The parameters a rulebook may set, declared by it or by the rulebooks it extends; None when that
-    chain is broken (resolve reports how)."""
-    books, problems = chain(rulebook, index)
-    return None if problems else vocabulary(reversed(books))[0]
 
 
 def library_parameters(library: Library | None = None) -> dict[str, dict[str, ir.Declared]]:
@@ -199,260 +160,15 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     `package`; only the rulebooks in `sources` get any.  `library_ids`: library rulebooks resolved as
     well (compile_project).  `generate=False` stops after resolving (a diff reads no module).  `focus`:
     the shown paths an editor is working on (compile_project); `drafts`: those whose text is an editor's,
-    unsaved (their IR is not kept in the user's cache: memo.parsed)."""
-    result = Compilation(package=package)
-    code = memo.code_digest()       # the compiler's identity, in every cache key below: once, not per entry
-    parsed: dict[str, ir.Rulebook] = {}
-    broken: dict[str, Recovery] = {}        # path -> what recovery left out of the rulebook parsed there
-    failed = False
-    library = library or Library()
-    result.library_ids = library.ids()
-    # with no rulebook of its own (a library id named outside any project), start from the library's
-    wanted: list[Source] = list(sources) or _from_library(parsed, library, root, result, library_ids)
-    while wanted:
-        for source in wanted:
-            result.sources[source.path] = source.text
-            try:
-                parsed[source.path] = _parse(source, None if source.path in drafts else code)
-            except RulesError as exc:
-                result.sources.update(exc.sources)
-                result.diagnostics += exc.diagnostics
-                failed = True
-                if isinstance(exc, PartialParse) and exc.partial is not None and exc.recovery is not None:
-                    # what parsed around its syntax errors: checked and resolved for their problems, never built
-                    parsed[source.path] = exc.partial
-                    broken[source.path] = exc.recovery
-        wanted = _from_library(parsed, library, root, result, library_ids)
-
-    index: dict[str, ir.Rulebook] = {}
-    for shown, rulebook in parsed.items():
-        key = rulebook.id.value
-        if key in index:
-            result.diagnostics.append(Diagnostic(
-                f"rulebook id '{key}' is also used by {index[key].path}", rulebook.id.span,
-                "each rulebook needs an id of its own"))
-            continue
-        index[key] = rulebook
-    related, resolving = _focused(index, focus) if focus is not None else (None, None)
-    for shown, rulebook in parsed.items():
-        key = rulebook.id.value
-        if index.get(key) is not rulebook or (related is not None and key not in related):
-            continue
-        books = [index[k] for k in lineage(index, key)]     # what the vocabulary it is checked against is read from
-        # a rulebook that extends one with syntax errors is checked without a vocabulary, as when that one does
-        # not parse at all: what the broken text declared is unknown
-        result.parameters[key] = None if any(b.path in broken for b in books[1:]) else parameters_of(rulebook, index)
-        problems = _check(rulebook, result.parameters[key],
-                          None if any(b.path in drafts or b.path in broken for b in books)
-                          else ([(b.path, result.sources.get(b.path, "")) for b in books], code))
-        result.diagnostics += _unless_consequence(problems, broken.get(rulebook.path))
-        if shown in result.library_paths:
-            result.library.add(key)
-            if result.library_paths[shown] != key:
-                result.diagnostics.append(Diagnostic(
-                    f"library file {shown} holds rulebook '{key}', not '{result.library_paths[shown]}'",
-                    rulebook.id.span, "a library file is named after the id of the rulebook it holds"))
-    result.rulebooks = index
-
-    result.labels = default_labels(code)
-    for rulebook in index.values():
-        if rulebook.kind.value == "labels":
-            for block in rulebook.labels:
-                result.labels.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
-    modules: dict[str, ir.Rulebook] = {}
-    for key, rulebook in sorted(index.items()):
-        if rulebook.kind.value == "labels" or (key in result.library and key not in library_ids):
-            continue   # a library rulebook is resolved as part of each rulebook that extends it
-        if resolving is not None and key not in resolving:
-            continue    # the editor's: what the documents extend is resolved as part of each of them
-        if failed and rulebook.extends is not None and rulebook.extends.value not in index:
-            continue  # the rulebook it extends may be one that failed to parse
-        if any(index[k].path in broken for k in lineage(index, key)[1:]):
-            continue  # it extends one with syntax errors: its rules are known only once that one parses
-        recovery = broken.get(rulebook.path)
-        unnamed = name_problems(rulebook)   # its id makes no module name (unless the schema said so already)
-        resolved, problems = resolve(rulebook, index, known=result.library_ids)
-        result.diagnostics += _unless_consequence(
-            [d for d in unnamed if not any(e.span == d.span for e in result.diagnostics)], recovery)
-        result.diagnostics += _unless_consequence(problems, recovery)
-        if resolved is None or unnamed:
-            continue
-        result.diagnostics += _unless_consequence(resolved_problems(resolved), recovery)
-        if recovery is not None:
-            continue    # resolved for its problems only: what parsed of a broken text has no module, no card
-        name = module_name(key)
-        if name in modules:
-            result.diagnostics.append(Diagnostic(
-                f"rulebook id '{key}' makes the same module name '{name}' as '{modules[name].id.value}'",
-                rulebook.id.span, "rename one of them"))
-            continue
-        modules[name] = rulebook
-        result.resolved[key] = resolved
-
-    # a problem in a series is found again when each of its games is resolved: report it once
-    result.diagnostics = list(dict.fromkeys(_only(result.diagnostics, targets, result)))
-    result.checked = len(targets) if targets is not None else len(sources)
-    if result.ok and generate:
-        # (resolved, its module's text, what its examples are computed from: memo.stamp)
-        with_examples: list[tuple[ir.Resolved, str, str]] = []
-        loaded_by_id: dict[str, types.ModuleType | None] = {}
-        result.outputs[f"{package}/__init__.py"] = PACKAGE_INIT
-        for key, resolved in sorted(result.resolved.items()):
-            if key in result.library:
-                continue    # resolved for its card only: a library rulebook has no output
-            if focus is not None and resolved.rulebook.path not in focus:
-                continue    # the editor's compilation: only the documents worked on
-            # compiled and imported before anything is written (unless this very source was, by this compiler)
-            module, imported, problems = checked_module(resolved, partial(memo.imported_before, code=code))
-            result.diagnostics += problems
-            if module is not None and imported is not None:
-                memo.imported(module, code)
-                loaded_by_id[resolved.id] = imported
-            if module is not None and examples and has_examples(resolved):
-                books = [index[k] for k in lineage(index, key)]
-                with_examples.append((resolved, module, memo.stamp(
-                    module, [(book.path, result.sources.get(book.path, "")) for book in books], code)))
-            if module is not None:
-                result.outputs[f"{package}/{module_name(key)}.py"] = module
-
-        def loaded(resolved: ir.Resolved, module: str) -> types.ModuleType | None:
-            """The rulebook's module, imported the first time an example needs it."""
-            if resolved.id not in loaded_by_id:
-                loaded_by_id[resolved.id] = load_module(module_name(resolved.id), module)[0]
-            return loaded_by_id[resolved.id]
-
-        def outcome(stamp: str, resolved: ir.Resolved, module: str, **which: Any) -> Run | None:
-            """The rulebook's examples (`which`: own or inherited, as examples.run takes them): their outcome
-            kept under `stamp` (memo), else run and kept; None when the module does not import."""
-            run = memo.recall(stamp)
-            if run is None:
-                found = loaded(resolved, module)
-                if found is None:
-                    return None
-                run = run_examples(resolved, found, variants=variants[resolved.id].get, **which)
-                memo.keep(stamp, run)
-            return run
-
-        # the worked examples run against the modules: each rulebook's own (a failure is an error), then
-        # those a rulebook inherits (a difference is a note; one that fails in its own rulebook is not rerun);
-        # an outcome computed before from the same rules and the same compiler is read from the cache (memo)
-        failing: set[Span] = set()
-        variants = {resolved.id: Variants(resolved) for resolved, _, _ in with_examples}
-        for resolved, module, stamp in with_examples:
-            run = outcome(stamp, resolved, module, inherited=False)
-            if run is not None:
-                result.diagnostics += _only(run.diagnostics, targets, result)
-                failing |= run.failed
-        texts = {resolved.id: module for resolved, module, _ in with_examples}
-
-        def parent_module(resolved: ir.Resolved, values: dict[str, object] | None = None) -> types.ModuleType | None:
-            """The module of the rulebook `resolved` extends directly (compiled here if the build made none),
-            with the values an example assumes: an inherited example it already answers otherwise is noted
-            there, not again in each of its games."""
-            if not resolved.ancestors:
-                return None
-            parent = resolved.ancestors[0].id.value
-            if parent not in variants:
-                found, _ = resolve(index[parent], index, known=result.library_ids) if parent in index else (None, [])
-                if found is None:
-                    return None
-                variants[parent] = Variants(found)
-                loaded_by_id.setdefault(parent, compiled_module(found)[1])
-            if values:
-                return variants[parent].get(values)
-            if parent in texts and parent not in loaded_by_id:
-                return loaded(variants[parent].resolved, texts[parent])
-            return loaded_by_id.get(parent)
-
-        for resolved, module, stamp in with_examples if focus is None else ():
-            paths = [index[k].path for k in lineage(index, resolved.id)]
-            run = outcome(memo.inherited_stamp(stamp, failing, paths), resolved, module, own_examples=False,
-                          failed=failing, parent=functools.partial(parent_module, resolved))
-            if run is not None:
-                result.notes += _only(run.diagnostics, targets, result)
-        if not result.ok:
-            result.outputs = {}
-    return result
-
-
-def _unless_consequence(problems: list[Diagnostic], recovery: Recovery | None) -> list[Diagnostic]:
-    """The problems found in what parsed of a rulebook with syntax errors that the text recovery left out
-    cannot have caused (Recovery.consequence); all of them for a rulebook that parsed."""
-    return problems if recovery is None else [d for d in problems if not recovery.consequence(d)]
-
-
-@functools.lru_cache(maxsize=32)
-def _parse(source: Source, code: str | None = None) -> ir.Rulebook:
-    """A rulebook's IR, remembered by its text: the editor compiles after each change, and the series a game
-    extends seldom changes with it (the IR is immutable, so one copy serves every compilation).  With the
-    compiler's identity `code`, it is also kept in the user's cache for later processes (memo.parsed)."""
-    if code is None:
-        return parse(source)
-    return memo.parsed(source, parse, code)
-
-
-_CHECKED: dict[int, tuple[ir.Rulebook, dict[str, ir.Declared] | None, list[Diagnostic]]] = {}
-
-
-def _check(rulebook: ir.Rulebook, parameters: dict[str, ir.Declared] | None,
-           kept: tuple[list[tuple[str, str]], str] | None = None) -> list[Diagnostic]:
-    """validate's `check`, remembered for the last rulebooks checked: a rulebook parsed from the same text is
-    the same object (`_parse`), and with the same vocabulary it has the same problems.  `kept`: the (path,
-    text) of the rulebook and of those it extends, and the compiler's identity, under which the problems are
-    also kept in the user's cache for later processes (memo.checked)."""
-    seen = _CHECKED.get(id(rulebook))
-    if seen is not None and seen[0] is rulebook and seen[1] == parameters:
-        return list(seen[2])
-    if kept is None:
-        problems = check(rulebook, parameters)
-    else:
-        problems = memo.checked(kept[0], partial(check, rulebook, parameters), kept[1])
-    if len(_CHECKED) > 64:
-        _CHECKED.clear()
-    _CHECKED[id(rulebook)] = rulebook, parameters, list(problems)
-    return problems
-
-
-def lineage(index: Mapping[str, ir.Rulebook], key: str) -> list[str]:
-    """The id `key`, then the ids of the rulebooks it extends, nearest first, as far as `index` holds them."""
-    out: list[str] = []
-    while key in index and key not in out:
-        out.append(key)
-        extends = index[key].extends
-        key = extends.value if extends is not None else ""
-    return out
-
-
-def _focused(index: Mapping[str, ir.Rulebook], paths: Collection[str]) -> tuple[set[str], set[str]]:
-    """(the ids of the rulebooks at `paths`, of those they extend and of those that extend them; the ids of
-    those to resolve: all but what the rulebooks at `paths` only extend)."""
-    focused = {key for key, rulebook in index.items() if rulebook.path in paths}
-    above = {a for key in focused for a in lineage(index, key)} - focused
-    below = {key for key in index if focused & set(lineage(index, key))}
-    return above | below, below
-
-
-def _from_library(parsed: dict[str, ir.Rulebook], library: Library, root: Path | None,
-                  result: Compilation, also: Collection[str] = ()) -> list[Source]:
-    """The library rulebooks that the parsed ones extend (and those `also` names) and no parsed one
-    defines (the project's own rulebook with a library id wins over the library's), each read once."""
-    have = {rulebook.id.value for rulebook in parsed.values()} | set(result.library_paths.values())
-    out: list[Source] = []
-    for rulebook_id in [r.extends.value for r in parsed.values() if r.extends is not None] + list(also):
-        if rulebook_id in have:
-            continue
-        found = library.find(rulebook_id)
-        if found is None:
-            continue
-        file, shown = found
-        have.add(rulebook_id)
-        result.library_paths[shown] = rulebook_id
-        try:
-            out.append(read_source(file, shown, root=root))
-        except RulesError as exc:
-            result.diagnostics += exc.diagnostics
-            result.sources.update(exc.sources)
-    return out
+    unsaved (their IR is not kept in the user's cache: memo.parsed).
+    The one driver of the pipeline: every pass of passes.PASSES, in order, over one compilation in progress."""
+    options = Options(targets, library or Library(), root, library_ids, generate, examples, focus, drafts)
+    state = Compiling(list(sources), options, Compilation(package=package), memo.code_digest())
+    for _, step in passes.PASSES:
+        step(state)
+    if not state.result.ok:
+        state.result.outputs = {}
+    return state.result
 
 
 def print_card(resolved: ir.Resolved, lang: str, labels: dict[str, dict[str, str]], paper: str | None = None,
@@ -520,39 +236,6 @@ def add_charts(result: Compilation, formats: Collection[str] = ("html", "pdf"), 
         result.outputs[pdf_manifest(result.package)] = PDF_MANIFEST_HEAD + "".join(fingerprints)
     if not result.ok:
         result.outputs = {}
-
-
-def _only(diagnostics: Iterable[Diagnostic], targets: list[str] | None, result: Compilation) -> list[Diagnostic]:
-    """The diagnostics of `targets` and of the rulebooks they extend (all when no targets)."""
-    if targets is None:
-        return list(diagnostics)
-    wanted = set(targets)
-    for rulebook in result.rulebooks.values():
-        if rulebook.path in wanted:
-            wanted |= {r.path for r in _lineage(rulebook, result.rulebooks)}
-    return [d for d in diagnostics if d.span.path in wanted]
-
-
-def default_labels(code: str | None = None) -> dict[str, dict[str, str]]:
-    """The labels the compiler ships: the charts' (rulesdsl/cards/labels/charts.rules), how the cards word
-    conditions (words.rules) and the errata sheets' frame (rulesdsl/errata/labels/errata.rules); with the
-    compiler's identity `code`, their IR is kept in the user's cache (memo.parsed)."""
-    labels: dict[str, dict[str, str]] = {}
-    for stage, name in (("cards", "charts.rules"), ("cards", "words.rules"), ("errata", "errata.rules")):
-        file = Path(__file__).parent.parent / stage / "labels" / name
-        for lang, texts in book_labels(_parse(read_source(file, f"rulesdsl/{stage}/labels/{name}"), code)).items():
-            labels.setdefault(lang, {}).update(texts)
-    return labels
-
-
-def _lineage(rulebook: ir.Rulebook, index: dict[str, ir.Rulebook]) -> list[ir.Rulebook]:
-    out, current = [rulebook], rulebook
-    while current.extends is not None and current.extends.value in index:
-        current = index[current.extends.value]
-        if current in out:
-            break
-        out.append(current)
-    return out
 
 
 def _bytes(content: str | bytes) -> bytes:
