@@ -131,9 +131,9 @@ def _checked(root: Path = ROOT, cache: bool = True) -> object:
     """compile_project as a fresh `rulesdsl check` runs it: nothing kept in memory by an earlier compilation
     of the process; with the cache, each rulebook's IR, its problems and its worked examples' outcomes read
     back from it, and without it every rulebook parsed and checked and every example run."""
-    from rulesdsl.project import build
-    build._parse.cache_clear()
-    build._CHECKED.clear()
+    from rulesdsl.project import passes
+    passes._parse.cache_clear()
+    passes._CHECKED.clear()
     if cache:
         return compile_project(root)
     os.environ["RULESDSL_NO_CACHE"] = "1"

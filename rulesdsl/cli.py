@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:   # the compiler is imported by the commands that compile, not by --version or --help
     from _typeshed import SupportsWrite
     from rulesdsl.errors import Diagnostic
-    from rulesdsl.project.build import Compilation
+    from rulesdsl.project.passes import Compilation
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_UNFORMATTABLE = 123   # fmt: a file it cannot read, parse or write (black's status for this)
@@ -922,10 +922,10 @@ def compiled(compilation: Compilation) -> str:
 def _build(root: Path, check_only: bool, notes: bool = False) -> int:
     from rulesdsl import cache
     from rulesdsl.errors import visible
-    from rulesdsl.project.build import (add_charts, committed, compile_project, stale_outputs, unlisted_outputs,
-                                        with_manifest, write_outputs)
+    from rulesdsl.project.build import add_charts, compile_project
     from rulesdsl.errors import RulesError
-    from rulesdsl.project.build import OutputFolderError, check_output_folder
+    from rulesdsl.project.output import (OutputFolderError, check_output_folder, committed, stale_outputs,
+                                         unlisted_outputs, with_manifest, write_outputs)
     from rulesdsl.project.settings import load_config
     cache.discarded.clear()
     cache.refused.clear()

@@ -767,9 +767,11 @@ def stage_cache(size: int = 16) -> Iterator[None]:
     """Remember the last parses by (path, text), and the semantic check of each model they gave:
     the unchanged series under a mutant are parsed and checked once, not once a command.
     Models and diagnostics are immutable, so this changes speed only.  Only names that
-    rulesdsl.project.build and rulesdsl.language.fmt import are replaced; when they are gone, nothing is cached."""
+    rulesdsl.project.passes, rulesdsl.project.build and rulesdsl.language.fmt import are replaced; when they are
+    gone, nothing is cached."""
     import rulesdsl.language.fmt
     import rulesdsl.project.build
+    import rulesdsl.project.passes
     saved = []
     parses: dict[tuple[str, str], tuple[bool, object]] = {}
     checks: dict[int, tuple[object, list]] = {}
@@ -804,7 +806,8 @@ def stage_cache(size: int = 16) -> Iterator[None]:
             return list(checks[id(model)][1])
         return check
 
-    for module, name, wrap in ((rulesdsl.project.build, "parse", cached_parse), (rulesdsl.language.fmt, "parse", cached_parse),
+    for module, name, wrap in ((rulesdsl.project.passes, "parse", cached_parse), (rulesdsl.project.build, "parse", cached_parse),
+                               (rulesdsl.language.fmt, "parse", cached_parse), (rulesdsl.project.passes, "check", cached_check),
                                (rulesdsl.project.build, "check", cached_check)):
         function = getattr(module, name, None)
         if callable(function):

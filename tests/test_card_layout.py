@@ -15,7 +15,8 @@ from rulesdsl.cards import pdf
 from rulesdsl.cards.charts import card, card_options, page_size, render_html
 from rulesdsl.cards.labeler import languages
 from rulesdsl.errors import render_all
-from rulesdsl.project.build import compile_project, default_labels
+from rulesdsl.project.build import compile_project
+from rulesdsl.project.passes import default_labels
 
 PROJECT = compile_project(ROOT, examples=False, generate=False)  # no example run: resolved rulebooks only
 CARDS = [(key, lang) for key, resolved in sorted(PROJECT.resolved.items()) for lang in languages(resolved)]

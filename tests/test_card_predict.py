@@ -13,7 +13,8 @@ import rulesdsl
 from conftest import FIXTURES, ROOT
 from rulesdsl.cards import pdf
 from rulesdsl.cards.charts import card
-from rulesdsl.project.build import compile_project, default_labels
+from rulesdsl.project.build import compile_project
+from rulesdsl.project.passes import default_labels
 
 PROJECT = compile_project(ROOT, examples=False, generate=False)
 

@@ -12,7 +12,7 @@ from conftest import FIXTURES, ROOT
 from rulesdsl.cards.charts import card, render_html, statement
 from rulesdsl.cards.labeler import typeset
 from rulesdsl.errors import render_all
-from rulesdsl.project.build import default_labels
+from rulesdsl.project.passes import default_labels
 
 CARDS = sorted((ROOT / "generated" / "charts").glob("*.html"))
 FRENCH = [path for path in CARDS if path.name.endswith(".fr.html")]

@@ -15,7 +15,8 @@ from rulesdsl.cards.charts import card, render_html
 from rulesdsl.model.codes import family
 from rulesdsl.cards.outcomes import column_odds
 from rulesdsl.cards.pdf import card_pdf, render_pdf
-from rulesdsl.project.build import compile_project, default_labels
+from rulesdsl.project.build import compile_project
+from rulesdsl.project.passes import default_labels
 from rulesdsl.runtime.notation import parse_result
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
 
@@ -188,7 +189,8 @@ def test_strength_factors_print_the_value_players_multiply_by_not_a_parameter_id
 def test_a_games_own_chart_keeps_its_title_where_its_series_labels_the_series_chart():
     """SCS 1.8's French labels title its example TEC; a game's own TEC, without a French title of its own,
     printed that title on its French card.  A chart's title comes from the rulebook the chart is from."""
-    from rulesdsl.project.build import compile_sources, default_labels
+    from rulesdsl.project.build import compile_sources
+    from rulesdsl.project.passes import default_labels
     from rulesdsl.language.source import Source
     game = '''game marsh "Marsh Front" version "1" extends scs-1.8
 

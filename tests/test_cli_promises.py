@@ -320,7 +320,7 @@ def test_the_build_progress_counts_a_known_total_from_the_start(tmp_path, capsys
 
 def test_the_build_counts_the_projects_rulebooks_not_the_librarys():
     from rulesdsl.cli import compiled
-    from rulesdsl.project.build import Compilation
+    from rulesdsl.project.passes import Compilation
     one = Compilation(rulebooks=dict.fromkeys(["g", "scs-1.8"]), library={"scs-1.8"})   # type: ignore[arg-type]
     assert compiled(one) == "1 rulebook compiled (and the library's scs-1.8)"
     two = Compilation(rulebooks=dict.fromkeys(["a", "b", "new-x", "scs-1.8"]),  # type: ignore[arg-type]

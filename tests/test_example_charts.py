@@ -10,7 +10,8 @@ from rulesdsl.cards.charts import card, render_html
 from rulesdsl.cli import main
 from rulesdsl.language.source import Source
 from rulesdsl.project import mutation
-from rulesdsl.project.build import compile_project, compile_sources, default_labels
+from rulesdsl.project.build import compile_project, compile_sources
+from rulesdsl.project.passes import default_labels
 
 SERIES = '''series house "House Series" version "1"
 

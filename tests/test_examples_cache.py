@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulesdsl.project import build, memo
+from rulesdsl.project import build, memo, passes
 
 GAME = '''game hollow "Hollow Ridge (a test title)" version "1.0" extends scs-1.8
 
@@ -27,13 +27,13 @@ example "Four steps stack, five do not" [G1.0] {
 def runs(monkeypatch) -> list[str]:
     """The rulebooks whose examples actually run (own or inherited), in order."""
     seen: list[str] = []
-    real = build.run_examples
+    real = passes.run_examples
 
     def counted(resolved, module, **kwargs):
         seen.append(f"{resolved.id} {'own' if kwargs.get('own_examples', True) else 'inherited'}")
         return real(resolved, module, **kwargs)
 
-    monkeypatch.setattr(build, "run_examples", counted)
+    monkeypatch.setattr(passes, "run_examples", counted)
     return seen
 
 

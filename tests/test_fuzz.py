@@ -119,8 +119,8 @@ def test_the_oracle_rejects_exit_3_escapes_and_unpositioned_errors():
 def test_the_oracle_rejects_a_build_whose_module_does_not_import(tmp_path, monkeypatch):
     """The oracle itself: with the build's own module check bypassed, a module that does not import,
     lacks RULES or does not compile is caught."""
-    import rulesdsl.project.build
-    checked_module = rulesdsl.project.build.checked_module
+    import rulesdsl.project.passes
+    checked_module = rulesdsl.project.passes.checked_module
 
     def bypass(extra):
         def patched(resolved, imported_before=None):
@@ -128,13 +128,13 @@ def test_the_oracle_rejects_a_build_whose_module_does_not_import(tmp_path, monke
             return (None if source is None else source + extra), None, problems
         return patched
 
-    monkeypatch.setattr(rulesdsl.project.build, "checked_module", bypass("\nraise RuntimeError('broken module')\n"))
+    monkeypatch.setattr(rulesdsl.project.passes, "checked_module", bypass("\nraise RuntimeError('broken module')\n"))
     failures = run(ITEM, tmp_path)
     assert {f.kind for f in failures} == {"module-does-not-import"}
     assert "RuntimeError: broken module" in failures[0].detail
-    monkeypatch.setattr(rulesdsl.project.build, "checked_module", bypass("\ndel RULES\n"))
+    monkeypatch.setattr(rulesdsl.project.passes, "checked_module", bypass("\ndel RULES\n"))
     assert {f.kind for f in run(ITEM, tmp_path)} == {"module-without-RULES"}
-    monkeypatch.setattr(rulesdsl.project.build, "checked_module", bypass("\nx = (" + "\n"))
+    monkeypatch.setattr(rulesdsl.project.passes, "checked_module", bypass("\nx = (" + "\n"))
     assert {f.kind for f in run(ITEM, tmp_path)} == {"module-does-not-compile"}
 
 
@@ -163,10 +163,12 @@ def test_the_oracle_rejects_fmt_output_that_does_not_parse_or_means_something_el
 def test_the_stage_cache_puts_everything_back():
     import rulesdsl.language.fmt
     import rulesdsl.project.build
-    before = (rulesdsl.project.build.parse, rulesdsl.project.build.check, rulesdsl.language.fmt.parse)
+    import rulesdsl.project.passes
+    passes, build = rulesdsl.project.passes, rulesdsl.project.build
+    before = (passes.parse, passes.check, build.parse, build.check, rulesdsl.language.fmt.parse)
     with fuzzing.stage_cache():
-        assert rulesdsl.project.build.parse is not before[0]
-    assert (rulesdsl.project.build.parse, rulesdsl.project.build.check, rulesdsl.language.fmt.parse) == before
+        assert passes.parse is not before[0] and build.parse is not before[2]
+    assert (passes.parse, passes.check, build.parse, build.check, rulesdsl.language.fmt.parse) == before
 
 
 def test_the_issue_reproducers_end_in_a_build_or_a_positioned_error(tmp_path):

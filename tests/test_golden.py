@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from conftest import ROOT
 
-from rulesdsl.project.build import add_charts, compile_project, stale_outputs
+from rulesdsl.project.build import add_charts, compile_project
+from rulesdsl.project.output import stale_outputs
 
 
 def test_committed_generated_is_current():

@@ -14,7 +14,7 @@ import pytest
 from conftest import foreign, plant
 from rulesdsl import cache
 from rulesdsl.language.source import Source
-from rulesdsl.project import build, memo
+from rulesdsl.project import build, memo, passes
 
 PATH = "rulebooks/hollow.rules"
 LABELS = ["rulesdsl/cards/labels/charts.rules", "rulesdsl/cards/labels/words.rules",
@@ -42,7 +42,7 @@ rule G2.0 "A misspelt parameter" {
 def calls(monkeypatch) -> dict[str, list[str]]:
     """The paths actually parsed and validated, as a new process would: nothing remembered in memory."""
     seen: dict[str, list[str]] = {"parse": [], "check": []}
-    real_parse, real_check = build.parse, build.check
+    real_parse, real_check = passes.parse, passes.check
 
     def parse(source):
         seen["parse"].append(source.path)
@@ -52,8 +52,8 @@ def calls(monkeypatch) -> dict[str, list[str]]:
         seen["check"].append(rulebook.path)
         return real_check(rulebook, parameters)
 
-    monkeypatch.setattr(build, "parse", parse)
-    monkeypatch.setattr(build, "check", check)
+    monkeypatch.setattr(passes, "parse", parse)
+    monkeypatch.setattr(passes, "check", check)
     _forget()
     yield seen
     _forget()
@@ -61,11 +61,11 @@ def calls(monkeypatch) -> dict[str, list[str]]:
 
 def _forget() -> None:
     """What one process remembers and the next does not."""
-    build._parse.cache_clear()
-    build._CHECKED.clear()
+    passes._parse.cache_clear()
+    passes._CHECKED.clear()
 
 
-def _compile(text: str = GAME) -> build.Compilation:
+def _compile(text: str = GAME) -> passes.Compilation:
     _forget()
     return build.compile_sources([Source(PATH, text)], generate=False)
 

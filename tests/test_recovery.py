@@ -14,7 +14,7 @@ from rulesdsl import cache
 from rulesdsl.language.parser import parse_recovering
 from rulesdsl.language.source import Source
 from rulesdsl.language.transform import PartialParse, parse
-from rulesdsl.project import build, memo
+from rulesdsl.project import build, memo, passes
 
 import fuzzing
 
@@ -174,8 +174,8 @@ def test_what_parsed_of_a_broken_file_is_kept_in_no_cache(own_cache):
     series_path, series_text = series[1], build.read_source(*series).text
     code = memo.code_digest()
     for _ in range(2):
-        build._parse.cache_clear()
-        build._CHECKED.clear()
+        passes._parse.cache_clear()
+        passes._CHECKED.clear()
         result = build.compile_sources([Source(path, text)], generate=False)
         assert sorted(d.span.line for d in result.diagnostics if d.span.path == path) == [5, 12, 21]
         assert result.outputs == {} and "hollow" not in result.resolved

@@ -18,7 +18,8 @@ from pypdf import PdfReader
 from conftest import ROOT
 from rulesdsl.cards import pdf as pdf_module
 from rulesdsl.cards.charts import card, render_html
-from rulesdsl.project.build import committed, compile_project
+from rulesdsl.project.build import compile_project
+from rulesdsl.project.output import committed
 
 RENDER = """
 import hashlib, sys

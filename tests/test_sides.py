@@ -16,7 +16,8 @@ import rulesdsl
 from rulesdsl.cards.charts import card, render_html
 from rulesdsl.errata.diff import compare, snapshot
 from rulesdsl.language.fmt import format_text
-from rulesdsl.project.build import add_charts, default_labels
+from rulesdsl.project.build import add_charts
+from rulesdsl.project.passes import default_labels
 from rulesdsl.language.source import Source
 from rulesdsl.language.transform import parse
 

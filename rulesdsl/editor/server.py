@@ -57,7 +57,8 @@ from rulesdsl.language.source import MAX_SOURCE_BYTES, Source, too_large
 from rulesdsl.model import codes, ir
 from rulesdsl.model.walk import walk
 from rulesdsl.runtime.notation import Result
-from rulesdsl.project.build import Compilation, compile_project, find_root, lineage, shown_path
+from rulesdsl.project.build import compile_project, find_root, shown_path
+from rulesdsl.project.passes import Compilation, lineage
 from rulesdsl.project.settings import load_config
 from rulesdsl.version import __version__
 
