@@ -899,7 +899,7 @@ def result_cells(rows: tuple[ir.DiceRow, ...], read: Callable[[str], object],
             if isinstance(longest, int) and longest > MAX_RETREAT_HEXES:
                 out.append(Diagnostic(f"'{cell.value}' retreats {longest} hexes, more than the {MAX_RETREAT_HEXES} "
                                       "a retreat may be", cell.span,
-                                      f"printed results retreat at most 4 or 5 (MAX_RETREAT_HEXES in limits.py)"))
+                                      "printed results retreat at most 4 or 5 (MAX_RETREAT_HEXES in limits.py)"))
     return out
 
 

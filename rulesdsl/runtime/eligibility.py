@@ -183,18 +183,24 @@ def _overrun_exploiting(engine: Questions, situation: Situation, counters: list[
     return found
 
 
+def _unless_allowed(rules: RuleSet, name: str, steps: list[Step], refused: str, allowed: str) -> list[Refusal]:
+    """A refusal (`refused`, citing `name`) when the rulebook sets `name` to no; else the step that says why
+    nothing is refused (`allowed`)."""
+    if rules.value(name) is False:
+        return [_refuse(steps, refused, rules.cite(name, refused))]
+    steps.append(rules.cite(name, allowed))
+    return []
+
+
 def _overrun_supply(rules: RuleSet, counters: list[Counter], steps: list[Step]) -> list[Refusal]:
     """The out-of-supply units among the overrunning ones."""
     found: list[Refusal] = []
     for unit in counters:
         if OUT_OF_SUPPLY not in unit.states:
             continue
-        if rules.value("overrun.out_of_supply_allowed") is False:
-            reason = f"{unit} is out of supply and may not overrun"
-            found.append(_refuse(steps, reason, rules.cite("overrun.out_of_supply_allowed", reason)))
-        else:
-            steps.append(rules.cite("overrun.out_of_supply_allowed",
-                                    f"{unit} is out of supply, which does not bar an overrun"))
+        found.extend(_unless_allowed(rules, "overrun.out_of_supply_allowed", steps,
+                                     f"{unit} is out of supply and may not overrun",
+                                     f"{unit} is out of supply, which does not bar an overrun"))
     return found
 
 
@@ -750,12 +756,10 @@ def _per_hex(rules: RuleSet, counters: list[Counter], steps: list[Step]) -> list
                                         if most is not None else f"{count} {what} from {hex}: no limit"))
         over = [u for u in units if "overstacked" in u.states]
         if over:
-            if rules.value("stacking.overstacked_units_fight") is False:
-                reason = f"{', '.join(map(str, over))} over the stacking limit in {hex} add nothing to an attack"
-                found.append(_refuse(steps, reason, rules.cite("stacking.overstacked_units_fight", reason)))
-            else:
-                steps.append(rules.cite("stacking.overstacked_units_fight",
-                                        f"{', '.join(map(str, over))} over the stacking limit may still attack"))
+            named = ", ".join(map(str, over))
+            found.extend(_unless_allowed(rules, "stacking.overstacked_units_fight", steps,
+                                         f"{named} over the stacking limit in {hex} add nothing to an attack",
+                                         f"{named} over the stacking limit may still attack"))
     return found
 
 
