@@ -301,6 +301,11 @@ def adjusted_text(read: Result, adjusted: Result) -> str:
         return f"{attacker or '-'} / {(defender + star) if defender else '-'}"
     return (attacker + defender + star) if attacker or defender else "-"
 
+def _exchange_worth(measure: str, unit: BoundUnit) -> Exact:
+    """What a unit pays toward an exchange, in its measure: its steps, one unit, or its printed attack factors."""
+    return unit.steps if measure == "steps" else 1 if measure == "units" else unit.attack
+
+
 def _least_cover(values: list[Exact], need: Exact) -> list[int]:
     """The indexes of `values` whose total is at least `need` and least (then the fewest of them); every
     index when even their sum falls short.  The values are few (the units of one attack)."""
@@ -1136,6 +1141,16 @@ class CombatEngine:
         if not result.exchange or measure is None or result.not_allowed:
             return None
         cite = self._cite_parameter("combat.exchange_measure")
+        loss = self._exchange_loss(ctx, measure, cite, steps)
+        payers = self._exchange_payers(ctx, steps)
+        chosen, short = self._exchange_paid(measure, loss, payers, cite, steps)
+        return Exchange(measure, simplest(loss), tuple(u.unit for _, u in payers), tuple(u.unit for _, u in chosen),
+                        simplest(sum((_exchange_worth(measure, u) for _, u in chosen), 0)), short)
+
+    def _exchange_loss(self, ctx: Context, measure: str, cite: str, steps: list[str] | None) -> Exact:
+        """An exchange's first step: the defender loses every unit it fought with; what that counts in
+        `measure` (its steps, its units or its printed defense factors, those as its terrain multiplies them
+        where the rulebook says so) is what the attacker must lose at least."""
         defenders = ctx.defenders
         if measure == "steps":
             loss: Exact = sum((u.steps for u in defenders), 0)
@@ -1144,54 +1159,61 @@ class CombatEngine:
             loss = len(defenders)
             said = f"{loss} unit{'s' * (loss != 1)}"
         else:
-            printed: Exact = sum((u.defense for u in defenders), 0)
-            loss = printed
+            loss = sum((u.defense for u in defenders), 0)
             said = f"defense factors {' + '.join(str(u.defense) for u in defenders) or '0'}"
-            said += f" = {printed}" if len(defenders) > 1 else ""
+            said += f" = {loss}" if len(defenders) > 1 else ""
         if steps is not None:
             steps.append(f"exchange: the defender loses every unit, {said}{cite}")
-        if measure == "factors":
-            counted = simplest(self._terrain_defense(ctx, loss, None))
-            if self.exchange_counts_terrain:
-                loss = counted
-                if steps is not None:
-                    steps.append(f"the defender's factors count as its terrain multiplies them: {printed}"
-                                 + (f" x {simplest(Fraction(counted) / Fraction(printed))}" if printed else "")
-                                 + f" = {counted}{self._cite_parameter('combat.exchange_counts_terrain')}")
-            elif counted != printed and steps is not None:
-                steps.append(f"the defender's factors count as printed, {printed}, not as its terrain multiplies "
-                             f"them ({counted}){self._cite_parameter('combat.exchange_counts_terrain')}")
+        return self._exchange_factors(ctx, loss, steps) if measure == "factors" else loss
+
+    def _exchange_factors(self, ctx: Context, printed: Exact, steps: list[str] | None) -> Exact:
+        """The defender's `printed` defense factors an exchange counts: as its terrain multiplies them where
+        `combat.exchange_counts_terrain` says so, else as printed (a step says what the terrain would make them)."""
+        counted = simplest(self._terrain_defense(ctx, printed, None))
+        if self.exchange_counts_terrain:
+            if steps is not None:
+                steps.append(f"the defender's factors count as its terrain multiplies them: {printed}"
+                             + (f" x {simplest(Fraction(counted) / Fraction(printed))}" if printed else "")
+                             + f" = {counted}{self._cite_parameter('combat.exchange_counts_terrain')}")
+            return counted
+        if counted != printed and steps is not None:
+            steps.append(f"the defender's factors count as printed, {printed}, not as its terrain multiplies "
+                         f"them ({counted}){self._cite_parameter('combat.exchange_counts_terrain')}")
+        return printed
+
+    def _exchange_payers(self, ctx: Context, steps: list[str] | None) -> list[tuple[str, BoundUnit]]:
+        """The attacking units that may pay an exchange, each with the hex it attacks from: all but those of a
+        type that never pays one (EXCHANGE_EXEMPT), which a step names."""
         attackers = [(ctx.combat.attacking_hexes[i].name or f"hex {i + 1}", u)
                      for i, hex_ in enumerate(ctx.attacking_hexes) for u in hex_.units]
         exempt = [(where, u) for where, u in attackers if u.is_(EXCHANGE_EXEMPT)]
-        payers = [(where, u) for where, u in attackers if not u.is_(EXCHANGE_EXEMPT)]
         if exempt and steps is not None:
             steps.append(f"{', '.join(self._payer(w, u) for w, u in exempt)} never pay{'s' * (len(exempt) == 1)} "
                          f"an exchange ({EXCHANGE_EXEMPT})")
-        def worth(unit: BoundUnit) -> Exact:
-            """What a unit pays toward the exchange, in its measure."""
-            return unit.steps if measure == "steps" else 1 if measure == "units" else unit.attack
+        return [(where, u) for where, u in attackers if not u.is_(EXCHANGE_EXEMPT)]
 
-        available: Exact = sum((worth(u) for _, u in payers), 0)
+    def _exchange_paid(self, measure: str, loss: Exact, payers: list[tuple[str, BoundUnit]], cite: str,
+                       steps: list[str] | None) -> tuple[list[tuple[str, BoundUnit]], bool]:
+        """An exchange's last step: (the payers it removes, whether they fall short of `loss`).  All of them when
+        they have less than it; in factors, the fewest whose printed attack factors meet it at least; in steps
+        or units none (the attacker chooses)."""
+        available: Exact = sum((_exchange_worth(measure, u) for _, u in payers), 0)
         word = {"steps": "step", "units": "unit", "factors": "attack factor"}[measure] + "s" * (loss != 1)
         if available < loss:
-            chosen, short = payers, True
             if steps is not None:
                 steps.append(f"the attacker loses at least {loss} {word}; the units that may pay it have "
                              f"{available}: all of them are lost{cite}")
-        elif measure == "factors":
-            picked = _least_cover([worth(u) for _, u in payers], loss)
-            chosen, short = [payers[i] for i in picked], False
+            return payers, True
+        if measure == "factors":
+            chosen = [payers[i] for i in _least_cover([_exchange_worth(measure, u) for _, u in payers], loss)]
             if steps is not None:
                 least = ", ".join(self._payer(w, u) for w, u in chosen) or "none"
                 steps.append(f"the attacker loses units of at least {loss} printed attack factors; losing the "
-                             f"fewest: {least} ({sum((worth(u) for _, u in chosen), 0)}){cite}")
-        else:
-            chosen, short = [], False
-            if steps is not None:
-                steps.append(f"the attacker loses at least {loss} {word}, of the units that attacked{cite}")
-        return Exchange(measure, simplest(loss), tuple(u.unit for _, u in payers), tuple(u.unit for _, u in chosen),
-                        simplest(sum((worth(u) for _, u in chosen), 0)), short)
+                             f"fewest: {least} ({sum((_exchange_worth(measure, u) for _, u in chosen), 0)}){cite}")
+            return chosen, False
+        if steps is not None:
+            steps.append(f"the attacker loses at least {loss} {word}, of the units that attacked{cite}")
+        return [], False
 
     @staticmethod
     def _payer(where: str, unit: BoundUnit) -> str:
