@@ -1069,6 +1069,9 @@ class CombatEngine:
         return self._resolve(combat, sum(dice), None)
 
     def _resolve(self, combat: Combat, total: int, steps: list[str] | None) -> Resolution:
+        """The Resolution of `combat` for the roll `total`: its column, the result read there and adjusted, and
+        what an exchange costs; `steps`, when given, receives the derivation (else the answer explains itself
+        on demand)."""
         ctx = self.bind(combat)
         try:
             attack, defense, odds_text, shift, shifts, table, line, column = self._column(ctx, steps)
@@ -1083,43 +1086,65 @@ class CombatEngine:
         if steps is not None:
             steps += [f"DRM {c}" for c in modifiers]
         if column is None or column == ABOVE:
-            result = table.below_result() if column is None else table.above_result()
-            refused = None
-            if result.not_allowed:      # a code that says the attack may not be made: nothing to apply
-                edge = table.columns[0] if column is None else table.columns[-1]
-                refused = self._below_refused(table, column, odds_text, shift) or \
-                    f"odds {odds_text}{f' shifted {shift:+d}' if shift else ''} are above the table (right-most " \
-                    f"column {edge})"
-            if steps is not None:
-                steps.append(f"{column or 'below'} the table: {result.text}, "
-                             + ("the attack is not allowed" if result.not_allowed else "no roll")
-                             + self._cite(self.table_rules))
+            result, refused = self._off_table(table, column, odds_text, shift, steps)
             return Resolution(result, odds_text, column, attack, defense, shift, shifts, (0, 0), modifiers,
                               total, line, explain, refused=refused, exchange=self._exchange(ctx, result, steps))
         if steps is not None:
             steps.append(f"column {column}" + (f" (shifted {shift:+d})" if shift else "") + self._cite(self.table_rules))
+        read = self._table_result(table, column, defense, total, (drm_attacker, drm_defender), steps)
+        result = self._adjusted(ctx, read, steps)
+        return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
+                          modifiers, total, line, explain, exchange=self._exchange(ctx, result, steps))
+
+    def _off_table(self, table: CombatResultsTable, column: str | None, odds_text: str, shift: int,
+                   steps: list[str] | None) -> tuple[Result, str | None]:
+        """A combat whose odds fall below the table (`column` None) or above it: the table's result there, read
+        with no roll, and why the attack may not be made where that result is a code that says so."""
+        result = table.below_result() if column is None else table.above_result()
+        refused = None
+        if result.not_allowed:      # a code that says the attack may not be made: nothing to apply
+            edge = table.columns[0] if column is None else table.columns[-1]
+            refused = self._below_refused(table, column, odds_text, shift) or \
+                f"odds {odds_text}{f' shifted {shift:+d}' if shift else ''} are above the table (right-most " \
+                f"column {edge})"
+        if steps is not None:
+            steps.append(f"{column or 'below'} the table: {result.text}, "
+                         + ("the attack is not allowed" if result.not_allowed else "no roll")
+                         + self._cite(self.table_rules))
+        return result, refused
+
+    def _table_result(self, table: CombatResultsTable, column: str, defense: Exact, total: int,
+                      drms: tuple[int, int], steps: list[str] | None) -> Result:
+        """The result the roll `total` reads in `column`, its DRMs (attacker side, defender side) applied: one
+        roll on a one-sided table, else each side's result read apart (the attacker's by the defense) and
+        joined."""
+        drm_attacker, drm_defender = drms
         if table.attacker is None:
             net = drm_defender  # a one-sided table reads one roll: 'both' DRMs apply once
             result = table.result(column, total, net)
             if steps is not None:
                 steps.append(f"roll {total}{f' {net:+d} = {total + net}' if net else ''}: {result.text}"
                              f"{self._cite(self.table_rules)}")
-        else:
-            defender = table.result(column, total, drm_defender)
-            attacker = table.attacker.result(defense, total, drm_attacker)
-            if steps is not None:
-                steps.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}"
-                             f"{self._cite(self.table_rules)}")
-                steps.append(f"attacker side: roll {total} {drm_attacker:+d} on defense "
-                             f"{table.attacker.column(defense)}: {attacker.text}{self._cite(self.table_rules)}")
-            result = replace(defender, attacker_steps=attacker.attacker_steps,
-                             attacker_retreat=attacker.attacker_retreat, text=f"{attacker.text} / {defender.text}",
-                             breakthrough=attacker.breakthrough or defender.breakthrough,
-                             attacker_eliminated=attacker.attacker_eliminated,
-                             attacker_units=attacker.attacker_units, attacker_advance=attacker.attacker_advance,
-                             attacker_states=attacker.attacker_states,
-                             exchange=attacker.exchange or defender.exchange,
-                             not_allowed=attacker.not_allowed or defender.not_allowed)
+            return result
+        defender = table.result(column, total, drm_defender)
+        attacker = table.attacker.result(defense, total, drm_attacker)
+        if steps is not None:
+            steps.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}"
+                         f"{self._cite(self.table_rules)}")
+            steps.append(f"attacker side: roll {total} {drm_attacker:+d} on defense "
+                         f"{table.attacker.column(defense)}: {attacker.text}{self._cite(self.table_rules)}")
+        return replace(defender, attacker_steps=attacker.attacker_steps,
+                       attacker_retreat=attacker.attacker_retreat, text=f"{attacker.text} / {defender.text}",
+                       breakthrough=attacker.breakthrough or defender.breakthrough,
+                       attacker_eliminated=attacker.attacker_eliminated,
+                       attacker_units=attacker.attacker_units, attacker_advance=attacker.attacker_advance,
+                       attacker_states=attacker.attacker_states,
+                       exchange=attacker.exchange or defender.exchange,
+                       not_allowed=attacker.not_allowed or defender.not_allowed)
+
+    def _adjusted(self, ctx: Context, result: Result, steps: list[str] | None) -> Result:
+        """`result` as the rulebook's result adjustments leave it, and the steps that say which applied and the
+        rules they cite."""
         result, adjusted = self.adjust(ctx, result)
         if steps is not None:
             steps += [f"adjusted {c}" for c in adjusted]
@@ -1130,8 +1155,7 @@ class CombatEngine:
                         cited.append(rule)
                 steps.append(f"result {result.text}, the table's {ctx.result.text} adjusted"
                              + (f" [{' '.join(cited)}]" if cited else ""))
-        return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
-                          modifiers, total, line, explain, exchange=self._exchange(ctx, result, steps))
+        return result
 
     # -- an exchange (combat.exchange_measure) ---------------------------------------
     def _exchange(self, ctx: Context, result: Result, steps: list[str] | None) -> Exchange | None:
