@@ -366,6 +366,8 @@ def _mode(base: Situation, unit: Counter) -> str:
 
 def _cheapest(engine: Questions, base: Situation, unit: Counter, start: Hex, from_hex: Hex
               ) -> tuple[str | None, Fraction, Fraction, Fraction, int, tuple[Step, ...]]:
+    """`_route`'s answer for a unit given no path whose start is not next to `from_hex`: the cheapest move
+    there (`reachable` to a neighbour, then the step into `from_hex`)."""
     mode = _mode(base, unit)
     reach = engine.reachable(base, unit.name, mode=mode)
     best: tuple[Fraction, Fraction, int] | None = None
