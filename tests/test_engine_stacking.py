@@ -135,3 +135,20 @@ def test_an_unknown_moment_is_refused():
     import pytest
     with pytest.raises(ValueError, match="moment"):
         SCS.stack(OVERRUN, "10.07", moment="lunch")
+
+
+def test_each_refusal_carries_the_rule_of_the_step_that_decides_it():
+    # the wrong unit on top: the top-unit rule; over the limit: the limit broken, in steps or in units
+    bottom = stack(unit("hq", attack=0), unit("5", 3), unit("6", 3), unit("7"))
+    check = SCS.stack(bottom, "10.07")
+    top, over = check.refusals
+    cited = {s.parameter: s for s in check.steps if s.parameter}
+    assert (top.parameter, top.rule) == ("stacking.top_unit_with_attack_strength",
+                                         cited["stacking.top_unit_with_attack_strength"].rule)
+    assert top.reason == check.reasons[0] and "must be" in top.reason
+    assert (over.parameter, over.rule) == ("stacking.limit", cited["stacking.limit"].rule)
+    assert over.reason == check.reasons[1] == "8 steps in 10.07 is over the limit of 6"
+    # a limit in units only: the units' limit decides
+    check = engine(ridgeline).stack(stack(unit("a"), unit("b"), unit("c")), "10.07")
+    assert [(r.parameter, r.reason) for r in check.refusals] == [
+        ("stacking.limit_units", "3 units in 10.07 is over the limit of 2")]

@@ -76,11 +76,17 @@ class StackCheck:
     unit: str                      # the limit's unit: step or unit
     excess: tuple[str, ...] = ()   # units that would have to go, when the owner does not choose
     steps: tuple[Step, ...] = ()
-    reasons: tuple[str, ...] = ()  # why the stack is illegal (over the limit, the wrong unit on top)
+    # why the stack is illegal (over the limit, the wrong unit on top), each with the rule of the step deciding it
+    refusals: tuple[Refusal, ...] = ()
     over: Fraction = Fraction(0)   # how far over the limit, in the limit's unit
     eliminated: bool = False       # whether the units over the limit are destroyed (else they must leave)
     owner_chooses: bool = False    # whether the owner picks them (then `excess` is empty)
     undone: bool = False           # an overrun that breaks the limit is taken back, and the move made again
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """Why the stack is illegal, in the order the refusals were made."""
+        return tuple(r.reason for r in self.refusals)
 
 
 @dataclass(frozen=True, slots=True)

@@ -301,6 +301,11 @@ def adjusted_text(read: Result, adjusted: Result) -> str:
         return f"{attacker or '-'} / {(defender + star) if defender else '-'}"
     return (attacker + defender + star) if attacker or defender else "-"
 
+def _exchange_worth(measure: str, unit: BoundUnit) -> Exact:
+    """What a unit pays toward an exchange, in its measure: its steps, one unit, or its printed attack factors."""
+    return unit.steps if measure == "steps" else 1 if measure == "units" else unit.attack
+
+
 def _least_cover(values: list[Exact], need: Exact) -> list[int]:
     """The indexes of `values` whose total is at least `need` and least (then the fewest of them); every
     index when even their sum falls short.  The values are few (the units of one attack)."""
@@ -1064,6 +1069,9 @@ class CombatEngine:
         return self._resolve(combat, sum(dice), None)
 
     def _resolve(self, combat: Combat, total: int, steps: list[str] | None) -> Resolution:
+        """The Resolution of `combat` for the roll `total`: its column, the result read there and adjusted, and
+        what an exchange costs; `steps`, when given, receives the derivation (else the answer explains itself
+        on demand)."""
         ctx = self.bind(combat)
         try:
             attack, defense, odds_text, shift, shifts, table, line, column = self._column(ctx, steps)
@@ -1078,43 +1086,65 @@ class CombatEngine:
         if steps is not None:
             steps += [f"DRM {c}" for c in modifiers]
         if column is None or column == ABOVE:
-            result = table.below_result() if column is None else table.above_result()
-            refused = None
-            if result.not_allowed:      # a code that says the attack may not be made: nothing to apply
-                edge = table.columns[0] if column is None else table.columns[-1]
-                refused = self._below_refused(table, column, odds_text, shift) or \
-                    f"odds {odds_text}{f' shifted {shift:+d}' if shift else ''} are above the table (right-most " \
-                    f"column {edge})"
-            if steps is not None:
-                steps.append(f"{column or 'below'} the table: {result.text}, "
-                             + ("the attack is not allowed" if result.not_allowed else "no roll")
-                             + self._cite(self.table_rules))
+            result, refused = self._off_table(table, column, odds_text, shift, steps)
             return Resolution(result, odds_text, column, attack, defense, shift, shifts, (0, 0), modifiers,
                               total, line, explain, refused=refused, exchange=self._exchange(ctx, result, steps))
         if steps is not None:
             steps.append(f"column {column}" + (f" (shifted {shift:+d})" if shift else "") + self._cite(self.table_rules))
+        read = self._table_result(table, column, defense, total, (drm_attacker, drm_defender), steps)
+        result = self._adjusted(ctx, read, steps)
+        return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
+                          modifiers, total, line, explain, exchange=self._exchange(ctx, result, steps))
+
+    def _off_table(self, table: CombatResultsTable, column: str | None, odds_text: str, shift: int,
+                   steps: list[str] | None) -> tuple[Result, str | None]:
+        """A combat whose odds fall below the table (`column` None) or above it: the table's result there, read
+        with no roll, and why the attack may not be made where that result is a code that says so."""
+        result = table.below_result() if column is None else table.above_result()
+        refused = None
+        if result.not_allowed:      # a code that says the attack may not be made: nothing to apply
+            edge = table.columns[0] if column is None else table.columns[-1]
+            refused = self._below_refused(table, column, odds_text, shift) or \
+                f"odds {odds_text}{f' shifted {shift:+d}' if shift else ''} are above the table (right-most " \
+                f"column {edge})"
+        if steps is not None:
+            steps.append(f"{column or 'below'} the table: {result.text}, "
+                         + ("the attack is not allowed" if result.not_allowed else "no roll")
+                         + self._cite(self.table_rules))
+        return result, refused
+
+    def _table_result(self, table: CombatResultsTable, column: str, defense: Exact, total: int,
+                      drms: tuple[int, int], steps: list[str] | None) -> Result:
+        """The result the roll `total` reads in `column`, its DRMs (attacker side, defender side) applied: one
+        roll on a one-sided table, else each side's result read apart (the attacker's by the defense) and
+        joined."""
+        drm_attacker, drm_defender = drms
         if table.attacker is None:
             net = drm_defender  # a one-sided table reads one roll: 'both' DRMs apply once
             result = table.result(column, total, net)
             if steps is not None:
                 steps.append(f"roll {total}{f' {net:+d} = {total + net}' if net else ''}: {result.text}"
                              f"{self._cite(self.table_rules)}")
-        else:
-            defender = table.result(column, total, drm_defender)
-            attacker = table.attacker.result(defense, total, drm_attacker)
-            if steps is not None:
-                steps.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}"
-                             f"{self._cite(self.table_rules)}")
-                steps.append(f"attacker side: roll {total} {drm_attacker:+d} on defense "
-                             f"{table.attacker.column(defense)}: {attacker.text}{self._cite(self.table_rules)}")
-            result = replace(defender, attacker_steps=attacker.attacker_steps,
-                             attacker_retreat=attacker.attacker_retreat, text=f"{attacker.text} / {defender.text}",
-                             breakthrough=attacker.breakthrough or defender.breakthrough,
-                             attacker_eliminated=attacker.attacker_eliminated,
-                             attacker_units=attacker.attacker_units, attacker_advance=attacker.attacker_advance,
-                             attacker_states=attacker.attacker_states,
-                             exchange=attacker.exchange or defender.exchange,
-                             not_allowed=attacker.not_allowed or defender.not_allowed)
+            return result
+        defender = table.result(column, total, drm_defender)
+        attacker = table.attacker.result(defense, total, drm_attacker)
+        if steps is not None:
+            steps.append(f"defender side: roll {total} {drm_defender:+d} on {column}: {defender.text}"
+                         f"{self._cite(self.table_rules)}")
+            steps.append(f"attacker side: roll {total} {drm_attacker:+d} on defense "
+                         f"{table.attacker.column(defense)}: {attacker.text}{self._cite(self.table_rules)}")
+        return replace(defender, attacker_steps=attacker.attacker_steps,
+                       attacker_retreat=attacker.attacker_retreat, text=f"{attacker.text} / {defender.text}",
+                       breakthrough=attacker.breakthrough or defender.breakthrough,
+                       attacker_eliminated=attacker.attacker_eliminated,
+                       attacker_units=attacker.attacker_units, attacker_advance=attacker.attacker_advance,
+                       attacker_states=attacker.attacker_states,
+                       exchange=attacker.exchange or defender.exchange,
+                       not_allowed=attacker.not_allowed or defender.not_allowed)
+
+    def _adjusted(self, ctx: Context, result: Result, steps: list[str] | None) -> Result:
+        """`result` as the rulebook's result adjustments leave it, and the steps that say which applied and the
+        rules they cite."""
         result, adjusted = self.adjust(ctx, result)
         if steps is not None:
             steps += [f"adjusted {c}" for c in adjusted]
@@ -1125,8 +1155,7 @@ class CombatEngine:
                         cited.append(rule)
                 steps.append(f"result {result.text}, the table's {ctx.result.text} adjusted"
                              + (f" [{' '.join(cited)}]" if cited else ""))
-        return Resolution(result, odds_text, column, attack, defense, shift, shifts, (drm_attacker, drm_defender),
-                          modifiers, total, line, explain, exchange=self._exchange(ctx, result, steps))
+        return result
 
     # -- an exchange (combat.exchange_measure) ---------------------------------------
     def _exchange(self, ctx: Context, result: Result, steps: list[str] | None) -> Exchange | None:
@@ -1136,6 +1165,16 @@ class CombatEngine:
         if not result.exchange or measure is None or result.not_allowed:
             return None
         cite = self._cite_parameter("combat.exchange_measure")
+        loss = self._exchange_loss(ctx, measure, cite, steps)
+        payers = self._exchange_payers(ctx, steps)
+        chosen, short = self._exchange_paid(measure, loss, payers, cite, steps)
+        return Exchange(measure, simplest(loss), tuple(u.unit for _, u in payers), tuple(u.unit for _, u in chosen),
+                        simplest(sum((_exchange_worth(measure, u) for _, u in chosen), 0)), short)
+
+    def _exchange_loss(self, ctx: Context, measure: str, cite: str, steps: list[str] | None) -> Exact:
+        """An exchange's first step: the defender loses every unit it fought with; what that counts in
+        `measure` (its steps, its units or its printed defense factors, those as its terrain multiplies them
+        where the rulebook says so) is what the attacker must lose at least."""
         defenders = ctx.defenders
         if measure == "steps":
             loss: Exact = sum((u.steps for u in defenders), 0)
@@ -1144,54 +1183,61 @@ class CombatEngine:
             loss = len(defenders)
             said = f"{loss} unit{'s' * (loss != 1)}"
         else:
-            printed: Exact = sum((u.defense for u in defenders), 0)
-            loss = printed
+            loss = sum((u.defense for u in defenders), 0)
             said = f"defense factors {' + '.join(str(u.defense) for u in defenders) or '0'}"
-            said += f" = {printed}" if len(defenders) > 1 else ""
+            said += f" = {loss}" if len(defenders) > 1 else ""
         if steps is not None:
             steps.append(f"exchange: the defender loses every unit, {said}{cite}")
-        if measure == "factors":
-            counted = simplest(self._terrain_defense(ctx, loss, None))
-            if self.exchange_counts_terrain:
-                loss = counted
-                if steps is not None:
-                    steps.append(f"the defender's factors count as its terrain multiplies them: {printed}"
-                                 + (f" x {simplest(Fraction(counted) / Fraction(printed))}" if printed else "")
-                                 + f" = {counted}{self._cite_parameter('combat.exchange_counts_terrain')}")
-            elif counted != printed and steps is not None:
-                steps.append(f"the defender's factors count as printed, {printed}, not as its terrain multiplies "
-                             f"them ({counted}){self._cite_parameter('combat.exchange_counts_terrain')}")
+        return self._exchange_factors(ctx, loss, steps) if measure == "factors" else loss
+
+    def _exchange_factors(self, ctx: Context, printed: Exact, steps: list[str] | None) -> Exact:
+        """The defender's `printed` defense factors an exchange counts: as its terrain multiplies them where
+        `combat.exchange_counts_terrain` says so, else as printed (a step says what the terrain would make them)."""
+        counted = simplest(self._terrain_defense(ctx, printed, None))
+        if self.exchange_counts_terrain:
+            if steps is not None:
+                steps.append(f"the defender's factors count as its terrain multiplies them: {printed}"
+                             + (f" x {simplest(Fraction(counted) / Fraction(printed))}" if printed else "")
+                             + f" = {counted}{self._cite_parameter('combat.exchange_counts_terrain')}")
+            return counted
+        if counted != printed and steps is not None:
+            steps.append(f"the defender's factors count as printed, {printed}, not as its terrain multiplies "
+                         f"them ({counted}){self._cite_parameter('combat.exchange_counts_terrain')}")
+        return printed
+
+    def _exchange_payers(self, ctx: Context, steps: list[str] | None) -> list[tuple[str, BoundUnit]]:
+        """The attacking units that may pay an exchange, each with the hex it attacks from: all but those of a
+        type that never pays one (EXCHANGE_EXEMPT), which a step names."""
         attackers = [(ctx.combat.attacking_hexes[i].name or f"hex {i + 1}", u)
                      for i, hex_ in enumerate(ctx.attacking_hexes) for u in hex_.units]
         exempt = [(where, u) for where, u in attackers if u.is_(EXCHANGE_EXEMPT)]
-        payers = [(where, u) for where, u in attackers if not u.is_(EXCHANGE_EXEMPT)]
         if exempt and steps is not None:
             steps.append(f"{', '.join(self._payer(w, u) for w, u in exempt)} never pay{'s' * (len(exempt) == 1)} "
                          f"an exchange ({EXCHANGE_EXEMPT})")
-        def worth(unit: BoundUnit) -> Exact:
-            """What a unit pays toward the exchange, in its measure."""
-            return unit.steps if measure == "steps" else 1 if measure == "units" else unit.attack
+        return [(where, u) for where, u in attackers if not u.is_(EXCHANGE_EXEMPT)]
 
-        available: Exact = sum((worth(u) for _, u in payers), 0)
+    def _exchange_paid(self, measure: str, loss: Exact, payers: list[tuple[str, BoundUnit]], cite: str,
+                       steps: list[str] | None) -> tuple[list[tuple[str, BoundUnit]], bool]:
+        """An exchange's last step: (the payers it removes, whether they fall short of `loss`).  All of them when
+        they have less than it; in factors, the fewest whose printed attack factors meet it at least; in steps
+        or units none (the attacker chooses)."""
+        available: Exact = sum((_exchange_worth(measure, u) for _, u in payers), 0)
         word = {"steps": "step", "units": "unit", "factors": "attack factor"}[measure] + "s" * (loss != 1)
         if available < loss:
-            chosen, short = payers, True
             if steps is not None:
                 steps.append(f"the attacker loses at least {loss} {word}; the units that may pay it have "
                              f"{available}: all of them are lost{cite}")
-        elif measure == "factors":
-            picked = _least_cover([worth(u) for _, u in payers], loss)
-            chosen, short = [payers[i] for i in picked], False
+            return payers, True
+        if measure == "factors":
+            chosen = [payers[i] for i in _least_cover([_exchange_worth(measure, u) for _, u in payers], loss)]
             if steps is not None:
                 least = ", ".join(self._payer(w, u) for w, u in chosen) or "none"
                 steps.append(f"the attacker loses units of at least {loss} printed attack factors; losing the "
-                             f"fewest: {least} ({sum((worth(u) for _, u in chosen), 0)}){cite}")
-        else:
-            chosen, short = [], False
-            if steps is not None:
-                steps.append(f"the attacker loses at least {loss} {word}, of the units that attacked{cite}")
-        return Exchange(measure, simplest(loss), tuple(u.unit for _, u in payers), tuple(u.unit for _, u in chosen),
-                        simplest(sum((worth(u) for _, u in chosen), 0)), short)
+                             f"fewest: {least} ({sum((_exchange_worth(measure, u) for _, u in chosen), 0)}){cite}")
+            return chosen, False
+        if steps is not None:
+            steps.append(f"the attacker loses at least {loss} {word}, of the units that attacked{cite}")
+        return [], False
 
     @staticmethod
     def _payer(where: str, unit: BoundUnit) -> str:

@@ -584,8 +584,38 @@ class _Mover:
     def step(self, state: _State, target: Hex, log: Log, *, neighbour: bool = False) -> _Entry:
         """Enter `target` from `state`: what it costs and the state after, or why it may not be entered.
         `neighbour`: the caller took `target` from the map's neighbours of `state.hex` (a search)."""
-        rules, situation, unit = self.rules, self.situation, self.unit
         here = state.hex
+        barred = self._move_over(state, log)
+        if barred is None:
+            barred = self._not_enterable(here, target, log, neighbour=neighbour)
+        if barred is not None:
+            return barred
+        price = self._price(here, target, log)
+        if price.cost is None:
+            return _Entry(None, None, price.reason)
+        cost = self._road_crowding(price.cost, price.road, target, log)
+        leaving, entering = here in self.hinder, target in self.hinder
+        exited = state.exited
+        if leaving:
+            cost = self._exit_cost(cost, here, log)
+            barred = self._ezoc_to_ezoc(here, target, log) if entering else None
+            if barred is not None:
+                return barred
+            exited = True
+        stopped = price.stop or ""
+        if entering:
+            barred = self._zoc_entry_barred(state, target, leaving, log)
+            if barred is not None:
+                return barred
+            cost = self._zoc_entry_cost(cost, target, log)
+            if self._zoc_entry_stops(target, log):
+                stopped = _EZOC
+        return _Entry(cost, _State(target, exited, stopped))
+
+    def _move_over(self, state: _State, log: Log) -> _Entry | None:
+        """A step's first question: whether the unit's move is over already (it left the map, or entered an
+        enemy ZOC or terrain that ends its move); None when it may go on."""
+        rules, unit, here = self.rules, self.unit, state.hex
         if state.off_map:
             return _Entry(None, None, f"{unit} has left the map")
         if state.stopped == _EZOC:
@@ -594,6 +624,13 @@ class _Mover:
         if state.stopped:
             log(rules.cite_chart(f"{unit}'s move ended in {here} ({state.stopped})"))
             return _Entry(None, None, f"{unit} stopped in {here}: {state.stopped} ends its move")
+        return None
+
+    def _not_enterable(self, here: Hex, target: Hex, log: Log, *, neighbour: bool) -> _Entry | None:
+        """Why `target` may not be entered from `here` before its cost is asked: off the map or not next to
+        `here` (unless a search took it from the neighbours), enemy units in it, and for road movement the
+        enemy too near or friendly units it may not pass; None when nothing bars it."""
+        rules, situation, unit = self.rules, self.situation, self.unit
         if not neighbour:
             if target not in situation.map:
                 return self._off_map(here, target, log)
@@ -604,86 +641,104 @@ class _Mover:
                 log(rules.cite("movement.enter_enemy_hex", f"{target} holds enemy units: it may not be entered"))
                 return _Entry(None, None, f"{target} holds enemy units")
             log(rules.cite("movement.enter_enemy_hex", f"{target} holds enemy units, which may be entered"))
-        if self.mode == "road" and not self._road_distance(target, log):
+        if self.mode != "road":
+            return None
+        if not self._road_distance(target, log):
             return _Entry(None, None, f"{target} is too close to the enemy for road movement")
-        if self.mode == "road" and any(u.side == unit.side and u.name != unit.name for u in situation.units_at(target)):
+        if any(u.side == unit.side and u.name != unit.name for u in situation.units_at(target)):
             if rules.value("road_movement.through_friendly_units") is False:
                 log(rules.cite("road_movement.through_friendly_units",
                                f"{target} holds friendly units: road movement may not enter it"))
                 return _Entry(None, None, f"{target} holds friendly units, which road movement may not pass")
             log(rules.cite("road_movement.through_friendly_units", f"{target} holds friendly units, which road "
                            "movement may pass"))
-        price = self._price(here, target, log)
-        if price.cost is None:
-            return _Entry(None, None, price.reason)
-        cost = price.cost
-        if price.road is not None:
-            extra = rules.amount("roads.friendly_units_extra_cost")
-            if extra and situation.occupied_by_friend(target, unit.side):
-                cost += extra
-                log(rules.cite("roads.friendly_units_extra_cost",
-                               f"{target}: friendly units on the {price.road}: +{_mp(extra)}"))
-        exited = state.exited
-        leaving = here in self.hinder
-        entering = target in self.hinder
-        if leaving:
-            fraction = rules.amount("zoc.exit_cost_fraction")
-            if fraction is not None:
-                share = fraction * unit.movement
-                if share.denominator != 1 and rules.flag("zoc.exit_cost_rounds_down"):
-                    share = Fraction(math.floor(share))
-                    log(rules.cite("zoc.exit_cost_rounds_down", f"the cost to leave drops its fraction: {_mp(share)}"))
-                elif share.denominator != 1:
-                    share = Fraction(math.ceil(share))
-                    log(rules.cite("zoc.exit_cost_rounds_down",
-                                   f"the cost to leave counts its fraction whole: {_mp(share)}"))
-                cost += share
-                log(rules.cite("zoc.exit_cost_fraction",
-                               f"leaving the enemy ZOC at {here} costs {fraction} of the printed MA: +{_mp(share)}"))
-            else:
-                log(rules.cite("zoc.exit_cost_fraction", f"leaving the enemy ZOC at {here} costs nothing of its own"))
-            if entering:
-                direct = rules.value("zoc.ezoc_to_ezoc")
-                if direct is False:
-                    log(rules.cite("zoc.ezoc_to_ezoc", f"{here} to {target}: no move from one enemy ZOC to another"))
-                    return _Entry(None, None, f"{unit} may not move from the enemy ZOC at {here} directly into "
-                                              f"another at {target}")
-                log(rules.cite("zoc.ezoc_to_ezoc",
-                               f"{here} to {target}: moving from enemy ZOC to enemy ZOC is allowed"))
-            exited = True
-        stopped = price.stop or ""
-        if entering:
-            weight, whose = self.hinder[target]
-            exerting: list[str] = []
-            for name in whose:
-                if name not in exerting:
-                    exerting.append(name)
-            log(rules.cite("zoc.range", f"{target} is in the ZOC of {', '.join('unit ' + n for n in exerting)}"))
-            if self.mode == "reaction" and not rules.flag("reaction.may_enter_ezoc"):
-                log(rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may not enter enemy ZOCs"))
-                return _Entry(None, None, f"a reacting unit may not enter the enemy ZOC at {target}")
-            if self.mode == "reaction":
-                log(rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may enter enemy ZOCs"))
-            if state.exited and not leaving:
-                again = rules.value("zoc.reentry_after_exit")
-                if again is False:
-                    log(rules.cite("zoc.reentry_after_exit",
-                                   f"{unit} has left an enemy ZOC: it may not enter another ({target}) this phase"))
-                    return _Entry(None, None, f"{unit} left an enemy ZOC and may not enter another at {target}")
-                log(rules.cite("zoc.reentry_after_exit", f"{unit} may enter another enemy ZOC after leaving one"))
-            extra = rules.amount("zoc.entry_cost")
-            if extra:
-                cost += extra * weight
-                times = f" x {weight} ZOCs" if weight > 1 else ""
-                log(rules.cite("zoc.entry_cost", f"{target} is in an enemy ZOC: +{_mp(extra)}{times}"))
-            else:
-                log(rules.cite("zoc.entry_cost", f"{target} is in an enemy ZOC; entering it costs nothing extra"))
-            if rules.flag("zoc.entry_stops_movement"):
-                stopped = _EZOC
-                log(rules.cite("zoc.entry_stops_movement", f"{unit} must stop in {target}"))
-            else:
-                log(rules.cite("zoc.entry_stops_movement", f"{unit} need not stop in {target}"))
-        return _Entry(cost, _State(target, exited, stopped))
+        return None
+
+    def _road_crowding(self, cost: Fraction, road: str | None, target: Hex, log: Log) -> Fraction:
+        """`cost` with what a move along `road` (None: off the road) pays more to enter a hex that holds
+        friendly units (`roads.friendly_units_extra_cost`)."""
+        if road is None:
+            return cost
+        extra = self.rules.amount("roads.friendly_units_extra_cost")
+        if extra and self.situation.occupied_by_friend(target, self.unit.side):
+            log(self.rules.cite("roads.friendly_units_extra_cost",
+                                f"{target}: friendly units on the {road}: +{_mp(extra)}"))
+            return cost + extra
+        return cost
+
+    def _exit_cost(self, cost: Fraction, here: Hex, log: Log) -> Fraction:
+        """`cost` with what leaving the enemy ZOC at `here` adds: `zoc.exit_cost_fraction` of the printed MA,
+        its fraction dropped or counted whole (`zoc.exit_cost_rounds_down`); nothing without that rule."""
+        rules = self.rules
+        fraction = rules.amount("zoc.exit_cost_fraction")
+        if fraction is None:
+            log(rules.cite("zoc.exit_cost_fraction", f"leaving the enemy ZOC at {here} costs nothing of its own"))
+            return cost
+        share = fraction * self.unit.movement
+        if share.denominator != 1 and rules.flag("zoc.exit_cost_rounds_down"):
+            share = Fraction(math.floor(share))
+            log(rules.cite("zoc.exit_cost_rounds_down", f"the cost to leave drops its fraction: {_mp(share)}"))
+        elif share.denominator != 1:
+            share = Fraction(math.ceil(share))
+            log(rules.cite("zoc.exit_cost_rounds_down", f"the cost to leave counts its fraction whole: {_mp(share)}"))
+        log(rules.cite("zoc.exit_cost_fraction",
+                       f"leaving the enemy ZOC at {here} costs {fraction} of the printed MA: +{_mp(share)}"))
+        return cost + share
+
+    def _ezoc_to_ezoc(self, here: Hex, target: Hex, log: Log) -> _Entry | None:
+        """Whether the unit may move from the enemy ZOC at `here` directly into another at `target`
+        (`zoc.ezoc_to_ezoc`); None when it may."""
+        rules = self.rules
+        if rules.value("zoc.ezoc_to_ezoc") is False:
+            log(rules.cite("zoc.ezoc_to_ezoc", f"{here} to {target}: no move from one enemy ZOC to another"))
+            return _Entry(None, None, f"{self.unit} may not move from the enemy ZOC at {here} directly into "
+                                      f"another at {target}")
+        log(rules.cite("zoc.ezoc_to_ezoc", f"{here} to {target}: moving from enemy ZOC to enemy ZOC is allowed"))
+        return None
+
+    def _zoc_entry_barred(self, state: _State, target: Hex, leaving: bool, log: Log) -> _Entry | None:
+        """Entering the enemy ZOC at `target`: who exerts it, and whether the unit may enter it (a reacting
+        unit, `reaction.may_enter_ezoc`; one that left an enemy ZOC this move, `zoc.reentry_after_exit`);
+        None when it may."""
+        rules, unit = self.rules, self.unit
+        exerting: list[str] = []
+        for name in self.hinder[target][1]:
+            if name not in exerting:
+                exerting.append(name)
+        log(rules.cite("zoc.range", f"{target} is in the ZOC of {', '.join('unit ' + n for n in exerting)}"))
+        if self.mode == "reaction" and not rules.flag("reaction.may_enter_ezoc"):
+            log(rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may not enter enemy ZOCs"))
+            return _Entry(None, None, f"a reacting unit may not enter the enemy ZOC at {target}")
+        if self.mode == "reaction":
+            log(rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may enter enemy ZOCs"))
+        if state.exited and not leaving:
+            if rules.value("zoc.reentry_after_exit") is False:
+                log(rules.cite("zoc.reentry_after_exit",
+                               f"{unit} has left an enemy ZOC: it may not enter another ({target}) this phase"))
+                return _Entry(None, None, f"{unit} left an enemy ZOC and may not enter another at {target}")
+            log(rules.cite("zoc.reentry_after_exit", f"{unit} may enter another enemy ZOC after leaving one"))
+        return None
+
+    def _zoc_entry_cost(self, cost: Fraction, target: Hex, log: Log) -> Fraction:
+        """`cost` with what entering the enemy ZOC at `target` adds (`zoc.entry_cost`), once per ZOC where
+        several add their effects."""
+        rules = self.rules
+        extra = rules.amount("zoc.entry_cost")
+        if not extra:
+            log(rules.cite("zoc.entry_cost", f"{target} is in an enemy ZOC; entering it costs nothing extra"))
+            return cost
+        weight = self.hinder[target][0]
+        times = f" x {weight} ZOCs" if weight > 1 else ""
+        log(rules.cite("zoc.entry_cost", f"{target} is in an enemy ZOC: +{_mp(extra)}{times}"))
+        return cost + extra * weight
+
+    def _zoc_entry_stops(self, target: Hex, log: Log) -> bool:
+        """Whether entering the enemy ZOC at `target` ends the move (`zoc.entry_stops_movement`)."""
+        if self.rules.flag("zoc.entry_stops_movement"):
+            log(self.rules.cite("zoc.entry_stops_movement", f"{self.unit} must stop in {target}"))
+            return True
+        log(self.rules.cite("zoc.entry_stops_movement", f"{self.unit} need not stop in {target}"))
+        return False
 
     def search_steps(self, state: _State, log: Log) -> list[tuple[Exact, _State, int]]:
         """`step` into each neighbour of `state`'s hex that may be entered, for a search that keeps only the

@@ -8,9 +8,10 @@ has no limit.  Markers (the states on a counter: out-of-supply ...) count one ea
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from fractions import Fraction
 
-from .answers import StackCheck
+from .answers import Refusal, StackCheck
 from .hexmap import Hex
 from .ruleset import RuleSet, Step
 from .situation import Counter, Situation
@@ -33,92 +34,27 @@ def stack(rules: RuleSet, situation: Situation, hex: Hex, *, moment: str = "phas
     if moment not in MOMENTS:
         raise ValueError(f"unknown stacking moment {moment!r}: one of {', '.join(MOMENTS)}")
     steps: list[Step] = []
-    reasons: list[str] = []
     units = list(situation.units_at(hex))
     # the stacking rule, wherever the rulebook sets it
     steps.append(rules.cite_rule_of(("stacking.limit", "stacking.limit_units", "stacking.markers_count"),
                                     f"{hex} holds {_names(units) or 'no unit'}", heading=True))
-
-    # ---- the order of the stack: holds at every moment ---------------------------------------------
-    able = [u for u in units if u.has_attack_strength and u.attack >= 1]
-    if able and units[0] not in able:
-        if rules.flag("stacking.top_unit_with_attack_strength"):
-            reasons.append(f"{units[0]} is on top, but {able[0]} has an Attack Strength and must be")
-            steps.append(rules.cite("stacking.top_unit_with_attack_strength", reasons[-1]))
-        else:
-            steps.append(rules.cite("stacking.top_unit_with_attack_strength",
-                                    f"{units[0]} may be on top: no unit with an Attack Strength has to be"))
-
-    # ---- the limit ---------------------------------------------------------------------------------
-    limit_steps = rules.amount("stacking.limit")
-    limit_units = rules.amount("stacking.limit_units")
-    unit_word = "step" if limit_steps is not None or limit_units is None else "unit"
-    limit = limit_steps if unit_word == "step" else limit_units
+    refusals = _top_unit(rules, units, steps)
+    limit = _Limit(rules.amount("stacking.limit"), rules.amount("stacking.limit_units"))
     checked = _checked(rules, moment, steps)
-
-    counted = units
     names = set(overrunning)
-    if names:
-        sides = {u.side for u in units if u.name in names}
-        counted = [u for u in units if u.side in sides]       # the enemy in a hex overrun from inside
-    if moment == "overrun":
-        if names and not rules.flag("stacking.overrun_counts_all_units"):
-            counted = [u for u in counted if u.name in names]
-            steps.append(rules.cite("stacking.overrun_counts_all_units",
-                                    f"only the overrunning units count: {_names(counted)}"))
-        elif names:
-            steps.append(rules.cite("stacking.overrun_counts_all_units",
-                                    f"the overrunning units and those already in {hex} count together"))
-    size, size_units = _size(rules, counted, steps)
-    if limit_steps is None and limit_units is None:
+    counted = _counted(rules, hex, units, names, moment, steps)
+    size = _size(rules, counted, steps)
+    if limit.steps is None and limit.units is None:
         steps.append(rules.cite("stacking.limit", "no stacking limit"))
-        return StackCheck(hex, not reasons, size if unit_word == "step" else size_units, None, unit_word,
-                          reasons=tuple(reasons), steps=tuple(steps))
-
-    if limit_steps is not None:
-        steps.append(rules.cite("stacking.limit", f"{size} steps against a limit of {limit_steps}"))
-    if limit_units is not None:
-        steps.append(rules.cite("stacking.limit_units", f"{size_units} units against a limit of {limit_units}"))
-    overs = [size - limit_steps if limit_steps is not None else Fraction(0),
-             size_units - limit_units if limit_units is not None else Fraction(0)]
-    over = max(overs[0] if unit_word == "step" else overs[1], Fraction(0)) or max(max(overs), Fraction(0))
-    within = (limit_steps is None or size <= limit_steps) and (limit_units is None or size_units <= limit_units)
-
-    if not within and not checked:
-        steps.append(Step(f"over the limit, but stacking is not checked at {moment}"))
-        within = True
-    if not within:
-        came = set(retreated)
-        if came and _within(rules, [u for u in counted if u.name not in came], limit_steps, limit_units):
-            within = _grace(rules, situation, moment, units, steps)
-    size_out = size if unit_word == "step" else size_units
-    if within:
-        return StackCheck(hex, not reasons, size_out, limit, unit_word, reasons=tuple(reasons), steps=tuple(steps))
-
-    reasons.append(f"{size_out} {unit_word}s in {hex} is over the limit of {limit}")
-    if moment == "overrun" and names:
-        if rules.flag("stacking.overrun_violation_undoes_move"):
-            steps.append(rules.cite("stacking.overrun_violation_undoes_move",
-                                    "the overrun is taken back and the move made again; nothing is destroyed"))
-            return StackCheck(hex, False, size_out, limit, unit_word, (), tuple(steps), reasons=tuple(reasons),
-                              over=over, undone=True)
-        steps.append(rules.cite("stacking.overrun_violation_undoes_move",
-                                "no rule takes the overrun back: the excess is dealt with as at any other moment"))
-    eliminated = rules.flag("stacking.excess_eliminated")
-    steps.append(rules.cite("stacking.excess_eliminated",
-                            "the units over the limit are destroyed" if eliminated
-                            else "the units over the limit must leave the hex; none is destroyed"))
-    chooses = rules.flag("stacking.owner_chooses_excess")
-    excess: tuple[str, ...] = ()
-    if chooses:
-        steps.append(rules.cite("stacking.owner_chooses_excess",
-                                f"the owner picks the units over the limit ({over} {unit_word}{'' if over == 1 else 's'} too many)"))
-    else:
-        excess = _excess(rules, counted, limit_steps, limit_units)
-        steps.append(rules.cite("stacking.owner_chooses_excess",
-                                f"the units over the limit are those at the bottom of the stack: {', '.join(excess)}"))
-    return StackCheck(hex, False, size_out, limit, unit_word, excess, tuple(steps), reasons=tuple(reasons),
-                      over=over, eliminated=eliminated, owner_chooses=chooses)
+        return StackCheck(hex, not refusals, limit.measure(size), None, limit.word, refusals=tuple(refusals),
+                          steps=tuple(steps))
+    against = _against_limit(rules, limit, size, steps)
+    if limit.holds(size) or _may_stay(rules, situation, moment, units, counted, limit, checked, retreated, steps):
+        return StackCheck(hex, not refusals, limit.measure(size), limit.value, limit.word, refusals=tuple(refusals),
+                          steps=tuple(steps))
+    refusals.append(Refusal.citing(f"{limit.measure(size)} {limit.word}s in {hex} is over the limit of {limit.value}",
+                                   against[limit.exceeded(size)]))
+    return _excess_check(rules, hex, moment, bool(names), counted, limit, size, tuple(refusals), steps)
 
 
 def over_limit(rules: RuleSet, units: list[Counter]) -> tuple[str, ...]:
@@ -130,8 +66,149 @@ def over_limit(rules: RuleSet, units: list[Counter]) -> tuple[str, ...]:
 
 
 # ---- helpers --------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Size:
+    """What a stack counts against the limit, markers included where they count: in steps and in units."""
+
+    steps: Fraction
+    units: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class _Limit:
+    """The stacking limit as the rulebook sets it: in steps (`stacking.limit`), in units
+    (`stacking.limit_units`), both, or neither (no limit)."""
+
+    steps: Fraction | None
+    units: Fraction | None
+
+    @property
+    def word(self) -> str:
+        """The unit the answer counts in: step, unless the rulebook sets a limit in units only."""
+        return "step" if self.steps is not None or self.units is None else "unit"
+
+    @property
+    def value(self) -> Fraction | None:
+        """The limit in the answer's unit."""
+        return self.steps if self.word == "step" else self.units
+
+    def measure(self, size: _Size) -> Fraction:
+        """The stack's size in the answer's unit."""
+        return size.steps if self.word == "step" else size.units
+
+    def holds(self, size: _Size) -> bool:
+        """Whether `size` is within every limit the rulebook sets."""
+        return (self.steps is None or size.steps <= self.steps) and (self.units is None or size.units <= self.units)
+
+    def exceeded(self, size: _Size) -> str:
+        """The limit `size` breaks (step or unit), the answer's own where it breaks both."""
+        if self.word == "step" and self.steps is not None and size.steps > self.steps:
+            return "step"
+        return "unit" if self.units is not None and size.units > self.units else "step"
+
+    def over(self, size: _Size) -> Fraction:
+        """How far over the limit `size` is: in the answer's unit where that limit is broken, else by the other."""
+        overs = (size.steps - self.steps if self.steps is not None else Fraction(0),
+                 size.units - self.units if self.units is not None else Fraction(0))
+        return max(overs[0] if self.word == "step" else overs[1], Fraction(0)) or max(max(overs), Fraction(0))
+
+
 def _names(units: Iterable[Counter]) -> str:
+    """The units as a step names them, top of the stack first."""
     return ", ".join(str(u) for u in units)
+
+
+def _top_unit(rules: RuleSet, units: list[Counter], steps: list[Step]) -> list[Refusal]:
+    """The order of the stack, which holds at every moment: a unit with an Attack Strength on top, where
+    `stacking.top_unit_with_attack_strength` requires it; the refusal cites that rule."""
+    able = [u for u in units if u.has_attack_strength and u.attack >= 1]
+    if not able or units[0] in able:
+        return []
+    if rules.flag("stacking.top_unit_with_attack_strength"):
+        reason = f"{units[0]} is on top, but {able[0]} has an Attack Strength and must be"
+        step = rules.cite("stacking.top_unit_with_attack_strength", reason)
+        steps.append(step)
+        return [Refusal.citing(reason, step)]
+    steps.append(rules.cite("stacking.top_unit_with_attack_strength",
+                            f"{units[0]} may be on top: no unit with an Attack Strength has to be"))
+    return []
+
+
+def _counted(rules: RuleSet, hex: Hex, units: list[Counter], names: set[str], moment: str,
+             steps: list[Step]) -> list[Counter]:
+    """The units that count against the limit: with overrunning units named, their side's only (the enemy in
+    a hex overrun from inside does not count), and at the overrun only they, unless
+    `stacking.overrun_counts_all_units` counts those already in the hex too."""
+    if not names:
+        return units
+    sides = {u.side for u in units if u.name in names}
+    counted = [u for u in units if u.side in sides]
+    if moment != "overrun":
+        return counted
+    if not rules.flag("stacking.overrun_counts_all_units"):
+        counted = [u for u in counted if u.name in names]
+        steps.append(rules.cite("stacking.overrun_counts_all_units",
+                                f"only the overrunning units count: {_names(counted)}"))
+    else:
+        steps.append(rules.cite("stacking.overrun_counts_all_units",
+                                f"the overrunning units and those already in {hex} count together"))
+    return counted
+
+
+def _against_limit(rules: RuleSet, limit: _Limit, size: _Size, steps: list[Step]) -> dict[str, Step]:
+    """The steps that set the stack's size against each limit the rulebook sets, by the limit's unit (step,
+    unit): the one of the limit broken is the rule of the refusal."""
+    found: dict[str, Step] = {}
+    if limit.steps is not None:
+        found["step"] = rules.cite("stacking.limit", f"{size.steps} steps against a limit of {limit.steps}")
+    if limit.units is not None:
+        found["unit"] = rules.cite("stacking.limit_units", f"{size.units} units against a limit of {limit.units}")
+    steps.extend(found.values())
+    return found
+
+
+def _may_stay(rules: RuleSet, situation: Situation, moment: str, units: list[Counter], counted: list[Counter],
+              limit: _Limit, checked: bool, retreated: Iterable[str], steps: list[Step]) -> bool:
+    """Whether a stack over the limit is legal all the same at `moment`: the limit is not checked then, or a
+    retreat put the stack over it and the retreat's grace still lasts."""
+    if not checked:
+        steps.append(Step(f"over the limit, but stacking is not checked at {moment}"))
+        return True
+    came = set(retreated)
+    return bool(came) and _within(rules, [u for u in counted if u.name not in came], limit.steps, limit.units) \
+        and _grace(rules, situation, moment, units, steps)
+
+
+def _excess_check(rules: RuleSet, hex: Hex, moment: str, overrun: bool, counted: list[Counter], limit: _Limit,
+                  size: _Size, refusals: tuple[Refusal, ...], steps: list[Step]) -> StackCheck:
+    """The answer for a stack over the limit: an overrun taken back where the rules say so, else what becomes
+    of the units over the limit (destroyed or made to leave) and who they are (the owner's pick, or the
+    bottom of the stack)."""
+    over = limit.over(size)
+    if moment == "overrun" and overrun:
+        if rules.flag("stacking.overrun_violation_undoes_move"):
+            steps.append(rules.cite("stacking.overrun_violation_undoes_move",
+                                    "the overrun is taken back and the move made again; nothing is destroyed"))
+            return StackCheck(hex, False, limit.measure(size), limit.value, limit.word, (), tuple(steps),
+                              refusals=refusals, over=over, undone=True)
+        steps.append(rules.cite("stacking.overrun_violation_undoes_move",
+                                "no rule takes the overrun back: the excess is dealt with as at any other moment"))
+    eliminated = rules.flag("stacking.excess_eliminated")
+    steps.append(rules.cite("stacking.excess_eliminated",
+                            "the units over the limit are destroyed" if eliminated
+                            else "the units over the limit must leave the hex; none is destroyed"))
+    chooses = rules.flag("stacking.owner_chooses_excess")
+    excess: tuple[str, ...] = ()
+    if chooses:
+        steps.append(rules.cite("stacking.owner_chooses_excess",
+                                f"the owner picks the units over the limit ({over} {limit.word}"
+                                f"{'' if over == 1 else 's'} too many)"))
+    else:
+        excess = _excess(rules, counted, limit.steps, limit.units)
+        steps.append(rules.cite("stacking.owner_chooses_excess",
+                                f"the units over the limit are those at the bottom of the stack: {', '.join(excess)}"))
+    return StackCheck(hex, False, limit.measure(size), limit.value, limit.word, excess, tuple(steps),
+                      refusals=refusals, over=over, eliminated=eliminated, owner_chooses=chooses)
 
 
 def _checked(rules: RuleSet, moment: str, steps: list[Step]) -> bool:
@@ -148,8 +225,8 @@ def _checked(rules: RuleSet, moment: str, steps: list[Step]) -> bool:
     return False
 
 
-def _size(rules: RuleSet, units: list[Counter], steps: list[Step]) -> tuple[Fraction, Fraction]:
-    """What the units count against the limit: (steps, units), markers included where they count."""
+def _size(rules: RuleSet, units: list[Counter], steps: list[Step]) -> _Size:
+    """What the units count against the limit, markers included where they count."""
     total_steps = Fraction(sum(u.steps for u in units))
     total_units = Fraction(len(units))
     markers = sum(len(u.states) for u in units)
@@ -160,11 +237,12 @@ def _size(rules: RuleSet, units: list[Counter], steps: list[Step]) -> tuple[Frac
             total_units += markers
         else:
             steps.append(rules.cite("stacking.markers_count", f"the {markers} markers do not count"))
-    return total_steps, total_units
+    return _Size(total_steps, total_units)
 
 
 def _within(rules: RuleSet, units: list[Counter], limit_steps: Fraction | None,
             limit_units: Fraction | None) -> bool:
+    """Whether `units` are within the limits, markers counted as `_size` counts them (without its steps)."""
     size, count = Fraction(sum(u.steps for u in units)), Fraction(len(units))
     if rules.flag("stacking.markers_count"):
         markers = sum(len(u.states) for u in units)
