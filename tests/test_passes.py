@@ -78,8 +78,12 @@ def test_check_and_build_run_every_pass_in_order(project, capsys, reached):
     assert reached == ALL and (project.root / "generated" / "drill.py").is_file()
 
 
-def test_mutation_and_the_errata_go_through_the_driver(project, capsys, reached):
+def test_coverage_mutation_and_the_errata_go_through_the_driver(project, capsys, reached):
     path = project.write("rulebooks/drill.rules", DRILL)
+    code, _, err = project.run("coverage", "drill", capsys=capsys)
+    assert code == 0, err
+    assert reached == ALL
+    reached.clear()
     code, _, err = project.run("coverage", "drill", "--mutate", "--parameter", "zoc.entry_cost", capsys=capsys)
     assert code == 0, err
     assert reached == ALL       # (with generate=False, generate and examples make nothing)
