@@ -21,7 +21,7 @@ from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.project import memo
 from rulesdsl.project.output import GENERATED_MARK
 from rulesdsl.project import passes
-from rulesdsl.project.passes import Compilation, Compiling, Options, only_targets, parameters_of
+from rulesdsl.project.passes import Compilation, Options, only_targets, parameters_of
 from rulesdsl.project.settings import DEFAULT_PACKAGE, SHIPPED_SHOWN, Library, load_config, shipped_folder
 from rulesdsl.language.source import Source, read_source
 from rulesdsl.language.transform import parse
@@ -125,7 +125,7 @@ def compile_project(root: Path | None, paths: list[Path] | None = None,
     result = compile_sources(sources, targets, config.library, config.package, root, library_ids,
                              examples=examples, generate=generate, focus=targets if focus else None,
                              drafts=set(unsaved or ()))
-    result.diagnostics = only_targets(problems, targets, result) + result.diagnostics
+    result.diagnostics = only_targets(problems, targets, result.rulebooks) + result.diagnostics
     result.sources.update(texts)
     result.checked = len(targets) if targets is not None else len(files)
     if not result.ok:
@@ -161,14 +161,12 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     well (compile_project).  `generate=False` stops after resolving (a diff reads no module).  `focus`:
     the shown paths an editor is working on (compile_project); `drafts`: those whose text is an editor's,
     unsaved (their IR is not kept in the user's cache: memo.parsed).
-    The one driver of the pipeline: every pass of passes.PASSES, in order, over one compilation in progress."""
-    options = Options(targets, library or Library(), root, library_ids, generate, examples, focus, drafts)
-    state = Compiling(list(sources), options, Compilation(package=package), memo.code_digest())
-    for _, step in passes.PASSES:
-        step(state)
-    if not state.result.ok:
-        state.result.outputs = {}
-    return state.result
+    The one driver of the pipeline: every pass of passes.PASSES, in order (passes.run_passes)."""
+    options = Options(targets, library or Library(), root, library_ids, generate, examples, focus, drafts, package)
+    result = passes.run_passes(passes.Job(tuple(sources), options, memo.code_digest()))
+    if not result.ok:
+        result.outputs = {}
+    return result
 
 
 def print_card(resolved: ir.Resolved, lang: str, labels: dict[str, dict[str, str]], paper: str | None = None,

@@ -47,7 +47,7 @@ from rulesdsl.model import ir
 from rulesdsl.modules.modcheck import Variants, compiled_module
 from rulesdsl.project.coverage import Coverage, measure, percent
 from rulesdsl.runtime.model import Quantity, unit_text
-from rulesdsl.runtime.contract import ENGINE_PARAMETERS, engine_parameter
+from rulesdsl.runtime.contract import ENGINE_PARAMETERS, EngineParameter, engine_parameter
 from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.situation import Situation
 
@@ -549,20 +549,43 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
     return Mutation(resolved.id, resolved.rulebook.span.path, len(lines_), len(probes_), tuple(verdicts))
 
 
+@dataclass(frozen=True)
+class _MaskSearch:
+    """Where `_masked` looks for the parameter that masks a change: the questions it tries, who refuses each
+    once the change is made (by the probe's id), the parameters that are candidates because those questions
+    read them (an answer with no reasons), and every candidate, in the order tried."""
+
+    reading: tuple[Probe, ...]
+    after: Mapping[int, frozenset[str]]
+    read_too: frozenset[str]
+    candidates: tuple[str, ...]
+
+
 def _masked(modules: Variants, name: str, value: object, probes_: Sequence[Probe],
             executed_names: Sequence[str]) -> tuple[Masker, Witness] | None:
     """The parameter that masks the change `name` = `value`: another executed parameter read by the same
     questions such that, with it changed too, the change answers one of them otherwise; None if none does."""
-    reading = [p for p in probes_ if p.reads is not None and name in p.reads]
-    # and the questions of its engine function another parameter refuses before it is read
     contract = engine_parameter(name)
+    reading = _mask_questions(name, contract, probes_)
+    after = _refused_once_changed(modules, name, value, reading)
+    search = _mask_search(name, contract, reading, after, set(executed_names))
+    return _first_unmasking(modules, name, value, search)
+
+
+def _mask_questions(name: str, contract: EngineParameter | None, probes_: Sequence[Probe]) -> list[Probe]:
+    """The questions a masking parameter is looked for in: those that read the parameter `name`, and some of
+    the questions of its engine function another parameter refuses before it is read."""
+    reading = [p for p in probes_ if p.reads is not None and name in p.reads]
     kind = _DRIVES.get(contract.drives) if contract is not None else None
-    reading += [p for p in probes_ if p.expectation.kind == kind and p.deciders and p.reads is not None
-                and name not in p.reads][:_MASK_REFUSED]
-    executed_ = set(executed_names)
-    # first the parameters that decide a question together with this one, or refuse it once this one is changed
-    # (two rules that refuse the same cases: each masks the other)
-    after: dict[int, frozenset[str]] = {}     # by probe: who refuses it once this parameter is changed
+    return reading + [p for p in probes_ if p.expectation.kind == kind and p.deciders and p.reads is not None
+                      and name not in p.reads][:_MASK_REFUSED]
+
+
+def _refused_once_changed(modules: Variants, name: str, value: object,
+                          reading: Sequence[Probe]) -> dict[int, frozenset[str]]:
+    """By probe (its id): the parameters that refuse the question once `name` is `value`, for some of the
+    questions this parameter decides (two rules that refuse the same cases: each masks the other)."""
+    after: dict[int, frozenset[str]] = {}
     for probe in [p for p in reading if name in p.deciders][:_MASK_REFUSED]:
         changed = modules.get(_with({name: value}, probe.assumed))
         if changed is not None:
@@ -570,44 +593,73 @@ def _masked(modules: Variants, name: str, value: object, probes_: Sequence[Probe
                 after[id(probe)] = _deciders(ask(engine_of(changed), changed, probe.situation, probe.expectation))
             except Unanswerable:
                 continue
+    return after
+
+
+def _mask_search(name: str, contract: EngineParameter | None, reading: list[Probe],
+                 after: Mapping[int, frozenset[str]], executed_: set[str]) -> _MaskSearch:
+    """The candidates, in order: first the executed parameters that decide a question together with `name`,
+    or refuse it once `name` is changed; then those that decide the most of the questions it reads (or
+    would read); failing both, the parameters of the same engine function its questions read (`_read_alike`:
+    then the questions tried are fewer)."""
     beside = sorted(({o for p in reading if name in p.deciders for o in p.deciders} |
                      {o for found in after.values() for o in found}) - {name} & executed_)
-    # then those that decide the most of the questions it reads (or would read)
     deciding = Counter(o for p in reading for o in p.deciders if o != name and o in executed_ and o not in beside)
     others = sorted(deciding, key=lambda o: (-deciding[o], o))
-    # an answer with no reasons (a retreat's paths): the parameters of the same engine function its questions read
     read_too: Counter[str] = Counter()
     if not beside and not others and contract is not None:
-        same = {e.name for e in ENGINE_PARAMETERS if e.drives == contract.drives}
-        spread: dict[tuple[int, str], Probe] = {}     # a question or two of each example, not all of the first
-        for probe in reading:
-            spread.setdefault((id(probe.example), " ".join(u.value for u in probe.expectation.units)), probe)
-        reading = list(spread.values())[:_MASK_SPREAD]
-        read_too = Counter(o for p in reading for o in (p.reads or ()) if o in same and o != name and o in executed_)
+        reading, read_too = _read_alike(name, contract, reading, executed_)
     candidates = (beside + others + sorted(read_too, key=lambda o: (-read_too[o], o)))[:_MASK_CANDIDATES]
+    return _MaskSearch(tuple(reading), after, frozenset(read_too), tuple(candidates))
+
+
+def _read_alike(name: str, contract: EngineParameter, reading: Sequence[Probe],
+                executed_: set[str]) -> tuple[list[Probe], Counter[str]]:
+    """For an answer with no reasons (a retreat's paths): a question or two of each example, not all of the
+    first, and how often they read each other executed parameter of the same engine function."""
+    same = {e.name for e in ENGINE_PARAMETERS if e.drives == contract.drives}
+    spread: dict[tuple[int, str], Probe] = {}
+    for probe in reading:
+        spread.setdefault((id(probe.example), " ".join(u.value for u in probe.expectation.units)), probe)
+    fewer = list(spread.values())[:_MASK_SPREAD]
+    return fewer, Counter(o for p in fewer for o in (p.reads or ()) if o in same and o != name and o in executed_)
+
+
+def _first_unmasking(modules: Variants, name: str, value: object,
+                     search: _MaskSearch) -> tuple[Masker, Witness] | None:
+    """The first candidate, at the first other value it may take, with which the change `name` = `value`
+    answers one of the questions otherwise, in words an expect line compares; None if none does."""
     resolved = modules.resolved
     by_name = {p.name: p for p in resolved.parameters}
-    for other in candidates:
+    for other in search.candidates:
         parameter = by_name[other]
         for unmasked in alternatives(parameter.value, resolved.declared[other], resolved):
-            for probe in reading:
-                if other not in probe.deciders and other not in after.get(id(probe), ()) and other not in read_too:
+            for probe in search.reading:
+                if other not in probe.deciders and other not in search.after.get(id(probe), ()) \
+                        and other not in search.read_too:
                     continue
-                alone = modules.get(_with({other: unmasked}, probe.assumed))
-                both = modules.get(_with({other: unmasked, name: value}, probe.assumed))
-                if alone is None or both is None:
-                    continue
-                was, now = _answer(alone, probe.situation, probe.expectation), \
-                    _answer(both, probe.situation, probe.expectation)
-                if was is None or was == now:
-                    continue
-                was_text, now_text, pinnable = difference(probe.expectation, was, now)
-                if pinnable:      # the words an expect line compares change once the other parameter does
+                found = _unmasked_difference(modules, probe, {other: unmasked}, name, value)
+                if found is not None:
                     span = probe.example.span
                     return (Masker(other, value_text(parameter.value), value_text(unmasked)),
-                            Witness(probe.example.title.value, "", span.path, span.line, probe.query, was_text,
-                                    now_text, False))
+                            Witness(probe.example.title.value, "", span.path, span.line, probe.query, found[0],
+                                    found[1], False))
     return None
+
+
+def _unmasked_difference(modules: Variants, probe: Probe, unmasking: dict[str, object], name: str,
+                         value: object) -> tuple[str, str] | None:
+    """How the question's answer with the other parameter changed (`unmasking`) differs once `name` is
+    `value` too (what was, what is), when an expect line would compare the words that change; else None."""
+    alone = modules.get(_with(unmasking, probe.assumed))
+    both = modules.get(_with({**unmasking, name: value}, probe.assumed))
+    if alone is None or both is None:
+        return None
+    was, now = _answer(alone, probe.situation, probe.expectation), _answer(both, probe.situation, probe.expectation)
+    if was is None or was == now:
+        return None
+    was_text, now_text, pinnable = difference(probe.expectation, was, now)
+    return (was_text, now_text) if pinnable else None
 
 
 def render_text(mutation: Mutation) -> str:

@@ -1,9 +1,11 @@
-"""The compiler's pipeline as named passes, in order: `PASSES`.  `build.compile_sources` runs them over one
-`Compiling` (the compilation in progress) and is the one driver that check, build, the language server,
-coverage (and `--mutate`), the cards and the errata's diffs all reach.
+"""The compiler's pipeline as named passes, in order: `PASSES`.  `run_passes` runs them over one `Job` (what
+the compilation starts from); `build.compile_sources`, which calls it, is the one driver that check, build,
+the language server, coverage (and `--mutate`), the cards and the errata's diffs all reach.
 
-Each pass is a function of the `Compiling` state: it reads the fields earlier passes filled and fills its own
-(each pass's docstring says which); it writes nothing to disk.
+Each pass is a function whose parameters are what it reads, the `Job` and the records earlier passes returned
+(each parameter annotated with its record's type), and which returns a frozen record of what it made
+(`Parsed`, `Identified`, ...); it writes nothing to disk.  `run_passes` hands each pass the records its
+annotations name, and `compilation` gathers them into the `Compilation` the driver returns.
 
   parse     the rulebooks' text, and the library rulebooks they extend, to IR (what recovery kept of a text
             with syntax errors too)
@@ -18,11 +20,13 @@ Each pass is a function of the `Compiling` state: it reads the fields earlier pa
 from __future__ import annotations
 
 import functools
+import inspect
 import types
+import typing
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rulesdsl.cards.labeler import book_labels
 from rulesdsl.checks.examples import Run, has_examples, run as run_examples
@@ -40,6 +44,8 @@ from rulesdsl.modules.modcheck import (Variants, checked_module, compiled_module
 from rulesdsl.project import memo
 from rulesdsl.project.output import GENERATED_MARK
 from rulesdsl.project.settings import DEFAULT_PACKAGE, Library
+
+_Made = TypeVar("_Made")     # what a pass (or `compilation`) returns
 
 PACKAGE_INIT = (GENERATED_MARK + ".\n# Do not edit: run `rulesdsl build`.\n"
                 '"""Python rule modules compiled from the rulebooks in rulebooks/."""\n')
@@ -83,209 +89,321 @@ class Options:
     examples: bool = True                # False: no worked example is run
     focus: Collection[str] | None = None  # the editor's documents: only what they touch is checked and built
     drafts: Collection[str] = ()         # shown paths whose text is an editor's, unsaved: kept in no user cache
+    package: str = DEFAULT_PACKAGE       # the folder the outputs go to
 
 
-@dataclass
-class Compiling:
-    """A compilation in progress: what the passes hand on to each other, and the `result` they fill."""
+@dataclass(frozen=True)
+class Job:
+    """What the pipeline starts from (build.compile_sources' arguments): the sources given, what is asked
+    for, and the compiler's identity (memo.code_digest), in every cache key: once, not per entry."""
 
-    sources: list[Source]
+    sources: tuple[Source, ...]
     options: Options
-    result: Compilation
-    code: str       # the compiler's identity (memo.code_digest), in every cache key: once, not per entry
-    # parse
-    parsed: dict[str, ir.Rulebook] = field(default_factory=dict)     # shown path -> its IR
-    broken: dict[str, Recovery] = field(default_factory=dict)   # path -> what recovery left out of its rulebook
-    failed: bool = False                 # some text did not parse
-    # identify
-    index: dict[str, ir.Rulebook] = field(default_factory=dict)      # id -> the rulebook holding it
-    related: set[str] | None = None      # focus: the ids checked
-    resolving: set[str] | None = None    # focus: the ids resolved
-    # generate
-    generated: bool = False              # the modules were generated (so the examples may run)
-    with_examples: list[tuple[ir.Resolved, str, str]] = field(default_factory=list)   # (its module, memo.stamp)
-    loaded_by_id: dict[str, types.ModuleType | None] = field(default_factory=dict)
-    # examples
-    variants: dict[str, Variants] = field(default_factory=dict)
+    code: str
 
 
-def parse_sources(state: Compiling) -> None:
+@dataclass(frozen=True)
+class Parsed:
+    """What the parse pass made: the text of every file read, each rulebook's IR by shown path, what
+    recovery left out of each rulebook with syntax errors (by path), whether some text did not parse, the
+    ids the library folders offer and the library files read (shown path -> the id asked for)."""
+
+    texts: Mapping[str, str]
+    rulebooks: Mapping[str, ir.Rulebook]
+    broken: Mapping[str, Recovery]
+    failed: bool
+    library_ids: tuple[str, ...]
+    library_paths: Mapping[str, str]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True)
+class Identified:
+    """What the identify pass made: the rulebooks by id and, with a focus, the ids checked (`related`) and
+    the ids resolved (`resolving`); None without a focus."""
+
+    index: Mapping[str, ir.Rulebook]
+    related: frozenset[str] | None
+    resolving: frozenset[str] | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What the check pass made: the parameters each checked rulebook may set (None when a rulebook it
+    extends is broken), the ids of the library rulebooks among them, their problems."""
+
+    parameters: Mapping[str, dict[str, ir.Declared] | None]
+    library: frozenset[str]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True)
+class Labels:
+    """What the labels pass made: the project's labels, lang -> key -> text."""
+
+    labels: Mapping[str, Mapping[str, str]]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What the resolve pass made: each rulebook that gets a module, resolved, by id; the problems found."""
+
+    resolved: Mapping[str, ir.Resolved]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True)
+class Reported:
+    """What the report pass made: the diagnostics so far of the targets, each once; how many files were
+    checked."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    checked: int
+
+    @property
+    def ok(self) -> bool:
+        """No error so far: modules may be generated."""
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+@dataclass(frozen=True)
+class Generated:
+    """What the generate pass made: whether modules were generated (so the examples may run), the outputs
+    (path under the project -> content), each module whose examples are to run (its rulebook resolved, its
+    text, its memo.stamp), the modules imported so far by id, the problems found."""
+
+    generated: bool
+    outputs: Mapping[str, str | bytes]
+    with_examples: tuple[tuple[ir.Resolved, str, str], ...]
+    loaded: Mapping[str, types.ModuleType | None]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True)
+class Examined:
+    """What the examples pass made: the failures of the rulebooks' own examples (errors) and where a
+    rulebook's own rules answer an example it inherits otherwise (notes, never a problem)."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    notes: tuple[Diagnostic, ...]
+
+
+def parse_sources(job: Job) -> Parsed:
     """Parse every source, then the library rulebooks they extend (and `library_ids`), until none is
     missing; with no source at all (a library id named outside any project), start from the library's.
-    Fills `parsed`, `broken` (a rulebook with syntax errors: what parsed around them is checked and resolved
-    for its problems, never built), `failed`; the result's sources, library ids and paths, diagnostics."""
-    result, options = state.result, state.options
-    result.library_ids = options.library.ids()
-    wanted = list(state.sources) or _from_library(state)
+    A rulebook with syntax errors keeps what parsed around them (`broken`): it is checked and resolved for
+    its problems, never built."""
+    options = job.options
+    texts: dict[str, str] = {}
+    parsed: dict[str, ir.Rulebook] = {}
+    broken: dict[str, Recovery] = {}
+    library_paths: dict[str, str] = {}
+    diagnostics: list[Diagnostic] = []
+    failed = False
+
+    def from_library() -> list[Source]:
+        found, unread = _from_library(options, parsed, library_paths)
+        for exc in unread:
+            diagnostics.extend(exc.diagnostics)
+            texts.update(exc.sources)
+        return found
+
+    wanted = list(job.sources) or from_library()
     while wanted:
         for source in wanted:
-            result.sources[source.path] = source.text
+            texts[source.path] = source.text
             try:
-                state.parsed[source.path] = _parse(source, None if source.path in options.drafts else state.code)
+                parsed[source.path] = _parse(source, None if source.path in options.drafts else job.code)
             except RulesError as exc:
-                result.sources.update(exc.sources)
-                result.diagnostics += exc.diagnostics
-                state.failed = True
+                texts.update(exc.sources)
+                diagnostics += exc.diagnostics
+                failed = True
                 if isinstance(exc, PartialParse) and exc.partial is not None and exc.recovery is not None:
-                    state.parsed[source.path] = exc.partial
-                    state.broken[source.path] = exc.recovery
-        wanted = _from_library(state)
+                    parsed[source.path] = exc.partial
+                    broken[source.path] = exc.recovery
+        wanted = from_library()
+    return Parsed(texts, parsed, broken, failed, tuple(options.library.ids()), library_paths, tuple(diagnostics))
 
 
-def identify(state: Compiling) -> None:
+def identify(job: Job, parsed: Parsed) -> Identified:
     """Index the parsed rulebooks by id (a second rulebook with an id is an error, and left out); with a
-    focus, which ids are checked and resolved (`_focused`).  Fills `index`, `related`, `resolving`."""
-    for rulebook in state.parsed.values():
+    focus, which ids are checked and resolved (`_focused`)."""
+    index: dict[str, ir.Rulebook] = {}
+    diagnostics: list[Diagnostic] = []
+    for rulebook in parsed.rulebooks.values():
         key = rulebook.id.value
-        if key in state.index:
-            state.result.diagnostics.append(Diagnostic(
-                f"rulebook id '{key}' is also used by {state.index[key].path}", rulebook.id.span,
+        if key in index:
+            diagnostics.append(Diagnostic(
+                f"rulebook id '{key}' is also used by {index[key].path}", rulebook.id.span,
                 "each rulebook needs an id of its own"))
             continue
-        state.index[key] = rulebook
-    if state.options.focus is not None:
-        state.related, state.resolving = _focused(state.index, state.options.focus)
+        index[key] = rulebook
+    if job.options.focus is None:
+        return Identified(index, None, None, tuple(diagnostics))
+    related, resolving = _focused(index, job.options.focus)
+    return Identified(index, frozenset(related), frozenset(resolving), tuple(diagnostics))
 
 
-def check_rulebooks(state: Compiling) -> None:
+def check_rulebooks(job: Job, parsed: Parsed, identified: Identified) -> Checked:
     """Check each indexed rulebook (the focus's only) against the schema and the checks, with the vocabulary
     of its series (none when one it extends has syntax errors: what it declared is unknown); kept in the
     user's cache unless a rulebook of its series is a draft or broken.  A library file must hold the id it is
-    named after.  Fills the result's parameters, library, rulebooks and diagnostics."""
-    result, index, broken = state.result, state.index, state.broken
-    for shown, rulebook in state.parsed.items():
+    named after."""
+    index, broken = identified.index, parsed.broken
+    parameters: dict[str, dict[str, ir.Declared] | None] = {}
+    library: set[str] = set()
+    diagnostics: list[Diagnostic] = []
+    for shown, rulebook in parsed.rulebooks.items():
         key = rulebook.id.value
-        if index.get(key) is not rulebook or (state.related is not None and key not in state.related):
+        if index.get(key) is not rulebook or (identified.related is not None and key not in identified.related):
             continue
         books = [index[k] for k in lineage(index, key)]     # what the vocabulary it is checked against is read from
-        result.parameters[key] = None if any(b.path in broken for b in books[1:]) else parameters_of(rulebook, index)
-        problems = _check(rulebook, result.parameters[key],
-                          None if any(b.path in state.options.drafts or b.path in broken for b in books)
-                          else ([(b.path, result.sources.get(b.path, "")) for b in books], state.code))
-        result.diagnostics += _unless_consequence(problems, broken.get(rulebook.path))
-        if shown in result.library_paths:
-            result.library.add(key)
-            if result.library_paths[shown] != key:
-                result.diagnostics.append(Diagnostic(
-                    f"library file {shown} holds rulebook '{key}', not '{result.library_paths[shown]}'",
+        parameters[key] = None if any(b.path in broken for b in books[1:]) else parameters_of(rulebook, index)
+        problems = _check(rulebook, parameters[key],
+                          None if any(b.path in job.options.drafts or b.path in broken for b in books)
+                          else ([(b.path, parsed.texts.get(b.path, "")) for b in books], job.code))
+        diagnostics += _unless_consequence(problems, broken.get(rulebook.path))
+        if shown in parsed.library_paths:
+            library.add(key)
+            if parsed.library_paths[shown] != key:
+                diagnostics.append(Diagnostic(
+                    f"library file {shown} holds rulebook '{key}', not '{parsed.library_paths[shown]}'",
                     rulebook.id.span, "a library file is named after the id of the rulebook it holds"))
-    result.rulebooks = index
+    return Checked(parameters, frozenset(library), tuple(diagnostics))
 
 
-def gather_labels(state: Compiling) -> None:
-    """The project's labels: the compiler's (default_labels), then each labels rulebook's.  Fills the
-    result's labels."""
-    state.result.labels = default_labels(state.code)
-    for rulebook in state.index.values():
+def gather_labels(job: Job, identified: Identified) -> Labels:
+    """The project's labels: the compiler's (default_labels), then each labels rulebook's."""
+    labels = default_labels(job.code)
+    for rulebook in identified.index.values():
         if rulebook.kind.value == "labels":
             for block in rulebook.labels:
-                state.result.labels.setdefault(block.lang.value, {}).update(
-                    {k.value: v.value for k, v in block.labels})
+                labels.setdefault(block.lang.value, {}).update({k.value: v.value for k, v in block.labels})
+    return Labels(labels)
 
 
-def resolve_rulebooks(state: Compiling) -> None:
+def resolve_rulebooks(job: Job, parsed: Parsed, identified: Identified, checked: Checked) -> Resolution:
     """Resolve each rulebook that gets a module (not a labels rulebook, nor a library one unless asked for,
     nor, with a focus, what the documents only extend) with those it extends; a rulebook whose series did not
     parse, or has syntax errors, is left for when it does.  What parsed of a broken text is resolved for its
-    problems only (those recovery cannot have caused).  Fills the result's resolved and diagnostics."""
-    result, index = state.result, state.index
+    problems only (those recovery cannot have caused)."""
+    index = identified.index
+    found: list[Diagnostic] = [*parsed.diagnostics, *identified.diagnostics, *checked.diagnostics]
+    earlier = len(found)
     modules: dict[str, ir.Rulebook] = {}
+    resolved_by_id: dict[str, ir.Resolved] = {}
     for key, rulebook in sorted(index.items()):
-        if rulebook.kind.value == "labels" or (key in result.library and key not in state.options.library_ids):
-            continue   # a library rulebook is resolved as part of each rulebook that extends it
-        if state.resolving is not None and key not in state.resolving:
-            continue    # the editor's: what the documents extend is resolved as part of each of them
-        if state.failed and rulebook.extends is not None and rulebook.extends.value not in index:
-            continue  # the rulebook it extends may be one that failed to parse
-        if any(index[k].path in state.broken for k in lineage(index, key)[1:]):
-            continue  # it extends one with syntax errors: its rules are known only once that one parses
-        recovery = state.broken.get(rulebook.path)
+        if not _to_resolve(job, parsed, identified, checked, key):
+            continue
+        recovery = parsed.broken.get(rulebook.path)
         unnamed = name_problems(rulebook)   # its id makes no module name (unless the schema said so already)
-        resolved, problems = resolve(rulebook, index, known=result.library_ids)
-        result.diagnostics += _unless_consequence(
-            [d for d in unnamed if not any(e.span == d.span for e in result.diagnostics)], recovery)
-        result.diagnostics += _unless_consequence(problems, recovery)
+        resolved, problems = resolve(rulebook, index, known=parsed.library_ids)
+        found += _unless_consequence([d for d in unnamed if not any(e.span == d.span for e in found)], recovery)
+        found += _unless_consequence(problems, recovery)
         if resolved is None or unnamed:
             continue
-        result.diagnostics += _unless_consequence(resolved_problems(resolved), recovery)
+        found += _unless_consequence(resolved_problems(resolved), recovery)
         if recovery is not None:
             continue    # resolved for its problems only: what parsed of a broken text has no module, no card
         name = module_name(key)
         if name in modules:
-            result.diagnostics.append(Diagnostic(
+            found.append(Diagnostic(
                 f"rulebook id '{key}' makes the same module name '{name}' as '{modules[name].id.value}'",
                 rulebook.id.span, "rename one of them"))
             continue
         modules[name] = rulebook
-        result.resolved[key] = resolved
+        resolved_by_id[key] = resolved
+    return Resolution(resolved_by_id, tuple(found[earlier:]))
 
 
-def report(state: Compiling) -> None:
-    """Keep the diagnostics of the targets (and of what they extend), each once: a problem in a series is
-    found again when each of its games is resolved.  Fills the result's diagnostics and checked count."""
-    targets = state.options.targets
-    state.result.diagnostics = list(dict.fromkeys(only_targets(state.result.diagnostics, targets, state.result)))
-    state.result.checked = len(targets) if targets is not None else len(state.sources)
+def _to_resolve(job: Job, parsed: Parsed, identified: Identified, checked: Checked, key: str) -> bool:
+    """Whether the resolve pass resolves the rulebook `key` by itself (resolve_rulebooks says which not)."""
+    index = identified.index
+    rulebook = index[key]
+    if rulebook.kind.value == "labels" or (key in checked.library and key not in job.options.library_ids):
+        return False   # a library rulebook is resolved as part of each rulebook that extends it
+    if identified.resolving is not None and key not in identified.resolving:
+        return False    # the editor's: what the documents extend is resolved as part of each of them
+    if parsed.failed and rulebook.extends is not None and rulebook.extends.value not in index:
+        return False  # the rulebook it extends may be one that failed to parse
+    # it extends one with syntax errors: its rules are known only once that one parses
+    return not any(index[k].path in parsed.broken for k in lineage(index, key)[1:])
 
 
-def generate_modules(state: Compiling) -> None:
+def report(job: Job, parsed: Parsed, identified: Identified, checked: Checked, resolution: Resolution) -> Reported:
+    """Keep the diagnostics so far of the targets (and of what they extend), each once: a problem in a series
+    is found again when each of its games is resolved."""
+    targets = job.options.targets
+    every = [*parsed.diagnostics, *identified.diagnostics, *checked.diagnostics, *resolution.diagnostics]
+    kept = tuple(dict.fromkeys(only_targets(every, targets, identified.index)))
+    return Reported(kept, len(targets) if targets is not None else len(job.sources))
+
+
+def generate_modules(job: Job, parsed: Parsed, identified: Identified, checked: Checked, resolution: Resolution,
+                     reported: Reported) -> Generated:
     """When all is well and modules are asked for: each resolved rulebook's module (not a library one's; with
     a focus, the documents' only), compiled and imported before anything is written (unless this very source
-    was, by this compiler: memo).  Fills `generated`, `with_examples`, `loaded_by_id`, the result's outputs
-    and diagnostics."""
-    result = state.result
-    if not (result.ok and state.options.generate):
-        return
-    state.generated = True
-    result.outputs[f"{result.package}/__init__.py"] = PACKAGE_INIT
-    for key, resolved in sorted(result.resolved.items()):
-        if key in result.library:
+    was, by this compiler: memo)."""
+    options = job.options
+    if not (reported.ok and options.generate):
+        return Generated(False, {}, (), {}, ())
+    outputs: dict[str, str | bytes] = {f"{options.package}/__init__.py": PACKAGE_INIT}
+    with_examples: list[tuple[ir.Resolved, str, str]] = []
+    loaded: dict[str, types.ModuleType | None] = {}
+    diagnostics: list[Diagnostic] = []
+    for key, resolved in sorted(resolution.resolved.items()):
+        if key in checked.library:
             continue    # resolved for its card only: a library rulebook has no output
-        if state.options.focus is not None and resolved.rulebook.path not in state.options.focus:
+        if options.focus is not None and resolved.rulebook.path not in options.focus:
             continue    # the editor's compilation: only the documents worked on
-        module, imported, problems = checked_module(resolved, functools.partial(memo.imported_before, code=state.code))
-        result.diagnostics += problems
+        module, imported, problems = checked_module(resolved, functools.partial(memo.imported_before, code=job.code))
+        diagnostics += problems
         if module is not None and imported is not None:
-            memo.imported(module, state.code)
-            state.loaded_by_id[resolved.id] = imported
-        if module is not None and state.options.examples and has_examples(resolved):
-            books = [state.index[k] for k in lineage(state.index, key)]
-            state.with_examples.append((resolved, module, memo.stamp(
-                module, [(book.path, result.sources.get(book.path, "")) for book in books], state.code)))
+            memo.imported(module, job.code)
+            loaded[resolved.id] = imported
+        if module is not None and options.examples and has_examples(resolved):
+            books = [identified.index[k] for k in lineage(identified.index, key)]
+            with_examples.append((resolved, module, memo.stamp(
+                module, [(book.path, parsed.texts.get(book.path, "")) for book in books], job.code)))
         if module is not None:
-            result.outputs[f"{result.package}/{module_name(key)}.py"] = module
+            outputs[f"{options.package}/{module_name(key)}.py"] = module
+    return Generated(True, outputs, tuple(with_examples), loaded, tuple(diagnostics))
 
 
-def run_worked_examples(state: Compiling) -> None:
+def run_worked_examples(job: Job, parsed: Parsed, identified: Identified, generated: Generated) -> Examined:
     """The worked examples run against the generated modules: each rulebook's own (a failure is an error),
     then, without a focus, those a rulebook inherits (a difference is a note; one that fails in its own
     rulebook is not rerun); an outcome computed before from the same rules and compiler is read from the cache
-    (memo).  Fills `variants`, the result's diagnostics and notes."""
-    if not state.generated:
-        return
-    result, targets = state.result, state.options.targets
+    (memo)."""
+    if not generated.generated:
+        return Examined((), ())
+    targets, index = job.options.targets, identified.index
+    modules = _Modules(index, parsed.library_ids, dict(generated.loaded),
+                       {resolved.id: Variants(resolved) for resolved, _, _ in generated.with_examples})
+    diagnostics: list[Diagnostic] = []
     failing: set[Span] = set()
-    state.variants = {resolved.id: Variants(resolved) for resolved, _, _ in state.with_examples}
-    for resolved, module, stamp in state.with_examples:
-        run = _outcome(state, stamp, resolved, module, inherited=False)
+    for resolved, module, stamp in generated.with_examples:
+        run = _outcome(modules, stamp, resolved, module, inherited=False)
         if run is not None:
-            result.diagnostics += only_targets(run.diagnostics, targets, result)
+            diagnostics += only_targets(run.diagnostics, targets, index)
             failing |= run.failed
-    if state.options.focus is not None:
-        return      # the editor's: the inherited examples give notes, never a problem
-    texts = {resolved.id: module for resolved, module, _ in state.with_examples}
-    for resolved, module, stamp in state.with_examples:
-        paths = [state.index[k].path for k in lineage(state.index, resolved.id)]
-        run = _outcome(state, memo.inherited_stamp(stamp, failing, paths), resolved, module, own_examples=False,
-                       failed=failing, parent=functools.partial(_parent_module, state, texts, resolved))
+    if job.options.focus is not None:
+        return Examined(tuple(diagnostics), ())     # the editor's: the inherited examples give notes, never a problem
+    notes: list[Diagnostic] = []
+    texts = {resolved.id: module for resolved, module, _ in generated.with_examples}
+    for resolved, module, stamp in generated.with_examples:
+        paths = [index[k].path for k in lineage(index, resolved.id)]
+        run = _outcome(modules, memo.inherited_stamp(stamp, failing, paths), resolved, module, own_examples=False,
+                       failed=failing, parent=functools.partial(_parent_module, modules, texts, resolved))
         if run is not None:
-            result.notes += only_targets(run.diagnostics, targets, result)
+            notes += only_targets(run.diagnostics, targets, index)
+    return Examined(tuple(diagnostics), tuple(notes))
 
 
-Pass = Callable[[Compiling], None]
-
-# the passes in the order build.compile_sources runs them
-PASSES: tuple[tuple[str, Pass], ...] = (
+# the passes in the order run_passes runs them; each takes the records of earlier passes that it reads (by
+# their types: `run_passes` hands each parameter the record of its annotated type) and returns its own
+PASSES: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("parse", parse_sources),
     ("identify", identify),
     ("check", check_rulebooks),
@@ -297,27 +415,72 @@ PASSES: tuple[tuple[str, Pass], ...] = (
 )
 
 
-def _loaded(state: Compiling, resolved: ir.Resolved, module: str) -> types.ModuleType | None:
+def run_passes(job: Job) -> Compilation:
+    """Every pass of PASSES, in order, over `job`: each is given the records its parameters are annotated
+    with (the job, and what earlier passes returned), and what they all made is the compilation."""
+    records: dict[type, object] = {Job: job}
+    for _, step in PASSES:
+        made = _call(step, records)
+        records[type(made)] = made
+    return _call(compilation, records)
+
+
+def _call(step: Callable[..., _Made], records: Mapping[type, object]) -> _Made:
+    """`step` called with, for each parameter, the record of the type it is annotated with."""
+    return step(**{name: records[kind] for name, kind in inputs(step).items()})
+
+
+@functools.cache
+def inputs(step: Callable[..., Any]) -> dict[str, type]:
+    """The records a pass reads: its parameters' names and annotated types (the return type left out)."""
+    hints = typing.get_type_hints(step)
+    return {name: hints[name] for name in inspect.signature(step).parameters}
+
+
+def compilation(job: Job, parsed: Parsed, identified: Identified, checked: Checked, labels: Labels,
+                resolution: Resolution, reported: Reported, generated: Generated, examined: Examined) -> Compilation:
+    """The compilation the passes made, as build.compile_sources returns it."""
+    return Compilation(
+        sources=dict(parsed.texts), diagnostics=[*reported.diagnostics, *generated.diagnostics,
+                                                 *examined.diagnostics],
+        rulebooks=dict(identified.index), resolved=dict(resolution.resolved), outputs=dict(generated.outputs),
+        labels={lang: dict(texts) for lang, texts in labels.labels.items()}, checked=reported.checked,
+        package=job.options.package, library=set(checked.library), library_paths=dict(parsed.library_paths),
+        library_ids=list(parsed.library_ids), parameters=dict(checked.parameters), notes=list(examined.notes))
+
+
+@dataclass
+class _Modules:
+    """The modules the examples pass imports as the examples need them (mutable, and the pass's own): by
+    id, each rulebook's module and the variants of its rulebook under the values an example assumes."""
+
+    index: Mapping[str, ir.Rulebook]
+    library_ids: tuple[str, ...]
+    loaded: dict[str, types.ModuleType | None]
+    variants: dict[str, Variants]
+
+
+def _loaded(modules: _Modules, resolved: ir.Resolved, module: str) -> types.ModuleType | None:
     """The rulebook's module, imported the first time an example needs it."""
-    if resolved.id not in state.loaded_by_id:
-        state.loaded_by_id[resolved.id] = load_module(module_name(resolved.id), module)[0]
-    return state.loaded_by_id[resolved.id]
+    if resolved.id not in modules.loaded:
+        modules.loaded[resolved.id] = load_module(module_name(resolved.id), module)[0]
+    return modules.loaded[resolved.id]
 
 
-def _outcome(state: Compiling, stamp: str, resolved: ir.Resolved, module: str, **which: Any) -> Run | None:
+def _outcome(modules: _Modules, stamp: str, resolved: ir.Resolved, module: str, **which: Any) -> Run | None:
     """The rulebook's examples (`which`: own or inherited, as examples.run takes them): their outcome kept
     under `stamp` (memo), else run and kept; None when the module does not import."""
     run = memo.recall(stamp)
     if run is None:
-        found = _loaded(state, resolved, module)
+        found = _loaded(modules, resolved, module)
         if found is None:
             return None
-        run = run_examples(resolved, found, variants=state.variants[resolved.id].get, **which)
+        run = run_examples(resolved, found, variants=modules.variants[resolved.id].get, **which)
         memo.keep(stamp, run)
     return run
 
 
-def _parent_module(state: Compiling, texts: Mapping[str, str], resolved: ir.Resolved,
+def _parent_module(modules: _Modules, texts: Mapping[str, str], resolved: ir.Resolved,
                    values: dict[str, object] | None = None) -> types.ModuleType | None:
     """The module of the rulebook `resolved` extends directly (compiled here if the build made none), with
     the values an example assumes: an inherited example it already answers otherwise is noted there, not
@@ -325,18 +488,18 @@ def _parent_module(state: Compiling, texts: Mapping[str, str], resolved: ir.Reso
     if not resolved.ancestors:
         return None
     parent = resolved.ancestors[0].id.value
-    variants, index = state.variants, state.index
+    variants, index = modules.variants, modules.index
     if parent not in variants:
-        found, _ = resolve(index[parent], index, known=state.result.library_ids) if parent in index else (None, [])
+        found, _ = resolve(index[parent], index, known=modules.library_ids) if parent in index else (None, [])
         if found is None:
             return None
         variants[parent] = Variants(found)
-        state.loaded_by_id.setdefault(parent, compiled_module(found)[1])
+        modules.loaded.setdefault(parent, compiled_module(found)[1])
     if values:
         return variants[parent].get(values)
-    if parent in texts and parent not in state.loaded_by_id:
-        return _loaded(state, variants[parent].resolved, texts[parent])
-    return state.loaded_by_id.get(parent)
+    if parent in texts and parent not in modules.loaded:
+        return _loaded(modules, variants[parent].resolved, texts[parent])
+    return modules.loaded.get(parent)
 
 
 def _unless_consequence(problems: list[Diagnostic], recovery: Recovery | None) -> list[Diagnostic]:
@@ -354,31 +517,33 @@ def _focused(index: Mapping[str, ir.Rulebook], paths: Collection[str]) -> tuple[
     return above | below, below
 
 
-def _from_library(state: Compiling) -> list[Source]:
-    """The library rulebooks that the parsed ones extend (and those `library_ids` names) and no parsed one
-    defines (the project's own rulebook with a library id wins over the library's), each read once."""
-    result = state.result
-    have = {rulebook.id.value for rulebook in state.parsed.values()} | set(result.library_paths.values())
+def _from_library(options: Options, parsed: Mapping[str, ir.Rulebook],
+                  library_paths: dict[str, str]) -> tuple[list[Source], list[RulesError]]:
+    """The library rulebooks that the `parsed` ones extend (and those `library_ids` names) and no parsed one
+    defines (the project's own rulebook with a library id wins over the library's), each read once: each
+    found is recorded in `library_paths` (its shown path -> its id); the sources read, and why the others
+    could not be."""
+    have = {rulebook.id.value for rulebook in parsed.values()} | set(library_paths.values())
     out: list[Source] = []
-    extended = [r.extends.value for r in state.parsed.values() if r.extends is not None]
-    for rulebook_id in extended + list(state.options.library_ids):
+    unread: list[RulesError] = []
+    extended = [r.extends.value for r in parsed.values() if r.extends is not None]
+    for rulebook_id in extended + list(options.library_ids):
         if rulebook_id in have:
             continue
-        found = state.options.library.find(rulebook_id)
+        found = options.library.find(rulebook_id)
         if found is None:
             continue
         file, shown = found
         have.add(rulebook_id)
-        result.library_paths[shown] = rulebook_id
+        library_paths[shown] = rulebook_id
         try:
-            out.append(read_source(file, shown, root=state.options.root))
+            out.append(read_source(file, shown, root=options.root))
         except RulesError as exc:
-            result.diagnostics += exc.diagnostics
-            result.sources.update(exc.sources)
-    return out
+            unread.append(exc)
+    return out, unread
 
 
-def parameters_of(rulebook: ir.Rulebook, index: dict[str, ir.Rulebook]) -> dict[str, ir.Declared] | None:
+def parameters_of(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> dict[str, ir.Declared] | None:
     """The parameters a rulebook may set, declared by it or by the rulebooks it extends; None when that
     chain is broken (resolve reports how)."""
     books, problems = chain(rulebook, index)
@@ -429,14 +594,16 @@ def lineage(index: Mapping[str, ir.Rulebook], key: str) -> list[str]:
 
 
 
-def only_targets(diagnostics: Iterable[Diagnostic], targets: list[str] | None, result: Compilation) -> list[Diagnostic]:
-    """The diagnostics of `targets` and of the rulebooks they extend (all when no targets)."""
+def only_targets(diagnostics: Iterable[Diagnostic], targets: list[str] | None,
+                 rulebooks: Mapping[str, ir.Rulebook]) -> list[Diagnostic]:
+    """The diagnostics of `targets` and of the rulebooks they extend (all when no targets), as `rulebooks`
+    (by id) say what extends what."""
     if targets is None:
         return list(diagnostics)
     wanted = set(targets)
-    for rulebook in result.rulebooks.values():
+    for rulebook in rulebooks.values():
         if rulebook.path in wanted:
-            wanted |= {r.path for r in _lineage(rulebook, result.rulebooks)}
+            wanted |= {r.path for r in _lineage(rulebook, rulebooks)}
     return [d for d in diagnostics if d.span.path in wanted]
 
 
@@ -452,7 +619,8 @@ def default_labels(code: str | None = None) -> dict[str, dict[str, str]]:
     return labels
 
 
-def _lineage(rulebook: ir.Rulebook, index: dict[str, ir.Rulebook]) -> list[ir.Rulebook]:
+def _lineage(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook]) -> list[ir.Rulebook]:
+    """The rulebook, then those it extends, nearest first, as far as `index` (by id) holds them."""
     out, current = [rulebook], rulebook
     while current.extends is not None and current.extends.value in index:
         current = index[current.extends.value]
