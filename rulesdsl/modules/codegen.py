@@ -425,6 +425,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         origins[effective.origin] = origins.get(effective.origin, 0) + 1
 
     def cite(ids: Iterable[str]) -> str:
+        """Rule ids as the module's comments cite them: each with its title, when it has one."""
         present = [i for i in ids if i]
         return ", ".join(f"{i} ({rule_titles[i]})" if i in rule_titles else i for i in present)
 
