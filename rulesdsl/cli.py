@@ -603,86 +603,155 @@ def _fmt(root: Path | None, paths: list[Path] | None, args: Arguments) -> int:
     """Like black and ruff format: 0 nothing to do (or done), 1 with --check or --diff a file would be
     reformatted, EXIT_UNFORMATTABLE a file could not be read, parsed or written (the others are still
     formatted; a file is replaced whole or left as it is)."""
-    from rulesdsl.errors import Diagnostic, visible, visible_lines
-    from rulesdsl.project.build import shown_path, write_atomically
+    files = _fmt_files(root, paths, args)
+    if isinstance(files, int):
+        return files
+    report_only = args.check or args.diff
+    found = _format_files(files, root, args.stdin_filename, report_only)
+    if found.problems:
+        print(_render(found.problems, found.sources), file=sys.stderr)
+    written = failed = 0
+    for change in found.changed:
+        if report_only:
+            _report_unformatted(change, args.diff)
+        elif change.target is not None:
+            if _write_formatted(change.target, change):
+                written += 1
+            else:
+                failed += 1
+    failed += found.failed
+    status = EXIT_UNFORMATTABLE if failed else EXIT_RULES if report_only and found.changed else EXIT_OK
+    stdin = any(str(file) == "-" for file in files)
+    if stdin and not report_only and not status:
+        return status   # a filter says nothing when all went well
+    quiet_stdout = stdin or args.diff   # standard output carries the text or the diff
+    print(_fmt_summary(len(found.changed) if report_only else 0, written, found.unchanged, failed),
+          file=sys.stderr if status or quiet_stdout else sys.stdout)
+    return status
+
+
+def _fmt_files(root: Path | None, paths: list[Path] | None, args: Arguments) -> list[Path] | int:
+    """The files fmt formats: those named (each once; '-' standard input, alone), or the project's
+    rulebooks; or the usage error's exit status, having said why."""
     import os
-    from rulesdsl.errors import RulesError, Span
-    from rulesdsl.language.fmt import format_source, unified_diff
     from rulesdsl.project.build import rulebook_files
-    from rulesdsl.language.source import read_bytes, read_source, read_stdin
     stdin = [p for p in paths or () if str(p) == "-"]
     if stdin and len(paths or ()) > 1:
         return _usage("'-' (standard input) must be the only PATH")
     if args.stdin_filename is not None and not stdin:
         return _usage("--stdin-filename names standard input: give '-' as the PATH, or no PATH")
     if paths:
-        files = list({os.path.abspath(p) if str(p) != "-" else "-": p for p in paths}.values())
-    else:
-        assert root is not None   # _main found the project, as no files were named
-        files = rulebook_files(root)
-    report_only = args.check or args.diff
+        return list({os.path.abspath(p) if str(p) != "-" else "-": p for p in paths}.values())
+    assert root is not None   # _main found the project, as no files were named
+    return rulebook_files(root)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Unformatted:
+    """A file whose bytes are not its canonical layout: where it is (None: standard input), its name as
+    shown, its bytes, its text and its text formatted."""
+
+    target: Path | None
+    shown: str
+    data: bytes
+    before: str
+    formatted: str
+
+
+@dataclasses.dataclass(frozen=True)
+class _Formatted:
+    """The files fmt read and formatted: those not canonical, how many were, how many could not be read or
+    parsed (or fmt refused its own output), and why, with the sources the reasons quote."""
+
+    changed: tuple[_Unformatted, ...]
+    unchanged: int
+    failed: int
+    problems: tuple[Diagnostic, ...]
+    sources: Mapping[str, str]
+
+
+def _format_files(files: list[Path], root: Path | None, stdin_filename: str | None,
+                  report_only: bool) -> _Formatted:
+    """Reads and formats each file; standard input formatted (not only checked) is written to standard
+    output as it is formatted, byte for byte, whatever it was: fmt is then a filter."""
+    from rulesdsl.errors import RulesError
+    from rulesdsl.project.build import shown_path
     problems: list[Diagnostic] = []
     sources: dict[str, str] = {}
-    changed: list[tuple[Path | None, str, bytes, str, str]] = []   # file (None: stdin), shown, bytes, text, formatted
+    changed: list[_Unformatted] = []
     failed = unchanged = 0
     for file in files:
         from_stdin = str(file) == "-"
-        shown = (args.stdin_filename or "<stdin>") if from_stdin else shown_path(file, root)
+        shown = (stdin_filename or "<stdin>") if from_stdin else shown_path(file, root)
         try:
-            if from_stdin:
-                data = read_stdin(shown)
-            else:
-                data = read_bytes(file, shown, root)
-            source = read_source(file, shown, data=data)
-            formatted = format_source(source)
+            data, before, formatted = _read_formatted(file, shown, root, from_stdin)
         except RulesError as exc:  # unreadable, a syntax error, or fmt refusing its own output: left alone
             problems += exc.diagnostics
             sources.update(exc.sources)
             failed += 1
             continue
-        if from_stdin and not report_only:   # a filter: the formatted text, byte for byte, whatever it was
+        if from_stdin and not report_only:
             _emit(formatted.encode("utf-8"))
         if data == formatted.encode("utf-8"):   # the bytes: CRLF or CR line ends and a BOM are not canonical
             unchanged += 1
         else:
-            changed.append((None if from_stdin else file, shown, data, source.text, formatted))
-    if problems:
-        print(_render(problems, sources), file=sys.stderr)
-    written = 0
-    for target, shown, data, before, formatted in changed:
-        if report_only:
-            if args.diff:
-                _emit(visible_lines(unified_diff(shown, before, formatted)))
-                if before == formatted:   # the text is canonical, its bytes are not: say what the diff cannot
-                    what = [w for w, there in (("its CRLF or CR line ends", b"\r" in data),
-                                                ("its byte order mark", data.startswith(b"\xef\xbb\xbf"))) if there]
-                    print(f"{visible(shown)}: would lose {' and '.join(what)}", file=sys.stderr)
-            print(f"not canonical: {visible(shown)}", file=sys.stderr)
-        elif target is not None:
-            try:
-                write_atomically(target, formatted.encode("utf-8"))
-            except OSError as exc:
-                print(_render([Diagnostic(f"cannot write the formatted file: {exc.strerror or exc} "
-                                             "(file left as it is)", Span(shown))], {}), file=sys.stderr)
-                failed += 1
-                continue
-            written += 1
-            print(f"formatted {visible(shown)}")
+            changed.append(_Unformatted(None if from_stdin else file, shown, data, before, formatted))
+    return _Formatted(tuple(changed), unchanged, failed, tuple(problems), sources)
+
+
+def _read_formatted(file: Path, shown: str, root: Path | None, from_stdin: bool) -> tuple[bytes, str, str]:
+    """A file's bytes (standard input's when `from_stdin`), its text and its canonical layout; raises
+    RulesError when it cannot be read or parsed."""
+    from rulesdsl.language.fmt import format_source
+    from rulesdsl.language.source import read_bytes, read_source, read_stdin
+    data = read_stdin(shown) if from_stdin else read_bytes(file, shown, root)
+    source = read_source(file, shown, data=data)
+    return data, source.text, format_source(source)
+
+
+def _report_unformatted(change: _Unformatted, diff: bool) -> None:
+    """--check or --diff on a file not canonical: says so, with --diff the diff to standard output and, when
+    only its bytes differ (line ends, a BOM), what it would lose."""
+    from rulesdsl.errors import visible, visible_lines
+    from rulesdsl.language.fmt import unified_diff
+    shown, data = change.shown, change.data
+    if diff:
+        _emit(visible_lines(unified_diff(shown, change.before, change.formatted)))
+        if change.before == change.formatted:   # the text is canonical, its bytes are not: say what the diff cannot
+            what = [w for w, there in (("its CRLF or CR line ends", b"\r" in data),
+                                        ("its byte order mark", data.startswith(b"\xef\xbb\xbf"))) if there]
+            print(f"{visible(shown)}: would lose {' and '.join(what)}", file=sys.stderr)
+    print(f"not canonical: {visible(shown)}", file=sys.stderr)
+
+
+def _write_formatted(target: Path, change: _Unformatted) -> bool:
+    """Replaces the file with its canonical layout, whole, and says so; False (reported) when it cannot be
+    written, and is left as it is."""
+    from rulesdsl.errors import Diagnostic, Span, visible
+    from rulesdsl.project.build import write_atomically
+    try:
+        write_atomically(target, change.formatted.encode("utf-8"))
+    except OSError as exc:
+        print(_render([Diagnostic(f"cannot write the formatted file: {exc.strerror or exc} "
+                                     "(file left as it is)", Span(change.shown))], {}), file=sys.stderr)
+        return False
+    print(f"formatted {visible(change.shown)}")
+    return True
+
+
+def _fmt_summary(would_change: int, written: int, unchanged: int, failed: int) -> str:
+    """fmt's last line: how many files would be reformatted (with --check or --diff), were formatted, were
+    already canonical (also when there is nothing else to say) and could not be formatted."""
     parts = []
-    if report_only and changed:
-        parts.append(_count(len(changed), "would be reformatted"))
+    if would_change:
+        parts.append(_count(would_change, "would be reformatted"))
     if written:
         parts.append(_count(written, "formatted"))
     if unchanged or not (parts or failed):
         parts.append(_count(unchanged, "already canonical"))
     if failed:
         parts.append(_count(failed, "could not be formatted"))
-    status = EXIT_UNFORMATTABLE if failed else EXIT_RULES if report_only and changed else EXIT_OK
-    if stdin and not report_only and not status:
-        return status   # a filter says nothing when all went well
-    quiet_stdout = stdin or args.diff   # standard output carries the text or the diff
-    print(", ".join(parts), file=sys.stderr if status or quiet_stdout else sys.stdout)
-    return status
+    return ", ".join(parts)
 
 
 def _one_rulebook(root: Path | None, name: str) -> tuple[Compilation, str] | int:

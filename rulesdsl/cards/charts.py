@@ -16,6 +16,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any, Callable, Iterator, Mapping
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -32,7 +33,7 @@ from rulesdsl.cards.outcomes import Odds, column_odds
 from rulesdsl.model.catalogue import PAPERS, UNIT_SPELLINGS
 from rulesdsl.runtime.model import PLURALS, Quantity
 from rulesdsl.runtime.combat import EXCHANGE_EXEMPT
-from rulesdsl.runtime.notation import OPEN_DIFFERENCE, parse_difference
+from rulesdsl.runtime.notation import OPEN_DIFFERENCE, Result, parse_difference
 
 ORIENTATIONS = ("portrait", "landscape")
 
@@ -388,68 +389,41 @@ def chart_cites(resolved: ir.Resolved, cites: tuple[ir.Text, ...], t: Labeler,
 
 
 def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectiveParameter]) -> dict[str, Any] | None:
+    """The combat results table as the card prints it: its grid, each column's odds (and by die roll
+    modifier), the odds of the declared codes' outcomes, its attacker side and the legend's lines on odds
+    off the table; None when the card prints no such table."""
     if resolved.results is None or not printed(resolved, resolved.results):
         return None
     node = resolved.results.node
-    # chances and averages as the card's locale writes them: 58.3% and 0.61, or 58,3 % and 0,61
-    percent: Callable[[Fraction], str] = lambda value: wording.percent(value, t.lang)
-    number: Callable[[Fraction], str] = lambda value: wording.decimal(value, t.lang)
     block = resolved.result_codes.node if resolved.result_codes is not None else None
     notation = result_codes.family(block, node)
     codes = result_codes.declared(block) or None
     rows = {r.label.value: tuple(c.value for c in r.cells) for r in node.rows}
     columns = [c.value for c in node.columns]
-    cap = resolved.modifiers.node.cap if resolved.modifiers is not None else None
-    outcome = []
     every = [column_odds(node.dice.value, rows, index, notation, codes=codes) for index in range(len(columns))]
-    for column, odds in zip(columns, every):
-        outcome.append({"column": column, "defender_step": percent(odds.defender_loses_step),
-                        "defender_retreat": percent(odds.defender_retreats),
-                        "defender_steps": number(odds.defender_steps),
-                        "attacker_steps": number(odds.attacker_steps)})
-    # odds only declared meanings give, shown when some column has them: a row for every outcome a declared
-    # code can give (codes.meaning): losses, retreats, advances, states, exchange, breakthrough, no effect,
-    # not allowed
-    states = dict.fromkeys((side, state) for odds in every for side, state, _ in odds.states)
-    declared_rows: dict[str, Callable[[Odds], Fraction]] = {
-        "defender-all": lambda o: o.defender_eliminated, "attacker-loses": lambda o: o.attacker_loses_step,
-        "attacker-all": lambda o: o.attacker_eliminated, "attacker-retreat": lambda o: o.attacker_retreats,
-        "defender-advance": lambda o: o.defender_advances, "attacker-advance": lambda o: o.attacker_advances,
-        "exchange": lambda o: o.exchange, "breakthrough": lambda o: o.breakthrough,
-        **{f"state {side} {state}": _state_chance(side, state) for side, state in states},
-        "no-effect": lambda o: o.no_effect, "not-allowed": lambda o: o.not_allowed}
-    if node.attacker is not None:
-        del declared_rows["attacker-loses"]     # the attacker side has its own odds
-    more_outcome = [{"label": _outcome_label(key, t), "cells": [percent(read(o)) for o in every]}
-                    for key, read in declared_rows.items() if codes and any(read(o) for o in every)]
-    by_drm = []
-    if cap is not None and node.dice.value != "d66":
-        for drm in range(-cap, cap + 1):
-            by_drm.append({"drm": signed(drm),
-                           "cells": [percent(column_odds(node.dice.value, rows, i, notation, drm,
-                                                         codes).defender_loses_step)
-                                     for i in range(len(columns))]})
-    attacker = None
-    if node.attacker is not None:
-        attacker_rows = {r.label.value: tuple(c.value for c in r.cells) for r in node.attacker.rows}
-        attacker = {
-            "columns": [c.value for c in node.attacker.columns],
-            "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells]} for r in node.attacker.rows],
-            "outcome": [{"column": c.value, "attacker_steps": number(column_odds(
-                node.dice.value, attacker_rows, i, notation, codes=codes).attacker_steps),
-                "attacker_step": percent(column_odds(node.dice.value, attacker_rows, i, notation,
-                                                     codes=codes).attacker_loses_step)}
-                for i, c in enumerate(node.attacker.columns)],
-        }
-    below = params.get("combat.below_table")
-    forced = params.get("combat.below_table_forced")
-    if forced is not None and below is not None and forced.value == below.value:
-        forced = None       # a forced attack reads the table as any other: one line says it
-    above = params.get("combat.above_table")
     title = chart_title(resolved, resolved.results, t, "title.results", node.title.value) if node.title else None
     return {
         "title": title, "cites": chart_cites(resolved, node.cites, t, title or t("heading.combat-results")),
         "dice": node.dice.value, "notation": notation,
+        **_grid(node, t),
+        "outcome": _column_outcomes(columns, every, t.lang),
+        "more_outcome": _declared_outcomes(every, codes, node.attacker is not None, t),
+        "by_drm": _outcomes_by_drm(resolved, node, rows, notation, codes, t.lang),
+        "attacker": _attacker_side(node, notation, codes, t.lang),
+        "steps_average": _steps_average(codes),
+        "declared": codes is not None,
+        "defender_step_label": t("outcome.defender-loses") if codes else t("outcome.defender-step"),
+        "breakthrough": any("*" in c.value for r in node.rows for c in r.cells),
+        "dash": any(c.value == "-" for r in (*node.rows, *(node.attacker.rows if node.attacker else ()))
+                    for c in r.cells),
+        **_off_table(resolved, params),
+    }
+
+
+def _grid(node: ir.ResultsTable, t: Labeler) -> dict[str, Any]:
+    """The table's grid as printed: its odds lines (a differential line's columns as differences), its rows
+    of results and its columns."""
+    return {
         "lines": [{"name": t.name("line", l.name.value) if l.name else None,
                    "columns": [difference_heading(c.value) if l.differential else c.value for c in l.columns]}
                   for l in node.lines],
@@ -457,21 +431,101 @@ def _results(resolved: ir.Resolved, t: Labeler, params: dict[str, ir.EffectivePa
         "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells], "own": [False] * len(r.cells)}
                  for r in node.rows],
         "columns": [c.value for c in node.columns],
-        "outcome": outcome, "more_outcome": more_outcome, "by_drm": by_drm, "attacker": attacker,
-        # an average of steps says nothing where a side's codes take whole units or everything: the rows of
-        # those chances say it instead
-        "steps_average": {side: not any(getattr(r, f"{side}_eliminated") or getattr(r, f"{side}_units")
-                                        for r in (codes or {}).values()) for side in ("attacker", "defender")},
-        "declared": codes is not None,
-        "defender_step_label": t("outcome.defender-loses") if codes else t("outcome.defender-step"),
-        "breakthrough": any("*" in c.value for r in node.rows for c in r.cells),
-        "dash": any(c.value == "-" for r in (*node.rows, *(node.attacker.rows if node.attacker else ()))
-                    for c in r.cells),
-        "below": None if below is None else (below.value, " ".join(printed_cites(resolved, [below.rule]))),
-        # a forced attack (one the rules require) with a result of its own: the legend says both, in turn
-        "below_forced": None if forced is None else (forced.value, " ".join(printed_cites(resolved, [forced.rule]))),
-        "above": None if above is None else (above.value, " ".join(printed_cites(resolved, [above.rule]))),
     }
+
+
+def _steps_average(codes: dict[str, Result] | None) -> dict[str, bool]:
+    """For each side, whether the card prints its average of steps lost: an average says nothing where a
+    side's codes take whole units or everything (the rows of those chances say it instead)."""
+    return {side: not any(getattr(r, f"{side}_eliminated") or getattr(r, f"{side}_units")
+                          for r in (codes or {}).values()) for side in ("attacker", "defender")}
+
+
+def _column_outcomes(columns: list[str], every: list[Odds], lang: str) -> list[dict[str, str]]:
+    """Each column's chances and averages, as the card's locale writes them (58.3% and 0.61, or 58,3 % and
+    0,61)."""
+    return [{"column": column, "defender_step": wording.percent(odds.defender_loses_step, lang),
+             "defender_retreat": wording.percent(odds.defender_retreats, lang),
+             "defender_steps": wording.decimal(odds.defender_steps, lang),
+             "attacker_steps": wording.decimal(odds.attacker_steps, lang)}
+            for column, odds in zip(columns, every)]
+
+
+# the outcomes a declared code can give (codes.meaning), each with the Odds field of its chance, in the order
+# the card prints their rows: the states a side takes come between these and _LAST_OUTCOMES
+_DECLARED_OUTCOMES = (("defender-all", "defender_eliminated"), ("attacker-loses", "attacker_loses_step"),
+                      ("attacker-all", "attacker_eliminated"), ("attacker-retreat", "attacker_retreats"),
+                      ("defender-advance", "defender_advances"), ("attacker-advance", "attacker_advances"),
+                      ("exchange", "exchange"), ("breakthrough", "breakthrough"))
+_LAST_OUTCOMES = (("no-effect", "no_effect"), ("not-allowed", "not_allowed"))
+
+
+def _declared_outcomes(every: list[Odds], codes: dict[str, Result] | None, has_attacker: bool,
+                       t: Labeler) -> list[dict[str, Any]]:
+    """The odds only declared meanings give, a row for each outcome that some column has: losses, retreats,
+    advances, states, exchange, breakthrough, no effect, not allowed.  A table with an attacker side has its
+    own odds of the attacker's losses, so no row of them here."""
+    if not codes:
+        return []
+    readers: dict[str, Callable[[Odds], Fraction]] = {
+        key: attrgetter(field_name) for key, field_name in _DECLARED_OUTCOMES
+        if not (has_attacker and key == "attacker-loses")}
+    states = dict.fromkeys((side, state) for odds in every for side, state, _ in odds.states)
+    readers.update({f"state {side} {state}": _state_chance(side, state) for side, state in states})
+    readers.update({key: attrgetter(field_name) for key, field_name in _LAST_OUTCOMES})
+    return [{"label": _outcome_label(key, t), "cells": [wording.percent(read(o), t.lang) for o in every]}
+            for key, read in readers.items() if any(read(o) for o in every)]
+
+
+def _outcomes_by_drm(resolved: ir.Resolved, node: ir.ResultsTable, rows: dict[str, tuple[str, ...]],
+                     notation: str, codes: dict[str, Result] | None, lang: str) -> list[dict[str, Any]]:
+    """Each column's chance that the defender loses, for every net die roll modifier the cap allows (none
+    for a d66 table, or without a cap)."""
+    cap = resolved.modifiers.node.cap if resolved.modifiers is not None else None
+    if cap is None or node.dice.value == "d66":
+        return []
+    return [{"drm": signed(drm),
+             "cells": [wording.percent(column_odds(node.dice.value, rows, i, notation, drm, codes).defender_loses_step,
+                                       lang)
+                       for i in range(len(node.columns))]}
+            for drm in range(-cap, cap + 1)]
+
+
+def _attacker_side(node: ir.ResultsTable, notation: str, codes: dict[str, Result] | None,
+                   lang: str) -> dict[str, Any] | None:
+    """A dual-sided table's attacker side: its grid and each column's odds of the attacker's losses."""
+    if node.attacker is None:
+        return None
+    rows = {r.label.value: tuple(c.value for c in r.cells) for r in node.attacker.rows}
+
+    def odds(index: int) -> Odds:
+        """Column `index`'s odds on the attacker side."""
+        return column_odds(node.dice.value, rows, index, notation, codes=codes)
+
+    return {
+        "columns": [c.value for c in node.attacker.columns],
+        "rows": [{"label": r.label.value, "cells": [c.value for c in r.cells]} for r in node.attacker.rows],
+        "outcome": [{"column": c.value, "attacker_steps": wording.decimal(odds(i).attacker_steps, lang),
+                     "attacker_step": wording.percent(odds(i).attacker_loses_step, lang)}
+                    for i, c in enumerate(node.attacker.columns)],
+    }
+
+
+def _off_table(resolved: ir.Resolved, params: dict[str, ir.EffectiveParameter]) -> dict[str, tuple[object, str] | None]:
+    """The legend's lines on odds off the table (below, a forced attack's below, above): each value with the
+    rules that set it, or None."""
+    below = params.get("combat.below_table")
+    forced = params.get("combat.below_table_forced")
+    if forced is not None and below is not None and forced.value == below.value:
+        forced = None       # a forced attack reads the table as any other: one line says it
+    above = params.get("combat.above_table")
+
+    def line(parameter: ir.EffectiveParameter | None) -> tuple[object, str] | None:
+        """A parameter's value and the printed number of the rule that sets it."""
+        return None if parameter is None else (parameter.value, " ".join(printed_cites(resolved, [parameter.rule])))
+
+    # a forced attack (one the rules require) with a result of its own: the legend says both, in turn
+    return {"below": line(below), "below_forced": line(forced), "above": line(above)}
 
 
 def _state_chance(side: str, state: str) -> Callable[[Odds], Fraction]:
@@ -1025,9 +1079,15 @@ def stated_as_exceptions(resolved: ir.Resolved) -> set[str]:
 def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     """This title's exceptions to the rulebooks it extends: each rule it amends or replaces, with its number,
     its summary and the values it sets in players' words, and each chart it replaces or amends."""
-    me = resolved.id
     if not resolved.ancestors or resolved.rulebook.kind.value != "game":
         return []       # a series variant (New SCS) is a whole rulebook to its players, not a list of exceptions
+    return [*_rule_exceptions(resolved, t), *_own_rules(resolved, t), *_chart_exceptions(resolved, t)]
+
+
+def _rule_exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
+    """The series' rules this title replaces or amends: each with its title, its summary when the title
+    rewrites it, and the values it sets that no chart prints, beside the series' value they change."""
+    me = resolved.id
     out: list[dict[str, Any]] = []
     charted = charted_parameters(resolved)
     for effective, kind, names in _excepted_rules(resolved):
@@ -1046,17 +1106,31 @@ def exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
                 and series.text != line["value"].text else None
         out.append({"rule": rule_ref(resolved, rule), "title": title, "kind": kind,
                     "kind_label": t(f"exceptions.{kind}", kind), "summary": summary, "settings": values})
-    # the title's own rules that no chart prints: what a rule like "bocage hexes are closed to overruns" says
+    return out
+
+
+def _own_rules(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
+    """The title's own rules that no chart prints and the series has not: what a rule like "bocage hexes are
+    closed to overruns" says."""
     series_rules = {rule.id.value for book in resolved.ancestors for rule in book.rules}
+    out: list[dict[str, Any]] = []
     for effective in resolved.rules:
         node = effective.node
         rule = node.id.value
-        if effective.origin != me or rule in series_rules or node.parameters or node.summary is None:
+        if effective.origin != resolved.id or rule in series_rules or node.parameters or node.summary is None:
             continue
         out.append({"rule": rule_ref(resolved, rule),
                     "title": t(f"rule.{rule.lower()}.title", node.title.value) if node.title is not None else None,
                     "kind": "own", "kind_label": t("exceptions.own", "own rule"),
                     "summary": t(f"rule.{rule.lower()}.summary", node.summary.value), "settings": []})
+    return out
+
+
+def _chart_exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
+    """The charts this title puts in place of the series' (replaced) and those it amends, with the items
+    its amendment changes."""
+    me = resolved.id
+    out: list[dict[str, Any]] = []
     for field_name, noun in _CHART_NOUNS.items():
         chart = getattr(resolved, field_name, None)
         if not isinstance(chart, ir.Effective):

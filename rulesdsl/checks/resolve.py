@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Collection, Mapping
 
@@ -118,73 +119,8 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     rules: dict[str, ir.Effective[ir.Rule]] = {}
     charts: dict[str, ir.Effective[Any]] = {}
     for book in reversed(books):  # base series first, the rulebook itself last
-        origin = book.id.value
-        inherited_ids = frozenset(rules)  # what an override in this book may replace (one hint index per book)
-        amended_here: set[str] = set()
-        for rule in book.rules:
-            key = rule.id.value
-            inherited = rules.get(key)
-            if rule.amend:
-                if inherited is None:
-                    problems.append(_override_of_nothing(rule, inherited_ids))
-                    continue
-                if key in amended_here or inherited.origin == origin:
-                    continue  # a rule twice in one file: reported by validate
-                amended_here.add(key)
-                rules[key] = _amend_rule(rule, inherited, origin, rules, declared, problems)
-                continue
-            if rule.override:
-                if inherited is None:
-                    problems.append(_override_of_nothing(rule, inherited_ids))
-                    continue
-                problems += _dropped_parameters(rule, inherited)
-                if rule.title is None:
-                    rule = _with_title(rule, inherited.node.title)
-            elif inherited is not None:
-                if inherited.origin == origin:
-                    continue  # a duplicate in one file: reported by validate
-                problems.append(Diagnostic(
-                    f"rule {key} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
-                    rule.id.span, f"write 'override {'rule' if rule.numbered else 'section'} {key}' to replace it in {origin}"))
-                continue
-            rules[key] = ir.Effective(node=rule, origin=origin)
-        for field, noun in _CHARTS.items():
-            items = getattr(book, field)
-            if not items:
-                continue
-            node = items[0]
-            inherited = charts.get(field)
-            if getattr(node, "amend", False):
-                if inherited is None:
-                    problems.append(Diagnostic(
-                        f"amendment of a {noun} that no rulebook this one extends defines", node.span,
-                        f"there is no inherited {noun} to amend: write the whole chart, without amend"))
-                    continue
-                amend: Any = {"terrain": _amend_terrain, "results": _amend_results, "sequence": _amend_sequence,
-                              "modifiers": _amend_modifiers}[field]
-                if field == "results":    # its cells read in the codes in effect here: this book's, or inherited
-                    codes: ir.ResultCodes | None = book.result_codes[0] if book.result_codes else \
-                        charts["result_codes"].node if "result_codes" in charts else None
-                    amend = functools.partial(_amend_results, codes=codes)
-                charts[field] = amend(node, charts[field], origin, problems)
-                continue
-            override = getattr(node, "override", False)
-            # a series' chart for examples only stands in for the chart each game prints: a game's own
-            # takes its place, `override` or not
-            stands_in = inherited is not None and getattr(inherited.node, "for_examples", False)
-            if inherited is not None and not override and not stands_in:
-                problems.append(Diagnostic(
-                    f"the {noun} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
-                    node.span, f"write '{_OVERRIDE_SYNTAX[field]}' to replace it" if field in _OVERRIDE_SYNTAX
-                    else f"a {noun} cannot be overridden: remove this one, and the inherited one holds"))
-                continue
-            if inherited is None and override:
-                problems.append(Diagnostic(f"override of a {noun} that no rulebook this one extends defines",
-                                           node.span, "remove 'override'"))
-            if field == "terrain" and inherited is not None:
-                assert isinstance(node, ir.TerrainChart) and isinstance(inherited.node, ir.TerrainChart)
-                problems += _misspelt_terrain(node, inherited.node, inherited.origin)
-            charts[field] = ir.Effective(node=node, origin=origin)
+        _add_rules(book, rules, declared, problems)
+        _add_charts(book, charts, problems)
 
     tables = _tables(books, problems)
     ordered = tuple(sorted(rules.values(), key=lambda e: rule_order(e.node.id.value)))
@@ -195,19 +131,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     if "rounding" in charts:
         threshold, _ = rounding_threshold(charts["rounding"].node)
         favour_defender = favours_defender(charts["rounding"].node)
-    problems += _references(rulebook, rules, charts)
-    problems += _table_fit(charts)
-    problems += _drm_sides(charts)
-    problems += _terrain_keys(tables, charts)
-    problems += _terrain_labels(rulebook, charts)
-    problems += _terrain_sides(charts)
-    problems += _card_references(rulebook, charts, tables)
-    problems += _example_terrain(rulebook, charts)
-    if "results" in charts and "rounding" not in charts and not charts["results"].node.differential:
-        # a standalone game brings its own; a differential table reads attack minus defense, no odds
-        problems.append(Diagnostic(
-            "a combat results table needs a rounding rule: its column comes from the rounded odds",
-            charts["results"].node.span, "add a rounding rule, like: rounding standard: .50 up, keep fractions"))
+    problems += _chart_problems(rulebook, rules, charts, tables)
     problems += _declared_cells(books, charts)
     problems += _result_parameters(rulebook, ordered, charts, declared)
     problems += _imaginary_columns(parameters, charts)
@@ -229,6 +153,131 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
         modifiers=charts.get("modifiers"), shifts=charts.get("shifts"), tables=tuple(tables.values()),
         vocabulary=vocabulary, definitions=definitions, adjustments=charts.get("adjustments"),
         unit_factors=charts.get("unit_factors"), result_codes=charts.get("result_codes"), declared=declared), problems
+
+
+def _add_rules(book: ir.Rulebook, rules: dict[str, ir.Effective[ir.Rule]], declared: Mapping[str, ir.Declared],
+               problems: list[Diagnostic]) -> None:
+    """Puts a book's rules in effect over those of the books it extends (`rules`, by id): an amendment
+    changes the inherited rule, an override replaces it, a new rule joins them; adds what is wrong with
+    them to `problems`."""
+    origin = book.id.value
+    inherited_ids = frozenset(rules)  # what an override in this book may replace (one hint index per book)
+    amended_here: set[str] = set()
+    for rule in book.rules:
+        key = rule.id.value
+        inherited = rules.get(key)
+        if not rule.amend:
+            effective = _rule_in_effect(rule, inherited, origin, inherited_ids, problems)
+            if effective is not None:
+                rules[key] = effective
+        elif inherited is None:
+            problems.append(_override_of_nothing(rule, inherited_ids))
+        elif key not in amended_here and inherited.origin != origin:   # a rule twice in one file: validate's
+            amended_here.add(key)
+            rules[key] = _amend_rule(rule, inherited, origin, rules, declared, problems)
+
+
+def _rule_in_effect(rule: ir.Rule, inherited: ir.Effective[ir.Rule] | None, origin: str,
+                    inherited_ids: frozenset[str], problems: list[Diagnostic]) -> ir.Effective[ir.Rule] | None:
+    """A book's rule (no amendment) as it takes effect: an override of an inherited rule (keeping its title
+    when it gives none) or a rule of its own; None when it cannot (an override of nothing, a rule the
+    chain already defines), with the problem added to `problems`."""
+    if rule.override:
+        if inherited is None:
+            problems.append(_override_of_nothing(rule, inherited_ids))
+            return None
+        problems += _dropped_parameters(rule, inherited)
+        if rule.title is None:
+            rule = _with_title(rule, inherited.node.title)
+    elif inherited is not None:
+        if inherited.origin == origin:
+            return None  # a duplicate in one file: reported by validate
+        key = rule.id.value
+        problems.append(Diagnostic(
+            f"rule {key} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
+            rule.id.span, f"write 'override {'rule' if rule.numbered else 'section'} {key}' to replace it in {origin}"))
+        return None
+    return ir.Effective(node=rule, origin=origin)
+
+
+def _add_charts(book: ir.Rulebook, charts: dict[str, ir.Effective[Any]], problems: list[Diagnostic]) -> None:
+    """Puts a book's charts in effect over those of the books it extends (`charts`, by field): an
+    amendment changes the inherited chart, any other chart replaces it or is the first; adds what is
+    wrong with them to `problems`."""
+    for field, noun in _CHARTS.items():
+        items = getattr(book, field)
+        if not items:
+            continue
+        node = items[0]
+        effective = _amended_chart(book, field, noun, node, charts, problems) if getattr(node, "amend", False) \
+            else _chart_in_effect(book.id.value, field, noun, node, charts.get(field), problems)
+        if effective is not None:
+            charts[field] = effective
+
+
+def _amended_chart(book: ir.Rulebook, field: str, noun: str, node: Any, charts: Mapping[str, ir.Effective[Any]],
+                   problems: list[Diagnostic]) -> ir.Effective[Any] | None:
+    """A book's amendment of a chart, applied to the inherited chart; None (reported) when it inherits none.
+    A CRT's cells read in the codes in effect here: this book's, or inherited."""
+    if field not in charts:
+        problems.append(Diagnostic(
+            f"amendment of a {noun} that no rulebook this one extends defines", node.span,
+            f"there is no inherited {noun} to amend: write the whole chart, without amend"))
+        return None
+    amend: Any = {"terrain": _amend_terrain, "results": _amend_results, "sequence": _amend_sequence,
+                  "modifiers": _amend_modifiers}[field]
+    if field == "results":
+        codes: ir.ResultCodes | None = book.result_codes[0] if book.result_codes else \
+            charts["result_codes"].node if "result_codes" in charts else None
+        amend = functools.partial(_amend_results, codes=codes)
+    effective: ir.Effective[Any] = amend(node, charts[field], book.id.value, problems)
+    return effective
+
+
+def _chart_in_effect(origin: str, field: str, noun: str, node: Any, inherited: ir.Effective[Any] | None,
+                     problems: list[Diagnostic]) -> ir.Effective[Any] | None:
+    """A book's chart (no amendment) as it takes effect: the first of its kind, an override, or in place of a
+    series' chart for examples only; None (reported) where the chain already has one it does not override.
+    An override of nothing, and a replacing TEC's terrain the inherited one spells otherwise, are reported."""
+    override = getattr(node, "override", False)
+    # a series' chart for examples only stands in for the chart each game prints: a game's own
+    # takes its place, `override` or not
+    stands_in = inherited is not None and getattr(inherited.node, "for_examples", False)
+    if inherited is not None and not override and not stands_in:
+        problems.append(Diagnostic(
+            f"the {noun} is already defined by {inherited.origin} ({inherited.node.span.path}:{inherited.node.span.line})",
+            node.span, f"write '{_OVERRIDE_SYNTAX[field]}' to replace it" if field in _OVERRIDE_SYNTAX
+            else f"a {noun} cannot be overridden: remove this one, and the inherited one holds"))
+        return None
+    if inherited is None and override:
+        problems.append(Diagnostic(f"override of a {noun} that no rulebook this one extends defines",
+                                   node.span, "remove 'override'"))
+    if field == "terrain" and inherited is not None:
+        assert isinstance(node, ir.TerrainChart) and isinstance(inherited.node, ir.TerrainChart)
+        problems += _misspelt_terrain(node, inherited.node, inherited.origin)
+    return ir.Effective(node=node, origin=origin)
+
+
+def _chart_problems(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective[ir.Rule]],
+                    charts: Mapping[str, ir.Effective[Any]], tables: Mapping[str, ir.Effective[ir.LookupTable]]
+                    ) -> list[Diagnostic]:
+    """What is wrong with the charts in effect taken together: what they cite, how they fit one another,
+    the terrain the rulebook's card and examples name, and a CRT read by odds with no rounding rule."""
+    problems: list[Diagnostic] = []
+    problems += _references(rulebook, rules, charts)
+    problems += _table_fit(charts)
+    problems += _drm_sides(charts)
+    problems += _terrain_keys(tables, charts)
+    problems += _terrain_labels(rulebook, charts)
+    problems += _terrain_sides(charts)
+    problems += _card_references(rulebook, charts, tables)
+    problems += _example_terrain(rulebook, charts)
+    if "results" in charts and "rounding" not in charts and not charts["results"].node.differential:
+        # a standalone game brings its own; a differential table reads attack minus defense, no odds
+        problems.append(Diagnostic(
+            "a combat results table needs a rounding rule: its column comes from the rounded odds",
+            charts["results"].node.span, "add a rounding rule, like: rounding standard: .50 up, keep fractions"))
+    return problems
 
 
 def _example_terrain(rulebook: ir.Rulebook, charts: Mapping[str, ir.Effective[Any]]) -> list[Diagnostic]:
@@ -975,95 +1024,56 @@ def _fight_text(combat: ir.CombatCell) -> str:
     return {"none": "ne", "prohibited": "P", "other": "ot"}.get(combat.kind) or " ".join(p for p in parts if p)
 
 
+@dataclasses.dataclass(frozen=True)
+class _CrtAmendment:
+    """An amendment of a combat results table as it is applied: the amendment, the table in effect it
+    amends, the rulebook amending it, how its cells read (the result codes in effect, else the table's
+    notation), and the problems found, which it adds to."""
+
+    table: ir.ResultsTable
+    inherited: ir.Effective[ir.ResultsTable]
+    origin: str
+    codes: ir.ResultCodes | None
+    notation: str
+    read: Callable[[str], object]
+    problems: list[Diagnostic]
+
+    @property
+    def base(self) -> ir.ResultsTable:
+        """The table amended."""
+        return self.inherited.node
+
+    def rows(self) -> dict[str, int]:
+        """The amended table's dice rows: each label's place."""
+        return {r.label.value: i for i, r in enumerate(self.base.rows)}
+
+    def wrong(self, cell: ir.Text, like: str) -> Diagnostic:
+        """A cell that is no result: not one of the notation's (written `like` the table's), or not declared."""
+        if self.codes is None:
+            return Diagnostic(f"'{cell.value}' is not a combat result of the {self.notation} notation", cell.span,
+                              "write a result as the inherited table does, like " + like)
+        return Diagnostic(f"'{cell.value}' is not a declared result code", cell.span,
+                          result_codes.cell_hint(self.codes, self.notation, RESULT_HINTS, cell.value))
+
+
 def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTable], origin: str,
                    problems: list[Diagnostic], codes: ir.ResultCodes | None = None) -> ir.Effective[ir.ResultsTable]:
     """`amend combat results table { odds 3:1 / 4 D1r2 }`: each cell listed (by its odds column and its dice
     row) replaces the inherited one; every other cell as inherited. Cells read as `codes` (the result codes
     in effect) declares, else in the table's notation."""
     base = inherited.node
-    notation = result_codes.family(codes, base)
-    read = result_codes.reader(codes, base)
-
-    def wrong(cell: ir.Text, like: str) -> Diagnostic:
-        if codes is None:
-            return Diagnostic(f"'{cell.value}' is not a combat result of the {notation} notation", cell.span,
-                              "write a result as the inherited table does, like " + like)
-        return Diagnostic(f"'{cell.value}' is not a declared result code", cell.span,
-                          result_codes.cell_hint(codes, notation, RESULT_HINTS, cell.value))
     if not table.lines or not base.lines:
         return inherited   # no odds row: reported by validate; an inherited table without one, by its own
-    amend_line = table.lines[0]
-    line = base.lines[0]
-    if amend_line.name is not None or len(base.lines) > 1:
-        names = {l.name.value: l for l in base.lines if l.name is not None}
-        wanted = amend_line.name.value if amend_line.name is not None else ""
-        if wanted not in names:
-            problems.append(Diagnostic(
-                f"the combat results table of {inherited.origin} has no odds line '{wanted}'" if wanted else
-                f"the combat results table of {inherited.origin} has several odds lines: name the one amended",
-                amend_line.span, suggest(wanted, names) if wanted and suggest(wanted, names) else
-                "its lines are " + ", ".join(names) if names else "it has one unnamed odds row"))
-            return inherited
-        line = names[wanted]
-    columns: list[int | None] = []
-    added: list[tuple[int, ir.Text]] = []      # a column the table lacks: (its place in the amendment, odds)
-    for place, column in enumerate(amend_line.columns):
-        index = next((i for i, c in enumerate(line.columns) if c.value == column.value), None)
-        if index is None:
-            columns_text = [c.value for c in line.columns]
-            if len(base.lines) == 1 and parse_odds(column.value) is not None \
-                    and odds_ratio(column.value) not in {odds_ratio(c) for c in columns_text if parse_odds(c)}:
-                added.append((place, column))     # a new odds column: every roll is given (checked below)
-            else:
-                problems.append(Diagnostic(
-                    f"the combat results table of {inherited.origin} has no column {column.value}", column.span,
-                    suggest(column.value, columns_text) or "its columns are " + " ".join(columns_text)))
-        columns.append(index)
+    amendment = _CrtAmendment(table, inherited, origin, codes, result_codes.family(codes, base),
+                              result_codes.reader(codes, base), problems)
+    line = _amended_line(amendment)
+    if line is None:
+        return inherited
+    columns, added = _amended_columns(amendment, line)
     rows = [list(r.cells) for r in base.rows]
-    where = {r.label.value: i for i, r in enumerate(base.rows)}
-    new: list[ir.Amended] = []
-    for row in table.rows:
-        label = row.label.value
-        if label not in where:
-            problems.append(Diagnostic(
-                f"the combat results table of {inherited.origin} has no row {label}", row.label.span,
-                suggest(label, where) or "its rows are " + " ".join(where)))
-            continue
-        for index, cell in zip(columns, row.cells):
-            if index is None:
-                continue
-            if read(cell.value) is None:
-                problems.append(wrong(cell, base.rows[where[label]].cells[index].value))
-                continue
-            key = f"{base.columns[index].value} x {label}"
-            old = rows[where[label]][index]
-            if old.value == cell.value:
-                problems.append(_nothing_changes(f"cell {key}", inherited, key, cell.value, cell.span))
-                continue
-            rows[where[label]][index] = cell
-            new.append(ir.Amended(key=key, text=cell.value, origin=origin, span=cell.span))
+    new = _amended_cells(amendment, columns, rows)
     odds = list(line.columns)
-    for place, column in added:
-        given = {r.label.value: r.cells[place] for r in table.rows if place < len(r.cells)}
-        missing = [r.label.value for r in base.rows if r.label.value not in given]
-        if missing:     # a misspelt column, or a new one short of rolls
-            near = suggest(column.value, [c.value for c in line.columns])
-            problems.append(Diagnostic(
-                f"the combat results table of {inherited.origin} has no column {column.value}", column.span,
-                (f"{near} (" if near else "") + f"to add column {column.value}, give it a result on every roll; "
-                f"missing: {', '.join(missing)}" + (")" if near else "")))
-            continue
-        unread = [c for c in given.values() if read(c.value) is None]
-        problems += [wrong(c, base.rows[0].cells[0].value) for c in unread]
-        if unread:
-            continue
-        at = next((i for i, c in enumerate(odds) if parse_odds(c.value) is not None
-                   and odds_ratio(c.value) > odds_ratio(column.value)), len(odds))
-        odds.insert(at, column)
-        for label, cells in zip(where, rows):
-            cells.insert(at, given[label])
-        new.append(ir.Amended(key=f"{column.value} column", origin=origin, span=column.span,
-                              text=" ".join(given[label].value for label in where)))
+    new += _added_columns(amendment, line, added, odds, rows)
     new_rows = tuple(dataclasses.replace(r, cells=tuple(cells)) for r, cells in zip(base.rows, rows))
     new_line = dataclasses.replace(line, columns=tuple(odds))
     if base.grid is not None:
@@ -1074,6 +1084,110 @@ def _amend_results(table: ir.ResultsTable, inherited: ir.Effective[ir.ResultsTab
             dataclasses.replace(s, rows=new_rows, odds=new_line) if s.side.value == "defender" and s.odds is not None
             else s for s in base.sides))
     return _amended(inherited, node, new)
+
+
+def _amended_line(amendment: _CrtAmendment) -> ir.OddsLine | None:
+    """The odds line the amendment's columns are of: the table's only one, or the one it names; None
+    (reported) when the table has no such line or several and the amendment names none."""
+    base, amend_line = amendment.base, amendment.table.lines[0]
+    if amend_line.name is None and len(base.lines) == 1:
+        return base.lines[0]
+    names = {l.name.value: l for l in base.lines if l.name is not None}
+    wanted = amend_line.name.value if amend_line.name is not None else ""
+    if wanted in names:
+        return names[wanted]
+    origin = amendment.inherited.origin
+    amendment.problems.append(Diagnostic(
+        f"the combat results table of {origin} has no odds line '{wanted}'" if wanted else
+        f"the combat results table of {origin} has several odds lines: name the one amended",
+        amend_line.span, suggest(wanted, names) if wanted and suggest(wanted, names) else
+        "its lines are " + ", ".join(names) if names else "it has one unnamed odds row"))
+    return None
+
+
+def _amended_columns(amendment: _CrtAmendment, line: ir.OddsLine
+                     ) -> tuple[list[int | None], list[tuple[int, ir.Text]]]:
+    """Each of the amendment's columns as the index of the line's column it amends (None for one it lacks),
+    and the new odds columns it adds: (its place in the amendment, odds).  A column that is neither is
+    reported."""
+    columns: list[int | None] = []
+    added: list[tuple[int, ir.Text]] = []
+    for place, column in enumerate(amendment.table.lines[0].columns):
+        index = next((i for i, c in enumerate(line.columns) if c.value == column.value), None)
+        if index is None:
+            columns_text = [c.value for c in line.columns]
+            if len(amendment.base.lines) == 1 and parse_odds(column.value) is not None \
+                    and odds_ratio(column.value) not in {odds_ratio(c) for c in columns_text if parse_odds(c)}:
+                added.append((place, column))     # a new odds column: every roll is given (checked below)
+            else:
+                amendment.problems.append(Diagnostic(
+                    f"the combat results table of {amendment.inherited.origin} has no column {column.value}",
+                    column.span, suggest(column.value, columns_text) or "its columns are " + " ".join(columns_text)))
+        columns.append(index)
+    return columns, added
+
+
+def _amended_cells(amendment: _CrtAmendment, columns: list[int | None],
+                   rows: list[list[ir.Text]]) -> list[ir.Amended]:
+    """Puts each cell the amendment gives in an existing column into `rows` (the table's cells, row by row),
+    and says what changed; a row the table lacks, a cell that is no result or one that changes nothing
+    is reported."""
+    base, inherited = amendment.base, amendment.inherited
+    where = amendment.rows()
+    new: list[ir.Amended] = []
+    for row in amendment.table.rows:
+        label = row.label.value
+        if label not in where:
+            amendment.problems.append(Diagnostic(
+                f"the combat results table of {inherited.origin} has no row {label}", row.label.span,
+                suggest(label, where) or "its rows are " + " ".join(where)))
+            continue
+        for index, cell in zip(columns, row.cells):
+            if index is None:
+                continue
+            if amendment.read(cell.value) is None:
+                amendment.problems.append(amendment.wrong(cell, base.rows[where[label]].cells[index].value))
+                continue
+            key = f"{base.columns[index].value} x {label}"
+            if rows[where[label]][index].value == cell.value:
+                amendment.problems.append(_nothing_changes(f"cell {key}", inherited, key, cell.value, cell.span))
+                continue
+            rows[where[label]][index] = cell
+            new.append(ir.Amended(key=key, text=cell.value, origin=amendment.origin, span=cell.span))
+    return new
+
+
+def _added_columns(amendment: _CrtAmendment, line: ir.OddsLine, added: list[tuple[int, ir.Text]],
+                   odds: list[ir.Text], rows: list[list[ir.Text]]) -> list[ir.Amended]:
+    """Inserts each new odds column, in odds order, into `odds` (the line's columns) and `rows` (the
+    table's cells), and says what was added; a column short of a result on some roll (or misspelt), or
+    with a cell that is no result, is reported instead."""
+    base = amendment.base
+    where = amendment.rows()
+    new: list[ir.Amended] = []
+    for place, column in added:
+        given = {r.label.value: r.cells[place] for r in amendment.table.rows if place < len(r.cells)}
+        missing = [r.label.value for r in base.rows if r.label.value not in given]
+        if missing:     # a misspelt column, or a new one short of rolls
+            near = suggest(column.value, [c.value for c in line.columns])
+            amendment.problems.append(Diagnostic(
+                f"the combat results table of {amendment.inherited.origin} has no column {column.value}",
+                column.span,
+                (f"{near} (" if near else "") + f"to add column {column.value}, give it a result on every roll; "
+                f"missing: {', '.join(missing)}" + (")" if near else "")))
+            continue
+        unread = [c for c in given.values() if amendment.read(c.value) is None]
+        amendment.problems.extend(amendment.wrong(c, base.rows[0].cells[0].value) for c in unread)
+        if unread:
+            continue
+        at = next((i for i, c in enumerate(odds) if parse_odds(c.value) is not None
+                   and odds_ratio(c.value) > odds_ratio(column.value)), len(odds))
+        odds.insert(at, column)
+        for label, cells in zip(where, rows):
+            cells.insert(at, given[label])
+        new.append(ir.Amended(key=f"{column.value} column", origin=amendment.origin, span=column.span,
+                              text=" ".join(given[label].value for label in where)))
+    return new
 
 
 def _dropped_parameters(rule: ir.Rule, inherited: ir.Effective[ir.Rule]) -> list[Diagnostic]:

@@ -576,6 +576,8 @@ def _sequence(sequence: ir.SequenceOfPlay) -> list[Diagnostic]:
 
 # ---- terrain effects chart ------------------------------------------------
 def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
+    """A terrain effects chart's problems: a terrain twice, a misplaced single cell, each row's cells, and a
+    chart with no hex terrain."""
     out = []
     rows: dict[str, ir.TerrainRow] = {}
     for row in chart.rows:
@@ -586,82 +588,134 @@ def _terrain(chart: ir.TerrainChart) -> list[Diagnostic]:
         rows.setdefault(key, row)
     out += _terrain_cells(chart, rows)
     for row in (*chart.rows, *(_as_row(cell) for cell in chart.cells)):
-        if row.kind is None:
-            out.append(Diagnostic("terrain row before any heading", row.span,
-                                  hint="put the row under 'hex:', 'hexside:' or 'roads:'"))
-            continue
-        move, combat = row.movement, row.combat
-        for token in combat.repeated:
-            if token.value.endswith(("L", "R")):
-                out.append(Diagnostic("two column shifts in one cell", token.span))
-            elif token.value.startswith(("+", "-")):
-                out.append(Diagnostic("two die roll modifiers in one cell", token.span,
-                                      hint="sum them into one (-1 and -1 make -2)"))
-            else:
-                key = "attacker" if token.value.startswith("A") else "defender"
-                out.append(Diagnostic(f"two {key} multipliers in one cell", token.span,
-                                      hint="multiply them into one (x2 and x1/2 make x1)"))
-        if move.kind == "negates" and move.target is not None:
-            negated = move.target
-            target = rows.get(negated.value.lower())
-            if target is None and chart.amend:
-                pass     # an amendment may negate an inherited terrain: resolve checks it on the chart in effect
-            elif target is None:
-                out.append(Diagnostic(f"unknown terrain '{negated.value}'", negated.span,
-                                      suggest(negated.value, rows) or "negate a terrain listed on this chart"))
-            elif target.kind != "hexside":
-                out.append(Diagnostic(f"'{row.name.value}' can only negate a hexside feature; "
-                                      f"'{target.name.value}' is {target.kind} terrain", negated.span))
-            elif target is row:
-                out.append(Diagnostic(f"'{row.name.value}' negates itself", negated.span))
-        amount = move.amount if move.amount is not None else Fraction(0)
-        if move.kind == "add" and row.kind != "hexside":
-            out.append(Diagnostic(f"an added cost (+N) belongs to a hexside feature, not {row.kind} terrain",
-                                  move.span, f"give {row.kind} terrain its full cost, like 2"))
-        if move.kind == "add" and amount <= 0:
-            out.append(Diagnostic("an added cost must be more than zero", move.span))
-        if move.kind == "cost" and amount <= 0 and row.kind != "hexside":
-            out.append(Diagnostic("a movement cost must be more than zero", move.span, "use P for prohibited terrain"))
-        if move.kind == "road-like" and row.kind != "road":
-            out.append(Diagnostic("'road-like' belongs under 'roads:'", move.span))
-        if row.kind == "road" and move.stop:
-            out.append(Diagnostic("a road does not stop a move: 'stop' belongs to hex terrain or a hexside feature",
-                                  move.span, "put 'stop' on the terrain the road runs through"))
-        if row.kind == "road" and row.no_zoc:
-            out.append(Diagnostic("'no-zoc' belongs to hex terrain or a hexside feature, not a road", row.name.span,
-                                  "put 'no-zoc' on the terrain a ZOC does not extend into, or the hexside it does "
-                                  "not cross"))
-        if row.kind != "hex" and row.exerts_no_zoc:
-            where = "a hexside feature" if row.kind == "hexside" else "a road"
-            out.append(Diagnostic(f"'exerts-no-zoc' is a hex effect, not one of {where}: it says a unit in a hex "
-                                  "of that terrain exerts no ZOC", row.name.span,
-                                  "put 'exerts-no-zoc' on the hex terrain, a fortress, whose units exert no ZOC"
-                                  + ("; 'no-zoc' keeps a ZOC from crossing a hexside" if row.kind == "hexside"
-                                     else "")))
-        if (move.by_terrain or move.lower) and row.kind != "road":
-            form = "a cost by terrain" if move.by_terrain else "'lower'"
-            out.append(Diagnostic(f"{form} belongs to a road, under 'roads:'", move.span,
-                                  f"give {row.kind} terrain one cost, like 2"))
-        elif not chart.amend:    # an amendment's terrains are those of the chart in effect: resolve checks them
-            out += road_cost_problems(row.name.value, move, rows)
-        if row.kind == "road" and move.kind not in ("cost", "road-like"):
-            out.append(Diagnostic("a road's movement cell is its cost along the road (like 1/2) or road-like",
-                                  move.span))
-        if combat.across == "all-across" and row.kind != "hexside":
-            out.append(Diagnostic(f"'all-across' belongs to a hexside feature, not {row.kind} terrain",
-                                  combat.span, "a hex's combat effect applies to every attack into it"))
-        elif combat.across == "all-across" and combat.attacker is not None:
-            out.append(Diagnostic("'all-across' qualifies a column shift, a DRM or a defender multiplier, not "
-                                  "an attacker multiplier (which applies to each attacking hex that crosses)",
-                                  combat.span, "a hexside's multiplier applies to each attacking hex that crosses it; "
-                                  "drop 'all-across' or the multiplier"))
-        if combat.kind == "multiply":
-            for factor in (combat.attacker, combat.defender):
-                if factor is not None and factor <= 0:
-                    out.append(Diagnostic("a combat multiplier must be more than zero", combat.span,
-                                          "use P where combat is prohibited"))
+        out += _terrain_row(row, chart, rows)
     if chart.rows and not chart.amend and not any(r.kind == "hex" for r in chart.rows):
         out.append(Diagnostic("terrain effects chart has no hex terrain", chart.span, "add rows under 'hex:'"))
+    return out
+
+
+def _terrain_row(row: ir.TerrainRow, chart: ir.TerrainChart, rows: dict[str, ir.TerrainRow]) -> list[Diagnostic]:
+    """One row's problems (or an amended cell's, as a row), in the order of its cells: a row needs a
+    heading above it, then its combat cell's repeated effects, its movement cell, its ZOC effects, a
+    road's costs and its combat cell."""
+    if row.kind is None:
+        return [Diagnostic("terrain row before any heading", row.span,
+                           hint="put the row under 'hex:', 'hexside:' or 'roads:'")]
+    return [*_repeated_effects(row.combat), *_negation(row, chart, rows), *_movement_cost(row),
+            *_zoc_effects(row), *_road_movement(row, chart, rows), *_combat_effect(row)]
+
+
+def _repeated_effects(combat: ir.CombatCell) -> list[Diagnostic]:
+    """A combat cell that gives one effect twice: two shifts, two DRMs or two multipliers of one side."""
+    out = []
+    for token in combat.repeated:
+        if token.value.endswith(("L", "R")):
+            out.append(Diagnostic("two column shifts in one cell", token.span))
+        elif token.value.startswith(("+", "-")):
+            out.append(Diagnostic("two die roll modifiers in one cell", token.span,
+                                  hint="sum them into one (-1 and -1 make -2)"))
+        else:
+            key = "attacker" if token.value.startswith("A") else "defender"
+            out.append(Diagnostic(f"two {key} multipliers in one cell", token.span,
+                                  hint="multiply them into one (x2 and x1/2 make x1)"))
+    return out
+
+
+def _negation(row: ir.TerrainRow, chart: ir.TerrainChart, rows: dict[str, ir.TerrainRow]) -> list[Diagnostic]:
+    """`negates river`: the terrain negated is a hexside feature of this chart, and not the row itself (an
+    amendment may negate an inherited terrain: resolve checks it on the chart in effect)."""
+    move = row.movement
+    if move.kind != "negates" or move.target is None:
+        return []
+    negated = move.target
+    target = rows.get(negated.value.lower())
+    if target is None and chart.amend:
+        return []
+    if target is None:
+        return [Diagnostic(f"unknown terrain '{negated.value}'", negated.span,
+                           suggest(negated.value, rows) or "negate a terrain listed on this chart")]
+    if target.kind != "hexside":
+        return [Diagnostic(f"'{row.name.value}' can only negate a hexside feature; "
+                           f"'{target.name.value}' is {target.kind} terrain", negated.span)]
+    if target is row:
+        return [Diagnostic(f"'{row.name.value}' negates itself", negated.span)]
+    return []
+
+
+def _movement_cost(row: ir.TerrainRow) -> list[Diagnostic]:
+    """A movement cell's cost where its kind of terrain allows it: an added cost on a hexside only, costs
+    above zero, road-like on a road, and no road that stops a move."""
+    move = row.movement
+    out = []
+    amount = move.amount if move.amount is not None else Fraction(0)
+    if move.kind == "add" and row.kind != "hexside":
+        out.append(Diagnostic(f"an added cost (+N) belongs to a hexside feature, not {row.kind} terrain",
+                              move.span, f"give {row.kind} terrain its full cost, like 2"))
+    if move.kind == "add" and amount <= 0:
+        out.append(Diagnostic("an added cost must be more than zero", move.span))
+    if move.kind == "cost" and amount <= 0 and row.kind != "hexside":
+        out.append(Diagnostic("a movement cost must be more than zero", move.span, "use P for prohibited terrain"))
+    if move.kind == "road-like" and row.kind != "road":
+        out.append(Diagnostic("'road-like' belongs under 'roads:'", move.span))
+    if row.kind == "road" and move.stop:
+        out.append(Diagnostic("a road does not stop a move: 'stop' belongs to hex terrain or a hexside feature",
+                              move.span, "put 'stop' on the terrain the road runs through"))
+    return out
+
+
+def _zoc_effects(row: ir.TerrainRow) -> list[Diagnostic]:
+    """`no-zoc` on hex terrain or a hexside feature only, `exerts-no-zoc` on hex terrain only."""
+    out = []
+    if row.kind == "road" and row.no_zoc:
+        out.append(Diagnostic("'no-zoc' belongs to hex terrain or a hexside feature, not a road", row.name.span,
+                              "put 'no-zoc' on the terrain a ZOC does not extend into, or the hexside it does "
+                              "not cross"))
+    if row.kind != "hex" and row.exerts_no_zoc:
+        where = "a hexside feature" if row.kind == "hexside" else "a road"
+        out.append(Diagnostic(f"'exerts-no-zoc' is a hex effect, not one of {where}: it says a unit in a hex "
+                              "of that terrain exerts no ZOC", row.name.span,
+                              "put 'exerts-no-zoc' on the hex terrain, a fortress, whose units exert no ZOC"
+                              + ("; 'no-zoc' keeps a ZOC from crossing a hexside" if row.kind == "hexside"
+                                 else "")))
+    return out
+
+
+def _road_movement(row: ir.TerrainRow, chart: ir.TerrainChart, rows: dict[str, ir.TerrainRow]) -> list[Diagnostic]:
+    """A cost by terrain or `lower` on a road only, a road's costs by terrain (not an amendment's: its
+    terrains are those of the chart in effect, which resolve checks), and a road's cell a cost or
+    road-like."""
+    move = row.movement
+    out = []
+    if (move.by_terrain or move.lower) and row.kind != "road":
+        form = "a cost by terrain" if move.by_terrain else "'lower'"
+        out.append(Diagnostic(f"{form} belongs to a road, under 'roads:'", move.span,
+                              f"give {row.kind} terrain one cost, like 2"))
+    elif not chart.amend:
+        out += road_cost_problems(row.name.value, move, rows)
+    if row.kind == "road" and move.kind not in ("cost", "road-like"):
+        out.append(Diagnostic("a road's movement cell is its cost along the road (like 1/2) or road-like",
+                              move.span))
+    return out
+
+
+def _combat_effect(row: ir.TerrainRow) -> list[Diagnostic]:
+    """A combat cell's `all-across` on a hexside's shift, DRM or defender multiplier only, and its
+    multipliers above zero."""
+    combat = row.combat
+    out = []
+    if combat.across == "all-across" and row.kind != "hexside":
+        out.append(Diagnostic(f"'all-across' belongs to a hexside feature, not {row.kind} terrain",
+                              combat.span, "a hex's combat effect applies to every attack into it"))
+    elif combat.across == "all-across" and combat.attacker is not None:
+        out.append(Diagnostic("'all-across' qualifies a column shift, a DRM or a defender multiplier, not "
+                              "an attacker multiplier (which applies to each attacking hex that crosses)",
+                              combat.span, "a hexside's multiplier applies to each attacking hex that crosses it; "
+                              "drop 'all-across' or the multiplier"))
+    if combat.kind == "multiply":
+        for factor in (combat.attacker, combat.defender):
+            if factor is not None and factor <= 0:
+                out.append(Diagnostic("a combat multiplier must be more than zero", combat.span,
+                                      "use P where combat is prohibited"))
     return out
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rulesdsl.model import ir
@@ -80,91 +81,147 @@ def _block_kind(tokens: list[str]) -> str:
 
 def _cells(line: _Line) -> list[str] | None:
     """The cells to align, or None for a line that is not a row."""
-    tokens, kind = line.tokens, line.block
+    tokens = line.tokens
     if not tokens or tokens[-1] == "{" or tokens == ["}"]:
         return None
-    if kind == "grid":
-        if tokens[0] in ("odds", "difference") and len(tokens) > 1 and re.match(r"^[a-z_]", tokens[1]):
-            return [" ".join(tokens[:2])] + tokens[2:]
-        return tokens
-    if kind == "terrain":
-        if len(tokens) == 1 and tokens[0].endswith(":"):
-            return None
-        cells, rest = [tokens[0]], tokens[1:]
-        if rest[:1] in (["movement"], ["combat"]):    # one cell of an amended row: woods  movement  2 stop
-            return [tokens[0], rest[0], " ".join(rest[1:])]
-        if rest[:1] == ["negates"] or rest[1:2] in (["stop"], ["lower"]):     # negates river, 2 stop: one cell
-            cells.append(" ".join(rest[:2]))
-            rest = rest[2:]
-        elif len(rest) > 1 and ("," in rest[0] or rest[1].startswith(",")):
-            size = 1      # a road's cost by terrain, one cell: trail  1, forest 2, swamp 3  ne
-            while size < len(rest):
-                text = " ".join(rest[:size])
-                if not (text.endswith(",") or rest[size].startswith(",") or len(text.split(",")[-1].split()) < 2):
-                    break
-                size += 1
-            cells.append(re.sub(r"\s*,\s*", ", ", " ".join(rest[:size])))
-            rest = rest[size:]
-        elif rest:
-            cells.append(rest.pop(0))
-        combat: list[str] = []
-        while rest and (_COMBAT.match(rest[0]) or not combat):
-            combat.append(rest.pop(0))
-            if combat[-1] in ("ne", "-", "P", "ot"):
-                break
-        if len(rest) >= 2 and rest[0] in ("defending", "attacking"):    # `1L defending allies`: one cell
-            combat += rest[:2]
-            rest = rest[2:]
-        cells.append(" ".join(combat))
-        while rest:
-            size = 1 if rest[0] in ("no-overrun", "no-zoc", "exerts-no-zoc") else 2   # `level 2`, `line close`
-            cells.append(" ".join(rest[:size]))
-            rest = rest[size:]
-        return cells
-    if kind == "declarations":
-        if len(tokens) > 4 and tokens[-3] == "descriptive":   # name  kind  descriptive REASON  "meaning"
-            return [tokens[0], " ".join(tokens[1:-3]), " ".join(tokens[-3:-1]), tokens[-1]]
-        return [tokens[0], " ".join(tokens[1:-1]), tokens[-1]] if len(tokens) > 2 else tokens
-    if kind == "labels":
-        return [tokens[0], " ".join(tokens[1:])]
-    if kind == "card":
-        return [" ".join(tokens[:2])] + tokens[2:] if tokens[0] == "swatch" and len(tokens) > 1 else None
-    if kind == "modifiers":
-        return tokens[:3] + [" ".join(tokens[3:])] if len(tokens) > 3 else tokens
-    if kind == "adjustments":
-        return tokens[:3] + [" ".join(tokens[3:])] if len(tokens) > 3 else tokens
-    if kind == "factors":
-        return tokens[:2] + [" ".join(tokens[2:])] if len(tokens) > 2 else tokens
-    if kind in ("shifts", "unit-types", "cases", "codes"):
-        return [tokens[0], " ".join(tokens[1:])] if len(tokens) > 1 else tokens
-    if kind == "sequence":     # turns night  3 6 9 12
-        return [" ".join(tokens[:2]), " ".join(tokens[2:])] if tokens[0] == "turns" and len(tokens) > 2 else None
-    if kind == "phases":
-        if tokens[:2] == ["player", "turn"]:
-            return None
-        cells, rest = [tokens[0]], tokens[1:]
-        if rest and rest[0].startswith("["):
-            end = next(i for i, t in enumerate(rest) if t.endswith("]"))
-            cells.append(" ".join(rest[: end + 1]))
-            rest = rest[end + 1:]
-        else:
-            cells.append("")
-        # the game turns it happens on (`not on night`, `on turns 2+`): a column of its own, before the note
-        on = next((i for i, t in enumerate(rest) if t == "on" or t == "not" and rest[i + 1:i + 2] == ["on"]), None)
-        if on is not None:
-            end = next((i for i in range(on, len(rest)) if rest[i].startswith('"')), len(rest))
-            cells += [" ".join(rest[:on]), " ".join(rest[on:end]), " ".join(rest[end:])]
-        elif rest:
-            cells.append(" ".join(rest))
-        return cells
-    if kind == "rule" and len(tokens) > 2 and tokens[1] == "=":
-        # the game turns a value holds on (`on night`, `on turns 1`): a column of its own after the value
-        on = next((i for i in range(3, len(tokens)) if not tokens[i - 1].endswith(",") and (
-            tokens[i] == "on" or tokens[i] == "not" and tokens[i + 1:i + 2] == ["on"])), None)
-        if on is not None:
-            return [tokens[0], "=", " ".join(tokens[2:on]), " ".join(tokens[on:])]
-        return [tokens[0], "=", " ".join(tokens[2:])]
-    return None
+    cells_of = _ROW_CELLS.get(line.block)
+    return cells_of(tokens) if cells_of is not None else None
+
+
+def _grid_cells(tokens: list[str]) -> list[str]:
+    """A results grid's row: each word a cell, but `odds NAME` or `difference NAME` heads a line as one."""
+    if tokens[0] in ("odds", "difference") and len(tokens) > 1 and re.match(r"^[a-z_]", tokens[1]):
+        return [" ".join(tokens[:2])] + tokens[2:]
+    return tokens
+
+
+def _terrain_cells(tokens: list[str]) -> list[str] | None:
+    """A terrain row: name, movement, combat, then its extras (`level 2`, `no-zoc`), each one cell; an
+    amended cell (`woods  movement  2 stop`) is name, column, value.  A `hexside:` heading is no row."""
+    if len(tokens) == 1 and tokens[0].endswith(":"):
+        return None
+    rest = tokens[1:]
+    if rest[:1] in (["movement"], ["combat"]):    # one cell of an amended row: woods  movement  2 stop
+        return [tokens[0], rest[0], " ".join(rest[1:])]
+    movement, rest = _terrain_movement(rest)
+    cells = [tokens[0], *movement]
+    combat, rest = _terrain_combat(rest)
+    cells.append(" ".join(combat))
+    while rest:
+        size = 1 if rest[0] in ("no-overrun", "no-zoc", "exerts-no-zoc") else 2   # `level 2`, `line close`
+        cells.append(" ".join(rest[:size]))
+        rest = rest[size:]
+    return cells
+
+
+def _terrain_movement(rest: list[str]) -> tuple[list[str], list[str]]:
+    """A terrain row's movement cell (none when the row ends after its name) and the words after it."""
+    if rest[:1] == ["negates"] or rest[1:2] in (["stop"], ["lower"]):     # negates river, 2 stop: one cell
+        return [" ".join(rest[:2])], rest[2:]
+    if len(rest) > 1 and ("," in rest[0] or rest[1].startswith(",")):
+        size = _road_costs_size(rest)
+        return [re.sub(r"\s*,\s*", ", ", " ".join(rest[:size]))], rest[size:]
+    if rest:
+        return [rest[0]], rest[1:]
+    return [], rest
+
+
+def _road_costs_size(rest: list[str]) -> int:
+    """How many words a road's cost by terrain takes, one cell: trail  1, forest 2, swamp 3  ne."""
+    size = 1
+    while size < len(rest):
+        text = " ".join(rest[:size])
+        if not (text.endswith(",") or rest[size].startswith(",") or len(text.split(",")[-1].split()) < 2):
+            break
+        size += 1
+    return size
+
+
+def _terrain_combat(rest: list[str]) -> tuple[list[str], list[str]]:
+    """A terrain row's combat words (one cell; `1L defending allies` included) and the words after them."""
+    combat: list[str] = []
+    while rest and (_COMBAT.match(rest[0]) or not combat):
+        combat.append(rest[0])
+        rest = rest[1:]
+        if combat[-1] in ("ne", "-", "P", "ot"):
+            break
+    if len(rest) >= 2 and rest[0] in ("defending", "attacking"):    # `1L defending allies`: one cell
+        combat += rest[:2]
+        rest = rest[2:]
+    return combat, rest
+
+
+def _declaration_cells(tokens: list[str]) -> list[str]:
+    """A declaration: name, kind, meaning; or name, kind, `descriptive REASON`, meaning."""
+    if len(tokens) > 4 and tokens[-3] == "descriptive":   # name  kind  descriptive REASON  "meaning"
+        return [tokens[0], " ".join(tokens[1:-3]), " ".join(tokens[-3:-1]), tokens[-1]]
+    return [tokens[0], " ".join(tokens[1:-1]), tokens[-1]] if len(tokens) > 2 else tokens
+
+
+def _label_cells(tokens: list[str]) -> list[str]:
+    """A label: its key, and its text."""
+    return [tokens[0], " ".join(tokens[1:])]
+
+
+def _card_cells(tokens: list[str]) -> list[str] | None:
+    """A card block's swatch line (swatch  terrain  "colour"  pattern); its other lines are no rows."""
+    return [" ".join(tokens[:2])] + tokens[2:] if tokens[0] == "swatch" and len(tokens) > 1 else None
+
+
+def _leading_cells(count: int) -> Callable[[list[str]], list[str]]:
+    """A row whose first `count` words are a cell each and the rest one cell (modifiers, factors, shifts)."""
+    def cells(tokens: list[str]) -> list[str]:
+        """The row's first words, a cell each, and the rest as one."""
+        return tokens[:count] + [" ".join(tokens[count:])] if len(tokens) > count else tokens
+    return cells
+
+
+def _sequence_cells(tokens: list[str]) -> list[str] | None:
+    """A sequence of play's `turns night  3 6 9 12` line; its other lines are no rows."""
+    return [" ".join(tokens[:2]), " ".join(tokens[2:])] if tokens[0] == "turns" and len(tokens) > 2 else None
+
+
+def _phase_row_cells(tokens: list[str]) -> list[str] | None:
+    """A phase: name, cites (empty when it has none), activities, then the game turns it happens on (`not
+    on night`, `on turns 2+`) as a column of their own before the note.  `player turn` is no row."""
+    if tokens[:2] == ["player", "turn"]:
+        return None
+    cells, rest = [tokens[0]], tokens[1:]
+    if rest and rest[0].startswith("["):
+        end = next(i for i, t in enumerate(rest) if t.endswith("]"))
+        cells.append(" ".join(rest[: end + 1]))
+        rest = rest[end + 1:]
+    else:
+        cells.append("")
+    on = next((i for i, t in enumerate(rest) if t == "on" or t == "not" and rest[i + 1:i + 2] == ["on"]), None)
+    if on is not None:
+        end = next((i for i in range(on, len(rest)) if rest[i].startswith('"')), len(rest))
+        cells += [" ".join(rest[:on]), " ".join(rest[on:end]), " ".join(rest[end:])]
+    elif rest:
+        cells.append(" ".join(rest))
+    return cells
+
+
+def _parameter_cells(tokens: list[str]) -> list[str] | None:
+    """A rule's `name = value` line, with the game turns the value holds on (`on night`, `on turns 1`) as a
+    column of its own after the value; a rule's other lines are no rows."""
+    if len(tokens) <= 2 or tokens[1] != "=":
+        return None
+    on = next((i for i in range(3, len(tokens)) if not tokens[i - 1].endswith(",") and (
+        tokens[i] == "on" or tokens[i] == "not" and tokens[i + 1:i + 2] == ["on"])), None)
+    if on is not None:
+        return [tokens[0], "=", " ".join(tokens[2:on]), " ".join(tokens[on:])]
+    return [tokens[0], "=", " ".join(tokens[2:])]
+
+
+# how each kind of block's lines divide into cells (a kind not here has no rows)
+_ROW_CELLS: dict[str, Callable[[list[str]], list[str] | None]] = {
+    "grid": _grid_cells, "terrain": _terrain_cells, "declarations": _declaration_cells, "labels": _label_cells,
+    "card": _card_cells, "modifiers": _leading_cells(3), "adjustments": _leading_cells(3),
+    "factors": _leading_cells(2), "shifts": _leading_cells(1), "unit-types": _leading_cells(1),
+    "cases": _leading_cells(1), "codes": _leading_cells(1), "sequence": _sequence_cells,
+    "phases": _phase_row_cells, "rule": _parameter_cells,
+}
 
 
 _LONG_TYPE = 16   # a declared type wider than this does not set its column's width

@@ -254,60 +254,91 @@ def _open_brace(text: str) -> tuple[int, int] | None:
 
 
 def _diagnose(exc: UnexpectedInput, source: Source, start: str = "start") -> Diagnostic:
+    """What a syntax error says, and where: a bad character, an end of file too soon, or a token the
+    parser did not expect (`start` is the rule the text was parsed from: a whole rulebook's own messages
+    only where it is one)."""
+    if isinstance(exc, UnexpectedCharacters):
+        return _bad_character(exc, source)
+    token = exc.token if isinstance(exc, UnexpectedToken) else None
+    expected: set[str] = set(getattr(exc, "expected", ()))
+    if isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END"):
+        return _early_end(source, expected)
+    assert token is not None
+    span = _token_span(token, source.path, getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0)
+    if start == "start":
+        found = _rulebook_misplaced(source.text, token, expected, span)
+        if found is not None:
+            return found
+    return _unexpected_token(exc, token, expected, span)
+
+
+def _bad_character(exc: UnexpectedCharacters, source: Source) -> Diagnostic:
+    """A character no token starts with: an unterminated string when it is a quote."""
     text = source.text
     line, column = getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0
-    if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream or 0]
-        span = Span(source.path, line, column, line, column + 1)
-        if ch == '"':
-            rest = text[exc.pos_in_stream:].split("\n", 1)[0]
-            return Diagnostic("unterminated string", Span(source.path, line, column, line, column + len(rest)),
-                              hint='close the string with " on the same line')
-        shown = f"'{ch}'" if ch.isprintable() else f"U+{ord(ch):04X}"
-        return Diagnostic(f"unexpected character {shown}; expected {_expected(exc.allowed or ())}", span)
+    ch = text[exc.pos_in_stream or 0]
+    if ch == '"':
+        rest = text[exc.pos_in_stream:].split("\n", 1)[0]
+        return Diagnostic("unterminated string", Span(source.path, line, column, line, column + len(rest)),
+                          hint='close the string with " on the same line')
+    shown = f"'{ch}'" if ch.isprintable() else f"U+{ord(ch):04X}"
+    return Diagnostic(f"unexpected character {shown}; expected {_expected(exc.allowed or ())}",
+                      Span(source.path, line, column, line, column + 1))
 
-    token = exc.token if isinstance(exc, UnexpectedToken) else None
-    expected_names: set[str] = set(getattr(exc, "expected", ()))
-    at_end = isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END")
-    if at_end:
-        brace = _open_brace(text)
-        if brace:
-            return Diagnostic("unterminated block: this '{' is never closed",
-                              Span(source.path, brace[0], brace[1], brace[0], brace[1] + 1),
-                              hint="add the closing '}' at the end of the block")
-        if not text.strip() or all(l.strip().startswith("#") or not l.strip() for l in text.split("\n")):
-            return Diagnostic("empty rulebook", Span(source.path, 1, 1, 1, 1),
-                              hint=_EMPTY_HINT)
-        lines = text.split("\n")
-        if len(lines) > 1 and not lines[-1]:
-            lines.pop()  # the line the final newline ends
-        line, column = len(lines), len(lines[-1]) + 1
-        return Diagnostic(f"unexpected end of file; expected {_expected(expected_names)}",
-                          Span(source.path, line, column, line, column))
 
-    assert token is not None
+def _early_end(source: Source, expected: set[str]) -> Diagnostic:
+    """The text ended before the parser was done: a block left open, an empty rulebook, or at the end of
+    its last line, what the parser still expected."""
+    text = source.text
+    brace = _open_brace(text)
+    if brace:
+        return Diagnostic("unterminated block: this '{' is never closed",
+                          Span(source.path, brace[0], brace[1], brace[0], brace[1] + 1),
+                          hint="add the closing '}' at the end of the block")
+    if not text.strip() or all(l.strip().startswith("#") or not l.strip() for l in text.split("\n")):
+        return Diagnostic("empty rulebook", Span(source.path, 1, 1, 1, 1),
+                          hint=_EMPTY_HINT)
+    lines = text.split("\n")
+    if len(lines) > 1 and not lines[-1]:
+        lines.pop()  # the line the final newline ends
+    line, column = len(lines), len(lines[-1]) + 1
+    return Diagnostic(f"unexpected end of file; expected {_expected(expected)}",
+                      Span(source.path, line, column, line, column))
+
+
+def _token_span(token: Token, path: str, line: int, column: int) -> Span:
+    """Where an unexpected token is: the token on its line (its first character when it runs over lines),
+    or for an end of line, the end of the line the statement was cut short on."""
     if token.type == "_NL":
-        # point at the end of the line the statement was cut short on
-        line = token.line
-        column = token.column
+        assert token.line is not None and token.column is not None   # the lexer places every token it makes
+        return Span(path, token.line, token.column, token.line, token.column + 1)
+    end = token.end_column or column + 1
+    if token.end_line != token.line:
         end = column + 1
-    else:
-        end = token.end_column or column + 1
-        if token.end_line != token.line:
-            end = column + 1
-    span = Span(source.path, line, column, line, end)
-    expected = expected_names
+    return Span(path, line, column, line, end)
+
+
+def _rulebook_misplaced(text: str, token: Token, expected: set[str], span: Span) -> Diagnostic | None:
+    """A whole rulebook's own messages on an unexpected token: a header that is no `series` or `game` one,
+    a word after the header on its line, or something other than a statement where one starts; None when
+    the token is none of these."""
+    line = span.line
     header_line = _header_line(text.split("\n"))
     first_word = text.split("\n")[header_line - 1].split()[0] if header_line else ""
-    if start == "start" and line == header_line and first_word not in ("series", "game"):
-        return Diagnostic(next(iter(_EXAMPLES)), Span(source.path, line, 1, line, 1 + len(first_word)),
+    if line == header_line and first_word not in ("series", "game"):
+        return Diagnostic(next(iter(_EXAMPLES)), Span(span.path, line, 1, line, 1 + len(first_word)),
                           hint=f"found '{first_word}'")
-    if start == "start" and line == header_line and token.type != "_NL" and expected and \
-            expected <= _HEADER_FIELDS:
-        return _after_header(text.split("\n")[line - 1], column, _found(token), span)
-    if start == "start" and _TOP_LEVEL <= expected:
+    if line == header_line and token.type != "_NL" and expected and expected <= _HEADER_FIELDS:
+        return _after_header(text.split("\n")[line - 1], span.column, _found(token), span)
+    if _TOP_LEVEL <= expected:
         return Diagnostic(f"unexpected {_found(token)}; expected a block or statement of the rulebook here, like "
                           'rule 6.0 "Title" {', span, hint=_TOP_LEVEL_HINT)
+    return None
+
+
+def _unexpected_token(exc: UnexpectedInput, token: Token, expected: set[str], span: Span) -> Diagnostic:
+    """An unexpected token anywhere: a name not in lower case, a missing '=', what the labelled examples
+    of the parser's state say, or the tokens it expected."""
     if "NAME" in expected and token.type == "WORD" and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*", str(token)) \
             and str(token) != str(token).lower():
         return Diagnostic("names are written in lower case", span, hint=f"write '{str(token).lower()}'")

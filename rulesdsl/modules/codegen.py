@@ -416,6 +416,8 @@ class ModuleContext(ExpressionContext):
 
 
 def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNames) -> ModuleContext:
+    """What module.py.j2 renders for a resolved rulebook: its header, rules, constants, sequence of play,
+    charts and the expression compiler's output."""
     book = resolved.rulebook
     params = {p.name: p for p in resolved.parameters}
     origins: dict[str, int] = {}
@@ -423,9 +425,50 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         origins[effective.origin] = origins.get(effective.origin, 0) + 1
 
     def cite(ids: Iterable[str]) -> str:
+        """Rule ids as the module's comments cite them: each with its title, when it has one."""
         present = [i for i in ids if i]
         return ", ".join(f"{i} ({rule_titles[i]})" if i in rule_titles else i for i in present)
 
+    parameters = _parameter_entries(resolved, names)
+    sequence = _sequence_lines(resolved.sequence.node) if resolved.sequence is not None else _NO_SEQUENCE
+    return {
+        "version": __version__,
+        "source": book.path,
+        "id": book.id.value,
+        "kind": book.kind.value,
+        "title": book.title.value,
+        "book_version": book.version.value if book.version else "",
+        "ancestors": tuple(a.id.value for a in resolved.ancestors),
+        "origins": sorted(origins.items(), key=lambda kv: -kv[1]),
+        "rule_count": len(resolved.rules),
+        "rules": _rule_entries(resolved),
+        "parameters": parameters,
+        "cite": cite,
+        "parameter_groups": _parameter_groups(resolved, parameters),
+        "rounding": _rounding_section(resolved, names),
+        "game_turn": list(sequence.game_turn),
+        "player_turn": list(sequence.player_turn),
+        "player_turns": list(sequence.player_turns),
+        "sequence_cites": sequence.cites,
+        "sequence_amended": _amendments(resolved.sequence, "phase") if resolved.sequence is not None else [],
+        "turn_sets": list(sequence.turn_sets),
+        "terrain": _terrain_section(resolved.terrain, params) if resolved.terrain is not None else None,
+        "one_side": [row.name.value for row in resolved.terrain.node.rows if row.combat.only is not None]
+        if resolved.terrain is not None else [],
+        "ezoc": params.get("zoc.entry_cost"),
+        "results": _results_section(resolved.results, resolved.result_codes)
+        if resolved.results is not None else None,
+        "below": params.get("combat.below_table"),
+        "below_forced": params.get("combat.below_table_forced"),
+        "above": params.get("combat.above_table"),
+        "combat_options": _combat_options(params, resolved.shifts is not None and resolved.shifts.node.before_limits),
+        "codes": _codes(resolved),
+        **_issue3_context(resolved, names),
+    }
+
+
+def _rule_entries(resolved: ir.Resolved) -> list[RuleEntry]:
+    """The rules in effect, in order, as the module's RULES lists them."""
     rules: list[RuleEntry] = []
     for effective in resolved.rules:
         rule = effective.node
@@ -438,6 +481,11 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
             "notes": tuple(n.value for n in rule.notes),
             "see": tuple(s.value for s in rule.see),
         })
+    return rules
+
+
+def _parameter_entries(resolved: ir.Resolved, names: PythonNames) -> list[ParameterEntry]:
+    """The parameters in effect, each with its constant's name and where it is set, as PARAMETERS lists them."""
     parameters: list[ParameterEntry] = []
     for p in resolved.parameters:
         parameters.append({
@@ -446,7 +494,12 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
             "meaning": declared.meaning if (declared := resolved.declared.get(p.name)) else "",
             "on_turns": [_turn_value(limited) for limited in p.on_turns],
         })
-    # the constants, grouped under the rule that sets them, in rule order
+    return parameters
+
+
+def _parameter_groups(resolved: ir.Resolved, parameters: list[ParameterEntry]) -> list[ParameterGroup]:
+    """The constants, grouped under the rule that sets them, in rule order; those no rule of the chain sets
+    (an example's `assume` line) last, under a heading of their own."""
     by_rule: dict[str, list[ParameterEntry]] = {}
     # (an amended parameter keeps its place in the rule, wherever its line is)
     place = {p.name.value: i for e in resolved.rules for i, p in enumerate(e.node.parameters) if p.turns is None}
@@ -456,131 +509,119 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         {"heading": comment(f"{e.node.id.value} {e.node.title.value if e.node.title else ''}"),
          "parameters": by_rule[e.node.id.value]}
         for e in resolved.rules if e.node.id.value in by_rule]
-    # a value no rule of the chain sets (an example's `assume` line): its constant all the same
     ruled = {e.node.id.value for e in resolved.rules}
     unruled = [entry for rule, entries in by_rule.items() if rule not in ruled for entry in entries]
     if unruled:
         parameter_groups.append({"heading": comment("assumed, set by no rule"), "parameters": unruled})
+    return parameter_groups
 
-    # rounding and odds
-    rounding: RoundingSection | None = None
-    if resolved.rounding is not None:
-        node = resolved.rounding.node
-        rounding = {"function": names.rounding,
-                    "name": node.name.value, "threshold": resolved.threshold,
-                    "clauses": ", ".join(c.value for c in node.spec), "cites": _cites(node)}
 
-    # sequence of play
+def _rounding_section(resolved: ir.Resolved, names: PythonNames) -> RoundingSection | None:
+    """The rounding function and its threshold, when the rulebook declares a rounding."""
+    if resolved.rounding is None:
+        return None
+    node = resolved.rounding.node
+    return {"function": names.rounding,
+            "name": node.name.value, "threshold": resolved.threshold,
+            "clauses": ", ".join(c.value for c in node.spec), "cites": _cites(node)}
+
+
+@dataclass(frozen=True)
+class _SequenceLines:
+    """The sequence of play as module lines: the game turn's and the player turn's phases, the player
+    turns by the name the game turn runs them under, the block's cites and the TURN_SETS entries."""
+
+    game_turn: tuple[str, ...]
+    player_turn: tuple[str, ...]
+    player_turns: tuple[PlayerTurnEntry, ...]
+    cites: str
+    turn_sets: tuple[str, ...]
+
+
+_NO_SEQUENCE = _SequenceLines((), (), (), "", ())
+
+
+def _sequence_lines(sequence: ir.SequenceOfPlay) -> _SequenceLines:
+    """A sequence of play's blocks as the module's GAME_TURN, PLAYER_TURN and PLAYER_TURNS lines."""
     turns: dict[str, list[str]] = {"game_turn": [], "player_turn": []}
-    player_turns: list[PlayerTurnEntry] = []    # by the name the game turn runs them under
-    sequence_cites = ""
-    turn_sets: list[str] = []
-    if resolved.sequence is not None:
-        sequence = resolved.sequence.node
-        sequence_cites = ", ".join(_cites(sequence))
-        turn_sets = [f"({py(s.name.value)}, TurnSet({py(s.name.value)}, {_turn_spans(s.turns)})),"
-                     for s in sequence.turn_sets]
-        for block in sequence.blocks:
-            phases: list[str] = []
-            for item in block.items:
-                if isinstance(item, ir.PlayerTurnSlot):
-                    name = py(item.name.value)
-                    phases.append(f"PlayerTurn({name}, PLAYER_TURNS[{name}]),")
-                else:
-                    args = [py(item.name.value), f"rules={py(tuple(c.value for c in item.cites))}",
-                            f"activities={py(tuple(a.value for a in item.activities))}"]
-                    if item.note is not None:
-                        args.append(f"note={py(item.note.value)}")
-                    if item.turns is not None:
-                        which = (f"TURN_SETS[{py(item.turns.set.value)}]" if item.turns.set is not None
-                                 else f"TurnSet(None, {_turn_spans(item.turns.turns)})")
-                        args.append(f"{'not_on_turns' if item.turns.negated else 'on_turns'}={which}")
-                    phases.append(f"Phase({', '.join(args)}),")
-            if block.side is not None:
-                player_turns.append({"name": block.side.value, "phases": phases})
-            else:
-                turns["game_turn" if block.kind.value == "game" else "player_turn"].extend(phases)
-        if not player_turns:    # one player turn for every side: each run the game turn names plays it
-            runs = (i.name.value for b in sequence.blocks if b.kind.value == "game"
-                    for i in b.items if isinstance(i, ir.PlayerTurnSlot))
-            player_turns = [{"name": name, "phases": None} for name in dict.fromkeys(runs)]
+    player_turns: list[PlayerTurnEntry] = []
+    for block in sequence.blocks:
+        phases = [_phase_line(item) for item in block.items]
+        if block.side is not None:
+            player_turns.append({"name": block.side.value, "phases": phases})
+        else:
+            turns["game_turn" if block.kind.value == "game" else "player_turn"].extend(phases)
+    if not player_turns:    # one player turn for every side: each run the game turn names plays it
+        runs = (i.name.value for b in sequence.blocks if b.kind.value == "game"
+                for i in b.items if isinstance(i, ir.PlayerTurnSlot))
+        player_turns = [{"name": name, "phases": None} for name in dict.fromkeys(runs)]
+    turn_sets = tuple(f"({py(s.name.value)}, TurnSet({py(s.name.value)}, {_turn_spans(s.turns)})),"
+                      for s in sequence.turn_sets)
+    return _SequenceLines(tuple(turns["game_turn"]), tuple(turns["player_turn"]), tuple(player_turns),
+                          ", ".join(_cites(sequence)), turn_sets)
 
-    # terrain effects chart
-    terrain: TerrainSection | None = None
-    if resolved.terrain is not None:
-        chart = resolved.terrain.node
-        rows = [["Terrain(" + py(r.name.value) + ",", py(r.kind) + ",", _movement(r.movement),
-                 _combat(r.combat) + _terrain_extras(r)] for r in chart.rows]
-        combination = params.get("combat.terrain_combination")
-        across = params.get("combat.hexside_combination")
-        terrain = {"title": chart.title.value if chart.title else "Terrain Effects Chart",
-                   "origin": resolved.terrain.origin, "cites": _cites(chart),
-                   "combination": str(combination.value) if combination is not None else None,
-                   "with_terrain": across is not None and across.value == "with-terrain" and combination is not None,
-                   "lines": _table(rows, "    ") if rows else [],
-                   "amended": _amendments(resolved.terrain, "row"),
-                   "flags": tuple(name for name in STEP_FLAGS
-                                  if name in params and params[name].value is True)}
 
-    # combat results table
-    results: ResultsSection | None = None
-    if resolved.results is not None:
-        table = resolved.results.node
-        header = ["#"] + [c.value for c in table.columns]   # odds are validated: safe in a comment
-        rows = [[py(r.label.value) + ":"] + [("(" if i == 0 else "") + py(c.value) + ("),"  if i == len(r.cells) - 1 else ",")
-                                               for i, c in enumerate(r.cells)] for r in table.rows]
-        lines = _table([header] + rows, "        ")
-        attacker: AttackerSection | None = None
-        if table.attacker is not None:
-            header = ["#"] + [c.value for c in table.attacker.columns]
-            rows = [[py(r.label.value) + ":"] + [("(" if i == 0 else "") + py(c.value) +
-                                                 ("),"  if i == len(r.cells) - 1 else ",")
-                                                 for i, c in enumerate(r.cells)] for r in table.attacker.rows]
-            attacker = {"columns": py(tuple(c.value for c in table.attacker.columns)),
-                        "rows": _table([header] + rows, "            ")}
-        results = {"title": table.title.value if table.title else "Combat Results Table",
-                   "origin": resolved.results.origin, "cites": _cites(table), "dice": table.dice.value,
-                   "columns": py(tuple(c.value for c in table.columns)), "rows": lines,
-                   "notation": result_codes.family(
-                       resolved.result_codes.node if resolved.result_codes is not None else None, table),
-                   "lines": [f"{py(l.name.value)}: {py(tuple(c.value for c in l.columns))},"
-                             for l in table.lines if l.name is not None],
-                   "attacker": attacker, "differential": table.differential,
-                   "amended": _amendments(resolved.results, "cell")}
+def _phase_line(item: ir.Phase | ir.PlayerTurnSlot) -> str:
+    """One item of a sequence block as a module line: a PlayerTurn slot, or a Phase with its rules,
+    activities and, when it has them, its note and the turns it is (not) played on."""
+    if isinstance(item, ir.PlayerTurnSlot):
+        name = py(item.name.value)
+        return f"PlayerTurn({name}, PLAYER_TURNS[{name}]),"
+    args = [py(item.name.value), f"rules={py(tuple(c.value for c in item.cites))}",
+            f"activities={py(tuple(a.value for a in item.activities))}"]
+    if item.note is not None:
+        args.append(f"note={py(item.note.value)}")
+    if item.turns is not None:
+        which = (f"TURN_SETS[{py(item.turns.set.value)}]" if item.turns.set is not None
+                 else f"TurnSet(None, {_turn_spans(item.turns.turns)})")
+        args.append(f"{'not_on_turns' if item.turns.negated else 'on_turns'}={which}")
+    return f"Phase({', '.join(args)}),"
 
-    return {
-        "version": __version__,
-        "source": book.path,
-        "id": book.id.value,
-        "kind": book.kind.value,
-        "title": book.title.value,
-        "book_version": book.version.value if book.version else "",
-        "ancestors": tuple(a.id.value for a in resolved.ancestors),
-        "origins": sorted(origins.items(), key=lambda kv: -kv[1]),
-        "rule_count": len(resolved.rules),
-        "rules": rules,
-        "parameters": parameters,
-        "cite": cite,
-        "parameter_groups": parameter_groups,
-        "rounding": rounding,
-        "game_turn": turns["game_turn"],
-        "player_turn": turns["player_turn"],
-        "player_turns": player_turns,
-        "sequence_cites": sequence_cites,
-        "sequence_amended": _amendments(resolved.sequence, "phase") if resolved.sequence is not None else [],
-        "turn_sets": turn_sets,
-        "terrain": terrain,
-        "one_side": [row.name.value for row in resolved.terrain.node.rows if row.combat.only is not None]
-        if resolved.terrain is not None else [],
-        "ezoc": params.get("zoc.entry_cost"),
-        "results": results,
-        "below": params.get("combat.below_table"),
-        "below_forced": params.get("combat.below_table_forced"),
-        "above": params.get("combat.above_table"),
-        "combat_options": _combat_options(params, resolved.shifts is not None and resolved.shifts.node.before_limits),
-        "codes": _codes(resolved),
-        **_issue3_context(resolved, names),
-    }
+
+def _terrain_section(effective: ir.Effective[ir.TerrainChart],
+                     params: dict[str, ir.EffectiveParameter]) -> TerrainSection:
+    """The terrain effects chart as the module's TERRAIN lines, with how terrain combines in combat."""
+    chart = effective.node
+    rows = [["Terrain(" + py(r.name.value) + ",", py(r.kind) + ",", _movement(r.movement),
+             _combat(r.combat) + _terrain_extras(r)] for r in chart.rows]
+    combination = params.get("combat.terrain_combination")
+    across = params.get("combat.hexside_combination")
+    return {"title": chart.title.value if chart.title else "Terrain Effects Chart",
+            "origin": effective.origin, "cites": _cites(chart),
+            "combination": str(combination.value) if combination is not None else None,
+            "with_terrain": across is not None and across.value == "with-terrain" and combination is not None,
+            "lines": _table(rows, "    ") if rows else [],
+            "amended": _amendments(effective, "row"),
+            "flags": tuple(name for name in STEP_FLAGS
+                           if name in params and params[name].value is True)}
+
+
+def _crt_rows(columns: tuple[ir.Text, ...], rows: tuple[ir.DiceRow, ...], indent: str) -> list[str]:
+    """A results table's rows as aligned module lines `label: (cell, ..., cell),` under a comment header
+    of its columns (odds are validated: safe in a comment)."""
+    header = ["#"] + [c.value for c in columns]
+    cells = [[py(r.label.value) + ":"] + [("(" if i == 0 else "") + py(c.value) + ("),"  if i == len(r.cells) - 1 else ",")
+                                         for i, c in enumerate(r.cells)] for r in rows]
+    return _table([header] + cells, indent)
+
+
+def _results_section(effective: ir.Effective[ir.ResultsTable],
+                     result_codes_: ir.Effective[ir.ResultCodes] | None) -> ResultsSection:
+    """The combat results table as the module's CRT lines, with its attacker's table when it has one."""
+    table = effective.node
+    attacker: AttackerSection | None = None
+    if table.attacker is not None:
+        attacker = {"columns": py(tuple(c.value for c in table.attacker.columns)),
+                    "rows": _crt_rows(table.attacker.columns, table.attacker.rows, "            ")}
+    return {"title": table.title.value if table.title else "Combat Results Table",
+            "origin": effective.origin, "cites": _cites(table), "dice": table.dice.value,
+            "columns": py(tuple(c.value for c in table.columns)),
+            "rows": _crt_rows(table.columns, table.rows, "        "),
+            "notation": result_codes.family(result_codes_.node if result_codes_ is not None else None, table),
+            "lines": [f"{py(l.name.value)}: {py(tuple(c.value for c in l.columns))},"
+                      for l in table.lines if l.name is not None],
+            "attacker": attacker, "differential": table.differential,
+            "amended": _amendments(effective, "cell")}
 
 
 def _turn_spans(turns: tuple[ir.Text, ...]) -> str:
