@@ -27,7 +27,7 @@ class CoreParameter:
     """One core parameter as `vocabulary.rules` declares it: kind is flag, quantity, modifier, count, number,
     result, choice or order (the kinds of a `parameters` block), `unit` for a quantity or modifier, `options`
     for a choice or order; `drives` is the question that reads it (its block's title), and `line`, `column`
-    and `end_column` are where its name is written in the file."""
+    and `end_column` are where its declaration is written in the file (one line, as a rulebook's is)."""
 
     name: str
     kind: str

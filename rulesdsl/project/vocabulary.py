@@ -46,7 +46,7 @@ def _parameter(declaration: ir.ParameterDeclaration, question: str, unordered: b
                "only an order is read as a set" if unordered and ptype.kind != ir.ParamKind.ORDER else None)
     if ptype is None or problem is not None:
         raise RulesError([Diagnostic(f"core parameter '{declaration.name.value}': {problem}", declaration.span)])
-    where = declaration.name.span
+    where = declaration.span
     return CoreParameter(declaration.name.value, str(ptype.kind), drives=question,
                          meaning=declaration.meaning.value, unit=ptype.unit, options=ptype.options,
                          unordered=unordered, line=where.line, column=where.column, end_column=where.end_column)
