@@ -93,3 +93,9 @@ def test_reading_the_compiled_vocabulary_does_not_load_the_parser():
     run = subprocess.run([sys.executable, "-c", "import sys, rulesdsl.runtime.contract, rulesdsl.model.catalogue\n"
                           "print('lark' in sys.modules)"], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "False"
+
+
+def test_the_editors_highlight_the_file_as_any_rulebook():
+    from pygments.token import Error
+    from rulesdsl.editor.lexer import RulesdslLexer
+    assert [value for kind, value in RulesdslLexer().get_tokens(TEXT) if kind is Error] == []

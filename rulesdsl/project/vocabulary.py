@@ -37,13 +37,21 @@ def _question(block: ir.ParameterDeclarations) -> tuple[str, bool]:
     return question, question != title
 
 
+def _problem(declaration: ir.ParameterDeclaration, ptype: ir.ParamType | None, unordered: bool) -> str | None:
+    """What is wrong with a core declaration (its block read as sets when `unordered`), or None."""
+    if ptype is None:
+        return "its unit or options are wrong"
+    if declaration.descriptive is not None:
+        return "a core parameter is read by its question: it is not descriptive"
+    if unordered and ptype.kind != ir.ParamKind.ORDER:
+        return "only an order is read as a set"
+    return None
+
+
 def _parameter(declaration: ir.ParameterDeclaration, question: str, unordered: bool) -> CoreParameter:
     """The record of one declaration of a block that `question` reads."""
     ptype = declared_type(declaration)
-    problem = ("its unit or options are wrong" if ptype is None else
-               "a core parameter is read by its question: it is not descriptive"
-               if declaration.descriptive is not None else
-               "only an order is read as a set" if unordered and ptype.kind != ir.ParamKind.ORDER else None)
+    problem = _problem(declaration, ptype, unordered)
     if ptype is None or problem is not None:
         raise RulesError([Diagnostic(f"core parameter '{declaration.name.value}': {problem}", declaration.span)])
     where = declaration.span
