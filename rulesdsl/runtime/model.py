@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from rulesdsl.core.notation import turns_text
-from rulesdsl.core.units import PLURALS as PLURALS, unit_text   # PLURALS: the compiler names it here too
+from rulesdsl.core.units import PLURALS as PLURALS, unit_text as unit_text   # the compiler names them here too
 
 K = TypeVar("K")
 V = TypeVar("V")
