@@ -17,6 +17,8 @@ PACKAGE = ROOT / "rulesdsl"
 # from a higher one or from another subpackage of its own layer.
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"errors", "version", "cache"}),   # what every stage shares
+    frozenset({"core"}),                         # what the IR and the engine share: units, result notation and
+                                                 # the core vocabulary compiled (standard library only)
     frozenset({"runtime"}),                      # the rules engine that generated modules import
     frozenset({"model"}),                        # the IR
     frozenset({"language"}),                     # text to the IR
@@ -143,10 +145,25 @@ def test_stages_import_only_downwards():
 
 
 def test_the_runtime_imports_nothing_of_the_compiler():
-    """Generated modules import rulesdsl.runtime alone: it must not drag the compiler in."""
+    """Generated modules import rulesdsl.runtime alone: it must not drag the compiler in (the shared core
+    below it is no part of the compiler)."""
     outside = {f"{m} -> {t}" for m, targets in graph().items() if stage(m) == "runtime"
-               for t in targets if stage(t) != "runtime"}
+               for t in targets if stage(t) not in ("runtime", "core")}
     assert outside == set()
+
+
+def test_the_core_imports_nothing_of_the_package_but_itself():
+    """What the model and the engine share stands on the standard library alone."""
+    outside = {f"{m} -> {t}" for m, targets in graph().items() if stage(m) == "core"
+               for t in targets if stage(t) != "core"}
+    assert outside == set()
+
+
+def test_the_model_imports_nothing_of_the_runtime():
+    """The IR reads what it shares with the engine from the core below both, never from the engine."""
+    into = {f"{m} -> {t}" for m, targets in graph().items() if stage(m) == "model"
+            for t in targets if stage(t) == "runtime"}
+    assert into == set()
 
 
 def test_the_graph_sees_imports_inside_functions_and_type_checking(tmp_path):

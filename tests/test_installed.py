@@ -86,6 +86,18 @@ def test_the_wheel_ships_the_series_library(installed, tmp_path):
         assert path.read_bytes() == (ROOT / "rulebooks" / "series" / path.name).read_bytes()
 
 
+def test_the_wheel_ships_the_core_vocabulary_its_declarations_point_at(installed, tmp_path):
+    """The core parameters are declared where the installed package holds their file (the language server's
+    go-to-definition opens it), and it is the repository's text."""
+    run = _run([str(installed / "python"), "-c",
+                "from rulesdsl.model.catalogue import CORE_PARAMETERS\n"
+                "print(CORE_PARAMETERS['stacking.limit'].span.path)"], cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    path = Path(run.stdout.strip())
+    assert path.as_posix().endswith("site-packages/rulesdsl/core/vocabulary.rules"), path
+    assert path.read_bytes() == (ROOT / "rulesdsl" / "core" / "vocabulary.rules").read_bytes()
+
+
 def test_the_wheel_holds_the_licence_the_guide_and_its_metadata(installed, tmp_path):
     import zipfile
     [wheel] = WHEEL

@@ -63,14 +63,16 @@ def test_the_core_vocabulary_is_only_what_the_compiler_and_the_engine_act_on():
         assert (core.type.kind, core.type.unit, core.type.options, core.meaning) == (
             p.kind, p.unit, p.options, p.meaning)
         assert f"`{p.drives}`" in catalogue.CORE_USES[p.name]
-    # the compiler reads no other parameter by name (the engine's are named only in its contract and stages)
+    # the compiler reads no other parameter by name (the engine's are named only in the core vocabulary's
+    # compiled declarations and the engine's stages)
+    compiled = ROOT / "rulesdsl" / "core" / "vocabulary.py"
     for path in (ROOT / "rulesdsl").rglob("*.py"):
-        if path.name == "catalogue.py" or path.parent.name == "runtime":
+        if path.name == "catalogue.py" or path.parent.name == "runtime" or path == compiled:
             continue
         text = path.read_text(encoding="utf-8")
         for name in ("movement.minimum_move", "overrun.cost", "bombardment.", "supply.method"):
             assert name not in text, (path, name)
-    for path in (ROOT / "rulesdsl" / "runtime").glob("*.py"):
+    for path in (*(ROOT / "rulesdsl" / "runtime").glob("*.py"), compiled):
         assert "bombardment." not in path.read_text(encoding="utf-8"), path
 
 

@@ -12,8 +12,9 @@
   it; a rule's title, summary and rulebook; a terrain's row of the chart in effect; a result code's
   meaning.
 - Go to definition: a rule number to the rule (the series' one from an `amend` or `override`), a terrain
-  to its row of the Terrain Effects Chart in effect, a parameter to its declaration.  Find references:
-  every place the project's rulebooks write that name (outside strings and comments).
+  to its row of the Terrain Effects Chart in effect, a parameter to its declaration (a core parameter's is in
+  the installed core vocabulary, rulesdsl/core/vocabulary.rules).  Find references: every place the
+  project's rulebooks write that name (outside strings and comments), and a core parameter's declaration.
 - Completion: what may stand where the cursor is (a parameter after its prefix, a rule number after
   `amend rule`, a terrain after a hex, a unit type after `type`, a phase after `phase`), else every name,
   result code, phase and keyword; when the text stops parsing, the names of its last version that did; document
@@ -37,6 +38,7 @@ code units (its default), converted here.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import re
 from pathlib import Path
@@ -48,13 +50,14 @@ from pygls.workspace import TextDocument
 from pygments.token import Comment, String
 
 from rulesdsl.checks.resolve import resolve
+from rulesdsl.core.parameters import VOCABULARY_FILE
 from rulesdsl.editor.fixes import fix, smallest_edit
 from rulesdsl.editor.lexer import KEYWORDS, RulesdslLexer
 from rulesdsl.editor.wire import Protocol, Refused, bug, serve
 from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.language.fmt import FormatRefused, format_source
 from rulesdsl.language.source import MAX_SOURCE_BYTES, Source, too_large
-from rulesdsl.model import codes, ir
+from rulesdsl.model import catalogue, codes, ir
 from rulesdsl.model.walk import walk
 from rulesdsl.runtime.notation import Result
 from rulesdsl.project.build import compile_project, find_root, shown_path
@@ -424,8 +427,18 @@ def _file(shown: str, root: Path | None, compilation: Compilation) -> Path | Non
     return path if path.is_absolute() else (root / path if root is not None else None)
 
 
+@functools.cache
+def _core_text() -> str:
+    """The installed core vocabulary's text (the core parameters' declarations), which no compilation reads:
+    the compiler holds its compiled form.  Read once: it changes with rulesdsl only."""
+    return VOCABULARY_FILE.read_text(encoding="utf-8")
+
+
 def _location(span: Span, root: Path | None, compilation: Compilation) -> types.Location | None:
-    """Where a span is, positioned in the text the compilation read (no file is read again)."""
+    """Where a span is, positioned in the text the compilation read (no file is read again), or in the
+    core vocabulary."""
+    if span.path == str(VOCABULARY_FILE):
+        return types.Location(uri=VOCABULARY_FILE.as_uri(), range=_range(span, _core_text().split("\n")))
     file = _file(span.path, root, compilation)
     if file is None or span.path not in compilation.sources:
         return None
@@ -560,9 +573,11 @@ def references(server: LanguageServer, params: types.ReferenceParams) -> list[ty
     if word is None:
         return []
     compilation, root, _ = _compile(server, params.text_document.uri)
+    files = [(_file(shown, root, compilation), text) for shown, text in sorted(compilation.sources.items())]
+    if word in catalogue.CORE_PARAMETERS:     # its declaration, in the core vocabulary
+        files.append((VOCABULARY_FILE, _core_text()))
     out = []
-    for shown, text in sorted(compilation.sources.items()):
-        file = _file(shown, root, compilation)
+    for file, text in files:
         if file is None:
             continue
         lines = text.split("\n")

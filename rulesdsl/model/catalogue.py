@@ -13,8 +13,9 @@ from typing import Iterable, Mapping
 from rulesdsl.model import ir
 from rulesdsl.model.ir import CORE, Declared, ParamType
 from rulesdsl.errors import Diagnostic, Span, suggest
-from rulesdsl.runtime.contract import ENGINE_PARAMETERS
-from rulesdsl.runtime.model import PLURALS, unit_text as unit_text   # shared with the generated modules
+from rulesdsl.core.parameters import ENGINE_FUNCTIONS, VOCABULARY_FILE, CoreParameter
+from rulesdsl.core.units import PLURALS, unit_text as unit_text   # shared with the generated modules
+from rulesdsl.core.vocabulary import PARAMETERS as CORE_VOCABULARY
 
 # canonical unit -> the spellings a rulebook may use
 UNITS: dict[str, tuple[str, ...]] = {
@@ -34,44 +35,18 @@ assert all(UNITS[unit][-1] == plural for unit, plural in PLURALS.items())
 
 
 
-def _core(name: str, kind: ir.ParamKind, meaning: str, unit: str | None = None,
-          options: tuple[str, ...] = ()) -> tuple[str, Declared]:
-    return name, Declared(name, ParamType(kind, unit, options), meaning, CORE)
+def _declared(parameter: CoreParameter) -> Declared:
+    """A core parameter as the vocabulary of every rulebook holds it: declared where the vocabulary file
+    writes it (the installed copy), by CORE."""
+    span = Span(str(VOCABULARY_FILE), parameter.line, parameter.column, parameter.line, parameter.end_column)
+    return Declared(parameter.name, ParamType(ir.ParamKind(parameter.kind), parameter.unit, parameter.options),
+                    parameter.meaning, CORE, span)
 
 
-# The parameters the compiler and the rules engine act on; a rulebook declares every other one.  The combat
-# table's are listed here; the rules engine's come from its contract (rulesdsl/runtime/contract.py), so that
-# a value the engine reads always has the kind the engine expects.
-CORE_PARAMETERS: dict[str, Declared] = dict((
-    _core("combat.below_table", ir.ParamKind.RESULT,
-          "the result of an attack below the left-most odds column (no roll)"),
-    _core("combat.below_table_forced", ir.ParamKind.RESULT,
-          "the result of a forced attack (one the rules require) below the left-most odds column (no roll)"),
-    _core("combat.above_table", ir.ParamKind.RESULT,
-          "the result of an attack above the right-most odds column (no roll)"),
-    _core("combat.terrain_combination", ir.ParamKind.CHOICE,
-          "how the combat effects of several terrains in the defender's hex combine",
-          options=("cumulative", "most-restrictive", "defender-best")),
-    _core("combat.hexside_combination", ir.ParamKind.CHOICE,
-          "how the combat effects of a hexside an attack crosses combine with the defender's hex terrain",
-          options=("cumulative", "with-terrain")),
-    _core("combat.exchange_measure", ir.ParamKind.CHOICE,
-          "what an exchange costs the attacker: at least the combat factors, the steps or the units the defender "
-          "loses", options=("factors", "steps", "units")),
-    _core("combat.exchange_counts_terrain", ir.ParamKind.FLAG,
-          "whether an exchange counts the defender's factors as its terrain multiplies them (else as printed)"),
-    _core("combat.imaginary_columns", ir.ParamKind.FLAG,
-          "whether column shifts may count from columns beyond the table's edges"),
-    _core("combat.shift_off_left_is_below_table", ir.ParamKind.FLAG,
-          "whether an attack shifted past the left-most column counts as below the table"),
-    _core("combat.terrain_per_unit", ir.ParamKind.FLAG,
-          "whether terrain multipliers apply to each attacking unit according to its own position"),
-    _core("overrun.game_modifiers_apply", ir.ParamKind.FLAG,
-          "whether a game's combat modifiers apply to overruns as to other combats"),
-    _core("supply.minimum_strength", ir.ParamKind.QUANTITY,
-          "the least combat strength that supply penalties can leave a unit", unit="SP"),
-    *(_core(p.name, ir.ParamKind(p.kind), p.meaning, p.unit, p.options) for p in ENGINE_PARAMETERS),
-))
+# The parameters the compiler and the rules engine act on; a rulebook declares every other one.  They are
+# declared in the core vocabulary (rulesdsl/core/vocabulary.rules), so that a value the engine or the generated
+# combat resolution reads always has the kind they expect.
+CORE_PARAMETERS: dict[str, Declared] = {p.name: _declared(p) for p in CORE_VOCABULARY}
 # What each core parameter drives (the language reference prints it).
 CORE_USES: dict[str, str] = {
     "combat.below_table": "the generated `resolve_combat` and `ENGINE.assess` (a code saying `not allowed` "
@@ -95,7 +70,7 @@ CORE_USES: dict[str, str] = {
                                "for the whole attack",
     "overrun.game_modifiers_apply": "the generated `resolve_combat`: the game's own DRMs in an overrun",
     "supply.minimum_strength": "the generated `resolve_combat`: the floor under a supply strength penalty",
-    **{p.name: f"the engine's `{p.drives}`" for p in ENGINE_PARAMETERS},
+    **{p.name: f"the engine's `{p.drives}`" for p in CORE_VOCABULARY if p.drives in ENGINE_FUNCTIONS},
     "supply.penalties_round_down": "the engine's `move` and the generated `resolve_combat`: fractions a supply "
                                    "penalty leaves (an MA, a strength)",
     "zoc.entry_cost": "the engine's `move` and the generated `entry_cost`",
@@ -131,12 +106,13 @@ def vocabulary(chain: Iterable[ir.Rulebook]) -> tuple[dict[str, Declared], list[
                 name = declaration.name.value
                 first = known.get(name)
                 if first is not None:
-                    where = ("the core vocabulary" if first.span is None
+                    core = first.origin == CORE
+                    where = ("the core vocabulary" if core or first.span is None
                              else f"{first.origin} at {first.span.path}:{first.span.line}")
                     problems.append(Diagnostic(
                         f"parameter '{name}' is already declared by {where}", declaration.name.span,
                         "the compiler or the rules engine acts on it, with the kind it declares: set it in a rule "
-                        "and remove this declaration" if first.span is None else
+                        "and remove this declaration" if core else
                         "a parameter is declared once; a rulebook that extends its declarer sets it in a rule"))
                     continue
                 ptype = declared_type(declaration)

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from rulesdsl.model import ir
 from rulesdsl.errors import Diagnostic, suggest
-from rulesdsl.runtime.notation import DECLARED, NOTATIONS, Result, read_result
+from rulesdsl.core.notation import DECLARED, NOTATIONS, Result, read_result
 
 STEP_WORDS = ("step", "steps")
 UNIT_WORDS = ("unit", "units")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, Iterator, Mapping, NamedTuple, T
 
 from rulesdsl.errors import Span
 
-from rulesdsl.runtime.model import unit_text
+from rulesdsl.core.units import unit_text
 
 
 _NOWHERE = Span("<nowhere>")
@@ -1159,7 +1159,7 @@ class Declared:
     type: ParamType
     meaning: str
     origin: str                  # the id of the rulebook that declares it, or CORE
-    span: Span | None = None     # None for the core vocabulary
+    span: Span | None = None     # the core vocabulary's: in the installed rulesdsl/core/vocabulary.rules
     descriptive: Reason | None = None   # why no engine function reads it (`descriptive REASON`)
 
 

@@ -7,7 +7,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TypeVar
 
-from .notation import turns_text
+from rulesdsl.core.notation import turns_text
+from rulesdsl.core.units import PLURALS as PLURALS, unit_text as unit_text   # the compiler names them here too
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -25,19 +26,6 @@ class RuleEntry:
     source: str
     notes: tuple[str, ...] = ()
     see: tuple[str, ...] = ()
-
-
-# the plural of each unit a parameter may be measured in that has one (MP and SP read the same)
-PLURALS = {"hex": "hexes", "hexside": "hexsides", "step": "steps", "unit": "units", "turn": "turns",
-           "time": "times", "die": "dice"}
-
-
-def unit_text(amount: object, unit: str | None) -> str:
-    """'2 MP', '1 hex', '3 hexes', '+2 MP', as a rulebook writes an amount of a unit."""
-    if unit is None:
-        return str(amount)
-    one = str(amount).lstrip("+-") == "1"
-    return f"{amount} {unit if one else PLURALS.get(unit, unit)}"
 
 
 @dataclass(frozen=True, slots=True)
