@@ -22,6 +22,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"runtime"}),                      # the rules engine that generated modules import
     frozenset({"model"}),                        # the IR
     frozenset({"language"}),                     # text to the IR
+    frozenset({"queries"}),                      # worked examples' queries, one module per kind (reads limits)
     frozenset({"checks"}),                       # schema, semantics, resolution, worked examples
     frozenset({"modules", "cards"}),             # outputs of a resolved rulebook
     frozenset({"errata"}),                       # two rulebooks compared (reads the cards' words)

@@ -8,19 +8,22 @@ Three things live here, each reading only the model (`ir.Situation`):
   phasing side, one phase, a result on every `expect` line of an example;
 - `build`: the runtime `Situation`, with every terrain, hexside feature and road checked against the
   Terrain Effects Chart in effect ("did you mean"), or the positioned diagnostics that stop it;
-- `query_text`, `result_text`, `unit_text`: a query, a result and a unit as the notation writes them, from
-  the model (messages, `diff`, `explain`).
+- `unit_text`, `done_text`, `lines`: a unit, a `done` line and a whole situation as the notation writes them,
+  from the model (messages, `diff`, `explain`); each query kind's own words, and its checks, are its module's
+  in rulesdsl.queries (`query_text` and `result_text` re-exported here).
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 from fractions import Fraction
 
-from rulesdsl.language.limits import MAX_MAP_HEXES, MAX_MOVEMENT_POINTS, MAX_RETREAT_HEXES, MAX_SITUATION_UNITS
+from rulesdsl.language.limits import MAX_MAP_HEXES, MAX_MOVEMENT_POINTS, MAX_SITUATION_UNITS
 from rulesdsl.model import ir
 from rulesdsl.model.catalogue import parameter_text
+from rulesdsl.queries import CheckContext, query_text, result_text
+from rulesdsl.queries import check as check_expectation
 from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.runtime.hexmap import Hex, HexMap, Hexside
 from rulesdsl.runtime.situation import NOTHING_YET, Counter, Record, Situation
@@ -29,168 +32,8 @@ __all__ = ["build", "check_example", "check_situation", "done_text", "history", 
 
 
 # ---- the notation, from the model ----------------------------------------------------------------------
-def _number(value: Fraction) -> str:
-    return str(value)
-
-
 def _words(texts: Iterable[ir.Text]) -> str:
     return " ".join(t.value for t in texts)
-
-
-def query_text(expectation: ir.Expectation) -> str:
-    """The query of an `expect` line as the notation writes it (what `rulesdsl explain` takes)."""
-    e = expectation
-    parts: list[str] = [str(e.kind)]
-    if e.kind == ir.ExpectKind.ZOC:
-        parts.append(e.side.value if e.side is not None else "")
-    elif e.kind == ir.ExpectKind.PHASES:
-        parts += [e.side.value if e.side is not None else "", "turn", "" if e.count is None else str(e.count)]
-    elif e.kind != ir.ExpectKind.STACK:
-        parts += [u.value for u in e.units]
-    if e.kind in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK):
-        parts += [h.value for h in e.hexes]
-    if e.mode is not None:
-        parts += ["mode", e.mode.value]
-    if e.saved is not None:
-        parts += ["saved", _number(e.saved)]
-    if e.moment is not None:
-        parts += ["when", e.moment.value]
-    if e.kind == ir.ExpectKind.STACK:
-        parts += ["by", *(u.value for u in e.units)] if e.units else []
-        parts += ["arrived", *(u.value for u in e.arrived)] if e.arrived else []
-    elif e.kind == ir.ExpectKind.OVERRUN:
-        hexes = [h.value for h in e.hexes] + ["", ""]
-        parts += ["from", hexes[0], "on", hexes[1]]
-    elif e.kind in (ir.ExpectKind.ATTACK, ir.ExpectKind.COMBAT, ir.ExpectKind.ENGAGE):
-        parts += ["on", *(h.value for h in e.hexes)]
-        if e.declared:
-            parts += ["with", ", ".join(d.value for d in e.declared)]
-        if e.kind == ir.ExpectKind.ENGAGE and e.others:
-            parts += ["defending", *(u.value for u in e.others)]
-        if e.arrived:
-            parts += ["arrived", *(u.value for u in e.arrived)]
-    elif e.kind == ir.ExpectKind.RETREAT:
-        parts.append("" if e.count is None else str(e.count))
-        if e.others:
-            parts += ["from", *(u.value for u in e.others)]
-    elif e.kind == ir.ExpectKind.ADVANCE:
-        parts += ["into", *(h.value for h in e.hexes[:1]), "after", "" if e.count is None else str(e.count)]
-        if e.destroyed:
-            parts.append("destroyed")
-        # in the grammar's order: overrun, breakthrough, via, refuse
-        parts += ["overrun"] if e.overrun else []
-        parts += ["breakthrough"] if e.breakthrough else []
-        parts += ["via", *(h.value for h in e.hexes[1:])] if len(e.hexes) > 1 else []
-    if e.refuse is not None:
-        parts += ["refuse", str(e.refuse)]
-    if e.overrun and e.kind != ir.ExpectKind.ADVANCE:
-        parts.append("overrun")
-    if e.forced:
-        parts.append("forced")
-    if e.breakthrough and e.kind != ir.ExpectKind.ADVANCE:
-        parts.append("breakthrough")
-    if e.given is not None:
-        parts += ["result", e.given.value]
-    # what no query of its kind reads (the grammar writes none): shown all the same, so nothing is hidden
-    if e.kind not in (ir.ExpectKind.MOVE, ir.ExpectKind.STACK, ir.ExpectKind.OVERRUN, ir.ExpectKind.ATTACK,
-                      ir.ExpectKind.COMBAT, ir.ExpectKind.ADVANCE, ir.ExpectKind.ENGAGE):
-        parts += [h.value for h in e.hexes]
-    if e.kind not in (ir.ExpectKind.ZOC, ir.ExpectKind.PHASES) and e.side is not None:
-        parts.append(e.side.value)
-    if e.kind not in (ir.ExpectKind.RETREAT, ir.ExpectKind.ADVANCE, ir.ExpectKind.PHASES) and e.count is not None:
-        parts.append(str(e.count))
-    if e.kind not in (ir.ExpectKind.RETREAT, ir.ExpectKind.ENGAGE) and e.others:
-        parts += ["from", *(u.value for u in e.others)]
-    if e.kind != ir.ExpectKind.ADVANCE and e.destroyed:
-        parts.append("destroyed")
-    return " ".join(p for p in parts if p)
-
-
-def odds_word(odds: str) -> str:
-    """What a combat's odds are called as written: 'odds' (3:1), or 'difference' for a differential
-    table's attack minus defense (+3, 0, -2)."""
-    return "odds" if ":" in odds or odds == "-" else "difference"
-
-
-def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind | None = None) -> str:
-    """What an `expect` line says the rules answer, as the notation writes it."""
-    if result is None:
-        return ""
-    r = result
-    parts: list[str] = []
-    if r.costs:
-        parts += ["costs", *(_number(c) for c in r.costs)]
-    if r.total is not None:
-        parts += ["total", _number(r.total)]
-    if kind == ir.ExpectKind.ENGAGE:
-        for word, names in (("fighting", r.fighting), ("sharing", r.sharing), ("spared", r.spared)):
-            if names:
-                parts += [word, _words(names)]
-        if r.hexes:
-            parts += ["terrain", r.hexes[0].value]
-        if r.destroyed:
-            parts += ["destroyed", _words(r.destroyed)]
-        if r.exposed:
-            parts += ["exposed", _words(r.exposed)]
-        for side, hexes in (("attacker", r.attacker_retreat), ("defender", r.defender_retreat)):
-            if hexes is not None:
-                parts += [side, "retreats", str(hexes)]
-        if r.must_enter:      # no engage answer has it (the grammar writes none): shown all the same
-            parts.append("must-enter")
-        if r.ruling is not None:
-            parts.append(str(r.ruling))
-        return " ".join(parts)
-    if kind == ir.ExpectKind.RETREAT:
-        if r.amount is not None:
-            parts += ["loss", _number(r.amount)]
-        if r.hexes:
-            parts += ["via", _words(r.hexes)]
-        if r.absent:
-            parts += ["not", "via", _words(r.absent)]
-        if r.apart is not None:
-            parts.append("apart" if r.apart else "together")
-    elif kind != ir.ExpectKind.ADVANCE:
-        parts += [h.value for h in r.hexes]
-        if r.absent:
-            parts += ["not", _words(r.absent)]
-    if r.ruling is not None:
-        parts.append(str(r.ruling))
-    if r.refused_by is not None:
-        parts.append("[" + _words(r.refused_by) + "]")
-    if kind != ir.ExpectKind.RETREAT and r.amount is not None:
-        parts += ["hexes" if kind == ir.ExpectKind.ADVANCE else "cost", _number(r.amount)]
-    if kind == ir.ExpectKind.ADVANCE and (r.hexes or r.absent):
-        parts += ["to", *(h.value for h in r.hexes), *(["not", _words(r.absent)] if r.absent else [])]
-    if r.must_enter:
-        parts.append("must-enter")
-    for word, value in (("left", r.remaining), ("mp", r.allowance), ("unready-above", r.unready_above),
-                        ("size", r.size)):
-        if value is not None:
-            parts += [word, _number(value)]
-    if r.must_attack is not None:
-        parts += ["must-attack", _words(r.must_attack) or "none"]
-    if r.excess is not None:
-        parts += ["excess", _words(r.excess) or "chosen"]
-    if r.fate is not None:
-        parts.append(str(r.fate))
-    for name in ("odds", "column"):
-        value = getattr(r, name)
-        if value is not None:
-            parts += [odds_word(value.value) if name == "odds" else name, value.value]
-    if r.dice is not None:
-        parts += ["roll", "white", str(r.dice[0]), "red", str(r.dice[1])]
-    elif r.roll is not None:
-        parts += ["roll", str(r.roll)]
-    if r.outcome is not None:
-        parts += ["result", r.outcome.value]
-    if r.exchange is not None:
-        parts += ["exchange", _number(r.exchange)]
-    parts += [p.value for p in r.phases]
-    return " ".join(parts)
-
-
-def expectation_text(expectation: ir.Expectation) -> str:
-    return " ".join(p for p in (query_text(expectation), result_text(expectation.result, expectation.kind)) if p)
 
 
 def unit_text(unit: ir.SituationUnit) -> str:
@@ -408,88 +251,8 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
         return area is not None and a is not None and b is not None and area.beyond_edge(a, b)
 
     for expectation in situation.expectations:
-        problems += _check_expectation(expectation, names, on_map, query, edge)
+        problems += check_expectation(expectation, CheckContext(names, on_map, edge), query)
     return problems
-
-
-def _check_expectation(e: ir.Expectation, names: Mapping[str, ir.SituationUnit],
-                       on_map: Callable[[ir.Text], Hex | None], query: bool,
-                       edge: Callable[[ir.Text, ir.Text], bool] | None = None) -> list[Diagnostic]:
-    problems: list[Diagnostic] = []
-    for unit in (*e.units, *e.others, *e.arrived):
-        if unit.value not in names:
-            problems.append(Diagnostic(f"no unit '{unit.value}' in this situation", unit.span,
-                                       hint=suggest(unit.value, names) or
-                                       "place it with a unit line: unit NAME SIDE A-D-M at HEX"))
-    if e.result is not None and (e.result.excess or e.result.must_attack):
-        for unit in (*(e.result.excess or ()), *(e.result.must_attack or ())):
-            if unit.value not in names:
-                problems.append(Diagnostic(f"no unit '{unit.value}' in this situation", unit.span,
-                                           hint=suggest(unit.value, names) or "name the units of the stack"))
-    if e.kind == ir.ExpectKind.STACK and e.units and (e.moment is None or e.moment.value != "overrun"):
-        problems.append(Diagnostic("`by` names the units of an overrun: it goes with `when overrun`", e.units[0].span,
-                                   hint=f"write: stack {e.hexes[0].value if e.hexes else 'HEX'} when overrun by "
-                                        f"{_words(e.units)}"))
-    mover = names.get(e.units[0].value) if e.kind == ir.ExpectKind.MOVE and e.units else None
-    before = (e.hexes[-2] if len(e.hexes) > 1 else mover.hex if mover is not None else None) if e.hexes else None
-    for hex in e.hexes:
-        if hex is e.hexes[-1] and before is not None and edge is not None and edge(before, hex):
-            continue     # a move may end across the map's edge: the rules say whether units may leave it
-        on_map(hex)
-    if e.result is not None:
-        for hex in (*e.result.hexes, *e.result.absent):
-            on_map(hex)
-    if e.kind == ir.ExpectKind.RETREAT and (e.count is None or not e.units):
-        problems.append(Diagnostic("a retreat is: retreat UNIT... HEXES", e.span,
-                                   hint="name the retreating units, then how many hexes, like: retreat 7 2"))
-    if e.kind in (ir.ExpectKind.RETREAT, ir.ExpectKind.ADVANCE) and e.count is not None \
-            and e.count > MAX_RETREAT_HEXES:
-        what = "a retreat" if e.kind == ir.ExpectKind.RETREAT else "the retreat an advance follows"
-        problems.append(Diagnostic(f"{what} of {e.count} hexes is longer than the {MAX_RETREAT_HEXES} a retreat may be",
-                                   e.span, hint="printed results retreat at most 4 or 5 (MAX_RETREAT_HEXES in "
-                                                "limits.py)"))
-    if e.kind == ir.ExpectKind.PHASES and (e.count is None or e.count < 1):
-        problems.append(Diagnostic(f"there is no game turn {e.count}: the first is 1", e.span,
-                                   hint="write the game turn the phases are asked for, like: phases turn 3"))
-    if e.result is None and not query:
-        problems.append(Diagnostic(f"this expect line says nothing of what the rules answer", e.span,
-                                   hint=_RESULT_HINTS[e.kind]))
-    elif e.result is not None:
-        problems += _check_result(e)
-    return problems
-
-
-_RESULT_HINTS = {
-    ir.ExpectKind.MOVE: "end it with what the move costs, like: costs 1 2 3, or with legal or illegal",
-    ir.ExpectKind.REACH: "end it with the hexes in reach, then `not` and those out of reach",
-    ir.ExpectKind.ZOC: "end it with the hexes in the side's ZOCs, then `not` and those outside",
-    ir.ExpectKind.STACK: "end it with legal or illegal",
-    ir.ExpectKind.SUPPLY: "end it with in or out",
-    ir.ExpectKind.OVERRUN: "end it with allowed (cost N) or refused",
-    ir.ExpectKind.EXPLOIT: "end it with allowed or refused",
-    ir.ExpectKind.ATTACK: "end it with allowed or refused",
-    ir.ExpectKind.RETREAT: "end it with loss N (via HEX...) or eliminated",
-    ir.ExpectKind.ADVANCE: "end it with hexes N or refused",
-    ir.ExpectKind.COMBAT: "end it with odds, column, roll and result, like: odds 3:1 roll 4 result D1",
-    ir.ExpectKind.ENGAGE: "end it with who fights, shares, is spared or destroyed, like: fighting 7 sharing 3, "
-                          "or with refused",
-    ir.ExpectKind.PHASES: "end it with the phases that turn has, in order, like: movement combat supply",
-}
-
-
-def _check_result(e: ir.Expectation) -> list[Diagnostic]:
-    r = e.result
-    assert r is not None
-    off_table = r.column is not None and r.column.value in ("below", "above")    # a result of its own, no roll
-    if e.kind == ir.ExpectKind.COMBAT and r.roll is None and r.dice is None and r.outcome is not None \
-            and not off_table:
-        return [Diagnostic("a combat result needs the roll it is read at", r.span,
-                           hint="give the roll before the result, like: roll 4 result D1")]
-    if e.kind == ir.ExpectKind.COMBAT and r.exchange is not None and r.roll is None and r.dice is None \
-            and not off_table:
-        return [Diagnostic("what an exchange costs needs the roll its result is read at", r.span,
-                           hint="give the roll and the result before it, like: roll 2 result EX exchange 6")]
-    return []
 
 
 # ---- the runtime situation -------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from rulesdsl.errors import RulesError
 from rulesdsl.language.source import Source
 from rulesdsl.model import ir
 from rulesdsl.modules.modcheck import Variants, compiled_module
+from rulesdsl.queries import QUERIES, query_of
 from rulesdsl.project.coverage import Coverage, measure, percent
 from rulesdsl.runtime.model import Quantity, unit_text
 from rulesdsl.runtime.contract import ENGINE_PARAMETERS, EngineParameter, engine_parameter
@@ -53,10 +54,7 @@ from rulesdsl.runtime.situation import Situation
 
 STATUSES = ("caught", "masked", "uncaught", "no effect", "one value")
 # the query that asks each engine function (a parameter's contract says which function it drives)
-_DRIVES = {"zoc": ir.ExpectKind.ZOC, "move": ir.ExpectKind.MOVE, "stack": ir.ExpectKind.STACK,
-           "supply": ir.ExpectKind.SUPPLY, "retreat": ir.ExpectKind.RETREAT, "advance": ir.ExpectKind.ADVANCE,
-           "may_overrun": ir.ExpectKind.OVERRUN, "may_exploit": ir.ExpectKind.EXPLOIT,
-           "may_attack": ir.ExpectKind.ATTACK, "engage": ir.ExpectKind.ENGAGE}
+_DRIVES = {query.drives: kind for kind, query in QUERIES.items() if query.drives is not None}
 _MASK_REFUSED = 40               # of the questions refused before the parameter is read, those tried
 _MASK_SPREAD = 120               # of an answer with no reasons, the questions tried (one per example and units)
 _MASK_CANDIDATES = 8              # bounds the pairs tried for one change: those beside it first, then by questions decided
@@ -177,8 +175,8 @@ def _questions(situation: Situation, moments: Sequence[str]) -> Iterator[str]:
 @dataclass(frozen=True, slots=True)
 class Probe:
     """One question about one example's situation, its answer under the rules as written, and the parameters
-    the rules engine read to answer it (None: the generated combat engine judged it, `_JUDGED`, and may read
-    any)."""
+    the rules engine read to answer it (None: the generated combat engine judged it, QueryKind.judged, and may
+    read any)."""
 
     example: ir.Example
     situation: Situation
@@ -260,7 +258,7 @@ def difference(expectation: ir.Expectation, was: tuple[str, dict[str, object]],
     data that differs when the words are the same; and whether an expect line can state the difference."""
     if now is None:
         return was[0], "no answer", True
-    field_name = {ir.ExpectKind.REACH: "costs", ir.ExpectKind.ZOC: "hexes"}.get(expectation.kind)
+    field_name = query_of(expectation.kind).answer_hexes
     before, after = was[1].get(field_name or ""), now[1].get(field_name or "")
     if isinstance(before, dict) and isinstance(after, dict) and before.keys() != after.keys():
         went, came = set(before) - set(after), set(after) - set(before)
@@ -394,18 +392,15 @@ class _Line:
     variants: Variants | None = None
     inherits: frozenset[str] = frozenset()
     # the parameters the engine read to answer it under the rules as written; None for a question that
-    # goes through the generated combat engine (`_JUDGED`), which reads its constants without the rule set
+    # goes through the generated combat engine (QueryKind.judged), which reads its constants without the rule set
     reads: frozenset[str] | None = None
 
 
-# the questions the generated module's CombatEngine answers or judges (a combat, an attack refused below the
-# table, the terrain best for the defender): what they read is not all recorded by the rule set
-_JUDGED = frozenset({ir.ExpectKind.COMBAT, ir.ExpectKind.ATTACK, ir.ExpectKind.ENGAGE})
-
-
 def _recorded(expectation: ir.Expectation, reads: set[str]) -> frozenset[str] | None:
-    """What the rule set recorded as read while answering `expectation`; None when that is not all it read."""
-    return None if expectation.kind in _JUDGED else frozenset(reads)
+    """What the rule set recorded as read while answering `expectation`; None when that is not all it read
+    (the generated module's CombatEngine answers or judges its kind, QueryKind.judged: a combat, an attack
+    refused below the table, the terrain best for the defender)."""
+    return None if query_of(expectation.kind).judged else frozenset(reads)
 
 
 def _with(changes: dict[str, object], assumed: dict[str, object]) -> dict[str, object]:
