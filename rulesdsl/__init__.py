@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rulesdsl.project.passes import Compilation
+    from rulesdsl.project.records import Compilation
 
 from rulesdsl.version import __version__ as __version__
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:   # the compiler is imported by the commands that compile, not by --version or --help
     from _typeshed import SupportsWrite
     from rulesdsl.errors import Diagnostic
-    from rulesdsl.project.passes import Compilation
+    from rulesdsl.project.records import Compilation
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_UNFORMATTABLE = 123   # fmt: a file it cannot read, parse or write (black's status for this)

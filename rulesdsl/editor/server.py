@@ -61,7 +61,8 @@ from rulesdsl.model import catalogue, codes, ir
 from rulesdsl.model.walk import walk
 from rulesdsl.runtime.notation import Result
 from rulesdsl.project.build import compile_project, find_root, shown_path
-from rulesdsl.project.passes import Compilation, lineage
+from rulesdsl.project.passes import lineage
+from rulesdsl.project.records import Compilation
 from rulesdsl.project.settings import load_config
 from rulesdsl.version import __version__
 

@@ -21,7 +21,8 @@ from rulesdsl.errors import Diagnostic, RulesError, Span
 from rulesdsl.project import memo
 from rulesdsl.project.output import GENERATED_MARK
 from rulesdsl.project import passes
-from rulesdsl.project.passes import Compilation, Options, only_targets, parameters_of
+from rulesdsl.project.passes import only_targets, parameters_of
+from rulesdsl.project.records import Compilation, Job, Options
 from rulesdsl.project.settings import DEFAULT_PACKAGE, SHIPPED_SHOWN, Library, load_config, shipped_folder
 from rulesdsl.language.source import Source, read_source
 from rulesdsl.language.transform import parse
@@ -163,7 +164,7 @@ def compile_sources(sources: list[Source], targets: list[str] | None = None, lib
     unsaved (their IR is not kept in the user's cache: memo.parsed).
     The one driver of the pipeline: every pass of passes.PASSES, in order (passes.run_passes)."""
     options = Options(targets, library or Library(), root, library_ids, generate, examples, focus, drafts, package)
-    result = passes.run_passes(passes.Job(tuple(sources), options, memo.code_digest()))
+    result = passes.run_passes(Job(tuple(sources), options, memo.code_digest()))
     if not result.ok:
         result.outputs = {}
     return result
