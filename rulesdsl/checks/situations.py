@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from rulesdsl.language.limits import MAX_MAP_HEXES, MAX_MOVEMENT_POINTS, MAX_SITUATION_UNITS
@@ -160,6 +160,25 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
     """What is wrong with a situation by itself; `query`: its `expect` lines may leave out the result
     (`rulesdsl explain`), else each must give one."""
     problems: list[Diagnostic] = []
+    _lines_once(situation, problems)
+    board = _Board(situation, area_of(situation, problems), problems)
+    _map_features(situation, board)
+    if len(situation.units) > MAX_SITUATION_UNITS:    # the parser's limits refuse it first; a model built otherwise
+        problems.append(Diagnostic(f"a situation has more than {MAX_SITUATION_UNITS:,} units",
+                                   situation.units[MAX_SITUATION_UNITS].span,
+                                   "give only the units the example is about: every question the engine answers "
+                                   "reads each of them"))
+        return problems
+    names = _units(situation, board)
+    _done_lines(situation, names, board)
+    _assumed_once(situation, problems)
+    for expectation in situation.expectations:
+        problems += check_expectation(expectation, CheckContext(names, board.on_map, board.edge), query)
+    return problems
+
+
+def _lines_once(situation: ir.Situation, problems: list[Diagnostic]) -> None:
+    """A situation's map, phasing, phase and turn lines: one each, and the turn a game turn."""
     for extra in situation.maps[1:]:
         problems.append(Diagnostic("a situation has one map", extra.span, hint="give one map line: FIRST - LAST"))
     for name in ("phasing", "phase", "turn"):
@@ -169,42 +188,62 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
         if game_turn(turn) is None:
             problems.append(Diagnostic(f"'{turn.value}' is not a game turn", turn.span,
                                        "a game turn is a whole number from 1: turn 3"))
-    area = area_of(situation, problems)
 
-    def on_map(text: ir.Text) -> Hex | None:
-        hex = _hex(text, problems)
-        if hex is not None and area is not None and hex not in area:
-            problems.append(Diagnostic(f"hex {text.value} is off the map", text.span,
-                                       hint=f"the map is {situation.maps[0].first.value} - "
-                                            f"{situation.maps[0].last.value}"))
+
+@dataclass(frozen=True)
+class _Board:
+    """The situation's map (None: it has no valid map line) and where the problems its hexes raise go."""
+
+    situation: ir.Situation
+    area: HexMap | None
+    problems: list[Diagnostic]
+
+    def on_map(self, text: ir.Text) -> Hex | None:
+        """The hex `text` names, when it is one and on the map (else a problem, and None)."""
+        hex = _hex(text, self.problems)
+        if hex is not None and self.area is not None and hex not in self.area:
+            first, last = self.situation.maps[0].first.value, self.situation.maps[0].last.value
+            self.problems.append(Diagnostic(f"hex {text.value} is off the map", text.span,
+                                            hint=f"the map is {first} - {last}"))
             return None
         return hex
 
-    def touching(a: Hex | None, b: Hex | None, span: Span) -> None:
-        if a is not None and b is not None and area is not None and (a == b or not area.adjacent(a, b)):
-            problems.append(Diagnostic(f"hexes {a} and {b} do not touch", span,
-                                       hint="a hexside and each step of a road lie between two hexes that touch"))
+    def touching(self, a: Hex | None, b: Hex | None, span: Span) -> None:
+        """A problem when two hexes a hexside or a road step lies between do not touch."""
+        if a is not None and b is not None and self.area is not None and (a == b or not self.area.adjacent(a, b)):
+            self.problems.append(Diagnostic(f"hexes {a} and {b} do not touch", span,
+                                            hint="a hexside and each step of a road lie between two hexes that "
+                                                 "touch"))
 
+    def edge(self, here: ir.Text, there: ir.Text) -> bool:
+        """Whether `there` lies just across the map's edge from `here`, a hex of the map."""
+        a, b = _hex(here, []), _hex(there, [])
+        return self.area is not None and a is not None and b is not None and self.area.beyond_edge(a, b)
+
+
+def _map_features(situation: ir.Situation, board: _Board) -> None:
+    """The hexes, hexsides, roads and supply sources a situation draws: on its map, and touching where they
+    must."""
     for item in situation.hexes:
-        on_map(item.hex)
+        board.on_map(item.hex)
     for side in situation.hexsides:
         low, _, high = side.hexside.value.partition("/")
-        a = on_map(ir.Text(span=side.hexside.span, value=low))
-        b = on_map(ir.Text(span=side.hexside.span, value=high))
-        touching(a, b, side.hexside.span)
+        a = board.on_map(ir.Text(span=side.hexside.span, value=low))
+        b = board.on_map(ir.Text(span=side.hexside.span, value=high))
+        board.touching(a, b, side.hexside.span)
     for road in situation.roads:
-        hexes = [on_map(h) for h in road.hexes]
+        hexes = [board.on_map(h) for h in road.hexes]
         for (a, b), text in zip(zip(hexes, hexes[1:]), road.hexes[1:]):
-            touching(a, b, text.span)
+            board.touching(a, b, text.span)
     for source in situation.sources:
         for hex in source.hexes:
-            on_map(hex)
-    if len(situation.units) > MAX_SITUATION_UNITS:    # the parser's limits refuse it first; a model built otherwise
-        problems.append(Diagnostic(f"a situation has more than {MAX_SITUATION_UNITS:,} units",
-                                   situation.units[MAX_SITUATION_UNITS].span,
-                                   "give only the units the example is about: every question the engine answers "
-                                   "reads each of them"))
-        return problems
+            board.on_map(hex)
+
+
+def _units(situation: ir.Situation, board: _Board) -> dict[str, ir.SituationUnit]:
+    """The situation's units by name (the first of a name twice), each checked: on the map, three printed
+    values, an allowance within bounds, a step at least."""
+    problems = board.problems
     names: dict[str, ir.SituationUnit] = {}
     for unit in situation.units:
         if unit.name.value in names:
@@ -212,9 +251,9 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
             problems.append(Diagnostic(f"two units are named '{unit.name.value}'", unit.name.span,
                                        hint=f"the first is at line {first.line}; give each unit a name of its own"))
         names.setdefault(unit.name.value, unit)
-        on_map(unit.hex)
+        board.on_map(unit.hex)
         if unit.started is not None:
-            on_map(unit.started)
+            board.on_map(unit.started)
         if len(unit.strengths) != 3 or any(_strength(s) is None for s in unit.strengths):
             start, end = unit.strengths[0].span, unit.strengths[-1].span
             problems.append(Diagnostic(
@@ -228,31 +267,33 @@ def check_situation(situation: ir.Situation, query: bool = True) -> list[Diagnos
         if unit.steps is not None and unit.steps < 1:
             problems.append(Diagnostic(f"unit {unit.name.value} has no steps", unit.span,
                                        hint="a unit on the map has at least one step"))
+    return names
+
+
+def _done_lines(situation: ir.Situation, names: dict[str, ir.SituationUnit], board: _Board) -> None:
+    """Each `done` line: units of the situation, all of one side, at a hex on the map."""
     for done in situation.done:
         for written in done.units:
             if written.value not in names:
-                problems.append(Diagnostic(f"no unit '{written.value}' in this situation", written.span,
-                                           hint=suggest(written.value, names) or
-                                           "place it with a unit line: unit NAME SIDE A-D-M at HEX"))
-        on_map(done.hex)
+                board.problems.append(Diagnostic(f"no unit '{written.value}' in this situation", written.span,
+                                                 hint=suggest(written.value, names) or
+                                                 "place it with a unit line: unit NAME SIDE A-D-M at HEX"))
+        board.on_map(done.hex)
         sides = {names[u.value].side.value for u in done.units if u.value in names}
         if len(sides) > 1:
-            problems.append(Diagnostic(f"the units of one {done.kind} are of one side, not {' and '.join(sorted(sides))}",
-                                       done.span, hint=f"write a `done {done.kind}` line for each side"))
+            board.problems.append(Diagnostic(
+                f"the units of one {done.kind} are of one side, not {' and '.join(sorted(sides))}", done.span,
+                hint=f"write a `done {done.kind}` line for each side"))
+
+
+def _assumed_once(situation: ir.Situation, problems: list[Diagnostic]) -> None:
+    """Each parameter a situation assumes, assumed once."""
     assumed: dict[str, ir.Parameter] = {}
     for parameter in situation.assumed:
         earlier = assumed.setdefault(parameter.name.value, parameter)
         if earlier is not parameter:
             problems.append(Diagnostic(f"{parameter.name.value} is assumed twice", parameter.name.span,
                                        hint=f"the first is on line {earlier.span.line}: keep one"))
-    def edge(here: ir.Text, there: ir.Text) -> bool:
-        """Whether `there` lies just across the map's edge from `here`, a hex of the map."""
-        a, b = _hex(here, []), _hex(there, [])
-        return area is not None and a is not None and b is not None and area.beyond_edge(a, b)
-
-    for expectation in situation.expectations:
-        problems += check_expectation(expectation, CheckContext(names, on_map, edge), query)
-    return problems
 
 
 # ---- the runtime situation -------------------------------------------------------------------------------
