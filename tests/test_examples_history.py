@@ -72,14 +72,14 @@ def test_the_new_answer_parts_read_and_print_as_written():
                   "expect attack c on 3.03 4.02 refused\n"
                   "expect advance a b into 3.03 after 2 refuse 1 hexes 2 to 4.03 not 2.03\n")
     written = _situation(text).expectations
-    assert [f"{query_text(e)} {result_text(e.result, e.kind)}" for e in written] == [
+    assert [f"{query_text(e)} {result_text(e)}" for e in written] == [
         "overrun a from 2.02 on 3.03 allowed cost 2 left 0", "exploit a allowed mp 9", "stack 2.02 legal size 2",
         "attack c on 3.03 4.02 refused", "advance a b into 3.03 after 2 refuse 1 hexes 2 to 4.03 not 2.03"]
     overrun, exploit, stack, attack, advance = written
-    assert overrun.result.amount == 2 and overrun.result.remaining == 0
-    assert exploit.result.allowance == 9 and stack.result.size == 2
-    assert [h.value for h in attack.hexes] == ["3.03", "4.02"]
-    assert advance.refuse == 1 and [h.value for h in advance.result.hexes] == ["4.03"]
+    assert overrun.result.cost == 2 and overrun.result.left == 0
+    assert exploit.result.mp == 9 and stack.result.size == 2
+    assert [h.value for h in attack.targets] == ["3.03", "4.02"]
+    assert advance.refuse == 1 and [h.value for h in advance.result.to] == ["4.03"]
 
 
 def test_a_part_given_twice_is_an_error_at_the_second():
@@ -208,12 +208,12 @@ def test_engage_and_saved_read_and_print_as_written():
                                   "terrain 3.02 destroyed d\n"
                                   "expect engage x y on 3.02 refused\n"
                                   "expect move y 2.03 saved 2 illegal\n").expectations
-    assert [f"{query_text(e)} {result_text(e.result, e.kind)}" for e in written] == [
+    assert [f"{query_text(e)} {result_text(e)}" for e in written] == [
         "engage x on 3.02 arrived r overrun result D1r1 fighting d sharing r spared y terrain 3.02 destroyed d",
         "engage x y on 3.02 refused", "move y 2.03 saved 2 illegal"]
     engage = written[0]
     assert [u.value for u in engage.arrived] == ["r"] and engage.given.value == "D1r1" and engage.overrun
-    assert [u.value for u in engage.result.sharing] == ["r"] and engage.result.hexes[0].value == "3.02"
+    assert [u.value for u in engage.result.sharing] == ["r"] and engage.result.terrain.value == "3.02"
     assert written[2].saved == 2
 
 
@@ -244,15 +244,15 @@ def test_refusals_retreat_paths_and_dice_read_and_print_as_written():
                   "expect retreat e 1 from a loss 1 together\n"
                   "expect combat a on 3.02 roll white 4 red 3 result -/D1r2\n")
     written = _situation(text).expectations
-    assert [f"{query_text(e)} {result_text(e.result, e.kind)}" for e in written] == [
+    assert [f"{query_text(e)} {result_text(e)}" for e in written] == [
         "overrun a from 2.02 on 3.03 refused [6.0 6.0b]",
         "retreat e 2 from a loss 0 via 4.02 5.02 not via 3.01 4.01 apart",
         "retreat e 1 from a loss 1 together",
         "combat a on 3.02 roll white 4 red 3 result -/D1r2"]
     overrun, apart, together, combat = written
     assert [t.value for t in overrun.result.refused_by] == ["6.0", "6.0b"]
-    assert [h.value for h in apart.result.absent] == ["3.01", "4.01"] and apart.result.apart is True
-    assert together.result.apart is False and together.result.absent == ()
+    assert [h.value for h in apart.result.closed] == ["3.01", "4.01"] and apart.result.apart is True
+    assert together.result.apart is False and together.result.closed == ()
     assert combat.result.dice == (4, 3) and combat.result.roll is None
 
 

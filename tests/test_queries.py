@@ -72,3 +72,61 @@ def test_an_engine_bug_propagates_instead_of_becoming_a_diagnostic(monkeypatch):
     engine = RulesEngine.__new__(RulesEngine)
     with pytest.raises(ZeroDivisionError, match="a bug in the engine"):
         examples.ask(engine, None, situation, situation_ir.expectations[0])
+
+
+def test_every_query_node_of_the_ir_has_its_module_its_builder_and_its_grammar():
+    """A new kind is its node pair in ir.Query, its grammar alternative and builder, one module here and one
+    registration line: each missing piece fails here."""
+    from rulesdsl.language.transform.examples import ExampleBuilder
+    grammar = (ROOT / "rulesdsl" / "language" / "grammar.lark").read_text(encoding="utf-8")
+    assert {q.node for q in QUERIES.values()} == set(ir.QUERY_NODES)
+    for kind, query in QUERIES.items():
+        assert ir.QUERY_TYPES[kind] is query.node
+        assert f"-> expect_{kind}\n" in grammar or f"-> expect_{kind} " in grammar, kind
+        assert callable(getattr(ExampleBuilder, f"expect_{kind}", None)), kind
+
+
+def test_a_kind_whose_node_is_no_query_of_the_ir_is_refused():
+    @__import__("dataclasses").dataclass(frozen=True)
+    class Stray:
+        kind = ir.ExpectKind.MOVE
+    others = [q for k, q in QUERIES.items() if k != ir.ExpectKind.MOVE]
+    with pytest.raises(ValueError, match="'Stray' is no query node of ir.Query"):
+        registry([replace(QUERIES[ir.ExpectKind.MOVE], node=Stray), *others])
+
+
+def _expect_lines():
+    """Every expect line of every shipped rulebook, as its query node."""
+    from rulesdsl.language.transform import parse
+    from rulesdsl.language.source import Source
+    for path in sorted((ROOT / "rulebooks").rglob("*.rules")):
+        book = parse(Source(str(path), path.read_text(encoding="utf-8")))
+        for example in book.examples:
+            yield from example.situation.expectations
+
+
+def test_every_shipped_expect_line_prints_back_as_written():
+    """Each kind prints exactly the fields its node has: query and result printed back are the line as
+    written (spaces aside), for every expect line the shipped rulebooks hold."""
+    from rulesdsl.queries import query_text, result_text
+    seen = set()
+    for query in _expect_lines():
+        written = " ".join(query.text.split())
+        assert " ".join(f"{query_text(query)} {result_text(query)}".split()) == written, query.span
+        seen.add(query.kind)
+    assert len(seen) >= 10, seen
+
+
+@pytest.mark.parametrize(("line", "part", "column"), [
+    ("expect overrun a from 1.01 on 1.02 allowed mp 3", "an overrun's answer gives no 'mp'", 44),
+    ("expect exploit a allowed cost 2", "an exploitation move's answer gives no 'cost'", 26),
+    ("expect attack a on 1.02 allowed left 1", "an attack's answer gives no 'left'", 33),
+])
+def test_a_verdict_part_another_kind_has_is_an_error_at_the_part(line, part, column):
+    from rulesdsl.errors import RulesError
+    from rulesdsl.language.source import Source
+    from rulesdsl.language.transform import parse_situation
+    with pytest.raises(RulesError) as caught:
+        parse_situation(Source("s", f"map 1.01 - 3.03 clear\nunit a allies 3-2-4 at 1.01\n{line}\n"))
+    (problem,) = caught.value.diagnostics
+    assert problem.message == part and (problem.span.line, problem.span.column) == (3, column)

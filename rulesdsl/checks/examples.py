@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model import ir
 from rulesdsl.errors import Diagnostic, Span
-from rulesdsl.queries import Answer, Unanswerable, ask, query_of, query_text, result_text
+from rulesdsl.queries import Answer, Unanswerable, ask, query_text, result_text, states_answer
 from rulesdsl.queries.combat import check_outcome
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.ruleset import Step
@@ -57,7 +57,7 @@ class Run:
     failed: set[Span] = field(default_factory=set)
 
 
-def _same_answer(module: types.ModuleType | None, situation: Situation, expectation: ir.Expectation,
+def _same_answer(module: types.ModuleType | None, situation: Situation, expectation: ir.Query,
                  answer: Answer) -> bool:
     """Whether `module`'s rules (a rulebook's parent's) answer the line as `answer` does."""
     if module is None:
@@ -254,8 +254,6 @@ def explain(module: types.ModuleType, source: Source, query: str, resolved: ir.R
     except Unanswerable as exc:
         raise RulesError([Diagnostic(str(exc), exc.span or expectation.span, exc.hint)],
                          {whole.path: whole.text}) from None
-    r = expectation.result
     # a result that states no answer (a combat's roll alone, to read the table at) is an input, not expected
-    expected = result_text(r, expectation.kind) or None \
-        if r is not None and query_of(expectation.kind).states_answer(r) else None
+    expected = result_text(expectation) or None if states_answer(expectation) else None
     return Explanation(module.RULEBOOK["id"], query_text(expectation), answer, expected)

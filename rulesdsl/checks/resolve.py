@@ -298,7 +298,7 @@ def _example_situations(rulebook: ir.Rulebook, vocabulary: ir.Names) -> list[Dia
     out = []
     for example in rulebook.examples:
         for item in example.situation.expectations:
-            for name in item.declared:
+            for name in item.declared if isinstance(item, ir.CombatQuery) else ():
                 if name.value not in known:
                     near = suggest(name.value, known)
                     out.append(Diagnostic(f"'{name.value}' is no combat situation of this rulebook", name.span,
@@ -1308,7 +1308,7 @@ def _references(rulebook: ir.Rulebook, rules: Mapping[str, ir.Effective[ir.Rule]
         if isinstance(node, ir.Rule):
             refs += node.see
         refs += getattr(node, "cites", ())
-        if isinstance(node, ir.ExpectedResult) and node.refused_by:    # `refused [6.0 6.0b]`
+        if isinstance(node, ir.VERDICTS) and node.refused_by:    # `refused [6.0 6.0b]`
             refs += node.refused_by
     out = []
     near_rules = None

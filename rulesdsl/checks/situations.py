@@ -87,7 +87,7 @@ def lines(situation: ir.Situation) -> dict[str, str]:
     for parameter in situation.assumed:
         _put(out, f"assume {parameter.name.value}", parameter_text(parameter))
     for expectation in situation.expectations:
-        _put(out, f"expect {query_text(expectation)}", result_text(expectation.result, expectation.kind) or "(query)")
+        _put(out, f"expect {query_text(expectation)}", result_text(expectation) or "(query)")
     return out
 
 

@@ -31,7 +31,7 @@ def _situation(example: ir.Example, module: types.ModuleType) -> Situation | Non
     return situation
 
 
-def _answer(module: types.ModuleType, situation: Situation | None, expectation: ir.Expectation) -> str | None:
+def _answer(module: types.ModuleType, situation: Situation | None, expectation: ir.Query) -> str | None:
     """The engine's answer in the notation's words; None when it cannot answer."""
     if situation is None:
         return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Generic, Iterator, Mapping, NamedTuple, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Generic, Iterator, Mapping, NamedTuple, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from rulesdsl.errors import Span
 
@@ -856,80 +856,328 @@ class Done:
     phase: Text | None
 
 
+# ---- worked examples' queries: one node pair per kind of `expect` line ----------
+# Each kind of query is a node with only the fields it has, and its result (what the line says the rules
+# answer) a node of its own; `kind` is a class constant, not a field.  The behaviour of each kind (printing it
+# back, asking the engine, comparing, its checks, what mutation testing needs) is its module in
+# rulesdsl/queries, registered by kind; tests/test_queries.py fails when a kind lacks its pair, its builder
+# or its module.
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ExpectedResult:
-    """What an `expect` line says the rules answer; the fields its kind of query uses are set."""
+class MoveResult:
+    """`costs N... [total N] [legal|illegal]`, or a ruling alone."""
 
     span: Span = _span()
-    ruling: Ruling | None          # legal, illegal, allowed, refused, in, out, eliminated
-    costs: tuple[Fraction, ...]    # move: MPs per hex entered
-    total: Fraction | None         # move: MPs in all
-    hexes: tuple[Text, ...]        # reach, zoc: hexes in; retreat: the path (`via`); advance: hexes it may enter (`to`)
-    absent: tuple[Text, ...]       # reach, zoc, advance: hexes not in (`not`); retreat: a path not open (`not via`)
-    amount: Fraction | None        # overrun: `cost`; retreat: `loss`; advance: `hexes`
-    remaining: Fraction | None     # overrun: the MPs left after it (`left`)
-    allowance: Fraction | None     # exploit: the MPs the unit may use (`mp`)
-    unready_above: Fraction | None = None   # exploit: moving more MPs than this marks the unit unready
-                                            # (`unready-above 4`); None: not compared
-    must_attack: tuple[Text, ...] | None = None   # attack: the enemy units that must be attacked too
-                                                  # (`must-attack 7 8`; `must-attack none`: () ); None: not compared
-    apart: bool | None = None      # retreat: the units may part, each taking any open path (`apart`), or keep
-                                   # together on one (`together`); None: not compared
-    refused_by: tuple[Text, ...] | None = None    # overrun, exploit, attack: the rules that refuse it, each reason's
-                                                  # (`refused [6.0 6.0b]`); None: not compared
-    size: Fraction | None          # stack: its size, in what the stacking limit counts (`size`)
-    must_enter: bool = False       # advance: the units must enter the vacated hex (`must-enter`, after an overrun)
-    fighting: tuple[Text, ...] = ()    # engage: the defenders whose strength counts
-    sharing: tuple[Text, ...] = ()     # engage: units that add nothing but share the result
-    spared: tuple[Text, ...] = ()      # engage: units in a combat hex the result leaves alone
-    destroyed: tuple[Text, ...] = ()   # engage: units destroyed beyond the steps lost
-    exposed: tuple[Text, ...] = ()     # engage: units any adverse result destroys (over the stacking limit)
-    attacker_retreat: int | None = None   # engage: the hexes the attacker retreats, as carried out (`attacker
-    defender_retreat: int | None = None   # retreats 1`, `defender retreats 0`); None: not compared
-    excess: tuple[Text, ...] | None = None   # stack: the units over the limit, bottom first (`excess c d`);
-                                             # () when the owner picks them (`excess chosen`); None: not compared
-    fate: StackFate | None = None  # stack: what becomes of the excess (`destroyed`, `leave`, `undone`)
-    odds: Text | None              # combat
-    column: Text | None
-    roll: int | None               # combat: the dice total the table is read at (`roll 7`)
-    outcome: Text | None
-    dice: tuple[int, int] | None = None   # combat: the white and the red die apart (`roll white 3 red 5`), for a
-                                          # rulebook that reads them; the table reads their sum. `roll` is then None
-    exchange: Fraction | None = None      # combat: the least an exchange costs the attacker, in the rulebook's
-                                          # combat.exchange_measure (`exchange 6`); None: not compared
-    phases: tuple[Text, ...] = ()         # phases: the phases that game turn has, in order
+    costs: tuple[Fraction, ...]    # MPs per hex entered
+    total: Fraction | None         # MPs in all
+    ruling: Ruling | None          # legal, illegal
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Expectation:
-    """`expect QUERY RESULT`: a query of the rules engine and what the rules answer (None: a bare query, as
-    `rulesdsl explain` takes; validate reports one in an example)."""
+class MoveQuery:
+    """`move UNIT HEX... [mode M] [saved N]`: what a move along a path costs, and whether it is legal."""
 
+    kind: ClassVar[ExpectKind] = ExpectKind.MOVE
     span: Span = _span()
-    kind: ExpectKind
-    units: tuple[Text, ...]        # the units the query names (a move's unit, an attack's attackers; a stack's
-                                   # overrunning units, `by`)
-    side: Text | None              # zoc; phases: the player turn (None: the whole game turn)
-    hexes: tuple[Text, ...]        # move: the path; stack: the hex; overrun: from, on; attack, combat: on;
-                                   # advance: into, then the loser's retreat path (`via`)
-    count: int | None              # retreat: hexes to retreat; advance: the retreat it follows (`after`);
-                                   # phases: the game turn
-    others: tuple[Text, ...]       # retreat: the attackers it retreats from; engage: the defenders the owner
-                                   # names (`defending`)
-    destroyed: bool                # advance: the defender was destroyed
-    result: ExpectedResult | None
-    mode: Text | None = None       # move, reach: the movement mode (`mode road`); None: regular
-    saved: Fraction | None = None  # move: MPs the unit claims to have kept from an earlier phase (`saved 2`)
-    arrived: tuple[Text, ...] = ()  # engage: units that retreated into a target hex before it was attacked;
-                                    # stack: units that came into the hex by a retreat
-    given: Text | None = None       # engage: the result read from the table (`result D1r1`)
-    moment: Text | None = None     # stack: when the limit is checked (`when overrun`); None: at the phase's end
-    refuse: int | None = None      # retreat: hexes of the retreat taken as step losses instead (`refuse 1`)
-    overrun: bool = False          # advance: after an overrun; combat, engage: an overrun's combat
-    breakthrough: bool = False     # advance: after a breakthrough result (`breakthrough`)
-    declared: tuple[Text, ...] = ()  # combat: the combat situations the players declare (`with river-assault`)
-    forced: bool = False           # combat: an attack the rules require (`forced`: combat.below_table_forced)
+    unit: Text
+    path: tuple[Text, ...]
+    mode: Text | None              # the movement mode (`mode road`); None: regular
+    saved: Fraction | None         # MPs the unit claims to have kept from an earlier phase (`saved 2`)
+    result: MoveResult | None
     text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HexSetResult:
+    """`HEX... [not HEX...]`: hexes in a set the rules answer (reach, zoc), and hexes not in it."""
+
+    span: Span = _span()
+    hexes: tuple[Text, ...]
+    absent: tuple[Text, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReachQuery:
+    """`reach UNIT [mode M]`: the hexes a unit may reach this phase."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.REACH
+    span: Span = _span()
+    unit: Text
+    mode: Text | None
+    result: HexSetResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ZocQuery:
+    """`zoc SIDE`: the hexes in a side's zones of control."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.ZOC
+    span: Span = _span()
+    side: Text
+    result: HexSetResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StackResult:
+    """`[legal|illegal] [size N] [excess UNIT...|excess chosen] [destroyed|leave|undone]`."""
+
+    span: Span = _span()
+    ruling: Ruling | None              # legal, illegal
+    size: Fraction | None              # in what the stacking limit counts
+    excess: tuple[Text, ...] | None    # the units over the limit, bottom first; () when the owner picks them
+                                       # (`excess chosen`); None: not compared
+    fate: StackFate | None             # what becomes of the excess
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StackQuery:
+    """`stack HEX [when MOMENT] [by UNIT...] [arrived UNIT...]`: a hex's stack against the stacking limit."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.STACK
+    span: Span = _span()
+    hex: Text
+    moment: Text | None            # when the limit is checked (`when overrun`); None: at the phase's end
+    by: tuple[Text, ...]           # the units overrunning from the hex (with `when overrun`)
+    arrived: tuple[Text, ...]      # units that came into the hex by a retreat
+    result: StackResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SupplyResult:
+    """`in` or `out`."""
+
+    span: Span = _span()
+    ruling: Ruling
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SupplyQuery:
+    """`supply UNIT`: whether a unit traces a supply path."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.SUPPLY
+    span: Span = _span()
+    unit: Text
+    result: SupplyResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OverrunResult:
+    """`allowed [cost N] [left N]` or `refused [RULE...]`."""
+
+    span: Span = _span()
+    ruling: Ruling                      # allowed, refused
+    refused_by: tuple[Text, ...] | None  # the rules that refuse it (`refused [6.0 6.0b]`); None: not compared
+    cost: Fraction | None               # MPs spent in the hex it is made from
+    left: Fraction | None               # MPs left after it
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OverrunQuery:
+    """`overrun UNIT... from HEX on HEX`: whether the units may overrun a hex from the one beside it."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.OVERRUN
+    span: Span = _span()
+    units: tuple[Text, ...]
+    origin: Text                   # the hex it is made from (`from`)
+    target: Text                   # the hex overrun (`on`)
+    result: OverrunResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExploitResult:
+    """`allowed [mp N] [unready-above N]` or `refused [RULE...]`."""
+
+    span: Span = _span()
+    ruling: Ruling
+    refused_by: tuple[Text, ...] | None
+    mp: Fraction | None                 # the MPs the unit may use
+    unready_above: Fraction | None      # moving more MPs than this marks the unit unready
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExploitQuery:
+    """`exploit UNIT`: whether a unit may move in the exploitation phase, and how far."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.EXPLOIT
+    span: Span = _span()
+    unit: Text
+    result: ExploitResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackResult:
+    """`allowed [must-attack UNIT...|must-attack none]` or `refused [RULE...]`."""
+
+    span: Span = _span()
+    ruling: Ruling
+    refused_by: tuple[Text, ...] | None
+    must_attack: tuple[Text, ...] | None   # the enemy units that must be attacked too; None: not compared
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackQuery:
+    """`attack UNIT... on HEX...`: whether the units may attack the hexes."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.ATTACK
+    span: Span = _span()
+    units: tuple[Text, ...]
+    targets: tuple[Text, ...]
+    result: AttackResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RetreatResult:
+    """`loss N [via HEX...] [not via HEX...] [together|apart]` or `eliminated`."""
+
+    span: Span = _span()
+    eliminated: bool
+    loss: Fraction | None
+    via: tuple[Text, ...]              # a path the rules leave open
+    closed: tuple[Text, ...]           # a path they do not (`not via`)
+    apart: bool | None                 # the units may part (`apart`) or keep together (`together`); None: not compared
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RetreatQuery:
+    """`retreat UNIT... HEXES [from UNIT...] [refuse N]`: a retreat's loss and paths."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.RETREAT
+    span: Span = _span()
+    units: tuple[Text, ...]
+    hexes: int | None              # hexes to retreat (None: the last word was no number; checks report it)
+    attackers: tuple[Text, ...]    # the units it retreats from (`from`)
+    refuse: int | None             # hexes taken as step losses instead (`refuse 1`)
+    result: RetreatResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdvanceResult:
+    """`hexes N [to HEX... not HEX...] [must-enter]` or `refused`."""
+
+    span: Span = _span()
+    refused: bool
+    hexes: Fraction | None         # how far it may advance
+    to: tuple[Text, ...]           # hexes it may enter
+    absent: tuple[Text, ...]       # hexes it may not (`not`)
+    must_enter: bool               # the units must enter the vacated hex (after an overrun)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdvanceQuery:
+    """`advance UNIT... into HEX after N [destroyed] [overrun] [breakthrough] [via HEX...] [refuse N]`."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.ADVANCE
+    span: Span = _span()
+    units: tuple[Text, ...]
+    into: Text                     # the hex the loser vacated
+    after: int                     # the hexes of the retreat it follows
+    destroyed: bool                # the defender was destroyed
+    overrun: bool                  # after an overrun
+    breakthrough: bool             # after a breakthrough result
+    via: tuple[Text, ...]          # the loser's retreat path
+    refuse: int | None             # hexes of that retreat taken as step losses
+    result: AdvanceResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CombatResult:
+    """`odds 3:1 column 3:1 roll 4 result D1 exchange 6`, each part given or not."""
+
+    span: Span = _span()
+    odds: Text | None
+    column: Text | None
+    roll: int | None               # the dice total the table is read at
+    dice: tuple[int, int] | None   # the white and the red die apart (`roll white 3 red 5`); `roll` is then None
+    outcome: Text | None
+    exchange: Fraction | None      # the least an exchange costs the attacker (combat.exchange_measure)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CombatQuery:
+    """`combat UNIT... on HEX... [with SITUATION, ...] [overrun] [forced]`: a combat's odds, column, result."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.COMBAT
+    span: Span = _span()
+    units: tuple[Text, ...]
+    targets: tuple[Text, ...]
+    declared: tuple[Text, ...]     # the combat situations the players declare (`with river-assault`)
+    overrun: bool                  # an overrun's combat
+    forced: bool                   # an attack the rules require (combat.below_table_forced)
+    result: CombatResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngageResult:
+    """`fighting UNIT... sharing UNIT... spared UNIT... terrain HEX destroyed UNIT... exposed UNIT...
+    attacker retreats N defender retreats N`, each part given or not, or `refused`."""
+
+    span: Span = _span()
+    refused: bool
+    fighting: tuple[Text, ...]     # the defenders whose strength counts
+    sharing: tuple[Text, ...]      # units that add nothing but share the result
+    spared: tuple[Text, ...]       # units in a combat hex the result leaves alone
+    terrain: Text | None           # the hex whose terrain counts
+    destroyed: tuple[Text, ...]    # units destroyed beyond the steps lost
+    exposed: tuple[Text, ...]      # units any adverse result destroys (over the stacking limit)
+    attacker_retreat: int | None   # the hexes each side retreats, as carried out; None: not compared
+    defender_retreat: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngageQuery:
+    """`engage UNIT... on HEX... [defending UNIT...] [arrived UNIT...] [overrun] [result R]`."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.ENGAGE
+    span: Span = _span()
+    units: tuple[Text, ...]
+    targets: tuple[Text, ...]
+    defending: tuple[Text, ...]    # the defenders the owner names
+    arrived: tuple[Text, ...]      # units that retreated into a target hex before it was attacked
+    overrun: bool
+    given: Text | None             # the result read from the table (`result D1r1`)
+    result: EngageResult | None
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhasesResult:
+    """The phases a turn has, in order."""
+
+    span: Span = _span()
+    phases: tuple[Text, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhasesQuery:
+    """`phases [SIDE] turn N`: the phases of a game turn (or of a side's player turn) on turn N."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.PHASES
+    span: Span = _span()
+    side: Text | None              # the player turn; None: the whole game turn
+    turn: int
+    result: PhasesResult | None
+    text: str = _as_written()
+
+
+# An `expect` line's query (its result inside it; None: a bare query, as `rulesdsl explain` takes).
+Query = Union[MoveQuery, ReachQuery, ZocQuery, StackQuery, SupplyQuery, OverrunQuery, ExploitQuery, AttackQuery,
+              RetreatQuery, AdvanceQuery, CombatQuery, EngageQuery, PhasesQuery]
+QueryResult = Union[MoveResult, HexSetResult, StackResult, SupplyResult, OverrunResult, ExploitResult, AttackResult,
+                    RetreatResult, AdvanceResult, CombatResult, EngageResult, PhasesResult]
+QUERY_NODES: tuple[type, ...] = get_args(Query)
+VERDICTS = (OverrunResult, ExploitResult, AttackResult)    # the results that may name the rules refusing it
+QUERY_TYPES: dict[ExpectKind, type] = {getattr(t, "kind"): t for t in QUERY_NODES}
+assert set(QUERY_TYPES) == set(ExpectKind) and len(QUERY_TYPES) == len(QUERY_NODES), \
+    "every ExpectKind has one query node in Query"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -948,7 +1196,7 @@ class Situation:
     units: tuple[SituationUnit, ...]
     done: tuple[Done, ...]               # what was already made this phase and player turn
     assumed: tuple[Parameter, ...]       # values the situation takes as given (`assume stacking.limit = 6 steps`)
-    expectations: tuple[Expectation, ...]
+    expectations: tuple[Query, ...]
     turn: tuple[Text, ...] = ()          # `turn 3`: the game turn it is (validate: at most one, a turn from 1)
 
 

@@ -180,7 +180,7 @@ class Probe:
 
     example: ir.Example
     situation: Situation
-    expectation: ir.Expectation
+    expectation: ir.Query
     answer: tuple[str, dict[str, object]]
     reads: frozenset[str] | None
     deciders: frozenset[str] = frozenset()    # the parameters whose steps give the answer's reasons (a refusal's)
@@ -192,7 +192,7 @@ class Probe:
 
 
 def _answer(module: types.ModuleType, situation: Situation,
-            expectation: ir.Expectation) -> tuple[str, dict[str, object]] | None:
+            expectation: ir.Query) -> tuple[str, dict[str, object]] | None:
     """The engine's answer in words and as data (compared as a whole: an advance's hexes, a stack's excess),
     or None when it cannot answer."""
     try:
@@ -251,7 +251,7 @@ def _shown(items: Iterable[str], limit: int = 8) -> list[str]:
     return sorted(items)[:limit]
 
 
-def difference(expectation: ir.Expectation, was: tuple[str, dict[str, object]],
+def difference(expectation: ir.Query, was: tuple[str, dict[str, object]],
                now: tuple[str, dict[str, object]] | None) -> tuple[str, str, bool]:
     """What changed between two answers, shortly: for a set of hexes, the hexes that came or went (written
     as an expect line would pin them); otherwise the answer in words, or the first field of the answer's
@@ -385,7 +385,7 @@ class _Line:
     example: ir.Example
     origin: str
     situation: Situation
-    expectation: ir.Expectation
+    expectation: ir.Query
     assumed: dict[str, object] = field(default_factory=dict)   # the values its example assumes (`assume`)
     # a line of a rulebook that extends the one changed: its modules, and the parameters it inherits unchanged
     # (a change to one it sets itself cannot reach it); None: a line of the changed rulebook or its ancestors
@@ -396,7 +396,7 @@ class _Line:
     reads: frozenset[str] | None = None
 
 
-def _recorded(expectation: ir.Expectation, reads: set[str]) -> frozenset[str] | None:
+def _recorded(expectation: ir.Query, reads: set[str]) -> frozenset[str] | None:
     """What the rule set recorded as read while answering `expectation`; None when that is not all it read
     (the generated module's CombatEngine answers or judges its kind, QueryKind.judged: a combat, an attack
     refused below the table, the terrain best for the defender)."""
@@ -478,7 +478,7 @@ def _judge(modules: Variants, changes: dict[str, object], name: str, lines_: Seq
             span = line.expectation.span
             return "caught", Witness(line.example.title.value, line.origin, span.path, span.line,
                                      query_text(line.expectation),
-                                     result_text(line.expectation.result, line.expectation.kind), computed)
+                                     result_text(line.expectation), computed)
     first: Witness | None = None      # the first question answered otherwise, if no expect line can pin any
     for probe in probes_:
         if probe.reads is not None and name not in probe.reads:
@@ -615,7 +615,7 @@ def _read_alike(name: str, contract: EngineParameter, reading: Sequence[Probe],
     same = {e.name for e in ENGINE_PARAMETERS if e.drives == contract.drives}
     spread: dict[tuple[int, str], Probe] = {}
     for probe in reading:
-        spread.setdefault((id(probe.example), " ".join(u.value for u in probe.expectation.units)), probe)
+        spread.setdefault((id(probe.example), " ".join(u.value for u in query_of(probe.expectation.kind).units(probe.expectation))), probe)
     fewer = list(spread.values())[:_MASK_SPREAD]
     return fewer, Counter(o for p in fewer for o in (p.reads or ()) if o in same and o != name and o in executed_)
 

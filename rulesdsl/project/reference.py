@@ -738,8 +738,8 @@ def generate(corpus: Path | None = None) -> str:
       "declare its own. Setting a parameter that neither the core nor the rulebook's chain declares is "
       "an error. Tables are grouped by the part of the name before the dot.\n\n")
     w(f"### Core parameters\n\nThe {len(catalogue.CORE_PARAMETERS)} parameters the compiler knows "
-      "(`rulesdsl/model/catalogue.py` `CORE_PARAMETERS`; those of the rules engine come from its contract, "
-      "`rulesdsl/runtime/contract.py`), and what of the generated module, its engine or the card each drives. "
+      "(`rulesdsl/model/catalogue.py` `CORE_PARAMETERS`; those of the rules engine are declared in the core "
+      "vocabulary, `rulesdsl/core/vocabulary.rules`), and what of the generated module, its engine or the card each drives. "
       "A rulebook sets them and never declares them.\n\n")
     _parameter_table(w, list(catalogue.CORE_PARAMETERS.values()), uses=True)
     for rulebook_id, declared in library_vocabularies().items():

@@ -1,14 +1,18 @@
 """The queries of worked examples (`expect` lines), one module per kind (ir.ExpectKind), in a registry.
 
-Each kind's module gives a `QueryKind` (base.py): its query and result printed back, the engine's answer
-compared with the result, the line's checks by itself, and what mutation testing needs to know of it.  A new
-kind is one module and one line in `_KINDS`; `registry` refuses a set of kinds that leaves an ExpectKind out
-or a kind with an operation missing (tests/test_queries.py).
+Each kind is an IR node pair in rulesdsl.model.ir (`MoveQuery` and `MoveResult` ..., the union ir.Query),
+each with only the fields it has, built from the tree by language/transform/examples.py.  Its module here
+gives a `QueryKind` (base.py): its query and result printed back, the engine's answer compared with the
+result, the line's checks by itself, and what mutation testing needs to know of it.  A new kind is its
+grammar alternative, its node pair and builder, one module and one line in `_KINDS`; `registry` refuses a
+set of kinds that leaves a node of ir.Query out or a kind with an operation missing, and
+tests/test_queries.py fails for a kind without its grammar alternative or builder.
 """
 from __future__ import annotations
 
 import types
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rulesdsl.errors import Diagnostic, suggest
 from rulesdsl.model import ir
@@ -19,19 +23,22 @@ from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.situation import Situation
 
 __all__ = ["QUERIES", "Answer", "CheckContext", "QueryKind", "Unanswerable", "ask", "check", "odds_word",
-           "query_of", "query_text", "registry", "result_text"]
+           "query_of", "query_text", "registry", "result_text", "states_answer"]
 
-_KINDS: tuple[QueryKind, ...] = (
+_KINDS: tuple[QueryKind[Any, Any], ...] = (
     move.QUERY, reach.QUERY, zoc.QUERY, stack.QUERY, supply.QUERY, overrun.QUERY, exploit.QUERY, attack.QUERY,
     retreat.QUERY, advance.QUERY, combat.QUERY, engage.QUERY, phases.QUERY,
 )
 
 
-def registry(kinds: Iterable[QueryKind]) -> Mapping[ir.ExpectKind, QueryKind]:
-    """The kinds by ExpectKind; ValueError when one is given twice, one is missing, or one lacks an
-    operation (a field that is None where a callable or a word belongs)."""
-    found: dict[ir.ExpectKind, QueryKind] = {}
+def registry(kinds: Iterable[QueryKind[Any, Any]]) -> Mapping[ir.ExpectKind, QueryKind[Any, Any]]:
+    """The kinds by ExpectKind; ValueError when one is given twice, one is missing (an IR query node,
+    ir.Query, that no module answers), or one lacks an operation (a field that is None where a callable or a
+    word belongs)."""
+    found: dict[ir.ExpectKind, QueryKind[Any, Any]] = {}
     for kind in kinds:
+        if kind.node not in ir.QUERY_NODES:
+            raise ValueError(f"query kind '{kind.node.__name__}' is no query node of ir.Query")
         if kind.kind in found:
             raise ValueError(f"query kind '{kind.kind}' is registered twice")
         missing = [name for name in _REQUIRED if not _given(getattr(kind, name, None), name)]
@@ -46,8 +53,8 @@ def registry(kinds: Iterable[QueryKind]) -> Mapping[ir.ExpectKind, QueryKind]:
 
 # what every kind gives (`drives` and `answer_hexes` may be None: a kind that drives no engine question, or
 # whose answer holds no set of hexes)
-_OPERATIONS = ("text", "result_text", "ask", "check", "states_answer")
-_REQUIRED = (*_OPERATIONS, "kind", "result_hint", "judged")
+_OPERATIONS = ("text", "result_text", "ask", "check", "names", "units", "states_answer")
+_REQUIRED = (*_OPERATIONS, "node", "result_hint", "judged")
 
 
 def _given(value: object, name: str) -> bool:
@@ -62,50 +69,48 @@ def _given(value: object, name: str) -> bool:
 QUERIES = registry(_KINDS)
 
 
-def query_of(kind: ir.ExpectKind) -> QueryKind:
+def query_of(kind: ir.ExpectKind) -> QueryKind[Any, Any]:
     """The module's operations for a kind of query."""
     return QUERIES[kind]
 
 
-def query_text(expectation: ir.Expectation) -> str:
+def query_text(query: ir.Query) -> str:
     """The query of an `expect` line as the notation writes it (what `rulesdsl explain` takes)."""
-    return QUERIES[expectation.kind].text(expectation)
+    return QUERIES[query.kind].text(query)
 
 
-def result_text(result: ir.ExpectedResult | None, kind: ir.ExpectKind) -> str:
-    """What an `expect` line of `kind` says the rules answer, as the notation writes it ("" for none)."""
-    return "" if result is None else QUERIES[kind].result_text(result)
+def result_text(query: ir.Query) -> str:
+    """What an `expect` line says the rules answer, as the notation writes it ("" for none)."""
+    return "" if query.result is None else QUERIES[query.kind].result_text(query.result)
 
 
-def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation,
-        expectation: ir.Expectation) -> Answer:
+def states_answer(query: ir.Query) -> bool:
+    """Whether the line's result states an answer of the rules (not only an input, as a combat's roll alone)."""
+    return query.result is not None and QUERIES[query.kind].states_answer(query.result)
+
+
+def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, query: ir.Query) -> Answer:
     """The engine's answer to an expect line's query, compared with its result when it gives one.
     Raises Unanswerable when the engine refuses; any other exception of the engine propagates (a bug)."""
-    return QUERIES[expectation.kind].ask(engine, module, situation, expectation)
+    return QUERIES[query.kind].ask(engine, module, situation, query)
 
 
-def check(e: ir.Expectation, context: CheckContext, query: bool) -> list[Diagnostic]:
+def check(query: ir.Query, context: CheckContext, bare: bool) -> list[Diagnostic]:
     """What is wrong with an expect line by itself: units the situation lacks, its kind's checks (its hexes
-    reported off the map through `context`), its result's hexes on the map, and, unless `query` (a bare query
-    `rulesdsl explain` takes), a result missing."""
+    reported off the map through `context`) and, unless `bare` (a bare query `rulesdsl explain` takes), a
+    result missing."""
     names = context.names
+    kind = QUERIES[query.kind]
     problems: list[Diagnostic] = []
-    for unit in (*e.units, *e.others, *e.arrived):
+    for unit in kind.names(query):
         if unit.value not in names:
             problems.append(Diagnostic(f"no unit '{unit.value}' in this situation", unit.span,
-                                       hint=suggest(unit.value, names) or
-                                       "place it with a unit line: unit NAME SIDE A-D-M at HEX"))
-    if e.result is not None:
-        for unit in (*(e.result.excess or ()), *(e.result.must_attack or ())):
-            if unit.value not in names:
-                problems.append(Diagnostic(f"no unit '{unit.value}' in this situation", unit.span,
-                                           hint=suggest(unit.value, names) or "name the units of the stack"))
-    kind = QUERIES[e.kind]
-    problems += kind.check(e, context)
-    if e.result is not None:
-        for hex in (*e.result.hexes, *e.result.absent):
-            context.on_map(hex)
-    elif not query:
-        problems.append(Diagnostic("this expect line says nothing of what the rules answer", e.span,
+                                       hint=suggest(unit.value, names) or _UNIT_HINT))
+    problems += kind.check(query, context)
+    if query.result is None and not bare:
+        problems.append(Diagnostic("this expect line says nothing of what the rules answer", query.span,
                                    hint=kind.result_hint))
     return problems
+
+
+_UNIT_HINT = "place it with a unit line: unit NAME SIDE A-D-M at HEX"

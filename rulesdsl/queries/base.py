@@ -11,7 +11,7 @@ import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from rulesdsl.errors import Diagnostic, Span
 from rulesdsl.model import ir
@@ -21,9 +21,12 @@ from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.ruleset import Step
 from rulesdsl.runtime.situation import Situation
 
-__all__ = ["Answer", "CheckContext", "QueryKind", "REFUSALS", "Unanswerable", "compared", "engine_call",
-           "fraction_text", "hex_set", "hexes_on_map", "hexes_result", "hexes_text", "number", "odds_word",
-           "plain_result", "query_words", "ruling_word", "set_text", "states_answer", "want", "words"]
+Q = TypeVar("Q")    # a kind's query node (ir.Query)
+R = TypeVar("R")    # its result node (ir.QueryResult)
+
+__all__ = ["Answer", "CheckContext", "QueryKind", "REFUSALS", "Unanswerable", "clause", "compared", "engine_call",
+           "flag", "fraction_text", "hex_set", "hex_set_words", "hexes_text", "number", "odds_word", "on_map",
+           "option", "query_words", "result_on_map", "ruling_word", "set_text", "states_answer", "verdict_words", "want", "words"]
 
 
 @dataclass(frozen=True)
@@ -100,62 +103,37 @@ def odds_word(odds: str) -> str:
     return "odds" if ":" in odds or odds == "-" else "difference"
 
 
-def query_words(e: ir.Expectation, head: Sequence[str], middle: Sequence[str], own: frozenset[str]) -> str:
-    """A query as the notation writes it: its kind, `head` (what follows the kind word), the modifiers any
-    query may carry, `middle` (the kind's own clauses), more modifiers, then each field named in no clause of
-    its kind (not in `own`) that is set all the same: the grammar writes none, shown so that nothing is hidden."""
-    parts: list[str] = [str(e.kind), *head]
-    parts += ["mode", e.mode.value] if e.mode is not None else []
-    parts += ["saved", number(e.saved)] if e.saved is not None else []
-    parts += ["when", e.moment.value] if e.moment is not None else []
-    parts += middle
-    parts += ["refuse", str(e.refuse)] if e.refuse is not None else []
-    parts += ["overrun"] if e.overrun and "overrun" not in own else []
-    parts += ["forced"] if e.forced else []
-    parts += ["breakthrough"] if e.breakthrough and "breakthrough" not in own else []
-    parts += ["result", e.given.value] if e.given is not None else []
-    parts += [h.value for h in e.hexes] if "hexes" not in own else []
-    parts += [e.side.value] if e.side is not None and "side" not in own else []
-    parts += [str(e.count)] if e.count is not None and "count" not in own else []
-    parts += ["from", *(u.value for u in e.others)] if e.others and "others" not in own else []
-    parts += ["destroyed"] if e.destroyed and "destroyed" not in own else []
-    return " ".join(p for p in parts if p)
+def query_words(kind: ir.ExpectKind, *parts: Sequence[str]) -> str:
+    """A query as the notation writes it: its kind's word, then its parts in the grammar's order (an empty
+    word left out)."""
+    return " ".join(p for p in (str(kind), *(w for part in parts for w in part)) if p)
 
 
-def plain_result(r: ir.ExpectedResult, within: Sequence[str] = (), amount_word: str | None = "cost",
-                 after: Sequence[str] = ()) -> str:
-    """A result as the notation writes it, every field that is set in the grammar's order: `within` is the
-    kind's hexes (or a retreat's loss and path), `amount_word` names `amount` (None: `within` says it),
-    `after` what follows the amount (an advance's `to`)."""
-    parts: list[str] = ["costs", *(number(c) for c in r.costs)] if r.costs else []
-    parts += ["total", number(r.total)] if r.total is not None else []
-    parts += within
-    parts += [str(r.ruling)] if r.ruling is not None else []
-    parts += ["[" + words(r.refused_by) + "]"] if r.refused_by is not None else []
-    parts += [amount_word, number(r.amount)] if amount_word is not None and r.amount is not None else []
-    parts += after
-    parts += ["must-enter"] if r.must_enter else []
-    for word, value in (("left", r.remaining), ("mp", r.allowance), ("unready-above", r.unready_above),
-                        ("size", r.size)):
-        parts += [word, number(value)] if value is not None else []
-    parts += ["must-attack", words(r.must_attack) or "none"] if r.must_attack is not None else []
-    parts += ["excess", words(r.excess) or "chosen"] if r.excess is not None else []
-    parts += [str(r.fate)] if r.fate is not None else []
-    parts += [odds_word(r.odds.value), r.odds.value] if r.odds is not None else []
-    parts += ["column", r.column.value] if r.column is not None else []
-    if r.dice is not None:
-        parts += ["roll", "white", str(r.dice[0]), "red", str(r.dice[1])]
-    elif r.roll is not None:
-        parts += ["roll", str(r.roll)]
-    parts += ["result", r.outcome.value] if r.outcome is not None else []
-    parts += ["exchange", number(r.exchange)] if r.exchange is not None else []
-    parts += [p.value for p in r.phases]
-    return " ".join(parts)
+def option(word: str, value: ir.Text | Fraction | int | None) -> list[str]:
+    """An optional clause, `word VALUE`, or nothing when it is not given."""
+    if value is None:
+        return []
+    return [word, value.value if isinstance(value, ir.Text) else str(value)]
 
 
-def hexes_result(r: ir.ExpectedResult) -> str:
-    """A result whose hexes are a set (reach, zoc, and the kinds that write none): those in, `not` those out."""
-    return plain_result(r, [*(h.value for h in r.hexes), *(["not", words(r.absent)] if r.absent else [])])
+def flag(word: str, given: bool) -> list[str]:
+    """A word written or not: `overrun`, `forced`, `destroyed`."""
+    return [word] if given else []
+
+
+def clause(word: str, texts: Sequence[ir.Text]) -> list[str]:
+    """`word TEXT...`, or nothing when there are none."""
+    return [word, *(t.value for t in texts)] if texts else []
+
+
+def hex_set_words(hexes: Sequence[ir.Text], absent: Sequence[ir.Text]) -> list[str]:
+    """Hexes in a set, then `not` and hexes not in it, as written."""
+    return [*(h.value for h in hexes), *(["not", words(absent)] if absent else [])]
+
+
+def verdict_words(r: ir.OverrunResult | ir.ExploitResult | ir.AttackResult) -> list[str]:
+    """`allowed` or `refused [RULE...]`, as written: what every verdict's result begins with."""
+    return [str(r.ruling), *(["[" + words(r.refused_by) + "]"] if r.refused_by is not None else [])]
 
 
 # ---- asking and comparing -------------------------------------------------------------------------------
@@ -171,13 +149,13 @@ def compared(want: str, shown: Sequence[str], data: dict[str, Any], steps: Itera
     return Answer(computed, data, tuple(steps), ok, "" if ok else f"expected {want}, computed {computed}")
 
 
-def states_answer(result: ir.ExpectedResult) -> bool:
+def states_answer(result: Any) -> bool:
     """Whether a result states what the rules answer: every result does, but a combat's that gives only the
     roll to read (an input)."""
     return True
 
 
-def hex_set(inside: set[Hex], r: ir.ExpectedResult | None) -> tuple[str, bool]:
+def hex_set(inside: set[Hex], r: ir.HexSetResult | None) -> tuple[str, bool]:
     """A set of hexes answered (reach, zoc) as the line pins it: the hexes it names, in or `not` in, and
     whether each is where the line says (all of them, when it names none)."""
     if r is None:
@@ -188,7 +166,7 @@ def hex_set(inside: set[Hex], r: ir.ExpectedResult | None) -> tuple[str, bool]:
     return shown, ok
 
 
-def want(result_text: Callable[[ir.ExpectedResult], str], r: ir.ExpectedResult | None) -> str:
+def want(result_text: Callable[[R], str], r: R | None) -> str:
     """The result a line expects, as written ("" when it gives none)."""
     return "" if r is None else result_text(r)
 
@@ -205,42 +183,56 @@ class CheckContext:
     edge: Callable[[ir.Text, ir.Text], bool] | None = None
 
 
-def hexes_on_map(e: ir.Expectation, context: CheckContext, start: ir.Text | None = None) -> None:
-    """Report each hex of the query that is off the map, but its last when it lies just across the map's edge
+def on_map(context: CheckContext, hexes: Sequence[ir.Text], start: ir.Text | None = None) -> None:
+    """Report each hex of a query that is off the map, but its last when it lies just across the map's edge
     from the hex before it (`start`, where the query names one hex: a move's unit's hex): a move may end
     there, the rules say whether units may leave the map."""
-    before = (e.hexes[-2] if len(e.hexes) > 1 else start) if e.hexes else None
-    for hex in e.hexes:
-        if hex is e.hexes[-1] and before is not None and context.edge is not None and context.edge(before, hex):
+    before = (hexes[-2] if len(hexes) > 1 else start) if hexes else None
+    for hex in hexes:
+        if hex is hexes[-1] and before is not None and context.edge is not None and context.edge(before, hex):
             continue
         context.on_map(hex)
 
 
+def result_on_map(context: CheckContext, hexes: Iterable[ir.Text]) -> None:
+    """Report each hex a result names that is off the map (a result's hexes are where units are or go: none
+    may lie across the edge)."""
+    for hex in hexes:
+        context.on_map(hex)
+
+
 # ---- a kind's operations --------------------------------------------------------------------------------
-Ask = Callable[[RulesEngine, "types.ModuleType | None", Situation, ir.Expectation], Answer]
-
-
 @dataclass(frozen=True)
-class QueryKind:
-    """One kind of `expect` query and every operation the compiler needs of it.
+class QueryKind(Generic[Q, R]):
+    """One kind of `expect` query (its IR node `node`, ir.Query) and every operation the compiler needs of it.
 
     `text`: the query printed back; `result_text`: its result printed back; `ask`: the engine's answer,
     compared with the result (Unanswerable when the engine refuses); `check`: what is wrong with the line by
-    itself, its result's own checks included (its hexes reported through the context's on_map);
-    `result_hint`: what a line with no result should end with; `states_answer`: whether a result states an
-    answer (not only inputs); `drives`: the engine question (runtime.contract's `drives`) it asks, for
-    mutation testing (None: it asks none of them by itself); `judged`: the generated combat engine judges it
-    (what it reads is not all recorded by the rule set); `answer_hexes`: the field of its answer's data that
-    is a set of hexes, if any (a mutation's difference is said as hexes that came or went)."""
+    itself, its result's own checks included (its hexes, query's and result's, reported through the context's
+    on_map); `names`: every unit the line names, query then result (each must be in the situation);
+    `units`: the units the query is about (a move's unit, an attack's attackers; a stack's overrunning units),
+    what mutation testing spreads its questions over; `result_hint`: what a line with no result should end
+    with; `states_answer`: whether a result states an answer (not only inputs); `drives`: the engine question
+    (the core vocabulary's `question`) it asks, for mutation testing (None: it asks none of them by itself);
+    `judged`: the generated combat engine judges it (what it reads is not all recorded by the rule set);
+    `answer_hexes`: the field of its answer's data that is a set of hexes, if any (a mutation's difference is
+    said as hexes that came or went)."""
 
-    kind: ir.ExpectKind
-    text: Callable[[ir.Expectation], str]
-    result_text: Callable[[ir.ExpectedResult], str]
-    ask: Ask
-    check: Callable[[ir.Expectation, CheckContext], list[Diagnostic]]
+    node: type[Q]
+    text: Callable[[Q], str]
+    result_text: Callable[[R], str]
+    ask: Callable[[RulesEngine, "types.ModuleType | None", Situation, Q], Answer]
+    check: Callable[[Q, CheckContext], list[Diagnostic]]
+    names: Callable[[Q], tuple[ir.Text, ...]]
+    units: Callable[[Q], tuple[ir.Text, ...]]
     result_hint: str
-    states_answer: Callable[[ir.ExpectedResult], bool]
+    states_answer: Callable[[R], bool]
     drives: str | None
     judged: bool
     answer_hexes: str | None
 
+    @property
+    def kind(self) -> ir.ExpectKind:
+        """The kind of `expect` line it answers (its node's)."""
+        kind: ir.ExpectKind = getattr(self.node, "kind")
+        return kind

@@ -8,9 +8,8 @@ from typing import Any
 
 from rulesdsl.errors import Diagnostic, suggest
 from rulesdsl.model import ir
-from rulesdsl.queries.attack import arrived_clause, on_clause
-from rulesdsl.queries.base import (REFUSALS, Answer, CheckContext, QueryKind, Unanswerable, compared, hexes_on_map,
-                                   hexes_result, odds_word, query_words, want)
+from rulesdsl.queries.base import (REFUSALS, Answer, CheckContext, QueryKind, Unanswerable, clause, compared, flag,
+                                   odds_word, on_map, option, query_words, want)
 from rulesdsl.runtime.answers import Engagement
 from rulesdsl.runtime.combat import NOT_ALLOWED, Assessment, Combat, DiceApartNeeded, Exchange, Resolution
 from rulesdsl.runtime.engagement import as_combat
@@ -23,20 +22,22 @@ from rulesdsl.runtime.tables import ABOVE, DICE_OUTCOMES, AttackerLosses, Combat
 Roll = int | tuple[int, int] | None
 
 
-def text(e: ir.Expectation) -> str:
-    """`combat UNIT... on HEX... with SITUATION, ...`, as written."""
-    return query_words(e, [u.value for u in e.units], [*on_clause(e), *arrived_clause(e)], frozenset({"hexes"}))
+def text(q: ir.CombatQuery) -> str:
+    """`combat UNIT... on HEX... with SITUATION, ... overrun forced`, as written."""
+    declared = ["with", ", ".join(d.value for d in q.declared)] if q.declared else []
+    return query_words(q.kind, [u.value for u in q.units], clause("on", q.targets), declared,
+                       flag("overrun", q.overrun), flag("forced", q.forced))
 
 
-def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, e: ir.Expectation) -> Answer:
+def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, q: ir.CombatQuery) -> Answer:
     """A combat through the module's CombatEngine: attackers by hex, defenders in the target hex; each of
     odds, column, roll, result and exchange compared where the line gives it."""
     if module is None or not hasattr(module, "ENGINE"):
         raise Unanswerable("the engine cannot answer 'combat' here: the rulebook has no combat rules")
-    r = e.result
-    engagement = _engagement(module, situation, e)
+    r = q.result
+    engagement = _engagement(module, situation, q)
     combat = as_combat(situation, engagement.attackers, engagement.defenders, engagement.terrain_hex,
-                       overrun=e.overrun, situations=[d.value for d in e.declared], forced=e.forced)
+                       overrun=q.overrun, situations=[d.value for d in q.declared], forced=q.forced)
     roll: Roll = None if r is None else r.dice if r.dice is not None else r.roll   # the dice apart, if read so
     resolution = _resolution(module, combat, roll)
     shown, ok = _shown(resolution, roll, r)
@@ -44,29 +45,29 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
     steps = engagement.steps + tuple(_derivation_step(line) for line in resolution.derivation)
     if isinstance(resolution, Resolution) and resolution.exchange is not None and data["exchange"] is not None:
         # the attacking units the exchange's choice removes, by name: the engagement given the result says it
-        after = module.RULES_ENGINE.engage(situation, [u.value for u in e.units], _targets(e), overrun=e.overrun,
+        after = module.RULES_ENGINE.engage(situation, [u.value for u in q.units], _targets(q), overrun=q.overrun,
                                            result=resolution.result, exchange=resolution.exchange)
         data["exchange"]["units"] = list(after.exchanged)
         steps += after.steps[-1:]       # its last step says what the exchange costs, and whom
     return compared(want(result_text, r), shown, data, steps, ok)
 
 
-def _targets(e: ir.Expectation) -> list[Hex]:
-    return [Hex.parse(h.value) for h in e.hexes]
+def _targets(q: ir.CombatQuery) -> list[Hex]:
+    return [Hex.parse(h.value) for h in q.targets]
 
 
-def _engagement(module: types.ModuleType, situation: Situation, e: ir.Expectation) -> Engagement:
+def _engagement(module: types.ModuleType, situation: Situation, q: ir.CombatQuery) -> Engagement:
     """Who attacks and defends, and whose terrain counts; Unanswerable when a unit lacks the type the
     rulebook's combat rules read, or the engagement may not be made."""
-    targets = _targets(e)
-    attackers = [situation.unit(u.value) for u in e.units]
+    targets = _targets(q)
+    attackers = [situation.unit(u.value) for u in q.units]
     unit_types = sorted(getattr(getattr(module, "VOCABULARY", None), "unit_types", None) or ())
     untyped = [u for u in (*attackers, *(d for t in targets for d in situation.units_at(t))) if unit_types and not u.type]
     if untyped:
         raise Unanswerable(f"{untyped[0]} has no type, and this rulebook's combat rules read unit types: give "
                            f"its unit line `type WORD`, one of {', '.join(unit_types)}")
     engagement: Engagement = module.RULES_ENGINE.engage(situation, [u.name for u in attackers], targets,
-                                                        overrun=e.overrun)
+                                                        overrun=q.overrun)
     if not engagement.allowed:
         raise Unanswerable(f"the combat cannot be made: {'; '.join(engagement.reasons)}")
     return engagement
@@ -96,7 +97,7 @@ def _resolution(module: types.ModuleType, combat: Combat, roll: Roll) -> Assessm
     return resolution
 
 
-def _shown(resolution: Assessment | Resolution, roll: Roll, r: ir.ExpectedResult | None) -> tuple[list[str], bool]:
+def _shown(resolution: Assessment | Resolution, roll: Roll, r: ir.CombatResult | None) -> tuple[list[str], bool]:
     """The combat as the line writes it (only what the line asks, when it asks any of odds, column, result or
     exchange; a roll alone is an input), and whether each part asked is as computed."""
     pairs = [("odds", resolution.odds), ("column", resolution.column or "below")]
@@ -155,14 +156,15 @@ def _derivation_step(line: str) -> Step:
     return Step(match.group("text"), rule=rules, parameter=parameter or None)
 
 
-def check_outcome(module: types.ModuleType, expectation: ir.Expectation) -> None:
+def check_outcome(module: types.ModuleType, query: ir.Query) -> None:
     """A rulebook's own combat line (or an `explain`) that expects a result its table cannot give (a code it
     never prints, a misspelling) is an error at the result, with the nearest one it can give: never a silent
     mismatch with every roll.  (An example inherited from a series is not held to the game's table: under the
     game's rules its answer is a difference, noted.)"""
-    r, table = expectation.result, getattr(module, "CRT", None)
-    if expectation.kind == ir.ExpectKind.COMBAT and r is not None and r.outcome is not None and table is not None:
-        _check_outcome(r.outcome, table)
+    table = getattr(module, "CRT", None)
+    if isinstance(query, ir.CombatQuery) and query.result is not None and query.result.outcome is not None \
+            and table is not None:
+        _check_outcome(query.result.outcome, table)
 
 
 def _check_outcome(outcome: ir.Text, table: CombatResultsTable) -> None:
@@ -183,21 +185,23 @@ def _check_outcome(outcome: ir.Text, table: CombatResultsTable) -> None:
                                f"the table's results are: {', '.join(sorted(known))}")
 
 
-def result_text(r: ir.ExpectedResult) -> str:
+def result_text(r: ir.CombatResult) -> str:
     """`odds 3:1 column 3:1 roll 4 result D1 exchange 6`, as written."""
-    return hexes_result(r)
+    roll = ["roll", "white", str(r.dice[0]), "red", str(r.dice[1])] if r.dice is not None else option("roll", r.roll)
+    return " ".join([*([odds_word(r.odds.value), r.odds.value] if r.odds is not None else []),
+                     *option("column", r.column), *roll, *option("result", r.outcome), *option("exchange", r.exchange)])
 
 
-def states_answer(r: ir.ExpectedResult) -> bool:
+def states_answer(r: ir.CombatResult) -> bool:
     """Whether the line states an answer of the combat (what `rulesdsl explain` prints as expected): odds,
     column or result (a roll alone is the input the table is read at)."""
     return any(v is not None for v in (r.odds, r.column, r.outcome))
 
 
-def check(e: ir.Expectation, context: CheckContext) -> list[Diagnostic]:
+def check(q: ir.CombatQuery, context: CheckContext) -> list[Diagnostic]:
     """A result is read at a roll (but off the table, a result of its own); the query's hexes on the map."""
-    hexes_on_map(e, context)
-    r = e.result
+    on_map(context, q.targets)
+    r = q.result
     if r is None:
         return []
     off_table = r.column is not None and r.column.value in ("below", "above")    # a result of its own, no roll
@@ -211,6 +215,7 @@ def check(e: ir.Expectation, context: CheckContext) -> list[Diagnostic]:
 
 
 QUERY = QueryKind(
-    kind=ir.ExpectKind.COMBAT, text=text, result_text=result_text, ask=ask, check=check,
+    node=ir.CombatQuery, text=text, result_text=result_text, ask=ask, check=check,
+    names=lambda q: q.units, units=lambda q: q.units,
     result_hint="end it with odds, column, roll and result, like: odds 3:1 roll 4 result D1",
     states_answer=states_answer, drives=None, judged=True, answer_hexes=None)

@@ -8,9 +8,8 @@ from typing import Any
 
 from rulesdsl.errors import Diagnostic
 from rulesdsl.model import ir
-from rulesdsl.queries.attack import arrived_clause, on_clause
-from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, Unanswerable, compared, engine_call,
-                                   hexes_on_map, number, query_words, states_answer, want, words)
+from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, Unanswerable, clause, compared, engine_call,
+                                   flag, on_map, option, query_words, result_on_map, states_answer, want)
 from rulesdsl.runtime.answers import Engagement
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex
@@ -18,34 +17,33 @@ from rulesdsl.runtime.notation import Result, read_result
 from rulesdsl.runtime.situation import Situation
 
 
-def text(e: ir.Expectation) -> str:
-    """`engage UNIT... on HEX... defending UNIT... arrived UNIT...`, as written."""
-    defending = ["defending", *(u.value for u in e.others)] if e.others else []
-    return query_words(e, [u.value for u in e.units], [*on_clause(e), *defending, *arrived_clause(e)],
-                       frozenset({"hexes", "others"}))
+def text(q: ir.EngageQuery) -> str:
+    """`engage UNIT... on HEX... defending UNIT... arrived UNIT... overrun result R`, as written."""
+    return query_words(q.kind, [u.value for u in q.units], clause("on", q.targets), clause("defending", q.defending),
+                       clause("arrived", q.arrived), flag("overrun", q.overrun), option("result", q.given))
 
 
-def _given(module: types.ModuleType | None, e: ir.Expectation) -> Result | None:
+def _given(module: types.ModuleType | None, q: ir.EngageQuery) -> Result | None:
     """The result the line reads from the table (`result D1r1`), or None when it reads none."""
-    if e.given is None:
+    if q.given is None:
         return None
     table = getattr(getattr(module, "ENGINE", None), "table", None)
     if table is None:
         raise Unanswerable("the engine cannot read a result here: the rulebook has no Combat Results Table")
-    result = read_result(e.given.value, table.notation, table.codes)
+    result = read_result(q.given.value, table.notation, table.codes)
     if result is None:
-        raise Unanswerable(f"'{e.given.value}' is no result of this rulebook's Combat Results Table")
+        raise Unanswerable(f"'{q.given.value}' is no result of this rulebook's Combat Results Table")
     return result
 
 
-def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, e: ir.Expectation) -> Answer:
+def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, q: ir.EngageQuery) -> Answer:
     """The engagement, each part the line gives compared as a set of units."""
-    r = e.result
-    result = _given(module, e)
-    found = engine_call("engagement", engine.engage, situation, [u.value for u in e.units],
-                        [Hex.parse(h.value) for h in e.hexes],
-                        defenders=[u.value for u in e.others] if e.others else None,
-                        arrived=[u.value for u in e.arrived], overrun=e.overrun, result=result)
+    r = q.result
+    result = _given(module, q)
+    found = engine_call("engagement", engine.engage, situation, [u.value for u in q.units],
+                        [Hex.parse(h.value) for h in q.targets],
+                        defenders=[u.value for u in q.defending] if q.defending else None,
+                        arrived=[u.value for u in q.arrived], overrun=q.overrun, result=result)
     data: dict[str, Any] = {"allowed": found.allowed, "reasons": list(found.reasons),
                             "attackers": list(found.attackers), "fighting": list(found.defenders),
                             "sharing": list(found.sharing), "spared": list(found.spared),
@@ -54,18 +52,18 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                             "attacker_retreat": found.attacker_retreat, "defender_retreat": found.defender_retreat}
     if not found.allowed:
         return compared(want(result_text, r), ["refused"], data, found.steps,
-                        r is None or r.ruling == ir.Ruling.REFUSED)
+                        r is None or r.refused)
     shown, ok = _parts(found, r, given=result is not None)
-    if r is not None and r.ruling is not None or not shown:
+    if r is not None and r.refused or not shown:
         shown.insert(0, "allowed")     # the line says the engagement is refused; or nothing else is there to say
     return compared(want(result_text, r), shown, data, found.steps, ok)
 
 
-def _parts(found: Engagement, r: ir.ExpectedResult | None, given: bool) -> tuple[list[str], bool]:
+def _parts(found: Engagement, r: ir.EngageResult | None, given: bool) -> tuple[list[str], bool]:
     """Each part of the engagement the line gives (all, when it gives none), and whether each is as computed;
     the retreats only where a result is `given`."""
     shown: list[str] = []
-    ok = r is None or r.ruling is None
+    ok = r is None or not r.refused
     parts: tuple[tuple[str, tuple[str, ...], tuple[ir.Text, ...] | None], ...] = (
         ("fighting", found.defenders, r.fighting if r else None), ("sharing", found.sharing, r.sharing if r else None),
         ("spared", found.spared, r.spared if r else None),
@@ -75,9 +73,9 @@ def _parts(found: Engagement, r: ir.ExpectedResult | None, given: bool) -> tuple
             shown += [word, " ".join(names) or "(none)"]
         if wanted:
             ok = ok and set(names) == {w.value for w in wanted}
-    if r is None or r.hexes:
+    if r is None or r.terrain is not None:
         shown += ["terrain", str(found.terrain_hex)]
-        ok = ok and (r is None or Hex.parse(r.hexes[0].value) == found.terrain_hex)
+        ok = ok and (r is None or r.terrain is None or Hex.parse(r.terrain.value) == found.terrain_hex)
     if (r is None and found.destroyed) or (r is not None and r.destroyed):
         shown += ["destroyed", " ".join(found.destroyed) or "(none)"]
         ok = ok and (r is None or set(found.destroyed) == {w.value for w in r.destroyed})
@@ -89,31 +87,29 @@ def _parts(found: Engagement, r: ir.ExpectedResult | None, given: bool) -> tuple
     return shown, ok
 
 
-def result_text(r: ir.ExpectedResult) -> str:
+def result_text(r: ir.EngageResult) -> str:
     """`fighting UNIT... sharing UNIT... spared UNIT... terrain HEX destroyed UNIT... exposed UNIT...
     attacker retreats N`, or `refused`, as written."""
-    parts: list[str] = ["costs", *(number(c) for c in r.costs)] if r.costs else []
-    parts += ["total", number(r.total)] if r.total is not None else []
-    for word, names in (("fighting", r.fighting), ("sharing", r.sharing), ("spared", r.spared)):
-        parts += [word, words(names)] if names else []
-    parts += ["terrain", r.hexes[0].value] if r.hexes else []
-    parts += ["destroyed", words(r.destroyed)] if r.destroyed else []
-    parts += ["exposed", words(r.exposed)] if r.exposed else []
+    if r.refused:
+        return "refused"
+    parts = [*clause("fighting", r.fighting), *clause("sharing", r.sharing), *clause("spared", r.spared),
+             *option("terrain", r.terrain), *clause("destroyed", r.destroyed), *clause("exposed", r.exposed)]
     for side, hexes in (("attacker", r.attacker_retreat), ("defender", r.defender_retreat)):
         parts += [side, "retreats", str(hexes)] if hexes is not None else []
-    parts += ["must-enter"] if r.must_enter else []      # no engage answer has it (the grammar writes none)
-    parts += [str(r.ruling)] if r.ruling is not None else []
     return " ".join(parts)
 
 
-def check(e: ir.Expectation, context: CheckContext) -> list[Diagnostic]:
-    """The query's hexes on the map."""
-    hexes_on_map(e, context)
+def check(q: ir.EngageQuery, context: CheckContext) -> list[Diagnostic]:
+    """The query's hexes on the map, and the hex whose terrain the result says counts."""
+    on_map(context, q.targets)
+    if q.result is not None and q.result.terrain is not None:
+        result_on_map(context, (q.result.terrain,))
     return []
 
 
 QUERY = QueryKind(
-    kind=ir.ExpectKind.ENGAGE, text=text, result_text=result_text, ask=ask, check=check,
+    node=ir.EngageQuery, text=text, result_text=result_text, ask=ask, check=check,
+    names=lambda q: (*q.units, *q.defending, *q.arrived), units=lambda q: q.units,
     result_hint="end it with who fights, shares, is spared or destroyed, like: fighting 7 sharing 3, "
                 "or with refused",
     states_answer=states_answer, drives="engage", judged=True, answer_hexes=None)

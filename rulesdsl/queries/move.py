@@ -3,11 +3,12 @@ is legal (RulesEngine.move)."""
 from __future__ import annotations
 
 import types
+from fractions import Fraction
 
 from rulesdsl.errors import Diagnostic
 from rulesdsl.model import ir
 from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, compared, engine_call, fraction_text,
-                                   hexes_on_map, hexes_result, hexes_text, query_words, ruling_word, states_answer,
+                                   hexes_text, number, on_map, option, query_words, ruling_word, states_answer,
                                    want)
 from rulesdsl.runtime.answers import Move
 from rulesdsl.runtime.engine import RulesEngine
@@ -16,17 +17,18 @@ from rulesdsl.runtime.ruleset import Step
 from rulesdsl.runtime.situation import Situation
 
 
-def text(e: ir.Expectation) -> str:
-    """`move UNIT HEX...`, as written."""
-    return query_words(e, [*(u.value for u in e.units), *(h.value for h in e.hexes)], [], frozenset({"hexes"}))
+def text(q: ir.MoveQuery) -> str:
+    """`move UNIT HEX... mode M saved N`, as written."""
+    return query_words(q.kind, [q.unit.value, *(h.value for h in q.path)], option("mode", q.mode),
+                       option("saved", q.saved))
 
 
-def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, e: ir.Expectation) -> Answer:
+def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, q: ir.MoveQuery) -> Answer:
     """The move's costs (when the line gives them, or gives nothing to compare), total and ruling."""
-    r = e.result
-    mode = {} if e.mode is None else {"mode": e.mode.value}
-    saved = {} if e.saved is None else {"saved": e.saved}
-    move = engine_call("move", engine.move, situation, e.units[0].value, [Hex.parse(h.value) for h in e.hexes],
+    r = q.result
+    mode = {} if q.mode is None else {"mode": q.mode.value}
+    saved = {} if q.saved is None else {"saved": q.saved}
+    move = engine_call("move", engine.move, situation, q.unit.value, [Hex.parse(h.value) for h in q.path],
                        **mode, **saved)
     data = {"unit": move.unit, "path": hexes_text(move.path), "costs": [fraction_text(c) for c in move.costs],
             "total": str(move.total), "allowance": str(move.allowance), "legal": move.legal, "reason": move.reason}
@@ -60,20 +62,27 @@ def _steps(move: Move) -> tuple[Step, ...]:
     return (*move.steps, refusal)
 
 
-def result_text(r: ir.ExpectedResult) -> str:
+def result_text(r: ir.MoveResult) -> str:
     """`costs N... total N legal`, as written."""
-    return hexes_result(r)
+    return " ".join([*_numbers("costs", r.costs), *option("total", r.total),
+                     *([str(r.ruling)] if r.ruling is not None else [])])
 
 
-def check(e: ir.Expectation, context: CheckContext) -> list[Diagnostic]:
+def _numbers(word: str, values: tuple[Fraction, ...]) -> list[str]:
+    """`costs N...`, or nothing when there are none."""
+    return [word, *(number(v) for v in values)] if values else []
+
+
+def check(q: ir.MoveQuery, context: CheckContext) -> list[Diagnostic]:
     """The path's hexes on the map, but its last, which may lie across the map's edge, from the unit's hex
     when the path is one hex."""
-    mover = context.names.get(e.units[0].value) if e.units else None
-    hexes_on_map(e, context, mover.hex if mover is not None else None)
+    mover = context.names.get(q.unit.value)
+    on_map(context, q.path, mover.hex if mover is not None else None)
     return []
 
 
 QUERY = QueryKind(
-    kind=ir.ExpectKind.MOVE, text=text, result_text=result_text, ask=ask, check=check,
+    node=ir.MoveQuery, text=text, result_text=result_text, ask=ask, check=check,
+    names=lambda q: (q.unit,), units=lambda q: (q.unit,),
     result_hint="end it with what the move costs, like: costs 1 2 3, or with legal or illegal",
     states_answer=states_answer, drives="move", judged=False, answer_hexes=None)

@@ -8,35 +8,32 @@ from collections.abc import Sequence
 from rulesdsl.errors import Diagnostic, suggest
 from rulesdsl.model import ir
 from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, Unanswerable, compared, engine_call,
-                                   hexes_on_map, hexes_result, query_words, states_answer, want)
+                                   query_words, states_answer, want, words)
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.model import Phase, PlayerTurn
 from rulesdsl.runtime.ruleset import Step
 from rulesdsl.runtime.situation import Situation
 
 
-def text(e: ir.Expectation) -> str:
+def text(q: ir.PhasesQuery) -> str:
     """`phases SIDE turn N`, as written."""
-    head = [e.side.value if e.side is not None else "", "turn", "" if e.count is None else str(e.count)]
-    return query_words(e, head, [], frozenset({"side", "count"}))
+    return query_words(q.kind, [q.side.value if q.side is not None else "", "turn", str(q.turn)])
 
 
-def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, e: ir.Expectation) -> Answer:
+def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, q: ir.PhasesQuery) -> Answer:
     """The phases played on the turn, in order, compared with the line's."""
     game_turn = getattr(module, "GAME_TURN", None)
     if module is None or not game_turn:
         raise Unanswerable("this rulebook has no sequence of play, so no phases")
-    if e.count is None:    # the grammar writes one: a query built otherwise says so, not a TypeError
-        raise Unanswerable("a phases query names the game turn, like: phases turn 3")
-    turn, player_turn = e.count, None if e.side is None else e.side.value
-    if e.side is not None and e.side.value not in module.PLAYER_TURNS:
-        raise Unanswerable(f"the sequence of play has no player turn '{e.side.value}'", e.side.span,
-                           suggest(e.side.value, list(module.PLAYER_TURNS))
+    turn, player_turn = q.turn, None if q.side is None else q.side.value
+    if q.side is not None and q.side.value not in module.PLAYER_TURNS:
+        raise Unanswerable(f"the sequence of play has no player turn '{q.side.value}'", q.side.span,
+                           suggest(q.side.value, list(module.PLAYER_TURNS))
                            or f"its player turns are {', '.join(module.PLAYER_TURNS)}")
     played = engine_call("phases", module.phases, turn, player_turn)
     names = [phase.name for phase in played]
-    ok = e.result is None or [p.value for p in e.result.phases] == names
-    return compared(want(result_text, e.result), [" ".join(names) or "(no phase)"],
+    ok = q.result is None or [p.value for p in q.result.phases] == names
+    return compared(want(result_text, q.result), [" ".join(names) or "(no phase)"],
                     {"turn": turn, "player_turn": player_turn, "phases": names},
                     _steps(module, game_turn, turn, player_turn), ok)
 
@@ -59,21 +56,21 @@ def _steps(module: types.ModuleType, game_turn: Sequence[Phase | PlayerTurn], tu
     return steps
 
 
-def result_text(r: ir.ExpectedResult) -> str:
+def result_text(r: ir.PhasesResult) -> str:
     """The phases, in order, as written."""
-    return hexes_result(r)
+    return words(r.phases)
 
 
-def check(e: ir.Expectation, context: CheckContext) -> list[Diagnostic]:
-    """A game turn from 1; the query's hexes on the map."""
-    hexes_on_map(e, context)
-    if e.count is None or e.count < 1:
-        return [Diagnostic(f"there is no game turn {e.count}: the first is 1", e.span,
+def check(q: ir.PhasesQuery, context: CheckContext) -> list[Diagnostic]:
+    """A game turn from 1."""
+    if q.turn < 1:
+        return [Diagnostic(f"there is no game turn {q.turn}: the first is 1", q.span,
                            hint="write the game turn the phases are asked for, like: phases turn 3")]
     return []
 
 
 QUERY = QueryKind(
-    kind=ir.ExpectKind.PHASES, text=text, result_text=result_text, ask=ask, check=check,
+    node=ir.PhasesQuery, text=text, result_text=result_text, ask=ask, check=check,
+    names=lambda q: (), units=lambda q: (),
     result_hint="end it with the phases that turn has, in order, like: movement combat supply",
     states_answer=states_answer, drives=None, judged=False, answer_hexes=None)

@@ -6,19 +6,18 @@ import types
 
 from rulesdsl.errors import Diagnostic
 from rulesdsl.model import ir
-from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, compared, engine_call, hexes_result,
-                                   hexes_on_map, query_words, ruling_word, states_answer, want, words)
+from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, clause, compared, engine_call, on_map, option,
+                                   query_words, ruling_word, states_answer, want, words)
 from rulesdsl.runtime.answers import StackCheck
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex
 from rulesdsl.runtime.situation import Situation
 
 
-def text(e: ir.Expectation) -> str:
+def text(q: ir.StackQuery) -> str:
     """`stack HEX when MOMENT by UNIT... arrived UNIT...`, as written."""
-    middle = [*(["by", *(u.value for u in e.units)] if e.units else []),
-              *(["arrived", *(u.value for u in e.arrived)] if e.arrived else [])]
-    return query_words(e, [h.value for h in e.hexes], middle, frozenset({"hexes"}))
+    return query_words(q.kind, [q.hex.value], option("when", q.moment), clause("by", q.by),
+                       clause("arrived", q.arrived))
 
 
 def _excess(check: StackCheck) -> tuple[str, ...] | None:
@@ -32,12 +31,12 @@ def _fate(check: StackCheck) -> ir.StackFate | None:
         ir.StackFate.DESTROYED if check.eliminated else ir.StackFate.LEAVE
 
 
-def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, e: ir.Expectation) -> Answer:
+def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, q: ir.StackQuery) -> Answer:
     """The stack's ruling, size, excess and fate, each compared where the line gives it."""
-    r = e.result
-    moment = {} if e.moment is None else {"moment": e.moment.value}
-    check = engine_call("stack", engine.stack, situation, Hex.parse(e.hexes[0].value),
-                        overrunning=[u.value for u in e.units], retreated=[u.value for u in e.arrived], **moment)
+    r = q.result
+    moment = {} if q.moment is None else {"moment": q.moment.value}
+    check = engine_call("stack", engine.stack, situation, Hex.parse(q.hex.value),
+                        overrunning=[u.value for u in q.by], retreated=[u.value for u in q.arrived], **moment)
     excess, fate = _excess(check), _fate(check)
     data = {"hex": str(check.hex), "legal": check.legal, "size": str(check.size),
             "limit": None if check.limit is None else str(check.limit), "unit": check.unit,
@@ -61,23 +60,26 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
     return compared(want(result_text, r), shown, data, check.steps, ok)
 
 
-def result_text(r: ir.ExpectedResult) -> str:
+def result_text(r: ir.StackResult) -> str:
     """`legal size N excess UNIT... destroyed`, as written."""
-    return hexes_result(r)
+    return " ".join([*([str(r.ruling)] if r.ruling is not None else []), *option("size", r.size),
+                     *(["excess", words(r.excess) or "chosen"] if r.excess is not None else []),
+                     *([str(r.fate)] if r.fate is not None else [])])
 
 
-def check(e: ir.Expectation, context: CheckContext) -> list[Diagnostic]:
+def check(q: ir.StackQuery, context: CheckContext) -> list[Diagnostic]:
     """`by` only with `when overrun`; the hex on the map."""
     problems: list[Diagnostic] = []
-    if e.units and (e.moment is None or e.moment.value != "overrun"):
-        problems.append(Diagnostic("`by` names the units of an overrun: it goes with `when overrun`", e.units[0].span,
-                                   hint=f"write: stack {e.hexes[0].value if e.hexes else 'HEX'} when overrun by "
-                                        f"{words(e.units)}"))
-    hexes_on_map(e, context)
+    if q.by and (q.moment is None or q.moment.value != "overrun"):
+        problems.append(Diagnostic("`by` names the units of an overrun: it goes with `when overrun`", q.by[0].span,
+                                   hint=f"write: stack {q.hex.value} when overrun by {words(q.by)}"))
+    on_map(context, (q.hex,))
     return problems
 
 
 QUERY = QueryKind(
-    kind=ir.ExpectKind.STACK, text=text, result_text=result_text, ask=ask, check=check,
+    node=ir.StackQuery, text=text, result_text=result_text, ask=ask, check=check,
+    names=lambda q: (*q.by, *q.arrived, *(q.result.excess or () if q.result is not None else ())),
+    units=lambda q: q.by,
     result_hint="end it with legal or illegal",
     states_answer=states_answer, drives="stack", judged=False, answer_hexes=None)

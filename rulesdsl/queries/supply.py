@@ -5,37 +5,37 @@ import types
 
 from rulesdsl.errors import Diagnostic
 from rulesdsl.model import ir
-from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, compared, engine_call, hexes_result,
-                                   hexes_text, hexes_on_map, query_words, ruling_word, states_answer, want)
+from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, compared, engine_call, hexes_text, query_words,
+                                   ruling_word, states_answer, want)
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.situation import Situation
 
 
-def text(e: ir.Expectation) -> str:
+def text(q: ir.SupplyQuery) -> str:
     """`supply UNIT`, as written."""
-    return query_words(e, [u.value for u in e.units], [], frozenset())
+    return query_words(q.kind, [q.unit.value])
 
 
-def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, e: ir.Expectation) -> Answer:
+def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, q: ir.SupplyQuery) -> Answer:
     """In or out of supply, compared with the line's ruling."""
-    trace = engine_call("supply", engine.supply, situation, e.units[0].value)
+    trace = engine_call("supply", engine.supply, situation, q.unit.value)
     data = {"unit": trace.unit, "in_supply": trace.in_supply, "path": hexes_text(trace.path)}
-    word, ok = ruling_word(e.result.ruling if e.result else None, trace.in_supply, ir.Ruling.IN, ir.Ruling.OUT)
-    return compared(want(result_text, e.result), [word], data, trace.steps, ok)
+    word, ok = ruling_word(q.result.ruling if q.result else None, trace.in_supply, ir.Ruling.IN, ir.Ruling.OUT)
+    return compared(want(result_text, q.result), [word], data, trace.steps, ok)
 
 
-def result_text(r: ir.ExpectedResult) -> str:
+def result_text(r: ir.SupplyResult) -> str:
     """`in` or `out`, as written."""
-    return hexes_result(r)
+    return str(r.ruling)
 
 
-def check(e: ir.Expectation, context: CheckContext) -> list[Diagnostic]:
-    """The query's hexes on the map."""
-    hexes_on_map(e, context)
+def check(q: ir.SupplyQuery, context: CheckContext) -> list[Diagnostic]:
+    """Nothing of its own: its unit is in the situation (names)."""
     return []
 
 
 QUERY = QueryKind(
-    kind=ir.ExpectKind.SUPPLY, text=text, result_text=result_text, ask=ask, check=check,
+    node=ir.SupplyQuery, text=text, result_text=result_text, ask=ask, check=check,
+    names=lambda q: (q.unit,), units=lambda q: (q.unit,),
     result_hint="end it with in or out",
     states_answer=states_answer, drives="supply", judged=False, answer_hexes=None)

@@ -2,6 +2,7 @@
 Verdict, allowed or refused, with what it costs and leaves, compared with the line's result."""
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from rulesdsl.model import ir
@@ -19,7 +20,10 @@ def _data(verdict: Verdict) -> dict[str, Any]:
             "refused_by": list(verdict.refused_by)}
 
 
-def _refusal(verdict: Verdict, r: ir.ExpectedResult | None) -> tuple[list[str], bool]:
+Verdicts = ir.OverrunResult | ir.ExploitResult | ir.AttackResult
+
+
+def _refusal(verdict: Verdict, r: Verdicts | None) -> tuple[list[str], bool]:
     """The rules that refuse it, where the line names them (or gives nothing to compare)."""
     refusing = verdict.refused_by
     shown = ["[" + " ".join(refusing) + "]"] \
@@ -29,38 +33,52 @@ def _refusal(verdict: Verdict, r: ir.ExpectedResult | None) -> tuple[list[str], 
     return shown, ok
 
 
-def _amounts(verdict: Verdict, r: ir.ExpectedResult | None) -> tuple[list[str], bool]:
+def _wanted(r: Verdicts | None) -> dict[str, Fraction | None]:
+    """The amounts a line of its kind may give, by the word written (all of them, unset, for no result)."""
+    if isinstance(r, ir.OverrunResult):
+        return {"cost": r.cost, "left": r.left}
+    if isinstance(r, ir.ExploitResult):
+        return {"mp": r.mp, "unready-above": r.unready_above}
+    if isinstance(r, ir.AttackResult):
+        return {}
+    return dict.fromkeys(("cost", "left", "mp", "unready-above"))
+
+
+def _amounts(verdict: Verdict, r: Verdicts | None) -> tuple[list[str], bool]:
     """What it costs, leaves, allows and marks unready, each where the line gives it."""
+    wanted = _wanted(r)
     shown: list[str] = []
     ok = True
-    if verdict.allowed and (r is None or r.amount is not None) and verdict.cost is not None:
+    cost = wanted.get("cost")
+    if verdict.allowed and (r is None or cost is not None) and verdict.cost is not None:
         shown += ["cost", str(verdict.cost)]
-    if r is not None and r.amount is not None:
-        ok = verdict.cost == r.amount
+    if r is not None and cost is not None:
+        ok = verdict.cost == cost
         if verdict.cost is None:
             shown += ["cost", "(none)"]
-    for word, value, wanted in (("left", verdict.remaining, r.remaining if r else None),
-                                ("mp", verdict.allowance, r.allowance if r else None),
-                                ("unready-above", verdict.unready_above, r.unready_above if r else None)):
-        if verdict.allowed and (r is None or wanted is not None) and value is not None:
+    for word, value in (("left", verdict.remaining), ("mp", verdict.allowance),
+                        ("unready-above", verdict.unready_above)):
+        expected = wanted.get(word)
+        if verdict.allowed and (r is None or expected is not None) and value is not None:
             shown += [word, str(value)]
-        if wanted is not None:
-            ok = ok and value == wanted
+        if expected is not None:
+            ok = ok and value == expected
             if value is None and verdict.allowed:
                 shown += [word, "(none)"]
     return shown, ok
 
 
-def _must_attack(verdict: Verdict, r: ir.ExpectedResult | None) -> tuple[list[str], bool]:
+def _must_attack(verdict: Verdict, r: Verdicts | None) -> tuple[list[str], bool]:
     """The enemy units that must be attacked too, where the line names them (or gives nothing to compare)."""
     must = verdict.must_also_attack
+    wanted = r.must_attack if isinstance(r, ir.AttackResult) else None
     shown = ["must-attack", " ".join(must) or "none"] \
-        if verdict.allowed and ((r is None and must) or (r is not None and r.must_attack is not None)) else []
-    ok = r is None or r.must_attack is None or set(must) == {u.value for u in r.must_attack}
+        if verdict.allowed and ((r is None and must) or wanted is not None) else []
+    ok = wanted is None or set(must) == {u.value for u in wanted}
     return shown, ok
 
 
-def verdict_answer(verdict: Verdict, r: ir.ExpectedResult | None, want: str) -> Answer:
+def verdict_answer(verdict: Verdict, r: Verdicts | None, want: str) -> Answer:
     """The verdict in the notation's words, compared with the line's result (`want`, as written)."""
     word, ok = ruling_word(r.ruling if r else None, verdict.allowed, ir.Ruling.ALLOWED, ir.Ruling.REFUSED)
     shown = [word]

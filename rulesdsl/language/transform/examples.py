@@ -1,7 +1,7 @@
 """Worked examples and situations: maps, hexes, units, and what each `expect` line asks."""
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -22,7 +22,7 @@ class ExampleBuilder(Builder):
     def _situation(self, meta: Meta, items: list[Any]) -> ir.Situation:
         body: dict[str, list[Any]] = {name: [] for name in self._SITUATION_FIELDS}
         for item in items:
-            if isinstance(item, ir.Expectation):
+            if isinstance(item, ir.QUERY_NODES):
                 body["expectations"].append(item)
             else:
                 body[item[0]].append(item[1])
@@ -143,13 +143,10 @@ class ExampleBuilder(Builder):
     def unit_started(self, items: list[Any]) -> Any:
         return ("started", self._text(items[0]))
 
-    def _expect(self, meta: Meta, kind: ir.ExpectKind, result: ir.ExpectedResult | None, *,
-                units: tuple[ir.Text, ...] = (), side: ir.Text | None = None, hexes: tuple[ir.Text, ...] = (),
-                count: int | None = None, others: tuple[ir.Text, ...] = (), destroyed: bool = False,
-                options: dict[str, Any] | None = None) -> ir.Expectation:
-        return ir.Expectation(span=self._span(meta), kind=kind, units=units, side=side, hexes=hexes, count=count,
-                              others=others, destroyed=destroyed, result=result, text=self._source(meta),
-                              **(options or {}))
+    # ---- expect lines: each kind's query node, with its result node -------------------------------------------
+    def _query(self, meta: Meta, node: type, **fields: Any) -> Any:
+        """The query node `node` of an expect line, its span and text as written."""
+        return node(span=self._span(meta), text=self._source(meta), **fields)
 
     @staticmethod
     def _options(rest: list[Any]) -> tuple[list[Any], dict[str, Any]]:
@@ -176,52 +173,63 @@ class ExampleBuilder(Builder):
     def query_forced(self, items: list[Any]) -> Any:
         return ("option", "forced", True)
 
-    def _result(self, meta: Meta, **fields: Any) -> ir.ExpectedResult:
-        values: dict[str, Any] = {"ruling": None, "costs": (), "total": None, "hexes": (), "absent": (),
-                                  "amount": None, "remaining": None, "allowance": None, "size": None,
-                                  "odds": None, "column": None, "roll": None, "outcome": None}
-        values.update(fields)
-        return ir.ExpectedResult(span=self._span(meta), **values)
+    def query_breakthrough(self, items: list[Any]) -> Any:
+        return ("option", "breakthrough", True)
+
+    def _said(self, meta: Meta, **parts: Any) -> _Said:
+        return _Said(self._span(meta), parts)
 
     @staticmethod
-    def _split(items: list[Any]) -> tuple[list[ir.Text], list[Any], ir.ExpectedResult | None]:
-        """The unit names at the front of a query, its other parts, and its result (last, if any)."""
-        result = items[-1] if items and isinstance(items[-1], ir.ExpectedResult) else None
-        rest = items[:-1] if result is not None else list(items)
+    def _split(items: list[Any]) -> tuple[list[ir.Text], list[Any], _Said | None]:
+        """The unit names at the front of a query, its other parts, and what it says the rules answer (last)."""
+        said = items[-1] if items and isinstance(items[-1], _Said) else None
+        rest = items[:-1] if said is not None else list(items)
         units = []
         while rest and isinstance(rest[0], ir.Text):
             units.append(rest.pop(0))
-        return units, rest, result
+        return units, rest, said
+
+    def _hexes(self, tokens: list[Any]) -> tuple[ir.Text, ...]:
+        return tuple(self._text(t) for t in tokens)
 
     @v_args(meta=True)
     def expect_move(self, meta: Meta, items: list[Any]) -> Any:
-        units, rest, result = self._split(items)
+        units, rest, said = self._split(items)
         hexes, options = self._options(rest)
-        return self._expect(meta, ir.ExpectKind.MOVE, result, units=tuple(units),
-                            hexes=tuple(self._text(t) for t in hexes), options=options)
+        result = None if said is None else ir.MoveResult(
+            span=said.span, costs=said.get("costs", ()), total=said.get("total"), ruling=said.get("ruling"))
+        return self._query(meta, ir.MoveQuery, unit=units[0], path=self._hexes(hexes), mode=options.get("mode"),
+                           saved=options.get("saved"), result=result)
+
+    @staticmethod
+    def _hex_set(said: _Said | None) -> ir.HexSetResult | None:
+        return None if said is None else ir.HexSetResult(span=said.span, hexes=said.get("hexes", ()),
+                                                         absent=said.get("absent", ()))
 
     @v_args(meta=True)
     def expect_reach(self, meta: Meta, items: list[Any]) -> Any:
-        units, rest, result = self._split(items)
-        return self._expect(meta, ir.ExpectKind.REACH, result, units=tuple(units), options=self._options(rest)[1])
+        units, rest, said = self._split(items)
+        return self._query(meta, ir.ReachQuery, unit=units[0], mode=self._options(rest)[1].get("mode"),
+                           result=self._hex_set(said))
 
     @v_args(meta=True)
     def expect_zoc(self, meta: Meta, items: list[Any]) -> Any:
         side, *rest = items
-        return self._expect(meta, ir.ExpectKind.ZOC, rest[0] if rest else None, side=self._text(side))
+        return self._query(meta, ir.ZocQuery, side=self._text(side), result=self._hex_set(rest[0] if rest else None))
 
     @v_args(meta=True)
     def expect_stack(self, meta: Meta, items: list[Any]) -> Any:
         hex_, *rest = items
         rest, options = self._options(rest)
         parts = {item[0]: item[1] for item in rest if isinstance(item, tuple)}
-        result = next((item for item in rest if isinstance(item, ir.ExpectedResult)), None)
-        answer = {key: parts[key] for key in ("size", "excess", "fate") if key in parts}
-        if answer:
-            result = replace(result, **answer) if result is not None else self._result(meta, **answer)
-        return self._expect(meta, ir.ExpectKind.STACK, result, hexes=(self._text(hex_),),
-                            units=parts.get("by", ()), options=options | (
-                                {"arrived": parts["arrived"]} if "arrived" in parts else {}))
+        said = next((item for item in rest if isinstance(item, _Said)), None)
+        result = None
+        if said is not None or any(key in parts for key in ("size", "excess", "fate")):
+            result = ir.StackResult(span=said.span if said is not None else self._span(meta),
+                                    ruling=said.get("ruling") if said is not None else None,
+                                    size=parts.get("size"), excess=parts.get("excess"), fate=parts.get("fate"))
+        return self._query(meta, ir.StackQuery, hex=self._text(hex_), moment=options.get("moment"),
+                           by=parts.get("by", ()), arrived=parts.get("arrived", ()), result=result)
 
     def stack_by(self, items: list[Any]) -> Any:
         return ("by", tuple(items))
@@ -241,64 +249,98 @@ class ExampleBuilder(Builder):
     def stack_undone(self, items: list[Any]) -> Any:
         return ("fate", ir.StackFate.UNDONE)
 
+    def stack_size(self, items: list[Any]) -> Any:
+        return ("size", self._number(items[0]))
+
     @v_args(meta=True)
     def expect_supply(self, meta: Meta, items: list[Any]) -> Any:
-        units, _, result = self._split(items)
-        return self._expect(meta, ir.ExpectKind.SUPPLY, result, units=tuple(units))
+        units, _, said = self._split(items)
+        result = None if said is None else ir.SupplyResult(span=said.span, ruling=said.get("ruling"))
+        return self._query(meta, ir.SupplyQuery, unit=units[0], result=result)
+
+    def _verdict(self, said: _Said | None, node: type, what: str, parts: dict[str, str]) -> Any:
+        """A verdict (`allowed ...` or `refused [RULE...]`) as the result node `node` of a kind whose answer
+        has the `parts` given (field: the word written); a part it does not have is an error at the part."""
+        if said is None:
+            return None
+        for key, span in said.get("tokens", {}).items():
+            if key not in parts:
+                has = " and ".join(f"'{w}'" for w in parts.values())
+                raise RulesError([Diagnostic(
+                    f"{what} answer gives no '{self._PART_WORD[key]}'", span,
+                    hint=f"{what} allowed answer gives {has}" if has else f"{what} answer is allowed or refused")])
+        return node(span=said.span, ruling=said.get("ruling"), refused_by=said.get("refused_by"),
+                    **{key: said.get(key) for key in parts})
 
     @v_args(meta=True)
     def expect_overrun(self, meta: Meta, items: list[Any]) -> Any:
-        units, hexes, result = self._split(items)
-        return self._expect(meta, ir.ExpectKind.OVERRUN, result, units=tuple(units),
-                            hexes=tuple(self._text(t) for t in hexes))
+        units, hexes, said = self._split(items)
+        origin, target = self._hexes(hexes)
+        return self._query(meta, ir.OverrunQuery, units=tuple(units), origin=origin, target=target,
+                           result=self._verdict(said, ir.OverrunResult, "an overrun's",
+                                                {"cost": "cost", "left": "left"}))
 
     @v_args(meta=True)
     def expect_exploit(self, meta: Meta, items: list[Any]) -> Any:
-        units, _, result = self._split(items)
-        return self._expect(meta, ir.ExpectKind.EXPLOIT, result, units=tuple(units))
+        units, _, said = self._split(items)
+        return self._query(meta, ir.ExploitQuery, unit=units[0],
+                           result=self._verdict(said, ir.ExploitResult, "an exploitation move's",
+                                                {"mp": "mp", "unready_above": "unready-above"}))
 
     @v_args(meta=True)
     def expect_attack(self, meta: Meta, items: list[Any]) -> Any:
-        units, hexes, result = self._split(items)
-        return self._expect(meta, ir.ExpectKind.ATTACK, result, units=tuple(units),
-                            hexes=tuple(self._text(t) for t in hexes))
+        units, hexes, said = self._split(items)
+        return self._query(meta, ir.AttackQuery, units=tuple(units), targets=self._hexes(hexes),
+                           result=self._verdict(said, ir.AttackResult, "an attack's",
+                                                {"must_attack": "must-attack"}))
 
     @v_args(meta=True)
     def expect_combat(self, meta: Meta, items: list[Any]) -> Any:
-        units, rest, result = self._split(items)
+        units, rest, said = self._split(items)
         rest, options = self._options(rest)
-        return self._expect(meta, ir.ExpectKind.COMBAT, result, units=tuple(units),
-                            hexes=tuple(self._text(t) for t in rest), options=options)
-
-    @v_args(meta=True)
-    def expect_phases(self, meta: Meta, items: list[Any]) -> Any:
-        result = items.pop() if items and isinstance(items[-1], ir.ExpectedResult) else None
-        turn = items.pop()
-        side = self._text(items[0]) if items else None
-        return self._expect(meta, ir.ExpectKind.PHASES, result, side=side, count=self._whole(turn))
-
-    @v_args(meta=True)
-    def phases_result(self, meta: Meta, items: list[Any]) -> Any:
-        return self._result(meta, phases=tuple(self._text(t) for t in items))
+        result = None if said is None else ir.CombatResult(
+            span=said.span, odds=said.get("odds"), column=said.get("column"), roll=said.get("roll"),
+            dice=said.get("dice"), outcome=said.get("outcome"), exchange=said.get("exchange"))
+        return self._query(meta, ir.CombatQuery, units=tuple(units), targets=self._hexes(rest),
+                           declared=options.get("declared", ()), overrun=options.get("overrun", False),
+                           forced=options.get("forced", False), result=result)
 
     def combat_with(self, items: list[Any]) -> Any:
         return ("option", "declared", tuple(self._text(t) for t in items))
 
     @v_args(meta=True)
+    def expect_phases(self, meta: Meta, items: list[Any]) -> Any:
+        said = items.pop() if items and isinstance(items[-1], _Said) else None
+        turn = items.pop()
+        side = self._text(items[0]) if items else None
+        result = None if said is None else ir.PhasesResult(span=said.span, phases=said.get("phases", ()))
+        return self._query(meta, ir.PhasesQuery, side=side, turn=self._whole(turn), result=result)
+
+    @v_args(meta=True)
+    def phases_result(self, meta: Meta, items: list[Any]) -> Any:
+        return self._said(meta, phases=tuple(self._text(t) for t in items))
+
+    @v_args(meta=True)
     def expect_engage(self, meta: Meta, items: list[Any]) -> Any:
-        units, rest, result = self._split(items)
+        units, rest, said = self._split(items)
         rest, options = self._options(rest)
         for item in [i for i in rest if isinstance(i, tuple)]:
             options[item[0]] = item[1]
-        hexes = [self._text(t) for t in rest if not isinstance(t, tuple)]
-        return self._expect(meta, ir.ExpectKind.ENGAGE, result, units=tuple(units), hexes=tuple(hexes),
-                            others=options.pop("others", ()), options=options)
+        result = None if said is None else ir.EngageResult(
+            span=said.span, refused=said.get("ruling") == ir.Ruling.REFUSED,
+            **{key: said.get(key, ()) for key in ("fighting", "sharing", "spared", "destroyed", "exposed")},
+            terrain=said.get("terrain"), attacker_retreat=said.get("attacker_retreat"),
+            defender_retreat=said.get("defender_retreat"))
+        return self._query(meta, ir.EngageQuery, units=tuple(units),
+                           targets=self._hexes([t for t in rest if not isinstance(t, tuple)]),
+                           defending=options.get("defending", ()), arrived=options.get("arrived", ()),
+                           overrun=options.get("overrun", False), given=options.get("given"), result=result)
 
     def engage_arrived(self, items: list[Any]) -> Any:
         return ("arrived", tuple(items))
 
     def engage_defending(self, items: list[Any]) -> Any:
-        return ("others", tuple(items))
+        return ("defending", tuple(items))
 
     def engage_given(self, items: list[Any]) -> Any:
         return ("given", self._text(items[0]))
@@ -311,12 +353,10 @@ class ExampleBuilder(Builder):
                 raise RulesError([Diagnostic(f"'{key.replace('_', ' ')}' is given twice", value[0].span if isinstance(value, tuple)
                                              else value.span, hint="give each part of the answer once")])
             found[key] = value
-        if "terrain" in found:
-            found["hexes"] = (found.pop("terrain"),)
         for key in ("attacker_retreat", "defender_retreat"):
             if key in found:
                 found[key] = found[key][1]
-        return self._result(meta, **found)
+        return self._said(meta, **found)
 
     def engage_retreats(self, items: list[Any]) -> Any:
         side, number = items
@@ -345,31 +385,34 @@ class ExampleBuilder(Builder):
 
     @v_args(meta=True)
     def expect_retreat(self, meta: Meta, items: list[Any]) -> Any:
-        units, rest, result = self._split(items)
+        units, rest, said = self._split(items)
         rest, options = self._options(rest)
-        others = rest[0][1] if rest else ()
+        attackers = rest[0][1] if rest else ()
         count = None
         if units:   # the last number written is how many hexes
-            last = units.pop()
-            count = self._whole_text(last)
-        return self._expect(meta, ir.ExpectKind.RETREAT, result, units=tuple(units), count=count, others=others,
-                            options=options)
+            count = self._whole_text(units.pop())
+        result = None if said is None else ir.RetreatResult(
+            span=said.span, eliminated=said.get("ruling") == ir.Ruling.ELIMINATED, loss=said.get("loss"),
+            via=said.get("via", ()), closed=said.get("closed", ()), apart=said.get("apart"))
+        return self._query(meta, ir.RetreatQuery, units=tuple(units), hexes=count, attackers=attackers,
+                           refuse=options.get("refuse"), result=result)
 
     def retreat_from(self, items: list[Any]) -> Any:
         return ("from", tuple(items))
 
     @v_args(meta=True)
     def expect_advance(self, meta: Meta, items: list[Any]) -> Any:
-        units, rest, result = self._split(items)
+        units, rest, said = self._split(items)
         rest, options = self._options(rest)
         via = next((item[1] for item in rest if isinstance(item, tuple) and item[0] == "via"), ())
         hex_, after, *flag = [item for item in rest if not isinstance(item, tuple)]
-        return self._expect(meta, ir.ExpectKind.ADVANCE, result, units=tuple(units),
-                            hexes=(self._text(hex_), *via), count=self._whole(after), destroyed=bool(flag),
-                            options=options)
-
-    def query_breakthrough(self, items: list[Any]) -> Any:
-        return ("option", "breakthrough", True)
+        result = None if said is None else ir.AdvanceResult(
+            span=said.span, refused=said.get("ruling") == ir.Ruling.REFUSED, hexes=said.get("hexes"),
+            to=said.get("to", ()), absent=said.get("absent", ()), must_enter=said.get("must_enter", False))
+        return self._query(meta, ir.AdvanceQuery, units=tuple(units), into=self._text(hex_),
+                           after=self._whole(after), destroyed=bool(flag), overrun=options.get("overrun", False),
+                           breakthrough=options.get("breakthrough", False), via=via, refuse=options.get("refuse"),
+                           result=result)
 
     def advance_via(self, items: list[Any]) -> Any:
         return ("via", tuple(self._text(t) for t in items))
@@ -381,89 +424,94 @@ class ExampleBuilder(Builder):
             return None
         return int(text.value)
 
+    # ---- what an expect line says the rules answer: the parts, made a kind's result node above -----------------
     @v_args(meta=True)
     def move_result(self, meta: Meta, items: list[Any]) -> Any:
         costs = [self._number(t) for t in items if self._is(t, "NUMBER")]
         total = next((i[1] for i in items if isinstance(i, tuple) and i[0] == "total"), None)
-        ruling = next((i.ruling for i in items if isinstance(i, ir.ExpectedResult)), None)
-        return self._result(meta, costs=tuple(costs), total=total, ruling=ruling)
+        ruling = next((i.get("ruling") for i in items if isinstance(i, _Said)), None)
+        return self._said(meta, costs=tuple(costs), total=total, ruling=ruling)
 
     def move_total(self, items: list[Any]) -> Any:
         return ("total", self._number(items[0]))
 
     @v_args(meta=True)
     def legal(self, meta: Meta, items: list[Any]) -> Any:
-        return self._result(meta, ruling=ir.Ruling.LEGAL)
+        return self._said(meta, ruling=ir.Ruling.LEGAL)
 
     @v_args(meta=True)
     def illegal(self, meta: Meta, items: list[Any]) -> Any:
-        return self._result(meta, ruling=ir.Ruling.ILLEGAL)
+        return self._said(meta, ruling=ir.Ruling.ILLEGAL)
 
     @v_args(meta=True)
     def hex_result(self, meta: Meta, items: list[Any]) -> Any:
         absent = items.pop() if items and isinstance(items[-1], list) else []
-        return self._result(meta, hexes=tuple(self._text(t) for t in items), absent=tuple(absent))
+        return self._said(meta, hexes=tuple(self._text(t) for t in items), absent=tuple(absent))
 
     def hex_absent(self, items: list[Any]) -> Any:
         return [self._text(t) for t in items]
 
     @v_args(meta=True)
     def supply_in(self, meta: Meta, items: list[Any]) -> Any:
-        return self._result(meta, ruling=ir.Ruling.IN)
+        return self._said(meta, ruling=ir.Ruling.IN)
 
     @v_args(meta=True)
     def supply_out(self, meta: Meta, items: list[Any]) -> Any:
-        return self._result(meta, ruling=ir.Ruling.OUT)
+        return self._said(meta, ruling=ir.Ruling.OUT)
 
     @v_args(meta=True)
     def allowed(self, meta: Meta, items: list[Any]) -> Any:
         found: dict[str, Any] = {}
-        for key, value, token in items:
+        tokens: dict[str, Span] = {}
+        for key, value, token, part in items:
             if key in found:
                 span = token.span if isinstance(token, ir.Text) else self._text(token).span
                 raise RulesError([Diagnostic(f"'{self._PART_WORD[key]}' is given twice", span,
                                              hint="give each of cost, left, mp, unready-above and must-attack once")])
-            found[key] = value
-        return self._result(meta, ruling=ir.Ruling.ALLOWED, **found)
+            found[key], tokens[key] = value, part
+        return self._said(meta, ruling=ir.Ruling.ALLOWED, tokens=tokens, **found)
 
-    _PART_WORD = {"amount": "cost", "remaining": "left", "allowance": "mp", "must_attack": "must-attack",
+    _PART_WORD = {"cost": "cost", "left": "left", "mp": "mp", "must_attack": "must-attack",
                   "unready_above": "unready-above"}
 
-    def verdict_must(self, items: list[Any]) -> Any:
-        return ("must_attack", tuple(items), items[0])
+    # each part of a verdict: its field, its value, where a second one is reported, and its own span
+    @v_args(meta=True)
+    def verdict_must(self, meta: Meta, items: list[Any]) -> Any:
+        return ("must_attack", tuple(items), items[0], self._span(meta))
 
     @v_args(meta=True)
     def verdict_must_none(self, meta: Meta, items: list[Any]) -> Any:
-        return ("must_attack", (), ir.Text(span=self._span(meta), value="must-attack"))
+        return ("must_attack", (), ir.Text(span=self._span(meta), value="must-attack"), self._span(meta))
 
-    def verdict_cost(self, items: list[Any]) -> Any:
-        return ("amount", self._number(items[0]), items[0])
+    @v_args(meta=True)
+    def verdict_cost(self, meta: Meta, items: list[Any]) -> Any:
+        return ("cost", self._number(items[0]), items[0], self._span(meta))
 
-    def verdict_left(self, items: list[Any]) -> Any:
-        return ("remaining", self._number(items[0]), items[0])
+    @v_args(meta=True)
+    def verdict_left(self, meta: Meta, items: list[Any]) -> Any:
+        return ("left", self._number(items[0]), items[0], self._span(meta))
 
-    def verdict_mp(self, items: list[Any]) -> Any:
-        return ("allowance", self._number(items[0]), items[0])
+    @v_args(meta=True)
+    def verdict_mp(self, meta: Meta, items: list[Any]) -> Any:
+        return ("mp", self._number(items[0]), items[0], self._span(meta))
 
-    def verdict_unready(self, items: list[Any]) -> Any:
-        return ("unready_above", self._number(items[0]), items[0])
-
-    def stack_size(self, items: list[Any]) -> Any:
-        return ("size", self._number(items[0]))
+    @v_args(meta=True)
+    def verdict_unready(self, meta: Meta, items: list[Any]) -> Any:
+        return ("unready_above", self._number(items[0]), items[0], self._span(meta))
 
     @v_args(meta=True)
     def refused(self, meta: Meta, items: list[Any]) -> Any:
         if items:       # `refused [6.0 6.0b]`: the rules that refuse it
-            return self._result(meta, ruling=ir.Ruling.REFUSED, refused_by=tuple(items[0]))
-        return self._result(meta, ruling=ir.Ruling.REFUSED)
+            return self._said(meta, ruling=ir.Ruling.REFUSED, refused_by=tuple(items[0]))
+        return self._said(meta, ruling=ir.Ruling.REFUSED)
 
     @v_args(meta=True)
     def retreat_loss(self, meta: Meta, items: list[Any]) -> Any:
         apart = items.pop() if items and isinstance(items[-1], bool) else None
         closed = items.pop() if items and isinstance(items[-1], list) else []
         loss, *via = items
-        return self._result(meta, amount=Fraction(self._whole(loss)), hexes=tuple(self._text(t) for t in via),
-                            absent=tuple(closed), apart=apart)
+        return self._said(meta, loss=Fraction(self._whole(loss)), via=tuple(self._text(t) for t in via),
+                          closed=tuple(closed), apart=apart)
 
     def retreat_together(self, items: list[Any]) -> Any:
         return False
@@ -476,7 +524,7 @@ class ExampleBuilder(Builder):
 
     @v_args(meta=True)
     def retreat_eliminated(self, meta: Meta, items: list[Any]) -> Any:
-        return self._result(meta, ruling=ir.Ruling.ELIMINATED)
+        return self._said(meta, ruling=ir.Ruling.ELIMINATED)
 
     @v_args(meta=True)
     def advance_hexes(self, meta: Meta, items: list[Any]) -> Any:
@@ -484,8 +532,7 @@ class ExampleBuilder(Builder):
         if must:
             items = items[:-1]
         to = items[1] if len(items) > 1 else ((), ())
-        return self._result(meta, amount=Fraction(self._whole(items[0])), hexes=to[0], absent=to[1],
-                            must_enter=must)
+        return self._said(meta, hexes=Fraction(self._whole(items[0])), to=to[0], absent=to[1], must_enter=must)
 
     def advance_to(self, items: list[Any]) -> Any:
         absent = items.pop() if items and isinstance(items[-1], list) else []
@@ -501,7 +548,7 @@ class ExampleBuilder(Builder):
             found[key] = value
         if isinstance(found.get("roll"), tuple):      # the dice apart (their sum is what the table reads)
             found["dice"] = found.pop("roll")
-        return self._result(meta, **found)
+        return self._said(meta, **found)
 
     def combat_odds(self, items: list[Any]) -> Any:
         return ("odds", self._text(items[0]), items[0])
@@ -528,3 +575,15 @@ class ExampleBuilder(Builder):
 
     def combat_exchange(self, items: list[Any]) -> Any:
         return ("exchange", self._number(items[0]), items[0])
+
+
+@dataclass(frozen=True)
+class _Said:
+    """The parts of what an expect line says the rules answer, while its query is built: the grammar's result
+    rules are shared by kinds (`legal`, `refused`, a set of hexes), the query's builder makes its node."""
+
+    span: Span
+    parts: dict[str, Any]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.parts.get(key, default)
