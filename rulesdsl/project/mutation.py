@@ -39,7 +39,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from rulesdsl.checks.examples import Answer, Unanswerable, ask, assumed, engine_of
+from rulesdsl.checks.examples import Unanswerable, ask, assumed, engine_of
 from rulesdsl.checks.situations import build, lines, query_text, result_text
 from rulesdsl.errors import RulesError
 from rulesdsl.language.source import Source
@@ -183,7 +183,7 @@ class Probe:
     expectation: ir.Query
     answer: tuple[str, dict[str, object]]
     reads: frozenset[str] | None
-    deciders: frozenset[str] = frozenset()    # the parameters whose steps give the answer's reasons (a refusal's)
+    deciders: frozenset[str] = frozenset()    # the parameters that decided its refusals (Answer.deciders)
     assumed: dict[str, object] = field(default_factory=dict)   # the values its example assumes (`assume`)
 
     @property
@@ -234,14 +234,8 @@ def probes(examples: Iterable[ir.Example], modules: Variants, moments: Sequence[
             except Unanswerable:
                 continue
             out.append(Probe(example, situation, expectation, (full.computed, full.data),
-                             _recorded(expectation, reads), _deciders(full), values))
+                             _recorded(expectation, reads), full.deciders, values))
     return out
-
-
-def _deciders(answer: Answer) -> frozenset[str]:
-    """The parameters that decided an answer's refusals (why it is refused or illegal): each refusal records
-    its step's parameter where the engine made it."""
-    return answer.deciders
 
 
 def _shown(items: Iterable[str], limit: int = 8) -> list[str]:
@@ -583,7 +577,7 @@ def _refused_once_changed(modules: Variants, name: str, value: object,
         changed = modules.get(_with({name: value}, probe.assumed))
         if changed is not None:
             try:
-                after[id(probe)] = _deciders(ask(engine_of(changed), changed, probe.situation, probe.expectation))
+                after[id(probe)] = ask(engine_of(changed), changed, probe.situation, probe.expectation).deciders
             except Unanswerable:
                 continue
     return after
@@ -613,7 +607,8 @@ def _read_alike(name: str, contract: EngineParameter, reading: Sequence[Probe],
     same = {e.name for e in ENGINE_PARAMETERS if e.drives == contract.drives}
     spread: dict[tuple[int, str], Probe] = {}
     for probe in reading:
-        spread.setdefault((id(probe.example), " ".join(u.value for u in query_of(probe.expectation.kind).units(probe.expectation))), probe)
+        units = query_of(probe.expectation.kind).units(probe.expectation)
+        spread.setdefault((id(probe.example), " ".join(u.value for u in units)), probe)
     fewer = list(spread.values())[:_MASK_SPREAD]
     return fewer, Counter(o for p in fewer for o in (p.reads or ()) if o in same and o != name and o in executed_)
 

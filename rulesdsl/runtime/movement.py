@@ -384,7 +384,8 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
         if limit is not None and level >= limit:
             if way is None:
                 return _Price(None, refusal=_refused(
-                    log, rules.cite("movement.mechanized_prohibited_level", f"{target} is level {level}: {unit} is mechanized and no road leads in"),
+                    log, rules.cite("movement.mechanized_prohibited_level",
+                                    f"{target} is level {level}: {unit} is mechanized and no road leads in"),
                     f"{target} (level {level}) is closed to mechanized units off the road"))
             log(rules.cite("movement.mechanized_prohibited_level",
                            f"{target} is level {level}, but {unit} enters it along the {way}"))
@@ -562,7 +563,8 @@ class _Mover:
         if self.mode == "reaction":
             if phasing and unit.side == phasing:
                 self.refusal = _refused(
-                    log, rules.cite("reaction.movement_fraction", f"reaction moves are the non-phasing side's, not {phasing}'s"),
+                    log, rules.cite("reaction.movement_fraction",
+                                    f"reaction moves are the non-phasing side's, not {phasing}'s"),
                     f"{unit} belongs to the phasing side: it may not make a reaction move")
                 return
             if OUT_OF_SUPPLY in unit.states:
@@ -651,7 +653,8 @@ class _Mover:
                 log, rules.cite("zoc.entry_stops_movement", f"{unit} entered an enemy ZOC at {here}: its move is over"),
                 f"{unit} stopped on entering the enemy ZOC at {here}"))
         if state.stopped:
-            return _Entry(None, None, _refused(log, rules.cite_chart(f"{unit}'s move ended in {here} ({state.stopped})"),
+            return _Entry(None, None, _refused(log,
+                                               rules.cite_chart(f"{unit}'s move ended in {here} ({state.stopped})"),
                                                f"{unit} stopped in {here}: {state.stopped} ends its move"))
         return None
 
@@ -679,7 +682,8 @@ class _Mover:
         if any(u.side == unit.side and u.name != unit.name for u in situation.units_at(target)):
             if rules.value("road_movement.through_friendly_units") is False:
                 return _Entry(None, None, _refused(
-                    log, rules.cite("road_movement.through_friendly_units", f"{target} holds friendly units: road movement may not enter it"),
+                    log, rules.cite("road_movement.through_friendly_units",
+                                    f"{target} holds friendly units: road movement may not enter it"),
                     f"{target} holds friendly units, which road movement may not pass"))
             log(rules.cite("road_movement.through_friendly_units", f"{target} holds friendly units, which road "
                            "movement may pass"))
@@ -746,7 +750,8 @@ class _Mover:
         if state.exited and not leaving:
             if rules.value("zoc.reentry_after_exit") is False:
                 return _Entry(None, None, _refused(
-                    log, rules.cite("zoc.reentry_after_exit", f"{unit} has left an enemy ZOC: it may not enter another ({target}) this phase"),
+                    log, rules.cite("zoc.reentry_after_exit",
+                                    f"{unit} has left an enemy ZOC: it may not enter another ({target}) this phase"),
                     f"{unit} left an enemy ZOC and may not enter another at {target}"))
             log(rules.cite("zoc.reentry_after_exit", f"{unit} may enter another enemy ZOC after leaving one"))
         return None
