@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .contract import engine_parameter
+from .effects import Effect, Facts, evaluate
 from .model import Parameter, ParameterValue, Quantity, RuleEntry
 from .tables import LookupTable
 from .terrain import TerrainEffectsChart
@@ -165,6 +166,19 @@ class RuleSet:
         chart, the movement rule (that of the minimum move's heading), which then prices every hex."""
         rule = self.terrain.rule if self.terrain is not None else None
         return self.cite_rule(rule, text) if rule else self.cite_rule_of("movement.minimum_move", text, heading=True)
+
+    def effect_holding(self, question: str, facts: Facts) -> tuple[RuleEntry, Effect] | None:
+        """The first rule, in the order the rules are in effect, with an effect on `question` whose condition
+        holds of `facts`; None when no rule's does."""
+        for entry in self.rules.values():
+            for effect in entry.effects:
+                if effect.question == question and evaluate(effect.condition, facts):
+                    return entry, effect
+        return None
+
+    def cite_effect(self, entry: RuleEntry, effect: Effect, text: str) -> Step:
+        """A step that applied `effect` of rule `entry`: the rule, where it is set, and its line as written."""
+        return Step(f"{text} ({effect.text})", rule=entry.id, origin=entry.origin, source=entry.source)
 
     def cite_rule(self, rule: str, text: str) -> Step:
         """A step that applied rule `rule` as a whole (a TEC, a table), where the rulebook has it."""
