@@ -46,7 +46,7 @@ def test_an_unchanged_rulebook_runs_its_examples_once_and_says_the_same(project,
     project.write("rulebooks/hollow.rules", GAME)
     first = _check(project, capsys)
     assert first[0] == 0 and runs == ["hollow own", "hollow inherited"]
-    assert "answers 4 expect lines of scs-1.8's examples otherwise" in first[1]   # the series' examples it answers otherwise: notes, read back too
+    assert "answers 5 expect lines of scs-1.8's examples otherwise" in first[1]   # the series' examples it answers otherwise: notes, read back too
     runs.clear()
     assert _check(project, capsys) == first and runs == []
     assert len(list((own_cache / memo.KIND).glob("*.json"))) == 2

@@ -3,7 +3,9 @@ answers and takes that effect, and its condition reads only the facts that quest
 allows (core/facts.py).  Every refusal is positioned at the word that is wrong."""
 from __future__ import annotations
 
-from rulesdsl.core.facts import FACTS, QUESTIONS
+from collections.abc import Mapping
+
+from rulesdsl.core.facts import FACTS, QUESTIONS, Fact
 from rulesdsl.errors import Diagnostic, suggest
 from rulesdsl.model import ir
 
@@ -26,7 +28,7 @@ def check_effect(effect: ir.Effect) -> list[Diagnostic]:
     return _condition(effect.condition, question.word, known)
 
 
-def _condition(expr: ir.Expr, question: str, known: dict[str, object]) -> list[Diagnostic]:
+def _condition(expr: ir.Expr, question: str, known: Mapping[str, Fact]) -> list[Diagnostic]:
     """A condition: facts that are flags, `FACT is WORD`, numbers compared, and not/and/or of conditions."""
     if isinstance(expr, ir.Name):
         return _fact(expr, question, known, "flag")
@@ -44,7 +46,7 @@ def _condition(expr: ir.Expr, question: str, known: dict[str, object]) -> list[D
                        "not, and, or", expr.span, "like: unit is artillery or unit.attack == 0")]
 
 
-def _number(expr: ir.Expr, question: str, known: dict[str, object]) -> list[Diagnostic]:
+def _number(expr: ir.Expr, question: str, known: Mapping[str, Fact]) -> list[Diagnostic]:
     if isinstance(expr, ir.Number):
         return []
     if isinstance(expr, ir.Name):
@@ -52,7 +54,7 @@ def _number(expr: ir.Expr, question: str, known: dict[str, object]) -> list[Diag
     return [Diagnostic("a comparison reads a number fact or a number", expr.span, "like: unit.attack == 0")]
 
 
-def _fact(name: ir.Name, question: str, known: dict[str, object], kind: str) -> list[Diagnostic]:
+def _fact(name: ir.Name, question: str, known: Mapping[str, Fact], kind: str) -> list[Diagnostic]:
     fact = FACTS.get(name.path)
     if fact is None or name.path not in known:
         where = "" if fact is None else f" at {question} (it is known at {', '.join(fact.questions)})"

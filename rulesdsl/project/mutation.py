@@ -239,11 +239,9 @@ def probes(examples: Iterable[ir.Example], modules: Variants, moments: Sequence[
 
 
 def _deciders(answer: Answer) -> frozenset[str]:
-    """The parameters cited by the steps that give an answer's reasons (why it is refused or illegal)."""
-    given = answer.data.get("reasons") or [answer.data.get("reason")]
-    reasons = [r for r in given if isinstance(r, str) and r] if isinstance(given, list) else []
-    return frozenset(step.parameter for step in answer.steps
-                     if step.parameter and any(step.text.startswith(r) for r in reasons))
+    """The parameters that decided an answer's refusals (why it is refused or illegal): each refusal records
+    its step's parameter where the engine made it."""
+    return answer.deciders
 
 
 def _shown(items: Iterable[str], limit: int = 8) -> list[str]:

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from rulesdsl.errors import Diagnostic, Span
 from rulesdsl.model import ir
+from rulesdsl.runtime.answers import Refusal
 from rulesdsl.runtime.combat import DivisionByZero
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.hexmap import Hex
@@ -39,6 +40,8 @@ class Answer:
     steps: tuple[Step, ...] = ()
     matches: bool = True
     mismatch: str = ""        # `expected ..., computed ...` when it differs
+    # the parameters whose steps decided a refusal in the answer (each Refusal's, recorded where it was made)
+    deciders: frozenset[str] = frozenset()
 
 
 class Unanswerable(Exception):
@@ -143,10 +146,13 @@ def ruling_word(expected: ir.Ruling | None, value: bool, yes: ir.Ruling, no: ir.
     return str(word), expected is None or expected == word
 
 
-def compared(want: str, shown: Sequence[str], data: dict[str, Any], steps: Iterable[Step], ok: bool) -> Answer:
-    """The answer of `shown` words; its mismatch says `expected want, computed ...` when not `ok`."""
+def compared(want: str, shown: Sequence[str], data: dict[str, Any], steps: Iterable[Step], ok: bool,
+             refusals: Iterable[Refusal] = ()) -> Answer:
+    """The answer of `shown` words; its mismatch says `expected want, computed ...` when not `ok`;
+    `refusals`: why what was asked is refused or illegal, whose parameters decide the answer."""
     computed = " ".join(shown)
-    return Answer(computed, data, tuple(steps), ok, "" if ok else f"expected {want}, computed {computed}")
+    return Answer(computed, data, tuple(steps), ok, "" if ok else f"expected {want}, computed {computed}",
+                  frozenset(r.parameter for r in refusals if r.parameter is not None))
 
 
 def states_answer(result: Any) -> bool:

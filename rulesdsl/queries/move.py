@@ -49,17 +49,14 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
     elif expected is not None and not move.legal:
         ok = False
         shown.append("illegal")
-    return compared(want(result_text, r), shown, data, _steps(move), ok)
+    return compared(want(result_text, r), shown, data, _steps(move), ok, move.refusals)
 
 
 def _steps(move: Move) -> tuple[Step, ...]:
-    """The move's derivation, and for an illegal move the refusal, citing the last rule the steps name."""
-    if move.legal or not move.reason:
-        return move.steps
-    last = next((s for s in reversed(move.steps) if s.rule is not None), None)   # the rule that refused it
-    refusal = Step(f"refused: {move.reason}") if last is None else \
-        Step(f"refused: {move.reason}", rule=last.rule, origin=last.origin, source=last.source)
-    return (*move.steps, refusal)
+    """The move's derivation, and for an illegal move each refusal, citing the rule of the step that made it
+    (none for a fact of the situation: a hex not next to the last)."""
+    return (*move.steps, *(Step(f"refused: {r.reason}", rule=r.rule, origin=r.origin, source=r.source)
+                           for r in move.refusals))
 
 
 def result_text(r: ir.MoveResult) -> str:

@@ -86,4 +86,4 @@ def verdict_answer(verdict: Verdict, r: Verdicts | None, want: str) -> Answer:
         words, right = part(verdict, r)
         shown += words
         ok = ok and right
-    return compared(want, shown, _data(verdict), verdict.steps, ok)
+    return compared(want, shown, _data(verdict), verdict.steps, ok, verdict.refusals)

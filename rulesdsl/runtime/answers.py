@@ -48,9 +48,14 @@ class Move:
     total: Fraction
     allowance: Fraction
     legal: bool
-    reason: str | None = None
+    refusals: tuple[Refusal, ...] = ()     # why not, each with the rule of the step deciding it
     steps: tuple[Step, ...] = ()
     mode: str = "regular"
+
+    @property
+    def reason(self) -> str | None:
+        """Why the move is illegal, in words (None: it is legal)."""
+        return "; ".join(r.reason for r in self.refusals) or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,11 +182,13 @@ class Refusal:
     reason: str
     rule: str | None = None
     parameter: str | None = None
+    origin: str | None = None      # the rulebook that sets the rule, and where (Step.origin, Step.source)
+    source: str | None = None
 
     @classmethod
     def citing(cls, reason: str, step: Step) -> Refusal:
-        """The refusal `step` decides: it cites the step's rule and parameter."""
-        return cls(reason, step.rule, step.parameter)
+        """The refusal `step` decides: it cites the step's rule and parameter, and where the rule is set."""
+        return cls(reason, step.rule, step.parameter, step.origin, step.source)
 
 
 @dataclass(frozen=True, slots=True)

@@ -317,8 +317,9 @@ def _overrun_stacking(rules: RuleSet, situation: Situation, units: tuple[str, ..
     check = stacking.stack(rules, after, attack_hex, moment="overrun", overrunning=units)
     steps.extend(check.steps)
     if not check.legal and check.over > 0:
-        return [Refusal(f"{check.size} {check.unit}s in {attack_hex} at the overrun is over the limit of "
-                        f"{check.limit}")]
+        reason = f"{check.size} {check.unit}s in {attack_hex} at the overrun is over the limit of {check.limit}"
+        # the limit's own refusal, made last by stacking.stack: it carries the rule of the limit broken
+        return [replace(check.refusals[-1], reason=reason) if check.refusals else Refusal(reason)]
     return []
 
 

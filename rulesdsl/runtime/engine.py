@@ -131,7 +131,7 @@ class RulesEngine:
         barred = self._barred(situation, unit, len(entered))
         if barred is not None:
             return Move(unit, tuple(entered), tuple(None for _ in entered), Fraction(0), Fraction(0), False,
-                        "; ".join(barred.reasons), barred.steps, mode)
+                        barred.refusals, barred.steps, mode)
         return movement.move(self.rules, situation, unit, hexes, mode=mode, saved=saved)
 
     @_on_its_turn

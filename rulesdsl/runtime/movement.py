@@ -44,7 +44,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from . import effects
-from .answers import Move, Reach, Zones
+from .answers import Move, Reach, Refusal, Zones
 from .arithmetic import Exact, exact, simplest
 from .hexmap import Hex, HexMap
 from .ruleset import RuleSet, Step
@@ -272,12 +272,27 @@ def enemy_zoc(rules: RuleSet, situation: Situation, side: str) -> set[Hex]:
     return hexes
 
 
+def _recording(log: Log, said: list[Step]) -> Log:
+    """`log`, keeping in `said` each step it is given."""
+    def logged(step: Step) -> None:
+        said.append(step)
+        log(step)
+    return logged
+
+
+def _refused(log: Log, step: Step, reason: str) -> Refusal:
+    """Log `step`, the one deciding a refusal, and return the refusal citing its rule: the refusal is
+    recorded where it is made, not found again from the steps' text."""
+    log(step)
+    return Refusal.citing(reason, step)
+
+
 # ---- terrain ------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class _Price:
     cost: Fraction | None
     road: str | None = None        # the road row followed, if any
-    reason: str | None = None
+    refusal: Refusal | None = None
     stop: str | None = None        # what ends the move there, if anything: "the swamp", "crossing the dyke"
 
 
@@ -351,6 +366,8 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
     """The terrain cost for `unit` to step from `source` into `target` (no ZOC costs), or why it may not.
     The chart's price is terrain.step_price, the very one the generated `entry_cost` gives; what depends on
     the unit (a mechanized unit's terrain levels, crossing an unbridged river) and road movement are here."""
+    said: list[Step] = []      # the steps logged: the chart's prohibition cites the last, the one deciding it
+    log = _recording(log, said)
     chart = rules.terrain
     if chart is None or not len(chart):
         log(rules.cite_chart(f"{target}: 1 MP (this rulebook has no Terrain Effects Chart)"))
@@ -362,8 +379,9 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
     way = _road_followed(rules, situation, source, target, log) if road else None
     if mode == "road":
         if way is None:
-            log(rules.cite("road_movement.ma_multiple", f"{target}: road movement must follow a road"))
-            return _Price(None, reason=f"road movement must follow a road into {target}")
+            return _Price(None, refusal=_refused(
+                log, rules.cite("road_movement.ma_multiple", f"{target}: road movement must follow a road"),
+                f"road movement must follow a road into {target}"))
 
     def note(parameter: str | None, text: str) -> None:
         log(rules.cite(parameter, text) if parameter is not None else rules.cite_chart(text))
@@ -375,17 +393,18 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
         limit = rules.amount("movement.mechanized_prohibited_level")
         if limit is not None and level >= limit:
             if way is None:
-                log(rules.cite("movement.mechanized_prohibited_level",
-                               f"{target} is level {level}: {unit} is mechanized and no road leads in"))
-                return _Price(None, reason=f"{target} (level {level}) is closed to mechanized units off the road")
+                return _Price(None, refusal=_refused(
+                    log, rules.cite("movement.mechanized_prohibited_level", f"{target} is level {level}: {unit} is mechanized and no road leads in"),
+                    f"{target} (level {level}) is closed to mechanized units off the road"))
             log(rules.cite("movement.mechanized_prohibited_level",
                            f"{target} is level {level}, but {unit} enters it along the {way}"))
     if way is not None and mode == "road":
         closed = next((r for r in [*hex_rows, *sides] if r.movement.kind == "prohibited"), None)
         if closed is not None:
             if not rules.flag("roads.negate_prohibited"):
-                log(rules.cite("roads.negate_prohibited", f"{target}: the {way} does not open the {closed.name}"))
-                return _Price(None, reason=f"{target} may not be entered: {closed.name} is prohibited")
+                return _Price(None, refusal=_refused(
+                    log, rules.cite("roads.negate_prohibited", f"{target}: the {way} does not open the {closed.name}"),
+                    f"{target} may not be entered: {closed.name} is prohibited"))
             log(rules.cite("roads.negate_prohibited", f"{target}: the {way} opens the {closed.name}"))
         first = _first_road(rules)
         name = "road_movement.road_cost" if first is not None and row is first else "road_movement.trail_cost"
@@ -428,7 +447,9 @@ def _terrain(rules: RuleSet, situation: Situation, unit: Counter, source: Hex, t
     price = step_price(hex_rows, sides, row, way, rules.flag, note, target=str(target), source=str(source),
                        cross=cross)
     stop = _stops(rules, price.stop, target, log) if price.cost is not None else None
-    return _Price(price.cost, road=way, reason=price.reason, stop=stop)
+    refusal = None if price.reason is None else \
+        Refusal.citing(price.reason, said[-1]) if said else Refusal(price.reason)
+    return _Price(price.cost, road=way, refusal=refusal, stop=stop)
 
 
 def _stops(rules: RuleSet, row: Terrain | None, target: Hex, log: Log) -> str | None:
@@ -465,7 +486,7 @@ _UNSEEN: tuple[Exact, _State, int] = (0, _State(Hex("", 0, 0)), -1)     # a miss
 class _Entry(NamedTuple):
     cost: Fraction | None
     state: _State | None
-    reason: str | None = None
+    refusal: Refusal | None = None
 
 
 class _Mover:
@@ -475,7 +496,7 @@ class _Mover:
     def __init__(self, rules: RuleSet, situation: Situation, counter: Counter, mode: str, log: Log, *,
                  first_citations: bool = False):
         self.rules, self.situation, self.unit, self.mode = rules, situation, counter, mode
-        self.refusal: str | None = None
+        self.refusal: Refusal | None = None
         self._prices: dict[tuple[Hex, Hex], tuple[_Price, tuple[Step, ...]]] = {}
         # `reachable` keeps only the first step citing each parameter: a step's terrain price is then worked
         # out once per kind of step (see _price), not once per hexside
@@ -526,21 +547,23 @@ class _Mover:
         if self.mode == "road":
             multiple = rules.amount("road_movement.ma_multiple")
             if multiple is None:
-                log(rules.cite("road_movement.ma_multiple", "there is no road movement in this game"))
-                self.refusal = "there is no road movement in this game"
+                self.refusal = _refused(
+                    log, rules.cite("road_movement.ma_multiple", "there is no road movement in this game"),
+                    "there is no road movement in this game")
                 return allowance
             allowance = allowance * multiple
             log(rules.cite("road_movement.ma_multiple", f"road movement: {multiple} x MA = {_mp(allowance)}"))
         elif self.mode == "reaction":
             fraction = rules.amount("reaction.movement_fraction")
             if fraction is None:
-                log(rules.cite("reaction.movement_fraction", "there are no reaction moves in this game"))
-                self.refusal = "there are no reaction moves in this game"
+                self.refusal = _refused(
+                    log, rules.cite("reaction.movement_fraction", "there are no reaction moves in this game"),
+                    "there are no reaction moves in this game")
                 return allowance
             allowance = _share(rules, allowance * fraction, f"{unit}'s reaction allowance", log)
             log(rules.cite("reaction.movement_fraction", f"a reaction move: {fraction} of the MA, {_mp(allowance)}"))
         elif self.mode not in MODES:
-            self.refusal = f"unknown movement mode {self.mode!r}: one of {', '.join(MODES)}"
+            self.refusal = Refusal(f"unknown movement mode {self.mode!r}: one of {', '.join(MODES)}")
         return allowance
 
     def _may_move(self, log: Log) -> None:
@@ -550,22 +573,24 @@ class _Mover:
             if self._reaction_forbidden(log):
                 return
             if phasing and unit.side == phasing:
-                log(rules.cite("reaction.movement_fraction",
-                               f"reaction moves are the non-phasing side's, not {phasing}'s"))
-                self.refusal = f"{unit} belongs to the phasing side: it may not make a reaction move"
+                self.refusal = _refused(
+                    log, rules.cite("reaction.movement_fraction", f"reaction moves are the non-phasing side's, not {phasing}'s"),
+                    f"{unit} belongs to the phasing side: it may not make a reaction move")
                 return
             if OUT_OF_SUPPLY in unit.states:
                 allowed = rules.value("supply.out_of_supply_may_react")
                 if allowed is False:
-                    log(rules.cite("supply.out_of_supply_may_react", f"{unit} is out of supply: no reaction move"))
-                    self.refusal = f"{unit} is out of supply: it may not make a reaction move"
+                    self.refusal = _refused(
+                        log, rules.cite("supply.out_of_supply_may_react", f"{unit} is out of supply: no reaction move"),
+                        f"{unit} is out of supply: it may not make a reaction move")
                     return
                 log(rules.cite("supply.out_of_supply_may_react",
                                f"{unit} is out of supply; {'it may still react' if allowed else 'no rule bars its reaction'}"))
         elif phasing and unit.side != phasing:
             if rules.flag("movement.only_phasing_units"):
-                log(rules.cite("movement.only_phasing_units", f"only {phasing}'s units move in its phases"))
-                self.refusal = f"{unit} is not the phasing side's: only {phasing}'s units move now"
+                self.refusal = _refused(
+                    log, rules.cite("movement.only_phasing_units", f"only {phasing}'s units move in its phases"),
+                    f"{unit} is not the phasing side's: only {phasing}'s units move now")
                 return
             log(rules.cite("movement.only_phasing_units", f"{unit} may move in {phasing}'s phase"))
         if self.mode == "road":
@@ -580,24 +605,27 @@ class _Mover:
         barred = self.rules.effect_holding("react", facts)
         if barred is None:
             return False
-        log(self.rules.cite_effect(*barred, f"rule {barred[0].id}: {unit} may not react"))
-        self.refusal = f"{unit} may not make a reaction move (rule {barred[0].id})"
+        self.refusal = _refused(log, self.rules.cite_effect(*barred, f"rule {barred[0].id}: {unit} may not react"),
+                                f"{unit} may not make a reaction move")
         return True
 
-    def _road_distance(self, hex: Hex, log: Log) -> bool:
-        """Whether road movement may be in `hex` (far enough from the enemy); sets the refusal if not."""
+    def _road_distance(self, hex: Hex, log: Log) -> Step | None:
+        """The step refusing road movement in `hex` (the enemy too near), None when it may be there; sets the
+        move's refusal when `hex` is where the unit stands."""
         near = self.rules.amount("road_movement.enemy_distance")
         if near is None:
-            return True
+            return None
         enemies = [e for e in self.situation.enemies_of(self.unit.side)
                    if self.situation.map.distance(e.hex, hex) <= near]
-        if enemies:
-            log(self.rules.cite("road_movement.enemy_distance",
-                                f"{hex} is within {near} hexes of {enemies[0]}: no road movement there"))
-            if hex == self.unit.hex:
-                self.refusal = f"{self.unit} stands within {near} hexes of {enemies[0]}: it may not road-move"
-            return False
-        return True
+        if not enemies:
+            return None
+        step = self.rules.cite("road_movement.enemy_distance",
+                               f"{hex} is within {near} hexes of {enemies[0]}: no road movement there")
+        log(step)
+        if hex == self.unit.hex:
+            self.refusal = Refusal.citing(f"{self.unit} stands within {near} hexes of {enemies[0]}: it may not "
+                                          "road-move", step)
+        return step
 
     def _minimum(self, log: Log) -> int:
         least = self.rules.amount("movement.minimum_move")
@@ -617,7 +645,7 @@ class _Mover:
             return barred
         price = self._price(here, target, log)
         if price.cost is None:
-            return _Entry(None, None, price.reason)
+            return _Entry(None, None, price.refusal)
         cost = self._road_crowding(price.cost, price.road, target, log)
         leaving, entering = here in self.hinder, target in self.hinder
         exited = state.exited
@@ -642,13 +670,14 @@ class _Mover:
         enemy ZOC or terrain that ends its move); None when it may go on."""
         rules, unit, here = self.rules, self.unit, state.hex
         if state.off_map:
-            return _Entry(None, None, f"{unit} has left the map")
+            return _Entry(None, None, Refusal(f"{unit} has left the map"))
         if state.stopped == _EZOC:
-            log(rules.cite("zoc.entry_stops_movement", f"{unit} entered an enemy ZOC at {here}: its move is over"))
-            return _Entry(None, None, f"{unit} stopped on entering the enemy ZOC at {here}")
+            return _Entry(None, None, _refused(
+                log, rules.cite("zoc.entry_stops_movement", f"{unit} entered an enemy ZOC at {here}: its move is over"),
+                f"{unit} stopped on entering the enemy ZOC at {here}"))
         if state.stopped:
-            log(rules.cite_chart(f"{unit}'s move ended in {here} ({state.stopped})"))
-            return _Entry(None, None, f"{unit} stopped in {here}: {state.stopped} ends its move")
+            return _Entry(None, None, _refused(log, rules.cite_chart(f"{unit}'s move ended in {here} ({state.stopped})"),
+                                               f"{unit} stopped in {here}: {state.stopped} ends its move"))
         return None
 
     def _not_enterable(self, here: Hex, target: Hex, log: Log, *, neighbour: bool) -> _Entry | None:
@@ -660,21 +689,23 @@ class _Mover:
             if target not in situation.map:
                 return self._off_map(here, target, log)
             if not situation.map.adjacent(here, target):
-                return _Entry(None, None, f"{target} is not next to {here}")
+                return _Entry(None, None, Refusal(f"{target} is not next to {here}"))
         if target in self._enemy_hexes:
             if not rules.flag("movement.enter_enemy_hex"):
-                log(rules.cite("movement.enter_enemy_hex", f"{target} holds enemy units: it may not be entered"))
-                return _Entry(None, None, f"{target} holds enemy units")
+                return _Entry(None, None, _refused(
+                    log, rules.cite("movement.enter_enemy_hex", f"{target} holds enemy units: it may not be entered"),
+                    f"{target} holds enemy units"))
             log(rules.cite("movement.enter_enemy_hex", f"{target} holds enemy units, which may be entered"))
         if self.mode != "road":
             return None
-        if not self._road_distance(target, log):
-            return _Entry(None, None, f"{target} is too close to the enemy for road movement")
+        too_near = self._road_distance(target, log)
+        if too_near is not None:
+            return _Entry(None, None, Refusal.citing(f"{target} is too close to the enemy for road movement", too_near))
         if any(u.side == unit.side and u.name != unit.name for u in situation.units_at(target)):
             if rules.value("road_movement.through_friendly_units") is False:
-                log(rules.cite("road_movement.through_friendly_units",
-                               f"{target} holds friendly units: road movement may not enter it"))
-                return _Entry(None, None, f"{target} holds friendly units, which road movement may not pass")
+                return _Entry(None, None, _refused(
+                    log, rules.cite("road_movement.through_friendly_units", f"{target} holds friendly units: road movement may not enter it"),
+                    f"{target} holds friendly units, which road movement may not pass"))
             log(rules.cite("road_movement.through_friendly_units", f"{target} holds friendly units, which road "
                            "movement may pass"))
         return None
@@ -715,9 +746,9 @@ class _Mover:
         (`zoc.ezoc_to_ezoc`); None when it may."""
         rules = self.rules
         if rules.value("zoc.ezoc_to_ezoc") is False:
-            log(rules.cite("zoc.ezoc_to_ezoc", f"{here} to {target}: no move from one enemy ZOC to another"))
-            return _Entry(None, None, f"{self.unit} may not move from the enemy ZOC at {here} directly into "
-                                      f"another at {target}")
+            return _Entry(None, None, _refused(
+                log, rules.cite("zoc.ezoc_to_ezoc", f"{here} to {target}: no move from one enemy ZOC to another"),
+                f"{self.unit} may not move from the enemy ZOC at {here} directly into " f"another at {target}"))
         log(rules.cite("zoc.ezoc_to_ezoc", f"{here} to {target}: moving from enemy ZOC to enemy ZOC is allowed"))
         return None
 
@@ -732,15 +763,16 @@ class _Mover:
                 exerting.append(name)
         log(rules.cite("zoc.range", f"{target} is in the ZOC of {', '.join('unit ' + n for n in exerting)}"))
         if self.mode == "reaction" and not rules.flag("reaction.may_enter_ezoc"):
-            log(rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may not enter enemy ZOCs"))
-            return _Entry(None, None, f"a reacting unit may not enter the enemy ZOC at {target}")
+            return _Entry(None, None, _refused(
+                log, rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may not enter enemy ZOCs"),
+                f"a reacting unit may not enter the enemy ZOC at {target}"))
         if self.mode == "reaction":
             log(rules.cite("reaction.may_enter_ezoc", f"{target}: reacting units may enter enemy ZOCs"))
         if state.exited and not leaving:
             if rules.value("zoc.reentry_after_exit") is False:
-                log(rules.cite("zoc.reentry_after_exit",
-                               f"{unit} has left an enemy ZOC: it may not enter another ({target}) this phase"))
-                return _Entry(None, None, f"{unit} left an enemy ZOC and may not enter another at {target}")
+                return _Entry(None, None, _refused(
+                    log, rules.cite("zoc.reentry_after_exit", f"{unit} has left an enemy ZOC: it may not enter another ({target}) this phase"),
+                    f"{unit} left an enemy ZOC and may not enter another at {target}"))
             log(rules.cite("zoc.reentry_after_exit", f"{unit} may enter another enemy ZOC after leaving one"))
         return None
 
@@ -873,10 +905,11 @@ class _Mover:
 
     def _off_map(self, here: Hex, target: Hex, log: Log) -> _Entry:
         if not self.situation.map.beyond_edge(here, target):
-            return _Entry(None, None, f"{target} is not next to {here}")
+            return _Entry(None, None, Refusal(f"{target} is not next to {here}"))
         if not self.rules.flag("map.off_map_movement"):
-            log(self.rules.cite("map.off_map_movement", f"{target} is off the map: units may not leave it"))
-            return _Entry(None, None, f"{target} is off the map")
+            return _Entry(None, None, _refused(
+                log, self.rules.cite("map.off_map_movement", f"{target} is off the map: units may not leave it"),
+                f"{target} is off the map"))
         log(self.rules.cite("map.off_map_movement", f"{self.unit} leaves the map at {here}: its move ends"))
         return _Entry(Fraction(0), _State(target, off_map=True))
 
@@ -899,17 +932,18 @@ def move(rules: RuleSet, situation: Situation, unit: str, path: Sequence[Hex], *
     mover = _Mover(rules, situation, counter, mode, steps.append)
     allowance = mover.allowance
 
-    def answer(costs: list[Fraction | None], total: Fraction, reason: str | None) -> Move:
-        return Move(unit, tuple(hexes), tuple(costs), total, allowance, reason is None, reason, tuple(steps),
-                    mode=mode)
+    def answer(costs: list[Fraction | None], total: Fraction, refusal: Refusal | None) -> Move:
+        return Move(unit, tuple(hexes), tuple(costs), total, allowance, refusal is None,
+                    () if refusal is None else (refusal,), tuple(steps), mode=mode)
 
     if mover.refusal is not None:
         return answer([], Fraction(0), mover.refusal)
     if saved:
         if not rules.flag("movement.may_save_mp"):
-            steps.append(rules.cite("movement.may_save_mp",
-                                    f"{counter} may not use {_mp(Fraction(saved))} saved earlier"))
-            return answer([], Fraction(0), "MPs may not be saved or passed on")
+            return answer([], Fraction(0), _refused(
+                steps.append, rules.cite("movement.may_save_mp",
+                                         f"{counter} may not use {_mp(Fraction(saved))} saved earlier"),
+                "MPs may not be saved or passed on"))
         allowance += Fraction(saved)
         mover.allowance = allowance
         steps.append(rules.cite("movement.may_save_mp",
@@ -922,18 +956,20 @@ def move(rules: RuleSet, situation: Situation, unit: str, path: Sequence[Hex], *
         entry = mover.step(state, hex, steps.append)
         if entry.cost is None or entry.state is None:
             costs.append(None)
-            return answer(costs, total, entry.reason or f"{hex} may not be entered")
+            return answer(costs, total, entry.refusal or Refusal(f"{hex} may not be entered"))
         costs.append(entry.cost)
         if not mover.affordable(total, entry.cost):
             if not short:
                 left = allowance - total
                 total += entry.cost
                 if rules.flag("movement.must_afford_entry"):
-                    steps.append(rules.cite("movement.must_afford_entry",
-                                            f"{hex} costs {_mp(entry.cost)}: {counter} has only {_mp(left)} left"))
-                    return answer(costs, total, f"{total} MP is more than the allowance of {allowance}")
-                steps.append(rules.cite("movement.must_afford_entry", f"{counter} has no MPs left to enter {hex}"))
-                return answer(costs, total, f"{counter} has spent its allowance of {allowance} before {hex}")
+                    return answer(costs, total, _refused(
+                        steps.append, rules.cite("movement.must_afford_entry",
+                                                 f"{hex} costs {_mp(entry.cost)}: {counter} has only {_mp(left)} left"),
+                        f"{total} MP is more than the allowance of {allowance}"))
+                return answer(costs, total, _refused(
+                    steps.append, rules.cite("movement.must_afford_entry", f"{counter} has no MPs left to enter {hex}"),
+                    f"{counter} has spent its allowance of {allowance} before {hex}"))
             steps.append(rules.cite("movement.minimum_move",
                                     f"{hex} costs {_mp(entry.cost)}, more than {counter} has left, but a move of "
                                     f"{len(hexes)} hex may always be made"))
@@ -966,7 +1002,7 @@ def reachable(rules: RuleSet, situation: Situation, unit: str, *, mode: str = "r
     mover = _Mover(rules, situation, counter, mode, preamble.append, first_citations=True)
     start = _State(counter.hex)
     if mover.refusal is not None:
-        return Reach(unit, {counter.hex: Fraction(0)}, tuple(preamble) + (Step(mover.refusal),),
+        return Reach(unit, {counter.hex: Fraction(0)}, tuple(preamble) + (Step(mover.refusal.reason),),
                      paths={counter.hex: ()})
     # MPs as exact numbers, whole ones as ints (cheap to add and compare); Fractions again in the answer.  The
     # tables are keyed by each state's number (`_Mover.number`), cheaper to hash than the state
