@@ -23,6 +23,7 @@ class Question:
     meaning: str
     asked_by: str
     effects: tuple[str, ...]
+    topic: str          # the card's reminders topic that prints its effects (catalogue.CARD_REMINDERS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +38,8 @@ class Fact:
 
 
 QUESTIONS: dict[str, Question] = {q.word: q for q in (
-    Question("exert-zoc", "whether a unit exerts a ZOC", "zoc", ("forbid",)),
-    Question("react", "whether a unit may make a reaction move", "move", ("forbid",)),
+    Question("exert-zoc", "whether a unit exerts a ZOC", "zoc", ("forbid", "allow"), "zoc"),
+    Question("react", "whether a unit may make a reaction move", "move", ("forbid", "allow"), "reaction"),
 )}
 
 _EVERY = tuple(QUESTIONS)

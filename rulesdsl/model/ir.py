@@ -125,6 +125,7 @@ class CodeEffect(Kind):
 class EffectKind(Kind):
     """What a rule's effect does to the question it names (`forbid react when ...`)."""
     FORBID = "forbid"
+    ALLOW = "allow"      # lifts every `forbid` on the same question, where its own condition holds
 
 
 class UnaryOp(Kind):

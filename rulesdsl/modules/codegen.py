@@ -69,7 +69,7 @@ MODULE_NAMES: dict[str, str] = {
        for name in ("AdjustmentSpec", "AttackerLosses", "AttackingHex", "Combat", "FactorSpec", "CombatEffect",
                     "CombatEngine", "CombatResultsTable", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
                     "Vocabulary", "Fraction", "MappingProxyType", "Movement", "Parameter", "Phase", "PlayerTurn",
-                    "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "TurnSet", "TurnValue", "_rt",
+                    "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "TurnSet", "TurnValue", "_rt", "_fx",
                     # types, for the annotations
                     "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Number",
                     "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames", "Exchange",

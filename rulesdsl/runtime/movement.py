@@ -103,9 +103,9 @@ def unit_facts(unit: Counter) -> dict[str, Callable[[], effects.FactValue]]:
 
 def exerts_zoc(rules: RuleSet, situation: Situation, unit: Counter) -> tuple[bool, Step]:
     """Whether `unit` has a ZOC, and the step that decided it."""
-    barred = rules.effect_holding("exert-zoc", unit_facts(unit))
-    if barred is not None:
-        return False, rules.cite_effect(*barred, f"rule {barred[0].id}: {unit} exerts no ZOC")
+    found = rules.effect_holding("exert-zoc", unit_facts(unit))
+    if found is not None and found[1].kind == "forbid":
+        return False, rules.cite_effect(*found, f"rule {found[0].id}: {unit} exerts no ZOC")
     if rules.terrain is not None:
         fort = next((r for r in _rows(rules, situation.terrain_at(unit.hex), "hex") if r.exerts_no_zoc), None)
         if fort is not None:
@@ -602,7 +602,7 @@ class _Mover:
         facts = unit_facts(unit)
         facts["unit.started_in_ezoc"] = lambda: situation.start_of(unit) in enemy_zoc(self.rules, situation,
                                                                                       unit.side)
-        barred = self.rules.effect_holding("react", facts)
+        barred = self.rules.forbidding("react", facts, log, f"{unit} may react")
         if barred is None:
             return False
         self.refusal = _refused(log, self.rules.cite_effect(*barred, f"rule {barred[0].id}: {unit} may not react"),
