@@ -243,7 +243,7 @@ def test_kinds_are_types_that_read_as_the_words_written():
 def _mutated(value):
     """Another value of the same kind, or None when there is nothing to change it to."""
     if isinstance(value, ir.Kind):
-        return next(v for v in type(value) if v != value)
+        return next((v for v in type(value) if v != value), None)   # a kind of one value: nothing
     if isinstance(value, bool):
         return not value
     if isinstance(value, int):

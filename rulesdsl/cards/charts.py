@@ -30,6 +30,7 @@ from rulesdsl.cards.labeler import (LANGS, Label, Labeler, filled, fraction, lab
                                    typeset)
 from rulesdsl.errors import Diagnostic, visible_lines
 from rulesdsl.cards.outcomes import Odds, column_odds
+from rulesdsl.core.facts import QUESTIONS
 from rulesdsl.model.catalogue import PAPERS, UNIT_SPELLINGS
 from rulesdsl.runtime.model import PLURALS, Quantity
 from rulesdsl.runtime.combat import EXCHANGE_EXEMPT
@@ -1003,7 +1004,7 @@ def statement(meaning: str, value: bool) -> str | None:
 
 REMINDER_HEADINGS = {"odds": "Odds and rounding", "zoc": "Zones of control", "overrun": "Overrun",
                      "retreat": "Retreat", "advance": "Advance after combat", "supply": "Out of supply",
-                     "stacking": "Stacking"}
+                     "stacking": "Stacking", "reaction": "Reaction"}
 
 
 
@@ -1045,8 +1046,30 @@ def reminders(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = N
         lines += [line for name in catalogue.REMINDER_PARAMETERS.get(topic, ()) if name not in said_elsewhere
                   and not _changes_nothing(resolved, name)
                   for line in _param_lines(resolved, t, name, stated=True)]
+        lines += _effect_lines(resolved, t, topic)
         if lines:
             out.append({"topic": topic, "heading": t(f"reminder.{topic}", REMINDER_HEADINGS[topic]), "lines": lines})
+    return out
+
+
+def _effect_lines(resolved: ir.Resolved, t: Labeler, topic: str) -> list[dict[str, Any]]:
+    """The effects of the rules in effect on the questions `topic` prints, each an order in players' words:
+    the rulebook's own words where it gives them (label `effect.RULE.N`, N counting the rule's effects from
+    1), else the compiler's; an effect it cannot say is printed as its rule's summary and warned of."""
+    out: list[dict[str, Any]] = []
+    for effective in resolved.rules:
+        node = effective.node
+        for n, effect in enumerate(node.effects, 1):
+            question = QUESTIONS.get(effect.question.value)
+            if question is None or question.topic != topic:
+                continue
+            key = f"effect.{node.id.value.lower()}.{n}"
+            said = t(key) if t.has(key) else wording.effect_sentence(effect, t)
+            if said is None:
+                t.unplain[f"effect {n} of rule {node.id.value}"] = (key, effect.text)
+                summary = node.summary.value if node.summary is not None else effect.text
+                said = t(f"rule.{node.id.value.lower()}.summary", summary)
+            out.append({"name": key, "meaning": said, "value": None, "rule": rule_ref(resolved, node.id.value)})
     return out
 
 

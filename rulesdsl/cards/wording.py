@@ -542,3 +542,60 @@ def phase_turns(turns: ir.PhaseTurns, sets: Mapping[str, ir.TurnSet], t: Labeler
             f"sequence.on-{'turn' if one else 'turns'}"
         said = filled(t(key), turns=listed)
     return _finish(said, t.lang)
+
+
+# ---- a rule's effects: `forbid exert-zoc when unit is artillery or unit is cadre` ----------------------
+def _disjuncts(expr: ir.Expr) -> list[ir.Expr]:
+    """The conditions an `or` chain joins, left to right (a or b or c: a, b, c), without recursion."""
+    out: list[ir.Expr] = []
+    work = [expr]
+    while work:
+        node = work.pop()
+        if isinstance(node, ir.Binary) and node.op is ir.BinaryOp.OR:
+            work += [node.right, node.left]
+        else:
+            out.append(node)
+    return out
+
+
+def _units(expr: ir.Expr, t: Labeler) -> Label | None:
+    """The units one condition picks out, as a plural noun phrase ('Companies', 'DG units', 'Units that start
+    the phase in an enemy ZOC'); None when the condition is not one the card can say so."""
+    negated = isinstance(expr, ir.Unary) and expr.op is ir.UnaryOp.NOT
+    inner = expr.operand if isinstance(expr, ir.Unary) and negated else expr
+    if isinstance(inner, ir.Is) and isinstance(inner.operand, ir.Name) and \
+            inner.operand.path in ("unit", "unit.type", "unit.size"):
+        word = inner.word.value
+        if negated:
+            return t(f"units.not.{word}", f"Units that are not {words(word)}")
+        return t(f"units.{word}", f"{words(word)[:1].upper()}{words(word)[1:]} units")
+    if isinstance(inner, ir.Name) and inner.path.startswith("unit."):
+        key = f"units.{'not.' if negated else ''}{inner.path}"
+        english = words(inner.path.removeprefix("unit."))
+        return t(key, f"Units that are {'not ' if negated else ''}{english}")
+    return None
+
+
+def effect_sentence(effect: ir.Effect, t: Labeler) -> Label | None:
+    """A rule's effect as an order in players' words ('Companies, cadres and artillery exert no ZOC.'): the
+    units its condition picks out, each `or` a group of its own, in the sentence of its effect and question;
+    None when a part of the condition is not one the card can say (the author gives the words)."""
+    groups = [_units(part, t) for part in _disjuncts(effect.condition)]
+    if not groups or any(g is None for g in groups):
+        return None
+    named = [g for g in groups if g is not None]
+    subject = named[0]
+    for later in named[1:-1]:
+        subject = filled(t("words.list-comma", "{a}, {b}"), a=subject, b=_lower(later, t.lang))
+    if len(named) > 1:
+        subject = filled(t("words.list-and", "{a} and {b}"), a=subject, b=_lower(named[-1], t.lang))
+    template = t(f"effect.{effect.kind}.{effect.question.value}", "{units}: " + f"{effect.kind} {effect.question.value}")
+    return filled(template, units=subject)
+
+
+def _lower(label: Label, lang: str) -> Label:
+    """A noun phrase inside a list: its first letter lowered (not an acronym: DG, EZOC)."""
+    text = label.text
+    if len(text) > 1 and text[1].isupper():
+        return label
+    return Label(text[:1].lower() + text[1:], label.fallback)

@@ -18,6 +18,7 @@ from rulesdsl.errors import Diagnostic, Span, suggest
 from rulesdsl.runtime.model import PLURALS
 from rulesdsl.runtime.notation import NOTATIONS, OPEN_DIFFERENCE, parse_difference, parse_odds, parse_turns
 from rulesdsl.runtime.tables import DICE_OUTCOMES, roll_range
+from rulesdsl.checks.effects import check_effect
 from rulesdsl.checks.schema import check_schema
 from rulesdsl.checks.situations import check_example
 from rulesdsl.model.walk import walk
@@ -73,13 +74,15 @@ def _rule(rule: ir.Rule) -> list[Diagnostic]:
                            hint="a rule has one summary line; put the rest in a note")
                 for extra in rule.extra_summaries]
     if rule.amend:
-        for name in (*(d.name for d in rule.definitions), *rule.requires):
+        for name in (*(d.name for d in rule.definitions), *rule.requires, *(e.question for e in rule.effects)):
             problems.append(Diagnostic(f"an amendment of rule {rule.id.value} changes parameters only", name.span,
-                                       "a definition or a requirement needs the whole rule, restated as an "
-                                       "override"))
+                                       "a definition, a requirement or an effect needs the whole rule, restated "
+                                       "as an override"))
     for parameter in rule.parameters:
         if parameter.turns is not None:
             problems += _parameter_turns(parameter, parameter.turns)
+    for effect in rule.effects:
+        problems += check_effect(effect)
     return problems
 
 

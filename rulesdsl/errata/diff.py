@@ -219,14 +219,26 @@ def _items(blocks: list[Any], items: str, key: str) -> dict[str, dict[str, str]]
 def _rules_snapshot(rules: list[ir.Rule]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for rule in rules:
-        entry: dict[str, Any] = _record(rule, "id", "parameters", "definitions", "see", "requires")
+        entry: dict[str, Any] = _record(rule, "id", "parameters", "definitions", "see", "requires", "effects")
         # a value on some game turns only is a parameter line of its own: 'zoc.entry_cost on night'
         entry["parameters"] = {p.name.value if p.turns is None else f"{p.name.value} {phase_turns_text(p.turns)}":
                                parameter_text(p) for p in rule.parameters}
         entry["definitions"] = {d.name.value: _definition(d) for d in rule.definitions}
         entry["see"] = ", ".join(sorted(s.value for s in rule.see))          # a set: order means nothing
         entry["requires"] = ", ".join(sorted(r.value for r in rule.requires))
+        entry["effects"] = _effects(rule.effects)
         out[rule.id.value] = entry
+    return out
+
+
+def _effects(effects: tuple[ir.Effect, ...]) -> dict[str, str]:
+    """A rule's effects by what they do to which question ('forbid react', a second one 'forbid react (2)'),
+    each with its condition as written."""
+    out: dict[str, str] = {}
+    for effect in effects:
+        key = f"{effect.kind} {effect.question.value}"
+        n = sum(1 for k in out if k == key or k.startswith(key + " ("))
+        out[key if n == 0 else f"{key} ({n + 1})"] = "when " + expression_text(effect.condition)
     return out
 
 
@@ -552,6 +564,7 @@ def _content(rule: dict[str, Any], meanings: Mapping[str, str]) -> tuple[str, ..
     lines = [f"{_words(meanings[name]) if name in meanings else name}: {value}"
              for name, value in rule["parameters"].items()]
     lines += [f"definition {name}: {value}" for name, value in rule["definitions"].items()]
+    lines += [f"{what} {value}" for what, value in rule.get("effects", {}).items()]
     lines += [f"{_RULE_NOUNS.get(field, field)}: {rule[field]}" for field in ("see", "requires", "extra_summaries")
               if rule.get(field)]
     return tuple(lines)

@@ -182,6 +182,7 @@ CARD_REMINDERS: dict[str, str] = {
     "advance": "how far units advance after combat",
     "supply": "what being out of supply does to a unit",
     "stacking": "the stacking limit",
+    "reaction": "which units may make a reaction move",
 }
 # The core parameters each topic of a card's reminders panel prints (card { reminders: ... }), those the
 # rulebook sets, in this order.

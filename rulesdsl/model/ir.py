@@ -122,6 +122,12 @@ class CodeEffect(Kind):
     BREAKTHROUGH = "breakthrough"
 
 
+class EffectKind(Kind):
+    """What a rule's effect does to the question it names (`forbid react when ...`)."""
+    FORBID = "forbid"
+    ALLOW = "allow"      # lifts every `forbid` on the same question, where its own condition holds
+
+
 class UnaryOp(Kind):
     NEG = "-"
     NOT = "not"
@@ -317,6 +323,19 @@ class Definition:
 
 # ---- rules ---------------------------------------------------------------
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Effect:
+    """`forbid exert-zoc when unit is artillery`: what a rule does (`kind`) to a question the rules engine
+    answers (`question`: exert-zoc, react ...), for the units its `condition` holds of.  The condition reads
+    the facts the question knows (rulesdsl/core/facts.py)."""
+
+    span: Span = _span()
+    kind: EffectKind
+    question: Text
+    condition: Expr
+    text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rule:
     """A numbered rule (`rule 6.0c`) or an unnumbered section (`section rounding`)."""
 
@@ -331,6 +350,7 @@ class Rule:
     see: tuple[Text, ...]
     requires: tuple[Text, ...]   # parameters every game of the series must set
     definitions: tuple[Definition, ...]
+    effects: tuple[Effect, ...]         # what it forbids, and when: executed by the rules engine
     extra_summaries: tuple[Text, ...]   # summaries after the first: an error validate reports
     amend: bool = False   # `amend rule`: changes only the parameters it lists (and its summary, if given)
 

@@ -69,7 +69,7 @@ MODULE_NAMES: dict[str, str] = {
        for name in ("AdjustmentSpec", "AttackerLosses", "AttackingHex", "Combat", "FactorSpec", "CombatEffect",
                     "CombatEngine", "CombatResultsTable", "LookupTable", "ModifierSpec", "ShiftSpec", "Unit",
                     "Vocabulary", "Fraction", "MappingProxyType", "Movement", "Parameter", "Phase", "PlayerTurn",
-                    "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "TurnSet", "TurnValue", "_rt",
+                    "Quantity", "RuleEntry", "Terrain", "TerrainEffectsChart", "TurnSet", "TurnValue", "_rt", "_fx",
                     # types, for the annotations
                     "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Number",
                     "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames", "Exchange",
@@ -223,6 +223,7 @@ class RuleEntry(TypedDict):
     source: str                  # path:line
     notes: tuple[str, ...]
     see: tuple[str, ...]
+    effects: tuple[str, ...]     # each effect as the Python expression that builds it (effect_source)
 
 
 class ParameterEntry(TypedDict):
@@ -480,8 +481,48 @@ def _rule_entries(resolved: ir.Resolved) -> list[RuleEntry]:
             "source": f"{rule.span.path}:{rule.span.line}",
             "notes": tuple(n.value for n in rule.notes),
             "see": tuple(s.value for s in rule.see),
+            "effects": tuple(effect_source(e) for e in rule.effects),
         })
     return rules
+
+
+def effect_source(effect: ir.Effect) -> str:
+    """A rule's effect as the Python expression that builds it in the generated module: its condition a tree
+    of runtime.effects' types (data the engine evaluates, never code), its line as written."""
+    return (f"_fx.Effect({py(str(effect.kind))}, {py(effect.question.value)}, "
+            f"{condition_source(effect.condition)}, {py(effect.text)})")
+
+
+def condition_source(expr: ir.Expr) -> str:
+    """A checked condition (checks/effects.py) as runtime.effects' types."""
+    if isinstance(expr, ir.Name):
+        return f"_fx.Fact({py(expr.path)})"
+    if isinstance(expr, ir.Number):
+        return f"_fx.Number({py(expr.value)})"
+    if isinstance(expr, ir.Is) and isinstance(expr.operand, ir.Name):
+        return f"_fx.Is({py(expr.operand.path)}, {py(expr.word.value)})"
+    if isinstance(expr, ir.Unary) and expr.op is ir.UnaryOp.NOT:
+        return f"_fx.Not({condition_source(expr.operand)})"
+    if isinstance(expr, ir.Binary) and expr.op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
+        kind = "All" if expr.op is ir.BinaryOp.AND else "Any_"
+        operands = [condition_source(o) for o in _joined(expr, expr.op)]
+        return f"_fx.{kind}(({', '.join(operands)},))"
+    if isinstance(expr, ir.Binary):
+        return f"_fx.Compare({py(str(expr.op))}, {condition_source(expr.left)}, {condition_source(expr.right)})"
+    raise TypeError(f"no condition for {type(expr).__name__}: checks/effects.py refuses it")
+
+
+def _joined(expr: ir.Expr, op: ir.BinaryOp) -> list[ir.Expr]:
+    """The operands of a chain of `op` (a or b or c: a, b, c), left to right, without recursion."""
+    out: list[ir.Expr] = []
+    work = [expr]
+    while work:
+        node = work.pop()
+        if isinstance(node, ir.Binary) and node.op is op:
+            work += [node.right, node.left]
+        else:
+            out.append(node)
+    return out
 
 
 def _parameter_entries(resolved: ir.Resolved, names: PythonNames) -> list[ParameterEntry]:

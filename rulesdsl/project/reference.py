@@ -16,6 +16,7 @@ from pathlib import Path
 
 from typing import Callable, Iterable
 
+from rulesdsl.core.facts import FACTS, QUESTIONS
 from rulesdsl.model import catalogue, context, ir
 from rulesdsl.language import limits
 
@@ -55,10 +56,31 @@ class Kind:
 
 _ROUNDING = "rounding standard: .50 up, keep fractions\n"
 
+def _effects_text() -> str:
+    """What the reference says of a rule's effects: the form, and the questions and facts, read from
+    rulesdsl/core/facts.py as the engine and the checks read them."""
+    questions = "; ".join(f"`{q.word}` ({q.meaning}; the engine's `{q.asked_by}`)" for q in QUESTIONS.values())
+    facts = "; ".join(f"`{f.name}` ({f.kind}: {f.meaning}"
+                      + ("" if set(f.questions) == set(QUESTIONS) else f"; at {', '.join(f.questions)} only")
+                      + ")" for f in FACTS.values())
+    return ("a rule's effects: `forbid QUESTION when CONDITION` says a question the rules engine answers is "
+            "answered no for the units the condition holds of, and `allow QUESTION when CONDITION` lifts every "
+            "`forbid` of that question where its own condition holds. The engine executes each where it "
+            "answers the question, citing the rule and the line as written; the generated module carries the "
+            "condition as data (`RULES[...].effects`), never as code; the card prints each as an order in "
+            "players' words under the reminders topic of its question (the label `effect.RULE.N` gives the "
+            "rulebook's own words, N counting the rule's effects from 1, and the card warns of a condition it "
+            "cannot say); an `amend` may not state effects. A condition is a flag fact, `FACT is WORD`, two "
+            "numbers compared, or these joined by `not`, `and`, `or`. The questions: " + questions +
+            ". The facts: " + facts)
+
+
+_EFFECTS = _effects_text()
+
 KINDS: dict[type, Kind] = {
     ir.Rule: Kind("Rules and sections", ("rule",),
                   "A numbered rule or an unnumbered section: a summary, notes, cross references, "
-                  "requirements, definitions and parameter settings. `override` restates an inherited "
+                  "requirements, definitions, parameter settings and effects (`forbid react when unit is dg`). `override` restates an inherited "
                   "rule; `amend` changes only the parameters it lists.",
                   'rule 1.0 "Movement" {\n'
                   '  summary "Units pay movement points to enter hexes."\n'
@@ -97,6 +119,18 @@ KINDS: dict[type, Kind] = {
                          'enter a hex."\n'
                          "  zoc.entry_cost             = +0 MP  on night\n"
                          "  movement.must_afford_entry = no     on turns 1\n"
+                         "}\n"),
+                        (_EFFECTS,
+                         'rule 7.0 "Zones of control" {\n'
+                         '  summary "Artillery and cadres exert no ZOC, but a headquarters always does."\n'
+                         "  zoc.range = 1 hex\n"
+                         "  forbid exert-zoc  when unit is artillery or unit is cadre\n"
+                         "  allow exert-zoc   when unit is hq\n"
+                         "}\n\n"
+                         'rule 4.2 "Reaction" {\n'
+                         '  summary "DG units and units that start the phase in an enemy ZOC may not react."\n'
+                         "  reaction.movement_fraction = 1/2\n"
+                         "  forbid react  when unit is dg or unit.started_in_ezoc\n"
                          "}\n"),)),
     ir.UnitTypes: Kind("Unit types", ("unit_types",),
                        "The unit types a game has, each with its capabilities; expressions read both "

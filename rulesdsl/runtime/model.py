@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from rulesdsl.core.notation import turns_text
+from rulesdsl.runtime.effects import Effect
 from rulesdsl.core.units import PLURALS as PLURALS, unit_text as unit_text   # the compiler names them here too
 
 K = TypeVar("K")
@@ -26,6 +27,7 @@ class RuleEntry:
     source: str
     notes: tuple[str, ...] = ()
     see: tuple[str, ...] = ()
+    effects: tuple[Effect, ...] = ()     # what the rule forbids, and when (runtime/effects.py)
 
 
 @dataclass(frozen=True, slots=True)

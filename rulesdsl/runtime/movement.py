@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
+from . import effects
 from .answers import Move, Reach, Refusal, Zones
 from .arithmetic import Exact, exact, simplest
 from .hexmap import Hex, HexMap
@@ -94,8 +95,17 @@ def _largest_size(rules: RuleSet, situation: Situation) -> int | None:
     return max(known) if known else None
 
 
+def unit_facts(unit: Counter) -> dict[str, Callable[[], effects.FactValue]]:
+    """What a rule's condition may read of `unit` at any question (core/facts.py)."""
+    return effects.unit_facts(unit.type, unit.size, unit.side, unit.capabilities, unit.states, unit.attack,
+                              unit.defense, unit.movement, unit.steps)
+
+
 def exerts_zoc(rules: RuleSet, situation: Situation, unit: Counter) -> tuple[bool, Step]:
     """Whether `unit` has a ZOC, and the step that decided it."""
+    found = rules.effect_holding("exert-zoc", unit_facts(unit))
+    if found is not None and found[1].kind == "forbid":
+        return False, rules.cite_effect(*found, f"rule {found[0].id}: {unit} exerts no ZOC")
     if rules.terrain is not None:
         fort = next((r for r in _rows(rules, situation.terrain_at(unit.hex), "hex") if r.exerts_no_zoc), None)
         if fort is not None:
@@ -561,6 +571,8 @@ class _Mover:
         rules, unit, situation = self.rules, self.unit, self.situation
         phasing = situation.phasing
         if self.mode == "reaction":
+            if self._reaction_forbidden(log):
+                return
             if phasing and unit.side == phasing:
                 self.refusal = _refused(
                     log, rules.cite("reaction.movement_fraction",
@@ -585,6 +597,19 @@ class _Mover:
             log(rules.cite("movement.only_phasing_units", f"{unit} may move in {phasing}'s phase"))
         if self.mode == "road":
             self._road_distance(unit.hex, log)
+
+    def _reaction_forbidden(self, log: Log) -> bool:
+        """Whether a rule's effect forbids the unit a reaction move (`forbid react when ...`); sets the refusal."""
+        unit, situation = self.unit, self.situation
+        facts = unit_facts(unit)
+        facts["unit.started_in_ezoc"] = lambda: situation.start_of(unit) in enemy_zoc(self.rules, situation,
+                                                                                      unit.side)
+        barred = self.rules.forbidding("react", facts, log, f"{unit} may react")
+        if barred is None:
+            return False
+        self.refusal = _refused(log, self.rules.cite_effect(*barred, f"rule {barred[0].id}: {unit} may not react"),
+                                f"{unit} may not make a reaction move")
+        return True
 
     def _road_distance(self, hex: Hex, log: Log) -> Step | None:
         """The step refusing road movement in `hex` (the enemy too near), None when it may be there; sets the

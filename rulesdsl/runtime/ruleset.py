@@ -6,11 +6,12 @@ line) it applied, and so that tests can check which parameters each engine funct
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .contract import engine_parameter
+from .effects import Effect, Facts, evaluate
 from .model import Parameter, ParameterValue, Quantity, RuleEntry
 from .tables import LookupTable
 from .terrain import TerrainEffectsChart
@@ -165,6 +166,35 @@ class RuleSet:
         chart, the movement rule (that of the minimum move's heading), which then prices every hex."""
         rule = self.terrain.rule if self.terrain is not None else None
         return self.cite_rule(rule, text) if rule else self.cite_rule_of("movement.minimum_move", text, heading=True)
+
+    def effect_holding(self, question: str, facts: Facts) -> tuple[RuleEntry, Effect] | None:
+        """The effect that decides `question` for `facts`: the first `allow` whose condition holds (it lifts
+        every `forbid`), else the first such `forbid`, in the order the rules are in effect; None when no
+        effect on the question holds."""
+        found: tuple[RuleEntry, Effect] | None = None
+        for entry in self.rules.values():
+            for effect in entry.effects:
+                if effect.question != question or (found is not None and effect.kind == "forbid"):
+                    continue
+                if evaluate(effect.condition, facts):
+                    if effect.kind == "allow":
+                        return entry, effect
+                    found = entry, effect
+        return found
+
+    def forbidding(self, question: str, facts: Facts, log: Callable[[Step], None], allowed: str
+                   ) -> tuple[RuleEntry, Effect] | None:
+        """The `forbid` effect that decides `question` for `facts`, or None; an `allow` that lifts the forbids
+        is logged as a step saying `allowed`."""
+        found = self.effect_holding(question, facts)
+        if found is not None and found[1].kind == "allow":
+            log(self.cite_effect(*found, f"rule {found[0].id}: {allowed}"))
+            return None
+        return found
+
+    def cite_effect(self, entry: RuleEntry, effect: Effect, text: str) -> Step:
+        """A step that applied `effect` of rule `entry`: the rule, where it is set, and its line as written."""
+        return Step(f"{text} ({effect.text})", rule=entry.id, origin=entry.origin, source=entry.source)
 
     def cite_rule(self, rule: str, text: str) -> Step:
         """A step that applied rule `rule` as a whole (a TEC, a table), where the rulebook has it."""

@@ -45,7 +45,7 @@ class RuleBuilder(Builder):
         keyword, rule_id, *rest = items[1:] if override or amend else items
         title = self._text(rest.pop(0)) if rest and self._is(rest[0], "STRING") else None
         body: dict[str, list[Any]] = {"summary": [], "parameters": [], "notes": [], "see": [], "requires": [],
-                                 "definitions": []}
+                                 "definitions": [], "effects": []}
         for kind, value in rest:
             body[kind].extend(value if isinstance(value, list) else [value])
         summaries = body.pop("summary")
@@ -67,6 +67,12 @@ class RuleBuilder(Builder):
 
     def requires(self, items: list[Any]) -> Any:
         return ("requires", [self._text(t) for t in items])
+
+    @v_args(meta=True)
+    def effect(self, meta: Meta, items: list[Any]) -> Any:
+        kind, question, condition = items
+        return ("effects", ir.Effect(span=self._span(meta), kind=ir.EffectKind(str(kind)),
+                                     question=self._text(question), condition=condition, text=self._source(meta)))
 
     @v_args(meta=True)
     def define(self, meta: Meta, items: list[Any]) -> Any:

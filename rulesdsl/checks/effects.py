@@ -1,0 +1,69 @@
+"""A rule's effects (`forbid exert-zoc when unit is artillery`): each names a question the rules engine
+answers and takes that effect, and its condition reads only the facts that question knows, each as its kind
+allows (core/facts.py).  Every refusal is positioned at the word that is wrong."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rulesdsl.core.facts import FACTS, QUESTIONS, Fact
+from rulesdsl.errors import Diagnostic, suggest
+from rulesdsl.model import ir
+
+__all__ = ["check_effect"]
+
+_COMPARISONS = (ir.BinaryOp.LT, ir.BinaryOp.LE, ir.BinaryOp.GT, ir.BinaryOp.GE, ir.BinaryOp.EQ, ir.BinaryOp.NE)
+
+
+def check_effect(effect: ir.Effect) -> list[Diagnostic]:
+    """The effect's question, and its condition against that question's facts."""
+    question = QUESTIONS.get(effect.question.value)
+    if question is None:
+        return [Diagnostic(f"no question '{effect.question.value}' that a rule's effect may name",
+                           effect.question.span,
+                           suggest(effect.question.value, QUESTIONS) or "the questions are " + ", ".join(QUESTIONS))]
+    if str(effect.kind) not in question.effects:
+        return [Diagnostic(f"'{effect.kind}' is not an effect on '{question.word}'", effect.span,
+                           f"on {question.word}: " + ", ".join(question.effects))]
+    known = {name: fact for name, fact in FACTS.items() if question.word in fact.questions}
+    return _condition(effect.condition, question.word, known)
+
+
+def _condition(expr: ir.Expr, question: str, known: Mapping[str, Fact]) -> list[Diagnostic]:
+    """A condition: facts that are flags, `FACT is WORD`, numbers compared, and not/and/or of conditions."""
+    if isinstance(expr, ir.Name):
+        return _fact(expr, question, known, "flag")
+    if isinstance(expr, ir.Is):
+        if not isinstance(expr.operand, ir.Name):
+            return [Diagnostic("'is' compares a fact with a word, like: unit is artillery", expr.span)]
+        return _fact(expr.operand, question, known, "words")
+    if isinstance(expr, ir.Unary) and expr.op is ir.UnaryOp.NOT:
+        return _condition(expr.operand, question, known)
+    if isinstance(expr, ir.Binary) and expr.op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
+        return _condition(expr.left, question, known) + _condition(expr.right, question, known)
+    if isinstance(expr, ir.Binary) and expr.op in _COMPARISONS:
+        return _number(expr.left, question, known) + _number(expr.right, question, known)
+    return [Diagnostic("a condition is a fact, a fact 'is' a word, numbers compared, or these joined by "
+                       "not, and, or", expr.span, "like: unit is artillery or unit.attack == 0")]
+
+
+def _number(expr: ir.Expr, question: str, known: Mapping[str, Fact]) -> list[Diagnostic]:
+    if isinstance(expr, ir.Number):
+        return []
+    if isinstance(expr, ir.Name):
+        return _fact(expr, question, known, "number")
+    return [Diagnostic("a comparison reads a number fact or a number", expr.span, "like: unit.attack == 0")]
+
+
+def _fact(name: ir.Name, question: str, known: Mapping[str, Fact], kind: str) -> list[Diagnostic]:
+    fact = FACTS.get(name.path)
+    if fact is None or name.path not in known:
+        where = "" if fact is None else f" at {question} (it is known at {', '.join(fact.questions)})"
+        return [Diagnostic(f"no fact '{name.path}'{where}", name.span,
+                           suggest(name.path, known) or "the facts here are " + ", ".join(known))]
+    if fact.kind != kind:
+        uses = {"words": f"compare it with a word: {name.path} is ...",
+                "number": f"compare it with a number: {name.path} >= 1",
+                "flag": f"use it as it is: {name.path}"}
+        return [Diagnostic(f"'{name.path}' is a {'list of words' if fact.kind == 'words' else fact.kind}, "
+                           f"not a {'list of words' if kind == 'words' else kind}", name.span, uses[fact.kind])]
+    return []

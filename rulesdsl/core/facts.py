@@ -1,0 +1,58 @@
+"""The questions a rule's effect may name, and the facts its condition reads at each.
+
+`forbid exert-zoc when unit is artillery`: the rules engine asks the question (`exert-zoc`: does this
+unit exert a ZOC?) where it answers it, and an effect whose condition holds of the unit decides the
+answer.  The compiler checks each condition against the facts its question knows (checks/effects.py),
+the generated module carries it as data (runtime/effects.py), and the engine evaluates it.
+
+Shared by the compiler, the engine and the generated modules: plain data, no logic.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["FACTS", "QUESTIONS", "Fact", "Question"]
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question the engine answers that an effect may name: its word, what it asks in players' words, the
+    engine function that asks it, and the effects it takes."""
+
+    word: str
+    meaning: str
+    asked_by: str
+    effects: tuple[str, ...]
+    topic: str          # the card's reminders topic that prints its effects (catalogue.CARD_REMINDERS)
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """What a condition may read: its name, its kind (`words`: compared with `is`; `number`: compared and
+    computed with; `flag`: true or false), what it is in players' words, and the questions that know it."""
+
+    name: str
+    kind: str
+    meaning: str
+    questions: tuple[str, ...]
+
+
+QUESTIONS: dict[str, Question] = {q.word: q for q in (
+    Question("exert-zoc", "whether a unit exerts a ZOC", "zoc", ("forbid", "allow"), "zoc"),
+    Question("react", "whether a unit may make a reaction move", "move", ("forbid", "allow"), "reaction"),
+)}
+
+_EVERY = tuple(QUESTIONS)
+
+FACTS: dict[str, Fact] = {f.name: f for f in (
+    Fact("unit", "words", "the unit's type, each of its capabilities, its size and each of its markers "
+                          "(unit is artillery, unit is company, unit is dg)", _EVERY),
+    Fact("unit.type", "words", "the unit's type (infantry, armor ...)", _EVERY),
+    Fact("unit.size", "words", "the unit's formation size (company, regiment, division ...)", _EVERY),
+    Fact("unit.side", "words", "the side the unit belongs to", _EVERY),
+    Fact("unit.attack", "number", "the unit's printed Attack Strength", _EVERY),
+    Fact("unit.defense", "number", "the unit's printed Defense Strength", _EVERY),
+    Fact("unit.movement", "number", "the unit's printed Movement Allowance", _EVERY),
+    Fact("unit.steps", "number", "the steps the unit has left", _EVERY),
+    Fact("unit.started_in_ezoc", "flag", "whether the unit began the phase in an enemy ZOC", ("react",)),
+)}

@@ -1,0 +1,116 @@
+"""A rule's effects as the rules engine executes them: `forbid exert-zoc when unit is artillery`.
+
+The generated module lists each rule's effects (RuleEntry.effects), each with its condition as a tree of
+the small types below, never as code.  The engine, where it answers a question (core/facts.py), asks
+`RuleSet.effects_holding(question, facts)` and cites the rule of each effect whose condition holds.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Union
+
+__all__ = ["All", "Any_", "Compare", "Condition", "Effect", "FactValue", "Fact", "Is", "Not", "Number",
+           "evaluate", "unit_facts"]
+
+FactValue = Union[bool, Fraction, frozenset[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A fact the question knows, by name (`unit.started_in_ezoc`)."""
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    value: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Is:
+    """`unit is artillery`: the word is one of the fact's words."""
+    fact: str
+    word: str
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """`unit.attack == 0`: two numbers compared."""
+    op: str
+    left: Fact | Number
+    right: Fact | Number
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    operand: Condition
+
+
+@dataclass(frozen=True, slots=True)
+class All:
+    """Every operand holds (`and`)."""
+    operands: tuple[Condition, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Any_:
+    """At least one operand holds (`or`)."""
+    operands: tuple[Condition, ...]
+
+
+Condition = Union[Fact, Is, Compare, Not, All, Any_]
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One effect of a rule: what it does (`forbid`) to which question, under which condition, as written."""
+
+    kind: str
+    question: str
+    condition: Condition
+    text: str
+
+
+_COMPARE: dict[str, Callable[[Fraction, Fraction], bool]] = {
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+Facts = Mapping[str, Callable[[], FactValue]]     # each fact's value, worked out only when a condition reads it
+
+
+def evaluate(condition: Condition, facts: Facts) -> bool:
+    """Whether `condition` holds, reading `facts` (each asked at most as often as the condition reads it)."""
+    if isinstance(condition, Fact):
+        return bool(facts[condition.name]())
+    if isinstance(condition, Is):
+        value = facts[condition.fact]()
+        return isinstance(value, frozenset) and condition.word.lower() in value
+    if isinstance(condition, Compare):
+        return _COMPARE[condition.op](_number(condition.left, facts), _number(condition.right, facts))
+    if isinstance(condition, Not):
+        return not evaluate(condition.operand, facts)
+    if isinstance(condition, All):
+        return all(evaluate(c, facts) for c in condition.operands)
+    return any(evaluate(c, facts) for c in condition.operands)
+
+
+def _number(operand: Fact | Number, facts: Facts) -> Fraction:
+    if isinstance(operand, Number):
+        return operand.value
+    value = facts[operand.name]()
+    return value if isinstance(value, Fraction) else Fraction(int(bool(value)))
+
+
+def unit_facts(type: str, size: str, side: str, capabilities: frozenset[str], states: frozenset[str],
+               attack: Fraction, defense: Fraction, movement: Fraction, steps: int) -> dict[str, Callable[[], FactValue]]:
+    """The facts about a unit every question knows (core/facts.py)."""
+    def words(*values: str) -> frozenset[str]:
+        return frozenset(v.lower() for v in values if v)
+    return {
+        "unit": lambda: words(type, size, *capabilities, *states),
+        "unit.type": lambda: words(type), "unit.size": lambda: words(size), "unit.side": lambda: words(side),
+        "unit.attack": lambda: attack, "unit.defense": lambda: defense, "unit.movement": lambda: movement,
+        "unit.steps": lambda: Fraction(steps),
+    }

@@ -1,0 +1,165 @@
+"""A rule's effects (issue 43, first slice): `forbid` and `allow` on a question the rules engine answers,
+under a condition on the facts that question knows.  Checked with positioned errors, executed by the
+engine with the rule cited, carried by the generated module as data, printed on the card in players'
+words (English and French), and seen by diff."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from generated import new_scs, vcs
+from rulesdsl.errata import diff
+from rulesdsl.language.source import Source
+from rulesdsl.language.transform import parse
+from rulesdsl.runtime import effects
+from rulesdsl.runtime.hexmap import Hex, HexMap
+from rulesdsl.runtime.situation import Counter, Situation
+from tests.test_engine_eligibility import engine
+
+H = Hex.parse
+
+GAME = '''game fx "Effects" version "1" extends vcs
+
+override rule 7.0 "Zones of Control (ZOCs)" {
+  summary "Only the largest grouping exerts a ZOC; artillery and cadres never do, but an HQ always does."
+  zoc.range                  = 1 hex
+  zoc.largest_formation_only = yes
+  retreat.ezoc_step_loss     = 1 step
+  retreat.losses_per_stack   = yes
+  forbid exert-zoc when unit is artillery or unit is cadre
+  allow exert-zoc when unit is hq
+}
+'''
+
+
+def _zoc_of(module, unit: Counter) -> tuple[bool, str]:
+    situation = Situation(HexMap.rectangle(10, 10), default_terrain=("clear",), units=(unit,), phasing="allies")
+    has, step = engine(module).exerts_zoc(situation, unit)
+    return has, str(step)
+
+
+def test_vcs_artillery_and_cadres_exert_no_zoc_whatever_their_size():
+    gun = Counter("g", "axis", H("5.05"), attack=3, defense=2, movement=3, type="artillery", size="division")
+    has, step = _zoc_of(vcs, gun)
+    assert not has and "rule 7.0" in step and "unit is artillery" in step
+    cadre = Counter("c", "axis", H("5.05"), attack=1, defense=1, movement=4, type="infantry", size="division",
+                    states=frozenset({"cadre"}))
+    assert not _zoc_of(vcs, cadre)[0]
+    division = Counter("d", "axis", H("5.05"), attack=3, defense=2, movement=3, type="infantry", size="division")
+    assert _zoc_of(vcs, division)[0]
+
+
+def _reaction(module, unit: Counter, *others: Counter, started: str | None = None):
+    situation = Situation(HexMap.rectangle(10, 10), default_terrain=("open",), units=(unit, *others),
+                          phase="reaction", phasing="allies",
+                          started_in={} if started is None else {unit.name: H(started)})
+    target = Hex(unit.hex.map, unit.hex.column, unit.hex.row - 1)      # the hex above it, next to it
+    return engine(module).move(situation, unit.name, [target], mode="reaction")
+
+
+@pytest.mark.parametrize("marked, kind, ok", [((), "exploit", True), (("dg",), "exploit", False),
+                                              (("unready",), "exploit", False), ((), "", False)])
+def test_new_scs_only_ready_non_dg_exploit_capable_units_react(marked, kind, ok):
+    unit = Counter("r", "axis", H("2.03"), attack=4, defense=4, movement=8, steps=2, type="armor",
+                   capabilities=frozenset({kind} - {""}), states=frozenset(marked))
+    move = _reaction(new_scs, unit)
+    assert move.legal is ok, move.reason
+    if not ok:
+        refusal = move.refusals[0]
+        assert refusal.rule == "reaction" and "may not make a reaction move" in refusal.reason
+
+
+def test_new_scs_a_unit_that_starts_the_phase_in_an_enemy_zoc_may_not_react():
+    unit = Counter("r", "axis", H("5.05"), attack=4, defense=4, movement=8, steps=2, type="armor",
+                   capabilities=frozenset({"exploit"}))
+    enemy = Counter("z", "allies", H("5.07"), attack=4, defense=4, movement=8, steps=2, type="infantry")
+    assert _reaction(new_scs, unit, enemy, started="5.06").legal is False     # 5.06 lies in z's ZOC
+    assert _reaction(new_scs, unit, enemy, started="5.03").legal is True
+
+
+def test_an_allow_lifts_the_forbid_of_the_same_question(project, capsys):
+    module = project.built("fx", GAME, capsys=capsys)
+    hq = Counter("h", "axis", H("5.05"), attack=1, defense=1, movement=4, type="artillery", size="division",
+                 capabilities=frozenset({"hq"}))
+    gun = Counter("g", "axis", H("5.05"), attack=1, defense=1, movement=4, type="artillery", size="division")
+    assert _zoc_of(module, hq)[0] and not _zoc_of(module, gun)[0]
+    source = (project.root / "generated" / "fx.py").read_text(encoding="utf-8")
+    # the generated module carries the condition as data the engine evaluates, with its line as written
+    assert "_fx.Effect('forbid', 'exert-zoc', _fx.Any_((_fx.Is('unit', 'artillery'), _fx.Is('unit', 'cadre'),))" \
+        in source and "'allow exert-zoc when unit is hq'" in source
+
+
+@pytest.mark.parametrize("line, message, column", [
+    ("forbid exert-zok when unit is artillery", "no question 'exert-zok' that a rule's effect may name", 10),
+    ("forbid exert-zoc when unit.attack is artillery", "'unit.attack' is a number, not a list of words", 25),
+    ("forbid exert-zoc when unit.started_in_ezoc", "no fact 'unit.started_in_ezoc' at exert-zoc", 25),
+    ("forbid react when unit.size", "'unit.size' is a list of words, not a flag", 21),
+    ("forbid react when unit.colour is red", "no fact 'unit.colour'", 21),
+    ("forbid react when unit.attack + 1", "a condition is a fact, a fact 'is' a word, numbers compared", 21),
+])
+def test_a_misused_effect_is_a_positioned_error(project, capsys, line, message, column):
+    project.write("rulebooks/fx.rules", GAME.replace("  allow exert-zoc when unit is hq", "  " + line))
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1
+    assert f"rulebooks/fx.rules:10:{column}: error: {message}" in out + err, out + err
+
+
+def test_an_amendment_may_not_state_effects(project, capsys):
+    project.write("rulebooks/fx.rules", '''game fx "Effects" version "1" extends vcs
+
+amend rule 7.0 {
+  forbid exert-zoc when unit is hq
+}
+''')
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1 and "rulebooks/fx.rules:4:10: error: an amendment of rule 7.0 changes parameters only" in out + err
+
+
+def test_the_card_says_each_effect_in_players_words_in_english_and_french(project, capsys):
+    project.built("fx", GAME, capsys=capsys)
+    code, out, err = project.run("chart", "rulebooks/fx.rules", "--lang", "en", "--out", "fx.en.html", capsys=capsys)
+    assert code == 0, err
+    english = (project.root / "fx.en.html").read_text(encoding="utf-8")
+    assert "Artillery and cadres exert no ZOC." in english and "Hq units exert a ZOC all the same." in english
+    assert "unit is artillery" not in english and "unit is hq" not in english   # never a condition as written
+    project.run("chart", "rulebooks/fx.rules", "--lang", "fr", "--out", "fx.fr.html", capsys=capsys)
+    french = (project.root / "fx.fr.html").read_text(encoding="utf-8")
+    assert "L&#39;artillerie et les cadres n&#39;exercent pas de ZOC." in french
+
+
+def test_a_condition_the_card_cannot_say_asks_for_the_authors_words(project, capsys):
+    project.write("rulebooks/fx.rules", GAME.replace("unit is hq", "unit.attack == 0"))
+    code, out, err = project.run("chart", "rulebooks/fx.rules", "--lang", "en", "--out", "fx.en.html", capsys=capsys)
+    assert code == 0 and "effect 2 of rule 7.0" in out + err and "labels en { effect.7.0.2" in out + err
+    project.write("rulebooks/fx.rules", GAME.replace("unit is hq", "unit.attack == 0") +
+                  'labels en "English" {\n  effect.7.0.2  "Units with no attack strength exert a ZOC anyway."\n}\n')
+    code, out, err = project.run("chart", "rulebooks/fx.rules", "--lang", "en", "--out", "fx.en.html", capsys=capsys)
+    assert "effect 2 of rule 7.0" not in out + err
+    assert "Units with no attack strength exert a ZOC anyway." in (project.root / "fx.en.html").read_text("utf-8")
+
+
+def test_diff_sees_a_changed_condition_and_a_removed_effect():
+    old = parse(Source("a.rules", GAME))
+    changed = parse(Source("b.rules", GAME.replace("unit is cadre", "unit is company")))
+    removed = parse(Source("c.rules", GAME.replace("  allow exert-zoc when unit is hq\n", "")))
+    assert diff.compare(diff.snapshot(old), diff.snapshot(changed)) != []
+    changes = diff.compare(diff.snapshot(old), diff.snapshot(removed))
+    assert changes and any("allow exert-zoc" in str(c) for c in changes)
+
+
+def test_a_condition_is_evaluated_reading_each_fact_only_when_it_is_needed():
+    asked: list[str] = []
+
+    def fact(name: str, value: effects.FactValue):
+        def read() -> effects.FactValue:
+            asked.append(name)
+            return value
+        return read
+    facts = {"unit": fact("unit", frozenset({"armor"})), "unit.started_in_ezoc": fact("ezoc", True),
+             "unit.attack": fact("attack", Fraction(0))}
+    condition = effects.Any_((effects.Is("unit", "armor"), effects.Fact("unit.started_in_ezoc")))
+    assert effects.evaluate(condition, facts) and asked == ["unit"]
+    assert effects.evaluate(effects.Compare("==", effects.Fact("unit.attack"), effects.Number(Fraction(0))), facts)
+    assert not effects.evaluate(effects.Not(effects.All((effects.Is("unit", "armor"),
+                                                          effects.Fact("unit.started_in_ezoc")))), facts)
