@@ -165,7 +165,8 @@ def test_the_shipped_games_inherit_or_replace_their_series_card(shipped):
     scs = charts.card_options(shipped.resolved["scs-1.8"])
     assert scs.reminders == ("odds", "zoc", "overrun", "retreat", "advance")
     new = charts.card_options(shipped.resolved["new-scs"])      # a game's card may take a third side
-    assert (new.sides, new.reminders) == (3, scs.reminders)
+    # New SCS adds who may react (its reaction phase's rule as an effect) to the series' reminders
+    assert (new.sides, new.reminders) == (3, ("odds", "zoc", "overrun", "reaction", "retreat", "advance"))
     assert charts.card_options(shipped.resolved["corridor"]) == new
     bocage = charts.card_options(shipped.resolved["bocage"])
     assert bocage.reminders[-1] == "supply" and bocage.swatches["bocage"] == charts.Swatch("#6f8f3a", "cross")

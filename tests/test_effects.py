@@ -125,7 +125,8 @@ def test_the_card_says_each_effect_in_players_words_in_english_and_french(projec
     assert "unit is artillery" not in english and "unit is hq" not in english   # never a condition as written
     project.run("chart", "rulebooks/fx.rules", "--lang", "fr", "--out", "fx.fr.html", capsys=capsys)
     french = (project.root / "fx.fr.html").read_text(encoding="utf-8")
-    assert "L&#39;artillerie et les cadres n&#39;exercent pas de ZOC." in french
+    # the French cards' one term for a ZOC (tests/test_card_words.py GLOSSARY)
+    assert "L&#39;artillerie et les cadres n&#39;exercent pas de ZdC." in french
 
 
 def test_a_condition_the_card_cannot_say_asks_for_the_authors_words(project, capsys):

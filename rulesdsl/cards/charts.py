@@ -866,19 +866,20 @@ def swatches(resolved: ir.Resolved, t: Labeler, options: CardOptions | None = No
     return out
 
 
-def rule_ref(resolved: ir.Resolved, rule_id: str) -> str:
-    """What a player looks up: a numbered rule's number, an unnumbered section's title."""
+def rule_ref(resolved: ir.Resolved, rule_id: str, t: Labeler) -> str:
+    """What a player looks up: a numbered rule's number, an unnumbered section's title in the card's language
+    (label `rule.ID.title`)."""
     found = next((e.node for e in resolved.rules if e.node.id.value == rule_id), None)
     if found is None or found.numbered or found.title is None:
         return rule_id
-    return found.title.value
+    return t(f"rule.{rule_id.lower()}.title", found.title.value).text
 
 
-def _refs(resolved: ir.Resolved, cites: tuple[ir.Text, ...]) -> str:
+def _refs(resolved: ir.Resolved, cites: tuple[ir.Text, ...], t: Labeler) -> str:
     """A chart's citations as a player looks them up: its numbered rules (7.4), or else its first section's
     title."""
     numbered = [c.value for c in cites if re.match(r"[A-Z]*[0-9]", c.value)]
-    return ", ".join(numbered or [rule_ref(resolved, c.value) for c in cites[:1]])
+    return ", ".join(numbered or [rule_ref(resolved, c.value, t) for c in cites[:1]])
 
 
 def _param_value(value: object, t: Labeler) -> Label:
@@ -921,7 +922,7 @@ def _param_line(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = Fal
         return None
     declared = resolved.declared.get(name)
     meaning = declared.meaning if declared is not None else name
-    rule = rule_ref(resolved, found.rule)
+    rule = rule_ref(resolved, found.rule, t)
     said_on_crt = _OFF_TABLE.get((name, str(found.value)))
     if stated and said_on_crt is not None:          # in the words the CRT's legend says it in
         return {"name": name, "meaning": t(said_on_crt), "value": None, "rule": rule}
@@ -954,7 +955,7 @@ def _param_lines(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = Fa
         turns = wording.phase_turns(limited.turns, sets, t, value=True)
         turns = Label(turns.text[:1].upper() + turns.text[1:], turns.fallback)
         said = _param_line(resolved, t, name, stated, value=limited.value)
-        rule = rule_ref(resolved, limited.rule)
+        rule = rule_ref(resolved, limited.rule, t)
         if said is None:
             continue
         if said["value"] is None:      # a rule stated in a sentence: the turns, then the sentence
@@ -1004,7 +1005,8 @@ def statement(meaning: str, value: bool) -> str | None:
 
 REMINDER_HEADINGS = {"odds": "Odds and rounding", "zoc": "Zones of control", "overrun": "Overrun",
                      "retreat": "Retreat", "advance": "Advance after combat", "supply": "Out of supply",
-                     "stacking": "Stacking", "reaction": "Reaction"}
+                     "stacking": "Stacking", "reaction": "Reaction",
+                     "attack": "Who may attack"}
 
 
 
@@ -1013,7 +1015,7 @@ def _odds_lines(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
     if resolved.rounding is None:
         return []
     node = resolved.rounding.node
-    refs = _refs(resolved, node.cites)
+    refs = _refs(resolved, node.cites, t)
     if resolved.favour_defender:
         text = t("reminder.odds-defender", "Odds round down, in the defender's favour")
     elif resolved.threshold == 1:
@@ -1069,7 +1071,7 @@ def _effect_lines(resolved: ir.Resolved, t: Labeler, topic: str) -> list[dict[st
                 t.unplain[f"effect {n} of rule {node.id.value}"] = (key, effect.text)
                 summary = node.summary.value if node.summary is not None else effect.text
                 said = t(f"rule.{node.id.value.lower()}.summary", summary)
-            out.append({"name": key, "meaning": said, "value": None, "rule": rule_ref(resolved, node.id.value)})
+            out.append({"name": key, "meaning": said, "value": None, "rule": rule_ref(resolved, node.id.value, t)})
     return out
 
 
@@ -1127,7 +1129,7 @@ def _rule_exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
             # a flag stated as its rule needs no series value beside it: the rule is marked amended
             line["series"] = series if series is not None and line["value"] is not None \
                 and series.text != line["value"].text else None
-        out.append({"rule": rule_ref(resolved, rule), "title": title, "kind": kind,
+        out.append({"rule": rule_ref(resolved, rule, t), "title": title, "kind": kind,
                     "kind_label": t(f"exceptions.{kind}", kind), "summary": summary, "settings": values})
     return out
 
@@ -1142,7 +1144,7 @@ def _own_rules(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]:
         rule = node.id.value
         if effective.origin != resolved.id or rule in series_rules or node.parameters or node.summary is None:
             continue
-        out.append({"rule": rule_ref(resolved, rule),
+        out.append({"rule": rule_ref(resolved, rule, t),
                     "title": t(f"rule.{rule.lower()}.title", node.title.value) if node.title is not None else None,
                     "kind": "own", "kind_label": t("exceptions.own", "own rule"),
                     "summary": t(f"rule.{rule.lower()}.summary", node.summary.value), "settings": []})
@@ -1162,7 +1164,7 @@ def _chart_exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]
         # exception to the series' rules: the series' players have no such chart
         inherited = any(not getattr(c, "for_examples", False)
                         for book in resolved.ancestors for c in getattr(book, field_name))
-        cites = _refs(resolved, getattr(chart.node, "cites", ()))
+        cites = _refs(resolved, getattr(chart.node, "cites", ()), t)
         name = t(noun)
         if chart.origin == me and inherited:
             out.append({"rule": cites or name.text, "title": name, "kind": "replaced",
@@ -1171,7 +1173,7 @@ def _chart_exceptions(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]]
         if own:
             # the rules the title's own amendment cites (its G1.2), else the chart's
             mine = [b for b in getattr(resolved.rulebook, field_name) if getattr(b, "amend", False)]
-            cites = (_refs(resolved, mine[0].cites) if mine and mine[0].cites else "") or cites
+            cites = (_refs(resolved, mine[0].cites, t) if mine and mine[0].cites else "") or cites
             out.append({"rule": cites or name.text, "title": name, "kind": "amended",
                         "kind_label": _chart_kind(t, "amended", field_name), "summary": None,
                         "settings": [_amended_item(field_name, a, t, resolved) for a in own]})

@@ -294,6 +294,8 @@ def _best(candidates: tuple[tuple[str, int, str], ...]) -> Layout:
         estimate = max(1, len(dealt.sides))
         deals.append(_Predicted((over > 0.5, bool(dealt.too_tall), estimate, -round(fill * sides / estimate, 3), index),
                                 dealt.sides))
+        if not flows[-1].split and sides > 1:       # the flow kept every chart on one side: its own deal
+            deals.append(_Predicted((over > 0.5, False, sides, -round(fill, 3), index), _as_printed(document)))
     printed: list[Layout] = []
     for deal in sorted(deals, key=lambda deal: deal.key)[:3]:       # until one keeps its word
         orientation, columns, html = candidates[deal.key[-1]]
@@ -671,6 +673,14 @@ def _chart_sides(document: Any) -> dict[str, list[int]]:
     return found
 
 
+def _as_printed(document: Any) -> list[list[str]]:
+    """The charts of a card printed as one flow, by the side each is printed on, in the order printed."""
+    sides: list[list[str]] = [[] for _ in document.pages]
+    for chart, on in _chart_sides(document).items():
+        sides[on[0]].append(chart)
+    return [side for side in sides if side]
+
+
 def _split(document: Any) -> str:
     """The first chart, with what belongs to it (`data-follows`), printed on more than one side: its name
     and size; "" when every chart is on one side."""
@@ -750,8 +760,65 @@ def _dealt(parts: list[_Part], columns: int, full: float, first: float) -> _Deal
     units = _units(parts)
     printed = _deal(parts, units, columns, full, first)
     tallest = _deal(parts, sorted(units, key=lambda unit: -sum(p.height for p in unit)), columns, full, first)
-    return tallest if (len(tallest.sides), len(tallest.too_tall)) < (len(printed.sides), len(printed.too_tall)) \
+    best = tallest if (len(tallest.sides), len(tallest.too_tall)) < (len(printed.sides), len(printed.too_tall)) \
         else printed
+    if best.too_tall or len(best.sides) < 2:
+        return best
+    packed = _packed(parts, units, columns, full, first, len(best.sides) - 1)
+    return packed if packed is not None else best
+
+
+_PACKING_TRIALS = 20000     # the most placements `_packed` tries: a card has a dozen charts, a search ends fast
+
+
+def _packed(parts: list[_Part], units: list[list[_Part]], columns: int, full: float, first: float,
+            sides: int) -> _Deal | None:
+    """The units, each whole in one column, packed on `sides` sides when some packing fits, which the greedy
+    deals can miss on a card that fills its sides: a bounded depth-first search, tallest units first, that
+    tries each column with a room of its own once.  None when none is found within _PACKING_TRIALS."""
+    heights = [sum(part.height for part in unit) for unit in units]
+    room = [first if side == 0 else full for side in range(sides) for _ in range(columns)]
+    if sum(heights) > sum(room) + 0.5 or max(heights) > max(room) + 0.5:
+        return None
+    order: list[int] = []
+    where = [0] * len(units)
+    trials = 0
+
+    def place(k: int) -> bool:
+        nonlocal trials
+        if k == len(order):
+            return True
+        unit = order[k]
+        tried: set[float] = set()
+        for column, left in enumerate(room[:1] if k == 0 and pinned else room):
+            if left + 0.5 < heights[unit] or round(left, 1) in tried:
+                continue
+            tried.add(round(left, 1))
+            trials += 1
+            if trials > _PACKING_TRIALS:
+                return False
+            room[column] -= heights[unit]
+            where[unit] = column
+            if place(k + 1):
+                return True
+            room[column] += heights[unit]
+        return False
+
+    # the chart printed first (the sequence of play) keeps the first column of the first side, where a packing
+    # allows it; the rest go tallest first
+    for pinned in (True, False):
+        order = [0] + sorted(range(1, len(units)), key=lambda u: -heights[u]) if pinned else \
+            sorted(range(len(units)), key=lambda u: -heights[u])
+        trials = 0
+        if place(0):
+            break
+    else:
+        return None
+    rank = {part.id: i for i, part in enumerate(parts)}
+    placed: list[list[tuple[int, int, str]]] = [[] for _ in range(sides)]
+    for unit, column in zip(units, where):
+        placed[column // columns] += [(column % columns, rank[part.id], part.id) for part in unit]
+    return _Deal([[i for _, _, i in sorted(side)] for side in placed if side], [])
 
 
 def _deal(parts: list[_Part], units: list[list[_Part]], columns: int, full: float, first: float) -> _Deal:

@@ -34,6 +34,7 @@ from babel.numbers import format_decimal, format_percent
 from rulesdsl.cards.labeler import Label, Labeler, filled, fraction
 from rulesdsl.model import ir
 from rulesdsl.model.context import HEX_ATTRIBUTES, NUMERIC, RESULT_FIELDS, ROOT, TERRAIN_ATTRIBUTES, UNIT_ATTRIBUTES
+from rulesdsl.model.walk import chain
 from rulesdsl.runtime.model import Quantity
 from rulesdsl.runtime.notation import parse_turns
 
@@ -545,19 +546,6 @@ def phase_turns(turns: ir.PhaseTurns, sets: Mapping[str, ir.TurnSet], t: Labeler
 
 
 # ---- a rule's effects: `forbid exert-zoc when unit is artillery or unit is cadre` ----------------------
-def _disjuncts(expr: ir.Expr) -> list[ir.Expr]:
-    """The conditions an `or` chain joins, left to right (a or b or c: a, b, c), without recursion."""
-    out: list[ir.Expr] = []
-    work = [expr]
-    while work:
-        node = work.pop()
-        if isinstance(node, ir.Binary) and node.op is ir.BinaryOp.OR:
-            work += [node.right, node.left]
-        else:
-            out.append(node)
-    return out
-
-
 def _units(expr: ir.Expr, t: Labeler) -> Label | None:
     """The units one condition picks out, as a plural noun phrase ('Companies', 'DG units', 'Units that start
     the phase in an enemy ZOC'); None when the condition is not one the card can say so."""
@@ -576,19 +564,47 @@ def _units(expr: ir.Expr, t: Labeler) -> Label | None:
     return None
 
 
+def _qualifier(expr: ir.Expr, t: Labeler) -> Label | None:
+    """What one condition says of the units it picks out, where a label says it as a qualifier ('DG',
+    'unready', 'not exploit capable'): the units' states, capabilities and facts; None for what only a noun
+    says (artillery, companies) or a condition with no such label."""
+    negated = isinstance(expr, ir.Unary) and expr.op is ir.UnaryOp.NOT
+    inner = expr.operand if isinstance(expr, ir.Unary) and negated else expr
+    if isinstance(inner, ir.Is) and isinstance(inner.operand, ir.Name) and inner.operand.path == "unit":
+        key = f"qualifier.{'not.' if negated else ''}{inner.word.value}"
+    elif isinstance(inner, ir.Name) and inner.path.startswith("unit."):
+        key = f"qualifier.{'not.' if negated else ''}{inner.path}"
+    else:
+        return None
+    return t(key) if t.has(key) else None
+
+
+def _listed(labels: list[Label], t: Labeler, last: str, english: str) -> Label:
+    """Labels as one list: 'a, b and c' (`last` the label that joins the last two)."""
+    said = labels[0]
+    for later in labels[1:-1]:
+        said = filled(t("words.list-comma", "{a}, {b}"), a=said, b=later)
+    if len(labels) > 1:
+        said = filled(t(last, english), a=said, b=labels[-1])
+    return said
+
+
 def effect_sentence(effect: ir.Effect, t: Labeler) -> Label | None:
     """A rule's effect as an order in players' words ('Companies, cadres and artillery exert no ZOC.'): the
     units its condition picks out, each `or` a group of its own, in the sentence of its effect and question;
     None when a part of the condition is not one the card can say (the author gives the words)."""
-    groups = [_units(part, t) for part in _disjuncts(effect.condition)]
-    if not groups or any(g is None for g in groups):
-        return None
-    named = [g for g in groups if g is not None]
-    subject = named[0]
-    for later in named[1:-1]:
-        subject = filled(t("words.list-comma", "{a}, {b}"), a=subject, b=_lower(later, t.lang))
-    if len(named) > 1:
-        subject = filled(t("words.list-and", "{a} and {b}"), a=subject, b=_lower(named[-1], t.lang))
+    parts = chain(effect.condition, ir.BinaryOp.OR)
+    qualifiers = [_qualifier(part, t) for part in parts]
+    if len(parts) > 1 and all(q is not None for q in qualifiers):
+        # units that are DG, unready or not exploit capable: one noun, its qualifiers in a list joined by `or`
+        listed = _listed([q for q in qualifiers if q is not None], t, "words.list-or", "{a} or {b}")
+        subject = filled(t("units.qualified", "Units that are {qualifiers}"), qualifiers=listed)
+    else:
+        groups = [_units(part, t) for part in parts]
+        if not groups or any(g is None for g in groups):
+            return None
+        named = [g for g in groups if g is not None]
+        subject = _listed([named[0]] + [_lower(g, t.lang) for g in named[1:]], t, "words.list-and", "{a} and {b}")
     template = t(f"effect.{effect.kind}.{effect.question.value}", "{units}: " + f"{effect.kind} {effect.question.value}")
     return filled(template, units=subject)
 

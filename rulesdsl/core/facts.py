@@ -40,19 +40,29 @@ class Fact:
 QUESTIONS: dict[str, Question] = {q.word: q for q in (
     Question("exert-zoc", "whether a unit exerts a ZOC", "zoc", ("forbid", "allow"), "zoc"),
     Question("react", "whether a unit may make a reaction move", "move", ("forbid", "allow"), "reaction"),
+    Question("attack", "whether these units may make this attack together", "attack", ("forbid", "allow"),
+             "attack"),
 )}
 
-_EVERY = tuple(QUESTIONS)
+_UNIT = ("exert-zoc", "react")     # the questions asked of one unit; `attack` is asked of the whole attack
 
 FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("unit", "words", "the unit's type, each of its capabilities, its size and each of its markers "
-                          "(unit is artillery, unit is company, unit is dg)", _EVERY),
-    Fact("unit.type", "words", "the unit's type (infantry, armor ...)", _EVERY),
-    Fact("unit.size", "words", "the unit's formation size (company, regiment, division ...)", _EVERY),
-    Fact("unit.side", "words", "the side the unit belongs to", _EVERY),
-    Fact("unit.attack", "number", "the unit's printed Attack Strength", _EVERY),
-    Fact("unit.defense", "number", "the unit's printed Defense Strength", _EVERY),
-    Fact("unit.movement", "number", "the unit's printed Movement Allowance", _EVERY),
-    Fact("unit.steps", "number", "the steps the unit has left", _EVERY),
+                          "(unit is artillery, unit is company, unit is dg)", _UNIT),
+    Fact("unit.type", "words", "the unit's type (infantry, armor ...)", _UNIT),
+    Fact("unit.size", "words", "the unit's formation size (company, regiment, division ...)", _UNIT),
+    Fact("unit.side", "words", "the side the unit belongs to", _UNIT),
+    Fact("unit.attack", "number", "the unit's printed Attack Strength", _UNIT),
+    Fact("unit.defense", "number", "the unit's printed Defense Strength", _UNIT),
+    Fact("unit.movement", "number", "the unit's printed Movement Allowance", _UNIT),
+    Fact("unit.steps", "number", "the steps the unit has left", _UNIT),
     Fact("unit.started_in_ezoc", "flag", "whether the unit began the phase in an enemy ZOC", ("react",)),
+    Fact("attackers", "words", "the words of any attacking unit: attackers is engineer when one of them is",
+         ("attack",)),
+    Fact("attackers.count", "number", "how many units attack", ("attack",)),
+    Fact("attackers.attack", "number", "the attacking units' printed Attack Strengths, added up", ("attack",)),
+    Fact("defenders", "words", "the words of any defending unit: defenders is armor when one of them is",
+         ("attack",)),
+    Fact("defenders.count", "number", "how many units defend", ("attack",)),
+    Fact("defenders.defense", "number", "the defending units' printed Defense Strengths, added up", ("attack",)),
 )}

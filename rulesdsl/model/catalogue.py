@@ -183,6 +183,7 @@ CARD_REMINDERS: dict[str, str] = {
     "supply": "what being out of supply does to a unit",
     "stacking": "the stacking limit",
     "reaction": "which units may make a reaction move",
+    "attack": "which units may attack, and with whom",
 }
 # The core parameters each topic of a card's reminders panel prints (card { reminders: ... }), those the
 # rulebook sets, in this order.

@@ -118,3 +118,17 @@ def _parents(root: Any) -> dict[int, list[Any]]:
     _PARENTS.insert(0, (root, index))
     del _PARENTS[4:]
     return index
+
+
+def chain(expr: ir.Expr, op: ir.BinaryOp) -> list[ir.Expr]:
+    """The operands a chain of one operator joins, left to right (`a or b or c`: a, b, c), without recursion:
+    how codegen builds an All/Any_ and the card lists the units an `or` names."""
+    out: list[ir.Expr] = []
+    work = [expr]
+    while work:
+        node = work.pop()
+        if isinstance(node, ir.Binary) and node.op is op:
+            work += [node.right, node.left]
+        else:
+            out.append(node)
+    return out

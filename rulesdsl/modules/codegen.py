@@ -26,7 +26,7 @@ from rulesdsl.checks.expressions import Checker, Emitter, function_name, numeric
 from rulesdsl.runtime.model import Quantity
 from rulesdsl.runtime.notation import Result, parse_turns
 from rulesdsl.runtime.terrain import STEP_FLAGS
-from rulesdsl.model.walk import walk
+from rulesdsl.model.walk import chain, walk
 
 
 # A rulebook name that is a Python keyword or soft keyword gets a trailing
@@ -505,24 +505,12 @@ def condition_source(expr: ir.Expr) -> str:
         return f"_fx.Not({condition_source(expr.operand)})"
     if isinstance(expr, ir.Binary) and expr.op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
         kind = "All" if expr.op is ir.BinaryOp.AND else "Any_"
-        operands = [condition_source(o) for o in _joined(expr, expr.op)]
+        operands = [condition_source(o) for o in chain(expr, expr.op)]
         return f"_fx.{kind}(({', '.join(operands)},))"
     if isinstance(expr, ir.Binary):
         return f"_fx.Compare({py(str(expr.op))}, {condition_source(expr.left)}, {condition_source(expr.right)})"
     raise TypeError(f"no condition for {type(expr).__name__}: checks/effects.py refuses it")
 
-
-def _joined(expr: ir.Expr, op: ir.BinaryOp) -> list[ir.Expr]:
-    """The operands of a chain of `op` (a or b or c: a, b, c), left to right, without recursion."""
-    out: list[ir.Expr] = []
-    work = [expr]
-    while work:
-        node = work.pop()
-        if isinstance(node, ir.Binary) and node.op is op:
-            work += [node.right, node.left]
-        else:
-            out.append(node)
-    return out
 
 
 def _parameter_entries(resolved: ir.Resolved, names: PythonNames) -> list[ParameterEntry]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
-__all__ = ["All", "Any_", "Compare", "Condition", "Effect", "FactValue", "Fact", "Is", "Not", "Number",
+__all__ = ["All", "Any_", "Compare", "Condition", "Effect", "FactValue", "Fact", "Facts", "Is", "Not", "Number",
            "evaluate", "unit_facts"]
 
 FactValue = Union[bool, Fraction, frozenset[str]]

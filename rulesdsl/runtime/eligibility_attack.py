@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
+from . import effects
 from .answers import Refusal, Verdict, Zones
 from .eligibility_common import how_often, refuse, refused_verdict, unless_allowed
 from .engagement import Judge, as_combat
@@ -54,6 +55,9 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
     for unit in counters:
         refusals += _attacker(engine, situation, zones, unit, hexes, steps)
 
+    # ---- the attack as a whole: a rule's effect on it (`forbid attack when attackers.attack == 0`) --------
+    refusals += _effects(rules, counters, defenders, steps)
+
     # ---- the odds: below the table, where the table's result says the attack may not be made ----------
     if judge is not None and not refusals:
         refusals += _below_the_table(rules, situation, counters, defenders, hexes, judge, forced, steps)
@@ -72,6 +76,25 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
     # ---- what else must be attacked -------------------------------------------------------------------
     must = _must_also(rules, situation, counters, hexes, record, steps)
     return Verdict(not refusals, tuple(refusals), None, tuple(steps), must_also_attack=must)
+
+
+def _effects(rules: RuleSet, counters: list[Counter], defenders: list[Counter], steps: list[Step]
+             ) -> list[Refusal]:
+    """A rule's effect that forbids these units this attack (core/facts.py: the facts of an attack)."""
+    def words(units: list[Counter]) -> frozenset[str]:
+        return frozenset(w.lower() for u in units for w in (u.type, u.size, *u.capabilities, *u.states) if w)
+    facts: effects.Facts = {
+        "attackers": lambda: words(counters), "attackers.count": lambda: Fraction(len(counters)),
+        "attackers.attack": lambda: sum((Fraction(u.attack) for u in counters), Fraction(0)),
+        "defenders": lambda: words(defenders), "defenders.count": lambda: Fraction(len(defenders)),
+        "defenders.defense": lambda: sum((Fraction(u.defense) for u in defenders), Fraction(0)),
+    }
+    who = ", ".join(map(str, counters))
+    barred = rules.forbidding("attack", facts, steps.append, f"{who} may attack")
+    if barred is None:
+        return []
+    reason = f"{who} may not make this attack"
+    return [refuse(steps, reason, rules.cite_effect(*barred, f"rule {barred[0].id}: {reason}"))]
 
 
 def _defender_hexes(rules: RuleSet, hexes: list[Hex], steps: list[Step]) -> list[Refusal]:

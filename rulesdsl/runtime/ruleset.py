@@ -79,6 +79,7 @@ class RuleSet:
     turn: int | None = None      # the game turn whose values `parameters` holds (None: every turn's)
     base: RuleSet | None = None  # a turn's rule set: the rule set of every turn it was made from
     _turns: dict[int, RuleSet] = field(default_factory=dict, repr=False)
+    _effects: dict[str, tuple[tuple[RuleEntry, Effect], ...]] = field(default_factory=dict, repr=False)
 
     # ---- game turns -------------------------------------------------------------------------------------
     def on_turn(self, turn: int | None) -> RuleSet:
@@ -171,15 +172,19 @@ class RuleSet:
         """The effect that decides `question` for `facts`: the first `allow` whose condition holds (it lifts
         every `forbid`), else the first such `forbid`, in the order the rules are in effect; None when no
         effect on the question holds."""
+        stated = self._effects.get(question)
+        if stated is None:      # each question's effects, found once: the engine asks on every unit it meets
+            stated = self._effects[question] = tuple(
+                (entry, effect) for entry in self.rules.values() for effect in entry.effects
+                if effect.question == question)
         found: tuple[RuleEntry, Effect] | None = None
-        for entry in self.rules.values():
-            for effect in entry.effects:
-                if effect.question != question or (found is not None and effect.kind == "forbid"):
-                    continue
-                if evaluate(effect.condition, facts):
-                    if effect.kind == "allow":
-                        return entry, effect
-                    found = entry, effect
+        for entry, effect in stated:
+            if found is not None and effect.kind == "forbid":
+                continue
+            if evaluate(effect.condition, facts):
+                if effect.kind == "allow":
+                    return entry, effect
+                found = entry, effect
         return found
 
     def forbidding(self, question: str, facts: Facts, log: Callable[[Step], None], allowed: str
