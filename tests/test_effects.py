@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from generated import new_scs, vcs
+from generated import new_scs, scs_1_8, vcs
 from rulesdsl.errata import diff
 from rulesdsl.language.source import Source
 from rulesdsl.language.transform import parse
@@ -78,6 +78,41 @@ def test_new_scs_a_unit_that_starts_the_phase_in_an_enemy_zoc_may_not_react():
     assert _reaction(new_scs, unit, enemy, started="5.03").legal is True
 
 
+def _attack(module, *attackers: Counter):
+    defender = Counter("e", "allies", H("3.03"), attack=2, defense=3, movement=5, type="infantry")
+    situation = Situation(HexMap.rectangle(6, 6), default_terrain=("open",), units=(*attackers, defender),
+                          phase="combat", phasing="axis")
+    return engine(module).may_attack(situation, [a.name for a in attackers], "3.03")
+
+
+def test_scs_a_zero_strength_unit_attacks_only_beside_one_with_a_strength():
+    zero = Counter("z", "axis", H("3.04"), attack=0, defense=2, movement=5, type="infantry")
+    strong = Counter("a", "axis", H("3.02"), attack=3, defense=2, movement=9, type="infantry")
+    alone = _attack(scs_1_8, zero)
+    assert not alone.allowed
+    assert alone.refusals[0].rule == "7.2e" and "may not make this attack" in alone.refusals[0].reason
+    assert any("attackers.attack == 0" in str(step) for step in alone.steps)    # the line as written
+    assert _attack(scs_1_8, zero, strong).allowed and _attack(scs_1_8, strong).allowed
+
+
+def test_an_attack_effect_reads_the_whole_attack(project, capsys):
+    """`attackers is WORD` holds when one attacker is; the counts and the added-up strengths are numbers."""
+    module = project.built("fx", GAME.replace("  allow exert-zoc when unit is hq", "") + '''
+rule G1 "Bridgehead" {
+  summary "Across the river only engineers lead an attack, and never more than three units at once."
+  forbid attack when not attackers is engineer or attackers.count > 3
+}
+''', capsys=capsys)
+    def unit(name: str, at: str, *kinds: str) -> Counter:
+        return Counter(name, "axis", H(at), attack=2, defense=2, movement=4, type="infantry", size="division",
+                       capabilities=frozenset(kinds))
+    assert not _attack(module, unit("a", "3.02")).allowed
+    assert _attack(module, unit("a", "3.02"), unit("b", "2.03", "engineer")).allowed
+    four = (unit("a", "3.02", "engineer"), unit("b", "2.03"), unit("c", "4.03"), unit("d", "3.04"))
+    refused = _attack(module, *four)
+    assert not refused.allowed and refused.refusals[0].rule == "G1"
+
+
 def test_an_allow_lifts_the_forbid_of_the_same_question(project, capsys):
     module = project.built("fx", GAME, capsys=capsys)
     hq = Counter("h", "axis", H("5.05"), attack=1, defense=1, movement=4, type="artillery", size="division",
@@ -97,6 +132,8 @@ def test_an_allow_lifts_the_forbid_of_the_same_question(project, capsys):
     ("forbid react when unit.size", "'unit.size' is a list of words, not a flag", 21),
     ("forbid react when unit.colour is red", "no fact 'unit.colour'", 21),
     ("forbid react when unit.attack + 1", "a condition is a fact, a fact 'is' a word, numbers compared", 21),
+    ("forbid attack when unit is artillery", "no fact 'unit' at attack", 22),
+    ("forbid react when attackers.count > 1", "no fact 'attackers.count' at react", 21),
 ])
 def test_a_misused_effect_is_a_positioned_error(project, capsys, line, message, column):
     project.write("rulebooks/fx.rules", GAME.replace("  allow exert-zoc when unit is hq", "  " + line))
@@ -164,3 +201,80 @@ def test_a_condition_is_evaluated_reading_each_fact_only_when_it_is_needed():
     assert effects.evaluate(effects.Compare("==", effects.Fact("unit.attack"), effects.Number(Fraction(0))), facts)
     assert not effects.evaluate(effects.Not(effects.All((effects.Is("unit", "armor"),
                                                           effects.Fact("unit.started_in_ezoc")))), facts)
+
+
+# ---- cost and forbid on entering a hex (issue 43, second slice) --------------------------------------------
+def _move(module, unit: Counter, path: list[str], *, markers=None, terrain=None, others=()):
+    situation = Situation(HexMap.rectangle(8, 8), default_terrain=("clear",), units=(unit, *others),
+                          phasing=unit.side, markers=markers or {}, terrain=terrain or {})
+    return engine(module).move(situation, unit.name, [H(h) for h in path])
+
+
+def test_vcs_rubble_costs_one_mp_more_to_enter():
+    unit = Counter("i", "allies", H("3.02"), attack=3, defense=4, movement=5, type="infantry")
+    rubble = {H("3.03"): frozenset({"rubble"})}
+    move = _move(vcs, unit, ["3.03"], markers=rubble)
+    assert move.legal and move.costs == (Fraction(2),)
+    assert any("rule 13.5" in str(s) and "+1 MP" in str(s) for s in move.steps)
+    assert _move(vcs, unit, ["3.03"]).costs == (Fraction(1),)          # no marker, no effect
+    # the search (reachable) sees it too: 3.03 costs 2 to reach, its unmarked neighbour 1
+    situation = Situation(HexMap.rectangle(8, 8), default_terrain=("clear",), units=(unit,), phasing="allies",
+                          markers=rubble)
+    reach = engine(vcs).reachable(situation, "i")
+    assert reach.costs[H("3.03")] == 2 and reach.costs[H("4.02")] == 1
+
+
+CLASSES = GAME.replace("  allow exert-zoc when unit is hq", "") + '''
+rule G2 "Vehicles and forests" {
+  summary "Motorized units may not enter swamp; foot units pay 3 MP for a forest, whatever its terrain cost."
+  forbid enter when unit is motorized and hex is swamp
+  cost enter 3 MP when unit is foot and hex is forest
+  cost enter min 2 MP when hexside is river
+}
+'''
+
+
+def test_unit_classes_are_barred_from_terrain_or_pay_their_own_cost(project, capsys):
+    module = project.built("fx", CLASSES, capsys=capsys)
+    truck = Counter("t", "allies", H("3.02"), attack=2, defense=2, movement=8, type="infantry",
+                    capabilities=frozenset({"motorized"}))
+    walker = Counter("w", "allies", H("3.02"), attack=2, defense=2, movement=8, type="infantry",
+                     capabilities=frozenset({"foot"}))
+    swamp = {H("3.03"): ("swamp",)}
+    refused = _move(module, truck, ["3.03"], terrain=swamp)
+    assert not refused.legal and refused.refusals[0].rule == "G2"
+    assert _move(module, walker, ["3.03"], terrain=swamp).legal
+    forest = {H("3.03"): ("forest",)}
+    assert _move(module, walker, ["3.03"], terrain=forest).costs == (Fraction(3),)
+    assert _move(module, truck, ["3.03"], terrain=forest).costs != (Fraction(3),)
+
+
+@pytest.mark.parametrize("line, message, column", [
+    ("cost enter +1 when hex is rubble", "a cost on enter counts MP, not a bare number", 14),
+    ("cost enter +1 hexes when hex is rubble", "a cost on enter counts MP, not hexes", 17),
+    ("cost enter min +1 MP when hex is rubble", "a least price is a number of MPs, not a change", 18),
+    ("cost react +1 MP when unit is dg", "'cost' is not an effect on 'react'", 3),
+    ("cost enter +1 MP when unit.started_in_ezoc", "no fact 'unit.started_in_ezoc' at enter", 25),
+])
+def test_a_misused_cost_is_a_positioned_error(project, capsys, line, message, column):
+    project.write("rulebooks/fx.rules", GAME.replace("  allow exert-zoc when unit is hq", "  " + line))
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1
+    assert f"rulebooks/fx.rules:10:{column}: error: {message}" in out + err, out + err
+
+
+def test_diff_sees_a_changed_amount():
+    old = parse(Source("a.rules", CLASSES))
+    new = parse(Source("b.rules", CLASSES.replace("cost enter 3 MP", "cost enter 4 MP")))
+    changes = diff.compare(diff.snapshot(old), diff.snapshot(new))
+    assert changes and any("4 MP" in str(c) for c in changes)
+
+
+def test_the_card_prints_a_cost_with_its_amount_beside_it():
+    from rulesdsl.cards.charts import card
+    from tests.test_card_panels import ROOT, compile_project
+    shipped = compile_project(ROOT)
+    data, _ = card(shipped.resolved["vcs"], "en", shipped.labels)
+    lines = [line for topic in data["panels"]["reminders"] if topic["topic"] == "movement" for line in topic["lines"]]
+    assert [(str(line["meaning"].text), line["value"].text, line["rule"]) for line in lines] == \
+        [("Entering a rubble hex", "+1 MP", "13.5")]

@@ -1006,7 +1006,7 @@ def statement(meaning: str, value: bool) -> str | None:
 REMINDER_HEADINGS = {"odds": "Odds and rounding", "zoc": "Zones of control", "overrun": "Overrun",
                      "retreat": "Retreat", "advance": "Advance after combat", "supply": "Out of supply",
                      "stacking": "Stacking", "reaction": "Reaction",
-                     "attack": "Who may attack"}
+                     "attack": "Who may attack", "movement": "Movement"}
 
 
 
@@ -1066,13 +1066,21 @@ def _effect_lines(resolved: ir.Resolved, t: Labeler, topic: str) -> list[dict[st
             if question is None or question.topic != topic:
                 continue
             key = f"effect.{node.id.value.lower()}.{n}"
-            said = t(key) if t.has(key) else wording.effect_sentence(effect, t)
+            value = None if effect.amount is None else _amount(effect.amount, question.unit, t)
+            said = t(key) if t.has(key) else wording.effect_where(effect, t) if effect.amount is not None \
+                else wording.effect_sentence(effect, t)
             if said is None:
                 t.unplain[f"effect {n} of rule {node.id.value}"] = (key, effect.text)
                 summary = node.summary.value if node.summary is not None else effect.text
                 said = t(f"rule.{node.id.value.lower()}.summary", summary)
-            out.append({"name": key, "meaning": said, "value": None, "rule": rule_ref(resolved, node.id.value, t)})
+            out.append({"name": key, "meaning": said, "value": value, "rule": rule_ref(resolved, node.id.value, t)})
     return out
+
+
+def _amount(amount: ir.EffectAmount, unit: str | None, t: Labeler) -> Label:
+    """A `cost` effect's amount as the card prints it: +1 MP, 3 MP, at least 1 MP."""
+    said = _param_value(Quantity(amount.value, unit, signed=amount.how is ir.AmountHow.ADD), t)
+    return filled(t("value.at-least", "at least {x}"), x=said) if amount.how is ir.AmountHow.AT_LEAST else said
 
 
 _CHART_NOUNS = {"sequence": "heading.sequence-of-play", "terrain": "heading.terrain-effects",

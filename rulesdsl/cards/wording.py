@@ -589,6 +589,19 @@ def _listed(labels: list[Label], t: Labeler, last: str, english: str) -> Label:
     return said
 
 
+def effect_where(effect: ir.Effect, t: Labeler) -> Label | None:
+    """A `cost enter` effect's condition as where it applies, in players' words ('Entering a rubble hex'),
+    its amount printed beside it; None when a part of the condition is not a hex's terrain or marker."""
+    hexes: list[Label] = []
+    for part in chain(effect.condition, ir.BinaryOp.OR):
+        if not (isinstance(part, ir.Is) and isinstance(part.operand, ir.Name) and part.operand.path == "hex"):
+            return None
+        word = part.word.value
+        hexes.append(t(f"hexes.{word}", f"a {words(word)} hex"))
+    listed = _listed(hexes, t, "words.list-or", "{a} or {b}")
+    return filled(t(f"effect.cost.{effect.question.value}", "Entering {hexes}"), hexes=listed)
+
+
 def effect_sentence(effect: ir.Effect, t: Labeler) -> Label | None:
     """A rule's effect as an order in players' words ('Companies, cadres and artillery exert no ZOC.'): the
     units its condition picks out, each `or` a group of its own, in the sentence of its effect and question;

@@ -25,7 +25,14 @@ def check_effect(effect: ir.Effect) -> list[Diagnostic]:
         return [Diagnostic(f"'{effect.kind}' is not an effect on '{question.word}'", effect.span,
                            f"on {question.word}: " + ", ".join(question.effects))]
     known = {name: fact for name, fact in FACTS.items() if question.word in fact.questions}
-    return _condition(effect.condition, question.word, known)
+    found = _condition(effect.condition, question.word, known)
+    amount = effect.amount
+    if amount is not None and question.unit is not None and (amount.unit is None or amount.unit.value != question.unit):
+        where = amount.unit.span if amount.unit is not None else amount.span
+        found.append(Diagnostic(f"a cost on {question.word} counts {question.unit}, not "
+                                f"{amount.unit.value if amount.unit is not None else 'a bare number'}", where,
+                                f"like: cost {question.word} +1 {question.unit} when ..."))
+    return found
 
 
 def _condition(expr: ir.Expr, question: str, known: Mapping[str, Fact]) -> list[Diagnostic]:

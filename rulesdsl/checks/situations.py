@@ -70,7 +70,8 @@ def lines(situation: ir.Situation) -> dict[str, str]:
     for i, area in enumerate(situation.maps):
         out["map" if i == 0 else f"map {i + 1}"] = f"{area.first.value} - {area.last.value} {_words(area.terrain)}".strip()
     for item in situation.hexes:
-        _put(out, f"hex {item.hex.value}", _words(item.terrain))
+        marked = f" marked {', '.join(m.value for m in item.markers)}" if item.markers else ""
+        _put(out, f"hex {item.hex.value}", _words(item.terrain) + marked)
     for side in situation.hexsides:
         _put(out, f"hexside {side.hexside.value}", _words(side.features))
     for road in situation.roads:
@@ -361,6 +362,7 @@ def build(situation: ir.Situation, chart: object = None) -> tuple[Situation | No
     runtime = Situation(
         area,
         terrain={Hex.parse(h.hex.value): tuple(t.value for t in h.terrain) for h in situation.hexes},
+        markers={Hex.parse(h.hex.value): frozenset(m.value for m in h.markers) for h in situation.hexes if h.markers},
         default_terrain=tuple(t.value for t in situation.maps[0].terrain) if situation.maps else (),
         hexsides={Hexside.parse(s.hexside.value): tuple(t.value for t in s.features) for s in situation.hexsides},
         roads=roads,

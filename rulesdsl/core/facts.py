@@ -24,6 +24,7 @@ class Question:
     asked_by: str
     effects: tuple[str, ...]
     topic: str          # the card's reminders topic that prints its effects (catalogue.CARD_REMINDERS)
+    unit: str | None = None     # what a `cost` effect's amount counts (MP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +43,11 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
     Question("react", "whether a unit may make a reaction move", "move", ("forbid", "allow"), "reaction"),
     Question("attack", "whether these units may make this attack together", "attack", ("forbid", "allow"),
              "attack"),
+    Question("enter", "whether a unit may enter a hex, and what entering it costs beyond the terrain",
+             "move", ("forbid", "allow", "cost"), "movement", "MP"),
 )}
 
-_UNIT = ("exert-zoc", "react")     # the questions asked of one unit; `attack` is asked of the whole attack
+_UNIT = ("exert-zoc", "react", "enter")     # the questions asked of one unit; `attack`: of the whole attack
 
 FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("unit", "words", "the unit's type, each of its capabilities, its size and each of its markers "
@@ -57,6 +60,12 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("unit.movement", "number", "the unit's printed Movement Allowance", _UNIT),
     Fact("unit.steps", "number", "the steps the unit has left", _UNIT),
     Fact("unit.started_in_ezoc", "flag", "whether the unit began the phase in an enemy ZOC", ("react",)),
+    Fact("hex", "words", "the hex entered: its terrain and each marker on it (hex is rubble)", ("enter",)),
+    Fact("hex.next_to", "words", "the terrain and markers of the hexes next to the one entered "
+                                 "(hex.next_to is interdicted)", ("enter",)),
+    Fact("hex.ezoc", "flag", "whether the hex entered lies in an enemy ZOC", ("enter",)),
+    Fact("hexside", "words", "the features of the hexside crossed (hexside is river)", ("enter",)),
+    Fact("road", "flag", "whether the unit enters along a road", ("enter",)),
     Fact("attackers", "words", "the words of any attacking unit: attackers is engineer when one of them is",
          ("attack",)),
     Fact("attackers.count", "number", "how many units attack", ("attack",)),

@@ -238,7 +238,12 @@ def _effects(effects: tuple[ir.Effect, ...]) -> dict[str, str]:
     for effect in effects:
         key = f"{effect.kind} {effect.question.value}"
         n = sum(1 for k in out if k == key or k.startswith(key + " ("))
-        out[key if n == 0 else f"{key} ({n + 1})"] = "when " + expression_text(effect.condition)
+        amount = effect.amount
+        said = "" if amount is None else \
+            f"{'min ' if amount.how is ir.AmountHow.AT_LEAST else ''}" \
+            f"{'+' if amount.how is ir.AmountHow.ADD and amount.value >= 0 else ''}{amount.value}" \
+            f"{' ' + amount.unit.value if amount.unit is not None else ''} "
+        out[key if n == 0 else f"{key} ({n + 1})"] = said + "when " + expression_text(effect.condition)
     return out
 
 

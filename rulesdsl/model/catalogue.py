@@ -184,6 +184,7 @@ CARD_REMINDERS: dict[str, str] = {
     "stacking": "the stacking limit",
     "reaction": "which units may make a reaction move",
     "attack": "which units may attack, and with whom",
+    "movement": "what entering a hex costs beyond the terrain effects chart, and which may not be entered",
 }
 # The core parameters each topic of a card's reminders panel prints (card { reminders: ... }), those the
 # rulebook sets, in this order.

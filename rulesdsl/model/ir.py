@@ -126,6 +126,15 @@ class EffectKind(Kind):
     """What a rule's effect does to the question it names (`forbid react when ...`)."""
     FORBID = "forbid"
     ALLOW = "allow"      # lifts every `forbid` on the same question, where its own condition holds
+    COST = "cost"        # changes what the question prices (entering a hex): by its amount
+
+
+class AmountHow(Kind):
+    """How a `cost` effect's amount changes a price: `+1 MP` adds, `3 MP` sets, `min 1 MP` raises to at
+    least (applied in the order set, at least, add)."""
+    SET = "set"
+    AT_LEAST = "min"
+    ADD = "add"
 
 
 class UnaryOp(Kind):
@@ -332,7 +341,18 @@ class Effect:
     kind: EffectKind
     question: Text
     condition: Expr
+    amount: EffectAmount | None = None      # a `cost` effect's: +1 MP
     text: str = _as_written()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EffectAmount:
+    """`+1 MP`, `3 MP`, `min 1 MP`: what a `cost` effect does to a price, and its unit as written."""
+
+    span: Span = _span()
+    how: AmountHow
+    value: Fraction
+    unit: Text | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -812,11 +832,13 @@ class MapArea:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HexTerrain:
-    """`hex 26.16 open town`: a hex's terrain, TEC hex rows."""
+    """`hex 26.16 open town`: a hex's terrain, TEC hex rows; `marked rubble`: the markers on it, which a
+    rule's condition reads (`hex is rubble`)."""
 
     span: Span = _span()
     hex: Text
     terrain: tuple[Text, ...]
+    markers: tuple[Text, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -489,8 +489,10 @@ def _rule_entries(resolved: ir.Resolved) -> list[RuleEntry]:
 def effect_source(effect: ir.Effect) -> str:
     """A rule's effect as the Python expression that builds it in the generated module: its condition a tree
     of runtime.effects' types (data the engine evaluates, never code), its line as written."""
+    amount = "" if effect.amount is None else \
+        f", _fx.Amount({py(str(effect.amount.how))}, {py(effect.amount.value)})"
     return (f"_fx.Effect({py(str(effect.kind))}, {py(effect.question.value)}, "
-            f"{condition_source(effect.condition)}, {py(effect.text)})")
+            f"{condition_source(effect.condition)}, {py(effect.text)}{amount})")
 
 
 def condition_source(expr: ir.Expr) -> str:

@@ -65,7 +65,10 @@ def _effects_text() -> str:
                       + ")" for f in FACTS.values())
     return ("a rule's effects: `forbid QUESTION when CONDITION` says a question the rules engine answers is "
             "answered no for the units the condition holds of, and `allow QUESTION when CONDITION` lifts every "
-            "`forbid` of that question where its own condition holds. The engine executes each where it "
+            "`forbid` of that question where its own condition holds. `cost enter AMOUNT when CONDITION` changes "
+            "what entering a hex costs, after the terrain effects chart and before a ZOC's MPs: `+1 MP` adds, "
+            "`3 MP` sets, `min 1 MP` raises to at least, every cost that holds applied in that order (set, at "
+            "least, add); an example marks a hex with `hex 3.03 clear marked rubble`. The engine executes each where it "
             "answers the question, citing the rule and the line as written; the generated module carries the "
             "condition as data (`RULES[...].effects`), never as code; the card prints each as an order in "
             "players' words under the reminders topic of its question (the label `effect.RULE.N` gives the "
@@ -131,6 +134,17 @@ KINDS: dict[type, Kind] = {
                          '  summary "DG units and units that start the phase in an enemy ZOC may not react."\n'
                          "  reaction.movement_fraction = 1/2\n"
                          "  forbid react  when unit is dg or unit.started_in_ezoc\n"
+                         "}\n\n"
+                         'rule 7.2e "Zero Attack Strength" {\n'
+                         '  summary "A unit with an Attack Strength of 0 attacks only beside one that has one."\n'
+                         "  forbid attack  when attackers.attack == 0\n"
+                         "}\n\n"
+                         'rule 13.5 "Rubble and vehicles" {\n'
+                         '  summary "Rubble costs 1 MP more to enter; motorized units never enter swamp; a road '
+                         'in an interdicted area costs at least 1 MP."\n'
+                         "  cost enter +1 MP    when hex is rubble\n"
+                         "  forbid enter        when unit is motorized and hex is swamp\n"
+                         "  cost enter min 1 MP when road and hex.next_to is interdicted\n"
                          "}\n"),)),
     ir.UnitTypes: Kind("Unit types", ("unit_types",),
                        "The unit types a game has, each with its capabilities; expressions read both "

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
-__all__ = ["All", "Any_", "Compare", "Condition", "Effect", "FactValue", "Fact", "Facts", "Is", "Not", "Number",
-           "evaluate", "unit_facts"]
+__all__ = ["All", "Amount", "Any_", "Compare", "Condition", "Effect", "FactValue", "Fact", "Facts", "Is", "Not", "Number",
+           "evaluate", "priced", "unit_facts"]
 
 FactValue = Union[bool, Fraction, frozenset[str]]
 
@@ -71,6 +71,25 @@ class Effect:
     question: str
     condition: Condition
     text: str
+    amount: Amount | None = None        # a `cost` effect's
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """What a `cost` effect does to a price: `add` +1, `set` to 3, `min` at least 1 (in the order set, min,
+    add, each effect that holds)."""
+
+    how: str
+    value: Fraction
+
+
+def priced(cost: Fraction, amounts: list[Amount]) -> Fraction:
+    """`cost` changed by the `cost` effects that hold: each set, then each least, then each addition."""
+    for how in ("set", "min", "add"):
+        for amount in amounts:
+            if amount.how == how:
+                cost = amount.value if how == "set" else max(cost, amount.value) if how == "min" else cost + amount.value
+    return cost
 
 
 _COMPARE: dict[str, Callable[[Fraction, Fraction], bool]] = {

@@ -514,6 +514,9 @@ class _Mover:
         self._numbers: dict[_State, int] = {}
         self._kinds: dict[tuple[object, ...], int] = {}
         self._edges = bool(situation.hexsides or situation.roads)
+        # a rule's effects on entering a hex (`cost enter +1 MP when hex is rubble`), asked of every step
+        self._entering = rules.effects_on("enter")
+        self._unit_facts = unit_facts(counter) if self._entering else {}
         zoc_steps: list[Step] = []
         self.hinder = _hindering(rules, situation, counter.side, counter.name, zoc_steps)
         self.zoc_steps = zoc_steps
@@ -648,7 +651,14 @@ class _Mover:
         price = self._price(here, target, log)
         if price.cost is None:
             return _Entry(None, None, price.refusal)
-        cost = self._road_crowding(price.cost, price.road, target, log)
+        cost = price.cost
+        if self._entering:
+            facts = self._entry_facts(here, target, price.road)
+            barred = self._entry_forbidden(target, facts, log)
+            if barred is not None:
+                return barred
+            cost = self._entry_effects(cost, target, facts, log)
+        cost = self._road_crowding(cost, price.road, target, log)
         leaving, entering = here in self.hinder, target in self.hinder
         exited = state.exited
         if leaving:
@@ -666,6 +676,42 @@ class _Mover:
             if self._zoc_entry_stops(target, log):
                 stopped = _EZOC
         return _Entry(cost, _State(target, exited, stopped))
+
+    # ---- a rule's effects on entering a hex ------------------------------------------------------------------
+    def _entry_facts(self, here: Hex, target: Hex, road: str | None) -> effects.Facts:
+        """What a condition on entering `target` from `here` reads (core/facts.py: the facts at `enter`)."""
+        situation = self.situation
+
+        def words(hex: Hex) -> frozenset[str]:
+            return frozenset(w.lower() for w in (*situation.terrain_at(hex), *situation.markers_at(hex)))
+        return {**self._unit_facts,
+                "hex": lambda: words(target),
+                "hex.next_to": lambda: frozenset(w for h in situation.neighbours(target) for w in words(h)),
+                "hex.ezoc": lambda: target in self.hinder,
+                "hexside": lambda: frozenset(f.lower() for f in situation.hexside_features(here, target)),
+                "road": lambda: road is not None}
+
+    def _entry_forbidden(self, target: Hex, facts: effects.Facts, log: Log) -> _Entry | None:
+        """A rule's `forbid enter` that holds: the refusal, citing the rule and its line as written."""
+        barred = self.rules.forbidding("enter", facts, log, f"{self.unit} may enter {target}")
+        if barred is None:
+            return None
+        step = self.rules.cite_effect(*barred, f"rule {barred[0].id}: {self.unit} may not enter {target}")
+        return _Entry(None, None, _refused(log, step, f"{self.unit} may not enter {target}"))
+
+    def _entry_effects(self, cost: Fraction, target: Hex, facts: effects.Facts, log: Log) -> Fraction:
+        """`cost` changed by each rule's `cost enter` that holds, each cited with its line as written."""
+        holding = self.rules.costs_holding("enter", facts)
+        if not holding:
+            return cost
+        changed = effects.priced(cost, [effect.amount for _, effect in holding if effect.amount is not None])
+        for entry, effect in holding:
+            amount = effect.amount
+            said = "" if amount is None else f": {'+' if amount.how == 'add' and amount.value >= 0 else ''}" \
+                f"{'at least ' if amount.how == 'min' else ''}{_mp(amount.value)}"
+            log(self.rules.cite_effect(entry, effect, f"rule {entry.id}: entering {target}{said}"))
+        log(Step(f"{target}: {_mp(cost)} by the terrain, {_mp(changed)} by the rules' effects"))
+        return changed
 
     def _move_over(self, state: _State, log: Log) -> _Entry | None:
         """A step's first question: whether the unit's move is over already (it left the map, or entered an
@@ -875,9 +921,13 @@ class _Mover:
         it, and for road movement whether the enemy is near and other friendly units are there."""
         situation, hinder = self.situation, self.hinder
         near = (self._road_distance(target, _nolog), target in self._other_friends) if self.mode == "road" else ()
+        # a rule's effect on entering may read the hex's markers and its neighbours' terrain and markers
+        marks = (situation.markers_at(target), frozenset(w for h in situation.neighbours(target)
+                                                         for w in (*situation.terrain_at(h), *situation.markers_at(h)))) \
+            if self._entering else ()
         what = (situation.terrain_at(target), situation.road_at(target) if situation.roads else None,
                 hinder[target][0] if target in hinder else 0, target in self._enemy_hexes,
-                target in self._friendly_hexes, near)
+                target in self._friendly_hexes, near, marks)
         return self._kinds.setdefault(what, len(self._kinds))
 
     def _price(self, here: Hex, target: Hex, log: Log) -> _Price:

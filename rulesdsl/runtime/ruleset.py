@@ -172,13 +172,10 @@ class RuleSet:
         """The effect that decides `question` for `facts`: the first `allow` whose condition holds (it lifts
         every `forbid`), else the first such `forbid`, in the order the rules are in effect; None when no
         effect on the question holds."""
-        stated = self._effects.get(question)
-        if stated is None:      # each question's effects, found once: the engine asks on every unit it meets
-            stated = self._effects[question] = tuple(
-                (entry, effect) for entry in self.rules.values() for effect in entry.effects
-                if effect.question == question)
         found: tuple[RuleEntry, Effect] | None = None
-        for entry, effect in stated:
+        for entry, effect in self.effects_on(question):
+            if effect.kind == "cost":
+                continue
             if found is not None and effect.kind == "forbid":
                 continue
             if evaluate(effect.condition, facts):
@@ -186,6 +183,22 @@ class RuleSet:
                     return entry, effect
                 found = entry, effect
         return found
+
+    def effects_on(self, question: str) -> tuple[tuple[RuleEntry, Effect], ...]:
+        """Every effect on `question` of the rules in effect, in their order (found once per question: the
+        engine asks on every unit and hex it meets)."""
+        stated = self._effects.get(question)
+        if stated is None:
+            stated = self._effects[question] = tuple(
+                (entry, effect) for entry in self.rules.values() for effect in entry.effects
+                if effect.question == question)
+        return stated
+
+    def costs_holding(self, question: str, facts: Facts) -> list[tuple[RuleEntry, Effect]]:
+        """The `cost` effects on `question` whose condition holds of `facts`, in the order the rules are in
+        effect (each changes the price: effects.priced)."""
+        return [(entry, effect) for entry, effect in self.effects_on(question)
+                if effect.kind == "cost" and evaluate(effect.condition, facts)]
 
     def forbidding(self, question: str, facts: Facts, log: Callable[[Step], None], allowed: str
                    ) -> tuple[RuleEntry, Effect] | None:

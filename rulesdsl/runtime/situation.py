@@ -131,7 +131,8 @@ NOTHING_YET = Record()
 class Situation:
     """The map, what is on it, and whose turn it is.
 
-    terrain: each hex's terrain names; a hex on the map but not listed has the `default_terrain`.
+    terrain: each hex's terrain names; a hex on the map but not listed has the `default_terrain`.  markers:
+    the markers on a hex (rubble, interdicted), which a rule's condition reads (`hex is rubble`).
     hexsides: the features on a hexside (stream, river, bridge).  roads: the road row a road crossing a
     hexside belongs to (so a road through 26.16, 26.17, 26.18 is two entries).  supply_sources: the hexes a
     side traces supply to.  phasing: the side whose player turn it is; phase: the phase being played
@@ -145,6 +146,7 @@ class Situation:
     _: KW_ONLY
     terrain: Mapping[Hex, tuple[str, ...]] = field(default_factory=dict)
     default_terrain: tuple[str, ...] = ()
+    markers: Mapping[Hex, frozenset[str]] = field(default_factory=dict)
     hexsides: Mapping[Hexside, tuple[str, ...]] = field(default_factory=dict)
     roads: Mapping[Hexside, str] = field(default_factory=dict)
     units: tuple[Counter, ...] = ()
@@ -163,6 +165,7 @@ class Situation:
     def __post_init__(self) -> None:
         # typed locals first: object.__setattr__ takes Any, which mypy's no-Any check refuses
         terrain: Mapping[Hex, tuple[str, ...]] = MappingProxyType(dict(self.terrain))
+        markers: Mapping[Hex, frozenset[str]] = MappingProxyType({h: frozenset(m) for h, m in self.markers.items()})
         hexsides: Mapping[Hexside, tuple[str, ...]] = MappingProxyType(dict(self.hexsides))
         roads: Mapping[Hexside, str] = MappingProxyType(dict(self.roads))
         sources: Mapping[str, frozenset[Hex]] = MappingProxyType(
@@ -170,6 +173,7 @@ class Situation:
         started_in: Mapping[str, Hex] = MappingProxyType(dict(self.started_in))
         units: tuple[Counter, ...] = tuple(self.units)
         object.__setattr__(self, "terrain", terrain)
+        object.__setattr__(self, "markers", markers)
         object.__setattr__(self, "hexsides", hexsides)
         object.__setattr__(self, "roads", roads)
         object.__setattr__(self, "supply_sources", sources)
@@ -232,6 +236,9 @@ class Situation:
 
     def terrain_at(self, hex: Hex) -> tuple[str, ...]:
         return self.terrain.get(hex, self.default_terrain)
+
+    def markers_at(self, hex: Hex) -> frozenset[str]:
+        return self.markers.get(hex, frozenset())
 
     def hexside_features(self, a: Hex, b: Hex) -> tuple[str, ...]:
         if not self.hexsides:       # the searches ask of every step: no hexside is built for an empty map

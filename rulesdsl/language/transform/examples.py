@@ -52,8 +52,11 @@ class ExampleBuilder(Builder):
     @v_args(meta=True)
     def situation_hex(self, meta: Meta, items: list[Any]) -> Any:
         _, hex_, *terrain = items
+        markers: tuple[ir.Text, ...] = ()
+        if terrain and isinstance(terrain[-1], tuple):      # `marked rubble, interdicted` (unit_marked)
+            markers = terrain.pop()[1]
         return ("hexes", ir.HexTerrain(span=self._span(meta), hex=self._text(hex_),
-                                       terrain=tuple(self._text(t) for t in terrain)))
+                                       terrain=tuple(self._text(t) for t in terrain), markers=markers))
 
     @v_args(meta=True)
     def situation_hexside(self, meta: Meta, items: list[Any]) -> Any:

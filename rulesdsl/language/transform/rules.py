@@ -1,6 +1,7 @@
 """The header and the rules: numbered rules with their parameters, definitions and `requires`."""
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from lark import v_args
@@ -73,6 +74,24 @@ class RuleBuilder(Builder):
         kind, question, condition = items
         return ("effects", ir.Effect(span=self._span(meta), kind=ir.EffectKind(str(kind)),
                                      question=self._text(question), condition=condition, text=self._source(meta)))
+
+    @v_args(meta=True)
+    def cost_effect(self, meta: Meta, items: list[Any]) -> Any:
+        _, question, *rest = items
+        least = self._is(rest[0], "MIN")
+        if least:
+            rest.pop(0)
+        number, *rest = rest
+        unit = self._text(rest.pop(0)) if len(rest) > 1 else None
+        condition = rest[0]
+        signed = str(number)[:1] in "+-"
+        how = ir.AmountHow.AT_LEAST if least else ir.AmountHow.ADD if signed else ir.AmountHow.SET
+        if least and signed:
+            raise RulesError([Diagnostic("a least price is a number of MPs, not a change: min 1 MP",
+                                         self._text(number).span, hint="like: cost enter min 1 MP when road")])
+        amount = ir.EffectAmount(span=self._text(number).span, how=how, value=Fraction(str(number)), unit=unit)
+        return ("effects", ir.Effect(span=self._span(meta), kind=ir.EffectKind.COST, question=self._text(question),
+                                     condition=condition, amount=amount, text=self._source(meta)))
 
     @v_args(meta=True)
     def define(self, meta: Meta, items: list[Any]) -> Any:
