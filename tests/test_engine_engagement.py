@@ -212,14 +212,15 @@ def test_supply_penalties_round_down_and_leave_at_least_one():
 
 def test_out_of_supply_units_may_not_react_in_new_scs():
     unit = Counter("x", "axis", FRONT, attack=3, defense=3, movement=8, type="infantry",
-                   states=frozenset({"out-of-supply"}))
+                   capabilities=frozenset({"exploit"}), states=frozenset({"out-of-supply"}))
     situation = Situation(HexMap.rectangle(20, 20), default_terrain=("open",), units=(unit,), phase="movement",
                           phasing="allies")
     move = new_scs.RULES_ENGINE.move(situation, "x", [H("10.06")], mode="reaction")
     assert not move.legal and "out of supply" in (move.reason or "")
     assert cited(move)["supply.out_of_supply_may_react"] == "12.2"
     supplied = Situation(situation.map, default_terrain=("open",), units=(Counter(
-        "x", "axis", FRONT, attack=3, defense=3, movement=8, type="infantry"),), phase="movement", phasing="allies")
+        "x", "axis", FRONT, attack=3, defense=3, movement=8, type="infantry", capabilities=frozenset({"exploit"})),),
+        phase="movement", phasing="allies")
     assert new_scs.RULES_ENGINE.move(supplied, "x", [H("10.06")], mode="reaction").legal
 
 

@@ -422,7 +422,9 @@ def test_flip_out_of_supply_movement_factors() -> None:
 
 
 def test_flip_reaction_movement() -> None:
-    situation = board(unit("r", "axis", "5.01", "3-3-6"), unit("a", "allies", "5.05"), phasing="allies")
+    # New SCS: only exploit-capable units react (its reaction section's effect)
+    reactor = dataclasses.replace(unit("r", "axis", "5.01", "3-3-6"), capabilities=frozenset({"exploit"}))
+    situation = board(reactor, unit("a", "allies", "5.05"), phasing="allies")
     rules = engine(new_scs)
     react = rules.move(situation, "r", ["5.02", "5.03"], mode="reaction")
     assert react.legal and react.allowance == 3
@@ -469,10 +471,11 @@ def test_zoc_and_move_read_every_parameter_of_their_contract() -> None:
                                   hexsides={side("3.03", "3.04"): ("river",)}), "t", ["3.04"], "regular", {}),
         (new_scs, "move", board(unit("a", "allies", "1.05", "2-2-4"), unit("x", "axis", "5.05"),
                                 roads=roads("1.05", "2.05")), "a", ["2.05"], "road", {}),
-        (new_scs, "move", board(unit("r", "axis", "5.01", "3-3-12"), unit("a", "allies", "5.05")),
+        (new_scs, "move", board(unit("r", "axis", "5.01", "3-3-12", capabilities={"exploit"}), unit("a", "allies", "5.05")),
          "r", ["5.02", "5.03", "5.04"], "reaction", {}),
         (new_scs, "move", board(unit("o", "allies", "5.01", "3-3-5", states={"out-of-supply"})), "o", ["5.02"], "regular", {}),
-        (new_scs, "move", board(unit("r", "axis", "5.01", "3-3-12", states={"out-of-supply"}), unit("a", "allies", "5.05")),
+        (new_scs, "move", board(unit("r", "axis", "5.01", "3-3-12", capabilities={"exploit"}, states={"out-of-supply"}),
+                                unit("a", "allies", "5.05")),
          "r", ["5.02"], "reaction", {}),
         (ridgeline, "move", river_board(), "i", ["5.05"], "regular", {}),
         (ridgeline, "move", board(unit("m", "allies", "5.04", capabilities={"mechanized"}, states={"out-of-supply"}),

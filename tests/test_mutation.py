@@ -278,3 +278,26 @@ def test_a_change_another_parameter_hides_is_masked_not_missed(project, capsys):
     assert "caught by an example: 0 of 1 (0%); of those an example can catch alone (all but the masked): -" in out
     assert ("    = 2: masked by overrun.ends_movement = yes; with overrun.ends_movement = no, in the situation of "
             "\"After an overrun\"") in out
+
+
+def test_an_effect_is_removed_negated_and_cut_down_and_each_change_judged(project, capsys):
+    """A rule's effect mutates as a parameter does: removed, its condition negated, each part of an `or`
+    dropped, always holding; a part no example shows is reported, not counted caught."""
+    project.write("rulebooks/drill.rules", DRILL.replace('''  stacking.markers_count   = no
+}''', '''  stacking.markers_count   = no
+  forbid exert-zoc when unit is artillery or unit is cadre
+}''').replace('''  unit b second 2-3-5 at 4.03
+''', '''  unit b second 2-3-5 at 4.03
+  unit g second 2-3-5 at 3.06 type artillery
+''').replace('''  expect move a 2.03 3.03 costs 3
+''', '''  expect move a 2.03 3.03 costs 3
+  expect move a 2.03 2.04 2.05 costs 1 1
+'''))
+    code, out, err = project.run("coverage", "drill", "--mutate", "--format", "json", capsys=capsys)
+    assert code == 0, err
+    [effect] = json.loads(out)["effects"]
+    assert effect["name"] == "2.0: forbid exert-zoc" and effect["status"] == "uncaught"
+    by_change = {m["value"]: m["status"] for m in effect["mutants"]}
+    assert by_change["removed"] == "caught" and by_change["forbid exert-zoc always"] == "caught"
+    assert by_change["forbid exert-zoc when unit is cadre"] == "caught"      # the artillery part dropped
+    assert by_change["forbid exert-zoc when unit is artillery"] == "no effect"   # no cadre in any example

@@ -93,7 +93,12 @@ def with_values(resolved: ir.Resolved, values: Mapping[str, object],
     (an example's `assume` lines), which the engine's steps then cite."""
     own = resolved.rulebook.id.value
     parameters = {p.name: p for p in resolved.parameters}
+    effects = {name: value for name, value in values.items() if name.startswith("effect ")}
+    if effects:
+        resolved = _with_effects(resolved, effects)
     for name, value in values.items():
+        if name in effects:
+            continue
         span = (where or {}).get(name)
         if name in parameters:
             found = replace(parameters[name], value=value)
@@ -104,6 +109,22 @@ def with_values(resolved: ir.Resolved, values: Mapping[str, object],
             added = ir.EffectiveParameter(name, value, rule, own)
             parameters[name] = added if span is None else replace(added, span=span)
     return replace(resolved, parameters=tuple(parameters[name] for name in sorted(parameters)))
+
+
+def _with_effects(resolved: ir.Resolved, changes: Mapping[str, object]) -> ir.Resolved:
+    """`resolved` with some rules' effects changed: `effect RULE N` (runtime.ruleset.effect_key) to another
+    ir.Effect, or None to remove it (a mutation's)."""
+    rules = []
+    for effective in resolved.rules:
+        node = effective.node
+        mine = {int(name.rsplit(" ", 1)[1]): value for name, value in changes.items()
+                if name.rsplit(" ", 1)[0] == f"effect {node.id.value}"}
+        if mine:
+            kept = tuple(e for e in (mine.get(n, effect) for n, effect in enumerate(node.effects, 1))
+                         if isinstance(e, ir.Effect))
+            effective = replace(effective, node=replace(node, effects=kept))
+        rules.append(effective)
+    return replace(resolved, rules=tuple(rules))
 
 
 class Variants:

@@ -357,6 +357,10 @@ class Mutation:
     examples: int               # the expect lines that can catch a change
     questions: int              # the questions asked of the example situations
     verdicts: tuple[Verdict, ...]
+    effects: tuple[Verdict, ...] = ()   # each rule's effect (`forbid react when ...`): removed, negated ...
+
+    def effects_of(self, status: str) -> list[Verdict]:
+        return [v for v in self.effects if v.status == status]
 
     def of(self, status: str) -> list[Verdict]:
         return [v for v in self.verdicts if v.status == status]
@@ -507,8 +511,13 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
     modules = Variants(resolved)
     lines_ = _lines(modules)
     origins = {p.name: p.origin for p in resolved.parameters}
+    from rulesdsl.runtime.ruleset import effect_key
+    ruled = {r.node.id.value: r for r in resolved.rules}
     for other in extending:
         inherits = frozenset(p.name for p in other.parameters if origins.get(p.name) == p.origin)
+        # and the effects of the rules it inherits unchanged (a rule it overrides has its own)
+        inherits |= {effect_key(r.node.id.value, n) for r in other.rules for n in range(1, len(r.node.effects) + 1)
+                     if r.node.id.value in ruled and ruled[r.node.id.value].origin == r.origin}
         lines_ += _lines(Variants(other), own=False, inherits=inherits)
     moments = resolved.declared["stacking.checked_at"].type.options if "stacking.checked_at" in resolved.declared \
         else ()
@@ -533,7 +542,81 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
             mutants.append(Mutant(entry.name, value_text(value), status, witness, masker))
         verdicts.append(Verdict(entry.name, value_text(parameter.value), entry.rule, entry.origin, entry.source,
                                 tuple(mutants)))
-    return Mutation(resolved.id, resolved.rulebook.span.path, len(lines_), len(probes_), tuple(verdicts))
+    effects = [] if only else _effect_verdicts(resolved, modules, lines_, probes_, progress)
+    return Mutation(resolved.id, resolved.rulebook.span.path, len(lines_), len(probes_), tuple(verdicts),
+                    tuple(effects))
+
+
+# ---- a rule's effects: each removed, its condition negated or a part of it dropped, its amount changed ---------
+_ALWAYS = ir.Binary(op=ir.BinaryOp.EQ, left=ir.Number(value=Fraction(0)), right=ir.Number(value=Fraction(0)))
+
+
+def effect_mutants(effect: ir.Effect) -> list[tuple[str, ir.Effect | None]]:
+    """The changes tried on one effect, each as the line would then read (None: the line removed): removed;
+    the condition negated; for a condition of several parts joined by `or` or `and`, each part dropped (an
+    `and` then holds more often, an `or` less); the condition dropped, so that it always holds; a cost's
+    amount one more and one less."""
+    from rulesdsl.errata.diff import expression_text
+    from rulesdsl.model.walk import chain
+    condition = effect.condition
+    conditions: list[ir.Expr] = [ir.Unary(op=ir.UnaryOp.NOT, operand=condition)]
+    if isinstance(condition, ir.Binary) and condition.op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
+        parts = chain(condition, condition.op)
+        for k in range(len(parts)):
+            rest = parts[:k] + parts[k + 1:]
+            joined = rest[0]
+            for part in rest[1:]:
+                joined = ir.Binary(op=condition.op, left=joined, right=part)
+            conditions.append(joined)
+    conditions.append(_ALWAYS)
+    head = f"{effect.kind} {effect.question.value}"
+    amount = effect.amount
+
+    def said(new: ir.Effect) -> str:
+        shown = "" if new.amount is None else f" {_amount_text(new.amount)}"
+        when = "always" if new.condition == _ALWAYS else f"when {expression_text(new.condition)}"
+        return f"{head}{shown} {when}"
+    out: list[tuple[str, ir.Effect | None]] = [("removed", None)]
+    for new_condition in conditions:
+        new = replace(effect, condition=new_condition)
+        out.append((said(new), replace(new, text=said(new))))
+    if amount is not None:
+        for step in (Fraction(1), Fraction(-1)):
+            value = amount.value + step
+            if amount.how is not ir.AmountHow.ADD and value < 0:
+                continue
+            new = replace(effect, amount=replace(amount, value=value))
+            out.append((said(new), replace(new, text=said(new))))
+    return out
+
+
+def _amount_text(amount: ir.EffectAmount) -> str:
+    sign = "+" if amount.how is ir.AmountHow.ADD and amount.value >= 0 else ""
+    least = "min " if amount.how is ir.AmountHow.AT_LEAST else ""
+    return f"{least}{sign}{amount.value}{' ' + amount.unit.value if amount.unit is not None else ''}"
+
+
+def _effect_verdicts(resolved: ir.Resolved, modules: Variants, lines_: Sequence[_Line], probes_: Sequence[Probe],
+                     progress: Callable[[str], None] | None) -> list[Verdict]:
+    """Each effect of the rules in effect, each of its changes judged as a parameter's are (the expect lines,
+    then the questions about the example situations); an effect is named `effect RULE N` where the engine
+    records what it read."""
+    from rulesdsl.runtime.ruleset import effect_key
+    out = []
+    for effective in resolved.rules:
+        rule = effective.node
+        for n, effect in enumerate(rule.effects, 1):
+            key = effect_key(rule.id.value, n)
+            if progress is not None:
+                progress(key)
+            mutants = []
+            for label, new in effect_mutants(effect):
+                status, witness = _judge(modules, {key: new}, key, lines_, probes_)
+                mutants.append(Mutant(key, label, status, witness))
+            out.append(Verdict(f"{rule.id.value}: {effect.kind} {effect.question.value}", effect.text,
+                               rule.id.value, effective.origin, f"{effect.span.path}:{effect.span.line}",
+                               tuple(mutants)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -693,6 +776,24 @@ def render_text(mutation: Mutation) -> str:
                                f"expect {w.query}: {w.was} -> {w.now}")
                     out.append(f"      an expect line that would catch it: expect {w.query} {w.was}" if w.pinnable else
                                "      (no expect line compares this part of the answer)")
+    if mutation.effects:
+        caught = len(mutation.effects_of("caught"))
+        out += ["", f"the rules' effects, each removed, its condition negated, a part of it dropped, or always "
+                    f"holding, and a cost's amount changed: {caught} of {len(mutation.effects)} caught"]
+        for v in mutation.effects:
+            out.append(f"  {v.name}  [{v.status}]  {v.value}  [rule {v.rule}, {v.origin}, {v.source}]")
+            for m in v.mutants:
+                w = m.witness
+                if m.status == "caught" and w is not None:
+                    out.append(f"    = {m.value}: caught by {w.origin}'s example \"{w.example}\" ({w.path}:{w.line}): "
+                               f"expect {w.query}: {w.was} -> {w.now}")
+                elif m.status == "caught":
+                    out.append(f"    = {m.value}: caught, the changed rulebook does not compile")
+                elif w is not None:
+                    out.append(f"    = {m.value}: {m.status}; in the situation of \"{w.example}\" ({w.path}:{w.line}), "
+                               f"expect {w.query}: {w.was} -> {w.now}")
+                else:
+                    out.append(f"    = {m.value}: {m.status}")
     return "\n".join(out) + "\n"
 
 
@@ -704,5 +805,6 @@ def render_json(mutation: Mutation) -> str:
                             "caught_share": None if mutation.caught_share() is None else str(mutation.caught_share()),
                             "catchable_share": None if mutation.catchable_share() is None
                             else str(mutation.catchable_share())},
-                "parameters": [v.as_json() for v in mutation.verdicts]}
+                "parameters": [v.as_json() for v in mutation.verdicts],
+                "effects": [v.as_json() for v in mutation.effects]}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

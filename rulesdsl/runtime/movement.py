@@ -705,12 +705,13 @@ class _Mover:
         if not holding:
             return cost
         changed = effects.priced(cost, [effect.amount for _, effect in holding if effect.amount is not None])
-        for entry, effect in holding:
+        for n, (entry, effect) in enumerate(holding, 1):
             amount = effect.amount
             said = "" if amount is None else f": {'+' if amount.how == 'add' and amount.value >= 0 else ''}" \
                 f"{'at least ' if amount.how == 'min' else ''}{_mp(amount.value)}"
+            if n == len(holding):       # the last says the price: the terrain's, as the rules' effects change it
+                said += f"; {_mp(cost)} by the terrain, {_mp(changed)} in all"
             log(self.rules.cite_effect(entry, effect, f"rule {entry.id}: entering {target}{said}"))
-        log(Step(f"{target}: {_mp(cost)} by the terrain, {_mp(changed)} by the rules' effects"))
         return changed
 
     def _move_over(self, state: _State, log: Log) -> _Entry | None:

@@ -16,7 +16,7 @@ from .model import Parameter, ParameterValue, Quantity, RuleEntry
 from .tables import LookupTable
 from .terrain import TerrainEffectsChart
 
-__all__ = ["RuleSet", "Step", "unique_steps"]
+__all__ = ["RuleSet", "Step", "effect_key", "unique_steps"]
 
 
 def _shown(value: ParameterValue) -> str:
@@ -61,6 +61,12 @@ def unique_steps(steps: Iterable[Step]) -> tuple[Step, ...]:
     return tuple(seen)
 
 
+def effect_key(rule: str, n: int) -> str:
+    """How an effect is named where parameters are (RuleSet.reads, mutation): `effect 7.0 1`, the first of
+    rule 7.0's effects."""
+    return f"effect {rule} {n}"
+
+
 @dataclass(eq=False)
 class RuleSet:
     """The rules one compiled rulebook puts in effect, as the engine reads them.
@@ -80,6 +86,7 @@ class RuleSet:
     base: RuleSet | None = None  # a turn's rule set: the rule set of every turn it was made from
     _turns: dict[int, RuleSet] = field(default_factory=dict, repr=False)
     _effects: dict[str, tuple[tuple[RuleEntry, Effect], ...]] = field(default_factory=dict, repr=False)
+    _effect_keys: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     # ---- game turns -------------------------------------------------------------------------------------
     def on_turn(self, turn: int | None) -> RuleSet:
@@ -186,12 +193,18 @@ class RuleSet:
 
     def effects_on(self, question: str) -> tuple[tuple[RuleEntry, Effect], ...]:
         """Every effect on `question` of the rules in effect, in their order (found once per question: the
-        engine asks on every unit and hex it meets)."""
+        engine asks on every unit and hex it meets).  Each is recorded in `reads` as `effect RULE N` (N its
+        place among the rule's effects, from 1), as a parameter read is: mutation testing reads it."""
         stated = self._effects.get(question)
         if stated is None:
             stated = self._effects[question] = tuple(
                 (entry, effect) for entry in self.rules.values() for effect in entry.effects
                 if effect.question == question)
+            self._effect_keys[question] = frozenset(
+                effect_key(entry.id, n) for entry in self.rules.values()
+                for n, effect in enumerate(entry.effects, 1) if effect.question == question)
+        if stated:
+            self.reads.update(self._effect_keys[question])
         return stated
 
     def costs_holding(self, question: str, facts: Facts) -> list[tuple[RuleEntry, Effect]]:
