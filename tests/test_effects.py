@@ -134,6 +134,11 @@ def test_an_allow_lifts_the_forbid_of_the_same_question(project, capsys):
     ("forbid react when unit.attack + 1", "a condition is a fact, a fact 'is' a word, numbers compared", 21),
     ("forbid attack when unit is artillery", "no fact 'unit' at attack", 22),
     ("forbid react when attackers.count > 1", "no fact 'attackers.count' at react", 21),
+    ("cost enter +1 when hex is rubble", "a cost on enter counts MP, not a bare number", 14),
+    ("cost enter +1 hexes when hex is rubble", "a cost on enter counts MP, not hexes", 17),
+    ("cost enter min +1 MP when hex is rubble", "a least price is a number of MPs, not a change", 18),
+    ("cost react +1 MP when unit is dg", "'cost' is not an effect on 'react'", 3),
+    ("cost enter +1 MP when unit.started_in_ezoc", "no fact 'unit.started_in_ezoc' at enter", 25),
 ])
 def test_a_misused_effect_is_a_positioned_error(project, capsys, line, message, column):
     project.write("rulebooks/fx.rules", GAME.replace("  allow exert-zoc when unit is hq", "  " + line))
@@ -247,20 +252,6 @@ def test_unit_classes_are_barred_from_terrain_or_pay_their_own_cost(project, cap
     forest = {H("3.03"): ("forest",)}
     assert _move(module, walker, ["3.03"], terrain=forest).costs == (Fraction(3),)
     assert _move(module, truck, ["3.03"], terrain=forest).costs != (Fraction(3),)
-
-
-@pytest.mark.parametrize("line, message, column", [
-    ("cost enter +1 when hex is rubble", "a cost on enter counts MP, not a bare number", 14),
-    ("cost enter +1 hexes when hex is rubble", "a cost on enter counts MP, not hexes", 17),
-    ("cost enter min +1 MP when hex is rubble", "a least price is a number of MPs, not a change", 18),
-    ("cost react +1 MP when unit is dg", "'cost' is not an effect on 'react'", 3),
-    ("cost enter +1 MP when unit.started_in_ezoc", "no fact 'unit.started_in_ezoc' at enter", 25),
-])
-def test_a_misused_cost_is_a_positioned_error(project, capsys, line, message, column):
-    project.write("rulebooks/fx.rules", GAME.replace("  allow exert-zoc when unit is hq", "  " + line))
-    code, out, err = project.run("check", capsys=capsys)
-    assert code == 1
-    assert f"rulebooks/fx.rules:10:{column}: error: {message}" in out + err, out + err
 
 
 def test_diff_sees_a_changed_amount():

@@ -231,6 +231,13 @@ def _rules_snapshot(rules: list[ir.Rule]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def amount_text(amount: ir.EffectAmount) -> str:
+    """A `cost` effect's amount as a rulebook writes it: +1 MP, 3 MP, min 1 MP."""
+    sign = "+" if amount.how is ir.AmountHow.ADD and amount.value >= 0 else ""
+    least = "min " if amount.how is ir.AmountHow.AT_LEAST else ""
+    return f"{least}{sign}{amount.value}{' ' + amount.unit.value if amount.unit is not None else ''}"
+
+
 def _effects(effects: tuple[ir.Effect, ...]) -> dict[str, str]:
     """A rule's effects by what they do to which question ('forbid react', a second one 'forbid react (2)'),
     each with its condition as written."""
@@ -238,11 +245,7 @@ def _effects(effects: tuple[ir.Effect, ...]) -> dict[str, str]:
     for effect in effects:
         key = f"{effect.kind} {effect.question.value}"
         n = sum(1 for k in out if k == key or k.startswith(key + " ("))
-        amount = effect.amount
-        said = "" if amount is None else \
-            f"{'min ' if amount.how is ir.AmountHow.AT_LEAST else ''}" \
-            f"{'+' if amount.how is ir.AmountHow.ADD and amount.value >= 0 else ''}{amount.value}" \
-            f"{' ' + amount.unit.value if amount.unit is not None else ''} "
+        said = "" if effect.amount is None else amount_text(effect.amount) + " "
         out[key if n == 0 else f"{key} ({n + 1})"] = said + "when " + expression_text(effect.condition)
     return out
 

@@ -556,7 +556,7 @@ def effect_mutants(effect: ir.Effect) -> list[tuple[str, ir.Effect | None]]:
     the condition negated; for a condition of several parts joined by `or` or `and`, each part dropped (an
     `and` then holds more often, an `or` less); the condition dropped, so that it always holds; a cost's
     amount one more and one less."""
-    from rulesdsl.errata.diff import expression_text
+    from rulesdsl.errata.diff import amount_text, expression_text
     from rulesdsl.model.walk import chain
     condition = effect.condition
     conditions: list[ir.Expr] = [ir.Unary(op=ir.UnaryOp.NOT, operand=condition)]
@@ -573,7 +573,7 @@ def effect_mutants(effect: ir.Effect) -> list[tuple[str, ir.Effect | None]]:
     amount = effect.amount
 
     def said(new: ir.Effect) -> str:
-        shown = "" if new.amount is None else f" {_amount_text(new.amount)}"
+        shown = "" if new.amount is None else f" {amount_text(new.amount)}"
         when = "always" if new.condition == _ALWAYS else f"when {expression_text(new.condition)}"
         return f"{head}{shown} {when}"
     out: list[tuple[str, ir.Effect | None]] = [("removed", None)]
@@ -588,12 +588,6 @@ def effect_mutants(effect: ir.Effect) -> list[tuple[str, ir.Effect | None]]:
             new = replace(effect, amount=replace(amount, value=value))
             out.append((said(new), replace(new, text=said(new))))
     return out
-
-
-def _amount_text(amount: ir.EffectAmount) -> str:
-    sign = "+" if amount.how is ir.AmountHow.ADD and amount.value >= 0 else ""
-    least = "min " if amount.how is ir.AmountHow.AT_LEAST else ""
-    return f"{least}{sign}{amount.value}{' ' + amount.unit.value if amount.unit is not None else ''}"
 
 
 def _effect_verdicts(resolved: ir.Resolved, modules: Variants, lines_: Sequence[_Line], probes_: Sequence[Probe],
