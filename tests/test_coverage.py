@@ -163,3 +163,104 @@ def test_the_shipped_series_leave_nothing_in_an_engine_category_undeclared():
     compilation = compile_project(ROOT)
     for rulebook_id in ("scs-1.8", "new-scs", "vcs"):
         assert all(e.meaning for e in measure(compilation.resolved[rulebook_id]).entries), rulebook_id
+
+
+# ---- every rule accounted for ---------------------------------------------------------------------------
+RULES = '''game drill "Drill" version "1.0"
+
+rule 1.0 "Drill" {
+  summary "Everything the drill sets."
+  zoc.range = 1 hex
+}
+
+rule 2.0 "Movement" {
+  summary "Heading for the movement rules."
+}
+
+rule 2.1 "Prose" {
+  summary "Units move; nothing here says how far."
+}
+
+rule 2.2 "Table-talk" {
+  summary "Move one stack at a time."
+  descriptive table-talk "the order stacks move in is the players' business"
+}
+
+rule 2.3 "Effect" {
+  summary "Artillery exerts no ZOC."
+  forbid exert-zoc when unit is artillery
+}
+
+rule 3.0 "Victory" {
+  summary "Hold the town."
+  victory.points = 10
+}
+
+parameters "Drill" [1.0] {
+  victory.points    count  "how many points win"
+}
+
+terrain effects chart [1.0] {
+  hex:
+    clear  1  ne
+}
+'''
+
+
+def test_each_rule_is_executed_descriptive_a_heading_or_unaccounted():
+    coverage = measure(_resolved(RULES))
+    status = {r.id: (r.status, r.how) for r in coverage.rules}
+    assert status["1.0"] == ("executed", "sets zoc.range")
+    assert status["2.0"][0] == "heading" and "2.1" in status["2.0"][1]
+    assert status["2.1"] == ("unaccounted", "prose only")
+    assert status["2.2"] == ("descriptive", "table-talk: the order stacks move in is the players' business")
+    assert status["2.3"][0] == "executed" and "forbid exert-zoc" in status["2.3"][1]
+    # a rule setting only parameters outside the engine's scope states a mechanic nothing runs: unaccounted
+    assert status["3.0"] == ("unaccounted", "sets only victory.points, which nothing runs")
+    text = render_text(coverage)
+    assert "rules in effect: 6: 2 executed, 1 descriptive, 1 heading, 2 unaccounted" in text
+    assert re.search(r"^  2\.1 +Prose: prose only", text, re.M)
+
+
+def test_a_rule_the_engine_runs_without_a_parameter_is_claimed_and_the_claim_is_checked(project, capsys):
+    rule = ('rule 2.1 "Prose" {\n  summary "Units move; nothing here says how far."\n'
+            '  executed by move\n}\n')
+    text = RULES.replace('rule 2.1 "Prose" {\n  summary "Units move; nothing here says how far."\n}\n', rule)
+    project.write("rulebooks/drill.rules", text)
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1 and "rulebooks/drill.rules:14:15: error: no worked example citing rule 2.1 asks 'move'" in out + err
+    project.write("rulebooks/drill.rules", text.replace("executed by move", "executed by moving"))
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1 and "error: no question 'moving' an example asks the engine" in out + err
+    assert "did you mean 'move'?" in out + err
+    example = ('example "E1. A move" [2.1] {\n  map 1.01 - 3.03 clear\n  unit a blue 1-1-4 at 1.01\n'
+               '  expect move a 1.02 legal\n}\n')
+    project.write("rulebooks/drill.rules", text + "\n" + example)
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 0, out + err
+    status = {r.id: (r.status, r.how) for r in measure(_resolved(text + "\n" + example)).rules}
+    assert status["2.1"] == ("executed", "the engine's own `move`, which worked example E1 asks")
+
+
+def test_a_rule_says_once_how_it_is_accounted_for(project, capsys):
+    text = RULES.replace('  descriptive table-talk "the order stacks move in is the players\' business"\n',
+                         '  descriptive table-talk "the order stacks move in is the players\' business"\n'
+                         '  descriptive intent\n')
+    project.write("rulebooks/drill.rules", text)
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1 and "rulebooks/drill.rules:19:3: error: a rule says once how it is accounted for" in out + err
+
+
+def test_the_shipped_rulebooks_leave_no_rule_unaccounted():
+    compilation = compile_project(ROOT)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for rulebook_id in ("scs-1.8", "new-scs", "vcs", "bocage", "corridor", "ridgeline"):
+        coverage = measure(compilation.resolved[rulebook_id])
+        assert coverage.rules_of("unaccounted") == [], rulebook_id
+        counts = [len(coverage.rules_of(s)) for s in ("executed", "descriptive", "heading", "unaccounted")]
+        row = f"| `{rulebook_id}` | {len(coverage.rules)} | " + " | ".join(map(str, counts)) + " |"
+        assert row in readme, row      # the README's table is the measured one
+        # a rule stating effects is executed, whatever else it says
+        status = {r.id: r.status for r in coverage.rules}
+        stating = [e.node.id.value for e in compilation.resolved[rulebook_id].rules if e.node.effects]
+        assert stating and all(status[rule] == "executed" for rule in stating), rulebook_id

@@ -139,6 +139,10 @@ def test_an_allow_lifts_the_forbid_of_the_same_question(project, capsys):
     ("cost enter min +1 MP when hex is rubble", "a least price is a number of MPs, not a change", 18),
     ("cost react +1 MP when unit is dg", "'cost' is not an effect on 'react'", 3),
     ("cost enter +1 MP when unit.started_in_ezoc", "no fact 'unit.started_in_ezoc' at enter", 25),
+    ("exempt react when unit is dg", "'exempt' is not an effect on 'react'", 3),
+    ("forbid retreat-loss when unit is armored", "'forbid' is not an effect on 'retreat-loss'", 3),
+    ("exempt retreat-loss when hex is rubble", "no fact 'hex' at retreat-loss", 28),
+    ("exempt retreat-loss when ezoc.from", "'ezoc.from' is a list of words, not a flag", 28),
 ])
 def test_a_misused_effect_is_a_positioned_error(project, capsys, line, message, column):
     project.write("rulebooks/fx.rules", GAME.replace("  allow exert-zoc when unit is hq", "  " + line))
@@ -175,6 +179,8 @@ def test_a_condition_the_card_cannot_say_asks_for_the_authors_words(project, cap
     project.write("rulebooks/fx.rules", GAME.replace("unit is hq", "unit.attack == 0"))
     code, out, err = project.run("chart", "rulebooks/fx.rules", "--lang", "en", "--out", "fx.en.html", capsys=capsys)
     assert code == 0 and "effect 2 of rule 7.0" in out + err and "labels en { effect.7.0.2" in out + err
+    # the warning points at the effect's own line, where the author looks for it
+    assert "rulebooks/fx.rules:10:3: warning: the effect 2 of rule 7.0 reads" in out + err
     project.write("rulebooks/fx.rules", GAME.replace("unit is hq", "unit.attack == 0") +
                   'labels en "English" {\n  effect.7.0.2  "Units with no attack strength exert a ZOC anyway."\n}\n')
     code, out, err = project.run("chart", "rulebooks/fx.rules", "--lang", "en", "--out", "fx.en.html", capsys=capsys)
@@ -269,3 +275,33 @@ def test_the_card_prints_a_cost_with_its_amount_beside_it():
     lines = [line for topic in data["panels"]["reminders"] if topic["topic"] == "movement" for line in topic["lines"]]
     assert [(str(line["meaning"].text), line["value"].text, line["rule"]) for line in lines] == \
         [("Entering a rubble hex", "+1 MP", "13.5")]
+
+
+def _retreat(module, *units: Counter, enemies: tuple[Counter, ...], hexes: int = 1):
+    situation = Situation(HexMap.rectangle(10, 10), default_terrain=("open",), units=(*units, *enemies),
+                          phase="combat", phasing="friendly")
+    return module.RULES_ENGINE.retreat(situation, [u.name for u in units], hexes, attackers=["x"])
+
+
+def _unit(name: str, side: str, at: str, type: str) -> Counter:
+    return Counter(name, side, H(at), attack=3, defense=3, movement=6, steps=2, type=type)
+
+
+@pytest.mark.parametrize("zoc_of, stacked, loss", [
+    ("infantry", (), 0),                # only infantry's ZOC: a tank is exempt
+    ("anti-tank", (), 1),               # an anti-tank unit's ZOC costs armor its step
+    ("tank", (), 1),                    # and so does a tank's
+    ("infantry", ("infantry",), 1),     # a stack that is not all armored loses its step
+    ("infantry", ("light-armor",), 0),  # light armor is armored too
+])
+def test_new_scs_armor_loses_no_step_retreating_past_units_that_cannot_stop_tanks(zoc_of, stacked, loss):
+    # 8.09 is the only hex open to a retreat from 8.08 away from x, and it lies in w's ZOC (as example A22)
+    enemies = (_unit("x", "friendly", "7.08", "tank"), _unit("w", "friendly", "8.10", zoc_of),
+               _unit("y", "friendly", "10.08", "infantry"))
+    ours = (_unit("t", "enemy", "8.08", "tank"), *(_unit(f"s{n}", "enemy", "8.08", kind)
+                                                   for n, kind in enumerate(stacked)))
+    answer = _retreat(new_scs, *ours, enemies=enemies)
+    assert [str(h) for h in answer.paths[0]] == ["8.09"]
+    assert answer.loss == loss
+    exempt = [s for s in answer.steps if "loses no step" in s.text]
+    assert bool(exempt) == (zoc_of == "infantry") and all(s.rule == "applying-results" for s in exempt)

@@ -145,10 +145,10 @@ def card(resolved: ir.Resolved, lang: str, project_labels: dict[str, Any], paper
             f"{len(t.missing)} label{'s' if len(t.missing) != 1 else ''} missing in '{lang}', shown in English on "
             f"the {book.id.value} card: {keys}", book.id.span,
             f"add them to a 'labels {lang}' block", severity="warning"))
-    for row, (key, composed) in t.unplain.items():
+    for row, (key, composed, where) in t.unplain.items():
         warnings.append(Diagnostic(
             f"the {row} reads '{composed}' on the {book.id.value} card ({lang}): not words a player follows",
-            book.id.span, f"give it player text: labels {lang} {{ {key} \"...\" }}", severity="warning"))
+            where or book.id.span, f"give it player text: labels {lang} {{ {key} \"...\" }}", severity="warning"))
     data["missing"] = list(t.missing)
     return data, warnings
 
@@ -937,7 +937,7 @@ def _param_line(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = Fal
             sentence = statement(meaning, found.value)
             if sentence is not None:
                 return {"name": name, "meaning": Label(sentence), "value": None, "rule": rule}
-            t.unplain[f"reminder '{name}'"] = (f"statement.{name}.{said}", f"{meaning}: {said}")
+            t.unplain[f"reminder '{name}'"] = (f"statement.{name}.{said}", f"{meaning}: {said}", None)
     label = t(f"param.{name}", meaning[:1].upper() + meaning[1:])
     return {"name": name, "meaning": label, "value": _param_value(found.value, t), "rule": rule}
 
@@ -1070,7 +1070,7 @@ def _effect_lines(resolved: ir.Resolved, t: Labeler, topic: str) -> list[dict[st
             said = t(key) if t.has(key) else wording.effect_where(effect, t) if effect.amount is not None \
                 else wording.effect_sentence(effect, t)
             if said is None:
-                t.unplain[f"effect {n} of rule {node.id.value}"] = (key, effect.text)
+                t.unplain[f"effect {n} of rule {node.id.value}"] = (key, effect.text, effect.span)
                 summary = node.summary.value if node.summary is not None else effect.text
                 said = t(f"rule.{node.id.value.lower()}.summary", summary)
             out.append({"name": key, "meaning": said, "value": value, "rule": rule_ref(resolved, node.id.value, t)})

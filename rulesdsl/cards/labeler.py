@@ -31,7 +31,8 @@ class Labeler:
     layers: list[dict[str, dict[str, str]]]        # nearest first: {lang: {key: text}}
     missing: dict[str, None] = field(default_factory=dict)
     derived: dict[str, None] = field(default_factory=dict)   # English written out from an id: no label
-    unplain: dict[str, tuple[str, str]] = field(default_factory=dict)   # row -> (label key, composed words)
+    # row -> (label key, composed words, where the rulebook states it; None: the rulebook's header)
+    unplain: dict[str, tuple[str, str, ir.Span | None]] = field(default_factory=dict)
 
     def _find(self, lang: str, key: str) -> str | None:
         for layer in self.layers:
@@ -112,7 +113,7 @@ def player_text(t: Labeler, key: str, composed: Label, row: str) -> Label:
     if t.has(key):
         return t(key)
     if UNPLAIN.search(composed.text):
-        t.unplain[row] = (key, composed.text)
+        t.unplain[row] = (key, composed.text, None)
     return composed
 
 

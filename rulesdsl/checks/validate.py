@@ -32,6 +32,7 @@ def check(rulebook: ir.Rulebook, parameters: Mapping[str, ir.Declared] | None = 
     if parameters is not None:
         problems += _parameters(rulebook, parameters)
     problems += _rule_ids(rulebook)
+    problems += _executed_by(rulebook)
     problems += _unit_types(rulebook)
     problems += _labels(rulebook)
     problems += _table_names(rulebook)
@@ -157,6 +158,33 @@ def _table_names(rulebook: ir.Rulebook) -> list[Diagnostic]:
         if table.name.value in seen_tables:
             problems.append(Diagnostic(f"table '{table.name.value}' is defined twice", table.name.span))
         seen_tables.setdefault(table.name.value, table)
+    return problems
+
+
+_ASKED = tuple(str(kind) for kind in ir.ExpectKind)
+
+
+def _executed_by(rulebook: ir.Rulebook) -> list[Diagnostic]:
+    """`executed by retreat`: the rule is the engine's own behaviour at a question examples ask, and a worked
+    example of the same rulebook that cites the rule asks it there (the claim is checked, not taken)."""
+    problems = []
+    asked: dict[str, set[str]] = {}
+    for example in rulebook.examples:
+        kinds = {str(query.kind) for query in example.situation.expectations}
+        for cite in example.cites:
+            asked.setdefault(cite.value, set()).update(kinds)
+    for rule in rulebook.rules:
+        word = rule.executed_by
+        if word is None:
+            continue
+        if word.value not in _ASKED:
+            problems.append(Diagnostic(f"no question '{word.value}' an example asks the engine", word.span,
+                                       suggest(word.value, _ASKED) or
+                                       "the questions are " + ", ".join(_ASKED)))
+        elif word.value not in asked.get(rule.id.value, ()):
+            problems.append(Diagnostic(f"no worked example citing rule {rule.id.value} asks '{word.value}'",
+                                       word.span, f"cite [{rule.id.value}] on an example with an `expect "
+                                                  f"{word.value} ...` line that shows the rule at work"))
     return problems
 
 

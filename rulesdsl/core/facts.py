@@ -45,9 +45,11 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
              "attack"),
     Question("enter", "whether a unit may enter a hex, and what entering it costs beyond the terrain",
              "move", ("forbid", "allow", "cost"), "movement", "MP"),
+    Question("retreat-loss", "whether a retreating unit loses a step for entering a hex in an enemy ZOC",
+             "retreat", ("exempt", "allow"), "retreat"),
 )}
 
-_UNIT = ("exert-zoc", "react", "enter")     # the questions asked of one unit; `attack`: of the whole attack
+_UNIT = ("exert-zoc", "react", "enter", "retreat-loss")   # the questions asked of one unit; `attack`: of all
 
 FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("unit", "words", "the unit's type, each of its capabilities, its size and each of its markers "
@@ -66,6 +68,8 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("hex.ezoc", "flag", "whether the hex entered lies in an enemy ZOC", ("enter",)),
     Fact("hexside", "words", "the features of the hexside crossed (hexside is river)", ("enter",)),
     Fact("road", "flag", "whether the unit enters along a road", ("enter",)),
+    Fact("ezoc.from", "words", "the words of any enemy unit whose ZOC covers the hex: ezoc.from is anti-tank "
+                               "when one of them is", ("retreat-loss",)),
     Fact("attackers", "words", "the words of any attacking unit: attackers is engineer when one of them is",
          ("attack",)),
     Fact("attackers.count", "number", "how many units attack", ("attack",)),

@@ -88,6 +88,7 @@ class Reason(Kind):
     TABLE_TALK = "table-talk"    # a procedure the players carry out at the table (announcing attacks first)
     COMPONENTS = "components"    # the physical counters, markers and map
     INTENT = "intent"            # a choice or intent the engine cannot know
+    OUT_OF_SCOPE = "out-of-scope"   # a mechanic the engine does not model (set-up, reinforcements, victory, air)
 
 
 class Side(Kind):
@@ -127,6 +128,7 @@ class EffectKind(Kind):
     FORBID = "forbid"
     ALLOW = "allow"      # lifts every `forbid` on the same question, where its own condition holds
     COST = "cost"        # changes what the question prices (entering a hex): by its amount
+    EXEMPT = "exempt"    # spares the units from what the question imposes (a retreat's step loss); as forbid
 
 
 class AmountHow(Kind):
@@ -356,6 +358,16 @@ class EffectAmount:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Descriptive:
+    """`descriptive table-talk "..."` in a rule: the rule states no mechanic the engine can execute, the
+    reason why, and the author's words on it (`rulesdsl coverage` counts it as accounted for)."""
+
+    span: Span = _span()
+    reason: Reason
+    why: Text | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rule:
     """A numbered rule (`rule 6.0c`) or an unnumbered section (`section rounding`)."""
 
@@ -372,6 +384,8 @@ class Rule:
     definitions: tuple[Definition, ...]
     effects: tuple[Effect, ...]         # what it forbids, and when: executed by the rules engine
     extra_summaries: tuple[Text, ...]   # summaries after the first: an error validate reports
+    descriptive: Descriptive | None = None   # why the engine executes none of it
+    executed_by: Text | None = None   # `executed by retreat`: the engine's own behaviour, which examples ask
     amend: bool = False   # `amend rule`: changes only the parameters it lists (and its summary, if given)
 
 

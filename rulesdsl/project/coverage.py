@@ -75,11 +75,35 @@ class Entry:
                 "reason": self.reason}
 
 
+RULE_STATUSES = ("executed", "descriptive", "heading", "unaccounted")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleEntry:
+    """One rule in effect: executed (what of it the engine runs), descriptive (why nothing can), a heading
+    (no content of its own, rules numbered under it) or unaccounted (prose nothing runs, and unmarked)."""
+
+    id: str
+    title: str
+    status: str
+    how: str              # executed: what runs it; descriptive: the reason and why; heading: its first sub-rule
+    origin: str
+    source: str           # path:line of the rule
+
+    def as_json(self) -> dict[str, str]:
+        return {"id": self.id, "title": self.title, "status": self.status, "how": self.how, "origin": self.origin,
+                "source": self.source}
+
+
 @dataclass(frozen=True, slots=True)
 class Coverage:
     rulebook: str
     path: str
     entries: tuple[Entry, ...] = field(default_factory=tuple)
+    rules: tuple[RuleEntry, ...] = field(default_factory=tuple)
+
+    def rules_of(self, status: str) -> list[RuleEntry]:
+        return [r for r in self.rules if r.status == status]
 
     def of(self, status: str, category: str | None = None) -> list[Entry]:
         return [e for e in self.entries if e.status == status and (category is None or e.category == category)]
@@ -142,7 +166,90 @@ def measure(resolved: ir.Resolved) -> Coverage:
             status = "unaccounted"
         entries.append(Entry(name, kind, status, declared.meaning if declared else "", parameter.rule,
                              parameter.origin, where, drives, reason))
-    return Coverage(resolved.id, resolved.rulebook.span.path, tuple(entries))
+    return Coverage(resolved.id, resolved.rulebook.span.path, tuple(entries), measure_rules(resolved, entries))
+
+
+# the blocks the engine or the generated module executes, whose cited rules they are the content of
+_CITING = ("rounding", "sequence", "terrain", "results", "modifiers", "shifts", "unit_factors", "adjustments",
+           "result_codes")
+_CITING_NAMES = {"rounding": "the rounding", "sequence": "the sequence of play", "terrain": "the Terrain Effects Chart",
+                 "results": "the Combat Results Table", "modifiers": "the die roll modifiers",
+                 "shifts": "the column shifts", "unit_factors": "the strength factors",
+                 "adjustments": "the result adjustments", "result_codes": "the result codes"}
+
+
+def _cited(resolved: ir.Resolved) -> dict[str, str]:
+    """The rules the executed blocks in effect cite: rule id -> the first block citing it."""
+    cited: dict[str, str] = {}
+    blocks: list[tuple[str, object]] = [(f, getattr(resolved, f)) for f in _CITING]
+    blocks += [(f"the table {t.node.name.value}", t) for t in resolved.tables]
+    for name, effective in blocks:
+        if effective is None:
+            continue
+        node = effective.node     # type: ignore[attr-defined]
+        for cite in getattr(node, "cites", ()):
+            cited.setdefault(cite.value, _CITING_NAMES.get(name, name))
+        for amended in effective.amended:    # type: ignore[attr-defined]
+            for cite in amended.cites:
+                cited.setdefault(cite, _CITING_NAMES.get(name, name))
+    return cited
+
+
+def _under(parent: str, child: str) -> bool:
+    """Whether rule `child` is numbered under `parent`: 2.1a under 2.1, 4.21 under 4.2, 2.1 under 2.0."""
+    if child == parent or not parent[:1].isdigit():
+        return False
+    return child.startswith(parent) or (parent.endswith(".0") and child.startswith(parent[:-1]))
+
+
+def measure_rules(resolved: ir.Resolved, entries: list[Entry]) -> tuple[RuleEntry, ...]:
+    """What of each rule in effect the engine executes: its effects, its definitions, a parameter it sets that
+    is executed, an executed block that cites it; else why nothing can (`descriptive REASON`, or every
+    parameter it sets is descriptive), or a heading over the rules numbered under it."""
+    by_rule: dict[str, list[Entry]] = {}
+    for entry in entries:
+        by_rule.setdefault(entry.rule, []).append(entry)
+    cited = _cited(resolved)
+    checked: dict[str, str] = {}      # rule -> the first worked example citing it
+    for book in (resolved.rulebook, *resolved.ancestors):
+        for example in book.examples:
+            for cite in example.cites:
+                checked.setdefault(cite.value, example.title.value.split(" ", 1)[0].rstrip("."))
+    ids = [effective.node.id.value for effective in resolved.rules]
+    found = []
+    for effective in resolved.rules:
+        rule = effective.node
+        rid = rule.id.value
+        own = by_rule.get(rid, [])
+        executed = [e.name for e in own if e.status == "executed"]
+        described = [e for e in own if e.status == "descriptive"]
+        subs = [other for other in ids if _under(rid, other)]
+        if rule.effects:
+            status, how = "executed", f"{len(rule.effects)} effect{'s' if len(rule.effects) > 1 else ''}: " + \
+                "; ".join(e.text for e in rule.effects)
+        elif executed:
+            status, how = "executed", "sets " + ", ".join(executed)
+        elif rule.definitions:
+            status, how = "executed", "defines " + ", ".join(d.name.value for d in rule.definitions)
+        elif rid in cited:
+            status, how = "executed", f"{cited[rid]} cites it"
+        elif rule.executed_by is not None:
+            status, how = "executed", (f"the engine's own `{rule.executed_by.value}`, which worked example "
+                                       f"{checked.get(rid, '?')} asks")
+        elif rule.descriptive is not None:
+            why = rule.descriptive.why
+            status, how = "descriptive", str(rule.descriptive.reason) + (f": {why.value}" if why else "")
+        elif described and len(described) == len(own):
+            status, how = "descriptive", "its parameters are descriptive (" + \
+                ", ".join(sorted({e.reason or "" for e in described})) + ")"
+        elif subs and not own and not rule.notes:
+            status, how = "heading", f"over {subs[0]}" + (f" ... {subs[-1]}" if len(subs) > 1 else "")
+        else:
+            status, how = "unaccounted", ("sets only " + ", ".join(e.name for e in own) + ", which nothing runs"
+                                          if own else "prose only")
+        title = rule.title.value if rule.title else (rule.summary.value if rule.summary else "")
+        found.append(RuleEntry(rid, title, status, how, effective.origin, f"{rule.span.path}:{rule.span.line}"))
+    return tuple(found)
 
 
 def percent(share: Fraction | None) -> str:
@@ -173,7 +280,21 @@ def render_text(coverage: Coverage) -> str:
             what = {"unaccounted": e.meaning, "descriptive": f"{e.reason}: {e.meaning}",
                     "executed": e.drives or "", "outside": e.meaning}[status]
             lines.append(f"  {e.name:<{width}}  {what}  [rule {e.rule}, {e.origin}, {e.source}]")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _rule_lines(coverage)) + "\n"
+
+
+def _rule_lines(coverage: Coverage) -> list[str]:
+    counts = {status: len(coverage.rules_of(status)) for status in RULE_STATUSES}
+    lines = ["", f"rules in effect: {len(coverage.rules)}: " + ", ".join(f"{counts[s]} {s}" for s in RULE_STATUSES)]
+    width = max((len(r.id) for r in coverage.rules), default=0)
+    for status, title in (("unaccounted", "rules unaccounted: prose nothing executes, not marked descriptive"),
+                          ("descriptive", "rules marked descriptive: no engine function can act on them"),
+                          ("heading", "headings: no content of their own, rules numbered under them"),
+                          ("executed", "rules executed")):
+        rules = coverage.rules_of(status)
+        lines += ["", f"{title} ({len(rules)}):"]
+        lines += [f"  {r.id:<{width}}  {r.title}: {r.how}  [{r.origin}, {r.source}]" for r in rules]
+    return lines
 
 
 def render_json(coverage: Coverage) -> str:
@@ -185,5 +306,7 @@ def render_json(coverage: Coverage) -> str:
         "categories": {name: figures(name) for name in CATEGORIES},
         "total": figures(None),
         **{status: [e.as_json() for e in coverage.of(status)] for status in (*STATUSES, "outside")},
+        "rules": {"counts": {status: len(coverage.rules_of(status)) for status in RULE_STATUSES},
+                  **{status: [r.as_json() for r in coverage.rules_of(status)] for status in RULE_STATUSES}},
     }
     return json.dumps(document, indent=2) + "\n"

@@ -65,7 +65,9 @@ def _effects_text() -> str:
                       + ")" for f in FACTS.values())
     return ("a rule's effects: `forbid QUESTION when CONDITION` says a question the rules engine answers is "
             "answered no for the units the condition holds of, and `allow QUESTION when CONDITION` lifts every "
-            "`forbid` of that question where its own condition holds. `cost enter AMOUNT when CONDITION` changes "
+            "`forbid` of that question where its own condition holds; `exempt QUESTION when CONDITION` spares the "
+            "units the condition holds of what the question imposes (a retreat's step loss for an enemy ZOC), and "
+            "an `allow` lifts it as it lifts a `forbid`. `cost enter AMOUNT when CONDITION` changes "
             "what entering a hex costs, after the terrain effects chart and before a ZOC's MPs: `+1 MP` adds, "
             "`3 MP` sets, `min 1 MP` raises to at least, every cost that holds applied in that order (set, at "
             "least, add); an example marks a hex with `hex 3.03 clear marked rubble`. The engine executes each where it "
@@ -79,6 +81,14 @@ def _effects_text() -> str:
 
 
 _EFFECTS = _effects_text()
+_ACCOUNTED = ("every rule accounted for: `rulesdsl coverage` counts each rule in effect as executed (it states an "
+              "effect or a definition, sets a parameter the engine executes, or an executed chart cites it), a "
+              "heading (no content of its own, rules numbered under it), descriptive or unaccounted. A rule that "
+              "states a mechanic nothing runs says so with `descriptive REASON \"why\"`, the reasons those of a "
+              "parameter's declaration and `out-of-scope` (a mechanic the engine does not model: set-up, "
+              "reinforcements, victory ...). A rule that is the engine's own behaviour, with no parameter, says "
+              "`executed by QUESTION` (move, retreat ...), and a worked example of the same rulebook that cites it "
+              "must ask that question: the claim is checked, not taken")
 
 KINDS: dict[type, Kind] = {
     ir.Rule: Kind("Rules and sections", ("rule",),
@@ -145,6 +155,28 @@ KINDS: dict[type, Kind] = {
                          "  cost enter +1 MP    when hex is rubble\n"
                          "  forbid enter        when unit is motorized and hex is swamp\n"
                          "  cost enter min 1 MP when road and hex.next_to is interdicted\n"
+                         "}\n\n"
+                         'section applying-results "Applying combat results" {\n'
+                         '  summary "Armor loses no step retreating through the ZOC of units that cannot stop '
+                         'tanks."\n'
+                         "  exempt retreat-loss when unit is armored and not ezoc.from is tank and not ezoc.from "
+                         "is anti-tank\n"
+                         "}\n"),
+                        (_ACCOUNTED,
+                         'rule 3.1b "Movement Allowance" {\n'
+                         '  summary "A unit spends no more MPs in a phase than its Movement Allowance."\n'
+                         "  executed by move\n"
+                         "}\n\n"
+                         'rule 5.0 "Reinforcements" {\n'
+                         '  summary "Reinforcements arrive on the turn and at the hex the game gives."\n'
+                         '  descriptive out-of-scope "reinforcement arrival: the engine places no unit"\n'
+                         "}\n\n"
+                         "terrain effects chart [3.1b] {\n  hex:\n    clear  1  ne\n}\n\n"
+                         'example "E1. A move as far as the allowance" [3.1b] {\n'
+                         "  map 1.01 - 1.05 clear\n"
+                         "  unit a blue 1-1-2 at 1.01\n"
+                         "  expect move a 1.02 1.03 legal\n"
+                         "  expect move a 1.02 1.03 1.04 illegal\n"
                          "}\n"),)),
     ir.UnitTypes: Kind("Unit types", ("unit_types",),
                        "The unit types a game has, each with its capabilities; expressions read both "

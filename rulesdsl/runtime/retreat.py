@@ -26,12 +26,14 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import ceil
 
+from . import effects
 from .answers import Advance, Retreat
 from .hexmap import Direction, Hex
 from .ruleset import RuleSet, Step, unique_steps
 from .situation import Counter, Situation
 from .supply import prohibited_hex, prohibited_hexside
 from .questions import Questions
+from .movement import unit_facts
 
 __all__ = ["advance", "retreat"]
 
@@ -425,15 +427,60 @@ def _ezoc_loss(search: _Search, path: tuple[Hex, ...]) -> int:
                                            f"{hex}: friendly units in it do not cancel the EZOC loss"))
         counted.append(hex)
     per_stack = rules.flag("retreat.losses_per_stack")
-    many = 1 if per_stack else len(search.stack)
-    loss = int(ceil(per_hex * len(counted))) * many
-    if counted:
+    paying = _paying(search, counted)
+    if per_stack:
+        loss = int(ceil(per_hex * sum(1 for hex in counted if paying[hex])))
+    else:
+        loss = sum(int(ceil(per_hex * sum(1 for hex in counted if unit in paying[hex])))
+                   for unit in search.stack)
+    if any(paying.values()):
+        many = len(search.stack)
         search.steps.append(rules.cite("retreat.losses_per_stack",
                                        "the stack loses the step once" if per_stack else
                                        f"each of the {many} units loses it"))
         search.steps.append(rules.cite("retreat.ezoc_step_loss", f"{_n(len(counted), 'enemy-ZOC hex')} entered "
                                        f"({' '.join(map(str, counted))}): {_n(loss, 'step')} lost"))
     return loss
+
+
+def _paying(search: _Search, counted: list[Hex]) -> dict[Hex, tuple[Counter, ...]]:
+    """The units of the stack that lose steps for each enemy-ZOC hex entered: all of them, but those a rule
+    exempts (`exempt retreat-loss when unit is armored and not ezoc.from is anti-tank`).  A stack that loses
+    its step once loses it where any unit pays; each unit that pays, where units pay apiece."""
+    rules = search.rules
+    if not counted or not rules.effects_on("retreat-loss"):
+        return {hex: search.stack for hex in counted}
+    exerting = _ezoc_units(search)
+    paying: dict[Hex, tuple[Counter, ...]] = {}
+    for hex in counted:
+        enemies = frozenset(word for name in exerting.get(hex, ()) for word in _words(search.situation.unit(name)))
+        payers = []
+        for unit in search.stack:
+            facts = {**unit_facts(unit), "ezoc.from": lambda enemies=enemies: enemies}
+            found = rules.forbidding("retreat-loss", facts, search.steps.append, f"{unit} pays for {hex}")
+            if found is None:
+                payers.append(unit)
+            else:
+                search.steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit} loses no step "
+                                                      f"for the enemy ZOC in {hex}"))
+        paying[hex] = tuple(payers)
+    return paying
+
+
+def _ezoc_units(search: _Search) -> dict[Hex, tuple[str, ...]]:
+    """The enemy units whose ZOCs cover each hex enemy ZOCs hinder the stack in."""
+    found: dict[Hex, tuple[str, ...]] = {}
+    for other in search.situation.sides():
+        if other != search.side:
+            zones = search.engine.zoc(search.situation, other)
+            for hex, names in zones.hexes.items():
+                if hex not in zones.negated:
+                    found[hex] = found.get(hex, ()) + names
+    return found
+
+
+def _words(unit: Counter) -> frozenset[str]:
+    return unit_facts(unit)["unit"]()  # type: ignore[return-value]
 
 
 # ---- advance after combat -------------------------------------------------------------------------------------

@@ -177,13 +177,13 @@ class RuleSet:
 
     def effect_holding(self, question: str, facts: Facts) -> tuple[RuleEntry, Effect] | None:
         """The effect that decides `question` for `facts`: the first `allow` whose condition holds (it lifts
-        every `forbid`), else the first such `forbid`, in the order the rules are in effect; None when no
-        effect on the question holds."""
+        every `forbid` and `exempt`), else the first such `forbid` or `exempt`, in the order the rules are in
+        effect; None when no effect on the question holds."""
         found: tuple[RuleEntry, Effect] | None = None
         for entry, effect in self.effects_on(question):
             if effect.kind == "cost":
                 continue
-            if found is not None and effect.kind == "forbid":
+            if found is not None and effect.kind != "allow":
                 continue
             if evaluate(effect.condition, facts):
                 if effect.kind == "allow":

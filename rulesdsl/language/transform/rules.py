@@ -46,12 +46,20 @@ class RuleBuilder(Builder):
         keyword, rule_id, *rest = items[1:] if override or amend else items
         title = self._text(rest.pop(0)) if rest and self._is(rest[0], "STRING") else None
         body: dict[str, list[Any]] = {"summary": [], "parameters": [], "notes": [], "see": [], "requires": [],
-                                 "definitions": [], "effects": []}
+                                 "definitions": [], "effects": [], "descriptive": [],
+                                 "executed_by": []}
         for kind, value in rest:
             body[kind].extend(value if isinstance(value, list) else [value])
         summaries = body.pop("summary")
+        marks, engine = body.pop("descriptive"), body.pop("executed_by")
+        if len(marks) + len(engine) > 1:
+            extra = sorted((*marks, *engine), key=lambda m: (m.span.line, m.span.column))[1]
+            raise RulesError([Diagnostic("a rule says once how it is accounted for", extra.span,
+                                         hint="keep one line: `descriptive REASON \"...\"` (nothing executes "
+                                              "it) or `executed by QUESTION` (the engine's own behaviour)")])
         return ir.Rule(span=self._span(meta), id=rule_id, numbered=keyword == "rule", override=override,
                        amend=amend, title=title, summary=summaries[0] if summaries else None,
+                       descriptive=marks[0] if marks else None, executed_by=engine[0] if engine else None,
                        extra_summaries=tuple(summaries[1:]), **{k: tuple(v) for k, v in body.items()})
 
     def rule_id(self, items: list[Any]) -> Any:
@@ -68,6 +76,15 @@ class RuleBuilder(Builder):
 
     def requires(self, items: list[Any]) -> Any:
         return ("requires", [self._text(t) for t in items])
+
+    def executed_by(self, items: list[Any]) -> Any:
+        return ("executed_by", self._text(items[0]))
+
+    @v_args(meta=True)
+    def rule_descriptive(self, meta: Meta, items: list[Any]) -> Any:
+        reason, *why = items
+        return ("descriptive", ir.Descriptive(span=self._span(meta), reason=ir.Reason(str(reason)),
+                                              why=self._text(why[0]) if why else None))
 
     @v_args(meta=True)
     def effect(self, meta: Meta, items: list[Any]) -> Any:
