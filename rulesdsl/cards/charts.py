@@ -149,8 +149,26 @@ def card(resolved: ir.Resolved, lang: str, project_labels: dict[str, Any], paper
         warnings.append(Diagnostic(
             f"the {row} reads '{composed}' on the {book.id.value} card ({lang}): not words a player follows",
             where or book.id.span, f"give it player text: labels {lang} {{ {key} \"...\" }}", severity="warning"))
+    warnings += _unprinted_effects(resolved, lang)
     data["missing"] = list(t.missing)
     return data, warnings
+
+
+def _unprinted_effects(resolved: ir.Resolved, lang: str) -> list[Diagnostic]:
+    """A warning for each effect of the rules in effect whose question's reminders topic the card does not
+    list: a rule the engine executes that a player would never read on the card."""
+    shown = set(card_options(resolved).reminders)
+    out = []
+    for effective in resolved.rules:
+        for effect in effective.node.effects:
+            question = QUESTIONS.get(effect.question.value)
+            if question is not None and question.topic not in shown:
+                out.append(Diagnostic(
+                    f"rule {effective.node.id.value}'s '{effect.text}' is on no reminder of the {resolved.id} card "
+                    f"({lang}): the card lists no '{question.topic}' reminders", effect.span,
+                    f"add the topic to the card's reminders: card {{ reminders: ... {question.topic} }}",
+                    severity="warning"))
+    return out
 
 
 _CHROME = [
@@ -1067,8 +1085,10 @@ def _effect_lines(resolved: ir.Resolved, t: Labeler, topic: str) -> list[dict[st
                 continue
             key = f"effect.{node.id.value.lower()}.{n}"
             value = None if effect.amount is None else _amount(effect.amount, question.unit, t)
-            said = t(key) if t.has(key) else wording.effect_where(effect, t) if effect.amount is not None \
-                else wording.effect_sentence(effect, t)
+            said = t(key) if t.has(key) else wording.effect_where(effect, t) \
+                if effect.kind in (ir.EffectKind.COST, ir.EffectKind.STOP) else wording.effect_sentence(effect, t)
+            if said is None and effect.kind is ir.EffectKind.FORBID:     # a forbid of hexes: 'No advance into ...'
+                said = wording.effect_where(effect, t)
             if said is None:
                 t.unplain[f"effect {n} of rule {node.id.value}"] = (key, effect.text, effect.span)
                 summary = node.summary.value if node.summary is not None else effect.text

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from rulesdsl.errors import Span
 from rulesdsl.model import ir
 
 LANGS = ("en", "fr")
@@ -32,7 +33,7 @@ class Labeler:
     missing: dict[str, None] = field(default_factory=dict)
     derived: dict[str, None] = field(default_factory=dict)   # English written out from an id: no label
     # row -> (label key, composed words, where the rulebook states it; None: the rulebook's header)
-    unplain: dict[str, tuple[str, str, ir.Span | None]] = field(default_factory=dict)
+    unplain: dict[str, tuple[str, str, Span | None]] = field(default_factory=dict)
 
     def _find(self, lang: str, key: str) -> str | None:
         for layer in self.layers:

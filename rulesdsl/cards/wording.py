@@ -590,8 +590,9 @@ def _listed(labels: list[Label], t: Labeler, last: str, english: str) -> Label:
 
 
 def effect_where(effect: ir.Effect, t: Labeler) -> Label | None:
-    """A `cost enter` effect's condition as where it applies, in players' words ('Entering a rubble hex'),
-    its amount printed beside it; None when a part of the condition is not a hex's terrain or marker."""
+    """A `cost enter` or a `stop` effect's condition as where it applies, in players' words ('Entering a rubble
+    hex', a cost's amount printed beside it; 'An advance after combat ends on entering a rubble hex.'); None
+    when a part of the condition is not a hex's terrain or marker."""
     hexes: list[Label] = []
     for part in chain(effect.condition, ir.BinaryOp.OR):
         if not (isinstance(part, ir.Is) and isinstance(part.operand, ir.Name) and part.operand.path == "hex"):
@@ -599,7 +600,8 @@ def effect_where(effect: ir.Effect, t: Labeler) -> Label | None:
         word = part.word.value
         hexes.append(t(f"hexes.{word}", f"a {words(word)} hex"))
     listed = _listed(hexes, t, "words.list-or", "{a} or {b}")
-    return filled(t(f"effect.cost.{effect.question.value}", "Entering {hexes}"), hexes=listed)
+    key = f"effect.{effect.kind}.{effect.question.value}" + (".hexes" if effect.kind is ir.EffectKind.FORBID else "")
+    return filled(t(key, "Entering {hexes}"), hexes=listed)
 
 
 def effect_sentence(effect: ir.Effect, t: Labeler) -> Label | None:

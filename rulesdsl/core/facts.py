@@ -43,13 +43,19 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
     Question("react", "whether a unit may make a reaction move", "move", ("forbid", "allow"), "reaction"),
     Question("attack", "whether these units may make this attack together", "attack", ("forbid", "allow"),
              "attack"),
-    Question("enter", "whether a unit may enter a hex, and what entering it costs beyond the terrain",
-             "move", ("forbid", "allow", "cost"), "movement", "MP"),
+    Question("enter", "whether a unit may enter a hex, what entering it costs beyond the terrain, and whether "
+                      "its move ends there", "move", ("forbid", "allow", "cost", "stop"), "movement", "MP"),
+    Question("advance", "whether a unit advancing after combat may enter a hex, and whether its advance ends "
+                        "there", "advance", ("forbid", "allow", "stop"), "advance"),
+    Question("stack-count", "whether a unit counts against the stacking limit", "stack", ("exempt", "allow"),
+             "stacking"),
     Question("retreat-loss", "whether a retreating unit loses a step for entering a hex in an enemy ZOC",
              "retreat", ("exempt", "allow"), "retreat"),
 )}
 
-_UNIT = ("exert-zoc", "react", "enter", "retreat-loss")   # the questions asked of one unit; `attack`: of all
+_UNIT = ("exert-zoc", "react", "enter", "advance", "retreat-loss", "stack-count")   # asked of one unit; `attack`: of all
+_HEX = ("enter", "advance")     # the questions about entering a hex
+_ALL = tuple(QUESTIONS)
 
 FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("unit", "words", "the unit's type, each of its capabilities, its size and each of its markers "
@@ -61,15 +67,20 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("unit.defense", "number", "the unit's printed Defense Strength", _UNIT),
     Fact("unit.movement", "number", "the unit's printed Movement Allowance", _UNIT),
     Fact("unit.steps", "number", "the steps the unit has left", _UNIT),
-    Fact("unit.started_in_ezoc", "flag", "whether the unit began the phase in an enemy ZOC", ("react",)),
-    Fact("hex", "words", "the hex entered: its terrain and each marker on it (hex is rubble)", ("enter",)),
+    Fact("unit.started_in_ezoc", "flag", "whether the unit began the phase in an enemy ZOC", ("react", "enter")),
+    Fact("from", "words", "the hex left: its terrain and each marker on it (from is pass)", ("enter",)),
+    Fact("from.ezoc", "flag", "whether the hex left lies in an enemy ZOC", ("enter",)),
+    Fact("hex", "words", "the hex entered: its terrain and each marker on it (hex is rubble)", _HEX),
     Fact("hex.next_to", "words", "the terrain and markers of the hexes next to the one entered "
                                  "(hex.next_to is interdicted)", ("enter",)),
-    Fact("hex.ezoc", "flag", "whether the hex entered lies in an enemy ZOC", ("enter",)),
-    Fact("hexside", "words", "the features of the hexside crossed (hexside is river)", ("enter",)),
+    Fact("hex.ezoc", "flag", "whether the hex entered lies in an enemy ZOC", _HEX),
+    Fact("hexside", "words", "the features of the hexside crossed (hexside is river)", _HEX),
     Fact("road", "flag", "whether the unit enters along a road", ("enter",)),
     Fact("ezoc.from", "words", "the words of any enemy unit whose ZOC covers the hex: ezoc.from is anti-tank "
                                "when one of them is", ("retreat-loss",)),
+    Fact("turn", "words", "the turn sets of the sequence of play that hold the game turn (turn is night)", _ALL),
+    Fact("turn.number", "number", "the game turn (0 when the situation gives none)", _ALL),
+    Fact("phase", "words", "the phase being played (phase is exploitation)", _ALL),
     Fact("attackers", "words", "the words of any attacking unit: attackers is engineer when one of them is",
          ("attack",)),
     Fact("attackers.count", "number", "how many units attack", ("attack",)),

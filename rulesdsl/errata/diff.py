@@ -57,7 +57,7 @@ _REFERENCES = ("cross references", "cites", "version")
 
 def severity_of(area: str, kind: str, what: str) -> str:
     """The severity of a change (SEVERITIES), from its area, its kind and what changed."""
-    if what == "designer's notes":
+    if what == "designer's notes" or what in _ACCOUNTING:
         return "note"
     if kind == "renumbered":
         return "editorial"
@@ -535,7 +535,10 @@ def _filed(changes: list[Change], rule: str | None) -> list[Change]:
 
 
 _RULE_NOUNS = {"see": "cross references", "requires": "requirements", "extra_summaries": "more summaries",
-               "notes": "designer's notes"}
+               "notes": "designer's notes", "descriptive": "why nothing executes it",
+               "executed_by": "the engine question it is"}
+# how a rule is accounted for (`descriptive ...`, `executed by ...`): coverage's business, no errata
+_ACCOUNTING = ("why nothing executes it", "the engine question it is")
 # fields of a rule's record that are no content of it
 _NOT_CONTENT = ("numbered", "override", "amend", _OWN)
 RENUMBER_THRESHOLD = 0.6    # how alike (difflib's ratio on their words) two rules must be to be one renumbered

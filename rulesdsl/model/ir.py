@@ -129,6 +129,7 @@ class EffectKind(Kind):
     ALLOW = "allow"      # lifts every `forbid` on the same question, where its own condition holds
     COST = "cost"        # changes what the question prices (entering a hex): by its amount
     EXEMPT = "exempt"    # spares the units from what the question imposes (a retreat's step loss); as forbid
+    STOP = "stop"        # the unit may enter the hex, and goes no further (an advance into rubble)
 
 
 class AmountHow(Kind):

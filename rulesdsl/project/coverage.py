@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from rulesdsl.model import catalogue, ir
 from rulesdsl.model.walk import walk
@@ -181,15 +182,14 @@ _CITING_NAMES = {"rounding": "the rounding", "sequence": "the sequence of play",
 def _cited(resolved: ir.Resolved) -> dict[str, str]:
     """The rules the executed blocks in effect cite: rule id -> the first block citing it."""
     cited: dict[str, str] = {}
-    blocks: list[tuple[str, object]] = [(f, getattr(resolved, f)) for f in _CITING]
+    blocks: list[tuple[str, ir.Effective[Any] | None]] = [(f, getattr(resolved, f)) for f in _CITING]
     blocks += [(f"the table {t.node.name.value}", t) for t in resolved.tables]
     for name, effective in blocks:
         if effective is None:
             continue
-        node = effective.node     # type: ignore[attr-defined]
-        for cite in getattr(node, "cites", ()):
+        for cite in getattr(effective.node, "cites", ()):
             cited.setdefault(cite.value, _CITING_NAMES.get(name, name))
-        for amended in effective.amended:    # type: ignore[attr-defined]
+        for amended in effective.amended:
             for cite in amended.cites:
                 cited.setdefault(cite, _CITING_NAMES.get(name, name))
     return cited

@@ -6,13 +6,16 @@ the small types below, never as code.  The engine, where it answers a question (
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    from .situation import Counter, Situation
 
 __all__ = ["All", "Amount", "Any_", "Compare", "Condition", "Effect", "FactValue", "Fact", "Facts", "Is", "Not", "Number",
-           "evaluate", "priced", "unit_facts"]
+           "evaluate", "priced", "time_facts", "unit_facts", "unit_words"]
 
 FactValue = Union[bool, Fraction, frozenset[str]]
 
@@ -122,14 +125,27 @@ def _number(operand: Fact | Number, facts: Facts) -> Fraction:
     return value if isinstance(value, Fraction) else Fraction(int(bool(value)))
 
 
-def unit_facts(type: str, size: str, side: str, capabilities: frozenset[str], states: frozenset[str],
-               attack: Fraction, defense: Fraction, movement: Fraction, steps: int) -> dict[str, Callable[[], FactValue]]:
-    """The facts about a unit every question knows (core/facts.py)."""
+def unit_words(unit: Counter) -> frozenset[str]:
+    """What `unit is WORD` reads: the unit's type, size, capabilities and states, in lower case."""
+    return frozenset(v.lower() for v in (unit.type, unit.size, *unit.capabilities, *unit.states) if v)
+
+
+def unit_facts(unit: Counter) -> dict[str, Callable[[], FactValue]]:
+    """The facts about a unit every question asked of one unit knows (core/facts.py)."""
     def words(*values: str) -> frozenset[str]:
         return frozenset(v.lower() for v in values if v)
     return {
-        "unit": lambda: words(type, size, *capabilities, *states),
-        "unit.type": lambda: words(type), "unit.size": lambda: words(size), "unit.side": lambda: words(side),
-        "unit.attack": lambda: attack, "unit.defense": lambda: defense, "unit.movement": lambda: movement,
-        "unit.steps": lambda: Fraction(steps),
+        "unit": lambda: unit_words(unit),
+        "unit.type": lambda: words(unit.type), "unit.size": lambda: words(unit.size),
+        "unit.side": lambda: words(unit.side),
+        "unit.attack": lambda: Fraction(unit.attack), "unit.defense": lambda: Fraction(unit.defense),
+        "unit.movement": lambda: Fraction(unit.movement), "unit.steps": lambda: Fraction(unit.steps),
     }
+
+
+def time_facts(turn_sets: Mapping[str, Container[int]], situation: Situation) -> dict[str, Callable[[], FactValue]]:
+    """The facts about the turn and the phase every question knows: `turn is night` (the sequence of play's
+    turn sets holding the situation's game turn), `turn.number`, `phase is exploitation`."""
+    return {"turn": lambda: frozenset(name.lower() for name, turns in turn_sets.items() if situation.turn in turns),
+            "turn.number": lambda: Fraction(situation.turn or 0),
+            "phase": lambda: frozenset({situation.phase.lower()})}

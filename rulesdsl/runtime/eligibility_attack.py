@@ -56,7 +56,7 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
         refusals += _attacker(engine, situation, zones, unit, hexes, steps)
 
     # ---- the attack as a whole: a rule's effect on it (`forbid attack when attackers.attack == 0`) --------
-    refusals += _effects(rules, counters, defenders, steps)
+    refusals += _effects(rules, situation, counters, defenders, steps)
 
     # ---- the odds: below the table, where the table's result says the attack may not be made ----------
     if judge is not None and not refusals:
@@ -78,8 +78,8 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
     return Verdict(not refusals, tuple(refusals), None, tuple(steps), must_also_attack=must)
 
 
-def _effects(rules: RuleSet, counters: list[Counter], defenders: list[Counter], steps: list[Step]
-             ) -> list[Refusal]:
+def _effects(rules: RuleSet, situation: Situation, counters: list[Counter], defenders: list[Counter],
+             steps: list[Step]) -> list[Refusal]:
     """A rule's effect that forbids these units this attack (core/facts.py: the facts of an attack)."""
     def words(units: list[Counter]) -> frozenset[str]:
         return frozenset(w.lower() for u in units for w in (u.type, u.size, *u.capabilities, *u.states) if w)
@@ -88,6 +88,7 @@ def _effects(rules: RuleSet, counters: list[Counter], defenders: list[Counter], 
         "attackers.attack": lambda: sum((Fraction(u.attack) for u in counters), Fraction(0)),
         "defenders": lambda: words(defenders), "defenders.count": lambda: Fraction(len(defenders)),
         "defenders.defense": lambda: sum((Fraction(u.defense) for u in defenders), Fraction(0)),
+        **effects.time_facts(rules.turn_sets, situation),
     }
     who = ", ".join(map(str, counters))
     barred = rules.forbidding("attack", facts, steps.append, f"{who} may attack")

@@ -39,7 +39,7 @@ import heapq
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -95,15 +95,10 @@ def _largest_size(rules: RuleSet, situation: Situation) -> int | None:
     return max(known) if known else None
 
 
-def unit_facts(unit: Counter) -> dict[str, Callable[[], effects.FactValue]]:
-    """What a rule's condition may read of `unit` at any question (core/facts.py)."""
-    return effects.unit_facts(unit.type, unit.size, unit.side, unit.capabilities, unit.states, unit.attack,
-                              unit.defense, unit.movement, unit.steps)
-
-
 def exerts_zoc(rules: RuleSet, situation: Situation, unit: Counter) -> tuple[bool, Step]:
     """Whether `unit` has a ZOC, and the step that decided it."""
-    found = rules.effect_holding("exert-zoc", unit_facts(unit))
+    found = rules.effect_holding("exert-zoc", {**effects.unit_facts(unit), **effects.time_facts(rules.turn_sets, situation)}) \
+        if rules.effects_on("exert-zoc") else None
     if found is not None and found[1].kind == "forbid":
         return False, rules.cite_effect(*found, f"rule {found[0].id}: {unit} exerts no ZOC")
     if rules.terrain is not None:
@@ -516,7 +511,8 @@ class _Mover:
         self._edges = bool(situation.hexsides or situation.roads)
         # a rule's effects on entering a hex (`cost enter +1 MP when hex is rubble`), asked of every step
         self._entering = rules.effects_on("enter")
-        self._unit_facts = unit_facts(counter) if self._entering else {}
+        self._unit_facts = {**effects.unit_facts(counter), **effects.time_facts(rules.turn_sets, situation)} if self._entering else {}
+        self._stops: dict[str, Step] = {}     # _State.stopped by a rule's `stop enter` -> the step citing it
         zoc_steps: list[Step] = []
         self.hinder = _hindering(rules, situation, counter.side, counter.name, zoc_steps)
         self.zoc_steps = zoc_steps
@@ -604,7 +600,7 @@ class _Mover:
     def _reaction_forbidden(self, log: Log) -> bool:
         """Whether a rule's effect forbids the unit a reaction move (`forbid react when ...`); sets the refusal."""
         unit, situation = self.unit, self.situation
-        facts = unit_facts(unit)
+        facts = {**effects.unit_facts(unit), **effects.time_facts(self.rules.turn_sets, situation)}
         facts["unit.started_in_ezoc"] = lambda: situation.start_of(unit) in enemy_zoc(self.rules, situation,
                                                                                       unit.side)
         barred = self.rules.forbidding("react", facts, log, f"{unit} may react")
@@ -658,6 +654,12 @@ class _Mover:
             if barred is not None:
                 return barred
             cost = self._entry_effects(cost, target, facts, log)
+            stop = self.rules.stopping("enter", facts)
+            if stop is not None:
+                step = self.rules.cite_effect(*stop, f"rule {stop[0].id}: {self.unit}'s move ends in {target}")
+                log(step)
+                self._stops[f"rule {stop[0].id}"] = step
+                price = replace(price, stop=f"rule {stop[0].id}") if not price.stop else price
         cost = self._road_crowding(cost, price.road, target, log)
         leaving, entering = here in self.hinder, target in self.hinder
         exited = state.exited
@@ -685,6 +687,9 @@ class _Mover:
         def words(hex: Hex) -> frozenset[str]:
             return frozenset(w.lower() for w in (*situation.terrain_at(hex), *situation.markers_at(hex)))
         return {**self._unit_facts,
+                "unit.started_in_ezoc": lambda: situation.start_of(self.unit) in self.hinder,
+                "from": lambda: words(here),
+                "from.ezoc": lambda: here in self.hinder,
                 "hex": lambda: words(target),
                 "hex.next_to": lambda: frozenset(w for h in situation.neighbours(target) for w in words(h)),
                 "hex.ezoc": lambda: target in self.hinder,
@@ -724,6 +729,9 @@ class _Mover:
             return _Entry(None, None, _refused(
                 log, rules.cite("zoc.entry_stops_movement", f"{unit} entered an enemy ZOC at {here}: its move is over"),
                 f"{unit} stopped on entering the enemy ZOC at {here}"))
+        if state.stopped in self._stops:
+            return _Entry(None, None, _refused(log, self._stops[state.stopped],
+                                               f"{unit} stopped in {here}: {state.stopped} ends its move"))
         if state.stopped:
             return _Entry(None, None, _refused(log,
                                                rules.cite_chart(f"{unit}'s move ended in {here} ({state.stopped})"),

@@ -21,7 +21,7 @@ capabilities (`armored` alone for the advance).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import ceil
@@ -33,7 +33,6 @@ from .ruleset import RuleSet, Step, unique_steps
 from .situation import Counter, Situation
 from .supply import prohibited_hex, prohibited_hexside
 from .questions import Questions
-from .movement import unit_facts
 
 __all__ = ["advance", "retreat"]
 
@@ -451,12 +450,14 @@ def _paying(search: _Search, counted: list[Hex]) -> dict[Hex, tuple[Counter, ...
     if not counted or not rules.effects_on("retreat-loss"):
         return {hex: search.stack for hex in counted}
     exerting = _ezoc_units(search)
+    when = effects.time_facts(rules.turn_sets, search.situation)
     paying: dict[Hex, tuple[Counter, ...]] = {}
     for hex in counted:
-        enemies = frozenset(word for name in exerting.get(hex, ()) for word in _words(search.situation.unit(name)))
+        enemies = frozenset(word for name in exerting.get(hex, ())
+                            for word in effects.unit_words(search.situation.unit(name)))
         payers = []
         for unit in search.stack:
-            facts = {**unit_facts(unit), "ezoc.from": lambda enemies=enemies: enemies}
+            facts: effects.Facts = {**effects.unit_facts(unit), **when, "ezoc.from": _constant(enemies)}
             found = rules.forbidding("retreat-loss", facts, search.steps.append, f"{unit} pays for {hex}")
             if found is None:
                 payers.append(unit)
@@ -479,8 +480,8 @@ def _ezoc_units(search: _Search) -> dict[Hex, tuple[str, ...]]:
     return found
 
 
-def _words(unit: Counter) -> frozenset[str]:
-    return unit_facts(unit)["unit"]()  # type: ignore[return-value]
+def _constant(value: frozenset[str]) -> Callable[[], effects.FactValue]:
+    return lambda: value
 
 
 # ---- advance after combat -------------------------------------------------------------------------------------
@@ -600,6 +601,8 @@ def _advance_reach(engine: Questions, situation: Situation, unit: Counter, vacat
         if not (mechanized and deviate):
             follow = (vacated,) + tuple(h for h in path if h != vacated)
     reached: set[Hex] = set()
+    stated = bool(rules.effects_on("advance"))
+    base = {**effects.unit_facts(unit), **effects.time_facts(rules.turn_sets, situation)} if stated else {}
     going: dict[Hex, Fraction] = {}     # the least spent to stand in a hex and go on from it
     frontier: list[tuple[Hex, Fraction, int]] = [(unit.hex, Fraction(0), 0)]
     while frontier:
@@ -623,6 +626,17 @@ def _advance_reach(engine: Questions, situation: Situation, unit: Counter, vacat
                 continue
             if not stop and there in going and going[there] <= used:
                 continue
+            if stated:
+                facts = {**base, **_hex_facts(situation, here, there, ezoc)}
+                barred = rules.forbidding("advance", facts, steps.append, f"{unit} may advance into {there}")
+                if barred is not None:
+                    steps.append(rules.cite_effect(*barred, f"rule {barred[0].id}: {unit} may not advance into "
+                                                            f"{there}"))
+                    continue
+                ends = rules.stopping("advance", facts)
+                if ends is not None:
+                    steps.append(rules.cite_effect(*ends, f"rule {ends[0].id}: {unit}'s advance ends in {there}"))
+                    stop = True
             reached.add(there)
             if there in ezoc:
                 if count == 0 and rules.flag("advance.first_hex_ignores_ezoc"):
@@ -643,6 +657,13 @@ def _advance_reach(engine: Questions, situation: Situation, unit: Counter, vacat
     if first_fixed:
         steps.append(rules.cite("advance.first_hex_is_defender_hex", f"the first hex is the vacated {vacated}"))
     return reached
+
+
+def _hex_facts(situation: Situation, here: Hex, there: Hex, ezoc: set[Hex]) -> effects.Facts:
+    """What a condition on entering `there` from `here` reads of the hex (core/facts.py)."""
+    return {"hex": lambda: frozenset(w.lower() for w in (*situation.terrain_at(there), *situation.markers_at(there))),
+            "hex.ezoc": lambda: there in ezoc,
+            "hexside": lambda: frozenset(f.lower() for f in situation.hexside_features(here, there))}
 
 
 def _may_cross(rules: RuleSet, situation: Situation, unit: Counter, here: Hex, there: Hex, count: int,

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from .contract import engine_parameter
 from .effects import Effect, Facts, evaluate
-from .model import Parameter, ParameterValue, Quantity, RuleEntry
+from .model import Parameter, ParameterValue, Quantity, RuleEntry, TurnSet
 from .tables import LookupTable
 from .terrain import TerrainEffectsChart
 
@@ -83,6 +83,7 @@ class RuleSet:
     rules: Mapping[str, RuleEntry] = field(default_factory=dict)
     reads: set[str] = field(default_factory=set)
     turn: int | None = None      # the game turn whose values `parameters` holds (None: every turn's)
+    turn_sets: Mapping[str, TurnSet] = field(default_factory=dict)   # the sequence of play's (`turns night 3 6`)
     base: RuleSet | None = None  # a turn's rule set: the rule set of every turn it was made from
     _turns: dict[int, RuleSet] = field(default_factory=dict, repr=False)
     _effects: dict[str, tuple[tuple[RuleEntry, Effect], ...]] = field(default_factory=dict, repr=False)
@@ -105,7 +106,7 @@ class RuleSet:
             changed = {name: p for name, p in limited.items() if p is not self.parameters[name]}
             found = self if not changed else RuleSet(
                 self.rulebook, {**self.parameters, **changed}, self.terrain, self.tables, self.rules,
-                reads=self.reads, turn=turn, base=self)
+                reads=self.reads, turn=turn, base=self, turn_sets=self.turn_sets)
             self._turns[turn] = found
         return found
 
@@ -181,7 +182,7 @@ class RuleSet:
         effect; None when no effect on the question holds."""
         found: tuple[RuleEntry, Effect] | None = None
         for entry, effect in self.effects_on(question):
-            if effect.kind == "cost":
+            if effect.kind in ("cost", "stop"):
                 continue
             if found is not None and effect.kind != "allow":
                 continue
@@ -212,6 +213,12 @@ class RuleSet:
         effect (each changes the price: effects.priced)."""
         return [(entry, effect) for entry, effect in self.effects_on(question)
                 if effect.kind == "cost" and evaluate(effect.condition, facts)]
+
+    def stopping(self, question: str, facts: Facts) -> tuple[RuleEntry, Effect] | None:
+        """The first `stop` effect on `question` whose condition holds of `facts`: the unit enters the hex
+        and goes no further."""
+        return next(((entry, effect) for entry, effect in self.effects_on(question)
+                     if effect.kind == "stop" and evaluate(effect.condition, facts)), None)
 
     def forbidding(self, question: str, facts: Facts, log: Callable[[Step], None], allowed: str
                    ) -> tuple[RuleEntry, Effect] | None:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from . import effects
 from .answers import Refusal, StackCheck
 from .hexmap import Hex
 from .ruleset import RuleSet, Step
@@ -42,7 +43,7 @@ def stack(rules: RuleSet, situation: Situation, hex: Hex, *, moment: str = "phas
     limit = _Limit(rules.amount("stacking.limit"), rules.amount("stacking.limit_units"))
     checked = _checked(rules, moment, steps)
     names = set(overrunning)
-    counted = _counted(rules, hex, units, names, moment, steps)
+    counted = _counting(rules, _counted(rules, hex, units, names, moment, steps), steps, situation)
     size = _size(rules, counted, steps)
     if limit.steps is None and limit.units is None:
         steps.append(rules.cite("stacking.limit", "no stacking limit"))
@@ -62,7 +63,24 @@ def over_limit(rules: RuleSet, units: list[Counter]) -> tuple[str, ...]:
     limit_steps, limit_units = rules.amount("stacking.limit"), rules.amount("stacking.limit_units")
     if limit_steps is None and limit_units is None:
         return ()
-    return _excess(rules, units, limit_steps, limit_units)
+    return _excess(rules, _counting(rules, units, []), limit_steps, limit_units)
+
+
+def _counting(rules: RuleSet, units: list[Counter], steps: list[Step], situation: Situation | None = None
+              ) -> list[Counter]:
+    """`units` but those a rule exempts from the stacking count (`exempt stack-count when unit is hq`)."""
+    if not units or not rules.effects_on("stack-count"):
+        return units
+    when = effects.time_facts(rules.turn_sets, situation) if situation is not None else {}
+    kept = []
+    for unit in units:
+        found = rules.forbidding("stack-count", {**effects.unit_facts(unit), **when}, steps.append, f"{unit} counts")
+        if found is None:
+            kept.append(unit)
+        else:
+            steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit} does not count against the "
+                                                   "stacking limit"))
+    return kept
 
 
 # ---- helpers --------------------------------------------------------------------------------------------
