@@ -529,7 +529,9 @@ def _check(root: Path | None, paths: list[Path] | None, notes: bool = False, car
     _untrusted_cache_note()
     if not compilation.ok:
         return EXIT_RULES
-    print(f"{compilation.checked} {'rulebook' if compilation.checked == 1 else 'rulebooks'} checked: no problems")
+    warned = sum(1 for d in compilation.diagnostics if d.severity == "warning")
+    said = f"{warned} warning{'s' if warned != 1 else ''}" if warned else "no problems"
+    print(f"{compilation.checked} {'rulebook' if compilation.checked == 1 else 'rulebooks'} checked: {said}")
     return EXIT_OK
 
 

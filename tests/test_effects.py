@@ -5,6 +5,7 @@ words (English and French), and seen by diff."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -306,3 +307,33 @@ def test_new_scs_armor_loses_no_step_retreating_past_units_that_cannot_stop_tank
     assert answer.loss == loss
     exempt = [s for s in answer.steps if "loses no step" in s.text]
     assert bool(exempt) == (zoc_of == "infantry") and all(s.rule == "applying-results" for s in exempt)
+
+
+def test_a_word_the_rulebook_never_declares_is_a_warning_at_the_word(project, capsys):
+    project.write("rulebooks/fx.rules", GAME.replace("unit is hq", "unit is artilery"))
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 0 and "1 rulebook checked: 1 warning" in out + err   # it builds; the condition never holds
+    assert ("rulebooks/fx.rules:10:32: warning: no word 'artilery' in this rulebook: 'unit is artilery' never "
+            "holds") in out + err
+    assert "did you mean 'artillery'?" in out + err
+
+
+TITLES = Path(__file__).parent / "titles"
+
+
+@pytest.mark.parametrize("title", ["fords", "landing", "passes"])
+def test_the_test_titles_hold_their_worked_examples_and_print_every_effect(project, capsys, title):
+    """The three titles of tests/titles (rules of other published games, said as effects): every worked
+    example holds, and the card prints each effect (no warning of an effect no reminder prints)."""
+    project.write(f"rulebooks/{title}.rules", (TITLES / f"{title}.rules").read_text(encoding="utf-8"))
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 0 and "no problems" in out + err, out + err
+    code, out, err = project.run("chart", f"rulebooks/{title}.rules", "--lang", "en", "--out", "card.html",
+                                 capsys=capsys)
+    assert code == 0 and "warning" not in out + err, out + err
+    card = (project.root / "card.html").read_text(encoding="utf-8")
+    if title == "passes":       # the named turns a rule's condition reads are on the card
+        assert "Night turns: 3, 6" in card and "On night turns no unit enters an enemy ZOC." in card
+    if title == "fords":
+        assert "An advance stops on crossing a stream." in card and "Headquarters do not count against the " \
+            "stacking limit." in card

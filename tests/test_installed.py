@@ -321,3 +321,62 @@ def test_the_installed_library_is_cited_where_it_is_installed(installed, tmp_pat
     assert explain.returncode == 0, explain.stderr
     assert f"scs-1.8, {library.as_posix()}:" in explain.stdout and "rulesdsl/library/" not in \
         explain.stdout.replace(library.as_posix(), ""), explain.stdout
+
+
+# three titles written for these tests (tests/titles/, not shipped), each on one of the shipped series, whose
+# rules are of the kinds other published games print, stated as conditions and effects: classes barred from
+# terrain or paying their own cost, prohibitions on some turns and phases, hexes entered and left only by
+# road, units pinned in an enemy ZOC, advances barred or stopped by terrain, units that do not count for
+# stacking, exemptions from retreat losses, attacks that need a partner
+TITLES = ROOT / "tests" / "titles"
+TITLE_CHECKS = '''\
+from generated import fords, landing, passes
+from rulesdsl.runtime import Hex, HexMap, Hexside
+from rulesdsl.runtime.situation import Counter, Situation
+
+H = Hex.parse
+def unit(name, side, at, kind, **more):
+    return Counter(name, side, H(at), attack=4, defense=4, movement=8, steps=2, type=kind, **more)
+
+near = (unit("c", "blue", "4.02", "truck"), unit("e", "red", "6.02", "infantry"))
+for turn in (2, 3):
+    moved = passes.RULES_ENGINE.move(Situation(HexMap.rectangle(8, 8), default_terrain=("open",), units=near,
+                                               phasing="blue", turn=turn), "c", [H("5.02")])
+    print("night" if turn == 3 else "day", moved.legal, " ".join(r.rule or "" for r in moved.refusals) or "-")
+first = Situation(HexMap.rectangle(8, 8), default_terrain=("open",), phasing="blue", turn=1,
+                  units=(unit("a", "blue", "4.04", "infantry"), unit("d", "red", "4.05", "infantry")))
+verdict = landing.RULES_ENGINE.may_attack(first, ["a"], H("4.05"))
+print("landing", verdict.allowed, " ".join(r.rule or "" for r in verdict.refusals))
+stream = Situation(HexMap.rectangle(8, 8), default_terrain=("clear",), phasing="blue", terrain={H("4.06"): ("swamp",)},
+                   units=(unit("t", "blue", "4.04", "tank"),), hexsides={Hexside.between(H("4.05"), H("5.05")): ("stream",)})
+reached = fords.RULES_ENGINE.advance(stream, ["t"], H("4.05"), 3, defender_destroyed=True)
+print("fords", H("5.05") in reached.reachable, H("4.06") in reached.reachable)   # vehicles never into swamp
+'''
+
+
+def test_titles_of_other_games_say_their_rules_as_effects_and_build_with_the_installed_cli(installed, tmp_path):
+    folder = tmp_path / "titles"      # outside the repository
+    (folder / "rulebooks").mkdir(parents=True)
+    names = sorted(p.name for p in TITLES.glob("*.rules"))
+    assert names == ["fords.rules", "landing.rules", "passes.rules"]
+    for name in names:
+        shutil.copy(TITLES / name, folder / "rulebooks" / name)
+    env = {**os.environ, "PATH": f"{installed}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("PYTHONPATH", None)
+    check = _run(["rulesdsl", "check"], cwd=folder, env=env)       # every worked example of the three holds
+    assert check.returncode == 0 and "3 rulebooks checked: no problems" in check.stdout + check.stderr, \
+        check.stdout + check.stderr
+    build = _run(["rulesdsl", "build"], cwd=folder, env=env)
+    assert build.returncode == 0 and "warning" not in build.stderr, build.stdout + build.stderr
+    for title in ("fords", "landing", "passes"):
+        assert (folder / "generated" / f"{title}.py").is_file()
+    for title in ("landing", "passes"):
+        for lang in ("en", "fr"):
+            assert (folder / "generated" / "charts" / f"{title}.{lang}.pdf").is_file()
+    run = _run([str(installed / "python"), "-c", TITLE_CHECKS], cwd=folder, env=env)
+    assert run.returncode == 0, run.stderr
+    lines = dict(line.split(" ", 1) for line in run.stdout.splitlines())
+    assert lines["day"] == "True -"
+    assert lines["night"] == "False G2"
+    assert lines["landing"] == "False L2"
+    assert lines["fords"] == "True False"

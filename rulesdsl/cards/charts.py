@@ -267,6 +267,8 @@ def _sequence(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
             side = t.name("player-turn", block.side.value) if block.side is not None else None
             out["player_turns"].append({"side": side, "phases": phases})
     out["rules_column"] = any(p["cites"] for turn in out["player_turns"] for p in turn["phases"])
+    # the named turns, which a phase, a value or a rule's condition (`turn is night`) may name
+    out["turn_sets"] = [wording.turn_set(s, t) for s in node.turn_sets]
     return out
 
 

@@ -545,6 +545,17 @@ def phase_turns(turns: ir.PhaseTurns, sets: Mapping[str, ir.TurnSet], t: Labeler
     return _finish(said, t.lang)
 
 
+def turn_set(named: ir.TurnSet, t: Labeler) -> Label:
+    """A turn set of the sequence of play as the card lists it: 'Night turns: 3, 6, 9, 12'."""
+    spans = tuple(span for span in (parse_turns(text.value) for text in named.turns) if span is not None)
+    parts = [filled(t("sequence.later"), turn=str(first)) if last is None else
+             Label(str(first) if first == last else f"{first}\u2013{last}") for first, last in spans]
+    listed = Label(", ".join(p.text for p in parts), any(p.fallback for p in parts))
+    name = t(f"turns.{named.name.value}", named.name.value.replace("-", " ").replace("_", " "))
+    said = filled(t("sequence.turn-set", "{name} turns: {turns}"), name=name, turns=listed)
+    return Label(said.text[:1].upper() + said.text[1:], said.fallback)
+
+
 # ---- a rule's effects: `forbid exert-zoc when unit is artillery or unit is cadre` ----------------------
 def _units(expr: ir.Expr, t: Labeler) -> Label | None:
     """The units one condition picks out, as a plural noun phrase ('Companies', 'DG units', 'Units that start

@@ -9,7 +9,7 @@ from rulesdsl.core.facts import FACTS, QUESTIONS, Fact
 from rulesdsl.errors import Diagnostic, suggest
 from rulesdsl.model import ir
 
-__all__ = ["check_effect"]
+__all__ = ["check_effect", "condition_words"]
 
 _COMPARISONS = (ir.BinaryOp.LT, ir.BinaryOp.LE, ir.BinaryOp.GT, ir.BinaryOp.GE, ir.BinaryOp.EQ, ir.BinaryOp.NE)
 
@@ -74,3 +74,34 @@ def _fact(name: ir.Name, question: str, known: Mapping[str, Fact], kind: str) ->
         return [Diagnostic(f"'{name.path}' is a {'list of words' if fact.kind == 'words' else fact.kind}, "
                            f"not a {'list of words' if kind == 'words' else kind}", name.span, uses[fact.kind])]
     return []
+
+
+def condition_words(effect: ir.Effect, known: Mapping[str, set[str]]) -> list[Diagnostic]:
+    """A warning for each `FACT is WORD` whose word the rulebook never declares for that fact (a unit type,
+    capability, state or size; a turn set; a phase): a misspelt word makes a condition that never holds.
+    `known`: the words of each fact that can be known before play (none given: not checked)."""
+    found = []
+    for node in _parts(effect.condition):
+        if isinstance(node, ir.Is) and isinstance(node.operand, ir.Name):
+            words = known.get(node.operand.path)
+            word = node.word.value.lower()
+            if words is not None and word not in words:
+                found.append(Diagnostic(
+                    f"no {_WHAT.get(node.operand.path, 'word')} '{node.word.value}' in this rulebook: "
+                    f"'{node.operand.path} is {node.word.value}' never holds", node.word.span,
+                    suggest(word, sorted(words)) or ("the words known here are " + ", ".join(sorted(words))
+                                                     if words else "the rulebook declares none"),
+                    severity="warning"))
+    return found
+
+
+_WHAT = {"unit.type": "unit type", "unit.size": "unit size", "turn": "turn set of the sequence of play",
+         "phase": "phase"}
+
+
+def _parts(expr: ir.Expr) -> list[ir.Expr]:
+    if isinstance(expr, ir.Unary):
+        return [expr, *_parts(expr.operand)]
+    if isinstance(expr, ir.Binary):
+        return [expr, *_parts(expr.left), *_parts(expr.right)]
+    return [expr]

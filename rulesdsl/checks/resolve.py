@@ -18,6 +18,7 @@ from rulesdsl.model.catalogue import (example_setting, movement_text, phase_turn
                                       vocabulary as declared_vocabulary)
 from rulesdsl.errors import Diagnostic, Span, suggest, suggester
 from rulesdsl.model.context import ROOT
+from rulesdsl.checks.effects import condition_words
 from rulesdsl.checks.expressions import Checker, numeric_values
 from rulesdsl.checks.situations import check_situation, terrain_problems
 from rulesdsl.runtime.model import Quantity
@@ -140,6 +141,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     vocabulary = _vocabulary(books, ordered, charts, problems)
     problems += _code_states(charts, vocabulary)
     problems += _example_situations(rulebook, vocabulary)
+    problems += _effect_words(books, ordered, vocabulary, tables, charts.get("sequence"))
     vocabulary.parameters = {p.name: "number" for p in parameters
                              if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}
     definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems, numeric_values(parameters),
@@ -706,6 +708,38 @@ def _required(rulebook: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
                     f"requires of every game", rulebook.id.span,
                     f"add a rule of the game's own that sets it, like: {name.value} = {example_setting(declared, name.value)}"))
     return out
+
+
+# the phases the rules engine itself knows (an example's `phase`), besides those a sequence of play names,
+# and the capabilities it reads of any counter (`can exploit`), besides those unit types declare
+_ENGINE_PHASES = frozenset({"movement", "combat", "exploitation", "reaction"})
+_ENGINE_CAPABILITIES = frozenset({"exploit", "mechanized", "armored", "artillery", "engineer"})
+
+
+def _effect_words(books: list[ir.Rulebook], rules: tuple[ir.Effective[ir.Rule], ...], vocabulary: ir.Names,
+                  tables: Mapping[str, ir.Effective[ir.LookupTable]],
+                  sequence: ir.Effective[ir.SequenceOfPlay] | None) -> list[Diagnostic]:
+    """The words the rulebook's own effects compare facts with (`unit is hq`), each one it declares, the
+    engine knows, or a worked example of its chain gives a counter (`size squadron`)."""
+    sizes = set()
+    if "unit-sizes" in tables:
+        table = tables["unit-sizes"].node
+        sizes = {cell.value.lower() for row in table.rows for cell in row[1:]}
+    counters = [u for book in books for example in book.examples for u in example.situation.units]
+    sizes |= {u.size.value.lower() for u in counters if u.size is not None}
+    units = {w.lower() for w in vocabulary.unit_words} | sizes | _ENGINE_CAPABILITIES
+    units |= {w.value.lower() for u in counters for w in (*u.capabilities, *u.states, *((u.type,) if u.type else ()))}
+    turns: set[str] = set()
+    phases = set(_ENGINE_PHASES)
+    if sequence is not None:
+        turns = {t.name.value.lower() for t in sequence.node.turn_sets}
+        phases |= {p.name.value.lower() for p in walk(sequence.node) if isinstance(p, ir.Phase)}
+    known = {"unit": units, "unit.type": {t.lower() for t in vocabulary.unit_types}, "attackers": units,
+             "defenders": units, "ezoc.from": units, "turn": turns, "phase": phases}
+    if sizes:
+        known["unit.size"] = sizes
+    return [d for effective in rules if effective.origin == books[0].id.value
+            for effect in effective.node.effects for d in condition_words(effect, known)]
 
 
 def _override_of_nothing(rule: ir.Rule, rules: frozenset[str]) -> Diagnostic:
