@@ -163,15 +163,17 @@ def test_a_game_takes_its_series_card_block_unless_it_has_its_own():
 
 def test_the_shipped_games_inherit_or_replace_their_series_card(shipped):
     scs = charts.card_options(shipped.resolved["scs-1.8"])
-    assert scs.reminders == ("odds", "zoc", "overrun", "retreat", "advance")
+    # who may attack: SCS 7.2e is an effect, and every effect is on the card
+    assert scs.reminders == ("odds", "zoc", "overrun", "attack", "retreat", "advance")
     new = charts.card_options(shipped.resolved["new-scs"])      # a game's card may take a third side
-    # New SCS adds who may react (its reaction phase's rule as an effect) to the series' reminders
-    assert (new.sides, new.reminders) == (3, ("odds", "zoc", "overrun", "reaction", "retreat", "advance"))
+    # New SCS adds what entering a hex costs (interdiction) and who may react (its reaction phase's rule)
+    assert (new.sides, new.reminders) == (3, ("odds", "zoc", "movement", "overrun", "reaction", "attack", "retreat",
+                                              "advance"))
     assert charts.card_options(shipped.resolved["corridor"]) == new
     bocage = charts.card_options(shipped.resolved["bocage"])
     assert bocage.reminders[-1] == "supply" and bocage.swatches["bocage"] == charts.Swatch("#6f8f3a", "cross")
     ridgeline = charts.card_options(shipped.resolved["ridgeline"])  # two sides; supply is on its factor chart
-    assert (ridgeline.sides, ridgeline.reminders) == (2, ("odds", "zoc", "retreat", "advance"))
+    assert (ridgeline.sides, ridgeline.reminders) == (2, ("odds", "zoc", "movement", "retreat", "advance"))
 
 
 # ---- diff --------------------------------------------------------------------------------------
@@ -244,7 +246,7 @@ def _reminders(data) -> dict[str, list[tuple[str, str, str]]]:
 
 def test_the_reminders_print_the_values_in_effect_with_their_rules(shipped):
     scs = _reminders(_card(shipped, "scs-1.8")[0])
-    assert list(scs) == ["odds", "zoc", "overrun", "retreat", "advance"]
+    assert list(scs) == ["odds", "zoc", "overrun", "attack", "retreat", "advance"]
     # off-table attacks, stated in the words the CRT's legend uses (this card prints no CRT)
     assert ("combat.below_table", "A1", "7.4") in scs["odds"] and ("combat.above_table", "", "7.4") in scs["odds"]
     stated = [line["meaning"].text for line in _card(shipped, "scs-1.8")[0]["panels"]["reminders"][0]["lines"]]
