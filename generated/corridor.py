@@ -738,7 +738,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     ),
     RuleEntry(
         '7.4', 'Odds Determination',
-        'Divide both modified totals by the smaller, round each by the standard rule, read the ratio; odds off either end of the table are clamped or fail.',
+        "Odds below the left-most column fail as in the series; a terrain shift moves only the defender's half of the table, so a shift past its left edge reads the left-most column there; attacker losses still follow the defense strength.",
         origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:772',
         notes=(
             'Above the right-most column the attack uses that column, and any shifts count from it. Below the left-most column (or shifted off the left) the attacker loses one step, the defender nothing, and no dice are rolled.',
@@ -1344,7 +1344,7 @@ COMBAT_ABOVE_TABLE = 'rightmost'
 #   whether column shifts may count from columns beyond the table's edges
 COMBAT_IMAGINARY_COLUMNS = False
 #   whether an attack shifted past the left-most column counts as below the table
-COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE = True
+COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE = False
 
 # 8.0 Step Losses
 #   whether step-loss markers under a unit lower its strength
@@ -1555,7 +1555,7 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether one unit may divide its strength between attacks'),
     Parameter('combat.only_into_enterable_terrain', COMBAT_ONLY_INTO_ENTERABLE_TERRAIN, rule='7.3', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:731',
               meaning='whether units may attack only into terrain they could move into from where they stand'),
-    Parameter('combat.shift_off_left_is_below_table', COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:777',
+    Parameter('combat.shift_off_left_is_below_table', COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE, rule='7.4', origin='new-scs', source='rulebooks/series/new-scs.rules:544',
               meaning='whether an attack shifted past the left-most column counts as below the table'),
     Parameter('combat.stack_defends_together', COMBAT_STACK_DEFENDS_TOGETHER, rule='7.2c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:708',
               meaning='whether all units in a hex defend as one'),
@@ -2291,8 +2291,8 @@ ENGINE = CombatEngine(
     factors=FACTORS,
     # 7.4 (scs-1.8): combat.imaginary_columns = no
     shifts_before_limits=False,
-    # 7.4 (scs-1.8): combat.shift_off_left_is_below_table = yes
-    shift_off_left=True,
+    # 7.4 (new-scs): combat.shift_off_left_is_below_table = no
+    shift_off_left=False,
     # 7.3 (scs-1.8): combat.terrain_per_unit = yes
     terrain_per_unit=True,
     # 6.1f (scs-1.8): overrun.game_modifiers_apply = yes

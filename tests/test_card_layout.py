@@ -156,6 +156,21 @@ def test_charts_are_dealt_to_sides_each_unit_on_one(monkeypatch, spec, columns, 
     assert (deal.sides, deal.too_tall) == (expected, [])
 
 
+def test_a_unit_that_fits_no_column_whole_is_split_down_the_columns_of_one_side(monkeypatch):
+    # two sides of two 100px columns; three tables under one rule (70 + 30 + 30) fit no column whole, but the
+    # packing puts the first in one column of side 2 and the other two in the other: never on two sides
+    spec = [("seq", 100, ""), ("rem", 95, ""), ("crt", 60, ""), ("low", 70, ""), ("mid", 30, "low"),
+            ("high", 30, "low")]
+    monkeypatch.setattr(pdf, "_measured", lambda document: (_parts(*spec), 100.0, 100.0))
+    deal = pdf._paginate(_Measured(), 2)
+    assert len(deal.sides) == 2 and deal.too_tall == []
+    sides = {name: n for n, side in enumerate(deal.sides) for name in side}
+    assert sides["low"] == sides["mid"] == sides["high"]
+    # whole, the unit (130px) would have needed a third side
+    whole = pdf._deal(_parts(*spec), pdf._units(_parts(*spec)), 2, 100.0, 100.0)
+    assert len(whole.sides) == 3
+
+
 def test_a_unit_taller_than_a_side_is_named_with_its_size(monkeypatch):
     monkeypatch.setattr(pdf, "_measured", lambda document: (_parts(("crt", 150, ""), ("att", 80, "crt")), 100.0, 100.0))
     deal = pdf._paginate(_Measured(), 2)

@@ -203,6 +203,13 @@ def _amended_parameter(resolved: ir.Resolved, amended: ir.Amended, t: Labeler) -
     """An amended parameter as a player reads it: what its declaration says it means (its label
     `parameter.<name>` in the card's language, else the declared meaning, marked), then its value."""
     name = amended.key.split(" ", 1)[0]     # a value on some turns only is amended as 'name on night'
+    line = _param_line(resolved, t, name, stated=True) if name == amended.key else None
+    if line is not None:        # a rule as a sentence ('... does not count ...'), or its meaning and value in words
+        said = line["meaning"]
+        if line["value"] is None:
+            return said
+        value = line["value"]
+        return Label(f"{said.text}: {value.text}", said.fallback or value.fallback)
     entry = resolved.declared.get(name)
     meaning = t(f"parameter.{name}", entry.meaning if entry is not None else wording.words(name))
     return Label(f"{meaning.text[:1].upper()}{meaning.text[1:]}: {amended.text}", meaning.fallback)

@@ -773,35 +773,72 @@ _PACKING_TRIALS = 20000     # the most placements `_packed` tries: a card has a 
 
 def _packed(parts: list[_Part], units: list[list[_Part]], columns: int, full: float, first: float,
             sides: int) -> _Deal | None:
-    """The units, each whole in one column, packed on `sides` sides when some packing fits, which the greedy
-    deals can miss on a card that fills its sides: a bounded depth-first search, tallest units first, that
-    tries each column with a room of its own once.  None when none is found within _PACKING_TRIALS."""
+    """The units packed on `sides` sides when some packing fits, which the greedy deals can miss on a card
+    that fills its sides: a bounded depth-first search, tallest units first, that tries each column with a
+    room of its own once, and, for a unit of several charts that fits no column whole (three tables under
+    one rule), its charts in order down the columns of one side: a unit is never on two sides.  None when
+    none is found within _PACKING_TRIALS."""
     heights = [sum(part.height for part in unit) for unit in units]
-    room = [first if side == 0 else full for side in range(sides) for _ in range(columns)]
-    if sum(heights) > sum(room) + 0.5 or max(heights) > max(room) + 0.5:
+    empty = [first if side == 0 else full for side in range(sides) for _ in range(columns)]
+    if sum(heights) > sum(empty) + 0.5 or max(p.height for p in parts) > max(empty) + 0.5:
         return None
+    room = list(empty)
     order: list[int] = []
-    where = [0] * len(units)
+    where: dict[str, int] = {}      # each chart's column, counting across the sides
     trials = 0
+
+    def whole(unit: int, first_placed: bool) -> Iterator[None]:
+        """Each placement of the unit whole in one column, undone when the search backs out of it."""
+        tried: set[float] = set()
+        for column, left in enumerate(room[:1] if first_placed and pinned else room):
+            if left + 0.5 < heights[unit] or round(left, 1) in tried:
+                continue
+            tried.add(round(left, 1))
+            room[column] -= heights[unit]
+            where.update((part.id, column) for part in units[unit])
+            yield
+            room[column] += heights[unit]
+
+    def split(unit: int) -> Iterator[None]:
+        """Each side whose columns take the unit's charts in order, each chart in the first with room left."""
+        if len(units[unit]) < 2:
+            return
+        for side in range(sides):
+            taken: list[tuple[int, float]] = []
+            column = side * columns
+            for part in units[unit]:
+                while column < (side + 1) * columns and room[column] + 0.5 < part.height:
+                    column += 1
+                if column == (side + 1) * columns:
+                    break
+                room[column] -= part.height
+                taken.append((column, part.height))
+                where[part.id] = column
+            if len(taken) == len(units[unit]):
+                yield
+            for column, height in taken:
+                room[column] += height
 
     def place(k: int) -> bool:
         nonlocal trials
         if k == len(order):
             return True
-        unit = order[k]
-        tried: set[float] = set()
-        for column, left in enumerate(room[:1] if k == 0 and pinned else room):
-            if left + 0.5 < heights[unit] or round(left, 1) in tried:
-                continue
-            tried.add(round(left, 1))
+        fitted = False
+        for _ in whole(order[k], k == 0):
+            fitted = True
             trials += 1
             if trials > _PACKING_TRIALS:
                 return False
-            room[column] -= heights[unit]
-            where[unit] = column
             if place(k + 1):
                 return True
-            room[column] += heights[unit]
+        if fitted:
+            return False
+        for _ in split(order[k]):
+            trials += 1
+            if trials > _PACKING_TRIALS:
+                return False
+            if place(k + 1):
+                return True
         return False
 
     # the chart printed first (the sequence of play) keeps the first column of the first side, where a packing
@@ -810,14 +847,17 @@ def _packed(parts: list[_Part], units: list[list[_Part]], columns: int, full: fl
         order = [0] + sorted(range(1, len(units)), key=lambda u: -heights[u]) if pinned else \
             sorted(range(len(units)), key=lambda u: -heights[u])
         trials = 0
+        where.clear()
+        room[:] = empty     # a search cut short leaves its placements made
         if place(0):
             break
     else:
         return None
     rank = {part.id: i for i, part in enumerate(parts)}
     placed: list[list[tuple[int, int, str]]] = [[] for _ in range(sides)]
-    for unit, column in zip(units, where):
-        placed[column // columns] += [(column % columns, rank[part.id], part.id) for part in unit]
+    for part in parts:
+        column = where[part.id]
+        placed[column // columns].append((column % columns, rank[part.id], part.id))
     return _Deal([[i for _, _, i in sorted(side)] for side in placed if side], [])
 
 

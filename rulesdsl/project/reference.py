@@ -134,6 +134,14 @@ KINDS: dict[type, Kind] = {
                          "  movement.must_afford_entry = no     on turns 1\n"
                          "}\n"),
                         (_EFFECTS,
+                         "unit types {\n"
+                         "  tank       armored, tank\n"
+                         "  anti-tank  anti-tank\n"
+                         "  truck      motorized\n"
+                         "  artillery  artillery\n"
+                         "  hq\n"
+                         "}\n"
+                         "unit states: dg, cadre\n\n"
                          'rule 7.0 "Zones of control" {\n'
                          '  summary "Artillery and cadres exert no ZOC, but a headquarters always does."\n'
                          "  zoc.range = 1 hex\n"
