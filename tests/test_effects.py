@@ -337,3 +337,35 @@ def test_the_test_titles_hold_their_worked_examples_and_print_every_effect(proje
     if title == "fords":
         assert "An advance stops on crossing a stream." in card and "Headquarters do not count against the " \
             "stacking limit." in card
+
+
+def _isolated_odds(attackers, defenders):
+    from rulesdsl.runtime.combat import AttackingHex, Combat, Unit
+    combat = Combat(attacking_hexes=(AttackingHex(tuple(Unit("infantry", attack=a, states=s) for a, s in attackers),
+                                                  terrain="clear"),),
+                    defenders=tuple(Unit("infantry", defense=d, states=s) for d, s in defenders),
+                    defender_terrain="clear")
+    resolution = vcs.resolve_combat(combat, 7)
+    return resolution.odds, list(resolution.derivation)
+
+
+def test_vcs_isolated_units_attack_with_at_most_one_and_defend_halved_unit_by_unit():
+    isolated = ("isolated",)
+    odds, steps = _isolated_odds([(6, ())], [(3, isolated), (3, isolated)])
+    assert odds == "3:1"        # 1 + 1, each halved and rounded down on its own (3 halved as a sum: 2:1)
+    assert any("rounded down to 1" in s for s in steps)
+    odds, steps = _isolated_odds([(6, isolated)], [(2, ())])
+    assert odds == "1:2" and any("held to at most 1 for isolated-attack" in s for s in steps)
+    assert _isolated_odds([(6, ())], [(2, ())])[0] == "3:1"     # neither isolated: as printed
+
+
+def test_a_strength_factor_cap_and_rounding_round_trip_through_fmt_and_print_on_the_card():
+    from rulesdsl.language.fmt import format_text
+    text = GAME + ('\nstrength factors "Isolation" [11.2.5] {\n  isolated-attack  attack  at most 1  when isolated\n'
+                   '  isolated-defense  defense  1/2  rounded down  when isolated\n}\n')
+    formatted = format_text(text)
+    assert "at most 1" in formatted and "1/2 rounded down" in formatted
+    assert format_text(formatted) == formatted
+    node = parse(Source("fx.rules", formatted))
+    factors = node.unit_factors[0].factors
+    assert [(f.cap, f.round_down) for f in factors] == [(True, False), (False, True)]

@@ -657,11 +657,11 @@ def _shifts(resolved: ir.Resolved, t: Labeler) -> dict[str, Any] | None:
 
 def printed_factors(resolved: ir.Resolved) -> list[ir.UnitFactor]:
     """The strength factors a card prints: not one that multiplies by 1 (out-of-supply defense x1 changes
-    nothing)."""
+    nothing); a cap of 1 (`at most 1`) does change it."""
     if resolved.unit_factors is None:
         return []
     constant = Checker(resolved.vocabulary, values=numeric_values(resolved.parameters)).constant
-    return [f for f in resolved.unit_factors.node.factors if constant(f.factor) != 1]
+    return [f for f in resolved.unit_factors.node.factors if f.cap or f.round_down or constant(f.factor) != 1]
 
 
 def charted_parameters(resolved: ir.Resolved) -> set[str]:
@@ -741,8 +741,14 @@ def _terms(resolved: ir.Resolved, t: Labeler, conditions: list[ir.Expr | None]) 
 
 
 def _factor_text(factor: ir.UnitFactor, t: Labeler, resolved: ir.Resolved) -> Label:
-    """What a player multiplies by: a number (a parameter's value, never its id), or the factor in words."""
-    return wording.describe(factor.factor, t, resolved, unit=True)
+    """What a player multiplies by: a number (a parameter's value, never its id), or the factor in words; a
+    cap as 'at most 1', a rounding after it as '½, rounded down'."""
+    said = wording.describe(factor.factor, t, resolved, unit=True)
+    if factor.cap:
+        said = filled(t("value.at-most", "at most {x}"), x=said)
+    if factor.round_down:
+        said = filled(t("factor.rounded-down", "{x}, rounded down"), x=said)
+    return said
 
 
 def _condition_text(condition: ir.Expr, t: Labeler, resolved: ir.Resolved, unit: bool = False) -> Label:

@@ -493,13 +493,16 @@ class Shifts:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UnitFactor:
-    """Multiply each attacking (or defending) unit's strength by `factor` when `condition` holds for it."""
+    """Multiply each attacking (or defending) unit's strength by `factor` when `condition` holds for it; or,
+    `at most`, hold it to `factor`; `rounded down`: the unit's strength rounded down after it."""
 
     span: Span = _span()
     name: Text
     role: Role
     factor: Expr        # a number; may read the rulebook's parameters
     condition: Expr     # over the unit
+    cap: bool = False           # `at most N`: the strength is at most the factor
+    round_down: bool = False    # `rounded down`: unit by unit, before the side's strengths are added
     text: str = _as_written()
 
 

@@ -349,6 +349,8 @@ class FactorEntry(TypedDict):
     condition: str
     text: str
     supply: bool                 # a supply penalty (supply.minimum_strength, supply.penalties_round_down)
+    cap: bool                    # `at most`: the strength held to the factor
+    round_down: bool             # `rounded down`: the unit's strength rounded down after it
 
 
 class FactorsSection(TypedDict):
@@ -1020,7 +1022,7 @@ def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionCont
         multiplying = resolved.unit_factors.node
         factors = {"cites": _cites(multiplying), "entries": [
             {"name": f.name.value, "role": f.role, "factor": factor, "condition": condition, "text": comment(f.text),
-             "supply": _supply_penalty(f)}
+             "supply": _supply_penalty(f), "cap": f.cap, "round_down": f.round_down}
             for f, (factor, condition) in zip(multiplying.factors, python.factors)]}
     tables: list[TableEntry] = []
     for effective in resolved.tables:
@@ -1044,7 +1046,9 @@ def _issue3_context(resolved: ir.Resolved, names: PythonNames) -> ExpressionCont
         "adjustments": adjustments,
         "factors": factors,
         "tables": tables,
-        "plain_combat": _plain_comment(modifiers, shifts, factors) if plain_combat(python) else None,
+        # a cap or a rounding is no multiplier: the short way multiplies
+        "plain_combat": _plain_comment(modifiers, shifts, factors) if plain_combat(python) and not any(
+            e["cap"] or e["round_down"] for e in (factors or {"entries": []})["entries"]) else None,
     }
 
 

@@ -258,8 +258,11 @@ KINDS: dict[type, Kind] = {
                          "  ambush-retreat  defender-retreat  -1  when ambush\n"
                          "}\n"),
     ir.UnitFactors: Kind("Strength factors", ("unit_factors",),
-                         "Multipliers on the attack or defense of each unit for which a condition holds.",
-                         "unit states: dg\n\n"
+                         "Multipliers on the attack or defense of each unit for which a condition holds; "
+                         "`at most N` holds the strength to N instead (an isolated unit attacks with at most "
+                         "1), and `rounded down` after the factor rounds each unit's strength down before the "
+                         "side's are added (VCS 11.2.5: two isolated defenders of 3 are 1 + 1, not 3 halved).",
+                         "unit states: dg, isolated\n\n"
                          "parameters {\n"
                          '  combat.dg_factor  number  "what a disrupted unit\'s strength is multiplied by"\n'
                          "}\n\n"
@@ -269,6 +272,8 @@ KINDS: dict[type, Kind] = {
                          "}\n\n"
                          'strength factors "Factor effects" [1.0] {\n'
                          "  dg-attack  attack  combat.dg_factor  when dg\n"
+                         "  isolated-attack   attack   at most 1  when isolated\n"
+                         "  isolated-defense  defense  1/2 rounded down  when isolated\n"
                          "}\n"),
     ir.Rounding: Kind("Rounding", ("rounding",),
                       "How fractions and odds round; the generated module has `round_<name>` and `odds`.",

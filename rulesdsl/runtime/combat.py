@@ -497,6 +497,8 @@ class FactorSpec:
     condition: Callable[[Context, BoundUnit], bool]
     rules: tuple[str, ...] = ()
     supply: bool = False  # a supply penalty (see supply.minimum_strength, supply.penalties_round_down)
+    cap: bool = False         # `at most`: the strength is held to the factor, not multiplied by it
+    round_down: bool = False  # `rounded down`: the unit's strength is rounded down after it
 
 
 @dataclass(frozen=True)
@@ -719,10 +721,19 @@ class CombatEngine:
         for spec in self._role_factors[role]:
             if spec.condition(ctx, unit):
                 factor = exact_value(spec.factor(ctx))
+                before = value
+                if spec.cap:
+                    value = min(value, factor)
+                    said = f"{unit.type} {role} {before} held to at most {factor} for {spec.name}"
+                else:
+                    value *= factor
+                    said = f"{unit.type} {role} {before} x {factor} for {spec.name}"
+                if spec.round_down and not isinstance(value, int) and value.denominator != 1:
+                    value = math.floor(value)
+                    said += f", rounded down to {value}"
                 if steps is not None:
-                    steps.append(f"{unit.type} {role} {value} x {factor} for {spec.name}{self._cite(spec.rules)}")
-                value *= factor
-                penalised = penalised or (spec.supply and factor < 1)
+                    steps.append(said + self._cite(spec.rules))
+                penalised = penalised or (spec.supply and factor < 1 and not spec.cap)
         if not penalised:
             return value
         if self.supply_round_down and not isinstance(value, int) and value.denominator != 1:

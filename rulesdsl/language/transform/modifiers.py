@@ -57,9 +57,17 @@ class ModifierBuilder(Builder):
 
     @v_args(meta=True)
     def unit_factor(self, meta: Meta, items: list[Any]) -> Any:
-        name, role, factor, condition = items
+        marks = {i[1] for i in items if isinstance(i, tuple)}
+        name, role, factor, condition = [i for i in items if not isinstance(i, tuple)]
+        cap, round_down = "at-most" in marks, "rounded-down" in marks
         return ir.UnitFactor(span=self._span(meta), name=self._text(name), role=ir.Role(str(role)), factor=factor,
-                             condition=condition, text=self._source(meta))
+                             condition=condition, cap=cap, round_down=round_down, text=self._source(meta))
+
+    def factor_cap(self, items: list[Any]) -> Any:
+        return ("mark", "at-most")
+
+    def factor_round(self, items: list[Any]) -> Any:
+        return ("mark", "rounded-down")
 
     @v_args(meta=True)
     def adjustments(self, meta: Meta, items: list[Any]) -> Any:
