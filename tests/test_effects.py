@@ -369,3 +369,41 @@ def test_a_strength_factor_cap_and_rounding_round_trip_through_fmt_and_print_on_
     node = parse(Source("fx.rules", formatted))
     factors = node.unit_factors[0].factors
     assert [(f.cap, f.round_down) for f in factors] == [(True, False), (False, True)]
+
+
+ROAD = '''game rm "Road movement" version "1" extends new-scs
+
+rule G1 "Road movement" {
+  summary "Units that begin the phase stacked may not road-move."
+  stacking.limit = 4 steps
+  forbid enter when mode is road and unit.started_stacked
+}
+
+example "R1. Stacked units may not road-move" [G1] {
+  map 1.01 - 12.12 open
+  road 5.01 5.02 5.03 5.04
+  road 8.01 8.02 8.03 8.04
+  phasing friendly
+  phase road-movement
+  unit s friendly 3-3-5 at 5.01 type infantry
+  unit t friendly 3-3-5 at 5.01 type infantry
+  unit u friendly 3-3-5 at 8.01 type infantry
+  expect move s 5.02 5.03 mode road RESULT
+  expect move u 8.02 8.03 mode road costs 1/2 1/2 total 1 legal
+  expect move s 5.02 legal
+}
+'''
+
+
+def test_a_move_knows_its_mode_and_whether_the_unit_began_stacked(project, capsys):
+    """New SCS: units may not begin road movement stacked (a mode and a start the condition reads)."""
+    project.write("rulebooks/rm.rules", ROAD.replace("RESULT", "illegal"))
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 0, out + err
+    project.write("rulebooks/rm.rules", ROAD.replace("RESULT", "illegal").replace(
+        "  forbid enter when mode is road and unit.started_stacked\n", ""))
+    code, out, err = project.run("check", capsys=capsys)      # without the rule, s road-moves from its stack
+    assert code == 1 and "expect move s 5.02 5.03 mode road illegal" in out + err and "computed legal" in out + err
+    project.write("rulebooks/rm.rules", ROAD.replace("RESULT", "illegal").replace("mode is road", "mode is raod"))
+    code, out, err = project.run("check", capsys=capsys)
+    assert "warning: no word 'raod' in this rulebook" in out + err and "did you mean 'road'?" in out + err

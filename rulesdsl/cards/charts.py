@@ -205,10 +205,10 @@ def _amended_parameter(resolved: ir.Resolved, amended: ir.Amended, t: Labeler) -
     name = amended.key.split(" ", 1)[0]     # a value on some turns only is amended as 'name on night'
     line = _param_line(resolved, t, name, stated=True) if name == amended.key else None
     if line is not None:        # a rule as a sentence ('... does not count ...'), or its meaning and value in words
-        said = line["meaning"]
+        said: Label = line["meaning"]
         if line["value"] is None:
             return said
-        value = line["value"]
+        value: Label = line["value"]
         return Label(f"{said.text}: {value.text}", said.fallback or value.fallback)
     entry = resolved.declared.get(name)
     meaning = t(f"parameter.{name}", entry.meaning if entry is not None else wording.words(name))

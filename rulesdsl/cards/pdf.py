@@ -833,7 +833,7 @@ def _packed(parts: list[_Part], units: list[list[_Part]], columns: int, full: fl
                 return True
         if fitted:
             return False
-        for _ in split(order[k]):
+        for _ in split(order[k]):       # a unit of several charts that fits no column whole
             trials += 1
             if trials > _PACKING_TRIALS:
                 return False

@@ -735,7 +735,8 @@ def _effect_words(books: list[ir.Rulebook], rules: tuple[ir.Effective[ir.Rule], 
         turns = {t.name.value.lower() for t in sequence.node.turn_sets}
         phases |= {p.name.value.lower() for p in walk(sequence.node) if isinstance(p, ir.Phase)}
     known = {"unit": units, "unit.type": {t.lower() for t in vocabulary.unit_types}, "attackers": units,
-             "defenders": units, "ezoc.from": units, "turn": turns, "phase": phases}
+             "defenders": units, "ezoc.from": units, "turn": turns, "phase": phases,
+             "mode": {"regular", "road", "reaction"}}
     if sizes:
         known["unit.size"] = sizes
     return [d for effective in rules if effective.origin == books[0].id.value

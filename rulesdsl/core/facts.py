@@ -68,6 +68,9 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("unit.movement", "number", "the unit's printed Movement Allowance", _UNIT),
     Fact("unit.steps", "number", "the steps the unit has left", _UNIT),
     Fact("unit.started_in_ezoc", "flag", "whether the unit began the phase in an enemy ZOC", ("react", "enter")),
+    Fact("mode", "words", "how the unit moves: regular, road or reaction (mode is road)", ("enter",)),
+    Fact("unit.started_stacked", "flag", "whether other units of its side stood in the hex the unit began the "
+                                         "phase in", ("enter",)),
     Fact("from", "words", "the hex left: its terrain and each marker on it (from is pass)", ("enter",)),
     Fact("from.ezoc", "flag", "whether the hex left lies in an enemy ZOC", ("enter",)),
     Fact("hex", "words", "the hex entered: its terrain and each marker on it (hex is rubble)", _HEX),

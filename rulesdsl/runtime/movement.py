@@ -688,6 +688,9 @@ class _Mover:
             return frozenset(w.lower() for w in (*situation.terrain_at(hex), *situation.markers_at(hex)))
         return {**self._unit_facts,
                 "unit.started_in_ezoc": lambda: situation.start_of(self.unit) in self.hinder,
+                "unit.started_stacked": lambda: any(u.name != self.unit.name and u.side == self.unit.side
+                                                    for u in situation.units_at(situation.start_of(self.unit))),
+                "mode": lambda: frozenset({self.mode}),
                 "from": lambda: words(here),
                 "from.ezoc": lambda: here in self.hinder,
                 "hex": lambda: words(target),
