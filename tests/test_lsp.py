@@ -380,3 +380,16 @@ async def test_a_syntax_error_and_the_problems_elsewhere_are_published_together(
     assert found[0].message.startswith("unknown parameter 'zoc.entry_cots'")
     assert found[1].message.startswith("unexpected '@'")
     assert all(d.severity == types.DiagnosticSeverity.Error for d in found)
+
+
+def test_completion_offers_an_effects_questions_and_the_facts_its_question_knows():
+    from rulesdsl.editor.server import completions
+    items, typed = completions(None, "  forbid ex")
+    assert typed == "ex" and [i.label for i in items] == ["exert-zoc"]
+    assert "whether a unit exerts a ZOC" in (items[0].detail or "")
+    items, typed = completions(None, "  exempt retreat-loss when unit is armored and not ezoc.f")
+    assert typed == "ezoc.f" and [i.label for i in items] == ["ezoc.from"]
+    labels = {i.label for i in completions(None, "  forbid react when unit is dg or (")[0]}
+    assert {"unit.started_in_ezoc", "turn", "phase", "unit"} <= labels and "hex" not in labels
+    labels = {i.label for i in completions(None, "  cost enter +1 MP when ")[0]}
+    assert {"hex", "from", "road", "mode"} <= labels and "attackers" not in labels

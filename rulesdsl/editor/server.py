@@ -50,6 +50,7 @@ from pygls.workspace import TextDocument
 from pygments.token import Comment, String
 
 from rulesdsl.checks.resolve import resolve
+from rulesdsl.core.facts import FACTS, QUESTIONS
 from rulesdsl.core.parameters import VOCABULARY_FILE
 from rulesdsl.editor.fixes import fix, smallest_edit
 from rulesdsl.editor.lexer import KEYWORDS, RulesdslLexer
@@ -480,19 +481,31 @@ _AFTER = (
     ("terrain", re.compile(r"^\s*(?:hex \S+|hexside \S+|map \S+ - \S+)(?: [a-z\-]+)* (?P<word>[a-z\-]*)$")),
     ("type", re.compile(r"\btype (?P<word>[a-z\-]*)$")),
     ("phase", re.compile(r"^\s*phase (?P<word>[a-z\-]*)$")),
+    # a rule's effect: the question after its kind, then the facts that question knows after `when`
+    ("question", re.compile(r"^\s*(?:forbid|allow|exempt|stop|cost) (?P<word>[a-z\-]*)$")),
+    ("fact", re.compile(r"^\s*(?:forbid|allow|exempt|stop|cost) (?P<question>[a-z\-]+)\b.*\bwhen\b(?:.*[\s(])?"
+                        r"(?P<word>[a-z_.]*)$")),
 )
 
 
 def completions(resolved: ir.Resolved | None, before: str) -> tuple[list[types.CompletionItem], str]:
     """What may be written where the text before the cursor is `before`, and the word being written."""
-    wanted, typed = None, ""
+    wanted, typed, asked = None, "", ""
     for kind, pattern in _AFTER:
         if m := pattern.search(before):
             wanted, typed = kind, m.group("word")
+            asked = m.groupdict().get("question") or ""
             break
     items: list[types.CompletionItem] = []
     if wanted is None:
         items += [types.CompletionItem(label=word, kind=types.CompletionItemKind.Keyword) for word in KEYWORDS]
+    if wanted == "question":
+        return [types.CompletionItem(label=q.word, kind=types.CompletionItemKind.Function,
+                                     detail=f"{q.meaning} ({', '.join(q.effects)})")
+                for q in QUESTIONS.values() if q.word.startswith(typed)], typed
+    if wanted == "fact":
+        return [types.CompletionItem(label=f.name, kind=types.CompletionItemKind.Field, detail=f"{f.kind}: {f.meaning}")
+                for f in FACTS.values() if asked in f.questions and f.name.startswith(typed)], typed
     if resolved is None:
         return items, typed
     if wanted in (None, "parameter"):

@@ -261,7 +261,7 @@ KINDS: dict[type, Kind] = {
                          "Multipliers on the attack or defense of each unit for which a condition holds; "
                          "`at most N` holds the strength to N instead (an isolated unit attacks with at most "
                          "1), and `rounded down` after the factor rounds each unit's strength down before the "
-                         "side's are added (VCS 11.2.5: two isolated defenders of 3 are 1 + 1, not 3 halved).",
+                         "side's are added (two isolated defenders of 3 are 1 + 1, not 3 halved).",
                          "unit states: dg, isolated\n\n"
                          "parameters {\n"
                          '  combat.dg_factor  number  "what a disrupted unit\'s strength is multiplied by"\n'
