@@ -12,10 +12,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Union
 
 if TYPE_CHECKING:
+    from .hexmap import Hex
     from .situation import Counter, Situation
 
 __all__ = ["All", "Amount", "Any_", "Compare", "Condition", "Effect", "FactValue", "Fact", "Facts", "Is", "Not", "Number",
-           "evaluate", "priced", "time_facts", "unit_facts", "unit_words"]
+           "evaluate", "priced", "hex_words", "time_facts", "unit_facts", "unit_words"]
 
 FactValue = Union[bool, Fraction, frozenset[str]]
 
@@ -141,6 +142,11 @@ def unit_facts(unit: Counter) -> dict[str, Callable[[], FactValue]]:
         "unit.attack": lambda: Fraction(unit.attack), "unit.defense": lambda: Fraction(unit.defense),
         "unit.movement": lambda: Fraction(unit.movement), "unit.steps": lambda: Fraction(unit.steps),
     }
+
+
+def hex_words(situation: Situation, hex: Hex) -> frozenset[str]:
+    """What `hex is WORD` reads: the hex's terrain and each marker on it, in lower case."""
+    return frozenset(w.lower() for w in (*situation.terrain_at(hex), *situation.markers_at(hex)))
 
 
 def time_facts(turn_sets: Mapping[str, Container[int]], situation: Situation) -> dict[str, Callable[[], FactValue]]:

@@ -82,7 +82,7 @@ def _effects(rules: RuleSet, situation: Situation, counters: list[Counter], defe
              steps: list[Step]) -> list[Refusal]:
     """A rule's effect that forbids these units this attack (core/facts.py: the facts of an attack)."""
     def words(units: list[Counter]) -> frozenset[str]:
-        return frozenset(w.lower() for u in units for w in (u.type, u.size, *u.capabilities, *u.states) if w)
+        return frozenset().union(*(effects.unit_words(u) for u in units))
     facts: effects.Facts = {
         "attackers": lambda: words(counters), "attackers.count": lambda: Fraction(len(counters)),
         "attackers.attack": lambda: sum((Fraction(u.attack) for u in counters), Fraction(0)),

@@ -685,7 +685,7 @@ class _Mover:
         situation = self.situation
 
         def words(hex: Hex) -> frozenset[str]:
-            return frozenset(w.lower() for w in (*situation.terrain_at(hex), *situation.markers_at(hex)))
+            return effects.hex_words(situation, hex)
         return {**self._unit_facts,
                 "unit.started_in_ezoc": lambda: situation.start_of(self.unit) in self.hinder,
                 "unit.started_stacked": lambda: any(u.name != self.unit.name and u.side == self.unit.side

@@ -661,7 +661,7 @@ def _advance_reach(engine: Questions, situation: Situation, unit: Counter, vacat
 
 def _hex_facts(situation: Situation, here: Hex, there: Hex, ezoc: set[Hex]) -> effects.Facts:
     """What a condition on entering `there` from `here` reads of the hex (core/facts.py)."""
-    return {"hex": lambda: frozenset(w.lower() for w in (*situation.terrain_at(there), *situation.markers_at(there))),
+    return {"hex": lambda: effects.hex_words(situation, there),
             "hex.ezoc": lambda: there in ezoc,
             "hexside": lambda: frozenset(f.lower() for f in situation.hexside_features(here, there))}
 
