@@ -169,12 +169,12 @@ def test_the_card_says_each_effect_in_players_words_in_english_and_french(projec
     code, out, err = project.run("chart", "rulebooks/fx.rules", "--lang", "en", "--out", "fx.en.html", capsys=capsys)
     assert code == 0, err
     english = (project.root / "fx.en.html").read_text(encoding="utf-8")
-    assert "Artillery and cadres exert no ZOC." in english and "Hq units exert a ZOC all the same." in english
+    assert "Artillery units and cadres exert no ZOC." in english and "Hq units exert a ZOC all the same." in english
     assert "unit is artillery" not in english and "unit is hq" not in english   # never a condition as written
     project.run("chart", "rulebooks/fx.rules", "--lang", "fr", "--out", "fx.fr.html", capsys=capsys)
     french = (project.root / "fx.fr.html").read_text(encoding="utf-8")
     # the French cards' one term for a ZOC (tests/test_card_words.py GLOSSARY)
-    assert "L&#39;artillerie et les cadres n&#39;exercent pas de ZdC." in french
+    assert "Les unités d&#39;artillerie et les cadres n&#39;exercent pas de ZdC." in french
 
 
 def test_a_condition_the_card_cannot_say_asks_for_the_authors_words(project, capsys):
@@ -407,3 +407,70 @@ def test_a_move_knows_its_mode_and_whether_the_unit_began_stacked(project, capsy
     project.write("rulebooks/rm.rules", ROAD.replace("RESULT", "illegal").replace("mode is road", "mode is raod"))
     code, out, err = project.run("check", capsys=capsys)
     assert "warning: no word 'raod' in this rulebook" in out + err and "did you mean 'road'?" in out + err
+
+
+BLOCKED = '''game fx "Effects" version "1" extends scs-1.8
+
+rule G0 "Stacking" {
+  summary "Three steps a hex."
+  stacking.limit = 3 steps
+}
+
+rule G1 "Cut off" {
+  summary "Infantry whose retreat is blocked is eliminated; artillery caught in an enemy ZOC as it retreats is lost."
+  eliminate retreat-blocked when unit is infantry
+  eliminate retreat-loss when unit is artillery
+}
+'''
+
+
+def _scs_unit(name: str, side: str, at: str, type: str, steps: int = 2) -> Counter:
+    return Counter(name, side, H(at), attack=3, defense=3, movement=6, steps=steps, type=type)
+
+
+@pytest.mark.parametrize("rule, kind, loss, eliminated", [
+    ("", "infantry", 1, False),                                      # the series: one step for the hex not made
+    (BLOCKED, "infantry", 2, True),                                  # the rule: a soft unit is eliminated
+    (BLOCKED, "armor", 1, False),                                    # its condition: armor pays the series' loss
+    (BLOCKED.replace("eliminate retreat-blocked", "exempt retreat-blocked"), "infantry", 0, False),
+])
+def test_a_blocked_retreat_costs_what_the_rule_says(project, capsys, rule, kind, loss, eliminated):
+    module = project.built("fx", rule, capsys=capsys) if rule else scs_1_8
+    # d attacked from 4.05 and ringed: enemy units hold each hex next to it, so its retreat is blocked
+    ring = ("4.05", "5.05", "5.04", "4.03", "3.04", "3.05")
+    enemies = tuple(_scs_unit(f"x{n}", "red", at, "infantry") for n, at in enumerate(ring))
+    answer = _retreat_from(module, _scs_unit("d", "blue", "4.04", kind), enemies=enemies)
+    assert answer.blocked == 1 and not answer.off_map
+    assert (answer.loss, answer.eliminated) == (loss, eliminated)
+    if rule:
+        assert any(s.rule == "G1" for s in answer.steps) == (kind == "infantry")
+
+
+def _retreat_from(module, *units: Counter, enemies: tuple[Counter, ...], hexes: int = 1):
+    situation = Situation(HexMap.rectangle(8, 8), default_terrain=("clear",), units=(*units, *enemies),
+                          phase="combat", phasing="red")
+    return module.RULES_ENGINE.retreat(situation, [u.name for u in units], hexes, attackers=[enemies[0].name])
+
+
+def test_a_retreat_into_an_enemy_zoc_eliminates_the_units_a_rule_names_and_costs_the_rest_their_step(project,
+                                                                                                      capsys):
+    module = project.built("fx", BLOCKED, capsys=capsys)
+    # 5.05 attacked from 4.05: 6.05, 6.04 and 5.04, the hexes farther away, all lie in an enemy ZOC
+    enemies = tuple(_scs_unit(n, "red", at, "infantry") for n, at in (("a", "4.05"), ("b", "6.03"), ("c", "7.06")))
+    gun, truck = _scs_unit("g", "blue", "5.05", "artillery"), _scs_unit("t", "blue", "5.05", "truck")
+    answer = _retreat_from(module, gun, truck, enemies=enemies)
+    assert answer.loss == 3 and not answer.eliminated       # the gun's two steps, and the stack's one for the ZOC
+    assert any("g is eliminated for the enemy ZOC" in s.text and s.rule == "G1" for s in answer.steps)
+    alone = _retreat_from(module, truck, enemies=enemies)
+    assert alone.loss == 1
+
+
+@pytest.mark.parametrize("line, message, column", [
+    ("eliminate enter when unit is dg", "'eliminate' is not an effect on 'enter'", 3),
+    ("eliminate retreat-blocked when hex is rubble", "no fact 'hex' at retreat-blocked", 34),
+])
+def test_a_misused_eliminate_is_a_positioned_error(project, capsys, line, message, column):
+    project.write("rulebooks/fx.rules", BLOCKED.replace("  eliminate retreat-loss when unit is artillery", "  " + line))
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1
+    assert f"rulebooks/fx.rules:11:{column}: error: {message}" in out + err, out + err

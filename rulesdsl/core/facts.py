@@ -49,11 +49,13 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
                         "there", "advance", ("forbid", "allow", "stop"), "advance"),
     Question("stack-count", "whether a unit counts against the stacking limit", "stack", ("exempt", "allow"),
              "stacking"),
-    Question("retreat-loss", "whether a retreating unit loses a step for entering a hex in an enemy ZOC",
-             "retreat", ("exempt", "allow"), "retreat"),
+    Question("retreat-loss", "whether a retreating unit loses a step for entering a hex in an enemy ZOC, or is "
+                             "eliminated instead", "retreat", ("exempt", "eliminate", "allow"), "retreat"),
+    Question("retreat-blocked", "what a unit whose retreat cannot be made in full loses: the blocked loss, none, "
+                                "or everything", "retreat", ("exempt", "eliminate", "allow"), "retreat"),
 )}
 
-_UNIT = ("exert-zoc", "react", "enter", "advance", "retreat-loss", "stack-count")   # asked of one unit; `attack`: of all
+_UNIT = ("exert-zoc", "react", "enter", "advance", "retreat-loss", "retreat-blocked", "stack-count")   # asked of one unit; `attack`: of all
 _HEX = ("enter", "advance")     # the questions about entering a hex
 _ALL = tuple(QUESTIONS)
 

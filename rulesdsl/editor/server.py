@@ -482,8 +482,8 @@ _AFTER = (
     ("type", re.compile(r"\btype (?P<word>[a-z\-]*)$")),
     ("phase", re.compile(r"^\s*phase (?P<word>[a-z\-]*)$")),
     # a rule's effect: the question after its kind, then the facts that question knows after `when`
-    ("question", re.compile(r"^\s*(?:forbid|allow|exempt|stop|cost) (?P<word>[a-z\-]*)$")),
-    ("fact", re.compile(r"^\s*(?:forbid|allow|exempt|stop|cost) (?P<question>[a-z\-]+)\b.*\bwhen\b(?:.*[\s(])?"
+    ("question", re.compile(r"^\s*(?:forbid|allow|exempt|stop|cost|eliminate) (?P<word>[a-z\-]*)$")),
+    ("fact", re.compile(r"^\s*(?:forbid|allow|exempt|stop|cost|eliminate) (?P<question>[a-z\-]+)\b.*\bwhen\b(?:.*[\s(])?"
                         r"(?P<word>[a-z_.]*)$")),
 )
 

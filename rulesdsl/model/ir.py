@@ -130,6 +130,7 @@ class EffectKind(Kind):
     COST = "cost"        # changes what the question prices (entering a hex): by its amount
     EXEMPT = "exempt"    # spares the units from what the question imposes (a retreat's step loss); as forbid
     STOP = "stop"        # the unit may enter the hex, and goes no further (an advance into rubble)
+    ELIMINATE = "eliminate"  # the unit is eliminated instead of paying what the question imposes (a step)
 
 
 class AmountHow(Kind):

@@ -59,7 +59,8 @@ _ROUNDING = "rounding standard: .50 up, keep fractions\n"
 def _effects_text() -> str:
     """What the reference says of a rule's effects: the form, and the questions and facts, read from
     rulesdsl/core/facts.py as the engine and the checks read them."""
-    questions = "; ".join(f"`{q.word}` ({q.meaning}; the engine's `{q.asked_by}`)" for q in QUESTIONS.values())
+    questions = "; ".join(f"`{q.word}` ({q.meaning}; the engine's `{q.asked_by}`; effects: {', '.join(q.effects)})"
+                          for q in QUESTIONS.values())
     facts = "; ".join(f"`{f.name}` ({f.kind}: {f.meaning}"
                       + ("" if set(f.questions) == set(QUESTIONS) else f"; at {', '.join(f.questions)} only")
                       + ")" for f in FACTS.values())
@@ -67,7 +68,10 @@ def _effects_text() -> str:
             "answered no for the units the condition holds of, and `allow QUESTION when CONDITION` lifts every "
             "`forbid` of that question where its own condition holds; `exempt QUESTION when CONDITION` spares the "
             "units the condition holds of what the question imposes (a retreat's step loss for an enemy ZOC), and "
-            "an `allow` lifts it as it lifts a `forbid`. `cost enter AMOUNT when CONDITION` changes "
+            "an `allow` lifts it as it lifts a `forbid`; `eliminate QUESTION when CONDITION` eliminates the units "
+            "instead (a retreat into an enemy ZOC, or a blocked one, costs them every step), and an `allow` lifts "
+            "it too; `stop QUESTION when CONDITION` lets the unit enter the hex and go no further. "
+            "`cost enter AMOUNT when CONDITION` changes "
             "what entering a hex costs, after the terrain effects chart and before a ZOC's MPs: `+1 MP` adds, "
             "`3 MP` sets, `min 1 MP` raises to at least, every cost that holds applied in that order (set, at "
             "least, add); an example marks a hex with `hex 3.03 clear marked rubble`. The engine executes each where it "
@@ -169,6 +173,12 @@ KINDS: dict[type, Kind] = {
                          'tanks."\n'
                          "  exempt retreat-loss when unit is armored and not ezoc.from is tank and not ezoc.from "
                          "is anti-tank\n"
+                         "}\n\n"
+                         'rule 9.4 "Cut off" {\n'
+                         '  summary "Trucks whose retreat is blocked are eliminated; artillery that retreats into '
+                         'an enemy ZOC is lost."\n'
+                         "  eliminate retreat-blocked when unit is truck\n"
+                         "  eliminate retreat-loss    when unit is artillery\n"
                          "}\n"),
                         (_ACCOUNTED,
                          'rule 3.1b "Movement Allowance" {\n'

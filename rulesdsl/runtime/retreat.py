@@ -187,20 +187,49 @@ def _stack_retreat(search: _Search, remaining: int) -> _Outcome:
         return _Outcome((), 0, blocked, True)
     loss = _ezoc_loss(search, paths[0]) if paths and paths[0] else 0
     if blocked:
-        per_hex = rules.amount("retreat.blocked_step_loss")
-        if per_hex is None:
-            steps.append(rules.cite("retreat.blocked_step_loss", f"{_n(blocked, 'retreat hex')} not made, at no loss"))
-        else:
-            per_unit = rules.flag("retreat.blocked_loss_per_unit")
-            many = len(search.stack) if per_unit else 1
-            lost = int(ceil(per_hex * blocked)) * many
-            steps.append(rules.cite("retreat.blocked_loss_per_unit",
-                                    f"the blocked loss is taken by each unit ({many})" if per_unit else
-                                    "the blocked loss is taken once by the stack"))
-            steps.append(rules.cite("retreat.blocked_step_loss",
-                                    f"{_n(blocked, 'retreat hex')} not made: {_n(lost, 'step')} lost"))
-            loss += lost
+        loss += _blocked_loss(search, blocked)
     return _Outcome(tuple(p for p in paths if p), loss, blocked, False)
+
+
+def _blocked_loss(search: _Search, blocked: int) -> int:
+    """The steps a retreat `blocked` hexes short costs: `retreat.blocked_step_loss` per hex not made, once or
+    by each unit; but a unit a rule exempts (`exempt retreat-blocked when ...`) pays none, and a unit a rule
+    eliminates (`eliminate retreat-blocked when ...`) loses all its steps."""
+    rules, steps = search.rules, search.steps
+    paying: tuple[Counter, ...] = search.stack
+    doomed: list[Counter] = []
+    if rules.effects_on("retreat-blocked"):
+        when = effects.time_facts(rules.turn_sets, search.situation)
+        payers = []
+        for unit in search.stack:
+            facts: effects.Facts = {**effects.unit_facts(unit), **when}
+            found = rules.forbidding("retreat-blocked", facts, steps.append, f"{unit} pays the blocked loss")
+            if found is None:
+                payers.append(unit)
+            elif found[1].kind == "eliminate":
+                doomed.append(unit)
+                steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit}'s retreat is blocked: it is "
+                                               f"eliminated, all {_n(unit.steps, 'step')}"))
+            else:
+                steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit} loses no step for the "
+                                               "blocked retreat"))
+        paying = tuple(payers)
+    loss = sum(u.steps for u in doomed)
+    if not paying:
+        return loss
+    per_hex = rules.amount("retreat.blocked_step_loss")
+    if per_hex is None:
+        steps.append(rules.cite("retreat.blocked_step_loss", f"{_n(blocked, 'retreat hex')} not made, at no loss"))
+        return loss
+    per_unit = rules.flag("retreat.blocked_loss_per_unit")
+    many = len(paying) if per_unit else 1
+    lost = int(ceil(per_hex * blocked)) * many
+    steps.append(rules.cite("retreat.blocked_loss_per_unit",
+                            f"the blocked loss is taken by each unit ({many})" if per_unit else
+                            "the blocked loss is taken once by the stack"))
+    steps.append(rules.cite("retreat.blocked_step_loss",
+                            f"{_n(blocked, 'retreat hex')} not made: {_n(lost, 'step')} lost"))
+    return loss + lost
 
 
 def _split(search: _Search, remaining: int, whole: _Outcome) -> tuple[Retreat, ...] | None:
@@ -426,7 +455,7 @@ def _ezoc_loss(search: _Search, path: tuple[Hex, ...]) -> int:
                                            f"{hex}: friendly units in it do not cancel the EZOC loss"))
         counted.append(hex)
     per_stack = rules.flag("retreat.losses_per_stack")
-    paying = _paying(search, counted)
+    paying, doomed = _paying(search, counted)
     if per_stack:
         loss = int(ceil(per_hex * sum(1 for hex in counted if paying[hex])))
     else:
@@ -439,33 +468,41 @@ def _ezoc_loss(search: _Search, path: tuple[Hex, ...]) -> int:
                                        f"each of the {many} units loses it"))
         search.steps.append(rules.cite("retreat.ezoc_step_loss", f"{_n(len(counted), 'enemy-ZOC hex')} entered "
                                        f"({' '.join(map(str, counted))}): {_n(loss, 'step')} lost"))
-    return loss
+    return loss + sum(u.steps for u in doomed)
 
 
-def _paying(search: _Search, counted: list[Hex]) -> dict[Hex, tuple[Counter, ...]]:
+def _paying(search: _Search, counted: list[Hex]) -> tuple[dict[Hex, tuple[Counter, ...]], tuple[Counter, ...]]:
     """The units of the stack that lose steps for each enemy-ZOC hex entered: all of them, but those a rule
-    exempts (`exempt retreat-loss when unit is armored and not ezoc.from is anti-tank`).  A stack that loses
-    its step once loses it where any unit pays; each unit that pays, where units pay apiece."""
+    exempts (`exempt retreat-loss when unit is armored and not ezoc.from is anti-tank`); and the units a rule
+    eliminates instead (`eliminate retreat-loss when unit is artillery`), which lose all their steps once.  A
+    stack that loses its step once loses it where any unit pays; each unit that pays, where units pay apiece."""
     rules = search.rules
     if not counted or not rules.effects_on("retreat-loss"):
-        return {hex: search.stack for hex in counted}
+        return {hex: search.stack for hex in counted}, ()
     exerting = _ezoc_units(search)
     when = effects.time_facts(rules.turn_sets, search.situation)
     paying: dict[Hex, tuple[Counter, ...]] = {}
+    doomed: list[Counter] = []
     for hex in counted:
         enemies = frozenset(word for name in exerting.get(hex, ())
                             for word in effects.unit_words(search.situation.unit(name)))
         payers = []
         for unit in search.stack:
+            if unit in doomed:
+                continue
             facts: effects.Facts = {**effects.unit_facts(unit), **when, "ezoc.from": _constant(enemies)}
             found = rules.forbidding("retreat-loss", facts, search.steps.append, f"{unit} pays for {hex}")
             if found is None:
                 payers.append(unit)
+            elif found[1].kind == "eliminate":
+                doomed.append(unit)
+                search.steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit} is eliminated for "
+                                                      f"the enemy ZOC in {hex}, all {_n(unit.steps, 'step')}"))
             else:
                 search.steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit} loses no step "
                                                       f"for the enemy ZOC in {hex}"))
         paying[hex] = tuple(payers)
-    return paying
+    return {hex: tuple(u for u in payers if u not in doomed) for hex, payers in paying.items()}, tuple(doomed)
 
 
 def _ezoc_units(search: _Search) -> dict[Hex, tuple[str, ...]]:
