@@ -124,8 +124,12 @@ def test_no_chart_of_a_shipped_card_runs_onto_another_side(key, lang, paper):
 def test_what_belongs_to_a_chart_is_marked_on_the_card():
     html = pdf._best(pdf._candidates(card(PROJECT.resolved["corridor"], "en", PROJECT.labels)[0])).html
     follows = dict(re.findall(r'<section class="[^"]*" id="([^"]+)" data-follows="([^"]+)"', html))
+    topics = {f"reminders-{topic}": "reminders" for topic in ("zoc", "movement", "overrun", "reaction", "attack",
+                                                              "retreat", "advance")}
+    # the reminders' topics follow their panel: a side's columns may share it, never two sides
     assert follows == {"crt-attacker-side": "combat-results-table", "chance-by-drm": "die-roll-modifiers",
-                       "table-bombardment-mid": "table-bombardment-low", "table-bombardment-high": "table-bombardment-low"}
+                       "table-bombardment-mid": "table-bombardment-low", "table-bombardment-high": "table-bombardment-low",
+                       **topics}
 
 
 def _parts(*spec):
@@ -151,7 +155,9 @@ class _Measured:
     ([("a", 30, ""), ("tall", 150, ""), ("b", 60, "")], 3, [["a", "b", "tall"]]),
 ])
 def test_charts_are_dealt_to_sides_each_unit_on_one(monkeypatch, spec, columns, expected):
-    monkeypatch.setattr(pdf, "_measured", lambda document: (_parts(*spec), 100.0, 100.0))
+    # columns of 100px, and the pixels a deal keeps spare in each (pdf._SPARE)
+    room = 100.0 + pdf._SPARE
+    monkeypatch.setattr(pdf, "_measured", lambda document: (_parts(*spec), room, room))
     deal = pdf._paginate(_Measured(), columns)
     assert (deal.sides, deal.too_tall) == (expected, [])
 
@@ -161,13 +167,17 @@ def test_a_unit_that_fits_no_column_whole_is_split_down_the_columns_of_one_side(
     # packing puts the first in one column of side 2 and the other two in the other: never on two sides
     spec = [("seq", 100, ""), ("rem", 95, ""), ("crt", 60, ""), ("low", 70, ""), ("mid", 30, "low"),
             ("high", 30, "low")]
-    monkeypatch.setattr(pdf, "_measured", lambda document: (_parts(*spec), 100.0, 100.0))
+    room = 100.0 + pdf._SPARE
+    monkeypatch.setattr(pdf, "_measured", lambda document: (_parts(*spec), room, room))
     deal = pdf._paginate(_Measured(), 2)
     assert len(deal.sides) == 2 and deal.too_tall == []
     sides = {name: n for n, side in enumerate(deal.sides) for name in side}
     assert sides["low"] == sides["mid"] == sides["high"]
+    # the unit reads on unbroken: its first part ends a column, the rest open the next
+    side = deal.sides[sides["low"]]
+    assert side[side.index("low"):side.index("low") + 3] == ["low", "mid", "high"]
     # whole, the unit (130px) would have needed a third side
-    whole = pdf._deal(_parts(*spec), pdf._units(_parts(*spec)), 2, 100.0, 100.0)
+    whole = pdf._deal(_parts(*spec), pdf._units(_parts(*spec)), 2, room, room)
     assert len(whole.sides) == 3
 
 
@@ -355,3 +365,13 @@ def test_a_layout_read_from_the_card_cache_is_the_layout_worked_out(tmp_path, mo
     read, problems = pdf.lay_out(data, span)
     assert problems == [] and printed == [worked.html]
     assert read == worked and len(read.document.pages) == len(worked.document.pages) == read.sides
+
+
+def test_a_unit_that_runs_on_to_the_next_column_ends_its_first_and_opens_the_next():
+    # the reminders' first topic shares column 1 with the CRT and a later chart; its other topics open column 2
+    units = pdf._units(_parts(("crt", 10, ""), ("rem", 10, ""), ("rem-zoc", 10, "rem"), ("shifts", 10, ""),
+                              ("x", 10, "")))
+    side = [(0, 0, "crt"), (0, 1, "rem"), (1, 2, "rem-zoc"), (1, 3, "shifts"), (0, 4, "x")]
+    assert pdf._in_reading_order(side, units) == ["crt", "x", "rem", "rem-zoc", "shifts"]
+    # a unit in one column keeps the order printed
+    assert pdf._in_reading_order([(0, 1, "rem"), (0, 2, "rem-zoc"), (0, 0, "crt")], units) == ["crt", "rem", "rem-zoc"]

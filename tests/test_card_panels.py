@@ -173,7 +173,8 @@ def test_the_shipped_games_inherit_or_replace_their_series_card(shipped):
     bocage = charts.card_options(shipped.resolved["bocage"])
     assert bocage.reminders[-1] == "supply" and bocage.swatches["bocage"] == charts.Swatch("#6f8f3a", "cross")
     ridgeline = charts.card_options(shipped.resolved["ridgeline"])  # two sides; supply is on its factor chart
-    assert (ridgeline.sides, ridgeline.reminders) == (2, ("odds", "zoc", "movement", "retreat", "advance"))
+    # who may attack: VCS 10.0 makes the enemy next to an attacking stack a target, 10.1 releases high ground
+    assert (ridgeline.sides, ridgeline.reminders) == (2, ("odds", "zoc", "movement", "attack", "retreat", "advance"))
 
 
 # ---- diff --------------------------------------------------------------------------------------
@@ -303,7 +304,7 @@ def test_the_odds_reminder_reads_the_rounding_rule(shipped):
 def test_the_french_panels_are_translated_or_marked(shipped):
     data, html = _card(shipped, "bocage", "fr")
     panels = "".join(re.search(rf'<section[^>]* id="{name}".*?</section>', html, re.S).group(0)
-                     for name in ("exceptions", "reminders"))
+                     for name in ("exceptions", "reminders", "reminders-zoc"))
     assert "Exceptions de ce jeu" in panels and "Aide-mémoire" in panels
     assert "Coût d&#39;entrée maximal de l&#39;hex cible d&#39;un débordement" in panels and "1 PM" in panels
     assert "+2 PM" in panels and "oui" in panels

@@ -4,6 +4,7 @@ engine with the rule cited, carried by the generated module as data, printed on 
 words (English and French), and seen by diff."""
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -474,3 +475,63 @@ def test_a_misused_eliminate_is_a_positioned_error(project, capsys, line, messag
     code, out, err = project.run("check", capsys=capsys)
     assert code == 1
     assert f"rulebooks/fx.rules:11:{column}: error: {message}" in out + err, out + err
+
+
+def _must_attack(module, attacker_terrain: str, enemies: dict[str, tuple[str, str]]):
+    """The enemy units friendly unit m, in 4.04 on `attacker_terrain`, must also attack when it attacks e1
+    (4.05, clear): `enemies` maps each other enemy's name to its hex and terrain."""
+    m = Counter("m", "friendly", H("4.04"), attack=4, defense=4, movement=4, type="infantry")
+    units = [m, Counter("e1", "enemy", H("4.05"), attack=2, defense=4, movement=4, type="infantry")]
+    terrain = {H("4.04"): (attacker_terrain,)}
+    for name, (at, kind) in enemies.items():
+        units.append(Counter(name, "enemy", H(at), attack=2, defense=4, movement=4, type="infantry"))
+        terrain[H(at)] = (kind,)
+    situation = Situation(HexMap.rectangle(8, 8), default_terrain=("clear",), terrain=terrain, units=tuple(units),
+                          phase="combat", phasing="friendly")
+    return engine(module).may_attack(situation, ["m"], "4.05")
+
+
+@pytest.mark.parametrize("own, enemy, bound", [
+    ("mountain", "hills", False),      # level 4 above level 3: released (10.1)
+    ("mountain", "mountain", True),    # level with it: bound
+    ("hills", "clear", True),          # above it, but hills do not release
+    ("clear", "hills", True),          # below it: bound
+])
+def test_vcs_high_ground_releases_a_unit_from_attacking_its_neighbours_below(own, enemy, bound):
+    verdict = _must_attack(vcs, own, {"e2": ("5.04", enemy)})
+    assert verdict.allowed and (verdict.must_also_attack == ("e2",)) == bound
+    released = [s for s in verdict.steps if "need not attack unit e2" in s.text]
+    assert bool(released) == (not bound) and all(s.rule == "10.1" for s in released)
+
+
+def test_a_must_attack_rule_reads_the_enemy_and_an_allow_binds_all_the_same(project, capsys):
+    module = project.built("fx", GAME.replace("  allow exert-zoc when unit is hq", "") + '''
+rule G1 "Screens" {
+  summary "Nobody need attack a screen, but an HQ attacks whatever it touches."
+  exempt must-attack when enemy is cadre
+  allow must-attack when unit is hq
+}
+''', capsys=capsys)
+    m = Counter("m", "friendly", H("4.04"), attack=4, defense=4, movement=4, type="infantry")
+    h = replace(m, name="h", capabilities=frozenset({"hq"}))
+    e1 = Counter("e1", "enemy", H("4.05"), attack=2, defense=4, movement=4, type="infantry")
+    screen = Counter("s", "enemy", H("5.04"), attack=2, defense=4, movement=4, type="infantry",
+                     states=frozenset({"cadre"}))
+    for attacker, bound in ((m, False), (h, True)):
+        situation = Situation(HexMap.rectangle(8, 8), default_terrain=("clear",), units=(attacker, e1, screen),
+                              phase="combat", phasing="friendly")
+        verdict = engine(module).may_attack(situation, [attacker.name], "4.05")
+        assert verdict.allowed and (verdict.must_also_attack == ("s",)) == bound
+
+
+@pytest.mark.parametrize("line, message, column", [
+    ("exempt must-attack when enemy.hex.level", "'enemy.hex.level' is a number, not a flag", 27),
+    ("forbid must-attack when unit is hq", "'forbid' is not an effect on 'must-attack'", 3),
+    ("exempt react when enemy is cadre", "'exempt' is not an effect on 'react'", 3),
+    ("forbid react when enemy is cadre", "no fact 'enemy' at react", 21),
+])
+def test_a_misused_must_attack_is_a_positioned_error(project, capsys, line, message, column):
+    project.write("rulebooks/fx.rules", GAME.replace("  allow exert-zoc when unit is hq", "  " + line))
+    code, out, err = project.run("check", capsys=capsys)
+    assert code == 1
+    assert f"rulebooks/fx.rules:10:{column}: error: {message}" in out + err, out + err

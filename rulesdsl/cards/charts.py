@@ -966,7 +966,7 @@ def _param_line(resolved: ir.Resolved, t: Labeler, name: str, stated: bool = Fal
         said = "yes" if found.value else "no"
         if t.has(f"statement.{name}.{said}"):
             return {"name": name, "meaning": t(f"statement.{name}.{said}"), "value": None, "rule": rule}
-        if not t.has(f"param.{name}") or t.lang == "en":
+        if t.lang == "en":      # the sentence is made of the English meaning: another language labels it
             sentence = statement(meaning, found.value)
             if sentence is not None:
                 return {"name": name, "meaning": Label(sentence), "value": None, "rule": rule}
@@ -1017,14 +1017,15 @@ _OFF_TABLE = {("combat.above_table", "rightmost"): "crt.above", ("combat.below_t
 
 # the modals a "no" negates; any other verb may stand in a clause of its own ("a unit is marked"), so a
 # flag set to no that has none of them asks for player text
-_NEGATED = {"may": "may not", "can": "cannot", "must": "must not", "will": "will not", "should": "should not"}
+# a flag set to no negates its modal: what must be done need not be (not "must not": that would forbid it)
+_NEGATED = {"may": "may not", "can": "cannot", "must": "need not", "will": "will not", "should": "should not"}
 
 
 def statement(meaning: str, value: bool) -> str | None:
     """A flag's meaning ("whether a unit may ...") as the rule its value states: "A unit may ..." or
     "A unit may not ..."; None when the meaning is not a whether-clause, or is set to no and has no modal
     to negate."""
-    found = re.fullmatch(r"(?i:whether)\s+(.+?)\.?", meaning.strip())
+    found = re.fullmatch(r"(?i:whether),?\s+(.+?)\.?", meaning.strip())
     if found is None:
         return None
     clause = found.group(1)

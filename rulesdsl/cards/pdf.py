@@ -768,6 +768,9 @@ def _dealt(parts: list[_Part], columns: int, full: float, first: float) -> _Deal
     return packed if packed is not None else best
 
 
+# what a column keeps spare of a deal's measures: a chart measured alone prints a pixel or two taller in a
+# column of others (margins, rounding), and a deal that fills a column to the pixel breaks its word
+_SPARE = 2.0
 _PACKING_TRIALS = 20000     # the most placements `_packed` tries: a card has a dozen charts, a search ends fast
 
 
@@ -775,8 +778,8 @@ def _packed(parts: list[_Part], units: list[list[_Part]], columns: int, full: fl
             sides: int) -> _Deal | None:
     """The units packed on `sides` sides when some packing fits, which the greedy deals can miss on a card
     that fills its sides: a bounded depth-first search, tallest units first, that tries each column with a
-    room of its own once, and, for a unit of several charts that fits no column whole (three tables under
-    one rule), its charts in order down the columns of one side: a unit is never on two sides.  None when
+    room of its own once, and then, for a unit of several charts (three tables under one rule, the reminders'
+    topics), its charts in order down the columns of one side: a unit is never on two sides.  None when
     none is found within _PACKING_TRIALS."""
     heights = [sum(part.height for part in unit) for unit in units]
     empty = [first if side == 0 else full for side in range(sides) for _ in range(columns)]
@@ -791,7 +794,7 @@ def _packed(parts: list[_Part], units: list[list[_Part]], columns: int, full: fl
         """Each placement of the unit whole in one column, undone when the search backs out of it."""
         tried: set[float] = set()
         for column, left in enumerate(room[:1] if first_placed and pinned else room):
-            if left + 0.5 < heights[unit] or round(left, 1) in tried:
+            if left - _SPARE < heights[unit] or round(left, 1) in tried:
                 continue
             tried.add(round(left, 1))
             room[column] -= heights[unit]
@@ -807,7 +810,7 @@ def _packed(parts: list[_Part], units: list[list[_Part]], columns: int, full: fl
             taken: list[tuple[int, float]] = []
             column = side * columns
             for part in units[unit]:
-                while column < (side + 1) * columns and room[column] + 0.5 < part.height:
+                while column < (side + 1) * columns and room[column] - _SPARE < part.height:
                     column += 1
                 if column == (side + 1) * columns:
                     break
@@ -823,17 +826,13 @@ def _packed(parts: list[_Part], units: list[list[_Part]], columns: int, full: fl
         nonlocal trials
         if k == len(order):
             return True
-        fitted = False
         for _ in whole(order[k], k == 0):
-            fitted = True
             trials += 1
             if trials > _PACKING_TRIALS:
                 return False
             if place(k + 1):
                 return True
-        if fitted:
-            return False
-        for _ in split(order[k]):       # a unit of several charts that fits no column whole
+        for _ in split(order[k]):       # a unit of several charts down the columns of one side
             trials += 1
             if trials > _PACKING_TRIALS:
                 return False
@@ -858,7 +857,25 @@ def _packed(parts: list[_Part], units: list[list[_Part]], columns: int, full: fl
     for part in parts:
         column = where[part.id]
         placed[column // columns].append((column % columns, rank[part.id], part.id))
-    return _Deal([[i for _, _, i in sorted(side)] for side in placed if side], [])
+    return _Deal([_in_reading_order(side, units) for side in placed if side], [])
+
+
+def _in_reading_order(side: list[tuple[int, int, str]], units: list[list[_Part]]) -> list[str]:
+    """A side's charts (column, order printed, id) in the order they print, column by column, each column
+    in the order printed; but a unit that runs on from one column to the next (the reminders' topics) ends
+    its first column and opens the next, so that it reads on unbroken."""
+    leader = {part.id: unit[0].id for unit in units for part in unit}
+    columns: dict[str, list[int]] = {}
+    for column, _, chart in side:
+        columns.setdefault(leader.get(chart, chart), []).append(column)
+
+    def key(entry: tuple[int, int, str]) -> tuple[int, int, int]:
+        column, rank, chart = entry
+        spread = columns[leader.get(chart, chart)]
+        if min(spread) == max(spread):
+            return column, 0, rank
+        return column, 1 if column == min(spread) else -1, rank
+    return [chart for _, _, chart in sorted(side, key=key)]
 
 
 def _deal(parts: list[_Part], units: list[list[_Part]], columns: int, full: float, first: float) -> _Deal:
@@ -872,7 +889,7 @@ def _deal(parts: list[_Part], units: list[list[_Part]], columns: int, full: floa
         taken: list[tuple[int, str]] = []
         start = 0
         for part in unit:
-            column = next((c for c in range(start, columns) if room[c] + 0.5 >= part.height), None)
+            column = next((c for c in range(start, columns) if room[c] - _SPARE >= part.height), None)
             if column is None:              # taller than a column: empty columns side by side
                 need = max(1, -int(-part.height // height))
                 column = next((c for c in range(start, columns - need + 1)
@@ -906,7 +923,7 @@ def _deal(parts: list[_Part], units: list[list[_Part]], columns: int, full: floa
                 taken, trial = [(0, part.id) for part in unit], [0.0] * columns
             sides.append(trial)
             placed.append([(c, order[i], i) for c, i in taken])
-    return _Deal([[i for _, _, i in sorted(side)] for side in placed], too_tall)
+    return _Deal([_in_reading_order(side, units) for side in placed], too_tall)
 
 
 _FLOW = re.compile(r'<div class="flow cols-(\d+)">')

@@ -47,6 +47,9 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
                       "its move ends there", "move", ("forbid", "allow", "cost", "stop"), "movement", "MP"),
     Question("advance", "whether a unit advancing after combat may enter a hex, and whether its advance ends "
                         "there", "advance", ("forbid", "allow", "stop"), "advance"),
+    Question("must-attack", "whether a unit next to an enemy unit must attack it, where a rule makes combat "
+                            "compulsory (combat.mandatory, combat.all_adjacent_must_be_attacked)", "attack",
+             ("exempt", "allow"), "attack"),
     Question("stack-count", "whether a unit counts against the stacking limit", "stack", ("exempt", "allow"),
              "stacking"),
     Question("retreat-loss", "whether a retreating unit loses a step for entering a hex in an enemy ZOC, or is "
@@ -55,8 +58,9 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
                                 "or everything", "retreat", ("exempt", "eliminate", "allow"), "retreat"),
 )}
 
-_UNIT = ("exert-zoc", "react", "enter", "advance", "retreat-loss", "retreat-blocked", "stack-count")   # asked of one unit; `attack`: of all
+_UNIT = ("exert-zoc", "react", "enter", "advance", "retreat-loss", "retreat-blocked", "must-attack", "stack-count")   # asked of one unit; `attack`: of all
 _HEX = ("enter", "advance")     # the questions about entering a hex
+_PLACE = ("enter", "advance", "must-attack")     # the questions that know a hex (must-attack: the unit's own)
 _ALL = tuple(QUESTIONS)
 
 FACTS: dict[str, Fact] = {f.name: f for f in (
@@ -75,7 +79,9 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
                                          "phase in", ("enter",)),
     Fact("from", "words", "the hex left: its terrain and each marker on it (from is pass)", ("enter",)),
     Fact("from.ezoc", "flag", "whether the hex left lies in an enemy ZOC", ("enter",)),
-    Fact("hex", "words", "the hex entered: its terrain and each marker on it (hex is rubble)", _HEX),
+    Fact("hex", "words", "the hex entered (at must-attack, the unit's own): its terrain and each marker on it "
+                         "(hex is rubble)", _PLACE),
+    Fact("hex.level", "number", "the hex's terrain level on the TEC (0 where it has none)", _PLACE),
     Fact("hex.next_to", "words", "the terrain and markers of the hexes next to the one entered "
                                  "(hex.next_to is interdicted)", ("enter",)),
     Fact("hex.ezoc", "flag", "whether the hex entered lies in an enemy ZOC", _HEX),
@@ -83,6 +89,10 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("road", "flag", "whether the unit enters along a road", ("enter",)),
     Fact("ezoc.from", "words", "the words of any enemy unit whose ZOC covers the hex: ezoc.from is anti-tank "
                                "when one of them is", ("retreat-loss",)),
+    Fact("enemy", "words", "the enemy unit next to the unit: its type, capabilities, size and markers",
+         ("must-attack",)),
+    Fact("enemy.hex", "words", "the terrain and markers of the enemy unit's hex", ("must-attack",)),
+    Fact("enemy.hex.level", "number", "the terrain level of the enemy unit's hex on the TEC", ("must-attack",)),
     Fact("turn", "words", "the turn sets of the sequence of play that hold the game turn (turn is night)", _ALL),
     Fact("turn.number", "number", "the game turn (0 when the situation gives none)", _ALL),
     Fact("phase", "words", "the phase being played (phase is exploitation)", _ALL),

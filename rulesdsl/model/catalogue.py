@@ -200,6 +200,7 @@ REMINDER_PARAMETERS: dict[str, tuple[str, ...]] = {
                "supply.out_of_supply_movement_factor", "supply.out_of_supply_mechanized_movement_factor",
                "supply.minimum_strength"),
     "stacking": ("stacking.limit", "stacking.limit_units"),
+    "attack": ("combat.mandatory", "combat.all_adjacent_must_be_attacked"),
 }
 CARD_PATTERNS: tuple[str, ...] = ("plain", "hatch", "cross", "dots", "waves")
 CARD_MAX_SIDES = 8

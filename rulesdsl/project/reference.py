@@ -179,6 +179,12 @@ KINDS: dict[type, Kind] = {
                          'an enemy ZOC is lost."\n'
                          "  eliminate retreat-blocked when unit is truck\n"
                          "  eliminate retreat-loss    when unit is artillery\n"
+                         "}\n\n"
+                         'rule 10.1 "High ground" {\n'
+                         '  summary "Every enemy unit next to an attacking stack must be attacked, but units on level 4 '
+                         'need not attack those below them."\n'
+                         "  combat.all_adjacent_must_be_attacked = yes\n"
+                         "  exempt must-attack when hex.level == 4 and hex.level > enemy.hex.level\n"
                          "}\n"),
                         (_ACCOUNTED,
                          'rule 3.1b "Movement Allowance" {\n'

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Union
 if TYPE_CHECKING:
     from .hexmap import Hex
     from .situation import Counter, Situation
+    from .terrain import TerrainEffectsChart
 
 __all__ = ["All", "Amount", "Any_", "Compare", "Condition", "Effect", "FactValue", "Fact", "Facts", "Is", "Not", "Number",
            "evaluate", "priced", "hex_words", "time_facts", "unit_facts", "unit_words"]
@@ -147,6 +148,13 @@ def unit_facts(unit: Counter) -> dict[str, Callable[[], FactValue]]:
 def hex_words(situation: Situation, hex: Hex) -> frozenset[str]:
     """What `hex is WORD` reads: the hex's terrain and each marker on it, in lower case."""
     return frozenset(w.lower() for w in (*situation.terrain_at(hex), *situation.markers_at(hex)))
+
+
+def hex_level(chart: TerrainEffectsChart | None, situation: Situation, hex: Hex) -> Fraction:
+    """What `hex.level` reads: the highest terrain level of the hex's terrains on the TEC (0 where none has one)."""
+    if chart is None:
+        return Fraction(0)
+    return Fraction(max((chart[n].level or 0 for n in situation.terrain_at(hex) if n in chart), default=0))
 
 
 def time_facts(turn_sets: Mapping[str, Container[int]], situation: Situation) -> dict[str, Callable[[], FactValue]]:

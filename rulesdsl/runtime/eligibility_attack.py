@@ -306,23 +306,45 @@ def _earlier(rules: RuleSet, situation: Situation, unit: Counter, hexes: list[He
 
 def _must_also(rules: RuleSet, situation: Situation, counters: list[Counter], hexes: list[Hex],
                record: Record, steps: list[Step]) -> tuple[str, ...]:
-    """The enemy units that must also be attacked this phase, when a rule makes combat compulsory."""
+    """The enemy units that must also be attacked this phase, when a rule makes combat compulsory: each enemy
+    unit next to a unit the rule obliges (an attacking stack's, or every friendly unit's), unless a rule's
+    effect releases that unit from that enemy (`exempt must-attack when hex is town and hex.level >
+    enemy.hex.level`)."""
     side = counters[0].side
     attacked = set(record.attacked) | {u.name for h in hexes for u in situation.units_at(h)}
     found: list[str] = []
-    if rules.flag("combat.all_adjacent_must_be_attacked"):
-        stacks = {u.hex for u in counters}
+    released: list[Step] = []
+    for name, obliged, said in (
+            ("combat.all_adjacent_must_be_attacked", counters,
+             "every enemy unit next to an attacking stack must be attacked this phase"),
+            ("combat.mandatory", situation.friends_of(side), "units next to the enemy must attack")):
+        if not rules.flag(name):
+            continue
         near = [e for e in situation.enemies_of(side) if e.name not in attacked
-                and any(situation.map.adjacent(e.hex, h) for h in stacks)]
+                and any(_obliged(rules, situation, u, e, released) for u in obliged
+                        if situation.map.adjacent(e.hex, u.hex))]
         found += [e.name for e in near if e.name not in found]
-        steps.append(rules.cite("combat.all_adjacent_must_be_attacked",
-                                "every enemy unit next to an attacking stack must be attacked this phase"
-                                + (f": {', '.join(map(str, near))} too" if near else "")))
-    if rules.flag("combat.mandatory"):
-        friends = {u.hex for u in situation.friends_of(side)}
-        near = [e for e in situation.enemies_of(side) if e.name not in attacked
-                and any(situation.map.adjacent(e.hex, h) for h in friends)]
-        found += [e.name for e in near if e.name not in found]
-        steps.append(rules.cite("combat.mandatory", "units next to the enemy must attack"
-                                + (f": {', '.join(map(str, near))} must be attacked too" if near else "")))
+        also = "too" if name == "combat.all_adjacent_must_be_attacked" else "must be attacked too"
+        steps.append(rules.cite(name, said + (f": {', '.join(map(str, near))} {also}" if near else "")))
+    steps += released
     return tuple(found)
+
+
+def _obliged(rules: RuleSet, situation: Situation, unit: Counter, enemy: Counter, log: list[Step]) -> bool:
+    """Whether `unit` must attack the adjacent `enemy`: yes, unless a rule's effect on `must-attack` releases
+    it (an `allow` then holds it to the attack all the same)."""
+    if not rules.effects_on("must-attack"):
+        return True
+    facts: effects.Facts = {**effects.unit_facts(unit), **effects.time_facts(rules.turn_sets, situation),
+                            "hex": lambda: effects.hex_words(situation, unit.hex),
+                            "hex.level": lambda: effects.hex_level(rules.terrain, situation, unit.hex),
+                            "enemy": lambda: effects.unit_words(enemy),
+                            "enemy.hex": lambda: effects.hex_words(situation, enemy.hex),
+                            "enemy.hex.level": lambda: effects.hex_level(rules.terrain, situation, enemy.hex)}
+    found = rules.forbidding("must-attack", facts, log.append, f"{unit} must attack {enemy} all the same")
+    if found is None:
+        return True
+    step = rules.cite_effect(*found, f"rule {found[0].id}: {unit} need not attack {enemy}")
+    if step not in log:
+        log.append(step)
+    return False

@@ -694,6 +694,7 @@ class _Mover:
                 "from": lambda: words(here),
                 "from.ezoc": lambda: here in self.hinder,
                 "hex": lambda: words(target),
+                "hex.level": lambda: effects.hex_level(self.rules.terrain, situation, target),
                 "hex.next_to": lambda: frozenset(w for h in situation.neighbours(target) for w in words(h)),
                 "hex.ezoc": lambda: target in self.hinder,
                 "hexside": lambda: frozenset(f.lower() for f in situation.hexside_features(here, target)),

@@ -664,7 +664,7 @@ def _advance_reach(engine: Questions, situation: Situation, unit: Counter, vacat
             if not stop and there in going and going[there] <= used:
                 continue
             if stated:
-                facts = {**base, **_hex_facts(situation, here, there, ezoc)}
+                facts = {**base, **_hex_facts(rules, situation, here, there, ezoc)}
                 barred = rules.forbidding("advance", facts, steps.append, f"{unit} may advance into {there}")
                 if barred is not None:
                     steps.append(rules.cite_effect(*barred, f"rule {barred[0].id}: {unit} may not advance into "
@@ -696,9 +696,10 @@ def _advance_reach(engine: Questions, situation: Situation, unit: Counter, vacat
     return reached
 
 
-def _hex_facts(situation: Situation, here: Hex, there: Hex, ezoc: set[Hex]) -> effects.Facts:
+def _hex_facts(rules: RuleSet, situation: Situation, here: Hex, there: Hex, ezoc: set[Hex]) -> effects.Facts:
     """What a condition on entering `there` from `here` reads of the hex (core/facts.py)."""
     return {"hex": lambda: effects.hex_words(situation, there),
+            "hex.level": lambda: effects.hex_level(rules.terrain, situation, there),
             "hex.ezoc": lambda: there in ezoc,
             "hexside": lambda: frozenset(f.lower() for f in situation.hexside_features(here, there))}
 
