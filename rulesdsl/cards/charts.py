@@ -1310,7 +1310,8 @@ def _panels(resolved: ir.Resolved, t: Labeler) -> dict[str, Any]:
     """What the card block drives, and the exceptions panel every title with a series gets."""
     options = card_options(resolved)
     charts_ = optional_charts(resolved, t, options)
-    return {"exceptions": exceptions(resolved, t), "reminders": reminders(resolved, t, options),
+    reminded = reminders(resolved, t, options)
+    return {"exceptions": exceptions(resolved, t), "reminders": reminded, "cites_width": _cites_width(reminded),
             "swatches": swatches(resolved, t, options), "charts": charts_,
             "chart_names": [chart["name"] for chart in charts_],   # printed here, not among the other tables
             "sides": options.sides, "paper": options.paper,
@@ -1318,6 +1319,14 @@ def _panels(resolved: ir.Resolved, t: Labeler) -> dict[str, Any]:
                          "reminders": t("heading.reminders", "Reminders"),
                          "series": t("exceptions.series", "series:"),
                          "colon": t("exceptions.colon", ":")}}
+
+
+def _cites_width(topics: list[dict[str, Any]]) -> int:
+    """The width (mm) of the reminders' rule column, one for every topic's table so that the meanings align:
+    12 mm, enough for rule numbers and a section's title wrapped at its spaces, widened to the longest word
+    any line cites ("Mouvement"), up to 19 mm; about 1.5 mm a character at the card's 7 pt."""
+    words = [len(word) for topic in topics for line in topic["lines"] for word in str(line["rule"]).split()]
+    return min(19, max(12, -(-max(words, default=0) * 3 // 2)))
 
 
 _ENV = Environment(loader=PackageLoader("rulesdsl.cards", "templates"), undefined=StrictUndefined,
