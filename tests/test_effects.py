@@ -531,6 +531,8 @@ rule G1 "Screens" {
     ("forbid must-attack when unit is hq", "'forbid' is not an effect on 'must-attack'", 3),
     ("exempt react when enemy is cadre", "'exempt' is not an effect on 'react'", 3),
     ("forbid react when enemy is cadre", "no fact 'enemy' at react", 21),
+    ("forbid react when advancing.count > 2", "no fact 'advancing.count' at react", 21),
+    ("forbid advance when retreat.length", "'retreat.length' is a number, not a flag", 23),
 ])
 def test_a_misused_must_attack_is_a_positioned_error(project, capsys, line, message, column):
     project.write("rulebooks/fx.rules", GAME.replace("  allow exert-zoc when unit is hq", "  " + line))

@@ -95,10 +95,10 @@ def test_a_title_sets_it_its_example_proves_it_and_the_card_says_it(project, cap
     compiled = compile_project(project.root, examples=False, generate=False)
     english = render_html(card(compiled.resolved["pursuit"], "en", compiled.labels)[0])
     assert ("<td>The player who picks a retreat&#39;s path among those the rules leave open</td>"
-            '<td class="value">enemy</td>') in english
+            '<td class="value short">enemy</td>') in english
     french = render_html(card(compiled.resolved["pursuit"], "fr", compiled.labels)[0])
     assert ("<td>Joueur qui choisit le chemin d&#39;une retraite parmi ceux que les règles permettent</td>"
-            '<td class="value">l&#39;ennemi</td>') in french
+            '<td class="value short">l&#39;ennemi</td>') in french
 
 
 def test_a_chooser_the_engine_does_not_know_is_an_error_at_its_value(project, capsys):

@@ -154,10 +154,12 @@ def test_the_card_says_the_turns_in_english_and_french(project):
     from rulesdsl.project.build import compile_project
     compiled = compile_project(project.root, examples=False, generate=False)
     english = render_html(card(compiled.resolved["moonless"], "en", compiled.labels)[0])
-    assert '<td>The extra MPs to enter a hex in an enemy ZOC</td><td class="value">+2 MP</td>' in english
-    assert '<td class="cites"><span>G8.1</span></td><td>On night turns (3, 6, 9, 12)</td><td class="value">+0 MP</td>' in english
+    assert '<td>The extra MPs to enter a hex in an enemy ZOC</td><td class="value short">+2 MP</td>' in english
+    assert '<td class="cites" style="width: 12mm"><span>G8.1</span></td><td>On night turns (3, 6, 9, 12)</td>' \
+        '<td class="value short">+0 MP</td>' in english
     french = render_html(card(compiled.resolved["moonless"], "fr", compiled.labels)[0])
-    assert '<td class="cites"><span>G8.1</span></td><td>Aux tours de nuit (3, 6, 9, 12)</td><td class="value">+0 PM</td>' in french
+    assert '<td class="cites" style="width: 12mm"><span>G8.1</span></td><td>Aux tours de nuit (3, 6, 9, 12)</td>' \
+        '<td class="value short">+0 PM</td>' in french
     assert "turns." not in french and "sequence." not in french
 
 

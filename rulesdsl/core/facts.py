@@ -87,6 +87,9 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("hex.ezoc", "flag", "whether the hex entered lies in an enemy ZOC", _HEX),
     Fact("hexside", "words", "the features of the hexside crossed (hexside is river)", _HEX),
     Fact("road", "flag", "whether the unit enters along a road", ("enter",)),
+    Fact("advancing.count", "number", "how many units advance together after the combat", ("advance",)),
+    Fact("retreat.length", "number", "the hexes the loser retreated (the result's, less any it refused)",
+         ("advance",)),
     Fact("ezoc.from", "words", "the words of any enemy unit whose ZOC covers the hex: ezoc.from is anti-tank "
                                "when one of them is", ("retreat-loss",)),
     Fact("enemy", "words", "the enemy unit next to the unit: its type, capabilities, size and markers",

@@ -185,6 +185,10 @@ KINDS: dict[type, Kind] = {
                          'need not attack those below them."\n'
                          "  combat.all_adjacent_must_be_attacked = yes\n"
                          "  exempt must-attack when hex.level == 4 and hex.level > enemy.hex.level\n"
+                         "}\n\n"
+                         'rule 10.2 "Following up" {\n'
+                         '  summary "At most two units advance, never more than the hexes the loser retreated."\n'
+                         "  forbid advance when advancing.count > 2 or advancing.count > retreat.length\n"
                          "}\n"),
                         (_ACCOUNTED,
                          'rule 3.1b "Movement Allowance" {\n'

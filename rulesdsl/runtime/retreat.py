@@ -517,7 +517,7 @@ def _ezoc_units(search: _Search) -> dict[Hex, tuple[str, ...]]:
     return found
 
 
-def _constant(value: frozenset[str]) -> Callable[[], effects.FactValue]:
+def _constant(value: effects.FactValue) -> Callable[[], effects.FactValue]:
     return lambda: value
 
 
@@ -593,7 +593,9 @@ def advance(engine: Questions, situation: Situation, units: tuple[str, ...], vac
     for unit in movers:
         limit = _unit_length(rules, unit, length, breakthrough, steps)
         limits[unit.name] = limit
-        reach |= _advance_reach(engine, situation, unit, vacated, limit, ezoc, tuple(path), steps)
+        group = {"advancing.count": _constant(Fraction(len(counters))),
+                 "retreat.length": _constant(Fraction(max(0, hexes - refused)))}
+        reach |= _advance_reach(engine, situation, unit, vacated, limit, ezoc, tuple(path), steps, group)
     longest = max(limits.values())
     reachable = tuple(sorted(reach))
     if not reachable:
@@ -622,8 +624,9 @@ def _unit_length(rules: RuleSet, unit: Counter, length: int, breakthrough: bool,
 
 
 def _advance_reach(engine: Questions, situation: Situation, unit: Counter, vacated: Hex, limit: int,
-                   ezoc: set[Hex], path: tuple[Hex, ...], steps: list[Step]) -> set[Hex]:
-    """The hexes `unit` may reach in an advance of `limit` (hexes, or MPs when not counted in hexes)."""
+                   ezoc: set[Hex], path: tuple[Hex, ...], steps: list[Step], group: effects.Facts) -> set[Hex]:
+    """The hexes `unit` may reach in an advance of `limit` (hexes, or MPs when not counted in hexes);
+    `group`: the facts of the advance as a whole (how many units advance, how far the loser retreated)."""
     rules = engine.rules
     in_hexes = rules.flag("advance.counted_in_hexes")
     first_fixed = rules.flag("advance.first_hex_is_defender_hex")
@@ -639,7 +642,7 @@ def _advance_reach(engine: Questions, situation: Situation, unit: Counter, vacat
             follow = (vacated,) + tuple(h for h in path if h != vacated)
     reached: set[Hex] = set()
     stated = bool(rules.effects_on("advance"))
-    base = {**effects.unit_facts(unit), **effects.time_facts(rules.turn_sets, situation)} if stated else {}
+    base = {**effects.unit_facts(unit), **effects.time_facts(rules.turn_sets, situation), **group} if stated else {}
     going: dict[Hex, Fraction] = {}     # the least spent to stand in a hex and go on from it
     frontier: list[tuple[Hex, Fraction, int]] = [(unit.hex, Fraction(0), 0)]
     while frontier:
