@@ -322,9 +322,9 @@ def test_a_word_the_rulebook_never_declares_is_a_warning_at_the_word(project, ca
 TITLES = Path(__file__).parent / "titles"
 
 
-@pytest.mark.parametrize("title", ["fords", "landing", "passes"])
+@pytest.mark.parametrize("title", ["fords", "landing", "passes", "winter"])
 def test_the_test_titles_hold_their_worked_examples_and_print_every_effect(project, capsys, title):
-    """The three titles of tests/titles (rules of other published games, said as effects): every worked
+    """The four titles of tests/titles (rules of other published games, said as effects): every worked
     example holds, and the card prints each effect (no warning of an effect no reminder prints)."""
     project.write(f"rulebooks/{title}.rules", (TITLES / f"{title}.rules").read_text(encoding="utf-8"))
     code, out, err = project.run("check", capsys=capsys)
@@ -539,3 +539,23 @@ def test_a_misused_must_attack_is_a_positioned_error(project, capsys, line, mess
     code, out, err = project.run("check", capsys=capsys)
     assert code == 1
     assert f"rulebooks/fx.rules:10:{column}: error: {message}" in out + err, out + err
+
+
+@pytest.mark.parametrize("condition, message", [
+    ("attacker.side", "a condition must be true or false, but this is a side"),
+    ("attacker.side + 1 > 2", "'+' needs numbers, not a side"),
+])
+def test_a_side_misread_in_a_modifier_is_a_positioned_error(project, capsys, condition, message):
+    text = (TITLES / "winter.rules").read_text(encoding="utf-8")
+    project.write("rulebooks/winter.rules", text.replace("when attacker.side is german", f"when {condition}"))
+    code, out, err = project.run("check", capsys=capsys)
+    line = text.splitlines().index("  german-elan  1 max 1 when attacker.side is german") + 1
+    assert code == 1 and f"rulebooks/winter.rules:{line}:29: error: {message}" in out + err, out + err
+
+
+def test_a_modifier_on_a_side_prints_in_players_words(project, capsys):
+    project.write("rulebooks/winter.rules", (TITLES / "winter.rules").read_text(encoding="utf-8"))
+    code, out, err = project.run("chart", "rulebooks/winter.rules", "--out", "card.html", capsys=capsys)
+    card = (project.root / "card.html").read_text(encoding="utf-8")
+    assert code == 0 and "1 right, when the attacker is German" in card and "defender.side" not in card
+    assert "the defender is Soviet" in card        # the winter factor's condition

@@ -329,8 +329,9 @@ def test_the_installed_library_is_cited_where_it_is_installed(installed, tmp_pat
 # stacking, exemptions from retreat losses, attacks that need a partner
 TITLES = ROOT / "tests" / "titles"
 TITLE_CHECKS = '''\
-from generated import fords, landing, passes
+from generated import fords, landing, passes, winter
 from rulesdsl.runtime import Hex, HexMap, Hexside
+from rulesdsl.runtime.combat import AttackingHex, Combat, Unit
 from rulesdsl.runtime.situation import Counter, Situation
 
 H = Hex.parse
@@ -350,6 +351,12 @@ stream = Situation(HexMap.rectangle(8, 8), default_terrain=("clear",), phasing="
                    units=(unit("t", "blue", "4.04", "tank"),), hexsides={Hexside.between(H("4.05"), H("5.05")): ("stream",)})
 reached = fords.RULES_ENGINE.advance(stream, ["t"], H("4.05"), 3, defender_destroyed=True)
 print("fords", H("5.05") in reached.reachable, H("4.06") in reached.reachable)   # vehicles never into swamp
+def fight(attacker, defender):
+    combat = Combat((AttackingHex((Unit("infantry", attack=4, defense=4),), "clear"),),
+                    (Unit("infantry", attack=2, defense=4),), "clear", attacker_side=attacker, defender_side=defender)
+    told = winter.ENGINE.assess(combat)
+    return f"{told.odds}/{told.column}"
+print("winter", fight("german", "soviet"), fight("soviet", "german"))   # the sides the modifiers read
 '''
 
 
@@ -357,17 +364,17 @@ def test_titles_of_other_games_say_their_rules_as_effects_and_build_with_the_ins
     folder = tmp_path / "titles"      # outside the repository
     (folder / "rulebooks").mkdir(parents=True)
     names = sorted(p.name for p in TITLES.glob("*.rules"))
-    assert names == ["fords.rules", "landing.rules", "passes.rules"]
+    assert names == ["fords.rules", "landing.rules", "passes.rules", "winter.rules"]
     for name in names:
         shutil.copy(TITLES / name, folder / "rulebooks" / name)
     env = {**os.environ, "PATH": f"{installed}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("PYTHONPATH", None)
-    check = _run(["rulesdsl", "check"], cwd=folder, env=env)       # every worked example of the three holds
-    assert check.returncode == 0 and "3 rulebooks checked: no problems" in check.stdout + check.stderr, \
+    check = _run(["rulesdsl", "check"], cwd=folder, env=env)       # every worked example of the four holds
+    assert check.returncode == 0 and "4 rulebooks checked: no problems" in check.stdout + check.stderr, \
         check.stdout + check.stderr
     build = _run(["rulesdsl", "build"], cwd=folder, env=env)
     assert build.returncode == 0 and "warning" not in build.stderr, build.stdout + build.stderr
-    for title in ("fords", "landing", "passes"):
+    for title in ("fords", "landing", "passes", "winter"):
         assert (folder / "generated" / f"{title}.py").is_file()
     for title in ("landing", "passes"):
         for lang in ("en", "fr"):
@@ -379,3 +386,4 @@ def test_titles_of_other_games_say_their_rules_as_effects_and_build_with_the_ins
     assert lines["night"] == "False G2"
     assert lines["landing"] == "False L2"
     assert lines["fords"] == "True False"
+    assert lines["winter"] == "1:2/1:1 1:1/1:1"     # Soviet defense doubled, German elan one column right

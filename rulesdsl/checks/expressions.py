@@ -412,11 +412,14 @@ class Checker:
                 return self._error(f"'{word}' is not a case of {kind[5:]}", expr.word.span,
                                    suggest(word, words) or "its cases are " + ", ".join(dict.fromkeys(words)))
             return self.out.is_case(source, word), "bool"
+        if kind == "side":          # any word: a side is named where the game is played, not declared
+            return self.out.is_case(source, word), "bool"
         if kind == "terrain":
             if word not in self.vocabulary.terrain:
                 return self._error(f"unknown terrain '{word}'", expr.word.span, suggest(word, self.vocabulary.terrain))
             return self.out.is_terrain(source, word), "bool"
-        return self._error(f"'is' compares a definition's case or a terrain, not {_noun(kind)}", expr.operand.span)
+        return self._error(f"'is' compares a definition's case, a terrain or a side, not {_noun(kind)}",
+                           expr.operand.span)
 
     def _call(self, expr: ir.Call, stack: list[str]) -> tuple[Any, str]:
         function = expr.function.value
@@ -498,4 +501,4 @@ def _noun(kind: str) -> str:
     if kind.startswith("enum:"):
         return f"a case of {kind[5:]}"
     return {"number": "a number", "bool": "a condition", "odds": "an odds ratio", "units": "a group of units",
-            "hexes": "a group of hexes", "terrain": "a terrain"}.get(kind, kind)
+            "hexes": "a group of hexes", "terrain": "a terrain", "side": "a side"}.get(kind, kind)

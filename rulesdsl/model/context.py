@@ -11,6 +11,7 @@ Top level                       kind     meaning
   attacking_hexes               hexes    each hex attacking units attack from
   defender_terrain              terrain  the terrain of the defender's hex
   overrun                       bool     the combat is an overrun
+  attacker.side, defender.side  side     the side that attacks, that defends (`attacker.side is german`)
   dice.white, dice.red          number   the two dice of the combat roll, when the rulebook reads them
   <definition>                  any      a name the rulebook defines with `define`
   <situation>                   bool     a name declared by `combat situations:`, set by the players
@@ -51,6 +52,8 @@ ROOT = {
     "attacking_hexes": "hexes",
     "defender_terrain": "terrain",
     "overrun": "bool",
+    "attacker.side": "side",
+    "defender.side": "side",
     "dice.white": "number",
     "dice.red": "number",
 }

@@ -266,6 +266,16 @@ class Context:
     def dice_red(self) -> int:
         return self._die(1)
 
+    @property
+    def attacker_side(self) -> str:
+        """What `attacker.side` reads: the side that attacks ('' when the combat names none)."""
+        return self.combat.attacker_side
+
+    @property
+    def defender_side(self) -> str:
+        """What `defender.side` reads: the side that defends."""
+        return self.combat.defender_side
+
     def situation(self, name: str) -> bool:
         return name in self._situations
 
