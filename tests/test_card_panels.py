@@ -306,8 +306,8 @@ def test_the_french_panels_are_translated_or_marked(shipped):
     panels = "".join(re.search(rf'<section[^>]* id="{name}".*?</section>', html, re.S).group(0)
                      for name in ("exceptions", "reminders", "reminders-zoc"))
     assert "Exceptions de ce jeu" in panels and "Aide-mémoire" in panels
-    assert "Coût d&#39;entrée maximal de l&#39;hex cible d&#39;un débordement" in panels and "1 PM" in panels
-    assert "+2 PM" in panels and "oui" in panels
+    assert "Coût d&#39;entrée maximal de l&#39;hex cible d&#39;un Overrun" in panels and "1 MP" in panels
+    assert "+2 MP" in panels and "oui" in panels
     assert 'class="fallback"' not in panels, re.findall(r'class="fallback"[^>]*>([^<]*)', panels)
     # a label the French set lacks is shown in English, marked, and named in the warning
     data, warnings = charts.card(_resolved()["tiny"], "fr", shipped.labels)

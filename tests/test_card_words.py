@@ -84,8 +84,11 @@ def test_french_cards_are_set_as_french(path):
 GLOSSARY = {
     "fr": {
         "out of supply": ("rupture de stock", [r"\bhors ravitaillement\b", r"\bsans ravitaillement\b"]),
-        "zone of control": ("ZdC", [r"\bZOC\b", r"\bEZOC\b"]),
-        "movement points": ("PM", [r"\bMPs?\b"]),
+        # the French edition's own terms (seed 003: ZOC 60 times and ZdC never, EZOC 28, MP 32 and PM twice,
+        # Overrun 57 and débordement once)
+        "zone of control": ("ZOC", [r"\bZdC\b", r"\bZdCE\b", r"ZdC ennemie"]),
+        "movement points": ("MP", [r"\bPM\b"]),
+        "overrun": ("Overrun", [r"\bdébord"]),
         "die roll modifier": ("MD", [r"\bDRMs?\b"]),
         "disrupted": ("DG", [r"\bDg\b"]),
     },

@@ -609,7 +609,7 @@ def test_irongate_keeps_its_night_its_walls_and_its_weak_attacks(installed, tmp_
     assert check.returncode == 1 and f"irongate.rules:{line}:10: error: expected movement combat supply, " \
         "computed movement supply" in check.stderr, check.stderr
     english, french = (html.unescape(_words(_card(folder, "irongate", lang))) for lang in ("en", "fr"))
-    assert "Irongate (un siège inventé)" in french and "units in it exert no ZOC" in english and "ses occupants n'exercent pas de ZdC" in french
+    assert "Irongate (un siège inventé)" in french and "units in it exert no ZOC" in english and "ses occupants n'exercent pas de ZOC" in french
     assert "not on night turns (4, 8, 12)" in english and "sauf aux tours de nuit (4, 8, 12)" in french
     assert "On night turns (4, 8, 12)" in english and "Aux tours de nuit (4, 8, 12)" in french
     assert "Pas encore traduit" not in french

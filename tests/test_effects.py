@@ -175,7 +175,7 @@ def test_the_card_says_each_effect_in_players_words_in_english_and_french(projec
     project.run("chart", "rulebooks/fx.rules", "--lang", "fr", "--out", "fx.fr.html", capsys=capsys)
     french = (project.root / "fx.fr.html").read_text(encoding="utf-8")
     # the French cards' one term for a ZOC (tests/test_card_words.py GLOSSARY)
-    assert "Les unités d&#39;artillerie et les cadres n&#39;exercent pas de ZdC." in french
+    assert "Les unités d&#39;artillerie et les cadres n&#39;exercent pas de ZOC." in french
 
 
 def test_a_condition_the_card_cannot_say_asks_for_the_authors_words(project, capsys):

@@ -357,7 +357,7 @@ def test_diff_lang_fr_gives_a_french_sheet(project, capsys):
     assert "3.2 Tableau des Effets de Terrain" in lines
     assert "  [règle] suppression\u00a0: règle G5.0 Partisans\u00a0: Partisans may cut one road hex a turn " \
            "behind German lines." in lines
-    assert "  [règle] The extra MPs a unit spends to enter a mud hex\u00a0: +1 PM -> +2 PM" in lines
+    assert "  [règle] The extra MPs a unit spends to enter a mud hex\u00a0: +1 MP -> +2 MP" in lines
     assert any("la règle de la série s'applique de nouveau" in line for line in lines)
     assert "  [édition] renumérotation\u00a0: Victory\u00a0: G7.0 -> G8.0" not in lines
     assert "  [édition] Victory\u00a0: renumérotée de G7.0 en G8.0" in lines

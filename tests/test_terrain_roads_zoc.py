@@ -274,7 +274,7 @@ def test_the_card_says_no_zoc_in_each_language(project, capsys):
     assert "3 (no ZOC)" in english and "+2 (no ZOC)" in english
     assert "a zone of control does not extend into the hex (across the hexside)" in english
     french = render_html(card(resolved, "fr", labels)[0])
-    assert "3 (pas de ZdC)" in french and "ne s&#39;étend pas dans l&#39;hex" in french
+    assert "3 (pas de ZOC)" in french and "ne s&#39;étend pas dans l&#39;hex" in french
     project.write("rulebooks/trail.rules", TRAIL.replace("  no-zoc", ""))
     plain = compile_project(project.root, examples=False, generate=False)
     english = render_html(card(plain.resolved["trail"], "en", plain.labels)[0])

@@ -159,7 +159,7 @@ def test_the_card_says_the_turns_in_english_and_french(project):
         '<td class="value short">+0 MP</td>' in english
     french = render_html(card(compiled.resolved["moonless"], "fr", compiled.labels)[0])
     assert '<td class="cites" style="width: 12mm"><span>G8.1</span></td><td>Aux tours de nuit (3, 6, 9, 12)</td>' \
-        '<td class="value short">+0 PM</td>' in french
+        '<td class="value short">+0 MP</td>' in french
     assert "turns." not in french and "sequence." not in french
 
 

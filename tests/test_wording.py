@@ -61,7 +61,7 @@ CASES = [
     (name("out-of-supply"), "bocage", True, "the unit is out of supply", "l'unité est en rupture de stock"),
     (name("in-ezoc"), "new-scs", True, "the unit is in an enemy ZOC", "l'unité est dans une EZOC"),
     (name("supply.out_of_supply_attack_factor"), "bocage", True, "½", "½"),                       # a parameter
-    (name("overrun"), "new-scs", False, "the combat is an overrun", "le combat est un débordement"),
+    (name("overrun"), "new-scs", False, "the combat is an overrun", "le combat est un Overrun"),
     (name("ambush"), "new-scs", False, "ambush", "embuscade"),                                     # a definition
     (call("any", name("attacking_hexes"), where=binary(">=", call("count", name("units")), num(3))),  # Call
      "new-scs", False, "an attacking hex holds 3 or more units", "un hex attaquant contient au moins 3 unités"),
@@ -87,7 +87,7 @@ CASES = [
     (ir.Unary(op=ir.UnaryOp.NOT, operand=call("any", name("attackers"), where=name("engineer"))),   # Unary
      "new-scs", False, "no attacking unit is engineer", "aucune unité attaquante n'est du génie"),
     (ir.Unary(op=ir.UnaryOp.NOT, operand=name("overrun")), "new-scs", False,
-     "the combat is not an overrun", "le combat n'est pas un débordement"),
+     "the combat is not an overrun", "le combat n'est pas un Overrun"),
     (ir.Unary(op=ir.UnaryOp.NEG, operand=num(2)), "new-scs", False, "\u22122", "\u22122"),
     (binary(">=", call("count", name("defenders")), num(3)), "new-scs", False,                     # Binary
      "there are 3 or more defending units", "il y a au moins 3 unités en défense"),
@@ -97,7 +97,7 @@ CASES = [
     (binary("/", num(3), num(2)), "new-scs", False, "1½", "1½"),
     (binary("and", name("ambush"), binary("or", name("surprise"), name("overrun"))), "new-scs", False,
      "ambush and either surprise or the combat is an overrun",
-     "embuscade et soit surprise, soit le combat est un débordement"),
+     "embuscade et soit surprise, soit le combat est un Overrun"),
     (ir.Is(operand=name("armor-advantage"), word=ir.Text(value="attacker")), "new-scs", False,       # Is
      "the attacker has the armor advantage", "l'attaquant a l'avantage blindé"),
     (ir.Is(operand=name("defender_terrain"), word=ir.Text(value="woods")), "new-scs", False,

@@ -148,7 +148,7 @@ def test_the_card_says_the_garrison_exerts_no_zoc_in_each_language(project, caps
     assert "a unit in the hex has no zone of control" in english
     assert "+2 (no ZOC)" in english                            # the river's no-zoc, a different effect
     french = render_html(card(resolved, "fr", labels)[0])
-    assert "Forteresse" in french and "1 (ses occupants n&#39;exercent pas de ZdC)" in french, \
+    assert "Forteresse" in french and "1 (ses occupants n&#39;exercent pas de ZOC)" in french, \
         french[french.find("Forteresse"):][:300]
     assert "n&#39;a pas de zone de contrôle\xa0: l&#39;ennemi" in french
     project.write("rulebooks/fort.rules", PLAIN)
