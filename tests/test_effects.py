@@ -146,6 +146,12 @@ def test_an_allow_lifts_the_forbid_of_the_same_question(project, capsys):
     ("forbid retreat-loss when unit is armored", "'forbid' is not an effect on 'retreat-loss'", 3),
     ("exempt retreat-loss when hex is rubble", "no fact 'hex' at retreat-loss", 28),
     ("exempt retreat-loss when ezoc.from", "'ezoc.from' is a list of words, not a flag", 28),
+    ("exempt must-attack when enemy.hex.level", "'enemy.hex.level' is a number, not a flag", 27),
+    ("forbid must-attack when unit is hq", "'forbid' is not an effect on 'must-attack'", 3),
+    ("exempt react when enemy is cadre", "'exempt' is not an effect on 'react'", 3),
+    ("forbid react when enemy is cadre", "no fact 'enemy' at react", 21),
+    ("forbid react when advancing.count > 2", "no fact 'advancing.count' at react", 21),
+    ("forbid advance when retreat.length", "'retreat.length' is a number, not a flag", 23),
 ])
 def test_a_misused_effect_is_a_positioned_error(project, capsys, line, message, column):
     project.write("rulebooks/fx.rules", GAME.replace("  allow exert-zoc when unit is hq", "  " + line))
@@ -524,21 +530,6 @@ rule G1 "Screens" {
                               phase="combat", phasing="friendly")
         verdict = engine(module).may_attack(situation, [attacker.name], "4.05")
         assert verdict.allowed and (verdict.must_also_attack == ("s",)) == bound
-
-
-@pytest.mark.parametrize("line, message, column", [
-    ("exempt must-attack when enemy.hex.level", "'enemy.hex.level' is a number, not a flag", 27),
-    ("forbid must-attack when unit is hq", "'forbid' is not an effect on 'must-attack'", 3),
-    ("exempt react when enemy is cadre", "'exempt' is not an effect on 'react'", 3),
-    ("forbid react when enemy is cadre", "no fact 'enemy' at react", 21),
-    ("forbid react when advancing.count > 2", "no fact 'advancing.count' at react", 21),
-    ("forbid advance when retreat.length", "'retreat.length' is a number, not a flag", 23),
-])
-def test_a_misused_must_attack_is_a_positioned_error(project, capsys, line, message, column):
-    project.write("rulebooks/fx.rules", GAME.replace("  allow exert-zoc when unit is hq", "  " + line))
-    code, out, err = project.run("check", capsys=capsys)
-    assert code == 1
-    assert f"rulebooks/fx.rules:10:{column}: error: {message}" in out + err, out + err
 
 
 @pytest.mark.parametrize("condition, message", [
