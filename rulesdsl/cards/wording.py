@@ -394,7 +394,7 @@ class _Say:
                 return self.t(key)
             return self.fill("words.is-case", x=self.np(operand),
                              y=self.name(f"case.{operand.path}.{word}", words(word)))
-        if isinstance(operand, ir.Name) and operand.path in ("attacker.side", "defender.side"):
+        if isinstance(operand, ir.Name) and ROOT.get(operand.path) == "side":
             return self.fill("words.is-side", x=self.np(operand), y=self.name(f"side.{word}", word))
         if word in self.terrain:
             return self.fill("words.is-terrain", x=self.np(operand), y=self.terrain_name(word))

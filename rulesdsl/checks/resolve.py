@@ -17,6 +17,7 @@ from rulesdsl.model import codes as result_codes, ir
 from rulesdsl.model.catalogue import (example_setting, movement_text, phase_turns_text, unit_text,
                                       vocabulary as declared_vocabulary)
 from rulesdsl.errors import Diagnostic, Span, suggest, suggester
+from rulesdsl.core.facts import MODES
 from rulesdsl.model.context import ROOT
 from rulesdsl.checks.effects import condition_words
 from rulesdsl.checks.expressions import Checker, numeric_values
@@ -736,7 +737,7 @@ def _effect_words(books: list[ir.Rulebook], rules: tuple[ir.Effective[ir.Rule], 
         phases |= {p.name.value.lower() for p in walk(sequence.node) if isinstance(p, ir.Phase)}
     known = {"unit": units, "unit.type": {t.lower() for t in vocabulary.unit_types}, "attackers": units,
              "defenders": units, "ezoc.from": units, "turn": turns, "phase": phases,
-             "mode": {"regular", "road", "reaction"}}
+             "mode": set(MODES)}
     if sizes:
         known["unit.size"] = sizes
     return [d for effective in rules if effective.origin == books[0].id.value

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["FACTS", "QUESTIONS", "Fact", "Question"]
+__all__ = ["FACTS", "MODES", "QUESTIONS", "Fact", "Question"]
+
+MODES = ("regular", "road", "reaction")     # how a unit moves (the engine's `move`), as `mode is road` reads it
 
 
 @dataclass(frozen=True, slots=True)

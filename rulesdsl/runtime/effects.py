@@ -152,9 +152,7 @@ def hex_words(situation: Situation, hex: Hex) -> frozenset[str]:
 
 def hex_level(chart: TerrainEffectsChart | None, situation: Situation, hex: Hex) -> Fraction:
     """What `hex.level` reads: the highest terrain level of the hex's terrains on the TEC (0 where none has one)."""
-    if chart is None:
-        return Fraction(0)
-    return Fraction(max((chart[n].level or 0 for n in situation.terrain_at(hex) if n in chart), default=0))
+    return Fraction((chart.level(situation.terrain_at(hex)) if chart is not None else None) or 0)
 
 
 def time_facts(turn_sets: Mapping[str, Container[int]], situation: Situation) -> dict[str, Callable[[], FactValue]]:

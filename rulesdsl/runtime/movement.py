@@ -43,6 +43,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import NamedTuple
 
+from rulesdsl.core.facts import MODES
+
 from . import effects
 from .answers import Move, Reach, Refusal, Zones
 from .arithmetic import Exact, exact, simplest
@@ -53,7 +55,6 @@ from .terrain import Terrain, followed_road, negated, road_cost, step_price
 
 __all__ = ["enemy_zoc", "entry_cost", "exerts_zoc", "move", "reachable", "zoc"]
 
-MODES = ("regular", "road", "reaction")
 MECHANIZED = "mechanized"          # the capability word mechanized_prohibited_level and the supply factor read
 RIVER_CROSSERS = "infantry"        # the capability that may cross an unbridged river for a share of the MA
 OUT_OF_SUPPLY = "out-of-supply"    # the state the out-of-supply movement factors apply to

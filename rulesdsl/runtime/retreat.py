@@ -202,17 +202,13 @@ def _blocked_loss(search: _Search, blocked: int) -> int:
         when = effects.time_facts(rules.turn_sets, search.situation)
         payers = []
         for unit in search.stack:
-            facts: effects.Facts = {**effects.unit_facts(unit), **when}
-            found = rules.forbidding("retreat-blocked", facts, steps.append, f"{unit} pays the blocked loss")
-            if found is None:
+            verdict = _judged(search, "retreat-blocked", unit, {**effects.unit_facts(unit), **when},
+                              pays="pays the blocked loss", spared="loses no step for the blocked retreat",
+                              eliminated="'s retreat is blocked: it is eliminated")
+            if verdict == "pays":
                 payers.append(unit)
-            elif found[1].kind == "eliminate":
+            elif verdict == "eliminated":
                 doomed.append(unit)
-                steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit}'s retreat is blocked: it is "
-                                               f"eliminated, all {_n(unit.steps, 'step')}"))
-            else:
-                steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit} loses no step for the "
-                                               "blocked retreat"))
         paying = tuple(payers)
     loss = sum(u.steps for u in doomed)
     if not paying:
@@ -490,19 +486,33 @@ def _paying(search: _Search, counted: list[Hex]) -> tuple[dict[Hex, tuple[Counte
         for unit in search.stack:
             if unit in doomed:
                 continue
-            facts: effects.Facts = {**effects.unit_facts(unit), **when, "ezoc.from": _constant(enemies)}
-            found = rules.forbidding("retreat-loss", facts, search.steps.append, f"{unit} pays for {hex}")
-            if found is None:
+            verdict = _judged(search, "retreat-loss", unit,
+                              {**effects.unit_facts(unit), **when, "ezoc.from": _constant(enemies)},
+                              pays=f"pays for {hex}", spared=f"loses no step for the enemy ZOC in {hex}",
+                              eliminated=f" is eliminated for the enemy ZOC in {hex}")
+            if verdict == "pays":
                 payers.append(unit)
-            elif found[1].kind == "eliminate":
+            elif verdict == "eliminated":
                 doomed.append(unit)
-                search.steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit} is eliminated for "
-                                                      f"the enemy ZOC in {hex}, all {_n(unit.steps, 'step')}"))
-            else:
-                search.steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit} loses no step "
-                                                      f"for the enemy ZOC in {hex}"))
         paying[hex] = tuple(payers)
     return {hex: tuple(u for u in payers if u not in doomed) for hex, payers in paying.items()}, tuple(doomed)
+
+
+def _judged(search: _Search, question: str, unit: Counter, facts: effects.Facts, *, pays: str, spared: str,
+            eliminated: str) -> str:
+    """What a rule's effect on `question` (retreat-loss, retreat-blocked) makes of `unit`: "pays" (no effect
+    holds, or an `allow` lifts them), "spared" (`exempt`) or "eliminated" (`eliminate`: all its steps), the
+    effect cited in the derivation in the words given."""
+    rules = search.rules
+    found = rules.forbidding(question, facts, search.steps.append, f"{unit} {pays}")
+    if found is None:
+        return "pays"
+    if found[1].kind == "eliminate":
+        search.steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit}{eliminated}, all "
+                                              f"{_n(unit.steps, 'step')}"))
+        return "eliminated"
+    search.steps.append(rules.cite_effect(*found, f"rule {found[0].id}: {unit} {spared}"))
+    return "spared"
 
 
 def _ezoc_units(search: _Search) -> dict[Hex, tuple[str, ...]]:
@@ -590,11 +600,11 @@ def advance(engine: Questions, situation: Situation, units: tuple[str, ...], vac
     ezoc = engine.enemy_zoc(situation, side)
     limits: dict[str, int] = {}
     reach: set[Hex] = set()
+    group = {"advancing.count": _constant(Fraction(len(counters))),      # the advance as a whole
+             "retreat.length": _constant(Fraction(max(0, hexes - refused)))}
     for unit in movers:
         limit = _unit_length(rules, unit, length, breakthrough, steps)
         limits[unit.name] = limit
-        group = {"advancing.count": _constant(Fraction(len(counters))),
-                 "retreat.length": _constant(Fraction(max(0, hexes - refused)))}
         reach |= _advance_reach(engine, situation, unit, vacated, limit, ezoc, tuple(path), steps, group)
     longest = max(limits.values())
     reachable = tuple(sorted(reach))

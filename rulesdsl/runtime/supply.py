@@ -247,12 +247,8 @@ def _unwind(came: dict[Hex, Hex | None], end: Hex) -> tuple[Hex, ...]:
 
 
 def hex_level(rules: RuleSet, situation: Situation, hex: Hex) -> int | None:
-    """The highest terrain level of the hex's terrains on the TEC; None when none has a level."""
-    chart = rules.terrain
-    if chart is None:
-        return None
-    levels = [chart[n].level for n in situation.terrain_at(hex) if n in chart and chart[n].level is not None]
-    return max((lv for lv in levels if lv is not None), default=None)
+    """The highest terrain level of the hex's terrains on the TEC; None when none has one."""
+    return None if rules.terrain is None else rules.terrain.level(situation.terrain_at(hex))
 
 
 def _trace_by_level(rules: RuleSet, situation: Situation, counter: Counter, sources: frozenset[Hex],

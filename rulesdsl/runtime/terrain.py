@@ -273,6 +273,11 @@ class TerrainEffectsChart(Mapping[str, Terrain]):
         self.one_side = tuple(r for r in self.rows if r.combat.side)
         self._views: dict[tuple[str, str], TerrainEffectsChart] = {}
 
+    def level(self, names: Iterable[str]) -> int | None:
+        """The highest terrain level of the hex terrains `names` on the chart; None when none has one."""
+        levels = [level for n in names if n in self and (level := self[n].level) is not None]
+        return max(levels, default=None)
+
     def for_sides(self, attacker: str, defender: str) -> TerrainEffectsChart:
         """The chart as `attacker` attacking `defender` fights on it: a row whose combat effect holds for one
         side only has no effect for the other.  The chart itself when no row is for one side.  Raises
