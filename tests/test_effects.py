@@ -138,7 +138,14 @@ def test_an_allow_lifts_the_forbid_of_the_same_question(project, capsys):
     ("forbid react when attackers.count > 1", "no fact 'attackers.count' at react", 21),
     ("cost enter +1 when hex is rubble", "a cost on enter counts MP, not a bare number", 14),
     ("cost enter +1 hexes when hex is rubble", "a cost on enter counts MP, not hexes", 17),
-    ("cost enter min +1 MP when hex is rubble", "a least price is a number of MPs, not a change", 18),
+    ("cost enter min +1 MP when hex is rubble", "'min' takes a number, not a change: min 1 MP", 18),
+    ("cost allowance times 1/2 MP when unit is isolated", "'times' multiplies by a bare number, not by MP", 28),
+    ("cost allowance max 6 hexes when unit is isolated", "an allowance counted in hexes is a bonus: +2 hexes", 24),
+    ("cost allowance +1 MP rounded down when unit is isolated", "only a product is rounded", 3),
+    ("cost allowance max isolation.nothing when unit is isolated", "no parameter 'isolation.nothing' is set", 22),
+    ("cost allowance max isolation.defense_factor when unit is isolated",
+     "'isolation.defense_factor' is a number; a cost on allowance counts MP", 22),
+    ("cost allowance +1 MP when hex.next_to is rubble", "no fact 'hex.next_to' at allowance", 29),
     ("cost react +1 MP when unit is dg", "'cost' is not an effect on 'react'", 3),
     ("cost enter +1 MP when ezoc.from is tank", "no fact 'ezoc.from' at enter", 25),
     ("stop attack when attackers.count > 1", "'stop' is not an effect on 'attack'", 3),
@@ -283,7 +290,9 @@ def test_the_card_prints_a_cost_with_its_amount_beside_it():
     data, _ = card(shipped.resolved["vcs"], "en", shipped.labels)
     lines = [line for topic in data["panels"]["reminders"] if topic["topic"] == "movement" for line in topic["lines"]]
     assert [(str(line["meaning"].text), line["value"].text, line["rule"]) for line in lines] == \
-        [("Entering a rubble hex", "+1 MP", "13.5")]
+        [("Isolated mechanized units: Movement Allowance", "at most 6 MP", "11.2.5"),
+         ("Isolated non-mechanized units: Movement Allowance", "×½, rounded down", "11.2.5"),
+         ("Entering a rubble hex", "+1 MP", "13.5")]
 
 
 def _retreat(module, *units: Counter, enemies: tuple[Counter, ...], hexes: int = 1):

@@ -40,7 +40,7 @@ def test_done_lines_become_the_situation_history():
     assert situation.history == Record(
         overruns={"b": 1}, overrun_targets={Hex.parse("3.03"): 1}, overran=frozenset({"b", "c"}),
         attacks={"a": 1}, attacked={"e": 1}, turn_attacks={"a": 1, "b": 1, "c": 1},
-        targets={"a": Hex.parse("3.02")})
+        targets={"a": Hex.parse("3.02")}, overrun_hexes={"b": Hex.parse("3.03")})
     # `in` naming the situation's own phase is the same as no `in`
     same, _ = build(_situation(MAP + "done attack a on 3.02 in combat\n"))
     assert same is not None and same.history.attacks == {"a": 1}

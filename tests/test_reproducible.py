@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from conftest import ROOT
 from rulesdsl.cards import pdf as pdf_module
-from rulesdsl.cards.charts import card, render_html
+from rulesdsl.cards.charts import card
 from rulesdsl.project.build import compile_project
 from rulesdsl.project.output import committed
 
@@ -71,7 +71,8 @@ def test_pdf_bytes_do_not_depend_on_the_machines_fonts(tmp_path):
 def test_cards_embed_only_the_shipped_fonts():
     project = compile_project(ROOT)
     data, _ = card(project.resolved["vcs"], "en", project.labels)
-    pdf, problems = pdf_module.render_pdf(render_html(data), data, project.resolved["vcs"].rulebook.span)
+    _, pdf, problems = pdf_module.card_pdf(data, project.resolved["vcs"].rulebook.span)     # as the build lays it out
+    assert pdf, problems
     reader = PdfReader(io.BytesIO(pdf))
     names = {str(font.get_object()["/BaseFont"]).split("+")[1]
              for page in reader.pages for font in page["/Resources"]["/Font"].values()}

@@ -1100,9 +1100,10 @@ def _effect_lines(resolved: ir.Resolved, t: Labeler, topic: str) -> list[dict[st
             if question is None or question.topic != topic:
                 continue
             key = f"effect.{node.id.value.lower()}.{n}"
-            value = None if effect.amount is None else _amount(effect.amount, question.unit, t)
-            said = t(key) if t.has(key) else wording.effect_where(effect, t) \
-                if effect.kind in (ir.EffectKind.COST, ir.EffectKind.STOP) else wording.effect_sentence(effect, t)
+            value = None if effect.amount is None else _amount(resolved, effect.amount, question.unit, t)
+            said = t(key) if t.has(key) else wording.effect_sentence(effect, t) if question.word == "allowance" \
+                else wording.effect_where(effect, t) if effect.kind in (ir.EffectKind.COST, ir.EffectKind.STOP) \
+                else wording.effect_sentence(effect, t)
             if said is None and effect.kind is ir.EffectKind.FORBID:     # a forbid of hexes: 'No advance into ...'
                 said = wording.effect_where(effect, t)
             if said is None:
@@ -1113,10 +1114,27 @@ def _effect_lines(resolved: ir.Resolved, t: Labeler, topic: str) -> list[dict[st
     return out
 
 
-def _amount(amount: ir.EffectAmount, unit: str | None, t: Labeler) -> Label:
-    """A `cost` effect's amount as the card prints it: +1 MP, 3 MP, at least 1 MP."""
-    said = _param_value(Quantity(amount.value, unit, signed=amount.how is ir.AmountHow.ADD), t)
-    return filled(t("value.at-least", "at least {x}"), x=said) if amount.how is ir.AmountHow.AT_LEAST else said
+def _amount(resolved: ir.Resolved, amount: ir.EffectAmount, unit: str | None, t: Labeler) -> Label:
+    """A `cost` effect's amount as the card prints it: +1 MP, 3 MP, at least 1 MP, at most 6 MP, +2 hexes,
+    ×½ rounded down; a parameter's amount is its value in effect."""
+    value = amount.value
+    if amount.parameter is not None:
+        found = next((p.value for p in resolved.parameters if p.name == amount.parameter.value), None)
+        value = found.amount if isinstance(found, Quantity) else Fraction(found) \
+            if isinstance(found, (int, Fraction)) and not isinstance(found, bool) else None
+    if value is None:       # a parameter checks/resolve.py let through unset: the card says which
+        return Label(amount.parameter.value if amount.parameter is not None else "?", True)
+    if amount.how is ir.AmountHow.TIMES:
+        said = Label("×" + fraction(Fraction(value)))
+        return filled(t("factor.rounded-down", "{x}, rounded down"), x=said) if amount.rounded_down else said
+    counted = amount.unit.value if amount.unit is not None and amount.unit.value in ("hex", "hexes") else unit
+    said = _param_value(Quantity(Fraction(value), "hex" if counted == "hexes" else counted,
+                                 signed=amount.how is ir.AmountHow.ADD), t)
+    if amount.how is ir.AmountHow.AT_LEAST:
+        return filled(t("value.at-least", "at least {x}"), x=said)
+    if amount.how is ir.AmountHow.AT_MOST:
+        return filled(t("value.at-most", "at most {x}"), x=said)
+    return said
 
 
 _CHART_NOUNS = {"sequence": "heading.sequence-of-play", "terrain": "heading.terrain-effects",

@@ -34,7 +34,7 @@ from babel.numbers import format_decimal, format_percent
 from rulesdsl.cards.labeler import Label, Labeler, filled, fraction
 from rulesdsl.model import ir
 from rulesdsl.model.context import HEX_ATTRIBUTES, NUMERIC, RESULT_FIELDS, ROOT, TERRAIN_ATTRIBUTES, UNIT_ATTRIBUTES
-from rulesdsl.model.walk import chain
+from rulesdsl.model.walk import chain, walk
 from rulesdsl.runtime.model import Quantity
 from rulesdsl.runtime.notation import parse_turns
 
@@ -562,6 +562,19 @@ def turn_set(named: ir.TurnSet, t: Labeler) -> Label:
 def _units(expr: ir.Expr, t: Labeler) -> Label | None:
     """The units one condition picks out, as a plural noun phrase ('Companies', 'DG units', 'Units that start
     the phase in an enemy ZOC'); None when the condition is not one the card can say so."""
+    if isinstance(expr, ir.Binary) and expr.op is ir.BinaryOp.AND:   # units that are isolated and mechanized
+        qualifiers = [_qualifier(part, t) for part in chain(expr, ir.BinaryOp.AND)]
+        if any(q is None for q in qualifiers):
+            return None
+        said = [q for q in qualifiers if q is not None]
+        if all(" " not in q.text for q in said) or t.lang == "fr":     # isolated mechanized units
+            joined = said[0]
+            for later in said[1:]:
+                joined = filled(t("words.adjectives", "{a} {b}"), a=joined, b=later)
+            named = filled(t("units.described", "{qualifiers} units"), qualifiers=joined)
+            return Label(named.text[:1].upper() + named.text[1:], named.fallback)
+        listed = _listed(said, t, "words.list-and", "{a} and {b}")
+        return filled(t("units.qualified", "Units that are {qualifiers}"), qualifiers=listed)
     negated = isinstance(expr, ir.Unary) and expr.op is ir.UnaryOp.NOT
     inner = expr.operand if isinstance(expr, ir.Unary) and negated else expr
     if isinstance(inner, ir.Is) and isinstance(inner.operand, ir.Name) and \
@@ -570,6 +583,9 @@ def _units(expr: ir.Expr, t: Labeler) -> Label | None:
         if negated:
             return t(f"units.not.{word}", f"Units that are not {words(word)}")
         return t(f"units.{word}", f"{words(word)[:1].upper()}{words(word)[1:]} units")
+    if isinstance(inner, ir.Is) and isinstance(inner.operand, ir.Name) and inner.operand.path == "mode" \
+            and not negated:        # units on a road move
+        return t(f"units.mode.{inner.word.value}", f"Units on a {words(inner.word.value)} move")
     if isinstance(inner, ir.Name) and inner.path.startswith("unit."):
         key = f"units.{'not.' if negated else ''}{inner.path}"
         english = words(inner.path.removeprefix("unit."))
@@ -633,8 +649,15 @@ def effect_sentence(effect: ir.Effect, t: Labeler) -> Label | None:
             return None
         named = [g for g in groups if g is not None]
         subject = _listed([named[0]] + [_lower(g, t.lang) for g in named[1:]], t, "words.list-and", "{a} and {b}")
-    template = t(f"effect.{effect.kind}.{effect.question.value}", "{units}: " + f"{effect.kind} {effect.question.value}")
+    key = f"effect.{effect.kind}.{effect.question.value}"
+    if effect.kind is ir.EffectKind.FORBID and effect.question.value == "enter" and not any(
+            isinstance(n, ir.Name) and n.path.split(".")[0] in _PLACE_FACTS for n in walk(effect.condition)):
+        key += ".any"       # no hex named: the units may not enter any hex, they may not move
+    template = t(key, "{units}: " + f"{effect.kind} {effect.question.value}")
     return filled(template, units=subject)
+
+
+_PLACE_FACTS = frozenset({"hex", "from", "hexside", "road"})    # what a condition on entering reads of the hex
 
 
 def _lower(label: Label, lang: str) -> Label:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rulesdsl.core.facts import FACTS, QUESTIONS, Fact
+from rulesdsl.core.facts import FACTS, QUESTIONS, Fact, Question
 from rulesdsl.errors import Diagnostic, suggest
 from rulesdsl.model import ir
 
@@ -26,13 +26,29 @@ def check_effect(effect: ir.Effect) -> list[Diagnostic]:
                            f"on {question.word}: " + ", ".join(question.effects))]
     known = {name: fact for name, fact in FACTS.items() if question.word in fact.questions}
     found = _condition(effect.condition, question.word, known)
-    amount = effect.amount
-    if amount is not None and question.unit is not None and (amount.unit is None or amount.unit.value != question.unit):
-        where = amount.unit.span if amount.unit is not None else amount.span
-        found.append(Diagnostic(f"a cost on {question.word} counts {question.unit}, not "
-                                f"{amount.unit.value if amount.unit is not None else 'a bare number'}", where,
-                                f"like: cost {question.word} +1 {question.unit} when ..."))
+    if effect.amount is not None:
+        found += _amount(effect.amount, question)
     return found
+
+
+def _amount(amount: ir.EffectAmount, question: Question) -> list[Diagnostic]:
+    """A cost's amount counts what its question prices (MP), a product is by a bare number, and only an
+    allowance's addition may count hexes (of road).  A parameter's amount is checked where the parameters
+    in effect are known (checks/resolve.py)."""
+    if amount.parameter is not None or amount.how is ir.AmountHow.TIMES:
+        return []
+    unit = amount.unit.value if amount.unit is not None else None
+    if question.word == "allowance" and unit in ("hex", "hexes"):
+        if amount.how is ir.AmountHow.ADD:
+            return []
+        assert amount.unit is not None
+        return [Diagnostic("an allowance counted in hexes is a bonus: +2 hexes", amount.unit.span,
+                           "like: cost allowance +2 hexes when mode is road")]
+    if question.unit is not None and unit != question.unit:
+        where = amount.unit.span if amount.unit is not None else amount.span
+        return [Diagnostic(f"a cost on {question.word} counts {question.unit}, not {unit or 'a bare number'}", where,
+                           f"like: cost {question.word} +1 {question.unit} when ...")]
+    return []
 
 
 def _condition(expr: ir.Expr, question: str, known: Mapping[str, Fact]) -> list[Diagnostic]:

@@ -17,7 +17,7 @@ from rulesdsl.model import codes as result_codes, ir
 from rulesdsl.model.catalogue import (example_setting, movement_text, phase_turns_text, unit_text,
                                       vocabulary as declared_vocabulary)
 from rulesdsl.errors import Diagnostic, Span, suggest, suggester
-from rulesdsl.core.facts import MODES
+from rulesdsl.core.facts import MODES, QUESTIONS
 from rulesdsl.model.context import ROOT
 from rulesdsl.checks.effects import condition_words
 from rulesdsl.checks.expressions import Checker, numeric_values
@@ -143,6 +143,7 @@ def resolve(rulebook: ir.Rulebook, index: Mapping[str, ir.Rulebook],
     problems += _code_states(charts, vocabulary)
     problems += _example_situations(rulebook, vocabulary)
     problems += _effect_words(books, ordered, vocabulary, tables, charts.get("sequence"))
+    problems += _effect_amounts(books[0], ordered, parameters, charts.get("terrain"))
     vocabulary.parameters = {p.name: "number" for p in parameters
                              if isinstance(p.value, (Quantity, int, Fraction)) and not isinstance(p.value, bool)}
     definitions = _check_expressions(rulebook, vocabulary, ordered, charts, problems, numeric_values(parameters),
@@ -742,6 +743,48 @@ def _effect_words(books: list[ir.Rulebook], rules: tuple[ir.Effective[ir.Rule], 
         known["unit.size"] = sizes
     return [d for effective in rules if effective.origin == books[0].id.value
             for effect in effective.node.effects for d in condition_words(effect, known)]
+
+
+def _effect_amounts(book: ir.Rulebook, rules: tuple[ir.Effective[ir.Rule], ...],
+                    parameters: tuple[ir.EffectiveParameter, ...],
+                    terrain: ir.Effective[ir.TerrainChart] | None) -> list[Diagnostic]:
+    """The rulebook's own `cost` effects whose amount names a parameter (`max isolation.x`): a parameter in
+    effect, a number (for `times`) or a quantity of what the question counts; a bonus in hexes has a road
+    to count them along."""
+    values = {p.name: p.value for p in parameters}
+    found = []
+    for effective in rules:
+        if effective.origin != book.id.value:
+            continue
+        for effect in effective.node.effects:
+            amount, question = effect.amount, QUESTIONS.get(effect.question.value)
+            if amount is None or question is None:
+                continue
+            if amount.unit is not None and amount.unit.value in ("hex", "hexes") and (
+                    terrain is None or not any(row.kind == "road" for row in terrain.node.rows)):
+                found.append(Diagnostic("a bonus counted in hexes is counted along a road, and the terrain "
+                                        "effects chart in effect has none", amount.unit.span,
+                                        "add a road row to the terrain effects chart, or count the bonus in MP"))
+            if amount.parameter is None:
+                continue
+            name = amount.parameter.value
+            if name not in values:
+                found.append(Diagnostic(f"no parameter '{name}' is set by the rules in effect",
+                                        amount.parameter.span, suggest(name, values) or
+                                        "name a parameter a rule sets, or write the amount: 6 MP"))
+                continue
+            value = values[name]
+            unit = value.unit if isinstance(value, Quantity) else None
+            number = isinstance(value, (Quantity, int, Fraction)) and not isinstance(value, bool)
+            wanted = None if amount.how is ir.AmountHow.TIMES else question.unit
+            if not number or unit != wanted:
+                said = f"is {unit_text(value.amount, unit)}" if isinstance(value, Quantity) else \
+                    "is a number" if number else "is not a number"
+                found.append(Diagnostic(f"'{name}' {said}; {'a product is by a number' if wanted is None else f'a cost on {question.word} counts {wanted}'}",
+                                        amount.parameter.span,
+                                        "like: cost allowance times isolation.movement_factor rounded down when ..."
+                                        if wanted is None else f"name a parameter in {wanted}"))
+    return found
 
 
 def _override_of_nothing(rule: ir.Rule, rules: frozenset[str]) -> Diagnostic:

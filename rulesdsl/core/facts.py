@@ -47,6 +47,9 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
              "attack"),
     Question("enter", "whether a unit may enter a hex, what entering it costs beyond the terrain, and whether "
                       "its move ends there", "move", ("forbid", "allow", "cost", "stop"), "movement", "MP"),
+    Question("allowance", "what a unit's Movement Allowance is for this move: each cost sets it (3 MP), multiplies it "
+                          "(times 1/2), keeps it at least or at most an amount (min, max) or adds to it (+1 MP, or "
+                          "+2 hexes: that many hexes of road)", "move", ("cost",), "movement", "MP"),
     Question("advance", "whether a unit advancing after combat may enter a hex, and whether its advance ends "
                         "there", "advance", ("forbid", "allow", "stop"), "advance"),
     Question("must-attack", "whether a unit next to an enemy unit must attack it, where a rule makes combat "
@@ -60,9 +63,10 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
                                 "or everything", "retreat", ("exempt", "eliminate", "allow"), "retreat"),
 )}
 
-_UNIT = ("exert-zoc", "react", "enter", "advance", "retreat-loss", "retreat-blocked", "must-attack", "stack-count")   # asked of one unit; `attack`: of all
+_UNIT = ("exert-zoc", "react", "enter", "allowance", "advance", "retreat-loss", "retreat-blocked", "must-attack", "stack-count")   # asked of one unit; `attack`: of all
 _HEX = ("enter", "advance")     # the questions about entering a hex
-_PLACE = ("enter", "advance", "must-attack")     # the questions that know a hex (must-attack: the unit's own)
+_PLACE = ("enter", "advance", "must-attack", "allowance")   # the questions that know a hex (must-attack,
+                                                            # allowance: the unit's own)
 _ALL = tuple(QUESTIONS)
 
 FACTS: dict[str, Fact] = {f.name: f for f in (
@@ -75,13 +79,18 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("unit.defense", "number", "the unit's printed Defense Strength", _UNIT),
     Fact("unit.movement", "number", "the unit's printed Movement Allowance", _UNIT),
     Fact("unit.steps", "number", "the steps the unit has left", _UNIT),
-    Fact("unit.started_in_ezoc", "flag", "whether the unit began the phase in an enemy ZOC", ("react", "enter")),
-    Fact("mode", "words", "how the unit moves: regular, road or reaction (mode is road)", ("enter",)),
+    Fact("unit.started_in_ezoc", "flag", "whether the unit began the phase in an enemy ZOC",
+         ("react", "enter", "allowance")),
+    Fact("mode", "words", "how the unit moves: regular, road or reaction (mode is road)", ("enter", "allowance")),
     Fact("unit.started_stacked", "flag", "whether other units of its side stood in the hex the unit began the "
                                          "phase in", ("enter",)),
+    Fact("unit.overran", "flag", "whether the unit made an overrun this phase (a situation's done overrun)",
+         ("enter",)),
+    Fact("unit.overrun_failed", "flag", "whether an overrun the unit made this phase left enemy units in the hex "
+                                        "it overran", ("enter",)),
     Fact("from", "words", "the hex left: its terrain and each marker on it (from is pass)", ("enter",)),
     Fact("from.ezoc", "flag", "whether the hex left lies in an enemy ZOC", ("enter",)),
-    Fact("hex", "words", "the hex entered (at must-attack, the unit's own): its terrain and each marker on it "
+    Fact("hex", "words", "the hex entered (at must-attack and allowance, the unit's own): its terrain and each marker on it "
                          "(hex is rubble)", _PLACE),
     Fact("hex.level", "number", "the hex's terrain level on the TEC (0 where it has none)", _PLACE),
     Fact("hex.next_to", "words", "the terrain and markers of the hexes next to the one entered "

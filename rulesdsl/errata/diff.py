@@ -232,10 +232,16 @@ def _rules_snapshot(rules: list[ir.Rule]) -> dict[str, dict[str, Any]]:
 
 
 def amount_text(amount: ir.EffectAmount) -> str:
-    """A `cost` effect's amount as a rulebook writes it: +1 MP, 3 MP, min 1 MP."""
-    sign = "+" if amount.how is ir.AmountHow.ADD and amount.value >= 0 else ""
-    least = "min " if amount.how is ir.AmountHow.AT_LEAST else ""
-    return f"{least}{sign}{amount.value}{' ' + amount.unit.value if amount.unit is not None else ''}"
+    """A `cost` effect's amount as a rulebook writes it: +1 MP, 3 MP, min 1 MP, max isolation.x, times 1/2
+    rounded down."""
+    how = {ir.AmountHow.AT_LEAST: "min ", ir.AmountHow.AT_MOST: "max ", ir.AmountHow.TIMES: "times "}.get(amount.how, "")
+    if amount.parameter is not None:
+        said = amount.parameter.value
+    else:
+        assert amount.value is not None
+        sign = "+" if amount.how is ir.AmountHow.ADD and amount.value >= 0 else ""
+        said = f"{sign}{amount.value}{' ' + amount.unit.value if amount.unit is not None else ''}"
+    return f"{how}{said}{' rounded down' if amount.rounded_down else ''}"
 
 
 def _effects(effects: tuple[ir.Effect, ...]) -> dict[str, str]:
@@ -669,7 +675,7 @@ def _rules(old: dict[str, Any], new: dict[str, Any], meanings: dict[str, str],
             changes.append(Change("rule", key, "overridden", f"rule {key}", None,
                                   OWN_RULE, rule=key))
         for field in dict.fromkeys([*a, *b]):
-            if field in ("parameters", "definitions", _OWN) or a.get(field, "") == b.get(field, ""):
+            if field in ("parameters", "definitions", "effects", _OWN) or a.get(field, "") == b.get(field, ""):
                 continue
             changes.append(Change("rule", key, "changed", _RULE_NOUNS.get(field, field), a.get(field) or "(none)",
                                   b.get(field) or "(none)",
@@ -685,6 +691,12 @@ def _rules(old: dict[str, Any], new: dict[str, Any], meanings: dict[str, str],
                 changes.append(Change("rule", key, "removed", name, pa, None, meaning, rule=key))
             else:
                 changes.append(Change("rule", key, "changed", name, pa, pb, meaning, rule=key))
+        effects_a, effects_b = a.get("effects", {}), b.get("effects", {})
+        for name in dict.fromkeys([*effects_a, *effects_b]):     # each effect, as each parameter: added, removed
+            ea, eb = effects_a.get(name), effects_b.get(name)
+            if ea != eb:
+                kind = "added" if ea is None else "removed" if eb is None else "changed"
+                changes.append(Change("rule", key, kind, name, ea, eb, rule=key))
         for name in sorted(set(a["definitions"]) | set(b["definitions"])):
             da, db = a["definitions"].get(name), b["definitions"].get(name)
             if da != db:

@@ -134,10 +134,12 @@ class EffectKind(Kind):
 
 
 class AmountHow(Kind):
-    """How a `cost` effect's amount changes a price: `+1 MP` adds, `3 MP` sets, `min 1 MP` raises to at
-    least (applied in the order set, at least, add)."""
+    """How a `cost` effect's amount changes a price or an allowance: `3 MP` sets, `times 1/2` multiplies,
+    `min 1 MP` raises to at least, `max 6 MP` lowers to at most, `+1 MP` adds (applied in that order)."""
     SET = "set"
+    TIMES = "times"
     AT_LEAST = "min"
+    AT_MOST = "max"
     ADD = "add"
 
 
@@ -351,12 +353,16 @@ class Effect:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EffectAmount:
-    """`+1 MP`, `3 MP`, `min 1 MP`: what a `cost` effect does to a price, and its unit as written."""
+    """`+1 MP`, `3 MP`, `min 1 MP`, `max isolation.mechanized_movement_allowance`, `times 1/2 rounded down`:
+    what a `cost` effect does to a price or an allowance, its unit as written, or the parameter whose value
+    it is (then `value` is that value in effect, which codegen reads from the resolved rulebook)."""
 
     span: Span = _span()
     how: AmountHow
-    value: Fraction
+    value: Fraction | None           # None: the parameter's value
     unit: Text | None
+    parameter: Text | None = None
+    rounded_down: bool = False      # `times 1/2 rounded down`: the product's fraction dropped
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

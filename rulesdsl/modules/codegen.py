@@ -491,10 +491,21 @@ def _rule_entries(resolved: ir.Resolved) -> list[RuleEntry]:
 def effect_source(effect: ir.Effect) -> str:
     """A rule's effect as the Python expression that builds it in the generated module: its condition a tree
     of runtime.effects' types (data the engine evaluates, never code), its line as written."""
-    amount = "" if effect.amount is None else \
-        f", _fx.Amount({py(str(effect.amount.how))}, {py(effect.amount.value)})"
+    amount = "" if effect.amount is None else f", {_amount_source(effect.amount)}"
     return (f"_fx.Effect({py(str(effect.kind))}, {py(effect.question.value)}, "
             f"{condition_source(effect.condition)}, {py(effect.text)}{amount})")
+
+
+def _amount_source(amount: ir.EffectAmount) -> str:
+    """A `cost` effect's amount: its value as written, or the parameter whose value in effect the engine reads."""
+    parts = [py(str(amount.how)), py(amount.value if amount.value is not None else Fraction(0))]
+    if amount.unit is not None:
+        parts.append(f"unit={py(amount.unit.value)}")
+    if amount.parameter is not None:
+        parts.append(f"parameter={py(amount.parameter.value)}")
+    if amount.rounded_down:
+        parts.append("rounded_down=True")
+    return f"_fx.Amount({', '.join(parts)})"
 
 
 def condition_source(expr: ir.Expr) -> str:

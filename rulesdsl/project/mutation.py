@@ -580,7 +580,7 @@ def effect_mutants(effect: ir.Effect) -> list[tuple[str, ir.Effect | None]]:
     for new_condition in conditions:
         new = replace(effect, condition=new_condition)
         out.append((said(new), replace(new, text=said(new))))
-    if amount is not None:
+    if amount is not None and amount.value is not None:     # a parameter's amount mutates as the parameter
         for step in (Fraction(1), Fraction(-1)):
             value = amount.value + step
             if amount.how is not ir.AmountHow.ADD and value < 0:

@@ -72,9 +72,14 @@ def _effects_text() -> str:
             "instead (a retreat into an enemy ZOC, or a blocked one, costs them every step), and an `allow` lifts "
             "it too; `stop QUESTION when CONDITION` lets the unit enter the hex and go no further. "
             "`cost enter AMOUNT when CONDITION` changes "
-            "what entering a hex costs, after the terrain effects chart and before a ZOC's MPs: `+1 MP` adds, "
-            "`3 MP` sets, `min 1 MP` raises to at least, every cost that holds applied in that order (set, at "
-            "least, add); an example marks a hex with `hex 3.03 clear marked rubble`. The engine executes each where it "
+            "what entering a hex costs, after the terrain effects chart and before a ZOC's MPs, and `cost "
+            "allowance AMOUNT when CONDITION` a unit's Movement Allowance for the move, after supply and the "
+            "move's mode: `3 MP` sets, `times 1/2` multiplies (`times 1/2 rounded down` drops the fraction), "
+            "`min 1 MP` raises to at least, `max 6 MP` lowers to at most, `+1 MP` adds, every cost that holds "
+            "applied in that order; an allowance's `+2 hexes` adds that many hexes of road (at the road movement "
+            "rate on a road move, else at the TEC's road); the amount may be a parameter's name "
+            "(`max isolation.mechanized_movement_allowance`), read at its value in effect, so that the parameter "
+            "executes; an example marks a hex with `hex 3.03 clear marked rubble`. The engine executes each where it "
             "answers the question, citing the rule and the line as written; the generated module carries the "
             "condition as data (`RULES[...].effects`), never as code; the card prints each as an order in "
             "players' words under the reminders topic of its question (the label `effect.RULE.N` gives the "
@@ -145,7 +150,7 @@ KINDS: dict[type, Kind] = {
                          "  artillery  artillery\n"
                          "  hq\n"
                          "}\n"
-                         "unit states: dg, cadre\n\n"
+                         "unit states: dg, cadre, isolated\n\n"
                          'rule 7.0 "Zones of control" {\n'
                          '  summary "Artillery and cadres exert no ZOC, but a headquarters always does."\n'
                          "  zoc.range = 1 hex\n"
@@ -185,6 +190,12 @@ KINDS: dict[type, Kind] = {
                          'need not attack those below them."\n'
                          "  combat.all_adjacent_must_be_attacked = yes\n"
                          "  exempt must-attack when hex.level == 4 and hex.level > enemy.hex.level\n"
+                         "}\n\n"
+                         'rule 11.2 "Isolation" {\n'
+                         '  summary "Isolated vehicles move at most 6 MP, other isolated units half their MA, rounded '
+                         'down."\n'
+                         "  cost allowance max 6 MP                 when unit is isolated and unit is motorized\n"
+                         "  cost allowance times 1/2 rounded down  when unit is isolated and not unit is motorized\n"
                          "}\n\n"
                          'rule 10.2 "Following up" {\n'
                          '  summary "At most two units advance, never more than the hexes the loser retreated."\n'

@@ -81,19 +81,39 @@ class Effect:
 
 @dataclass(frozen=True, slots=True)
 class Amount:
-    """What a `cost` effect does to a price: `add` +1, `set` to 3, `min` at least 1 (in the order set, min,
-    add, each effect that holds)."""
+    """What a `cost` effect does to a price or an allowance: `set` to 3, `times` 1/2 (`rounded_down`: the
+    product's fraction dropped), `min` at least 1, `max` at most 6, `add` +1; `parameter`: the amount is that
+    parameter's value in effect (RuleSet.amount_of reads it, so that a changed parameter changes the answer)."""
 
     how: str
     value: Fraction
+    unit: str | None = None
+    parameter: str | None = None
+    rounded_down: bool = False
 
 
-def priced(cost: Fraction, amounts: list[Amount]) -> Fraction:
-    """`cost` changed by the `cost` effects that hold: each set, then each least, then each addition."""
-    for how in ("set", "min", "add"):
-        for amount in amounts:
-            if amount.how == how:
-                cost = amount.value if how == "set" else max(cost, amount.value) if how == "min" else cost + amount.value
+ORDER = ("set", "times", "min", "max", "add")     # how the amounts of the effects that hold apply, in turn
+
+
+def priced(cost: Fraction, amounts: list[tuple[Amount, Fraction]]) -> Fraction:
+    """`cost` changed by the `cost` effects that hold, each with its value: each set, then each product, each
+    least, each most, then each addition."""
+    for how in ORDER:
+        for amount, value in amounts:
+            if amount.how != how:
+                continue
+            if how == "set":
+                cost = value
+            elif how == "times":
+                cost = cost * value
+                if amount.rounded_down:
+                    cost = Fraction(cost.numerator // cost.denominator)
+            elif how == "min":
+                cost = max(cost, value)
+            elif how == "max":
+                cost = min(cost, value)
+            else:
+                cost = cost + value
     return cost
 
 

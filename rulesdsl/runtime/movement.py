@@ -50,6 +50,7 @@ from .answers import Move, Reach, Refusal, Zones
 from .arithmetic import Exact, exact, simplest
 from .hexmap import Hex, HexMap
 from .ruleset import RuleSet, Step
+from .model import RuleEntry
 from .situation import Counter, Situation
 from .terrain import Terrain, followed_road, negated, road_cost, step_price
 
@@ -77,6 +78,15 @@ def _mp(value: Fraction) -> str:
 
 
 # ---- ZOC ----------------------------------------------------------------------------------------------
+def _amount_said(rules: RuleSet, amount: effects.Amount) -> str:
+    """A `cost` effect's amount in a derivation: +1 MP, at least 1 MP, at most 6 MP, x 1/2 rounded down."""
+    value = rules.amount_of(amount)
+    if amount.how == "times":
+        return f"x {value}{' rounded down' if amount.rounded_down else ''}"
+    said = {"add": "+" if value >= 0 else "", "min": "at least ", "max": "at most "}.get(amount.how, "")
+    return said + (_mp(value) if amount.unit in (None, "MP") else f"{value} {amount.unit}")
+
+
 def _size_rank(rules: RuleSet) -> dict[str, int] | None:
     """Formation sizes by rank, smallest first, from the rulebook's unit-sizes table."""
     table = rules.tables.get(SIZE_TABLE)
@@ -565,7 +575,42 @@ class _Mover:
             log(rules.cite("reaction.movement_fraction", f"a reaction move: {fraction} of the MA, {_mp(allowance)}"))
         elif self.mode not in MODES:
             self.refusal = Refusal(f"unknown movement mode {self.mode!r}: one of {', '.join(MODES)}")
-        return allowance
+        return self._allowance_effects(allowance, log)
+
+    def _allowance_effects(self, allowance: Fraction, log: Log) -> Fraction:
+        """`allowance` changed by each rule's `cost allowance` that holds of the unit (an isolated
+        mechanized unit's MA at most 6), each cited; a bonus in hexes is worth that many hexes of road."""
+        rules, unit, situation = self.rules, self.unit, self.situation
+        if not rules.effects_on("allowance"):
+            return allowance
+        facts = {**effects.unit_facts(unit), **effects.time_facts(rules.turn_sets, situation),
+                 "mode": lambda: frozenset({self.mode}),
+                 "hex": lambda: effects.hex_words(situation, unit.hex),
+                 "hex.level": lambda: effects.hex_level(rules.terrain, situation, unit.hex),
+                 "unit.started_in_ezoc": lambda: situation.start_of(unit) in enemy_zoc(rules, situation, unit.side)}
+        holding = rules.costs_holding("allowance", facts)
+        if not holding:
+            return allowance
+        def order(held: tuple[RuleEntry, effects.Effect]) -> int:
+            return effects.ORDER.index(held[1].amount.how) if held[1].amount is not None else 0
+        holding.sort(key=order)
+        # a hex of road: at the road movement rate on a road move (New SCS: 1/2 MP), else at the TEC's road's
+        road, rate = _first_road(rules), rules.amount("road_movement.road_cost") if self.mode == "road" else None
+        per_hex = rate if rate is not None else road.movement.amount \
+            if road is not None and road.movement.amount is not None else Fraction(0)
+        changed = allowance
+        for entry, effect in holding:
+            amount = effect.amount
+            if amount is None:
+                continue
+            value = rules.amount_of(amount)
+            said = _amount_said(rules, amount)
+            if amount.unit in ("hex", "hexes"):     # a road bonus counted in hexes: that many hexes of road
+                value = value * per_hex
+                said += f" of road at {_mp(per_hex)} each, {_mp(value)}"
+            changed = effects.priced(changed, [(amount, value)])
+            log(rules.cite_effect(entry, effect, f"rule {entry.id}: {unit}'s allowance {said}: {_mp(changed)}"))
+        return changed
 
     def _may_move(self, log: Log) -> None:
         rules, unit, situation = self.rules, self.unit, self.situation
@@ -595,6 +640,13 @@ class _Mover:
                     f"{unit} is not the phasing side's: only {phasing}'s units move now")
                 return
             log(rules.cite("movement.only_phasing_units", f"{unit} may move in {phasing}'s phase"))
+        if unit.name in situation.history.overrun_hexes and self.mode != "reaction":
+            if rules.flag("overrun.ends_movement"):
+                self.refusal = _refused(
+                    log, rules.cite("overrun.ends_movement", f"{unit} overran this phase: its movement is over"),
+                    f"{unit} overran this phase, which ended its movement")
+                return
+            log(rules.cite("overrun.ends_movement", f"{unit} overran this phase and may move on"))
         if self.mode == "road":
             self._road_distance(unit.hex, log)
 
@@ -692,6 +744,8 @@ class _Mover:
                 "unit.started_stacked": lambda: any(u.name != self.unit.name and u.side == self.unit.side
                                                     for u in situation.units_at(situation.start_of(self.unit))),
                 "mode": lambda: frozenset({self.mode}),
+                "unit.overran": lambda: self.unit.name in situation.history.overrun_hexes,
+                "unit.overrun_failed": lambda: self._overrun_failed(),
                 "from": lambda: words(here),
                 "from.ezoc": lambda: here in self.hinder,
                 "hex": lambda: words(target),
@@ -700,6 +754,11 @@ class _Mover:
                 "hex.ezoc": lambda: target in self.hinder,
                 "hexside": lambda: frozenset(f.lower() for f in situation.hexside_features(here, target)),
                 "road": lambda: road is not None}
+
+    def _overrun_failed(self) -> bool:
+        """Whether an overrun the unit made this phase left enemy units in the hex it overran."""
+        overran = self.situation.history.overrun_hexes.get(self.unit.name)
+        return overran is not None and any(u.side != self.unit.side for u in self.situation.units_at(overran))
 
     def _entry_forbidden(self, target: Hex, facts: effects.Facts, log: Log) -> _Entry | None:
         """A rule's `forbid enter` that holds: the refusal, citing the rule and its line as written."""
@@ -714,11 +773,9 @@ class _Mover:
         holding = self.rules.costs_holding("enter", facts)
         if not holding:
             return cost
-        changed = effects.priced(cost, [effect.amount for _, effect in holding if effect.amount is not None])
+        changed = self.rules.priced(cost, holding)
         for n, (entry, effect) in enumerate(holding, 1):
-            amount = effect.amount
-            said = "" if amount is None else f": {'+' if amount.how == 'add' and amount.value >= 0 else ''}" \
-                f"{'at least ' if amount.how == 'min' else ''}{_mp(amount.value)}"
+            said = "" if effect.amount is None else f": {_amount_said(self.rules, effect.amount)}"
             if n == len(holding):       # the last says the price: the terrain's, as the rules' effects change it
                 said += f"; {_mp(cost)} by the terrain, {_mp(changed)} in all"
             log(self.rules.cite_effect(entry, effect, f"rule {entry.id}: entering {target}{said}"))

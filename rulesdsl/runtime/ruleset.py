@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .contract import engine_parameter
-from .effects import Effect, Facts, evaluate
+from .effects import Amount, Effect, Facts, evaluate, priced
 from .model import Parameter, ParameterValue, Quantity, RuleEntry, TurnSet
 from .tables import LookupTable
 from .terrain import TerrainEffectsChart
@@ -213,6 +213,21 @@ class RuleSet:
         effect (each changes the price: effects.priced)."""
         return [(entry, effect) for entry, effect in self.effects_on(question)
                 if effect.kind == "cost" and evaluate(effect.condition, facts)]
+
+    def amount_of(self, amount: Amount) -> Fraction:
+        """A `cost` effect's amount: as written, or its parameter's value in effect (recorded as read)."""
+        if amount.parameter is None:
+            return amount.value
+        self.reads.add(amount.parameter)
+        parameter = self.parameters.get(amount.parameter)
+        value = None if parameter is None else parameter.value
+        return value.amount if isinstance(value, Quantity) else Fraction(value) \
+            if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else Fraction(0)
+
+    def priced(self, cost: Fraction, holding: list[tuple[RuleEntry, Effect]]) -> Fraction:
+        """`cost` changed by the `cost` effects that hold (effects.priced), each amount's value in effect."""
+        return priced(cost, [(effect.amount, self.amount_of(effect.amount)) for _, effect in holding
+                             if effect.amount is not None])
 
     def stopping(self, question: str, facts: Facts) -> tuple[RuleEntry, Effect] | None:
         """The first `stop` effect on `question` whose condition holds of `facts`: the unit enters the hex

@@ -78,7 +78,8 @@ class Record:
     phase.  overran: units that made an overrun this player turn.  attacks: unit -> attacks it made this
     Combat Phase.  attacked: unit -> times it was attacked this Combat Phase.  turn_attacks: unit ->
     attacks it made this player turn, overruns included.  targets: unit -> the hex it attacks (or attacked)
-    in another attack this phase.  `overrun` and `attack` give the record after one more of either.
+    in another attack this phase.  overrun_hexes: unit -> the hex it overran this phase (the last).  `overrun`
+    and `attack` give the record after one more of either.
     """
 
     overruns: Mapping[str, int] = field(default_factory=dict)
@@ -88,6 +89,7 @@ class Record:
     attacked: Mapping[str, int] = field(default_factory=dict)
     turn_attacks: Mapping[str, int] = field(default_factory=dict)
     targets: Mapping[str, Hex] = field(default_factory=dict)
+    overrun_hexes: Mapping[str, Hex] = field(default_factory=dict)    # unit -> the hex it overran this phase
 
     def __post_init__(self) -> None:
         counts: dict[str, Mapping[str, int]] = {"overruns": self.overruns, "attacks": self.attacks,
@@ -99,6 +101,8 @@ class Record:
         object.__setattr__(self, "overrun_targets", hexes)
         targets: Mapping[str, Hex] = MappingProxyType(dict(self.targets))
         object.__setattr__(self, "targets", targets)
+        overrun_hexes: Mapping[str, Hex] = MappingProxyType(dict(self.overrun_hexes))
+        object.__setattr__(self, "overrun_hexes", overrun_hexes)
         overran: frozenset[str] = frozenset(self.overran)
         object.__setattr__(self, "overran", overran)
 
@@ -110,6 +114,7 @@ class Record:
             return replace(self, overran=self.overran | set(units), turn_attacks=turn)
         return replace(self, overruns={**self.overruns, **{u: self.overruns.get(u, 0) + 1 for u in units}},
                        overrun_targets={**self.overrun_targets, target: self.overrun_targets.get(target, 0) + 1},
+                       overrun_hexes={**self.overrun_hexes, **{u: target for u in units}},
                        overran=self.overran | set(units), turn_attacks=turn)
 
     def attack(self, units: Iterable[str], target: Hex, defenders: Iterable[str], *,

@@ -95,18 +95,31 @@ class RuleBuilder(Builder):
     @v_args(meta=True)
     def cost_effect(self, meta: Meta, items: list[Any]) -> Any:
         _, question, *rest = items
-        least = self._is(rest[0], "MIN")
-        if least:
-            rest.pop(0)
-        number, *rest = rest
+        how_word = str(rest.pop(0)) if self._is(rest[0], "COST_HOW") else None
+        rounded = self._is(rest[-2], "COST_ROUND")
+        if rounded:
+            rest.pop(-2)
+        amount_token, *rest = rest
         unit = self._text(rest.pop(0)) if len(rest) > 1 else None
         condition = rest[0]
-        signed = str(number)[:1] in "+-"
-        how = ir.AmountHow.AT_LEAST if least else ir.AmountHow.ADD if signed else ir.AmountHow.SET
-        if least and signed:
-            raise RulesError([Diagnostic("a least price is a number of MPs, not a change: min 1 MP",
-                                         self._text(number).span, hint="like: cost enter min 1 MP when road")])
-        amount = ir.EffectAmount(span=self._text(number).span, how=how, value=Fraction(str(number)), unit=unit)
+        if self._is(amount_token, "NAME"):      # a parameter's name: its value in effect
+            value, parameter, signed = None, self._text(amount_token), False
+        else:
+            value, parameter, signed = Fraction(str(amount_token)), None, str(amount_token)[:1] in "+-"
+        how = {"min": ir.AmountHow.AT_LEAST, "max": ir.AmountHow.AT_MOST, "times": ir.AmountHow.TIMES}.get(
+            how_word or "", ir.AmountHow.ADD if signed else ir.AmountHow.SET)
+        where = self._text(amount_token).span
+        if how_word is not None and signed:
+            raise RulesError([Diagnostic(f"'{how_word}' takes a number, not a change: {how_word} 1"
+                                         f"{'' if how_word == 'times' else ' MP'}", where,
+                                         hint="like: cost enter min 1 MP when road")])
+        if how is ir.AmountHow.TIMES and unit is not None:
+            raise RulesError([Diagnostic(f"'times' multiplies by a bare number, not by {unit.value}", unit.span,
+                                         hint="like: cost allowance times 1/2 rounded down when unit is isolated")])
+        if rounded and how is not ir.AmountHow.TIMES:
+            raise RulesError([Diagnostic("only a product is rounded: 'rounded down' follows 'times N'",
+                                         self._span(meta), hint="like: cost allowance times 1/2 rounded down when ...")])
+        amount = ir.EffectAmount(span=where, how=how, value=value, unit=unit, parameter=parameter, rounded_down=rounded)
         return ("effects", ir.Effect(span=self._span(meta), kind=ir.EffectKind.COST, question=self._text(question),
                                      condition=condition, amount=amount, text=self._source(meta)))
 
