@@ -1799,10 +1799,12 @@ def supply(situation: Situation, unit: str) -> SupplyTrace:
 
 
 def retreat(situation: Situation, units: Iterable[str], hexes: int, *, attackers: Iterable[str] = (),
-            refuse: int = 0) -> Retreat:
+            refuse: int = 0, breakthrough: bool = False) -> Retreat:
     """The retreat paths open to the stack `units` retreating `hexes` away from `attackers`,
-    and the steps it loses; `refuse` hexes are taken as step losses instead."""
-    return RULES_ENGINE.retreat(situation, units, hexes, attackers=attackers, refuse=refuse)
+    and the steps it loses; `refuse` hexes are taken as step losses instead; `breakthrough`:
+    the result is a breakthrough."""
+    return RULES_ENGINE.retreat(situation, units, hexes, attackers=attackers, refuse=refuse,
+                                breakthrough=breakthrough)
 
 
 def advance(situation: Situation, units: Iterable[str], vacated: Hex | str, hexes: int, *,

@@ -284,6 +284,8 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
                     yield lambda s=situation, u=units, a=attackers, n=hexes: engine.retreat(s, u, n, attackers=a)
                 yield lambda s=situation, u=units, a=attackers: engine.retreat(s, u, 2, attackers=a, refuse=1)
                 yield lambda s=situation, u=units, a=attackers: engine.retreat(s, u, 3, attackers=a, refuse=3)
+                yield lambda s=situation, u=units, a=attackers: engine.retreat(s, u, 2, attackers=a, refuse=1,
+                                                                               breakthrough=True)
         # a stack of an armored and a foot unit, hemmed in: it may not retreat together; may it split?
         stuck = Counter("stuck", "blue", H("10.10"), attack=1, defense=2, movement=4, capabilities=frozenset({"foot"}))
         hemmed = dataclasses.replace(walled, units=(*walled.units, stuck))

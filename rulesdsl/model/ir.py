@@ -1112,7 +1112,7 @@ class RetreatResult:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RetreatQuery:
-    """`retreat UNIT... HEXES [from UNIT...] [refuse N]`: a retreat's loss and paths."""
+    """`retreat UNIT... HEXES [from UNIT...] [breakthrough] [refuse N]`: a retreat's loss and paths."""
 
     kind: ClassVar[ExpectKind] = ExpectKind.RETREAT
     span: Span = _span()
@@ -1121,6 +1121,7 @@ class RetreatQuery:
     attackers: tuple[Text, ...]    # the units it retreats from (`from`)
     refuse: int | None             # hexes taken as step losses instead (`refuse 1`)
     result: RetreatResult | None
+    breakthrough: bool = False     # the result is a breakthrough (`breakthrough`)
     text: str = _as_written()
 
 

@@ -1,4 +1,4 @@
-"""`expect retreat UNIT... HEXES [from UNIT...] [refuse N]`: a retreat's loss and paths, or the units'
+"""`expect retreat UNIT... HEXES [from UNIT...] [breakthrough] [refuse N]`: a retreat's loss and paths, or the units'
 elimination (RulesEngine.retreat)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import types
 from rulesdsl.errors import Diagnostic, Span
 from rulesdsl.language.limits import MAX_RETREAT_HEXES
 from rulesdsl.model import ir
-from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, clause, compared, engine_call, hexes_text,
+from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, clause, compared, engine_call, flag, hexes_text,
                                    option, query_words, result_on_map, states_answer, want, words)
 from rulesdsl.runtime.answers import Retreat
 from rulesdsl.runtime.engine import RulesEngine
@@ -16,16 +16,17 @@ from rulesdsl.runtime.situation import Situation
 
 
 def text(q: ir.RetreatQuery) -> str:
-    """`retreat UNIT... HEXES from UNIT... refuse N`, as written."""
+    """`retreat UNIT... HEXES from UNIT... breakthrough refuse N`, as written."""
     return query_words(q.kind, [u.value for u in q.units], ["" if q.hexes is None else str(q.hexes)],
-                       clause("from", q.attackers), option("refuse", q.refuse))
+                       clause("from", q.attackers), flag("breakthrough", q.breakthrough), option("refuse", q.refuse))
 
 
 def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, q: ir.RetreatQuery) -> Answer:
     """The loss and paths, or the elimination, compared with the line's result."""
     r = q.result
     retreat = engine_call("retreat", engine.retreat, situation, [u.value for u in q.units], q.hexes or 0,
-                          attackers=[u.value for u in q.attackers], refuse=q.refuse or 0)
+                          attackers=[u.value for u in q.attackers], refuse=q.refuse or 0,
+                          breakthrough=q.breakthrough)
     data = {"units": list(retreat.units), "hexes": retreat.hexes, "paths": [hexes_text(p) for p in retreat.paths],
             "loss": retreat.loss, "eliminated": retreat.eliminated, "apart": retreat.apart}
     shown = ["eliminated"] if retreat.eliminated else ["loss", str(retreat.loss)]

@@ -178,9 +178,11 @@ class RulesEngine:
 
     @_on_its_turn
     def retreat(self, situation: Situation, units: Iterable[str], hexes: int, *, attackers: Iterable[str] = (),
-                refuse: int = 0) -> Retreat:
-        """The retreat of the stack `units` by `hexes` away from `attackers`; `refuse` hexes taken as steps."""
-        return retreat.retreat(self, self.typed(situation), tuple(units), hexes, attackers=tuple(attackers), refuse=refuse)
+                refuse: int = 0, breakthrough: bool = False) -> Retreat:
+        """The retreat of the stack `units` by `hexes` away from `attackers`; `refuse` hexes taken as steps;
+        `breakthrough`: the result is a breakthrough (the winner may pick the path, no hex may be refused)."""
+        return retreat.retreat(self, self.typed(situation), tuple(units), hexes, attackers=tuple(attackers),
+                               refuse=refuse, breakthrough=breakthrough)
 
     @_on_its_turn
     def advance(self, situation: Situation, units: Iterable[str], vacated: Hex | str, hexes: int, *,

@@ -52,6 +52,7 @@ class _Search:
     steps: list[Step]
     ezoc: set[Hex]
     attackers: tuple[Hex, ...] = ()
+    victor_chooses: bool = False    # a breakthrough where the winner picks the path (breakthrough.victor_chooses_retreat)
 
     @property
     def rules(self) -> RuleSet:
@@ -63,8 +64,8 @@ class _Search:
 
 
 def retreat(engine: Questions, situation: Situation, units: tuple[str, ...], hexes: int, *,
-            attackers: tuple[str, ...] = (), refuse: int = 0) -> Retreat:
-    answer = _retreat(engine, situation, units, hexes, attackers=attackers, refuse=refuse)
+            attackers: tuple[str, ...] = (), refuse: int = 0, breakthrough: bool = False) -> Retreat:
+    answer = _retreat(engine, situation, units, hexes, attackers=attackers, refuse=refuse, breakthrough=breakthrough)
     if len(answer.units) < 2 or not any(answer.paths) or answer.eliminated or answer.split:
         return answer
     rules = engine.rules
@@ -75,7 +76,7 @@ def retreat(engine: Questions, situation: Situation, units: tuple[str, ...], hex
 
 
 def _retreat(engine: Questions, situation: Situation, units: tuple[str, ...], hexes: int, *,
-             attackers: tuple[str, ...], refuse: int) -> Retreat:
+             attackers: tuple[str, ...], refuse: int, breakthrough: bool) -> Retreat:
     rules = engine.rules
     if not units:
         raise ValueError("a retreat needs at least one unit")
@@ -99,10 +100,13 @@ def _retreat(engine: Questions, situation: Situation, units: tuple[str, ...], he
         return Retreat(names, hexes, ((),), 0, False, unique_steps(steps))
     if hexes == 1 and _close_terrain(rules, situation, stack, attackers, steps):
         return Retreat(names, hexes, ((),), 0, False, unique_steps(steps), ignored=True)
+    victor_chooses = False
+    if breakthrough:
+        refuse, victor_chooses = _breakthrough(rules, refuse, steps)
     refused, refusal_loss = _refusal(rules, stack, hexes, refuse, steps)
     remaining = hexes - refused
     search = _Search(engine, situation, stack, origin, steps, engine.enemy_zoc(situation, stack[0].side),
-                     tuple(situation.unit(a).hex for a in attackers))
+                     tuple(situation.unit(a).hex for a in attackers), victor_chooses)
     if remaining == 0:
         return _result(search, names, hexes, ((),), refusal_loss, refused, 0, strength)
     answer = _stack_retreat(search, remaining)
@@ -156,6 +160,19 @@ def _close_terrain(rules: RuleSet, situation: Situation, stack: tuple[Counter, .
     steps.append(rules.cite("retreat.close_terrain_ignores_one_hex",
                             "terrain does not let the defender ignore a one-hex retreat"))
     return False
+
+
+def _breakthrough(rules: RuleSet, refuse: int, steps: list[Step]) -> tuple[int, bool]:
+    """A breakthrough's retreat: the hexes the loser may still refuse (none where
+    `breakthrough.retreat_refusal_allowed` is no) and whether the winner picks the path."""
+    if refuse and rules.value("breakthrough.retreat_refusal_allowed") is False:
+        steps.append(rules.cite("breakthrough.retreat_refusal_allowed",
+                                f"a breakthrough: no retreat hex may be refused, the {_n(refuse, 'hex')} refused are retreated"))
+        refuse = 0
+    chooses = rules.flag("breakthrough.victor_chooses_retreat")
+    if chooses:
+        steps.append(rules.cite("breakthrough.victor_chooses_retreat", "a breakthrough: the winner picks the retreat path"))
+    return refuse, chooses
 
 
 def _refusal(rules: RuleSet, stack: tuple[Counter, ...], hexes: int, refuse: int,
@@ -378,7 +395,7 @@ def _rank(search: _Search, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]
                                            + ", ".join(priority)))
         paths = kept
     origin_distance = _supply_distance(search, search.origin)
-    enemy = rules.words("retreat.chosen_by") == ("enemy",)
+    enemy = search.victor_chooses or rules.words("retreat.chosen_by") == ("enemy",)
     preference: list[tuple[int, ...]] = [() for _ in paths]
     for requirement in rules.words("retreat.path"):
         if requirement == "avoid-ezoc":
@@ -411,7 +428,8 @@ def _rank(search: _Search, paths: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]
     if enemy and len(paths) > 1:
         # the enemy picks among the paths the rules leave open: the owner's preferences give way to the
         # steps the path costs, most first (ties: the owner's order, so the answer is the same every time)
-        search.steps.append(rules.cite("retreat.chosen_by", "the enemy picks the path: of those the rules leave "
+        search.steps.append(rules.cite("breakthrough.victor_chooses_retreat" if search.victor_chooses
+                                       else "retreat.chosen_by", "the enemy picks the path: of those the rules leave "
                                        "open, the one that costs the most steps"))
         cost = {p: _ezoc_cost(search, p) for p in paths}
 
@@ -597,7 +615,8 @@ def advance(engine: Questions, situation: Situation, units: tuple[str, ...], vac
         movers.append(unit)
     if not movers:
         return refuse("no unit may advance")
-    ezoc = engine.enemy_zoc(situation, side)
+    ezoc = engine.enemy_zoc(_without_retreated(rules, situation, side, path, steps) if breakthrough else situation,
+                            side)
     limits: dict[str, int] = {}
     reach: set[Hex] = set()
     group = {"advancing.count": _constant(Fraction(len(counters))),      # the advance as a whole
@@ -612,6 +631,23 @@ def advance(engine: Questions, situation: Situation, units: tuple[str, ...], vac
         return Advance(units, False, longest, (), unique_steps(steps), limits=limits, required=required,
                        reason="no hex is open to the advance")
     return Advance(units, True, longest, reachable, unique_steps(steps), limits=limits, required=required)
+
+
+def _without_retreated(rules: RuleSet, situation: Situation, side: str, path: Sequence[Hex],
+                       steps: list[Step]) -> Situation:
+    """The situation whose ZOCs hinder a breakthrough's advance: without the enemy units that retreated (those
+    at the end of the retreat path) where `breakthrough.retreating_units_lose_zoc` says they lose their ZOC."""
+    if not rules.flag("breakthrough.retreating_units_lose_zoc"):
+        return situation
+    retreated = [u for u in situation.units_at(path[-1]) if u.side != side] if path else []
+    if not retreated:
+        steps.append(rules.cite("breakthrough.retreating_units_lose_zoc", "the units that retreated lose their ZOC "
+                                "during the advance; no retreat path is given, so none is known"))
+        return situation
+    steps.append(rules.cite("breakthrough.retreating_units_lose_zoc",
+                            f"{', '.join(str(u) for u in retreated)} retreated from a breakthrough: no ZOC during the "
+                            "advance"))
+    return replace(situation, units=tuple(u for u in situation.units if u not in retreated))
 
 
 def _unit_length(rules: RuleSet, unit: Counter, length: int, breakthrough: bool, steps: list[Step]) -> int:

@@ -398,7 +398,7 @@ class ExampleBuilder(Builder):
             span=said.span, eliminated=said.get("ruling") == ir.Ruling.ELIMINATED, loss=said.get("loss"),
             via=said.get("via", ()), closed=said.get("closed", ()), apart=said.get("apart"))
         return self._query(meta, ir.RetreatQuery, units=tuple(units), hexes=count, attackers=attackers,
-                           refuse=options.get("refuse"), result=result)
+                           refuse=options.get("refuse"), result=result, breakthrough=options.get("breakthrough", False))
 
     def retreat_from(self, items: list[Any]) -> Any:
         return ("from", tuple(items))
