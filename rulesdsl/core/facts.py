@@ -55,6 +55,8 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
     Question("must-attack", "whether a unit next to an enemy unit must attack it, where a rule makes combat "
                             "compulsory (combat.mandatory, combat.all_adjacent_must_be_attacked)", "attack",
              ("exempt", "allow"), "attack"),
+    Question("exchange-loss", "whether an attacking unit pays toward an exchange: removed for it, its factors "
+                              "counted", "combat", ("exempt", "allow"), "attack"),
     Question("stack-count", "whether a unit counts against the stacking limit", "stack", ("exempt", "allow"),
              "stacking"),
     Question("retreat-loss", "whether a retreating unit loses a step for entering a hex in an enemy ZOC, or is "
@@ -67,18 +69,19 @@ _UNIT = ("exert-zoc", "react", "enter", "allowance", "advance", "retreat-loss", 
 _HEX = ("enter", "advance")     # the questions about entering a hex
 _PLACE = ("enter", "advance", "must-attack", "allowance")   # the questions that know a hex (must-attack,
                                                             # allowance: the unit's own)
-_ALL = tuple(QUESTIONS)
+_ALL = tuple(q for q in QUESTIONS if q != "exchange-loss")   # the questions asked in a situation (turn, phase)
+_COMBAT_UNIT = (*_UNIT, "exchange-loss")     # a unit's type, words and printed strengths: known in a combat too
 
 FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("unit", "words", "the unit's type, each of its capabilities, its size and each of its markers "
-                          "(unit is artillery, unit is company, unit is dg)", _UNIT),
-    Fact("unit.type", "words", "the unit's type (infantry, armor ...)", _UNIT),
+                          "(unit is artillery, unit is company, unit is dg)", _COMBAT_UNIT),
+    Fact("unit.type", "words", "the unit's type (infantry, armor ...)", _COMBAT_UNIT),
     Fact("unit.size", "words", "the unit's formation size (company, regiment, division ...)", _UNIT),
     Fact("unit.side", "words", "the side the unit belongs to", _UNIT),
-    Fact("unit.attack", "number", "the unit's printed Attack Strength", _UNIT),
-    Fact("unit.defense", "number", "the unit's printed Defense Strength", _UNIT),
+    Fact("unit.attack", "number", "the unit's printed Attack Strength", _COMBAT_UNIT),
+    Fact("unit.defense", "number", "the unit's printed Defense Strength", _COMBAT_UNIT),
     Fact("unit.movement", "number", "the unit's printed Movement Allowance", _UNIT),
-    Fact("unit.steps", "number", "the steps the unit has left", _UNIT),
+    Fact("unit.steps", "number", "the steps the unit has left", _COMBAT_UNIT),
     Fact("unit.started_in_ezoc", "flag", "whether the unit began the phase in an enemy ZOC",
          ("react", "enter", "allowance")),
     Fact("mode", "words", "how the unit moves: regular, road or reaction (mode is road)", ("enter", "allowance")),
@@ -111,11 +114,16 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
     Fact("turn.number", "number", "the game turn (0 when the situation gives none)", _ALL),
     Fact("phase", "words", "the phase being played (phase is exploitation)", _ALL),
     Fact("attackers", "words", "the words of any attacking unit: attackers is engineer when one of them is",
-         ("attack",)),
+         ("attack", "exchange-loss")),
     Fact("attackers.count", "number", "how many units attack", ("attack",)),
     Fact("attackers.attack", "number", "the attacking units' printed Attack Strengths, added up", ("attack",)),
-    Fact("defenders", "words", "the words of any defending unit: defenders is armor when one of them is",
+    Fact("attackers.in_supply", "flag", "whether every attacking unit traces supply to a source of its side",
          ("attack",)),
+    Fact("attackers.supply_hexes", "number", "the longest supply trace among the attacking units, in hexes from "
+                                             "the unit to the source (one that traces none: 1000000, beyond any)",
+         ("attack",)),
+    Fact("defenders", "words", "the words of any defending unit: defenders is armor when one of them is",
+         ("attack", "exchange-loss")),
     Fact("defenders.count", "number", "how many units defend", ("attack",)),
     Fact("defenders.defense", "number", "the defending units' printed Defense Strengths, added up", ("attack",)),
 )}

@@ -1157,7 +1157,7 @@ class AdvanceQuery:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CombatResult:
-    """`odds 3:1 column 3:1 roll 4 result D1 exchange 6`, each part given or not."""
+    """`odds 3:1 column 3:1 roll 4 result D1 exchange 6 by b c`, each part given or not."""
 
     span: Span = _span()
     odds: Text | None
@@ -1166,6 +1166,7 @@ class CombatResult:
     dice: tuple[int, int] | None   # the white and the red die apart (`roll white 3 red 5`); `roll` is then None
     outcome: Text | None
     exchange: Fraction | None      # the least an exchange costs the attacker (combat.exchange_measure)
+    exchange_by: tuple[Text, ...] = ()   # the attacking units that pay it (`exchange 6 by b c`)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

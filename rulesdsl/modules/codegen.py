@@ -388,6 +388,7 @@ class ExpressionContext(TypedDict):
 
 class ModuleContext(ExpressionContext):
     combat_options: list[tuple[str, str, str]]   # (comment, keyword, value) for the CombatEngine
+    exchange_rules: bool        # a rule's effect says who pays an exchange: the CombatEngine reads RULES
     version: str
     source: str
     id: str
@@ -464,6 +465,7 @@ def _context(resolved: ir.Resolved, rule_titles: dict[str, str], names: PythonNa
         "below": params.get("combat.below_table"),
         "below_forced": params.get("combat.below_table_forced"),
         "above": params.get("combat.above_table"),
+        "exchange_rules": any(e.question.value == "exchange-loss" for r in resolved.rules for e in r.node.effects),
         "combat_options": _combat_options(params, resolved.shifts is not None and resolved.shifts.node.before_limits),
         "codes": _codes(resolved),
         **_issue3_context(resolved, names),

@@ -150,7 +150,7 @@ KINDS: dict[type, Kind] = {
                          "  artillery  artillery\n"
                          "  hq\n"
                          "}\n"
-                         "unit states: dg, cadre, isolated\n\n"
+                         "unit states: dg, cadre, isolated, bombarding\n\n"
                          'rule 7.0 "Zones of control" {\n'
                          '  summary "Artillery and cadres exert no ZOC, but a headquarters always does."\n'
                          "  zoc.range = 1 hex\n"
@@ -196,6 +196,13 @@ KINDS: dict[type, Kind] = {
                          'down."\n'
                          "  cost allowance max 6 MP                 when unit is isolated and unit is motorized\n"
                          "  cost allowance times 1/2 rounded down  when unit is isolated and not unit is motorized\n"
+                         "}\n\n"
+                         'rule 7.6 "Exchanges and supply" {\n'
+                         '  summary "Guns that bombard pay no part of an exchange; units attack only within five hexes '
+                         'of their supply source; a stack whose overrun failed stops."\n'
+                         "  exempt exchange-loss when unit is artillery and unit is bombarding\n"
+                         "  forbid attack when attackers.supply_hexes > 5\n"
+                         "  forbid enter when unit.overrun_failed\n"
                          "}\n\n"
                          'rule 10.2 "Following up" {\n'
                          '  summary "At most two units advance, never more than the hexes the loser retreated."\n'

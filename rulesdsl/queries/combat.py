@@ -40,15 +40,17 @@ def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situati
                        overrun=q.overrun, situations=[d.value for d in q.declared], forced=q.forced)
     roll: Roll = None if r is None else r.dice if r.dice is not None else r.roll   # the dice apart, if read so
     resolution = _resolution(module, combat, roll)
-    shown, ok = _shown(resolution, roll, r)
     data = _data(resolution, roll)
     steps = engagement.steps + tuple(_derivation_step(line) for line in resolution.derivation)
+    payers: tuple[str, ...] = ()
     if isinstance(resolution, Resolution) and resolution.exchange is not None and data["exchange"] is not None:
         # the attacking units the exchange's choice removes, by name: the engagement given the result says it
         after = module.RULES_ENGINE.engage(situation, [u.value for u in q.units], _targets(q), overrun=q.overrun,
                                            result=resolution.result, exchange=resolution.exchange)
-        data["exchange"]["units"] = list(after.exchanged)
+        payers = tuple(after.exchanged)
+        data["exchange"]["units"] = list(payers)
         steps += after.steps[-1:]       # its last step says what the exchange costs, and whom
+    shown, ok = _shown(resolution, roll, r, payers)
     return compared(want(result_text, r), shown, data, steps, ok)
 
 
@@ -97,7 +99,8 @@ def _resolution(module: types.ModuleType, combat: Combat, roll: Roll) -> Assessm
     return resolution
 
 
-def _shown(resolution: Assessment | Resolution, roll: Roll, r: ir.CombatResult | None) -> tuple[list[str], bool]:
+def _shown(resolution: Assessment | Resolution, roll: Roll, r: ir.CombatResult | None,
+           payers: tuple[str, ...] = ()) -> tuple[list[str], bool]:
     """The combat as the line writes it (only what the line asks, when it asks any of odds, column, result or
     exchange; a roll alone is an input), and whether each part asked is as computed."""
     pairs = [("odds", resolution.odds), ("column", resolution.column or "below")]
@@ -120,6 +123,9 @@ def _shown(resolution: Assessment | Resolution, roll: Roll, r: ir.CombatResult |
             shown += [odds_word(value) if name == "odds" else name, value]
         if expected is not None and getattr(expected, "value", expected) != value:
             ok = False
+    if r is not None and r.exchange_by:     # who pays it: the units the exchange's choice removes
+        shown += ["by", *(payers or ("(none)",))]
+        ok = ok and sorted(u.value for u in r.exchange_by) == sorted(payers)
     return shown, ok
 
 
@@ -189,7 +195,8 @@ def result_text(r: ir.CombatResult) -> str:
     """`odds 3:1 column 3:1 roll 4 result D1 exchange 6`, as written."""
     roll = ["roll", "white", str(r.dice[0]), "red", str(r.dice[1])] if r.dice is not None else option("roll", r.roll)
     return " ".join([*([odds_word(r.odds.value), r.odds.value] if r.odds is not None else []),
-                     *option("column", r.column), *roll, *option("result", r.outcome), *option("exchange", r.exchange)])
+                     *option("column", r.column), *roll, *option("result", r.outcome), *option("exchange", r.exchange),
+                     *(["by", *(u.value for u in r.exchange_by)] if r.exchange_by else [])])
 
 
 def states_answer(r: ir.CombatResult) -> bool:

@@ -20,6 +20,8 @@ from .arithmetic import Exact, Number, exact_value, simplest
 from .notation import Result, difference_text, parse_result
 from .tables import ABOVE, CombatResultsTable, difference
 from .terrain import HEXSIDE_COMBINATIONS, CombatEffect, Terrain, TerrainEffectsChart, in_chart_order, negated
+from . import effects
+from .model import RuleEntry
 
 T = TypeVar("T")
 
@@ -170,6 +172,11 @@ class BoundUnit:
 
     def is_(self, word: str) -> bool:
         return word in self._words
+
+    @property
+    def words(self) -> frozenset[str]:
+        """What `unit is WORD` reads of it: its type, its type's capabilities and its states, lowered."""
+        return frozenset(w.lower() for w in self._words)
 
 
 class BoundHex:
@@ -551,7 +558,7 @@ class CombatEngine:
                  hexside_combination: str = "cumulative", game_modifiers_in_overruns: bool = True,
                  supply_minimum: Number | None = None, supply_round_down: bool = False,
                  exchange_measure: str | None = None, exchange_counts_terrain: bool = False,
-                 parameter_rules: Mapping[str, str] | None = None):
+                 parameter_rules: Mapping[str, str] | None = None, rules: Mapping[str, RuleEntry] | None = None):
         self.terrain_combination = terrain_combination
         self.shift_off_left, self.terrain_per_unit = shift_off_left, terrain_per_unit
         self.game_modifiers_in_overruns = game_modifiers_in_overruns
@@ -575,6 +582,10 @@ class CombatEngine:
         if exchange_measure is not None and exchange_measure not in EXCHANGE_MEASURES:
             raise ValueError(f"unknown exchange measure {exchange_measure!r}: one of {', '.join(EXCHANGE_MEASURES)}")
         self.exchange_measure, self.exchange_counts_terrain = exchange_measure, exchange_counts_terrain
+        # the rules' effects on who pays an exchange (`exempt exchange-loss when unit is artillery and unit is
+        # bombarding`), in the rules' order
+        self._exchange_effects = tuple((entry, effect) for entry in (rules or {}).values()
+                                       for effect in entry.effects if effect.question == "exchange-loss")
         # a hexside combined with the hex's terrain: the same as on top of it when every effect adds up
         self._with_terrain = hexside_combination == "with-terrain" and self._combination != "cumulative"
         # what depends on the rulebook alone, by the names asked
@@ -1235,7 +1246,30 @@ class CombatEngine:
         if exempt and steps is not None:
             steps.append(f"{', '.join(self._payer(w, u) for w, u in exempt)} never pay{'s' * (len(exempt) == 1)} "
                          f"an exchange ({EXCHANGE_EXEMPT})")
-        return [(where, u) for where, u in attackers if not u.is_(EXCHANGE_EXEMPT)]
+        payers = [(where, u) for where, u in attackers if not u.is_(EXCHANGE_EXEMPT)]
+        if not self._exchange_effects:
+            return payers
+        return [(where, u) for where, u in payers if not self._exempt_by_rule(ctx, where, u, steps)]
+
+    def _exempt_by_rule(self, ctx: Context, where: str, unit: BoundUnit, steps: list[str] | None) -> bool:
+        """Whether a rule's `exempt exchange-loss` holds of `unit` (and no `allow` lifts it), said in a step."""
+        def words(units: Iterable[BoundUnit]) -> frozenset[str]:
+            return frozenset(w for u in units for w in u.words)
+        facts: effects.Facts = {
+            "unit": lambda: unit.words, "unit.type": lambda: frozenset({unit.type.lower()}),
+            "unit.attack": lambda: Fraction(unit.attack), "unit.defense": lambda: Fraction(unit.defense),
+            "unit.steps": lambda: Fraction(unit.steps),
+            "attackers": lambda: words(u for hex_ in ctx.attacking_hexes for u in hex_.units),
+            "defenders": lambda: words(ctx.defenders)}
+        holding = [(entry, effect) for entry, effect in self._exchange_effects if effects.evaluate(effect.condition, facts)]
+        allowed = next(((e, f) for e, f in holding if f.kind == "allow"), None)
+        exempt = next(((e, f) for e, f in holding if f.kind == "exempt"), None)
+        if exempt is None or allowed is not None:
+            return False
+        if steps is not None:
+            steps.append(f"{self._payer(where, unit)} pays no part of the exchange: rule {exempt[0].id} "
+                         f"({exempt[1].text}) [{exempt[0].id}]")
+        return True
 
     def _exchange_paid(self, measure: str, loss: Exact, payers: list[tuple[str, BoundUnit]], cite: str,
                        steps: list[str] | None) -> tuple[list[tuple[str, BoundUnit]], bool]:

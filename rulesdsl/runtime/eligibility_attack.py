@@ -17,6 +17,7 @@ from .engagement import Judge, as_combat
 from .hexmap import Hex
 from .questions import Questions
 from .ruleset import RuleSet, Step
+from .supply import supply
 from .situation import Counter, Record, Situation
 from .terrain import TerrainEffectsChart
 
@@ -56,7 +57,7 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
         refusals += _attacker(engine, situation, zones, unit, hexes, steps)
 
     # ---- the attack as a whole: a rule's effect on it (`forbid attack when attackers.attack == 0`) --------
-    refusals += _effects(rules, situation, counters, defenders, steps)
+    refusals += _effects(engine, situation, counters, defenders, steps)
 
     # ---- the odds: below the table, where the table's result says the attack may not be made ----------
     if judge is not None and not refusals:
@@ -78,12 +79,29 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
     return Verdict(not refusals, tuple(refusals), None, tuple(steps), must_also_attack=must)
 
 
-def _effects(rules: RuleSet, situation: Situation, counters: list[Counter], defenders: list[Counter],
+NO_TRACE = 10 ** 6      # attackers.supply_hexes of an attacker that traces no supply: farther than any trace
+
+
+def _effects(engine: Questions, situation: Situation, counters: list[Counter], defenders: list[Counter],
              steps: list[Step]) -> list[Refusal]:
     """A rule's effect that forbids these units this attack (core/facts.py: the facts of an attack)."""
+    rules = engine.rules
+
     def words(units: list[Counter]) -> frozenset[str]:
         return frozenset().union(*(effects.unit_words(u) for u in units))
+
+    def supply_hexes() -> Fraction:
+        """The longest supply trace among the attackers, in hexes; one that traces none is beyond any."""
+        longest = 0
+        for unit in counters:
+            trace = supply(engine, situation, unit.name)
+            if not trace.in_supply:
+                return Fraction(NO_TRACE)
+            longest = max(longest, len(trace.path) - 1 if trace.path and trace.path[0] == unit.hex else len(trace.path))
+        return Fraction(longest)
     facts: effects.Facts = {
+        "attackers.supply_hexes": supply_hexes,
+        "attackers.in_supply": lambda: all(supply(engine, situation, u.name).in_supply for u in counters),
         "attackers": lambda: words(counters), "attackers.count": lambda: Fraction(len(counters)),
         "attackers.attack": lambda: sum((Fraction(u.attack) for u in counters), Fraction(0)),
         "defenders": lambda: words(defenders), "defenders.count": lambda: Fraction(len(defenders)),

@@ -303,7 +303,8 @@ class ExampleBuilder(Builder):
         rest, options = self._options(rest)
         result = None if said is None else ir.CombatResult(
             span=said.span, odds=said.get("odds"), column=said.get("column"), roll=said.get("roll"),
-            dice=said.get("dice"), outcome=said.get("outcome"), exchange=said.get("exchange"))
+            dice=said.get("dice"), outcome=said.get("outcome"), exchange=said.get("exchange"),
+            exchange_by=said.get("exchange_by", ()))
         return self._query(meta, ir.CombatQuery, units=tuple(units), targets=self._hexes(rest),
                            declared=options.get("declared", ()), overrun=options.get("overrun", False),
                            forced=options.get("forced", False), result=result)
@@ -551,6 +552,8 @@ class ExampleBuilder(Builder):
             found[key] = value
         if isinstance(found.get("roll"), tuple):      # the dice apart (their sum is what the table reads)
             found["dice"] = found.pop("roll")
+        if "exchange" in found:     # the least it costs, and the units that pay it (`exchange 6 by b c`)
+            found["exchange"], found["exchange_by"] = found["exchange"]
         return self._said(meta, **found)
 
     def combat_odds(self, items: list[Any]) -> Any:
@@ -577,7 +580,7 @@ class ExampleBuilder(Builder):
         return ("outcome", self._text(items[0]), items[0])
 
     def combat_exchange(self, items: list[Any]) -> Any:
-        return ("exchange", self._number(items[0]), items[0])
+        return ("exchange", (self._number(items[0]), tuple(items[1:])), items[0])
 
 
 @dataclass(frozen=True)
