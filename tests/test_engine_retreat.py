@@ -207,7 +207,7 @@ def woods_lane() -> Situation:
     return dataclasses.replace(situation, terrain={H("2.04"): ("woods",)})
 
 
-def test_flip_counted_in_hexes():
+def test_flip_retreat_counted_in_hexes():
     assert engine(scs_1_8).retreat(woods_lane(), ["d"], 2).paths == ((H("2.04"), H("2.05")),)
     in_mps = engine(scs_1_8, retreat__counted_in_hexes=False).retreat(woods_lane(), ["d"], 2)
     assert in_mps.paths == ((H("2.04"),),)                                       # the woods take both MPs
@@ -340,7 +340,7 @@ def test_flip_length_from_original_result():
         .advance(after_combat(), ["6"], "5.05", 2, refused=2).allowed is False
 
 
-def test_flip_counted_in_hexes():
+def test_flip_advance_counted_in_hexes():
     woods = dataclasses.replace(after_combat(), terrain={H("5.06"): ("woods",)})
     assert H("5.06") in engine(scs_1_8).advance(woods, ["6"], "5.05", 2).reachable
     in_mps = engine(scs_1_8, advance__counted_in_hexes=False).advance(woods, ["6"], "5.05", 2)

@@ -117,6 +117,9 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
          ("attack", "exchange-loss")),
     Fact("attackers.count", "number", "how many units attack", ("attack",)),
     Fact("attackers.attack", "number", "the attacking units' printed Attack Strengths, added up", ("attack",)),
+    Fact("attackers.across", "words", "the hexside features every attacking unit attacks across (attackers.across "
+                                       "is river: the whole attack crosses a river)", ("attack",)),
+    Fact("attackers.crossing", "words", "the hexside features any attacking unit attacks across", ("attack",)),
     Fact("attackers.in_supply", "flag", "whether every attacking unit traces supply to a source of its side",
          ("attack",)),
     Fact("attackers.supply_hexes", "number", "the longest supply trace among the attacking units, in hexes from "

@@ -207,6 +207,7 @@ class Ruling(Kind):
     REFUSED = "refused"
     IN = "in"
     OUT = "out"
+    ISOLATED = "isolated"       # out of supply and cut off (isolation.friendly_unit_range)
     ELIMINATED = "eliminated"
 
 

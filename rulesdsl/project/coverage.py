@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rulesdsl.core.facts import QUESTIONS
 from rulesdsl.model import catalogue, ir
 from rulesdsl.model.walk import walk
 from rulesdsl.runtime.contract import engine_parameter
@@ -142,7 +143,27 @@ def expression_reads(resolved: ir.Resolved) -> dict[str, str]:
                 note(item, f"the {noun} {label} (the generated `resolve_combat`)")
     for definition, _, rule, _ in resolved.definitions:
         note(definition, f"the definition {definition.name.value} of rule {rule}")
+    for effective in resolved.rules:      # a cost's amount that names a parameter: `max isolation.x`
+        for effect in effective.node.effects:
+            amount = effect.amount
+            if amount is not None and amount.parameter is not None and amount.parameter.value in named:
+                question = QUESTIONS.get(effect.question.value)
+                engine = f"the engine's `{question.asked_by}`" if question is not None else "the engine"
+                reads.setdefault(amount.parameter.value, f"the effect '{effect.kind} {effect.question.value}' of "
+                                                         f"rule {effective.node.id.value} ({engine})")
     return reads
+
+
+def _reader_category(resolved: ir.Resolved, name: str) -> str:
+    """The engine category of a parameter outside the engine's vocabulary that the rulebook's own statements
+    read: that of the question an effect names it at, else combat (the expressions are the combat's)."""
+    for effective in resolved.rules:
+        for effect in effective.node.effects:
+            question = QUESTIONS.get(effect.question.value)
+            if effect.amount is not None and effect.amount.parameter is not None and \
+                    effect.amount.parameter.value == name and question is not None:
+                return _BY_FUNCTION.get(question.asked_by, "combat")
+    return "combat"
 
 
 def measure(resolved: ir.Resolved) -> Coverage:
@@ -154,6 +175,8 @@ def measure(resolved: ir.Resolved) -> Coverage:
         declared = resolved.declared.get(name)
         where = f"{parameter.span.path}:{parameter.span.line}"
         kind = category(name)
+        if kind is None and name in read:      # a game's own parameter its statements read (a strength factor's)
+            kind = _reader_category(resolved, name)
         drives = reason = None
         if kind is None:
             status = "outside"

@@ -6,7 +6,7 @@ import types
 from rulesdsl.errors import Diagnostic
 from rulesdsl.model import ir
 from rulesdsl.queries.base import (Answer, CheckContext, QueryKind, compared, engine_call, hexes_text, query_words,
-                                   ruling_word, states_answer, want)
+                                   states_answer, want)
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.situation import Situation
 
@@ -17,15 +17,18 @@ def text(q: ir.SupplyQuery) -> str:
 
 
 def ask(engine: RulesEngine, module: types.ModuleType | None, situation: Situation, q: ir.SupplyQuery) -> Answer:
-    """In or out of supply, compared with the line's ruling."""
+    """In or out of supply, or isolated (out and cut off, where the rulebook has isolation), compared with the
+    line's ruling."""
     trace = engine_call("supply", engine.supply, situation, q.unit.value)
-    data = {"unit": trace.unit, "in_supply": trace.in_supply, "path": hexes_text(trace.path)}
-    word, ok = ruling_word(q.result.ruling if q.result else None, trace.in_supply, ir.Ruling.IN, ir.Ruling.OUT)
-    return compared(want(result_text, q.result), [word], data, trace.steps, ok)
+    data = {"unit": trace.unit, "in_supply": trace.in_supply, "isolated": trace.isolated,
+            "path": hexes_text(trace.path)}
+    ruling = ir.Ruling.IN if trace.in_supply else ir.Ruling.ISOLATED if trace.isolated else ir.Ruling.OUT
+    expected = q.result.ruling if q.result else None
+    return compared(want(result_text, q.result), [str(ruling)], data, trace.steps, expected in (None, ruling))
 
 
 def result_text(r: ir.SupplyResult) -> str:
-    """`in` or `out`, as written."""
+    """`in`, `out` or `isolated`, as written."""
     return str(r.ruling)
 
 
@@ -37,5 +40,5 @@ def check(q: ir.SupplyQuery, context: CheckContext) -> list[Diagnostic]:
 QUERY = QueryKind(
     node=ir.SupplyQuery, text=text, result_text=result_text, ask=ask, check=check,
     names=lambda q: (q.unit,), units=lambda q: (q.unit,),
-    result_hint="end it with in or out",
+    result_hint="end it with in, out or isolated",
     states_answer=states_answer, drives="supply", judged=False, answer_hexes=None)

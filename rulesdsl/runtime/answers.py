@@ -100,6 +100,7 @@ class SupplyTrace:
     in_supply: bool
     path: tuple[Hex, ...] = ()     # a trace, from the unit to a source, when there is one
     steps: tuple[Step, ...] = ()
+    isolated: bool = False         # out of supply and cut off, where the rulebook has isolation
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,7 +57,7 @@ def may_attack(engine: Questions, situation: Situation, attackers: tuple[str, ..
         refusals += _attacker(engine, situation, zones, unit, hexes, steps)
 
     # ---- the attack as a whole: a rule's effect on it (`forbid attack when attackers.attack == 0`) --------
-    refusals += _effects(engine, situation, counters, defenders, steps)
+    refusals += _effects(engine, situation, counters, defenders, hexes, steps)
 
     # ---- the odds: below the table, where the table's result says the attack may not be made ----------
     if judge is not None and not refusals:
@@ -83,9 +83,14 @@ NO_TRACE = 10 ** 6      # attackers.supply_hexes of an attacker that traces no s
 
 
 def _effects(engine: Questions, situation: Situation, counters: list[Counter], defenders: list[Counter],
-             steps: list[Step]) -> list[Refusal]:
+             targets: list[Hex], steps: list[Step]) -> list[Refusal]:
     """A rule's effect that forbids these units this attack (core/facts.py: the facts of an attack)."""
     rules = engine.rules
+
+    def crossed(unit: Counter) -> frozenset[str]:
+        """The hexside features between the unit and the target hexes next to it."""
+        return frozenset(f.lower() for t in targets if situation.map.distance(unit.hex, t) == 1
+                         for f in situation.hexside_features(unit.hex, t))
 
     def words(units: list[Counter]) -> frozenset[str]:
         return frozenset().union(*(effects.unit_words(u) for u in units))
@@ -100,6 +105,8 @@ def _effects(engine: Questions, situation: Situation, counters: list[Counter], d
             longest = max(longest, len(trace.path) - 1 if trace.path and trace.path[0] == unit.hex else len(trace.path))
         return Fraction(longest)
     facts: effects.Facts = {
+        "attackers.across": lambda: frozenset.intersection(*(crossed(u) for u in counters)),
+        "attackers.crossing": lambda: frozenset().union(*(crossed(u) for u in counters)),
         "attackers.supply_hexes": supply_hexes,
         "attackers.in_supply": lambda: all(supply(engine, situation, u.name).in_supply for u in counters),
         "attackers": lambda: words(counters), "attackers.count": lambda: Fraction(len(counters)),

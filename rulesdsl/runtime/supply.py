@@ -46,21 +46,60 @@ def supply(engine: Questions, situation: Situation, unit: str) -> SupplyTrace:
     steps: list[Step] = [rules.cite("supply.method", f"supply is determined by {method}")]
     if not sources:
         steps.append(Step(f"the {counter.side} side has no supply source on the map"))
-        return SupplyTrace(unit, False, (), unique_steps(steps))
+        isolated = _isolated(engine, situation, counter, steps)
+        return SupplyTrace(unit, False, (), unique_steps(steps), isolated=isolated)
     if method == "range":
         return _by_range(rules, situation, counter, sources, steps)
-    blocker = _Blocker(engine, situation, counter, steps)
+    path = _traced(engine, situation, counter, sources, steps)
+    if path is None:
+        steps.append(rules.cite_rule_of("supply.method", f"{counter} traces no line to a source: out of supply"))
+        isolated = _isolated(engine, situation, counter, steps)
+        return SupplyTrace(unit, False, (), unique_steps(steps), isolated=isolated)
+    steps.append(rules.cite_rule_of("supply.method", f"{counter} traces supply along {' '.join(map(str, path))}: "
+                                                     "in supply"))
+    return SupplyTrace(unit, True, path, unique_steps(steps))
+
+
+def _traced(engine: Questions, situation: Situation, counter: Counter, sources: frozenset[Hex], steps: list[Step],
+            *, enemy: bool = True) -> tuple[Hex, ...] | None:
+    """A traced line from the unit to a source, explained in `steps`; None when there is none.  `enemy`: enemy
+    units and their ZOCs block as the rules say (False: they are not there, to ask whether they cut it)."""
+    rules = engine.rules
+    blocker = _Blocker(engine, situation, counter, steps, enemy=enemy)
     if DISTANCE_TABLE in rules.tables:
         path = _trace_by_level(rules, situation, counter, sources, blocker, steps)
     else:
         path = _trace(situation, counter.hex, sources, blocker, _line_length(rules, steps))
     blocker.explain(path)
-    if path is None:
-        steps.append(rules.cite_rule_of("supply.method", f"{counter} traces no line to a source: out of supply"))
-        return SupplyTrace(unit, False, (), unique_steps(steps))
-    steps.append(rules.cite_rule_of("supply.method", f"{counter} traces supply along {' '.join(map(str, path))}: "
-                                                     "in supply"))
-    return SupplyTrace(unit, True, path, unique_steps(steps))
+    return path
+
+
+def _isolated(engine: Questions, situation: Situation, counter: Counter, steps: list[Step]) -> bool:
+    """Whether a unit out of supply is isolated (`isolation.friendly_unit_range`): its side has no source on
+    the map, or enemy units and their ZOCs cut every line it could trace, and no friendly combat unit in
+    supply stands within that many hexes of it.  False where the rulebook has no isolation."""
+    rules = engine.rules
+    near = rules.amount("isolation.friendly_unit_range")
+    if near is None:
+        return False
+    sources = situation.supply_sources.get(counter.side, frozenset())
+    if sources and _traced(engine, situation, counter, sources, [], enemy=False) is None:
+        steps.append(rules.cite("isolation.friendly_unit_range", f"{counter}'s line is not cut by the enemy: "
+                                "out of supply, not isolated"))
+        return False
+    friends = sorted((u for u in situation.friends_of(counter.side) if u.name != counter.name and u.attack > 0
+                      and situation.map.distance(u.hex, counter.hex) <= near),
+                     key=lambda u: (situation.map.distance(u.hex, counter.hex), u.name))
+    for friend in friends:
+        if sources and _traced(engine, situation, friend, sources, []) is not None:
+            steps.append(rules.cite("isolation.friendly_unit_range",
+                                    f"{friend}, in supply, is within {near} hexes of {counter}: not isolated"))
+            return False
+    cut = "its side has no source on the map" if not sources else "the enemy cuts every line"
+    steps.append(rules.cite("isolation.friendly_unit_range",
+                            f"{cut}, and no friendly combat unit in supply is within {near} hexes: {counter} is "
+                            "isolated"))
+    return True
 
 
 # ---- what blocks a trace --------------------------------------------------------------------------------
@@ -85,14 +124,15 @@ def prohibited_hexside(rules: RuleSet, situation: Situation, a: Hex, b: Hex) -> 
 class _Blocker:
     """Decides, once per hex (and hexside), whether a trace may enter it, and says why not in a step."""
 
-    def __init__(self, engine: Questions, situation: Situation, counter: Counter, steps: list[Step]):
+    def __init__(self, engine: Questions, situation: Situation, counter: Counter, steps: list[Step], *,
+                 enemy: bool = True):
         self.engine, self.rules, self.situation, self.counter, self.steps = \
             engine, engine.rules, situation, counter, steps
-        self._ezoc: set[Hex] | None = None
+        self._ezoc: set[Hex] | None = None if enemy else set()      # not enemy: as if no enemy were there
         self.notes: dict[Hex | tuple[Hex, Hex], list[Step]] = {}    # what was found of each hex and hexside
         self.decided: dict[Hex, bool] = {}     # whether each hex met is blocked
         self._sides: dict[tuple[Hex, Hex], bool] = {}
-        self._enemy_hexes = frozenset(u.hex for u in situation.enemies_of(counter.side))   # asked of every hex
+        self._enemy_hexes = frozenset(u.hex for u in situation.enemies_of(counter.side)) if enemy else frozenset()
 
     def ezoc(self) -> set[Hex]:
         if self._ezoc is None:

@@ -464,6 +464,10 @@ class ExampleBuilder(Builder):
         return self._said(meta, ruling=ir.Ruling.OUT)
 
     @v_args(meta=True)
+    def supply_isolated(self, meta: Meta, items: list[Any]) -> Any:
+        return self._said(meta, ruling=ir.Ruling.ISOLATED)
+
+    @v_args(meta=True)
     def allowed(self, meta: Meta, items: list[Any]) -> Any:
         found: dict[str, Any] = {}
         tokens: dict[str, Span] = {}
