@@ -58,6 +58,7 @@ from rulesdsl.runtime import effects as _fx
 from rulesdsl.runtime.engine import (
     Advance,
     Engagement,
+    Losses,
     Move,
     Reach,
     Record,
@@ -626,33 +627,33 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '8.0b', 'Spread the losses',
         'Every unit in a combat must lose one step before any of them loses a second.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:864',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:863',
     ),
     RuleEntry(
         '8.0c', 'Owner distributes losses',
         'Within 8.0a and 8.0b the owner assigns losses to units that took part; losses beyond what a side can absorb are ignored.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:870',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:868',
     ),
     RuleEntry(
         '8.0d', 'One-step units',
         'A unit printed on one side only has a single step and is destroyed by one step loss.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:877',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:874',
     ),
     RuleEntry(
         '9.0', 'Retreats',
         'Heading for retreat results: their length, where retreating units may go and what it costs them.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:884',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:881',
     ),
     RuleEntry(
         '9.0a', 'Retreat length',
         'A retreat result is a count of hexes; every unit the side had in the combat retreats that far unless the no-retreat option is used.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:888',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:885',
         see=('9.2',),
     ),
     RuleEntry(
         '9.0b', 'Blocked retreats',
         "Retreats may only use hexes the units could move through; each retreat hex that cannot be made costs the stack one step, owner's choice of unit.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:894',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:891',
         notes=(
             'The loss is one step per stack per hex, not per unit (set in 2.1d).',
         ),
@@ -661,12 +662,12 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '9.0c', 'Retreats in hexes',
         'Retreats are counted in hexes, not MPs; terrain never changes their length except by prohibiting a hex.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:902',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:899',
     ),
     RuleEntry(
         '9.0d', 'Retreat into an enemy ZOC',
         'Each EZOC hex entered in a retreat costs the stack one step on top of the result; friendly units there do not cancel this.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:924',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:921',
         notes=(
             'The loss itself (one step per stack per hex) is set in 2.1d; the owner choosing the unit is set in 9.0b.',
         ),
@@ -675,12 +676,12 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '9.0e', 'Splitting up',
         'Retreating units may stay stacked or retreat by different paths.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:931',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:928',
     ),
     RuleEntry(
         '9.1', "Retreat's Path",
         'Retreat paths: each hex farther from the start, then avoid EZOCs if the owner wishes, then toward supply where possible.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:948',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:945',
         notes=(
             'Printed order is 9.1b (away), 9.1c (toward supply), 9.1d (avoid EZOCs), but 9.1d lets EZOC avoidance override 9.1c, so in precedence it comes before toward-supply.',
         ),
@@ -689,24 +690,24 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '9.1a', 'Owner retreats',
         'Each player moves his own retreating units.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:955',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:952',
     ),
     RuleEntry(
         '9.1b', 'Away from the combat',
         "Each retreat hex must be farther from the unit's starting hex than the one before (the nth hex is n hexes away).",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:960',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:957',
         see=('9.1',),
     ),
     RuleEntry(
         '9.1c', 'Toward supply',
         'Where it can, a retreating unit must head toward a supply source.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1002',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1001',
         see=('9.1',),
     ),
     RuleEntry(
         '9.1d', 'Avoiding enemy ZOCs',
         'Where it can, a retreating unit may keep out of EZOC hexes, even at the expense of 9.1c.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1008',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1007',
         notes=(
             "The text pairs 'if possible' with 'may': avoidance is read as the owner's option, which when taken outranks 9.1c.",
         ),
@@ -715,7 +716,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '9.2', 'No Retreat Option',
         'The owner may turn any part of a retreat result into step losses, one step per hex not retreated.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1031',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1030',
         notes=(
             'The 9.2 text is split in the extraction; its continuation lists the choices for r3: retreat 3 and no loss, 2 and one step, 1 and two steps, or stay and lose three.',
             'Step losses fall on single units; retreat hexes apply to the whole force in the combat. The option is open to whichever side receives a retreat.',
@@ -725,7 +726,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '10.0', 'Advance After Combat',
         "When the defender's hex empties, any attacking units may enter it; only exploit-capable units may go beyond, up to the retreat result.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1073',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1072',
         notes=(
             "The first hex must be the defender's hex; afterwards advancing units may split or stay together and go anywhere except enemy-occupied or prohibited hexes. EZOCs are ignored (2.1e).",
             'Any unit that added an Attack Strength, even zero, counts as involved. The advance length is the retreat result as rolled, even if the defender took steps instead of some hexes.',
@@ -736,29 +737,29 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '10.0a', 'Defender destroyed',
         'If the defender is destroyed with retreat hexes unfulfilled, the attacker may still advance the number of hexes of the retreat result.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1085',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1084',
     ),
     RuleEntry(
         '10.0b', 'Advances in hexes',
         'Advances, like retreats, are counted in hexes, not MPs.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1101',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1100',
         see=('9.0c',),
     ),
     RuleEntry(
         '10.0c', 'No defender advance',
         'The defending side never advances after combat.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1107',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1106',
     ),
     RuleEntry(
         '10.0d', 'Overrun advance',
         "If an overrun empties the defender's hex, the attackers must enter or pass through it.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1127',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1126',
         see=('6.0', '6.2a'),
     ),
     RuleEntry(
         '11.0', 'Exploitation',
         'In the Exploitation Phase exploit-capable units may move with their full MA and may overrun.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1157',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1156',
         see=('6.1a',),
     ),
     RuleEntry(
@@ -772,7 +773,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.0b', 'Exploitation from an enemy ZOC',
         'A unit in an EZOC when the Exploitation Phase begins may neither move nor overrun in it.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1188',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1187',
         notes=(
             'Set once in 2.1b (no move; no overrun from an EZOC at the start of any phase).',
         ),
@@ -781,13 +782,13 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.0c', 'No minimum move for others',
         'Units not entitled to the Exploitation Phase may not use the one-hex minimum move in it.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1216',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1215',
         see=('3.1e',),
     ),
     RuleEntry(
         '12.0', 'Supply',
         'Supply is traced: in the Supply Phase each unit without a trace is marked Out of Supply; a marked unit with a trace in a later Supply Phase is cleared.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1244',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1243',
         notes=(
             'Games vary the details of supply. The procedure text is split in the extraction around the supply diagram.',
         ),
@@ -795,12 +796,12 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.1', 'Tracing Supply Lines',
         'Heading for what a supply line is and how long a traced status lasts.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1250',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1249',
     ),
     RuleEntry(
         '12.1a', 'Supply line trace',
         "A supply line is a path from a unit to its side's supply source free of enemy units, prohibited terrain and EZOCs not negated by friendly units.",
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1254',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1253',
         notes=(
             'Length is unlimited (none: no limit) only as the general case: a game may restrict it, as a number of hexes (supply.line_length = 8 hexes). Each game names the supply sources.',
             'Any path may be tried; a unit is out of supply only if none is clear. Each unit or stack traces on its own. EZOC blocking is set in 2.1f, negation in 2.1h.',
@@ -810,7 +811,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.1b', 'Duration of supply status',
         'After a good trace a unit remains supplied until the following Supply Phase whatever happens; an Out of Supply unit stays so until at least then.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1358',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1357',
     ),
     RuleEntry(
         '12.2', 'Out of Supply Effects',
@@ -820,7 +821,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.0', 'Hex Control',
         'A player controls a hex by occupying it or moving through it with a unit; a ZOC alone is not enough; control may change hands.',
-        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1666',
+        origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1665',
         notes=(
             'Games may say hold, capture or take for control.',
         ),
@@ -1261,8 +1262,6 @@ SUPPLY_EFFECTS_FROM_MARKING = True
 SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR = Fraction(1, 2)
 #   what an out-of-supply unit's Movement Allowance is multiplied by
 SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR = Fraction(1, 2)
-#   what an out-of-supply unit's Defense Strength is multiplied by
-SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR = Fraction(1)
 
 # 13.0 Hex Control
 #   whether a unit gains control of a hex by moving through it
@@ -1275,23 +1274,23 @@ CONTROL_BY_ZOC = False
 STACKING_LIMIT = Quantity(Fraction(6), 'step')
 
 PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) for p in (
-    Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1087',
+    Parameter('advance.after_defender_destroyed', ADVANCE_AFTER_DEFENDER_DESTROYED, rule='10.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1086',
               meaning='whether attackers may advance the unfulfilled retreat distance when the defender is destroyed'),
     Parameter('advance.after_overrun', ADVANCE_AFTER_OVERRUN, rule='6.2a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:633',
               meaning='whether overrunning units may advance after combat'),
-    Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1076',
+    Parameter('advance.any_participant', ADVANCE_ANY_PARTICIPANT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1075',
               meaning='whether any unit in the attack, even one of zero strength, may advance'),
-    Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1103',
+    Parameter('advance.counted_in_hexes', ADVANCE_COUNTED_IN_HEXES, rule='10.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1102',
               meaning='whether advances are counted in hexes rather than Movement Points'),
-    Parameter('advance.defender_may_advance', ADVANCE_DEFENDER_MAY_ADVANCE, rule='10.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1109',
+    Parameter('advance.defender_may_advance', ADVANCE_DEFENDER_MAY_ADVANCE, rule='10.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1108',
               meaning='whether the defender may advance after combat'),
-    Parameter('advance.first_hex_is_defender_hex', ADVANCE_FIRST_HEX_IS_DEFENDER_HEX, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1077',
+    Parameter('advance.first_hex_is_defender_hex', ADVANCE_FIRST_HEX_IS_DEFENDER_HEX, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1076',
               meaning='whether an advance must begin by entering the vacated defender hex'),
-    Parameter('advance.length_from_original_result', ADVANCE_LENGTH_FROM_ORIGINAL_RESULT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1078',
+    Parameter('advance.length_from_original_result', ADVANCE_LENGTH_FROM_ORIGINAL_RESULT, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1077',
               meaning='whether the advance uses the retreat result as rolled, before hexes turned into step losses'),
-    Parameter('advance.max_not_exploit_capable', ADVANCE_MAX_NOT_EXPLOIT_CAPABLE, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1075',
+    Parameter('advance.max_not_exploit_capable', ADVANCE_MAX_NOT_EXPLOIT_CAPABLE, rule='10.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1074',
               meaning='how far units that are not exploit-capable may advance after combat'),
-    Parameter('advance.overrun_must_enter', ADVANCE_OVERRUN_MUST_ENTER, rule='10.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1129',
+    Parameter('advance.overrun_must_enter', ADVANCE_OVERRUN_MUST_ENTER, rule='10.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1128',
               meaning='whether overrunning units must enter a target hex the defender vacates'),
     Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='7.4', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:775',
               meaning='the result of an attack above the right-most odds column (no roll)'),
@@ -1333,13 +1332,13 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether units with no printed Attack Strength (barrage, supply or defence-only values) may join an attack'),
     Parameter('combat.zero_strength_may_attack', COMBAT_ZERO_STRENGTH_MAY_ATTACK, rule='7.2e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:721',
               meaning='whether units with a printed Attack Strength of zero may join an attack'),
-    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1668',
+    Parameter('control.by_passing_through', CONTROL_BY_PASSING_THROUGH, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1667',
               meaning='whether a unit gains control of a hex by moving through it'),
-    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1669',
+    Parameter('control.by_zoc', CONTROL_BY_ZOC, rule='13.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1668',
               meaning='whether a ZOC alone gives control of a hex'),
-    Parameter('exploitation.full_allowance', EXPLOITATION_FULL_ALLOWANCE, rule='11.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1159',
+    Parameter('exploitation.full_allowance', EXPLOITATION_FULL_ALLOWANCE, rule='11.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1158',
               meaning='whether exploiting units may use their whole Movement Allowance'),
-    Parameter('exploitation.minimum_move_if_ineligible', EXPLOITATION_MINIMUM_MOVE_IF_INELIGIBLE, rule='11.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1218',
+    Parameter('exploitation.minimum_move_if_ineligible', EXPLOITATION_MINIMUM_MOVE_IF_INELIGIBLE, rule='11.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1217',
               meaning='whether units barred from the Exploitation Phase may still make the minimum move in it'),
     Parameter('exploitation.move_from_ezoc', EXPLOITATION_MOVE_FROM_EZOC, rule='2.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:163',
               meaning='whether units that begin the Exploitation Phase in an enemy ZOC may move'),
@@ -1427,33 +1426,33 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the MPs a reinforcement spends to be placed'),
     Parameter('reinforcement.placement_ignores_ezoc', REINFORCEMENT_PLACEMENT_IGNORES_EZOC, rule='5.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:432',
               meaning='whether enemy ZOCs have no effect on placing reinforcements'),
-    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:896',
+    Parameter('retreat.blocked_step_loss', RETREAT_BLOCKED_STEP_LOSS, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:893',
               meaning='the steps a stack loses for each retreat hex it cannot make'),
-    Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:904',
+    Parameter('retreat.counted_in_hexes', RETREAT_COUNTED_IN_HEXES, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:901',
               meaning='whether retreats are counted in hexes rather than Movement Points'),
-    Parameter('retreat.ezoc_avoidance_optional', RETREAT_EZOC_AVOIDANCE_OPTIONAL, rule='9.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1010',
+    Parameter('retreat.ezoc_avoidance_optional', RETREAT_EZOC_AVOIDANCE_OPTIONAL, rule='9.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1009',
               meaning="whether avoiding enemy ZOCs on a retreat is at the owner's choice"),
-    Parameter('retreat.ezoc_negated_by_friendly_units', RETREAT_EZOC_NEGATED_BY_FRIENDLY_UNITS, rule='9.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:926',
+    Parameter('retreat.ezoc_negated_by_friendly_units', RETREAT_EZOC_NEGATED_BY_FRIENDLY_UNITS, rule='9.0d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:923',
               meaning='whether friendly units in a hex cancel the step loss for retreating into an enemy ZOC there'),
     Parameter('retreat.ezoc_step_loss', RETREAT_EZOC_STEP_LOSS, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:177',
               meaning='the steps a retreating stack loses for each enemy-ZOC hex it enters'),
     Parameter('retreat.losses_per_stack', RETREAT_LOSSES_PER_STACK, rule='2.1d', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:178',
               meaning='whether retreat-caused step losses are taken once per stack rather than per unit'),
-    Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='9.0e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:933',
+    Parameter('retreat.may_split', RETREAT_MAY_SPLIT, rule='9.0e', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:930',
               meaning='whether retreating units may take different paths'),
-    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:897',
+    Parameter('retreat.owner_chooses_losses', RETREAT_OWNER_CHOOSES_LOSSES, rule='9.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:894',
               meaning='whether the owner picks which units take retreat-caused step losses'),
-    Parameter('retreat.owner_retreats', RETREAT_OWNER_RETREATS, rule='9.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:957',
+    Parameter('retreat.owner_retreats', RETREAT_OWNER_RETREATS, rule='9.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:954',
               meaning='whether the owning player moves his own retreating units'),
-    Parameter('retreat.partial_refusal', RETREAT_PARTIAL_REFUSAL, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1034',
+    Parameter('retreat.partial_refusal', RETREAT_PARTIAL_REFUSAL, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1033',
               meaning='whether a side may turn only part of a retreat into step losses'),
-    Parameter('retreat.path', RETREAT_PATH, rule='9.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:950',
+    Parameter('retreat.path', RETREAT_PATH, rule='9.1', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:947',
               meaning='the retreat path requirements, in order of precedence'),
-    Parameter('retreat.step_per_hex_refused', RETREAT_STEP_PER_HEX_REFUSED, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1033',
+    Parameter('retreat.step_per_hex_refused', RETREAT_STEP_PER_HEX_REFUSED, rule='9.2', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1032',
               meaning='the steps that replace each retreat hex under the no-retreat option'),
-    Parameter('retreat.terrain_affects_length', RETREAT_TERRAIN_AFFECTS_LENGTH, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:905',
+    Parameter('retreat.terrain_affects_length', RETREAT_TERRAIN_AFFECTS_LENGTH, rule='9.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:902',
               meaning='whether terrain changes how far a retreat goes'),
-    Parameter('retreat.whole_side', RETREAT_WHOLE_SIDE, rule='9.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:890',
+    Parameter('retreat.whole_side', RETREAT_WHOLE_SIDE, rule='9.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:887',
               meaning='whether every unit of a side in a combat makes the retreat'),
     Parameter('roads.continuous_path_required', ROADS_CONTINUOUS_PATH_REQUIRED, rule='3.2b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:278',
               meaning='whether the road rate applies only when moving along the road from hex to hex'),
@@ -1491,32 +1490,30 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='until when a stack over the limit after a retreat may stay so'),
     Parameter('stacking.top_unit_with_attack_strength', STACKING_TOP_UNIT_WITH_ATTACK_STRENGTH, rule='4.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:400',
               meaning="whether a stack's top unit must be one able to attack, when the stack holds one"),
-    Parameter('steps.excess_ignored', STEPS_EXCESS_IGNORED, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:873',
+    Parameter('steps.excess_ignored', STEPS_EXCESS_IGNORED, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:871',
               meaning='whether step losses beyond what a side can absorb are ignored'),
     Parameter('steps.first_loss', STEPS_FIRST_LOSS, rule='8.0a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:859',
               meaning="which unit takes a side's first step loss"),
     Parameter('steps.markers_change_strength', STEPS_MARKERS_CHANGE_STRENGTH, rule='8.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:852',
               meaning='whether step-loss markers under a unit lower its strength'),
-    Parameter('steps.owner_distributes', STEPS_OWNER_DISTRIBUTES, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:872',
+    Parameter('steps.owner_distributes', STEPS_OWNER_DISTRIBUTES, rule='8.0c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:870',
               meaning='whether the owner spreads step losses among the units in the combat, within the other limits'),
-    Parameter('steps.spread_before_second', STEPS_SPREAD_BEFORE_SECOND, rule='8.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:866',
+    Parameter('steps.spread_before_second', STEPS_SPREAD_BEFORE_SECOND, rule='8.0b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:865',
               meaning='whether every unit must lose a step before any loses a second'),
-    Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1257',
+    Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1256',
               meaning='whether enemy-occupied hexes block supply lines'),
-    Parameter('supply.blocked_by_prohibited_terrain', SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1258',
+    Parameter('supply.blocked_by_prohibited_terrain', SUPPLY_BLOCKED_BY_PROHIBITED_TERRAIN, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1257',
               meaning='whether prohibited terrain blocks supply lines'),
     Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:45',
               meaning='whether out-of-supply effects apply from the moment a unit is marked until the marker goes'),
-    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1360',
+    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='12.1b', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1359',
               meaning='whether a supply status holds until the next Supply Phase'),
-    Parameter('supply.line_length', SUPPLY_LINE_LENGTH, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1256',
+    Parameter('supply.line_length', SUPPLY_LINE_LENGTH, rule='12.1a', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1255',
               meaning='the most hexes a supply line may run (none: any length)'),
-    Parameter('supply.method', SUPPLY_METHOD, rule='12.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1246',
+    Parameter('supply.method', SUPPLY_METHOD, rule='12.0', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:1245',
               meaning='how supply is determined: a traced line or a range'),
     Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:46',
               meaning="what an out-of-supply unit's Attack Strength is multiplied by"),
-    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:48',
-              meaning="what an out-of-supply unit's Defense Strength is multiplied by"),
     Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='12.2', origin='bocage', source='rulebooks/games/bocage.rules:47',
               meaning="what an out-of-supply unit's Movement Allowance is multiplied by"),
     Parameter('victory.off_map_losses_count', VICTORY_OFF_MAP_LOSSES_COUNT, rule='3.3c', origin='scs-1.8', source='rulebooks/series/scs-1.8.rules:347',
@@ -1917,3 +1914,11 @@ def engage(situation: Situation, attackers: Iterable[str], targets: Iterable[Hex
     to name the attacking units it removes."""
     return RULES_ENGINE.engage(situation, attackers, targets, defenders=defenders, arrived=arrived,
                                overrun=overrun, result=result, exchange=exchange)
+
+
+def losses(situation: Situation, units: Iterable[str], steps: int, *, attacking: bool,
+           enemies: Iterable[str] = ()) -> Losses:
+    """Who of `units` (one side's in a combat) takes its `steps` step losses: the units that may
+    take the first step and who picks it, and those that may take the second; `attacking`: the
+    side attacked; `enemies`: the other side's units in the combat."""
+    return RULES_ENGINE.losses(situation, units, steps, attacking=attacking, enemies=enemies)

@@ -56,6 +56,7 @@ from rulesdsl.runtime import effects as _fx
 from rulesdsl.runtime.engine import (
     Advance,
     Engagement,
+    Losses,
     Move,
     Reach,
     Record,
@@ -468,6 +469,9 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
             "A formation's steps: chit full side, chit reduced side, cadre, then gone; one-step units go at the first loss. On a B result the defender applies his part first.",
         ),
         see=('10.1', '9.2', '10.11'),
+        effects=(
+            _fx.Effect('forbid', 'first-loss', _fx.All((_fx.Fact('attacking'), _fx.Not(_fx.Is('unit', 'armored')),)), 'forbid first-loss when attacking and not unit is armored'),
+        ),
     ),
     RuleEntry(
         '10.9', 'Retreat',
@@ -494,7 +498,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '10.11', 'Breakthrough Results',
         'Bold (here starred) results are breakthroughs: the winner picks the retreat path, steps may not replace hexes, retreating units lose their ZOC, no support point is paid, and mechanized units advance one hex more.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1020',
+        origin='vcs', source='rulebooks/series/vcs.rules:1037',
         notes=(
             "Under 10.9's order of retreat hexes the paths left open to a retreat are alike in the steps they cost, so the winner's pick of the path never changes a loss here; it decides which of them is taken.",
         ),
@@ -523,7 +527,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.0', 'Supply',
         'In each mutual supply phase both sides trace from each unit to a supply road, by a distance set by terrain level, then along connected road to a friendly source; status holds until the next check.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1033',
+        origin='vcs', source='rulebooks/series/vcs.rules:1050',
         notes=(
             'The trace may not cross an unbridged river, a demolished road or an enemy-controlled hex (as limited by 7.1).',
             'Distance: from level 4-6 terrain the unit must be on or next to a connected road or source; from level 2-3 at most 3 hexes of terrain no higher than 3; from level 1 at most 4 hexes of level 1 terrain.',
@@ -534,13 +538,13 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.1', 'Out of Supply Effects',
         "Out of supply means: the trace reaches a road or source but exceeds the allowed length, or the road reached has no link to a source of the unit's nationality.",
-        origin='vcs', source='rulebooks/series/vcs.rules:1050',
+        origin='vcs', source='rulebooks/series/vcs.rules:1067',
         see=('11.1.5',),
     ),
     RuleEntry(
         '11.1.5', 'Out of supply reductions',
         'Out-of-supply units attack at half strength and mechanized units move at half MA (fractions dropped); defense and foot movement are unchanged; strength never falls below one.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1055',
+        origin='vcs', source='rulebooks/series/vcs.rules:1072',
         notes=(
             'Depots are the exception to the minimum strength of one. The printed id has no title; the title used here is ours.',
         ),
@@ -549,7 +553,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.2', 'Isolation Effects',
         'A unit is isolated if enemy-controlled hexes cut every trace and no friendly supplied combat unit is within three hexes, or if every friendly depot or source is taken; new arrivals are supplied.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1068',
+        origin='vcs', source='rulebooks/series/vcs.rules:1085',
         notes=(
             "The text's pointer 'note 12.2' is read as a reminder that negative support also lowers supply (to isolated from out of supply).",
         ),
@@ -558,7 +562,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.2.5', 'Isolation reductions',
         'Isolated units attack with at most one point, defend at half strength each (fractions dropped); mechanized MA becomes six, other MAs are halved.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1076',
+        origin='vcs', source='rulebooks/series/vcs.rules:1093',
         notes=(
             "'Further reduced' could mean these cuts come on top of the out-of-supply ones. Choice: the isolated values replace the out-of-supply values (a mechanized isolated unit has MA 6, not 6 halved).",
             'The printed id has no title; the title used here is ours.',
@@ -572,7 +576,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.2.6', 'Isolation and Surrender',
         'Optional: a unit still isolated in a supply phase gets a second marker; with two it rolls a die each supply phase to surrender steps; attacked isolated units get the second marker at once.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1101',
+        origin='vcs', source='rulebooks/series/vcs.rules:1118',
         notes=(
             'The table below gives the surrender roll: 1-2 no effect, 3-4 one step lost, 5-6 two steps lost.',
         ),
@@ -580,7 +584,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.3', 'Supply Depots/Supply Sources',
         'Depots supply their own nationality fully and allies in emergency only; alone they defend with one point, never retreat (destroyed instead) and return two turns after loss.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1112',
+        origin='vcs', source='rulebooks/series/vcs.rules:1129',
         notes=(
             "Depots are placed by set-up or reinforcement schedule and move only by sea transfer to a port. The text cites '4.22b'; the ship transfer step is 4.23b, which is read instead.",
             'Other sources (map edges, towns, cities, depots) are named by each game.',
@@ -590,7 +594,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '11.4', 'Air and Sea Supply',
         'In the supply phase, one air or sea point per turn without rain or storm may try to supply one unit (sea: coastal hexes only); success raises its supply one level and costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1124',
+        origin='vcs', source='rulebooks/series/vcs.rules:1141',
         notes=(
             'The roll is 1-3 on one die for a unit in an EZOC and 1-5 with no enemy adjacent. The text skips a unit next to an enemy but outside any EZOC (an enemy without a ZOC). Choice: the harder 1-3.',
             'The cost is read as charged per attempt (air or sea), whether it succeeds or not.',
@@ -599,7 +603,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.0', 'Support Points',
         'Attacks cost the attacker one support point each, except breakthroughs and first airborne assaults; points belong to one nationality and come from active depots each turn.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1140',
+        origin='vcs', source='rulebooks/series/vcs.rules:1157',
         notes=(
             'Costs of other functions are on a Support Point Summary not included in the text. Each depot yields points by the rating of its source; games without depots give fixed amounts per turn.',
         ),
@@ -608,7 +612,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.1', 'Support Depreciation',
         'A side that attacks more than four times in a game turn at once loses two support points, split among the depots that backed the attacks.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1150',
+        origin='vcs', source='rulebooks/series/vcs.rules:1167',
         notes=(
             'Read as a single charge in a game turn, taken on the fifth attack.',
         ),
@@ -616,7 +620,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '12.2', 'Negative Support',
         'While a support track is at zero or below, every unit of that nationality drops one supply level and no artillery or integrity shift is awarded to it.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1158',
+        origin='vcs', source='rulebooks/series/vcs.rules:1175',
         notes=(
             'The drop: supplied becomes out of supply, out of supply becomes isolated. The combat effect is declared with attacker-support-negative and defender-support-negative.',
         ),
@@ -625,13 +629,13 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.0', 'Engineers',
         'In the engineering phase players destroy and build bridges, demolish roads, dig entrenchments and help units across rivers.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1168',
+        origin='vcs', source='rulebooks/series/vcs.rules:1185',
         see=('4.3',),
     ),
     RuleEntry(
         '13.1', 'Bridge Destruction',
         'Any supplied combat unit with a supply path of at most four hexes to a bridge within three hexes of the enemy may try to blow it, twice a turn at most, on the Demolition Table.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1173',
+        origin='vcs', source='rulebooks/series/vcs.rules:1190',
         notes=(
             'The Demolition Table is not printed in the standard rules; each game supplies it.',
         ),
@@ -639,7 +643,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.2', 'Bridge Building',
         'An engineer that starts next to a blown bridge, with no enemy unit adjacent to it or to the bridge, repairs it by staying two engineering phases and doing nothing else; it costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1182',
+        origin='vcs', source='rulebooks/series/vcs.rules:1199',
         notes=(
             'Two building markers track the work: the first engineering phase removes one, the second turns the other to its finished face.',
             "'Remains in the hex' is read as the engineer's own hex next to the bridge.",
@@ -648,7 +652,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.3', 'Road Demolitions',
         'Roads in level 5-6 terrain may be demolished like bridges (two tries per player turn, one per target per phase); any foot unit repairs one in a single engineering phase.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1191',
+        origin='vcs', source='rulebooks/series/vcs.rules:1208',
         notes=(
             'The same four-hex supply path applies (set in 13.1). No demolition of a road hex held by friendly mechanized units; units on transit tracks do not count for proximity.',
         ),
@@ -657,7 +661,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.4', 'Entrenchments',
         'An engineer and a parent infantry or mech-infantry unit that stay two consecutive turns in a hex, no enemy within three hexes, build an entrenchment; it costs one support point.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1202',
+        origin='vcs', source='rulebooks/series/vcs.rules:1219',
         notes=(
             'The text asks for two full consecutive turns and also completes the work by markers over two engineering phases. Choice: the two engineering phases of two consecutive game turns, with the units in place throughout.',
             'Not in cities, towns or transit tracks. The marker goes if the hex is empty at the end of a movement phase or its units die or retreat. Effects: 10.1.',
@@ -667,7 +671,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.5', 'Rubble',
         'Air or NGS shifts against enemy units in a city or town hex leave rubble (one marker per hex): +1 MP to enter, one left shift for later defenders, and it ends advances; retreats ignore it.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1213',
+        origin='vcs', source='rulebooks/series/vcs.rules:1230',
         notes=(
             "Rubble does not change the combat that created it, though it does limit that combat's advance. It may be removed in the preparation stage by the side that holds or last passed the hex. It does not count for stacking.",
             'The extra MP applies to tactical movement; the shift comes on top of any town shift and is given once per combat (max 1).',
@@ -681,19 +685,19 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '13.6', 'Entrenchment assault',
         'An engineer in an attacking stack against an entrenchment gives one right shift, once per combat.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1224',
+        origin='vcs', source='rulebooks/series/vcs.rules:1241',
         see=('13.4',),
     ),
     RuleEntry(
         '13.7', 'Assisted river crossing',
         'Armor and artillery may cross an unbridged river with an engineer if all start stacked next to it and spend their whole MA; not into prohibited terrain, nor in rain or storm.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1229',
+        origin='vcs', source='rulebooks/series/vcs.rules:1246',
         see=('5.1',),
     ),
     RuleEntry(
         '14.0', 'Reinforcements',
         "New units arrive in their own side's movement phase or reserve phase, by any movement mode, in column from a road; if every entry is blocked they wait one turn; they may be held back.",
-        origin='vcs', source='rulebooks/series/vcs.rules:1237',
+        origin='vcs', source='rulebooks/series/vcs.rules:1254',
         notes=(
             'Delayed units may enter at any hex of the same map edge or at the nearest allied depot. Seaborne reinforcements land at the supply depot.',
             "'VAR' units come only when their conditions are met and their support and victory point costs paid (4.22d).",
@@ -703,7 +707,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '15.0', 'Replacements',
         'Replacement points come by nationality from the turn track and may be saved; they cannot rebuild units in EZOCs, unsupplied or isolated units, artillery, or wiped-out formations.',
-        origin='vcs', source='rulebooks/series/vcs.rules:1249',
+        origin='vcs', source='rulebooks/series/vcs.rules:1266',
         notes=(
             'Also barred: destroyed parent units none of whose members survive above cadre, and units supplied by air or sea this phase.',
         ),
@@ -712,7 +716,7 @@ RULES: MappingProxyType[str, RuleEntry] = _rt.frozen_mapping((rule.id, rule) for
     RuleEntry(
         '16.0', 'Designers Notes',
         "The designer's background to the system and its hidden-strength aim; no rules.",
-        origin='vcs', source='rulebooks/series/vcs.rules:1260',
+        origin='vcs', source='rulebooks/series/vcs.rules:1277',
     ),
 ))
 
@@ -884,8 +888,6 @@ COMBAT_SHIFT_OFF_LEFT_IS_BELOW_TABLE = False
 COMBAT_LOSER_APPLIES_FIRST = True
 #   whether every combat that one hex's units take part in is rolled before any retreat or advance
 COMBAT_ROLLS_BEFORE_MOVEMENT = True
-#   whether an attacker's first step loss must come from an armored unit that took part
-STEPS_ATTACKER_ARMOR_FIRST = True
 
 # 10.9 Retreat
 #   the steps that replace each retreat hex under the no-retreat option
@@ -1102,11 +1104,11 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether unused air points carry over to a later turn'),
     Parameter('air.support_per_combat', AIR_SUPPORT_PER_COMBAT, rule='10.6', origin='vcs', source='rulebooks/series/vcs.rules:430',
               meaning='how many air points each side may commit to one combat'),
-    Parameter('air_supply.level_gain', AIR_SUPPLY_LEVEL_GAIN, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:1127',
+    Parameter('air_supply.level_gain', AIR_SUPPLY_LEVEL_GAIN, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:1144',
               meaning='how many supply levels a successful air or sea supply raises a unit'),
-    Parameter('air_supply.support_cost', AIR_SUPPLY_SUPPORT_COST, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:1128',
+    Parameter('air_supply.support_cost', AIR_SUPPLY_SUPPORT_COST, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:1145',
               meaning='the support points an air or sea supply attempt costs'),
-    Parameter('air_supply.units_per_point', AIR_SUPPLY_UNITS_PER_POINT, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:1126',
+    Parameter('air_supply.units_per_point', AIR_SUPPLY_UNITS_PER_POINT, rule='11.4', origin='vcs', source='rulebooks/series/vcs.rules:1143',
               meaning='how many units one air or sea supply point may supply'),
     Parameter('artillery.adjacent_uses_strength', ARTILLERY_ADJACENT_USES_STRENGTH, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:410',
               meaning='whether artillery next to enemy units fights with its printed strength instead of giving support'),
@@ -1114,15 +1116,15 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='how far from the target hex artillery may give support, counting the target hex but not its own'),
     Parameter('artillery.supports_per_turn', ARTILLERY_SUPPORTS_PER_TURN, rule='10.5', origin='vcs', source='rulebooks/series/vcs.rules:409',
               meaning='how many times one artillery unit may give support in a game turn'),
-    Parameter('breakthrough.mechanized_extra_advance', BREAKTHROUGH_MECHANIZED_EXTRA_ADVANCE, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:1026',
+    Parameter('breakthrough.mechanized_extra_advance', BREAKTHROUGH_MECHANIZED_EXTRA_ADVANCE, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:1043',
               meaning='how much farther mechanized units may advance after a breakthrough'),
-    Parameter('breakthrough.retreat_refusal_allowed', BREAKTHROUGH_RETREAT_REFUSAL_ALLOWED, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:1023',
+    Parameter('breakthrough.retreat_refusal_allowed', BREAKTHROUGH_RETREAT_REFUSAL_ALLOWED, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:1040',
               meaning='whether step losses may replace retreat hexes in a breakthrough result'),
-    Parameter('breakthrough.retreating_units_lose_zoc', BREAKTHROUGH_RETREATING_UNITS_LOSE_ZOC, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:1024',
+    Parameter('breakthrough.retreating_units_lose_zoc', BREAKTHROUGH_RETREATING_UNITS_LOSE_ZOC, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:1041',
               meaning='whether units retreating from a breakthrough lose their ZOC during the advance'),
-    Parameter('breakthrough.support_cost', BREAKTHROUGH_SUPPORT_COST, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:1025',
+    Parameter('breakthrough.support_cost', BREAKTHROUGH_SUPPORT_COST, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:1042',
               meaning='the support points an attack that ends in a breakthrough costs'),
-    Parameter('breakthrough.victor_chooses_retreat', BREAKTHROUGH_VICTOR_CHOOSES_RETREAT, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:1022',
+    Parameter('breakthrough.victor_chooses_retreat', BREAKTHROUGH_VICTOR_CHOOSES_RETREAT, rule='10.11', origin='vcs', source='rulebooks/series/vcs.rules:1039',
               meaning="whether the winner of a breakthrough result picks the loser's retreat path"),
     Parameter('combat.above_table', COMBAT_ABOVE_TABLE, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:448',
               meaning='the result of an attack above the right-most odds column (no roll)'),
@@ -1162,55 +1164,55 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether all units in a hex defend as one'),
     Parameter('combat.stack_may_split_attacks', COMBAT_STACK_MAY_SPLIT_ATTACKS, rule='10.2', origin='vcs', source='rulebooks/series/vcs.rules:372',
               meaning='whether units of one stack may attack different hexes'),
-    Parameter('demolition.attempts_per_target', DEMOLITION_ATTEMPTS_PER_TARGET, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1195',
+    Parameter('demolition.attempts_per_target', DEMOLITION_ATTEMPTS_PER_TARGET, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1212',
               meaning='how many demolition attempts one target may receive in an engineering phase'),
-    Parameter('demolition.bridge_attempts_per_unit', DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:1177',
+    Parameter('demolition.bridge_attempts_per_unit', DEMOLITION_BRIDGE_ATTEMPTS_PER_UNIT, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:1194',
               meaning='how many bridge demolitions one unit may attempt in a game turn'),
-    Parameter('demolition.enemy_range', DEMOLITION_ENEMY_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:1176',
+    Parameter('demolition.enemy_range', DEMOLITION_ENEMY_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:1193',
               meaning='how near an enemy unit must be for a bridge to be eligible for demolition'),
-    Parameter('demolition.road_attempts_per_player_turn', DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1194',
+    Parameter('demolition.road_attempts_per_player_turn', DEMOLITION_ROAD_ATTEMPTS_PER_PLAYER_TURN, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1211',
               meaning='how many road demolitions a side may attempt in a player turn'),
-    Parameter('demolition.road_min_level', DEMOLITION_ROAD_MIN_LEVEL, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1193',
+    Parameter('demolition.road_min_level', DEMOLITION_ROAD_MIN_LEVEL, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1210',
               meaning='the lowest terrain level in which roads may be demolished'),
-    Parameter('demolition.trace_range', DEMOLITION_TRACE_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:1175',
+    Parameter('demolition.trace_range', DEMOLITION_TRACE_RANGE, rule='13.1', origin='vcs', source='rulebooks/series/vcs.rules:1192',
               meaning='the longest supply path a unit may trace to the bridge or road it tries to demolish'),
-    Parameter('depot.allied_supply_level_penalty', DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:1117',
+    Parameter('depot.allied_supply_level_penalty', DEPOT_ALLIED_SUPPLY_LEVEL_PENALTY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:1134',
               meaning='how many supply levels a unit drops when only an allied depot supplies it'),
-    Parameter('depot.defense_strength', DEPOT_DEFENSE_STRENGTH, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:1114',
+    Parameter('depot.defense_strength', DEPOT_DEFENSE_STRENGTH, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:1131',
               meaning='the defense strength of a supply depot attacked alone'),
-    Parameter('depot.eliminated_by_retreat', DEPOT_ELIMINATED_BY_RETREAT, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:1115',
+    Parameter('depot.eliminated_by_retreat', DEPOT_ELIMINATED_BY_RETREAT, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:1132',
               meaning='whether a depot that must retreat is destroyed instead'),
-    Parameter('depot.return_delay', DEPOT_RETURN_DELAY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:1116',
+    Parameter('depot.return_delay', DEPOT_RETURN_DELAY, rule='11.3', origin='vcs', source='rulebooks/series/vcs.rules:1133',
               meaning='how many game turns after its destruction a depot returns as a reinforcement'),
-    Parameter('engineering.bridge_repair_cost', ENGINEERING_BRIDGE_REPAIR_COST, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:1185',
+    Parameter('engineering.bridge_repair_cost', ENGINEERING_BRIDGE_REPAIR_COST, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:1202',
               meaning='the support points repairing a bridge costs'),
-    Parameter('engineering.bridge_repair_phases', ENGINEERING_BRIDGE_REPAIR_PHASES, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:1184',
+    Parameter('engineering.bridge_repair_phases', ENGINEERING_BRIDGE_REPAIR_PHASES, rule='13.2', origin='vcs', source='rulebooks/series/vcs.rules:1201',
               meaning='how many engineering phases repairing a bridge takes'),
-    Parameter('engineering.entrenchment_cost', ENGINEERING_ENTRENCHMENT_COST, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:1206',
+    Parameter('engineering.entrenchment_cost', ENGINEERING_ENTRENCHMENT_COST, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:1223',
               meaning='the support points starting an entrenchment costs'),
-    Parameter('engineering.entrenchment_enemy_distance', ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:1205',
+    Parameter('engineering.entrenchment_enemy_distance', ENGINEERING_ENTRENCHMENT_ENEMY_DISTANCE, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:1222',
               meaning='how close enemy units may not come while an entrenchment is built'),
-    Parameter('engineering.entrenchment_turns', ENGINEERING_ENTRENCHMENT_TURNS, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:1204',
+    Parameter('engineering.entrenchment_turns', ENGINEERING_ENTRENCHMENT_TURNS, rule='13.4', origin='vcs', source='rulebooks/series/vcs.rules:1221',
               meaning='how many consecutive game turns building an entrenchment takes'),
-    Parameter('engineering.road_repair_phases', ENGINEERING_ROAD_REPAIR_PHASES, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1196',
+    Parameter('engineering.road_repair_phases', ENGINEERING_ROAD_REPAIR_PHASES, rule='13.3', origin='vcs', source='rulebooks/series/vcs.rules:1213',
               meaning='how many engineering phases repairing a road takes'),
     Parameter('intelligence.examine_enemy_stacks', INTELLIGENCE_EXAMINE_ENEMY_STACKS, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:21',
               meaning='whether a player may look beneath the top unit of an enemy stack'),
     Parameter('intelligence.note_taking', INTELLIGENCE_NOTE_TAKING, rule='1.0', origin='vcs', source='rulebooks/series/vcs.rules:22',
               meaning="whether players may keep written notes on the enemy's forces"),
-    Parameter('isolation.defense_factor', ISOLATION_DEFENSE_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:1079',
+    Parameter('isolation.defense_factor', ISOLATION_DEFENSE_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:1096',
               meaning="what an isolated unit's defense strength is multiplied by"),
-    Parameter('isolation.friendly_unit_range', ISOLATION_FRIENDLY_UNIT_RANGE, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:1070',
+    Parameter('isolation.friendly_unit_range', ISOLATION_FRIENDLY_UNIT_RANGE, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:1087',
               meaning='how near a friendly supplied combat unit keeps a cut-off unit from being isolated'),
-    Parameter('isolation.markers_before_surrender', ISOLATION_MARKERS_BEFORE_SURRENDER, rule='11.2.6', origin='vcs', source='rulebooks/series/vcs.rules:1103',
+    Parameter('isolation.markers_before_surrender', ISOLATION_MARKERS_BEFORE_SURRENDER, rule='11.2.6', origin='vcs', source='rulebooks/series/vcs.rules:1120',
               meaning='how many isolation markers a unit carries before it must roll for surrender'),
-    Parameter('isolation.max_attack_strength', ISOLATION_MAX_ATTACK_STRENGTH, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:1078',
+    Parameter('isolation.max_attack_strength', ISOLATION_MAX_ATTACK_STRENGTH, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:1095',
               meaning='the most an isolated unit may attack with'),
-    Parameter('isolation.mechanized_movement_allowance', ISOLATION_MECHANIZED_MOVEMENT_ALLOWANCE, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:1080',
+    Parameter('isolation.mechanized_movement_allowance', ISOLATION_MECHANIZED_MOVEMENT_ALLOWANCE, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:1097',
               meaning='the Movement Allowance of an isolated mechanized unit'),
-    Parameter('isolation.movement_factor', ISOLATION_MOVEMENT_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:1081',
+    Parameter('isolation.movement_factor', ISOLATION_MOVEMENT_FACTOR, rule='11.2.5', origin='vcs', source='rulebooks/series/vcs.rules:1098',
               meaning="what an isolated non-mechanized unit's Movement Allowance is multiplied by"),
-    Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:1231',
+    Parameter('movement.assisted_river_crossing_fraction', MOVEMENT_ASSISTED_RIVER_CROSSING_FRACTION, rule='13.7', origin='vcs', source='rulebooks/series/vcs.rules:1248',
               meaning='the share of its MA a unit spends on an engineer-assisted river crossing'),
     Parameter('movement.enter_enemy_hex', MOVEMENT_ENTER_ENEMY_HEX, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:292',
               meaning='whether units may enter enemy-occupied hexes'),
@@ -1226,25 +1228,25 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the share of its MA a unit allowed to do so spends to cross an unbridged river hexside'),
     Parameter('naval.gunfire_automatic_in_range', NAVAL_GUNFIRE_AUTOMATIC_IN_RANGE, rule='10.7', origin='vcs', source='rulebooks/series/vcs.rules:439',
               meaning='whether naval gunfire support within range needs no roll to arrive'),
-    Parameter('reinforcement.any_movement_mode', REINFORCEMENT_ANY_MOVEMENT_MODE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1240',
+    Parameter('reinforcement.any_movement_mode', REINFORCEMENT_ANY_MOVEMENT_MODE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1257',
               meaning='whether reinforcements may use any movement mode on the turn they enter'),
-    Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:1071',
+    Parameter('reinforcement.arrive_in_supply', REINFORCEMENT_ARRIVE_IN_SUPPLY, rule='11.2', origin='vcs', source='rulebooks/series/vcs.rules:1088',
               meaning='whether reinforcements are in supply when they arrive'),
-    Parameter('reinforcement.blocked_delay', REINFORCEMENT_BLOCKED_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1242',
+    Parameter('reinforcement.blocked_delay', REINFORCEMENT_BLOCKED_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1259',
               meaning='how many game turns reinforcements wait when every entry hex is blocked'),
-    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1241',
+    Parameter('reinforcement.may_delay', REINFORCEMENT_MAY_DELAY, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1258',
               meaning='whether a player may hold reinforcements back'),
-    Parameter('reinforcement.may_enter_in_reserve_phase', REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1239',
+    Parameter('reinforcement.may_enter_in_reserve_phase', REINFORCEMENT_MAY_ENTER_IN_RESERVE_PHASE, rule='14.0', origin='vcs', source='rulebooks/series/vcs.rules:1256',
               meaning='whether reinforcements may also enter in the reserve phase'),
-    Parameter('replacement.artillery_eligible', REPLACEMENT_ARTILLERY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1254',
+    Parameter('replacement.artillery_eligible', REPLACEMENT_ARTILLERY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1271',
               meaning='whether artillery may receive replacements'),
     Parameter('replacement.battalions_eligible', REPLACEMENT_BATTALIONS_ELIGIBLE, rule='battalions', origin='vcs', source='rulebooks/series/vcs.rules:103',
               meaning='whether battalions may receive replacements'),
-    Parameter('replacement.out_of_supply_eligible', REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1253',
+    Parameter('replacement.out_of_supply_eligible', REPLACEMENT_OUT_OF_SUPPLY_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1270',
               meaning='whether out-of-supply or isolated units may receive replacements'),
-    Parameter('replacement.points_may_be_saved', REPLACEMENT_POINTS_MAY_BE_SAVED, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1251',
+    Parameter('replacement.points_may_be_saved', REPLACEMENT_POINTS_MAY_BE_SAVED, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1268',
               meaning='whether replacement points may be kept for later turns'),
-    Parameter('replacement.units_in_ezoc_eligible', REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1252',
+    Parameter('replacement.units_in_ezoc_eligible', REPLACEMENT_UNITS_IN_EZOC_ELIGIBLE, rule='15.0', origin='vcs', source='rulebooks/series/vcs.rules:1269',
               meaning='whether units in an enemy ZOC may receive replacements'),
     Parameter('reserve.may_attack', RESERVE_MAY_ATTACK, rule='6.0', origin='vcs', source='rulebooks/series/vcs.rules:248',
               meaning='whether units may attack after their reserve move'),
@@ -1278,9 +1280,9 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='the extra MPs to move along a road hex that friendly units occupy'),
     Parameter('roads.ignore_crossed_terrain', ROADS_IGNORE_CROSSED_TERRAIN, rule='5.1', origin='vcs', source='rulebooks/series/vcs.rules:209',
               meaning='whether road movement ignores the cost of the hex entered and the hexside crossed'),
-    Parameter('rubble.affects_retreat', RUBBLE_AFFECTS_RETREAT, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:1218',
+    Parameter('rubble.affects_retreat', RUBBLE_AFFECTS_RETREAT, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:1235',
               meaning='whether rubble hinders retreats'),
-    Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:1215',
+    Parameter('rubble.markers_per_hex', RUBBLE_MARKERS_PER_HEX, rule='13.5', origin='vcs', source='rulebooks/series/vcs.rules:1232',
               meaning='how many rubble markers one hex may hold'),
     Parameter('stacking.checked_at', STACKING_CHECKED_AT, rule='8.0', origin='vcs', source='rulebooks/series/vcs.rules:288',
               meaning='the moments when the stacking limit is enforced'),
@@ -1298,45 +1300,43 @@ PARAMETERS: MappingProxyType[str, Parameter] = _rt.frozen_mapping((p.name, p) fo
               meaning='whether the owner picks which over-stacked units are destroyed'),
     Parameter('stacking.retreat_overstack_grace', STACKING_RETREAT_OVERSTACK_GRACE, rule='8.1', origin='vcs', source='rulebooks/series/vcs.rules:299',
               meaning='until when a stack over the limit after a retreat may stay so'),
-    Parameter('steps.attacker_armor_first', STEPS_ATTACKER_ARMOR_FIRST, rule='10.8', origin='vcs', source='rulebooks/series/vcs.rules:453',
-              meaning="whether an attacker's first step loss must come from an armored unit that took part"),
     Parameter('strategic_movement.enemy_distance', STRATEGIC_MOVEMENT_ENEMY_DISTANCE, rule='5.2', origin='vcs', source='rulebooks/series/vcs.rules:219',
               meaning="the closest to enemy units a unit in strategic movement may come, counting the enemy's hex"),
     Parameter('supply.blocked_by_enemy_units', SUPPLY_BLOCKED_BY_ENEMY_UNITS, rule='7.1', origin='vcs', source='rulebooks/series/vcs.rules:277',
               meaning='whether enemy-occupied hexes block supply lines'),
-    Parameter('supply.checks_per_turn', SUPPLY_CHECKS_PER_TURN, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:1037',
+    Parameter('supply.checks_per_turn', SUPPLY_CHECKS_PER_TURN, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:1054',
               meaning='how many supply phases a game turn holds'),
-    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1063',
+    Parameter('supply.effects_from_marking', SUPPLY_EFFECTS_FROM_MARKING, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1080',
               meaning='whether out-of-supply effects apply from the moment a unit is marked until the marker goes'),
-    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:1038',
+    Parameter('supply.lasts_until_next_check', SUPPLY_LASTS_UNTIL_NEXT_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:1055',
               meaning='whether a supply status holds until the next Supply Phase'),
-    Parameter('supply.method', SUPPLY_METHOD, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:1035',
+    Parameter('supply.method', SUPPLY_METHOD, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:1052',
               meaning='how supply is determined: a traced line or a range'),
-    Parameter('supply.minimum_strength', SUPPLY_MINIMUM_STRENGTH, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1061',
+    Parameter('supply.minimum_strength', SUPPLY_MINIMUM_STRENGTH, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1078',
               meaning='the least combat strength that supply penalties can leave a unit'),
-    Parameter('supply.mutual_check', SUPPLY_MUTUAL_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:1036',
+    Parameter('supply.mutual_check', SUPPLY_MUTUAL_CHECK, rule='11.0', origin='vcs', source='rulebooks/series/vcs.rules:1053',
               meaning='whether both sides check supply in every supply phase'),
-    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1057',
+    Parameter('supply.out_of_supply_attack_factor', SUPPLY_OUT_OF_SUPPLY_ATTACK_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1074',
               meaning="what an out-of-supply unit's Attack Strength is multiplied by"),
-    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1058',
+    Parameter('supply.out_of_supply_defense_factor', SUPPLY_OUT_OF_SUPPLY_DEFENSE_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1075',
               meaning="what an out-of-supply unit's Defense Strength is multiplied by"),
-    Parameter('supply.out_of_supply_mechanized_movement_factor', SUPPLY_OUT_OF_SUPPLY_MECHANIZED_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1060',
+    Parameter('supply.out_of_supply_mechanized_movement_factor', SUPPLY_OUT_OF_SUPPLY_MECHANIZED_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1077',
               meaning="what an out-of-supply mechanized unit's Movement Allowance is multiplied by"),
-    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1059',
+    Parameter('supply.out_of_supply_movement_factor', SUPPLY_OUT_OF_SUPPLY_MOVEMENT_FACTOR, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1076',
               meaning="what an out-of-supply unit's Movement Allowance is multiplied by"),
-    Parameter('supply.penalties_round_down', SUPPLY_PENALTIES_ROUND_DOWN, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1062',
+    Parameter('supply.penalties_round_down', SUPPLY_PENALTIES_ROUND_DOWN, rule='11.1.5', origin='vcs', source='rulebooks/series/vcs.rules:1079',
               meaning='whether fractions left by supply penalties are dropped'),
-    Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:1142',
+    Parameter('support.attack_cost', SUPPORT_ATTACK_COST, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:1159',
               meaning='the support points each attack costs'),
-    Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:1152',
+    Parameter('support.depreciation_attacks', SUPPORT_DEPRECIATION_ATTACKS, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:1169',
               meaning='how many attacks a side may make in a game turn before support depreciation'),
-    Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:1153',
+    Parameter('support.depreciation_cost', SUPPORT_DEPRECIATION_COST, rule='12.1', origin='vcs', source='rulebooks/series/vcs.rules:1170',
               meaning='the support points a side loses when it attacks more than the depreciation limit in a turn'),
-    Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:1144',
+    Parameter('support.lost_without_depots', SUPPORT_LOST_WITHOUT_DEPOTS, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:1161',
               meaning='whether a nationality that loses every depot loses its remaining support points'),
-    Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:1160',
+    Parameter('support.negative_supply_level_penalty', SUPPORT_NEGATIVE_SUPPLY_LEVEL_PENALTY, rule='12.2', origin='vcs', source='rulebooks/series/vcs.rules:1177',
               meaning="how many supply levels every unit drops while its side's support is zero or less"),
-    Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:1143',
+    Parameter('support.transferable', SUPPORT_TRANSFERABLE, rule='12.0', origin='vcs', source='rulebooks/series/vcs.rules:1160',
               meaning='whether support points may pass between nationalities'),
     Parameter('units.cadre_strength', UNITS_CADRE_STRENGTH, rule='cadres', origin='vcs', source='rulebooks/series/vcs.rules:95',
               meaning='the fixed combat strength of a formation reduced to its cadre'),
@@ -1826,3 +1826,11 @@ def engage(situation: Situation, attackers: Iterable[str], targets: Iterable[Hex
     to name the attacking units it removes."""
     return RULES_ENGINE.engage(situation, attackers, targets, defenders=defenders, arrived=arrived,
                                overrun=overrun, result=result, exchange=exchange)
+
+
+def losses(situation: Situation, units: Iterable[str], steps: int, *, attacking: bool,
+           enemies: Iterable[str] = ()) -> Losses:
+    """Who of `units` (one side's in a combat) takes its `steps` step losses: the units that may
+    take the first step and who picks it, and those that may take the second; `attacking`: the
+    side attacked; `enemies`: the other side's units in the combat."""
+    return RULES_ENGINE.losses(situation, units, steps, attacking=attacking, enemies=enemies)

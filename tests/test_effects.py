@@ -147,6 +147,8 @@ def test_an_allow_lifts_the_forbid_of_the_same_question(project, capsys):
      "'isolation.defense_factor' is a number; a cost on allowance counts MP", 22),
     ("cost allowance +1 MP when hex.next_to is rubble", "no fact 'hex.next_to' at allowance", 29),
     ("exempt exchange-loss when turn is night", "no fact 'turn' at exchange-loss", 29),
+    ("forbid first-loss when hex.ezoc", "no fact 'hex.ezoc' at first-loss", 26),
+    ("exempt first-loss when unit is armored", "'exempt' is not an effect on 'first-loss'", 3),
     ("forbid exchange-loss when unit is artillery", "'forbid' is not an effect on 'exchange-loss'", 3),
     ("forbid attack when attackers.supply_hexes", "'attackers.supply_hexes' is a number, not a flag", 22),
     ("forbid enter when unit.overrun_failed > 1", "'unit.overrun_failed' is a flag, not a number", 21),

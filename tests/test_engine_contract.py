@@ -395,6 +395,13 @@ def _calls(function: str, engine: RulesEngine, board: Board) -> Iterator[Callabl
                     yield lambda s=situation, a=attackers, r=result: engine.engage(s, a, [board.front], result=r)
                     yield lambda s=situation, a=attackers, r=result: engine.engage(s, a, [board.front], result=r,
                                                                                      overrun=True)
+    elif function == "losses":
+        # blue's tank and rifles lose steps to red-1: more steps than they have, attacking and defending
+        situation = board.situation(phase="combat")
+        for steps in (1, 2, 9):
+            for attacking in (True, False):
+                yield lambda n=steps, a=attacking: engine.losses(situation, ("tank", "rifles"), n, attacking=a,
+                                                                 enemies=("red-1",))
     else:   # pragma: no cover - a new engine function needs its calls here
         raise AssertionError(f"no calls written for engine function {function}")
 

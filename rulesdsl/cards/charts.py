@@ -1038,7 +1038,7 @@ def statement(meaning: str, value: bool) -> str | None:
 
 
 REMINDER_HEADINGS = {"odds": "Odds and rounding", "zoc": "Zones of control", "overrun": "Overrun",
-                     "retreat": "Retreat", "advance": "Advance after combat", "supply": "Out of supply",
+                     "retreat": "Losses and retreat", "advance": "Advance after combat", "supply": "Out of supply",
                      "stacking": "Stacking", "reaction": "Reaction",
                      "attack": "Who may attack", "movement": "Movement"}
 

@@ -35,6 +35,7 @@ from rulesdsl.cards.labeler import Label, Labeler, filled, fraction
 from rulesdsl.model import ir
 from rulesdsl.model.context import HEX_ATTRIBUTES, NUMERIC, RESULT_FIELDS, ROOT, TERRAIN_ATTRIBUTES, UNIT_ATTRIBUTES
 from rulesdsl.model.walk import chain, walk
+from rulesdsl.checks.expressions import numeric_values
 from rulesdsl.runtime.model import Quantity
 from rulesdsl.runtime.notation import parse_turns
 
@@ -111,6 +112,7 @@ class _Say:
         self.situations = set(vocabulary.situations) if vocabulary is not None else set()
         self.amounts = set(vocabulary.amounts) if vocabulary is not None else set()
         self.parameters = {p.name: p for p in resolved.parameters} if resolved is not None else {}
+        self.values = numeric_values(resolved.parameters) if resolved is not None else {}     # their numbers
         self.terrain = dict(vocabulary.terrain) if vocabulary is not None else {}
 
     # -- labels ------------------------------------------------------------------------
@@ -348,8 +350,8 @@ class _Say:
         if op in (ir.BinaryOp.AND, ir.BinaryOp.OR):
             return self.junction(expr)
         if op in (ir.BinaryOp.ADD, ir.BinaryOp.SUB, ir.BinaryOp.MUL, ir.BinaryOp.DIV):
-            constant = _constant(expr)
-            if constant is not None:     # 3/2 is a number, not a sum to do
+            constant = _constant(expr, self.values)
+            if constant is not None:     # 3/2 is a number, not a sum to do (nor two parameters' quotient)
                 return Label(number(constant, self.t.lang))
             key = {"+": "plus", "-": "minus-of", "*": "times", "/": "divided"}[op.value]
             return self.fill(f"words.{key}", a=self.np(expr.left), b=self.np(expr.right))
@@ -421,16 +423,19 @@ WORDINGS: dict[type, Callable[..., object]] = {
 }
 
 
-def _constant(expr: ir.Expr) -> Fraction | None:
-    """The value of arithmetic on numbers alone (3/2), or None."""
+def _constant(expr: ir.Expr, values: Mapping[str, Fraction]) -> Fraction | None:
+    """The value of arithmetic on numbers and numeric parameters alone (3/2, a tripling over a doubling), or
+    None."""
     match expr:
         case ir.Number():
             return expr.value
+        case ir.Name() if expr.path in values:
+            return values[expr.path]
         case ir.Unary() if expr.op == ir.UnaryOp.NEG:
-            inner = _constant(expr.operand)
+            inner = _constant(expr.operand, values)
             return None if inner is None else -inner
         case ir.Binary() if expr.op in (ir.BinaryOp.ADD, ir.BinaryOp.SUB, ir.BinaryOp.MUL, ir.BinaryOp.DIV):
-            a, b = _constant(expr.left), _constant(expr.right)
+            a, b = _constant(expr.left, values), _constant(expr.right, values)
             if a is None or b is None or (expr.op == ir.BinaryOp.DIV and b == 0):
                 return None
             return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else a}[expr.op.value]

@@ -57,6 +57,8 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
              ("exempt", "allow"), "attack"),
     Question("exchange-loss", "whether an attacking unit pays toward an exchange: removed for it, its factors "
                               "counted", "combat", ("exempt", "allow"), "attack"),
+    Question("first-loss", "whether a unit may be picked as its side's first step loss in a combat", "losses",
+             ("forbid", "allow"), "retreat"),
     Question("stack-count", "whether a unit counts against the stacking limit", "stack", ("exempt", "allow"),
              "stacking"),
     Question("retreat-loss", "whether a retreating unit loses a step for entering a hex in an enemy ZOC, or is "
@@ -65,9 +67,9 @@ QUESTIONS: dict[str, Question] = {q.word: q for q in (
                                 "or everything", "retreat", ("exempt", "eliminate", "allow"), "retreat"),
 )}
 
-_UNIT = ("exert-zoc", "react", "enter", "allowance", "advance", "retreat-loss", "retreat-blocked", "must-attack", "stack-count")   # asked of one unit; `attack`: of all
+_UNIT = ("exert-zoc", "react", "enter", "allowance", "first-loss", "advance", "retreat-loss", "retreat-blocked", "must-attack", "stack-count")   # asked of one unit; `attack`: of all
 _HEX = ("enter", "advance")     # the questions about entering a hex
-_PLACE = ("enter", "advance", "must-attack", "allowance")   # the questions that know a hex (must-attack,
+_PLACE = ("enter", "advance", "must-attack", "allowance", "first-loss")   # the questions that know a hex (must-attack,
                                                             # allowance: the unit's own)
 _ALL = tuple(q for q in QUESTIONS if q != "exchange-loss")   # the questions asked in a situation (turn, phase)
 _COMBAT_UNIT = (*_UNIT, "exchange-loss")     # a unit's type, words and printed strengths: known in a combat too
@@ -93,7 +95,7 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
                                         "it overran", ("enter",)),
     Fact("from", "words", "the hex left: its terrain and each marker on it (from is pass)", ("enter",)),
     Fact("from.ezoc", "flag", "whether the hex left lies in an enemy ZOC", ("enter",)),
-    Fact("hex", "words", "the hex entered (at must-attack and allowance, the unit's own): its terrain and each marker on it "
+    Fact("hex", "words", "the hex entered (at must-attack and allowance, the unit's own; at first-loss, the combat's): its terrain and each marker on it "
                          "(hex is rubble)", _PLACE),
     Fact("hex.level", "number", "the hex's terrain level on the TEC (0 where it has none)", _PLACE),
     Fact("hex.next_to", "words", "the terrain and markers of the hexes next to the one entered "
@@ -106,6 +108,11 @@ FACTS: dict[str, Fact] = {f.name: f for f in (
          ("advance",)),
     Fact("ezoc.from", "words", "the words of any enemy unit whose ZOC covers the hex: ezoc.from is anti-tank "
                                "when one of them is", ("retreat-loss",)),
+    Fact("attacking", "flag", "whether the side losing the steps attacked in the combat", ("first-loss",)),
+    Fact("hex.shift", "number", "the column shift the terrain of the combat's hex gives (left negative, 0 where "
+                               "it gives none)", ("first-loss",)),
+    Fact("enemies", "words", "the words of any unit of the other side in the combat: enemies is anti-tank when one "
+                             "of them is", ("first-loss",)),
     Fact("enemy", "words", "the enemy unit next to the unit: its type, capabilities, size and markers",
          ("must-attack",)),
     Fact("enemy.hex", "words", "the terrain and markers of the enemy unit's hex", ("must-attack",)),

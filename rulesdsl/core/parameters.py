@@ -13,7 +13,7 @@ __all__ = ["ENGINE_FUNCTIONS", "QUESTIONS", "UNORDERED", "VOCABULARY_FILE", "Cor
 
 # the rules engine's functions, in the order a player turn meets them
 ENGINE_FUNCTIONS = ("zoc", "move", "stack", "supply", "retreat", "advance", "may_overrun", "may_exploit",
-                    "may_attack", "engage")
+                    "may_attack", "engage", "losses")
 # what may read a core parameter: an engine function, or the combat resolution of every generated module
 QUESTIONS = ("resolve_combat", *ENGINE_FUNCTIONS)
 # the title suffix of a block whose orders its question reads as sets (`parameters "stack, unordered"`)

@@ -151,4 +151,8 @@ PARAMETERS: tuple[CoreParameter, ...] = (
     CoreParameter('overrun.attacker_retreats_apply', 'flag', drives='engage', meaning='whether retreat results against the overrunning units are carried out', line=200, column=3, end_column=125),
     CoreParameter('retreat.attacker_retreats_on_empty_result', 'flag', drives='engage', meaning='whether attackers who lost steps retreat a hex when the defender lost nothing', line=201, column=3, end_column=133),
     CoreParameter('stacking.overrun_violation_undoes_move', 'flag', drives='stack', meaning='whether an overrun that breaks the limit is taken back and the move redone, destroying nothing', line=205, column=3, end_column=145),
+    CoreParameter('steps.first_loss', 'choice', drives='losses', meaning="which unit takes a side's first step loss", options=('strongest-unit', 'owner-choice', 'enemy-choice'), line=209, column=3, end_column=125),
+    CoreParameter('steps.spread_before_second', 'flag', drives='losses', meaning='whether every unit must lose a step before any loses a second', line=210, column=3, end_column=100),
+    CoreParameter('steps.owner_distributes', 'flag', drives='losses', meaning='whether the owner spreads step losses among the units in the combat, within the other limits', line=211, column=3, end_column=131),
+    CoreParameter('steps.excess_ignored', 'flag', drives='losses', meaning='whether step losses beyond what a side can absorb are ignored', line=212, column=3, end_column=100),
 )

@@ -50,6 +50,10 @@ MAX_MOVEMENT_POINTS = 1_000
 # that grows steeply with it.
 MAX_RETREAT_HEXES = 6
 
+# Steps one side loses in one combat (an `expect losses` line's): printed results take a few; the engine
+# weighs who may take each of the first two.
+MAX_LOSS_STEPS = 12
+
 # The largest roll, in size, a dice row may name (`3-4`, `13+`): d66 reads 66 and a d100 100; a table's
 # rows are indexed roll by roll, from 20 below the lowest to 20 above the highest roll they name.
 MAX_DICE_ROLL = 1_000

@@ -178,7 +178,7 @@ CARD_REMINDERS: dict[str, str] = {
     "odds": "the odds ratio, its rounding, and attacks off either end of the table",
     "zoc": "zones of control: their reach and what entering or leaving one costs",
     "overrun": "what an overrun costs and which hexes it may target",
-    "retreat": "the step losses a retreat may cost",
+    "retreat": "who takes a side's step losses, and those a retreat may cost",
     "advance": "how far units advance after combat",
     "supply": "what being out of supply does to a unit",
     "stacking": "the stacking limit",

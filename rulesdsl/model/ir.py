@@ -178,6 +178,7 @@ class ExpectKind(Kind):
     COMBAT = "combat"
     ENGAGE = "engage"
     PHASES = "phases"
+    LOSSES = "losses"
 
 
 class DoneKind(Kind):
@@ -1239,10 +1240,37 @@ class PhasesQuery:
 
 
 # An `expect` line's query (its result inside it; None: a bare query, as `rulesdsl explain` takes).
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LossesResult:
+    """`first UNIT... [by CHOOSER] [then UNIT... [by CHOOSER]] [lost N]`: who may take the first step and who
+    picks it, who may take the second and who picks the rest, and how many steps are lost."""
+
+    span: Span = _span()
+    first: tuple[Text, ...]
+    chooser: Text | None           # rules, owner or enemy
+    then: tuple[Text, ...]
+    then_chooser: Text | None = None
+    lost: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LossesQuery:
+    """`losses UNIT... STEPS attacking|defending [from UNIT...]`: who of one side's units takes its step losses."""
+
+    kind: ClassVar[ExpectKind] = ExpectKind.LOSSES
+    span: Span = _span()
+    units: tuple[Text, ...]
+    steps: int | None              # the steps the result takes (None: the last word was no number; checks report it)
+    attacking: bool                # the side attacked (`attacking`), else it defended (`defending`)
+    enemies: tuple[Text, ...]      # the other side's units in the combat (`from`)
+    result: LossesResult | None
+    text: str = _as_written()
+
+
 Query = Union[MoveQuery, ReachQuery, ZocQuery, StackQuery, SupplyQuery, OverrunQuery, ExploitQuery, AttackQuery,
-              RetreatQuery, AdvanceQuery, CombatQuery, EngageQuery, PhasesQuery]
+              RetreatQuery, AdvanceQuery, CombatQuery, EngageQuery, PhasesQuery, LossesQuery]
 QueryResult = Union[MoveResult, HexSetResult, StackResult, SupplyResult, OverrunResult, ExploitResult, AttackResult,
-                    RetreatResult, AdvanceResult, CombatResult, EngageResult, PhasesResult]
+                    RetreatResult, AdvanceResult, CombatResult, EngageResult, PhasesResult, LossesResult]
 QUERY_NODES: tuple[type, ...] = get_args(Query)
 VERDICTS = (OverrunResult, ExploitResult, AttackResult)    # the results that may name the rules refusing it
 QUERY_TYPES: dict[ExpectKind, type] = {getattr(t, "kind"): t for t in QUERY_NODES}

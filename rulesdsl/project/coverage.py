@@ -32,7 +32,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "movement": ("movement", "roads", "road_movement", "reaction"),
     "zoc": ("zoc",),
     "stacking": ("stacking",),
-    "combat": ("combat",),
+    "combat": ("combat", "steps"),
     "retreat": ("retreat",),
     "advance": ("advance",),
     "overrun": ("overrun",),
@@ -43,7 +43,7 @@ _BY_PREFIX = {prefix: category for category, prefixes in CATEGORIES.items() for 
 # the category of the engine function a parameter drives, for an engine parameter named outside them
 _BY_FUNCTION = {"zoc": "zoc", "move": "movement", "stack": "stacking", "supply": "supply", "retreat": "retreat",
                 "advance": "advance", "may_overrun": "overrun", "may_exploit": "exploitation",
-                "may_attack": "combat", "engage": "combat"}
+                "may_attack": "combat", "engage": "combat", "losses": "combat"}
 STATUSES = ("executed", "descriptive", "unaccounted")
 
 

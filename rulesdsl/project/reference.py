@@ -204,6 +204,11 @@ KINDS: dict[type, Kind] = {
                          "  forbid attack when attackers.supply_hexes > 5\n"
                          "  forbid enter when unit.overrun_failed\n"
                          "}\n\n"
+                         'rule 8.0a "First loss" {\n'
+                         '  summary "The enemy picks the first step loss, never a tank unless the terrain shifts the '
+                         'columns or it has anti-tank units there."\n'
+                         "  forbid first-loss when unit is tank and hex.shift == 0 and not enemies is anti-tank\n"
+                         "}\n\n"
                          'rule 10.2 "Following up" {\n'
                          '  summary "At most two units advance, never more than the hexes the loser retreated."\n'
                          "  forbid advance when advancing.count > 2 or advancing.count > retreat.length\n"

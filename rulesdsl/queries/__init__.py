@@ -16,8 +16,8 @@ from typing import Any
 
 from rulesdsl.errors import Diagnostic, suggest
 from rulesdsl.model import ir
-from rulesdsl.queries import (advance, attack, combat, engage, exploit, move, overrun, phases, reach, retreat,
-                              stack, supply, zoc)
+from rulesdsl.queries import (advance, attack, combat, engage, exploit, losses, move, overrun, phases, reach,
+                              retreat, stack, supply, zoc)
 from rulesdsl.queries.base import Answer, CheckContext, QueryKind, Unanswerable, odds_word
 from rulesdsl.runtime.engine import RulesEngine
 from rulesdsl.runtime.situation import Situation
@@ -27,7 +27,7 @@ __all__ = ["QUERIES", "Answer", "CheckContext", "QueryKind", "Unanswerable", "as
 
 _KINDS: tuple[QueryKind[Any, Any], ...] = (
     move.QUERY, reach.QUERY, zoc.QUERY, stack.QUERY, supply.QUERY, overrun.QUERY, exploit.QUERY, attack.QUERY,
-    retreat.QUERY, advance.QUERY, combat.QUERY, engage.QUERY, phases.QUERY,
+    retreat.QUERY, advance.QUERY, combat.QUERY, engage.QUERY, phases.QUERY, losses.QUERY,
 )
 
 

@@ -8,8 +8,8 @@ from fractions import Fraction
 from .hexmap import Hex
 from .ruleset import Step
 
-__all__ = ["Advance", "Engagement", "Move", "Reach", "Refusal", "Retreat", "StackCheck", "SupplyTrace", "Verdict",
-           "Zones", "as_hex"]
+__all__ = ["Advance", "Engagement", "Losses", "Move", "Reach", "Refusal", "Retreat", "StackCheck", "SupplyTrace",
+           "Verdict", "Zones", "as_hex"]
 
 
 def as_hex(hex: Hex | str) -> Hex:
@@ -229,3 +229,18 @@ class Verdict:
         return tuple(found)
 
 
+@dataclass(frozen=True, slots=True)
+class Losses:
+    """A side's step losses in one combat: `asked` the result's, `lost` those its units can take (the rest
+    ignored where the rules say so); `first` the units that may take the first step and who picks it
+    (`chooser`: rules, owner or enemy); `then` the units that may take the second, and who picks the rest
+    (`then_by`)."""
+
+    units: tuple[str, ...]
+    asked: int
+    lost: int
+    first: tuple[str, ...]
+    chooser: str
+    then: tuple[str, ...]
+    then_by: str
+    steps: tuple[Step, ...] = ()

@@ -13,6 +13,7 @@
   may_exploit(situation, unit)          whether a unit may move in the Exploitation Phase
   may_attack(situation, attackers, target)          whether an attack may be made
   engage(situation, attackers, targets)  who fights, whose terrain counts, who suffers the result
+  losses(situation, units, steps, attacking=...)   who takes a side's step losses, and who picks them
 
 Every answer carries `steps`: the derivation, each step citing the rule id, the rulebook that sets it and
 its file and line.  The engine names no series: it reads only the parameters of its contract
@@ -26,15 +27,16 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Concatenate, ParamSpec, TypeVar
 
-from . import engagement, eligibility, movement, retreat, stacking, supply
-from .answers import Advance, Engagement, Move, Reach, Refusal, Retreat, StackCheck, SupplyTrace, Verdict, Zones, as_hex
+from . import engagement, eligibility, losses, movement, retreat, stacking, supply
+from .answers import (Advance, Engagement, Losses, Move, Reach, Refusal, Retreat, StackCheck, SupplyTrace, Verdict, Zones,
+                      as_hex)
 from .combat import Assessment, Combat, Exchange
 from .notation import Result
 from .hexmap import Hex
 from .ruleset import RuleSet, Step
 from .situation import Counter, Record, Situation
 
-__all__ = ["Advance", "Engagement", "Move", "Reach", "Record", "Retreat", "RulesEngine", "StackCheck", "SupplyTrace", "Verdict",
+__all__ = ["Advance", "Engagement", "Losses", "Move", "Reach", "Record", "Retreat", "RulesEngine", "StackCheck", "SupplyTrace", "Verdict",
            "Zones", "as_hex"]
 
 
@@ -221,6 +223,15 @@ class RulesEngine:
         return eligibility.may_attack(self, self.typed(situation), tuple(attackers), as_hex(target),
                                       more_targets=[as_hex(h) for h in more_targets],
                                       record=record, judge=self.assess, forced=forced)
+
+    # ---- step losses (losses.py) ----------------------------------------------------------------------
+    @_on_its_turn
+    def losses(self, situation: Situation, units: Iterable[str], steps: int, *, attacking: bool,
+               enemies: Iterable[str] = ()) -> Losses:
+        """Who of `units` (one side's in a combat) takes its `steps` step losses: the first step's units and
+        who picks among them, and the second's; `attacking`: the side attacked; `enemies`: the other side's."""
+        return losses.losses(self, self.typed(situation), tuple(units), steps, attacking=attacking,
+                             enemies=tuple(enemies))
 
     # ---- engagement (engagement.py) --------------------------------------------------------------------
     @_on_its_turn

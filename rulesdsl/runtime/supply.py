@@ -87,9 +87,10 @@ def _isolated(engine: Questions, situation: Situation, counter: Counter, steps: 
         steps.append(rules.cite("isolation.friendly_unit_range", f"{counter}'s line is not cut by the enemy: "
                                 "out of supply, not isolated"))
         return False
+    def nearness(unit: Counter) -> tuple[int, str]:
+        return situation.map.distance(unit.hex, counter.hex), unit.name
     friends = sorted((u for u in situation.friends_of(counter.side) if u.name != counter.name and u.attack > 0
-                      and situation.map.distance(u.hex, counter.hex) <= near),
-                     key=lambda u: (situation.map.distance(u.hex, counter.hex), u.name))
+                      and situation.map.distance(u.hex, counter.hex) <= near), key=nearness)
     for friend in friends:
         if sources and _traced(engine, situation, friend, sources, []) is not None:
             steps.append(rules.cite("isolation.friendly_unit_range",

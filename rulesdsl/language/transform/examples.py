@@ -109,6 +109,12 @@ class ExampleBuilder(Builder):
     def unit_name(self, items: list[Any]) -> Any:
         return self._text(items[0])
 
+    def losses_unit(self, items: list[Any]) -> Any:
+        return self._text(items[0])
+
+    def losses_from(self, items: list[Any]) -> Any:
+        return ("from", tuple(items))
+
     @v_args(meta=True)
     def situation_unit(self, meta: Meta, items: list[Any]) -> Any:
         name, side, counter, hex_, *options = items
@@ -403,6 +409,45 @@ class ExampleBuilder(Builder):
 
     def retreat_from(self, items: list[Any]) -> Any:
         return ("from", tuple(items))
+
+    @v_args(meta=True)
+    def expect_losses(self, meta: Meta, items: list[Any]) -> Any:
+        units, rest, said = self._split(items)
+        count = self._whole_text(units.pop()) if units else None     # the last number written is the steps
+        side, *more = rest
+        enemies = more[0][1] if more else ()
+        result = None if said is None else ir.LossesResult(
+            span=said.span, first=said.get("first", ()), chooser=said.get("by"), then=said.get("then", ()),
+            then_chooser=said.get("then by"), lost=said.get("lost"))
+        return self._query(meta, ir.LossesQuery, units=tuple(units), steps=count, attacking=str(side) == "attacking",
+                           enemies=enemies, result=result)
+
+    @v_args(meta=True)
+    def losses_result(self, meta: Meta, items: list[Any]) -> Any:
+        found: dict[str, Any] = {}
+        last = ""
+        for key, value, span in items:
+            if key == "by" and last == "then":     # `then 4 8 by owner`: who picks the rest
+                key = "then by"
+            last = key
+            if key in found:
+                raise RulesError([Diagnostic(f"'{key}' is given twice", span,
+                                             hint="give each of first, by, then and lost once")])
+            found[key] = value
+        return self._said(meta, **found)
+
+    def losses_first(self, items: list[Any]) -> Any:
+        return ("first", tuple(items), items[0].span)
+
+    def losses_then(self, items: list[Any]) -> Any:
+        return ("then", tuple(items), items[0].span)
+
+    def losses_by(self, items: list[Any]) -> Any:
+        chooser = self._text(items[0])
+        return ("by", chooser, chooser.span)
+
+    def losses_lost(self, items: list[Any]) -> Any:
+        return ("lost", self._whole(items[0]), self._text(items[0]).span)
 
     @v_args(meta=True)
     def expect_advance(self, meta: Meta, items: list[Any]) -> Any:
