@@ -223,12 +223,15 @@ def test_cards_laid_out_in_parallel_are_the_cards_laid_out_one_by_one(tmp_path, 
 
 
 def test_a_card_whose_languages_differ_in_shape_is_tried_on_one_shape_beside_the_other_cards(tmp_path, monkeypatch):
-    """Bocage's English and French cards are each best on another shape: the trials of each on the other's
-    are laid out in the worker processes as soon as both are, so that `_one_shape` only reads them back.
-    The cards are those laid out one at a time (the committed ones)."""
+    """Bocage's English and French cards, the French given a long heading that makes it best on another shape
+    (the shipped editions share one now): the trials of each on the other's are laid out in the worker
+    processes as soon as both are, so that `_one_shape` only reads them back, and both end on one shape."""
     from rulesdsl.project.build import _card_job, compile_project
     shipped = compile_project(ROOT, examples=False, generate=False)
-    jobs = [_card_job(shipped.resolved["bocage"], lang, shipped.labels, None)[2] for lang in ("en", "fr")]
+    labels = {lang: dict(texts) for lang, texts in shipped.labels.items()}
+    labels["fr"]["heading.sequence-of-play"] = ("Séquence de jeu, avec toutes ses phases et toutes ses sous-phases, "
+                                                "dans l'ordre où les joueurs les jouent à chaque tour de la partie")
+    jobs = [_card_job(shipped.resolved["bocage"], lang, labels, None)[2] for lang in ("en", "fr")]
     monkeypatch.setattr(pdf.os, "cpu_count", lambda: 2)
     # no card laid out before; the charts' measures other tests took are welcome (they only save time)
     shared = Path(os.environ["RULESDSL_TEST_CACHE"]) / "measures"
@@ -244,9 +247,6 @@ def test_a_card_whose_languages_differ_in_shape_is_tried_on_one_shape_beside_the
     placed = [json.loads(p.read_text()) for p in (tmp_path / "parallel" / "cards").glob("*.json")]
     assert len({(meta["orientation"], meta["columns"]) for meta in placed}) == 2     # each best on its own
     assert len(placed) > len(jobs)          # the cards, and a card on the other's shape
-    # the cards `rulesdsl build` committed, laid out one at a time before the trials moved into the workers
-    committed = [(ROOT / "generated" / "charts" / f"bocage.{lang}.html").read_text(encoding="utf-8")
-                 for lang in ("en", "fr")]
-    assert [html for html, _, _ in parallel] == committed and all(content for _, content, _ in parallel)
+    assert all(content for _, content, _ in parallel)
     shape = re.compile(r'data-orientation="(\w+)" data-columns="(\d)"')
     assert len({shape.search(html).groups() for html, _, _ in parallel}) == 1      # one shape

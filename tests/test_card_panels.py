@@ -212,7 +212,7 @@ def test_bocage_card_lists_its_exceptions_with_rule_numbers_and_values(shipped):
     # the attack factor is printed by the card's strength factors chart: each value once
     assert supply == {"supply.effects_from_marking":
                       "Out-of-supply effects apply from the moment a unit is marked until the marker goes.",
-                      "supply.out_of_supply_movement_factor": "½", "supply.out_of_supply_defense_factor": "1"}
+                      "supply.out_of_supply_movement_factor": "½"}
     factors = [(e["name"].text, e["factor"].text) for e in data["factors"]["entries"]]
     assert factors == [("Supply attack", "½")]
     assert items["12.2"]["kind"] == "replaced" and "half strength" in items["12.2"]["summary"].text

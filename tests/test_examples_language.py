@@ -52,6 +52,7 @@ EVERY_LINE = HEADER + """example "Every line" [2.1a 3.1e] {
   expect engage 6 on 5.05 fighting kg-x destroyed kg-x
   expect combat 6 on 5.05 odds 1:1 column 1:1 roll 2 result A1
   expect phases red turn 3 movement combat
+  expect losses kg-x 2 defending from 6 first kg-x by owner lost 2
 }
 """
 
@@ -95,11 +96,16 @@ def test_every_line_of_an_example_becomes_its_typed_node():
     assert any(isinstance(e, ir.MoveQuery) and e.mode and e.mode.value == "road" for e in s.expectations)
     assert any(isinstance(e, ir.StackQuery) and e.moment and e.moment.value == "overrun" for e in s.expectations)
     assert any(isinstance(e, (ir.RetreatQuery, ir.AdvanceQuery)) and e.refuse == 1 for e in s.expectations)
-    combat = s.expectations[-2]
+    combat = s.expectations[-3]
     assert (combat.result.odds.value, combat.result.roll, combat.result.outcome.value) == ("1:1", 2, "A1")
-    phases = s.expectations[-1]
+    phases = s.expectations[-2]
     assert (phases.side.value, phases.turn, [p.value for p in phases.result.phases]) == \
         ("red", 3, ["movement", "combat"])
+    losses = s.expectations[-1]
+    assert ([u.value for u in losses.units], losses.steps, losses.attacking, [u.value for u in losses.enemies]) == \
+        (["kg-x"], 2, False, ["6"])
+    assert ([u.value for u in losses.result.first], losses.result.chooser.value, losses.result.lost) == \
+        (["kg-x"], "owner", 2)
 
 
 def test_query_and_result_print_as_the_notation_writes_them():
@@ -252,7 +258,7 @@ def test_the_arguments_reach_the_engine(monkeypatch):
         return RIGHT["advance"](situation, units, vacated, hexes)
 
     _run(monkeypatch, {**RIGHT, "retreat": retreat, "advance": advance})
-    assert seen["retreat"] == (["b"], 2, {"attackers": ["a"], "refuse": 0})
+    assert seen["retreat"] == (["b"], 2, {"attackers": ["a"], "refuse": 0, "breakthrough": False})
     assert seen["advance"] == (["a"], "4.04", 2, {"overrun": False, "defender_destroyed": False, "refused": 0,
                                                   "breakthrough": False, "path": []})
 

@@ -230,6 +230,11 @@ def test_the_shipped_series_examples_catch_at_least_their_floor(rulebook_id, rep
            f"{len(found.of('uncaught'))} | "
            f"{len(found.of('no effect'))} | {len(found.of('one value'))} | {round(share * 100)}% |")
     assert row in readme, row
+    if rulebook_id == "vcs":    # the combat charts' rows are changed one by one too, and judged
+        rows = {v.name: v for v in found.rows}
+        assert rows["column shift elevation"].status == "caught"
+        assert [m.value for m in rows["column shift rubble-shift"].mutants] == \
+            ["removed", "when not rubble", "always", "amount +0", "amount -2"]
 
 
 # ---- masked: a change another parameter hides, found by changing both ----------------------------------------

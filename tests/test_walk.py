@@ -190,7 +190,7 @@ example "Every line" [1.0] {
   expect retreat 7 1 eliminated
   expect advance 6 into 5.05 after 2 destroyed overrun hexes 2
   expect engage 6 on 5.05 arrived 6 result D1 fighting 7 sharing 6 spared 6 terrain 5.05 destroyed 7
-  expect combat 6 on 5.05 odds 1:1 column 1:1 roll 2 result A1 exchange 3
+  expect combat 6 on 5.05 odds 1:1 column 1:1 roll 2 result A1 exchange 3 by 6
   expect combat 6 on 5.05 with river-assault, entrenched overrun forced column below
   expect engage 6 on 5.05 overrun result A1 attacker retreats 1 defender retreats 0
   expect exploit 7 allowed mp 4 unready-above 2

@@ -482,7 +482,7 @@ _AFTER = (
     ("type", re.compile(r"\btype (?P<word>[a-z\-]*)$")),
     ("phase", re.compile(r"^\s*phase (?P<word>[a-z\-]*)$")),
     # a rule's effect: the question after its kind, then the facts that question knows after `when`
-    ("question", re.compile(r"^\s*(?:forbid|allow|exempt|stop|cost|eliminate) (?P<word>[a-z\-]*)$")),
+    ("question", re.compile(r"^\s*(?P<effect>forbid|allow|exempt|stop|cost|eliminate) (?P<word>[a-z\-]*)$")),
     ("fact", re.compile(r"^\s*(?:forbid|allow|exempt|stop|cost|eliminate) (?P<question>[a-z\-]+)\b.*\bwhen\b(?:.*[\s(])?"
                         r"(?P<word>[a-z_.]*)$")),
 )
@@ -490,11 +490,12 @@ _AFTER = (
 
 def completions(resolved: ir.Resolved | None, before: str) -> tuple[list[types.CompletionItem], str]:
     """What may be written where the text before the cursor is `before`, and the word being written."""
-    wanted, typed, asked = None, "", ""
+    wanted, typed, asked, effect = None, "", "", ""
     for kind, pattern in _AFTER:
         if m := pattern.search(before):
             wanted, typed = kind, m.group("word")
             asked = m.groupdict().get("question") or ""
+            effect = m.groupdict().get("effect") or ""
             break
     items: list[types.CompletionItem] = []
     if wanted is None:
@@ -502,7 +503,7 @@ def completions(resolved: ir.Resolved | None, before: str) -> tuple[list[types.C
     if wanted == "question":
         return [types.CompletionItem(label=q.word, kind=types.CompletionItemKind.Function,
                                      detail=f"{q.meaning} ({', '.join(q.effects)})")
-                for q in QUESTIONS.values() if q.word.startswith(typed)], typed
+                for q in QUESTIONS.values() if q.word.startswith(typed) and effect in q.effects], typed
     if wanted == "fact":
         return [types.CompletionItem(label=f.name, kind=types.CompletionItemKind.Field, detail=f"{f.kind}: {f.meaning}")
                 for f in FACTS.values() if asked in f.questions and f.name.startswith(typed)], typed

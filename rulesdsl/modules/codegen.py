@@ -61,7 +61,7 @@ MODULE_NAMES: dict[str, str] = {
         "RULESET": "rule set the rules engine reads", "RULES_ENGINE": "rules engine",
         **{name: f"rules engine function {name}(situation, ...)"
            for name in ("zoc", "move", "reachable", "stack", "supply", "retreat", "advance", "may_overrun",
-                        "may_exploit", "may_attack", "engage")},
+                        "may_exploit", "may_attack", "engage", "losses")},
     }.items()},
     **{name: f"Python's built-in {name}, which the module uses"
        for name in ("min", "max", "int", "float", "str", "bool", "tuple", "frozenset", "LookupError")},
@@ -74,7 +74,7 @@ MODULE_NAMES: dict[str, str] = {
                     "BoundHex", "BoundTerrain", "BoundUnit", "Context", "Contribution", "Exact", "Number",
                     "ParameterValue", "Resolution", "Result", "Roll", "TerrainNames", "Exchange",
                     # the rules engine, its answers and what it is asked about
-                    "RulesEngine", "RuleSet", "Situation", "Hex", "Advance", "Engagement", "Move", "Reach", "Retreat",
+                    "RulesEngine", "RuleSet", "Situation", "Hex", "Advance", "Engagement", "Losses", "Move", "Reach", "Retreat",
                     "StackCheck", "SupplyTrace", "Verdict", "Zones", "Record")},
     **{name: f"collections.abc.{name}, which the module imports" for name in ("Iterable", "Sequence")},
 }

@@ -96,8 +96,11 @@ def with_values(resolved: ir.Resolved, values: Mapping[str, object],
     effects = {name: value for name, value in values.items() if name.startswith("effect ")}
     if effects:
         resolved = _with_effects(resolved, effects)
+    rows = {name: value for name, value in values.items() if name.startswith("row ")}
+    if rows:
+        resolved = _with_rows(resolved, rows)
     for name, value in values.items():
-        if name in effects:
+        if name in effects or name in rows:
             continue
         span = (where or {}).get(name)
         if name in parameters:
@@ -125,6 +128,33 @@ def _with_effects(resolved: ir.Resolved, changes: Mapping[str, object]) -> ir.Re
             effective = replace(effective, node=replace(node, effects=kept))
         rules.append(effective)
     return replace(resolved, rules=tuple(rules))
+
+
+# the combat charts whose rows a mutation changes one by one: the Resolved field, and the node's row field
+ROW_CHARTS = (("modifiers", "modifiers"), ("shifts", "shifts"), ("unit_factors", "factors"),
+              ("adjustments", "adjustments"))
+
+
+def row_key(chart: str, n: int) -> str:
+    """How a combat chart's row is named where parameters are (a mutation's change): `row modifiers 2`, the
+    second die roll modifier."""
+    return f"row {chart} {n}"
+
+
+def _with_rows(resolved: ir.Resolved, changes: Mapping[str, object]) -> ir.Resolved:
+    """`resolved` with some rows of its combat charts changed: `row CHART N` to another row, or None to
+    remove it (a mutation's)."""
+    for chart, items in ROW_CHARTS:
+        effective = getattr(resolved, chart)
+        if effective is None:
+            continue
+        rows = getattr(effective.node, items)
+        mine = {int(name.rsplit(" ", 1)[1]): value for name, value in changes.items()
+                if name.rsplit(" ", 1)[0] == f"row {chart}"}
+        if mine:
+            kept = tuple(r for r in (mine.get(n, row) for n, row in enumerate(rows, 1)) if r is not None)
+            resolved = replace(resolved, **{chart: replace(effective, node=replace(effective.node, **{items: kept}))})
+    return resolved
 
 
 class Variants:

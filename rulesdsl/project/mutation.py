@@ -38,13 +38,14 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Union
 
 from rulesdsl.checks.examples import Unanswerable, ask, assumed, engine_of
 from rulesdsl.checks.situations import build, lines, query_text, result_text
 from rulesdsl.errors import RulesError
 from rulesdsl.language.source import Source
 from rulesdsl.model import ir
-from rulesdsl.modules.modcheck import Variants, compiled_module
+from rulesdsl.modules.modcheck import ROW_CHARTS, Variants, compiled_module, row_key
 from rulesdsl.queries import QUERIES, query_of
 from rulesdsl.project.coverage import Coverage, measure, percent
 from rulesdsl.runtime.model import Quantity, unit_text
@@ -358,6 +359,10 @@ class Mutation:
     questions: int              # the questions asked of the example situations
     verdicts: tuple[Verdict, ...]
     effects: tuple[Verdict, ...] = ()   # each rule's effect (`forbid react when ...`): removed, negated ...
+    rows: tuple[Verdict, ...] = ()      # each row of the combat charts (a DRM, a shift, a strength factor ...)
+
+    def rows_of(self, status: str) -> list[Verdict]:
+        return [v for v in self.rows if v.status == status]
 
     def effects_of(self, status: str) -> list[Verdict]:
         return [v for v in self.effects if v.status == status]
@@ -518,6 +523,11 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
         # and the effects of the rules it inherits unchanged (a rule it overrides has its own)
         inherits |= {effect_key(r.node.id.value, n) for r in other.rules for n in range(1, len(r.node.effects) + 1)
                      if r.node.id.value in ruled and ruled[r.node.id.value].origin == r.origin}
+        # and the rows of the combat charts it inherits unchanged
+        for chart, items in ROW_CHARTS:
+            mine, theirs = getattr(resolved, chart), getattr(other, chart)
+            if mine is not None and theirs is not None and mine.origin == theirs.origin:
+                inherits |= {row_key(chart, n) for n in range(1, len(getattr(theirs.node, items)) + 1)}
         lines_ += _lines(Variants(other), own=False, inherits=inherits)
     moments = resolved.declared["stacking.checked_at"].type.options if "stacking.checked_at" in resolved.declared \
         else ()
@@ -543,8 +553,83 @@ def mutate(resolved: ir.Resolved, examples: Iterable[ir.Example], only: Collecti
         verdicts.append(Verdict(entry.name, value_text(parameter.value), entry.rule, entry.origin, entry.source,
                                 tuple(mutants)))
     effects = [] if only else _effect_verdicts(resolved, modules, lines_, probes_, progress)
+    rows = [] if only else _row_verdicts(resolved, modules, lines_, probes_, progress)
     return Mutation(resolved.id, resolved.rulebook.span.path, len(lines_), len(probes_), tuple(verdicts),
-                    tuple(effects))
+                    tuple(effects), tuple(rows))
+
+
+# ---- the combat charts' rows: each removed, its condition negated or dropped, its amount changed ----------------
+_Row = Union[ir.Modifier, ir.Shift, ir.UnitFactor, ir.Adjustment]
+
+
+def row_mutants(row: _Row) -> list[tuple[str, _Row | None]]:
+    """The changes tried on one row of a combat chart (a DRM, a column shift, a strength factor, a result
+    adjustment), each named as the row would then read (None: the row removed): removed; its condition
+    negated; its condition dropped, so that it always holds; a number amount one more and one less."""
+    from rulesdsl.errata.diff import expression_text
+    out: list[tuple[str, _Row | None]] = [("removed", None)]
+    condition = getattr(row, "condition", None)
+    if condition is not None:
+        negated = condition.operand if isinstance(condition, ir.Unary) and condition.op is ir.UnaryOp.NOT else \
+            ir.Unary(op=ir.UnaryOp.NOT, operand=condition)
+        out.append((f"when {expression_text(negated)}", replace(row, condition=negated)))
+        out.append(("always", replace(row, condition=_ALWAYS)))
+    return out + _amount_mutants(row)
+
+
+def _amount_mutants(row: _Row) -> list[tuple[str, _Row | None]]:
+    """A row's number one more and one less: a DRM's value, an adjustment's amount, a shift's or a factor's
+    number (an expression that reads more than a number is mutated through what it reads)."""
+    def signed(n: Fraction) -> str:
+        return f"{'+' if n >= 0 else ''}{n}"
+    if isinstance(row, ir.Modifier):
+        return [(f"value {signed(Fraction(v))}", replace(row, value=v)) for v in (row.value + 1, row.value - 1)]
+    if isinstance(row, ir.Adjustment):
+        return [(f"amount {signed(Fraction(v))}", replace(row, amount=v)) for v in (row.amount + 1, row.amount - 1)]
+    if isinstance(row, ir.Shift) and _constant_shift(row.amount) is not None:
+        shift = _constant_shift(row.amount)
+        assert shift is not None
+        return [(f"amount {signed(v)}", replace(row, amount=ir.Number(value=v))) for v in (shift + 1, shift - 1)]
+    if isinstance(row, ir.UnitFactor) and isinstance(row.factor, ir.Number):
+        return [(f"x {v}", replace(row, factor=ir.Number(value=v)))
+                for v in (row.factor.value + 1, row.factor.value - 1) if v >= 0]
+    return []
+
+
+def _constant_shift(amount: ir.Expr) -> Fraction | None:
+    """A shift's amount where it is a number (`1`, `-1`), else None."""
+    if isinstance(amount, ir.Number):
+        return amount.value
+    if isinstance(amount, ir.Unary) and amount.op is ir.UnaryOp.NEG and isinstance(amount.operand, ir.Number):
+        return -amount.operand.value
+    return None
+
+
+def _row_verdicts(resolved: ir.Resolved, modules: Variants, lines_: Sequence[_Line], probes_: Sequence[Probe],
+                  progress: Callable[[str], None] | None) -> list[Verdict]:
+    """Each row of the combat charts in effect, each of its changes judged as a parameter's are; a row is named
+    `row CHART N` (modcheck.row_key)."""
+    out = []
+    for chart, items in ROW_CHARTS:
+        effective = getattr(resolved, chart)
+        if effective is None:
+            continue
+        for n, row in enumerate(getattr(effective.node, items), 1):
+            key = row_key(chart, n)
+            if progress is not None:
+                progress(key)
+            mutants = []
+            for label, new in row_mutants(row):
+                status, witness = _judge(modules, {key: new}, key, lines_, probes_)
+                mutants.append(Mutant(key, label, status, witness))
+            name = row.source.value if isinstance(row, ir.Shift) else row.name.value
+            out.append(Verdict(f"{_CHART_WORDS[chart]} {name}", row.text, "", effective.origin,
+                               f"{row.span.path}:{row.span.line}", tuple(mutants)))
+    return out
+
+
+_CHART_WORDS = {"modifiers": "DRM", "shifts": "column shift", "unit_factors": "strength factor",
+                "adjustments": "result adjustment"}
 
 
 # ---- a rule's effects: each removed, its condition negated or a part of it dropped, its amount changed ---------
@@ -776,19 +861,33 @@ def render_text(mutation: Mutation) -> str:
                     f"holding, and a cost's amount changed: {caught} of {len(mutation.effects)} caught"]
         for v in mutation.effects:
             out.append(f"  {v.name}  [{v.status}]  {v.value}  [rule {v.rule}, {v.origin}, {v.source}]")
-            for m in v.mutants:
-                w = m.witness
-                if m.status == "caught" and w is not None:
-                    out.append(f"    = {m.value}: caught by {w.origin}'s example \"{w.example}\" ({w.path}:{w.line}): "
-                               f"expect {w.query}: {w.was} -> {w.now}")
-                elif m.status == "caught":
-                    out.append(f"    = {m.value}: caught, the changed rulebook does not compile")
-                elif w is not None:
-                    out.append(f"    = {m.value}: {m.status}; in the situation of \"{w.example}\" ({w.path}:{w.line}), "
-                               f"expect {w.query}: {w.was} -> {w.now}")
-                else:
-                    out.append(f"    = {m.value}: {m.status}")
+            out += _changes(v)
+    if mutation.rows:
+        caught = len(mutation.rows_of("caught"))
+        out += ["", f"the combat charts' rows, each removed, its condition negated or always holding, and its "
+                    f"number changed: {caught} of {len(mutation.rows)} caught"]
+        for v in mutation.rows:
+            out.append(f"  {v.name}  [{v.status}]  {v.value}  [{v.origin}, {v.source}]")
+            out += _changes(v)
     return "\n".join(out) + "\n"
+
+
+def _changes(verdict: Verdict) -> list[str]:
+    """What each change of an effect or a chart's row did, a line each (and the line that caught it)."""
+    out = []
+    for m in verdict.mutants:
+        w = m.witness
+        if m.status == "caught" and w is not None:
+            out.append(f"    = {m.value}: caught by {w.origin}'s example \"{w.example}\" ({w.path}:{w.line}): "
+                       f"expect {w.query}: {w.was} -> {w.now}")
+        elif m.status == "caught":
+            out.append(f"    = {m.value}: caught, the changed rulebook does not compile")
+        elif w is not None:
+            out.append(f"    = {m.value}: {m.status}; in the situation of \"{w.example}\" ({w.path}:{w.line}), "
+                       f"expect {w.query}: {w.was} -> {w.now}")
+        else:
+            out.append(f"    = {m.value}: {m.status}")
+    return out
 
 
 def render_json(mutation: Mutation) -> str:
@@ -800,5 +899,6 @@ def render_json(mutation: Mutation) -> str:
                             "catchable_share": None if mutation.catchable_share() is None
                             else str(mutation.catchable_share())},
                 "parameters": [v.as_json() for v in mutation.verdicts],
-                "effects": [v.as_json() for v in mutation.effects]}
+                "effects": [v.as_json() for v in mutation.effects],
+                "rows": [v.as_json() for v in mutation.rows]}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

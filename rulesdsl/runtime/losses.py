@@ -93,16 +93,19 @@ def _pickable(engine: Questions, situation: Situation, side: tuple[Counter, ...]
               "hex.shift": lambda: _shift(rules.terrain, situation, hex),
               "hex.level": lambda: effects.hex_level(rules.terrain, situation, hex),
               "enemies": lambda: frozenset().union(*(effects.unit_words(u) for u in other))}
-    kept = []
+    kept, barring = [], None
     for unit in side:
         facts = {**effects.unit_facts(unit), **shared}
         barred = rules.forbidding("first-loss", facts, said.append, f"{unit} may be picked as the first loss")
         if barred is None:
             kept.append(unit)
         else:
+            barring = barred
             said.append(rules.cite_effect(*barred, f"rule {barred[0].id}: {unit} may not be picked as the first loss"))
     if not kept:
-        said.append(Step("every unit is barred from the pick: any of them may be picked"))
+        assert barring is not None
+        said.append(rules.cite_effect(*barring, f"rule {barring[0].id} bars every unit from the pick: any of them "
+                                                "may be picked"))
         return side
     return tuple(kept)
 
