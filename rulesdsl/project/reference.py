@@ -84,7 +84,10 @@ def _effects_text() -> str:
             "condition as data (`RULES[...].effects`), never as code; the card prints each as an order in "
             "players' words under the reminders topic of its question (the label `effect.RULE.N` gives the "
             "rulebook's own words, N counting the rule's effects from 1, and the card warns of a condition it "
-            "cannot say); an `amend` may not state effects. A condition is a flag fact, `FACT is WORD`, two "
+            "cannot say); an `amend` may not state effects. Some parameters and capabilities are special cases "
+            "that stay: the capability `exchange-exempt` is `exempt exchange-loss when unit is TYPE`, "
+            "`overrun.ends_movement` is `forbid enter when unit.overran`, and `zoc.largest_formation_only` a "
+            "`forbid exert-zoc` on the smaller sizes. A condition is a flag fact, `FACT is WORD`, two "
             "numbers compared, or these joined by `not`, `and`, `or`. The questions: " + questions +
             ". The facts: " + facts)
 
