@@ -54,7 +54,7 @@ def test_the_core_vocabulary_is_only_what_the_compiler_and_the_engine_act_on():
         # the variants of the combat procedure the generated CombatEngine reads
         "combat.imaginary_columns", "combat.shift_off_left_is_below_table", "combat.terrain_per_unit",
         "combat.hexside_combination", "overrun.game_modifiers_apply", "supply.minimum_strength",
-        "combat.exchange_measure", "combat.exchange_counts_terrain",
+        "combat.exchange_measure", "combat.exchange_counts_terrain", "combat.exchange_loser",
         *(p.name for p in ENGINE_PARAMETERS)])
     assert set(catalogue.CORE_USES) == set(catalogue.CORE_PARAMETERS)
     # the engine's parameters are core with the contract's kind, unit, options and meaning, and say what they drive

@@ -584,7 +584,7 @@ def _codes(resolved: ir.Resolved, t: Labeler) -> list[dict[str, Any]] | None:
                             else _clause_label(c, t) for c in code.clauses],)]
 
 
-EXCHANGE_PARAMETERS = ("combat.exchange_measure", "combat.exchange_counts_terrain")
+EXCHANGE_PARAMETERS = ("combat.exchange_measure", "combat.exchange_counts_terrain", "combat.exchange_loser")
 
 
 def _exchanges(code: ir.ResultCode) -> bool:
@@ -599,8 +599,10 @@ def _exchange_label(resolved: ir.Resolved, t: Labeler) -> tuple[Label, list[str]
     if measure is None:
         return None
     counts = params.get("combat.exchange_counts_terrain")
+    loser = params.get("combat.exchange_loser")
     terrain = measure.value == "factors" and counts is not None and counts.value is True
-    key = "code.exchange-terrain" if terrain else f"code.exchange-{measure.value}"
+    key = "code.exchange-fewer" if loser is not None and loser.value == "fewer-factors" else \
+        "code.exchange-terrain" if terrain else f"code.exchange-{measure.value}"
     label = t(key)
     exempt = [name for name, words in resolved.vocabulary.unit_types.items() if EXCHANGE_EXEMPT in words]
     if exempt:
@@ -608,7 +610,7 @@ def _exchange_label(resolved: ir.Resolved, t: Labeler) -> tuple[Label, list[str]
         label = Label(label.text + ", " + filled(t("code.exchange-exempt"),
                                                 types=Label(", ".join(n.text for n in names))).text,
                       label.fallback or any(n.fallback for n in names))
-    rules = [measure.rule] + ([counts.rule] if counts is not None else [])
+    rules = [measure.rule] + [p.rule for p in (counts, loser) if p is not None]
     return label, printed_cites(resolved, rules)
 
 

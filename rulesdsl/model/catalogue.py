@@ -64,6 +64,8 @@ CORE_USES: dict[str, str] = {
                                "attacker's least loss (`Resolution.exchange`), and the card's result codes legend",
     "combat.exchange_counts_terrain": "the generated `resolve_combat`: the defender's factors an exchange counts, "
                                       "with the terrain's multiplier or as printed, and the card's legend",
+    "combat.exchange_loser": "the generated `resolve_combat`: the side that loses every unit in an exchange, "
+                             "the defender or the side with fewer factors (`Resolution.exchange.loser`)",
     "combat.imaginary_columns": "the generated `resolve_combat`: shifts count from odds beyond the table",
     "combat.shift_off_left_is_below_table": "the generated `resolve_combat`: a shift past the left-most column",
     "combat.terrain_per_unit": "the generated `resolve_combat`: one terrain multiplier per attacking hex, or one "

@@ -692,7 +692,8 @@ _COMBAT_OPTIONS = (("combat.hexside_combination", "hexside_combination"),
                    ("supply.minimum_strength", "supply_minimum"),
                    ("supply.penalties_round_down", "supply_round_down"),
                    ("combat.exchange_measure", "exchange_measure"),
-                   ("combat.exchange_counts_terrain", "exchange_counts_terrain"))
+                   ("combat.exchange_counts_terrain", "exchange_counts_terrain"),
+                   ("combat.exchange_loser", "exchange_loser"))
 
 
 def _combat_options(params: dict[str, ir.EffectiveParameter], before_limits: bool) -> list[tuple[str, str, str]]:

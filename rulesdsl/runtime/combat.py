@@ -460,7 +460,9 @@ class Exchange:
 
     payers: the attacking units that may pay it (an `exchange-exempt` type never does); chosen: for factors, the
     payers that meet it losing the fewest factors (then the fewest units), one choice the attacker may make;
-    lost: what the chosen units total; short: the payers together fall short of it, and every one is lost."""
+    lost: what the chosen units total; short: the payers together fall short of it, and every one is lost.
+    Where the side with fewer factors loses everything and that is the attacker (`loser`), the payers are the
+    defending units and `loss` is what the attacker's units count."""
 
     measure: str
     loss: Exact
@@ -468,6 +470,7 @@ class Exchange:
     chosen: tuple[Unit, ...] = ()
     lost: Exact = 0
     short: bool = False
+    loser: str = "defender"     # who loses every unit; `attacker` (combat.exchange_loser): the defender pays
 
 
 @dataclass(frozen=True)
@@ -558,7 +561,8 @@ class CombatEngine:
                  hexside_combination: str = "cumulative", game_modifiers_in_overruns: bool = True,
                  supply_minimum: Number | None = None, supply_round_down: bool = False,
                  exchange_measure: str | None = None, exchange_counts_terrain: bool = False,
-                 parameter_rules: Mapping[str, str] | None = None, rules: Mapping[str, RuleEntry] | None = None):
+                 parameter_rules: Mapping[str, str] | None = None, rules: Mapping[str, RuleEntry] | None = None,
+                 exchange_loser: str | None = None):
         self.terrain_combination = terrain_combination
         self.shift_off_left, self.terrain_per_unit = shift_off_left, terrain_per_unit
         self.game_modifiers_in_overruns = game_modifiers_in_overruns
@@ -582,6 +586,9 @@ class CombatEngine:
         if exchange_measure is not None and exchange_measure not in EXCHANGE_MEASURES:
             raise ValueError(f"unknown exchange measure {exchange_measure!r}: one of {', '.join(EXCHANGE_MEASURES)}")
         self.exchange_measure, self.exchange_counts_terrain = exchange_measure, exchange_counts_terrain
+        if exchange_loser not in (None, "defender", "fewer-factors"):
+            raise ValueError(f"unknown exchange loser {exchange_loser!r}: defender or fewer-factors")
+        self.exchange_loser = exchange_loser
         # the rules' effects on who pays an exchange (`exempt exchange-loss when unit is artillery and unit is
         # bombarding`), in the rules' order
         self._exchange_effects = tuple((entry, effect) for entry in (rules or {}).values()
@@ -1197,11 +1204,46 @@ class CombatEngine:
         if not result.exchange or measure is None or result.not_allowed:
             return None
         cite = self._cite_parameter("combat.exchange_measure")
+        if self.exchange_loser == "fewer-factors":
+            reversed_ = self._weaker_attacker(ctx, measure, cite, steps)
+            if reversed_ is not None:
+                return reversed_
         loss = self._exchange_loss(ctx, measure, cite, steps)
         payers = self._exchange_payers(ctx, steps)
         chosen, short = self._exchange_paid(measure, loss, payers, cite, steps)
         return Exchange(measure, simplest(loss), tuple(u.unit for _, u in payers), tuple(u.unit for _, u in chosen),
                         simplest(sum((_exchange_worth(measure, u) for _, u in chosen), 0)), short)
+
+    def _weaker_attacker(self, ctx: Context, measure: str, cite: str, steps: list[str] | None) -> Exchange | None:
+        """Where the side with fewer combat factors loses everything (`combat.exchange_loser = fewer-factors`):
+        None when the attacker has at least the defender's; else the attacker loses every unit, and the
+        defender at least what they count in `measure`, met by its own units (printed defense factors)."""
+        attackers = [u for hex_ in ctx.attacking_hexes for u in hex_.units]
+        attack = sum((u.attack for u in attackers), 0)
+        defense = self._exchange_factors(ctx, sum((u.defense for u in ctx.defenders), 0), None)
+        why = self._cite_parameter("combat.exchange_loser")
+        if attack >= defense:
+            if steps is not None:
+                steps.append(f"exchange: the attacker's {attack} attack factors are not fewer than the defender's "
+                             f"{defense}: the defender loses every unit{why}")
+            return None
+        loss: Exact = sum((u.steps for u in attackers), 0) if measure == "steps" else len(attackers) \
+            if measure == "units" else attack
+        if steps is not None:
+            steps.append(f"exchange: the attacker's {attack} attack factors are fewer than the defender's {defense}: "
+                         f"the attacker loses every unit, and the defender at least {loss}{why}")
+        payers = [("the defender's hex", u) for u in ctx.defenders]
+        worth = [(u.steps if measure == "steps" else 1 if measure == "units" else u.defense) for _, u in payers]
+        available: Exact = sum(worth, 0)
+        if available < loss:
+            chosen, short = payers, True
+        elif measure == "factors":
+            chosen, short = [payers[i] for i in _least_cover(worth, loss)], False
+        else:
+            chosen, short = [], False
+        lost = sum((u.defense if measure == "factors" else u.steps if measure == "steps" else 1 for _, u in chosen), 0)
+        return Exchange(measure, simplest(loss), tuple(u.unit for _, u in payers), tuple(u.unit for _, u in chosen),
+                        simplest(lost), short, loser="attacker")
 
     def _exchange_loss(self, ctx: Context, measure: str, cite: str, steps: list[str] | None) -> Exact:
         """An exchange's first step: the defender loses every unit it fought with; what that counts in

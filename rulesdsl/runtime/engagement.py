@@ -95,7 +95,12 @@ def engage(rules: RuleSet, situation: Situation, attackers: Sequence[str], targe
         attacker_side = {u.name for u in situation.units if u.side == side}
         attacker_retreat, defender_retreat, destroyed = _aftermath(rules, result, overrun, lost_if_adverse,
                                                                    attacker_side, steps)
-        if result.exchange and exchange is not None:
+        if result.exchange and exchange is not None and exchange.loser == "attacker":
+            # the weaker attacker loses every unit; the defender pays at least its factors
+            lost = [u.name for u in attacking if u.name not in sharing]
+            destroyed = [*destroyed, *(name for name in lost if name not in destroyed)]
+            exchanged = _exchanged(rules, situation, list(fighting), exchange, steps, paying="defender")
+        elif result.exchange and exchange is not None:
             exchanged = _exchanged(rules, situation, [u.name for u in attacking if u.name not in sharing],
                                    exchange, steps)
     return Engagement(
@@ -259,10 +264,12 @@ def _aftermath(rules: RuleSet, result: Result, overrun: bool, lost_if_adverse: l
 
 
 def _exchanged(rules: RuleSet, situation: Situation, attackers: list[str], exchange: Exchange,
-               steps: list[Step]) -> list[str]:
-    """The attacking units the exchange's choice loses, by name, with a step saying what they total: each
-    unit of its choice is the first attacker not yet named whose combat unit it is, in the order `as_combat`
-    lists them (units alike are alike to the exchange, so any one of them is the same choice)."""
+               steps: list[Step], *, paying: str = "attacker") -> list[str]:
+    """The paying side's units the exchange's choice loses, by name, with a step saying what they total: each
+    unit of its choice is the first of them not yet named whose combat unit it is, in the order `as_combat`
+    lists them (units alike are alike to the exchange, so any one of them is the same choice).  `paying`: the
+    attacker, or the defender where the weaker attacker lost everything (`attackers` then names the
+    defenders)."""
     order = [name for names in _by_hex(situation, attackers).values() for name in names]
     left = {name: _unit(situation.unit(name)) for name in order}
     named: list[str] = []
@@ -271,16 +278,18 @@ def _exchanged(rules: RuleSet, situation: Situation, attackers: list[str], excha
         if name is not None:
             named.append(name)
             del left[name]
-    measure = {"steps": "step", "units": "unit", "factors": "attack factor"}[exchange.measure]
+    factor = "attack factor" if paying == "attacker" else "defense factor"
+    measure = {"steps": "step", "units": "unit", "factors": factor}[exchange.measure]
     least = f"{exchange.loss} {measure}{'s' * (exchange.loss != 1)}"
     if exchange.short:
-        text = f"the exchange costs the attacker at least {least}; the units that may pay it fall short, so it " \
+        text = f"the exchange costs the {paying} at least {least}; the units that may pay it fall short, so it " \
                f"loses every one: {', '.join(named) or 'none'}"
     elif named:
-        text = f"the exchange costs the attacker at least {least}: it loses {', '.join(named)} " \
+        text = f"the exchange costs the {paying} at least {least}: it loses {', '.join(named)} " \
                f"({exchange.lost}), one choice that meets it"
     else:
-        text = f"the exchange costs the attacker at least {least}, of the units that attacked: it chooses which"
+        text = f"the exchange costs the {paying} at least {least}, of the units that " \
+               f"{'attacked' if paying == 'attacker' else 'defended'}: it chooses which"
     steps.append(rules.cite_rule_of("combat.exchange_measure", text))
     return named
 
