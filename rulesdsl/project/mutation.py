@@ -855,20 +855,18 @@ def render_text(mutation: Mutation) -> str:
                                f"expect {w.query}: {w.was} -> {w.now}")
                     out.append(f"      an expect line that would catch it: expect {w.query} {w.was}" if w.pinnable else
                                "      (no expect line compares this part of the answer)")
-    if mutation.effects:
-        caught = len(mutation.effects_of("caught"))
-        out += ["", f"the rules' effects, each removed, its condition negated, a part of it dropped, or always "
-                    f"holding, and a cost's amount changed: {caught} of {len(mutation.effects)} caught"]
-        for v in mutation.effects:
-            out.append(f"  {v.name}  [{v.status}]  {v.value}  [rule {v.rule}, {v.origin}, {v.source}]")
-            out += _changes(v)
-    if mutation.rows:
-        caught = len(mutation.rows_of("caught"))
-        out += ["", f"the combat charts' rows, each removed, its condition negated or always holding, and its "
-                    f"number changed: {caught} of {len(mutation.rows)} caught"]
-        for v in mutation.rows:
-            out.append(f"  {v.name}  [{v.status}]  {v.value}  [{v.origin}, {v.source}]")
-            out += _changes(v)
+    for group, title, ruled in (
+            (mutation.effects, "the rules' effects, each removed, its condition negated, a part of it dropped, or "
+                               "always holding, and a cost's amount changed", True),
+            (mutation.rows, "the combat charts' rows, each removed, its condition negated or always holding, and its "
+                            "number changed", False)):
+        if group:
+            caught = sum(v.status == "caught" for v in group)
+            out += ["", f"{title}: {caught} of {len(group)} caught"]
+            for v in group:
+                where = f"rule {v.rule}, " if ruled else ""
+                out.append(f"  {v.name}  [{v.status}]  {v.value}  [{where}{v.origin}, {v.source}]")
+                out += _changes(v)
     return "\n".join(out) + "\n"
 
 
