@@ -572,7 +572,7 @@ def _units(expr: ir.Expr, t: Labeler) -> Label | None:
         if any(q is None for q in qualifiers):
             return None
         said = [q for q in qualifiers if q is not None]
-        if all(" " not in q.text for q in said) or t.lang == "fr":     # isolated mechanized units
+        if all(" " not in q.text for q in said):     # isolated mechanized units
             joined = said[0]
             for later in said[1:]:
                 joined = filled(t("words.adjectives", "{a} {b}"), a=joined, b=later)

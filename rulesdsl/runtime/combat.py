@@ -318,9 +318,12 @@ def adjusted_text(read: Result, adjusted: Result) -> str:
         return f"{attacker or '-'} / {(defender + star) if defender else '-'}"
     return (attacker + defender + star) if attacker or defender else "-"
 
-def _exchange_worth(measure: str, unit: BoundUnit) -> Exact:
-    """What a unit pays toward an exchange, in its measure: its steps, one unit, or its printed attack factors."""
-    return unit.steps if measure == "steps" else 1 if measure == "units" else unit.attack
+def _exchange_worth(measure: str, unit: BoundUnit, paying: str = "attacker") -> Exact:
+    """What a unit pays toward an exchange, in its measure: its steps, one unit, or its printed factors (attack
+    factors for the attacker's, defense factors where the defender pays: combat.exchange_loser)."""
+    if measure == "factors":
+        return unit.attack if paying == "attacker" else unit.defense
+    return unit.steps if measure == "steps" else 1
 
 
 def _least_cover(values: list[Exact], need: Exact) -> list[int]:
@@ -1233,15 +1236,8 @@ class CombatEngine:
             steps.append(f"exchange: the attacker's {attack} attack factors are fewer than the defender's {defense}: "
                          f"the attacker loses every unit, and the defender at least {loss}{why}")
         payers = [("the defender's hex", u) for u in ctx.defenders]
-        worth = [(u.steps if measure == "steps" else 1 if measure == "units" else u.defense) for _, u in payers]
-        available: Exact = sum(worth, 0)
-        if available < loss:
-            chosen, short = payers, True
-        elif measure == "factors":
-            chosen, short = [payers[i] for i in _least_cover(worth, loss)], False
-        else:
-            chosen, short = [], False
-        lost = sum((u.defense if measure == "factors" else u.steps if measure == "steps" else 1 for _, u in chosen), 0)
+        chosen, short = self._exchange_paid(measure, loss, payers, cite, None, paying="defender")
+        lost = sum((_exchange_worth(measure, u, "defender") for _, u in chosen), 0)
         return Exchange(measure, simplest(loss), tuple(u.unit for _, u in payers), tuple(u.unit for _, u in chosen),
                         simplest(lost), short, loser="attacker")
 
@@ -1303,10 +1299,8 @@ class CombatEngine:
             "unit.steps": lambda: Fraction(unit.steps),
             "attackers": lambda: words(u for hex_ in ctx.attacking_hexes for u in hex_.units),
             "defenders": lambda: words(ctx.defenders)}
-        holding = [(entry, effect) for entry, effect in self._exchange_effects if effects.evaluate(effect.condition, facts)]
-        allowed = next(((e, f) for e, f in holding if f.kind == "allow"), None)
-        exempt = next(((e, f) for e, f in holding if f.kind == "exempt"), None)
-        if exempt is None or allowed is not None:
+        exempt = effects.deciding(self._exchange_effects, facts)
+        if exempt is None or exempt[1].kind != "exempt":
             return False
         if steps is not None:
             steps.append(f"{self._payer(where, unit)} pays no part of the exchange: rule {exempt[0].id} "
@@ -1314,11 +1308,12 @@ class CombatEngine:
         return True
 
     def _exchange_paid(self, measure: str, loss: Exact, payers: list[tuple[str, BoundUnit]], cite: str,
-                       steps: list[str] | None) -> tuple[list[tuple[str, BoundUnit]], bool]:
+                       steps: list[str] | None, paying: str = "attacker") -> tuple[list[tuple[str, BoundUnit]], bool]:
         """An exchange's last step: (the payers it removes, whether they fall short of `loss`).  All of them when
-        they have less than it; in factors, the fewest whose printed attack factors meet it at least; in steps
-        or units none (the attacker chooses)."""
-        available: Exact = sum((_exchange_worth(measure, u) for _, u in payers), 0)
+        they have less than it; in factors, the fewest whose printed factors meet it at least; in steps or units
+        none (the paying side chooses).  `paying`: the attacker, or the defender where it pays (its defense
+        factors count)."""
+        available: Exact = sum((_exchange_worth(measure, u, paying) for _, u in payers), 0)
         word = {"steps": "step", "units": "unit", "factors": "attack factor"}[measure] + "s" * (loss != 1)
         if available < loss:
             if steps is not None:
@@ -1326,7 +1321,7 @@ class CombatEngine:
                              f"{available}: all of them are lost{cite}")
             return payers, True
         if measure == "factors":
-            chosen = [payers[i] for i in _least_cover([_exchange_worth(measure, u) for _, u in payers], loss)]
+            chosen = [payers[i] for i in _least_cover([_exchange_worth(measure, u, paying) for _, u in payers], loss)]
             if steps is not None:
                 least = ", ".join(self._payer(w, u) for w, u in chosen) or "none"
                 steps.append(f"the attacker loses units of at least {loss} printed attack factors; losing the "

@@ -6,17 +6,17 @@ the small types below, never as code.  The engine, where it answers a question (
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, TypeVar, Union
 
 if TYPE_CHECKING:
     from .hexmap import Hex
     from .situation import Counter, Situation
     from .terrain import TerrainEffectsChart
 
-__all__ = ["All", "Amount", "Any_", "Compare", "Condition", "Effect", "FactValue", "Fact", "Facts", "Is", "Not", "Number",
+__all__ = ["All", "Amount", "Any_", "Compare", "Condition", "Effect", "deciding", "FactValue", "Fact", "Facts", "Is", "Not", "Number",
            "evaluate", "priced", "hex_words", "time_facts", "unit_facts", "unit_words"]
 
 FactValue = Union[bool, Fraction, frozenset[str]]
@@ -122,6 +122,26 @@ _COMPARE: dict[str, Callable[[Fraction, Fraction], bool]] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 Facts = Mapping[str, Callable[[], FactValue]]     # each fact's value, worked out only when a condition reads it
+
+
+E = TypeVar("E")
+
+
+def deciding(stated: Iterable[tuple[E, Effect]], facts: Facts) -> tuple[E, Effect] | None:
+    """The effect that decides a question for `facts`, of those `stated` on it (each with its rule): the first
+    `allow` whose condition holds (it lifts every `forbid`, `exempt` and `eliminate`), else the first such
+    other effect that holds, in the order given; costs and stops are not deciding.  None when none holds."""
+    found: tuple[E, Effect] | None = None
+    for entry, effect in stated:
+        if effect.kind in ("cost", "stop"):
+            continue
+        if found is not None and effect.kind != "allow":
+            continue
+        if evaluate(effect.condition, facts):
+            if effect.kind == "allow":
+                return entry, effect
+            found = entry, effect
+    return found
 
 
 def evaluate(condition: Condition, facts: Facts) -> bool:

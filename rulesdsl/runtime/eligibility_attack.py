@@ -11,7 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from . import effects
-from .answers import Refusal, Verdict, Zones
+from .answers import Refusal, SupplyTrace, Verdict, Zones
 from .eligibility_common import how_often, refuse, refused_verdict, unless_allowed
 from .engagement import Judge, as_combat
 from .hexmap import Hex
@@ -95,11 +95,19 @@ def _effects(engine: Questions, situation: Situation, counters: list[Counter], d
     def words(units: list[Counter]) -> frozenset[str]:
         return frozenset().union(*(effects.unit_words(u) for u in units))
 
+    traces: dict[str, SupplyTrace] = {}
+
+    def traced(unit: Counter) -> SupplyTrace:
+        """The unit's supply trace, worked out once for both facts that read it."""
+        if unit.name not in traces:
+            traces[unit.name] = supply(engine, situation, unit.name)
+        return traces[unit.name]
+
     def supply_hexes() -> Fraction:
         """The longest supply trace among the attackers, in hexes; one that traces none is beyond any."""
         longest = 0
         for unit in counters:
-            trace = supply(engine, situation, unit.name)
+            trace = traced(unit)
             if not trace.in_supply:
                 return Fraction(NO_TRACE)
             longest = max(longest, len(trace.path) - 1 if trace.path and trace.path[0] == unit.hex else len(trace.path))
@@ -108,7 +116,7 @@ def _effects(engine: Questions, situation: Situation, counters: list[Counter], d
         "attackers.across": lambda: frozenset.intersection(*(crossed(u) for u in counters)),
         "attackers.crossing": lambda: frozenset().union(*(crossed(u) for u in counters)),
         "attackers.supply_hexes": supply_hexes,
-        "attackers.in_supply": lambda: all(supply(engine, situation, u.name).in_supply for u in counters),
+        "attackers.in_supply": lambda: all(traced(u).in_supply for u in counters),
         "attackers": lambda: words(counters), "attackers.count": lambda: Fraction(len(counters)),
         "attackers.attack": lambda: sum((Fraction(u.attack) for u in counters), Fraction(0)),
         "defenders": lambda: words(defenders), "defenders.count": lambda: Fraction(len(defenders)),

@@ -6,7 +6,7 @@ A side that loses N steps (the result's) loses them from the units it fought wit
   Attack Strength when it attacked, the highest printed Defense Strength when it defended; a tie leaves the
   owner the choice among them), or the enemy picks it (`enemy-choice`), or the owner does (`owner-choice`,
   and where the rulebook says nothing).  A rule's `forbid first-loss when ...` takes units out of the pick
-  (New SCS: an armored unit, unless the combat was in terrain that shifts the columns or the picker brought
+  (an armored unit, say, unless the combat was in terrain that shifts the columns or the picker brought
   anti-tank units); where it would take out every unit, none is taken out.
 * `steps.spread_before_second`: no unit loses a second step while another of the side's units in the combat
   has lost none; the owner picks the rest (`steps.owner_distributes`).
@@ -111,10 +111,10 @@ def _pickable(engine: Questions, situation: Situation, side: tuple[Counter, ...]
 
 
 def _shift(chart: TerrainEffectsChart | None, situation: Situation, hex: Hex) -> Fraction:
-    """The column shift the terrain of `hex` gives a combat there (left negative; 0 where it gives none)."""
-    if chart is None:
-        return Fraction(0)
-    return Fraction(sum(chart[n].combat.shift for n in situation.terrain_at(hex) if n in chart))
+    """The column shift the terrain of `hex` gives a combat there (left negative; 0 where it gives none): the
+    chart's combat effect of the hex's terrains (TerrainEffectsChart.hex_effect)."""
+    names = [n for n in situation.terrain_at(hex) if chart is not None and n in chart]
+    return Fraction(chart.hex_effect(names).shift) if chart is not None and names else Fraction(0)
 
 
 def _then(rules: RuleSet, side: Sequence[Counter], first: Sequence[Counter], lost: int,

@@ -594,7 +594,7 @@ class _Mover:
         def order(held: tuple[RuleEntry, effects.Effect]) -> int:
             return effects.ORDER.index(held[1].amount.how) if held[1].amount is not None else 0
         holding.sort(key=order)
-        # a hex of road: at the road movement rate on a road move (New SCS: 1/2 MP), else at the TEC's road's
+        # a hex of road: at the road movement rate on a road move (road_movement.road_cost), else at the TEC's road's
         road, rate = _first_road(rules), rules.amount("road_movement.road_cost") if self.mode == "road" else None
         per_hex = rate if rate is not None else road.movement.amount \
             if road is not None and road.movement.amount is not None else Fraction(0)

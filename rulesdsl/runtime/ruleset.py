@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .contract import engine_parameter
-from .effects import Amount, Effect, Facts, evaluate, priced
+from .effects import Amount, Effect, Facts, deciding, evaluate, priced
 from .model import Parameter, ParameterValue, Quantity, RuleEntry, TurnSet
 from .tables import LookupTable
 from .terrain import TerrainEffectsChart
@@ -180,17 +180,7 @@ class RuleSet:
         """The effect that decides `question` for `facts`: the first `allow` whose condition holds (it lifts
         every `forbid` and `exempt`), else the first such `forbid` or `exempt`, in the order the rules are in
         effect; None when no effect on the question holds."""
-        found: tuple[RuleEntry, Effect] | None = None
-        for entry, effect in self.effects_on(question):
-            if effect.kind in ("cost", "stop"):
-                continue
-            if found is not None and effect.kind != "allow":
-                continue
-            if evaluate(effect.condition, facts):
-                if effect.kind == "allow":
-                    return entry, effect
-                found = entry, effect
-        return found
+        return deciding(self.effects_on(question), facts)
 
     def effects_on(self, question: str) -> tuple[tuple[RuleEntry, Effect], ...]:
         """Every effect on `question` of the rules in effect, in their order (found once per question: the
